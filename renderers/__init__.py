@@ -1,0 +1,1 @@
+"""Pillow renderers: view dicts in, PNG bytes out. No Discord, no database."""
