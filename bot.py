@@ -1,0 +1,188 @@
+"""Start Bauta: `python bot.py` runs the bot; `python bot.py --check` checks an install offline.
+
+Config comes from the environment or a `.env` file:
+  DISCORD_TOKEN    (required to run)  the bot token from the Discord developer portal
+  BAUTA_DB         SQLite file, default data/bauta.sqlite3 (folder created)
+  BAUTA_DEV_GUILD  a guild id: commands are synced there at start-up, instantly; otherwise global
+  BAUTA_LOG_LEVEL  DEBUG, INFO (default), WARNING, ...
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.errors import report_error
+from cogs.framework import GameHost, PromptButton, PromptSelect
+from db.store import Store
+
+log = logging.getLogger("bauta")
+
+ROOT = Path(__file__).parent
+COGS = ("cogs.dice", "cogs.game", "cogs.gm", "cogs.packs", "cogs.help",
+        "cogs.karmic", "cogs.klash", "cogs.carnival_zombie", "cogs.carnevale")
+
+# What the bot does in a channel: read it, post, embed, attach board images, and thread replies.
+PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
+                                  embed_links=True, attach_files=True, read_message_history=True)
+
+
+@dataclass
+class Config:
+    token: str | None
+    db_path: str
+    dev_guild: int | None
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> "Config":
+        if env_file and Path(env_file).exists():
+            from dotenv import load_dotenv
+            load_dotenv(env_file, override=False)  # the real environment wins over .env
+        guild = os.environ.get("BAUTA_DEV_GUILD", "").strip()
+        if guild and not guild.isdigit():
+            raise SystemExit(f"BAUTA_DEV_GUILD must be a guild id (digits), not {guild!r}.")
+        return cls(token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
+                   db_path=os.environ.get("BAUTA_DB", "").strip() or str(ROOT / "data" / "bauta.sqlite3"),
+                   dev_guild=int(guild) if guild else None,
+                   log_level=os.environ.get("BAUTA_LOG_LEVEL", "INFO").upper())
+
+
+def available_cogs() -> list[str]:
+    """The cogs that exist in this checkout (game cogs arrive one by one)."""
+    return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
+
+
+class BautaBot(commands.Bot):
+    def __init__(self, config: Config, store: Store | None = None):
+        # No privileged intents: slash commands and components need none of them.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.config = config
+        self.store: Store | None = store
+        self.host: GameHost | None = None
+        self.tree.on_error = self._on_app_command_error
+
+    async def prepare(self) -> None:
+        """Everything start-up does that needs no connection to Discord."""
+        if self.store is None:
+            self.store = await Store.open(self.config.db_path)
+        self.host = GameHost(self, self.store)
+        self.add_dynamic_items(PromptButton, PromptSelect)
+        for name in available_cogs():
+            await self.load_extension(name)
+
+    async def setup_hook(self) -> None:
+        await self.prepare()
+        await self.sync_commands()
+        log.info("invite URL: %s", discord.utils.oauth_url(
+            self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")))
+
+    async def sync_commands(self) -> None:
+        """Sync only when the command tree changed: Discord allows 200 creations a guild a day."""
+        if self.config.dev_guild:
+            guild = discord.Object(self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to dev guild %s", len(synced), self.config.dev_guild)
+            return
+        digest = command_digest(self.tree)
+        if await self.store.get_meta("commands_digest") == digest:
+            log.info("commands unchanged; no sync needed")
+            return
+        synced = await self.tree.sync()
+        await self.store.set_meta_value("commands_digest", digest)
+        log.info("synced %d global commands (they may take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s, serving %d guild(s)", self.user, len(self.guilds))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("removed from guild %s; its data is kept until purged", guild.id)
+
+    async def _on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+        await report_error(interaction, error)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+
+
+def command_digest(tree: app_commands.CommandTree) -> str:
+    payload = [command.to_dict(tree) for command in tree.get_commands()]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def command_list(tree: app_commands.CommandTree) -> list[str]:
+    lines = []
+
+    def walk(command, prefix=""):
+        if isinstance(command, app_commands.Group):
+            for child in command.commands:
+                walk(child, f"{prefix}{command.name} ")
+        else:
+            params = " ".join(f"[{p.name}]" if not p.required else p.name for p in command.parameters)
+            lines.append(f"/{prefix}{command.name} {params}".rstrip() + f" — {command.description}")
+
+    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+        walk(command)
+    return lines
+
+
+async def check(config: Config) -> int:
+    """Offline: config, database migration, cogs, command tree. No Discord connection."""
+    print(f"DISCORD_TOKEN: {'set' if config.token else 'missing (needed to run, not for --check)'}")
+    bot = BautaBot(config)
+    try:
+        await bot.prepare()
+        print(f"database: {config.db_path} (schema version {await bot.store.schema_version()})")
+        print(f"cogs: {', '.join(sorted(bot.extensions))}")
+        lines = command_list(bot.tree)
+        print(f"{len(lines)} commands:")
+        for line in lines:
+            print(f"  {line}")
+    finally:
+        await bot.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Bauta, a Discord game master.")
+    parser.add_argument("--check", action="store_true", help="check the install offline and list the commands")
+    args = parser.parse_args(argv)
+    config = Config.from_env()
+    logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.INFO, getattr(logging, config.log_level, logging.INFO)))
+    if args.check:
+        return asyncio.run(check(config))
+    if not config.token:
+        print("DISCORD_TOKEN is not set: put it in the environment or in a .env file (see README).",
+              file=sys.stderr)
+        return 2
+    bot = BautaBot(config)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord rejected DISCORD_TOKEN: copy the token again from the developer portal (Bot → Reset Token).",
+              file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused a privileged intent; Bauta needs none, so check the code you changed.", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""/roll and /rollstats: plain dice with the d20 notation (Avrae's engine), secret rolls, a roll log.
+
+d20 does everything but success counting (`8d10>=7` compares the *total* there), so a plain
+pool compared to a target is counted here: each die meeting the target is one success.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import d20
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from i18n import t
+
+from .framework import MESSAGE_LIMIT, reply
+
+MAX_EXPRESSION = 200
+MAX_DICE = 1000          # d20's own guard; a "dice bomb" is refused before it costs anything
+_POOL = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(>=|<=|>|<|=)\s*(\d+)\s*$", re.I)
+_PLAIN_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)d(\d+)|(\d+))\s*", re.I)
+
+
+class DiceError(Exception):
+    pass
+
+
+@dataclass
+class RollOutcome:
+    expression: str
+    total: float
+    detail: str              # markdown, possibly long
+    expected: float | None   # mean, for plain dice (NdM ± k)
+    variance: float | None
+    successes: bool = False
+
+
+def plain_moments(expression: str) -> tuple[float, float] | None:
+    """Mean and variance of sums of NdM and constants; None for anything fancier."""
+    pos, mean, var = 0, 0.0, 0.0
+    text = expression.strip()
+    if not text:
+        return None
+    while pos < len(text):
+        match = _PLAIN_TERM.match(text, pos)
+        if not match or match.end() == pos:
+            return None
+        sign = -1 if match.group(1) == "-" else 1
+        if pos and match.group(1) is None:
+            return None
+        if match.group(3):
+            n, m = int(match.group(2) or 1), int(match.group(3))
+            if m < 1:
+                return None
+            mean += sign * n * (m + 1) / 2
+            var += n * (m * m - 1) / 12
+        else:
+            mean += sign * int(match.group(4))
+        pos = match.end()
+    return mean, var
+
+
+def _compare(value: int, op: str, target: int) -> bool:
+    return {">=": value >= target, "<=": value <= target, ">": value > target,
+            "<": value < target, "=": value == target}[op]
+
+
+def roll(expression: str) -> RollOutcome:
+    expression = expression.strip()
+    if not expression or len(expression) > MAX_EXPRESSION:
+        raise DiceError(t("roll.too_long", None, limit=MAX_EXPRESSION))
+    pool = _POOL.match(expression)
+    try:
+        if pool:
+            n, sides, op, target = int(pool.group(1) or 1), int(pool.group(2)), pool.group(3), int(pool.group(4))
+            if n > MAX_DICE:
+                raise d20.TooManyRolls("too many")
+            result = d20.roll(f"{n}d{sides}")
+            faces = [die.number for die in result.expr.roll.values]
+            hits = [f"**{f}**" if _compare(f, op, target) else str(f) for f in faces]
+            count = sum(_compare(f, op, target) for f in faces)
+            detail = f"{n}d{sides} ({', '.join(hits)}) {op} {target} → `{count}` success{'es' if count != 1 else ''}"
+            return RollOutcome(expression, count, detail, None, None, successes=True)
+        result = d20.roll(expression, allow_comments=False)
+        total, detail = result.total, str(result)
+    except d20.TooManyRolls:
+        raise DiceError(t("roll.bomb", None, limit=MAX_DICE)) from None
+    except d20.RollSyntaxError:
+        raise DiceError(t("roll.syntax", None, expression=expression[:100])) from None
+    except d20.RollValueError as exc:
+        raise DiceError(t("roll.value", None, error=str(exc))) from None
+    except (d20.RollError, ZeroDivisionError, OverflowError, RecursionError) as exc:
+        raise DiceError(t("roll.value", None, error=str(exc) or type(exc).__name__)) from None
+    moments = plain_moments(expression)
+    return RollOutcome(expression, total, detail, *(moments or (None, None)))
+
+
+def format_roll(who: str, outcome: RollOutcome, label: str | None, limit: int = MESSAGE_LIMIT) -> str:
+    head = f"🎲 {who}" + (f" — *{label}*" if label else "") + ": "
+    text = head + outcome.detail
+    if len(text) <= limit:
+        return text
+    total = int(outcome.total) if float(outcome.total).is_integer() else outcome.total
+    return head + f"`{outcome.expression}` = `{total}` " + t("roll.summarised", None)
+
+
+class DiceCog(commands.Cog):
+    def __init__(self, bot):
+        self.bot = bot
+
+    @app_commands.command(name="roll", description="Roll dice: 4d6kh3+2, 2d20kl1, 8d10>=7 …")
+    @app_commands.describe(expression="Dice notation, e.g. 4d6kh3+2, 2d20kl1, 1d100, 8d10>=7",
+                           secret="Only you and the GMs see the result",
+                           label="What the roll is for (shown with the result)")
+    async def roll_command(self, interaction: discord.Interaction, expression: str, secret: bool = False,
+                           label: app_commands.Range[str, 1, 100] | None = None):
+        try:
+            outcome = roll(expression)
+        except DiceError as exc:
+            await reply(interaction, str(exc), ephemeral=True)
+            return
+        who = interaction.user.mention
+        text = format_roll(who, outcome, label)
+        if interaction.guild_id is not None:
+            await self.bot.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                          outcome.expression, float(outcome.total), label, outcome.expected,
+                                          outcome.variance, secret)
+        if not secret:
+            await reply(interaction, text)
+            return
+        await reply(interaction, text, ephemeral=True)
+        await reply(interaction, t("roll.secret_public", interaction.guild_locale, who=who,
+                                   label=f" ({label})" if label else ""))
+        await self._tell_gms(interaction, t("roll.secret_gm", interaction.guild_locale,
+                                            channel=f"<#{interaction.channel_id}>") + "\n" + text)
+
+    async def _tell_gms(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.guild_id is None:
+            return
+        settings = await self.bot.store.settings(interaction.guild_id)
+        if settings.gm_channel_id:
+            await self.bot.host.courier.send_channel(settings.gm_channel_id, text[:MESSAGE_LIMIT])
+            return
+        # No GM channel: DM the GMs we can see (role members in cache), else the server owner.
+        guild = interaction.guild
+        recipients: set[int] = set()
+        if guild is not None and settings.gm_role_id:
+            role = guild.get_role(settings.gm_role_id)
+            recipients |= {m.id for m in getattr(role, "members", [])}
+        if not recipients and guild is not None and guild.owner_id:
+            recipients.add(guild.owner_id)
+        for user_id in recipients - {interaction.user.id}:
+            await self.bot.host.courier.send_dm(interaction.guild_id, user_id, text[:MESSAGE_LIMIT])
+
+    @app_commands.command(name="rollstats", description="How many dice someone rolled here, and how lucky they were")
+    @app_commands.guild_only()
+    async def rollstats(self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None):
+        user = user or interaction.user
+        stats = await self.bot.store.roll_stats(interaction.guild_id, user.id)
+        if not stats.rolls:
+            await reply(interaction, t("roll.stats_none", interaction.locale, who=user.mention), ephemeral=True)
+            return
+        lines = [t("roll.stats_head", interaction.locale, who=user.mention, n=stats.rolls, secret=stats.secret)]
+        if stats.plain:
+            lines.append(t("roll.stats_luck", interaction.locale, n=stats.plain, offset=f"{stats.mean_offset:+.2f}",
+                           z=f"{stats.z_score:+.2f}"))
+        if stats.by_expression:
+            lines.append(t("roll.stats_top", interaction.locale,
+                           top=", ".join(f"`{e}` ×{n}" for e, n in stats.by_expression)))
+        await reply(interaction, "\n".join(lines), ephemeral=True)
+
+
+async def setup(bot):
+    await bot.add_cog(DiceCog(bot))

@@ -1,0 +1,386 @@
+"""Hosting any engine on Discord: load → apply → commit → publish, once for every game.
+
+- `GameHost.start/act/choose` run an action through the engine and the store (one transaction,
+  version-checked; a lost race is retried against the fresh state, so only a click that is
+  really stale is refused).
+- `publish` sends public events to the game's channel, private ones by DM (or keeps them for
+  `/hand` when DMs are closed), and turns each new prompt into buttons or a select addressed to
+  its player.
+- `PromptButton` / `PromptSelect` are persistent: the custom_id carries the game and the prompt,
+  the game is re-read from the database on every click, so buttons survive restarts.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterable, Sequence
+
+import discord
+
+from db.store import GameRecord, Store, VersionConflict
+from i18n import t
+from rules.common import GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Prompt, StalePrompt
+
+from . import systems
+from .errors import NotGM, report_error
+
+log = logging.getLogger("bauta.framework")
+
+MESSAGE_LIMIT = 2000
+BUTTONS_MAX = 10          # more options than this (or a multi-choice) become a select menu
+SELECT_MAX = 25
+
+
+# ---------------------------------------------------------------------------- small helpers
+def mention(player: str) -> str:
+    return f"<@{player}>" if player.isdigit() else ("GM" if player == GM else player)
+
+
+def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into messages of at most `limit` characters, cutting overlong lines."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[: limit - 1] + "…")
+            line = ""
+        if not line:
+            continue
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        out.append(current)
+    return out
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
+                **kwargs: Any) -> None:
+    """Answer an interaction whether or not it has been responded to yet."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+def _token(value: str, index: int, room: int) -> str:
+    """An option id as it fits in a custom_id; `#index` when it does not (or contains ':')."""
+    return value if (len(value) <= room and ":" not in value and not value.startswith("#")) else f"#{index}"
+
+
+def _resolve_option(prompt: Prompt, token: str) -> str:
+    if token.startswith("#") and token[1:].isdigit():
+        index = int(token[1:])
+        if index < len(prompt.options):
+            return prompt.options[index].id
+    return token
+
+
+# ---------------------------------------------------------------------------- components
+class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"bauta:b:(?P<game>[0-9]+):(?P<prompt>.+):(?P<option>[^:]+)"):
+    def __init__(self, game_id: int, prompt_id: str, option: str, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary):
+        self.game_id, self.prompt_id, self.option = game_id, prompt_id, option
+        super().__init__(discord.ui.Button(label=label[:80] or "…", style=style,
+                                           custom_id=f"bauta:b:{game_id}:{prompt_id}:{option}"[:100]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match):
+        return cls(int(match["game"]), match["prompt"], match["option"], item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, [self.option])
+
+
+class PromptSelect(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"bauta:s:(?P<game>[0-9]+):(?P<prompt>.+)"):
+    def __init__(self, game_id: int, prompt_id: str, select: discord.ui.Select | None = None):
+        self.game_id, self.prompt_id = game_id, prompt_id
+        super().__init__(select or discord.ui.Select(custom_id=f"bauta:s:{game_id}:{prompt_id}",
+                                                     options=[discord.SelectOption(label="…")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match):
+        return cls(int(match["game"]), match["prompt"], item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))
+        await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, values)
+
+
+def prompt_view(game_id: int, prompt: Prompt) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    options = prompt.options[:SELECT_MAX]
+    if len(prompt.options) > SELECT_MAX:
+        log.warning("prompt %s has %d options; only %d shown", prompt.id, len(prompt.options), SELECT_MAX)
+    if prompt.max_choices == 1 and len(options) <= BUTTONS_MAX:
+        room = 100 - len(f"bauta:b:{game_id}:{prompt.id}:")
+        for index, option in enumerate(options):
+            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), option.label,
+                                       discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary))
+    else:
+        select = discord.ui.Select(
+            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=prompt.text[:150],
+            min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
+            options=[discord.SelectOption(label=o.label[:100], value=_token(o.id, i, 100),
+                                          description=o.description[:100] or None)
+                     for i, o in enumerate(options)])
+        view.add_item(PromptSelect(game_id, prompt.id, select))
+    return view
+
+
+# ---------------------------------------------------------------------------- delivery
+class Courier:
+    """Sends to channels and DMs, and remembers closed DMs so we do not retry on every event
+    (Discord counts failed requests towards its invalid-request ban)."""
+
+    RETRY_AFTER = timedelta(hours=1)
+
+    def __init__(self, bot: discord.Client, store: Store):
+        self.bot = bot
+        self.store = store
+
+    async def channel(self, channel_id: int):
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is unreachable", channel_id)
+                return None
+        return channel
+
+    async def send_channel(self, channel_id: int, content: str | None = None, **kwargs: Any):
+        channel = await self.channel(channel_id)
+        if channel is None:
+            return None
+        try:
+            return await channel.send(content, **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("cannot post in channel %s: %s", channel_id, exc)
+            return None
+
+    async def dm_open(self, guild_id: int, user_id: int) -> bool:
+        since = await self.store.dm_closed_since(guild_id, user_id)
+        if since is None:
+            return True
+        return datetime.now(timezone.utc) - datetime.fromisoformat(since) >= self.RETRY_AFTER
+
+    async def send_dm(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> bool:
+        if not await self.dm_open(guild_id, user_id):
+            return False
+        user = self.bot.get_user(user_id)
+        try:
+            if user is None:
+                user = await self.bot.fetch_user(user_id)
+            await user.send(content, **kwargs)
+        except discord.Forbidden:
+            # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
+            await self.store.mark_dm_closed(guild_id, user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", user_id, exc)
+            return False
+        if await self.store.dm_closed_since(guild_id, user_id):
+            await self.store.clear_dm_closed(guild_id, user_id)
+        return True
+
+
+# ---------------------------------------------------------------------------- the host
+class GameHost:
+    RETRIES = 3
+
+    def __init__(self, bot: discord.Client, store: Store):
+        self.bot = bot
+        self.store = store
+        self.courier = Courier(bot, store)
+
+    # ---- who is asking
+    async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
+        user = interaction.user
+        perms = getattr(user, "guild_permissions", None)
+        if perms is not None and perms.administrator:
+            return True
+        guild_id = guild_id or interaction.guild_id
+        if guild_id is None:
+            return False
+        settings = await self.store.settings(guild_id)
+        roles = getattr(user, "roles", None) or []
+        return settings.gm_role_id is not None and any(r.id == settings.gm_role_id for r in roles)
+
+    async def require_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> None:
+        if not await self.is_gm(interaction, guild_id):
+            raise NotGM()
+
+    async def actor(self, interaction: discord.Interaction, guild_id: int | None = None) -> Actor:
+        return Actor(str(interaction.user.id), gm=await self.is_gm(interaction, guild_id))
+
+    # ---- finding games
+    async def channel_game(self, interaction: discord.Interaction, system: str | None = None) -> GameRecord:
+        if interaction.guild_id is None:
+            raise BautaError(t("errors.guild_only", interaction.locale))
+        game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
+        if game is None or (system and game.system != system):
+            title = systems.get(system).title if system else None
+            raise BautaError(t("errors.no_game", interaction.locale, system=title or t("game.any", interaction.locale)))
+        return game
+
+    # ---- the cycle
+    async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
+                    options: dict | None = None, seed: int | None = None, intro: str | None = None) -> GameRecord:
+        system = systems.get(system_name)
+        house = {**system.house_rules, **await self.store.house_rules(interaction.guild_id, system_name)}
+        options = {"house_rules": house, **(options or {})}
+        seed = secrets.randbits(63) if seed is None else seed
+        state = system.engine.new_game(list(seats), options, seed)
+        game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
+                                            list(seats), system.engine.dump_state(state), interaction.user.id)
+        events = [Event("start", intro or t("game.started", interaction.guild_locale, title=system.title,
+                                             id=game.id, players=", ".join(map(mention, seats))))]
+        await self.publish(interaction, game, state, events, before=set())
+        return game
+
+    async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
+                  system: str | None = None) -> GameRecord:
+        game = game or await self.channel_game(interaction, system)
+        actor = await self.actor(interaction, game.guild_id)
+        return await self._run(interaction, game, action, actor)
+
+    async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
+                     options: list[str]) -> None:
+        """A click on a persistent button or select."""
+        try:
+            await interaction.response.defer()
+            game = await self.store.game(game_id)
+            if game is None or not game.active:
+                raise StalePrompt(t("errors.game_ended", interaction.locale))
+            engine = systems.get(game.system).engine
+            prompt = engine.prompt(engine.load_state(game.state), prompt_id)
+            chosen = tuple(_resolve_option(prompt, o) for o in options)
+            actor = await self.actor(interaction, game.guild_id)
+            await self._run(interaction, game, Choose(prompt_id, chosen), actor, answered=prompt)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
+            await report_error(interaction, exc)
+
+    async def _run(self, interaction: discord.Interaction, game: GameRecord, action: Any, actor: Actor,
+                   answered: Prompt | None = None) -> GameRecord:
+        engine = systems.get(game.system).engine
+        for attempt in range(self.RETRIES):
+            state = engine.load_state(game.state)
+            before = {p.id for p in engine.pending(state)}
+            outcome = engine.apply(state, action, actor)
+            try:
+                new = await self.store.commit_action(
+                    game, actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
+                    [e.to_dict() for e in outcome.events])
+                break
+            except VersionConflict:
+                # Someone acted first: replay against the fresh state. If our action is now
+                # stale, the engine says so on the next pass.
+                fresh = await self.store.game(game.id)
+                if fresh is None or not fresh.active:
+                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
+                game = fresh
+        else:
+            raise VersionConflict(t("errors.already_done", interaction.locale))
+        if answered is not None:
+            await self._mark_answered(interaction, answered, action)
+        await self.publish(interaction, new, outcome.state, outcome.events, before)
+        return new
+
+    async def _mark_answered(self, interaction: discord.Interaction, prompt: Prompt, action: Choose) -> None:
+        labels = ", ".join(o.label for o in prompt.options if o.id in action.options)
+        who = getattr(interaction.user, "display_name", None) or str(interaction.user)
+        original = getattr(interaction.message, "content", "") or prompt.text
+        note = t("prompt.answered", interaction.locale, who=who, choice=labels)
+        try:
+            await interaction.edit_original_response(content=f"{original}\n{note}"[:MESSAGE_LIMIT], view=None)
+        except discord.HTTPException as exc:
+            log.info("could not mark prompt answered: %s", exc)
+
+    # ---- publishing
+    async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
+                      events: Sequence[Event], before: set[str], dm_prompts: bool = True) -> None:
+        system = systems.get(game.system)
+        engine = system.engine
+        settings = await self.store.settings(game.guild_id)
+        locale = settings.locale or getattr(interaction, "guild_locale", None)
+        public_lines = [e.text for e in events if e.audience == PUBLIC]
+        closed: set[str] = set()
+
+        private: dict[str, list[str]] = defaultdict(list)
+        for event in events:
+            if event.audience not in (PUBLIC, GM):
+                private[event.audience].append(event.text)
+        header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
+        for player, lines in private.items():
+            if player.isdigit():
+                for text in chunks([header, *lines]):
+                    if not await self.courier.send_dm(game.guild_id, int(player), text):
+                        closed.add(player)
+                        break
+        gm_lines = [e.text for e in events if e.audience == GM]
+        if gm_lines and settings.gm_channel_id:
+            for text in chunks([header, *gm_lines]):
+                await self.courier.send_channel(settings.gm_channel_id, text)
+
+        prompts = engine.pending(state)
+        over = engine.is_over(state)
+        public_prompts: list[Prompt] = []
+        gm_waiting = False
+        for prompt in prompts:
+            if prompt.id in before:
+                continue
+            view = prompt_view(game.id, prompt)
+            if prompt.player == GM and prompt.private:
+                if settings.gm_channel_id:
+                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{prompt.text}", view=view)
+                else:
+                    gm_waiting = True
+            elif prompt.private and not dm_prompts:
+                public_lines.append(t("prompt.private_waiting", locale, player=mention(prompt.player)))
+            elif prompt.private:
+                sent = prompt.player.isdigit() and prompt.player not in closed and await self.courier.send_dm(
+                    game.guild_id, int(prompt.player), f"{header}\n{prompt.text}", view=view)
+                if not sent:
+                    closed.add(prompt.player)
+            else:
+                public_prompts.append(prompt)
+
+        for player in sorted(closed):
+            public_lines.append(t("dm.closed_public", locale, player=mention(player)))
+        if gm_waiting:
+            public_lines.append(t("dm.gm_waiting", locale))
+        if over:
+            await self.store.end_game(game)
+            public_lines.append(t("game.over", locale, id=game.id))
+
+        for text in chunks(public_lines):
+            await self._post(interaction, game, text)
+        for prompt in public_prompts:
+            await self._post(interaction, game, f"{mention(prompt.player)} — {prompt.text}"[:MESSAGE_LIMIT],
+                             view=prompt_view(game.id, prompt))
+        if interaction is not None and str(interaction.user.id) in closed:
+            await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+
+    async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
+        if interaction is not None and interaction.channel_id == game.channel_id and interaction.response.is_done():
+            return await interaction.followup.send(content, **kwargs)
+        return await self.courier.send_channel(game.channel_id, content, **kwargs)
+
+    async def republish(self, interaction: discord.Interaction, game: GameRecord, events: Sequence[Event] = (),
+                        dm_prompts: bool = True) -> None:
+        """Re-send every current prompt: after an undo (DMs too), or on /game status (public ones;
+        a private decision is pointed at /hand rather than DMed again)."""
+        engine = systems.get(game.system).engine
+        await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
+                           dm_prompts=dm_prompts)

@@ -1,0 +1,152 @@
+"""/game (status, log, undo, end, export) and /hand: the commands every hosted game shares."""
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from i18n import t
+from rules.common import GM, PUBLIC, Event
+
+from . import systems
+from .framework import chunks, mention, prompt_view, reply
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="The game in this channel", guild_only=True)
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    @game.command(name="status", description="Show the game in this channel: board, state and pending decisions")
+    async def status(self, interaction: discord.Interaction):
+        await interaction.response.defer(thinking=True)
+        game = await self.host.channel_game(interaction)
+        system = systems.get(game.system)
+        view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
+        text = system.describe(view, PUBLIC)
+        header = t("game.status_header", interaction.guild_locale, title=system.title, id=game.id,
+                   players=", ".join(map(mention, game.seats)))
+        kwargs = {}
+        if system.render is not None:
+            png = await asyncio.to_thread(system.render, view)
+            if png:
+                kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{game.system}-{game.id}.png")
+        first, *rest = chunks([header, text]) or [header]
+        await interaction.followup.send(first, **kwargs)
+        for more in rest:
+            await interaction.followup.send(more)
+        await self.host.republish(interaction, game, dm_prompts=False)
+
+    @game.command(name="log", description="The latest actions of the game in this channel")
+    @app_commands.describe(n="How many actions (1–50, default 10)")
+    async def log(self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10):
+        game = await self.host.channel_game(interaction)
+        actions = await self.store.actions(game.id, limit=n, include_undone=True)
+        if not actions:
+            await reply(interaction, t("game.log_empty", interaction.locale), ephemeral=True)
+            return
+        lines = [t("game.log_header", interaction.locale, id=game.id)]
+        for record in actions:
+            # Only the public events of an action are shown: the action itself may name a secret card.
+            said = "; ".join(e["text"] for e in record.events if e.get("audience") == PUBLIC) or "…"
+            line = f"`#{record.seq}` {mention(record.actor)}: {said}"
+            lines.append(f"~~{line}~~ {t('game.undone', interaction.locale)}" if record.undone else line)
+        await reply(interaction, chunks(lines)[0], ephemeral=True)
+
+    @game.command(name="undo", description="GM: take back the last actions, exactly as they were")
+    @app_commands.describe(steps="How many actions to undo (default 1)")
+    async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 20] = 1):
+        await self.host.require_gm(interaction)
+        await interaction.response.defer(thinking=True)
+        game = await self.host.channel_game(interaction)
+        game, undone = await self.store.undo(game, steps)
+        text = t("game.undone_n", interaction.guild_locale, n=undone, who=interaction.user.mention)
+        await self.host.republish(interaction, game, [Event("undo", text)])
+
+    @game.command(name="end", description="End the game in this channel (GM at once, or every seated player)")
+    async def end(self, interaction: discord.Interaction):
+        game = await self.host.channel_game(interaction)
+        user = str(interaction.user.id)
+        if await self.host.is_gm(interaction):
+            await self.store.end_game(game)
+            await reply(interaction, t("game.ended_by_gm", interaction.guild_locale, id=game.id,
+                                       who=interaction.user.mention))
+            return
+        if user not in game.seats:
+            await reply(interaction, t("game.end_not_seated", interaction.locale), ephemeral=True)
+            return
+        votes = sorted(set(game.meta.get("end_votes", [])) | {user})
+        game = await self.store.set_meta(game, {**game.meta, "end_votes": votes})
+        missing = [s for s in game.seats if s not in votes]
+        if missing:
+            await reply(interaction, t("game.end_vote", interaction.guild_locale, who=interaction.user.mention,
+                                       missing=", ".join(map(mention, missing))))
+            return
+        await self.store.end_game(game)
+        await reply(interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id))
+
+    @game.command(name="export", description="Download the game as JSON (GMs get everything, players their own view)")
+    async def export(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.host.channel_game(interaction)
+        system = systems.get(game.system)
+        state = system.engine.load_state(game.state)
+        gm = await self.host.is_gm(interaction)
+        viewer = GM if gm else str(interaction.user.id)
+        actions = await self.store.actions(game.id, limit=10_000, include_undone=True)
+        audiences = {PUBLIC, viewer} | ({GM} if gm else set())
+        document = {
+            "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,
+                     "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at},
+            "state": game.state if gm else system.engine.view_for(state, viewer),
+            "log": [{"seq": a.seq, "actor": a.actor, "at": a.created_at, "undone": a.undone,
+                     **({"action": a.action} if gm else {}),
+                     "events": [e for e in a.events if gm or e.get("audience") in audiences]} for a in actions],
+        }
+        data = json.dumps(document, indent=2, ensure_ascii=False).encode()
+        await interaction.followup.send(t("game.export_ready", interaction.locale),
+                                        file=discord.File(io.BytesIO(data), filename=f"bauta-game-{game.id}.json"),
+                                        ephemeral=True)
+
+    @app_commands.command(name="hand", description="Your private view of the game here: hand, secret decisions, messages")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.host.channel_game(interaction)
+        system = systems.get(game.system)
+        engine = system.engine
+        state = engine.load_state(game.state)
+        gm = await self.host.is_gm(interaction)
+        me = str(interaction.user.id)
+        viewer = me if me in game.seats or not gm else GM
+        lines = [t("hand.header", interaction.locale, title=system.title, id=game.id),
+                 system.describe(engine.view_for(state, viewer), viewer)]
+        audiences = {me} | ({GM} if gm else set())
+        recent = await self.store.events_for(game.id, audiences, limit=10)
+        if recent:
+            lines.append(t("hand.recent", interaction.locale))
+            lines += [f"• {e['text']}" for e in recent]
+        mine = [p for p in engine.pending(state) if p.player == me or (gm and p.player == GM)]
+        if not mine:
+            lines.append(t("hand.nothing_pending", interaction.locale))
+        for text in chunks(lines):
+            await interaction.followup.send(text, ephemeral=True)
+        for prompt in mine:
+            await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
+
+
+async def setup(bot):
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,44 @@
+"""The registry of game systems the bot hosts.
+
+A game cog registers its engine once; everything generic (`/game`, `/hand`, buttons, packs,
+house rules) finds the engine here by the system name stored on each game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import yaml
+
+from rules.common import Engine
+
+
+def default_describe(view: dict, viewer: str) -> str:
+    """A readable dump of a view when the system gives no describer of its own."""
+    return yaml.safe_dump(view, sort_keys=False, allow_unicode=True, width=100).strip()
+
+
+@dataclass
+class System:
+    name: str                      # stored on games rows; also the /pack and /gm rules choice
+    title: str                     # shown to users
+    engine: Engine
+    describe: Callable[[dict, str], str] = default_describe
+    render: Optional[Callable[[dict], bytes]] = None           # view -> PNG, for /game status
+    house_rules: dict[str, Any] = field(default_factory=dict)  # key -> default
+    load_pack: Optional[Callable[[str, str], Any]] = None      # (yaml text, source name) -> content, raises PackError
+
+
+SYSTEMS: dict[str, System] = {}
+
+
+def register(system: System) -> System:
+    SYSTEMS[system.name] = system
+    return system
+
+
+def get(name: str) -> System:
+    try:
+        return SYSTEMS[name]
+    except KeyError:
+        raise LookupError(f"Unknown game system '{name}'.") from None

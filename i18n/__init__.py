@@ -1,0 +1,58 @@
+"""One translation function for every user-facing sentence the cogs write.
+
+Catalogues are YAML files named by language (`en.yaml`, later `it.yaml`, `es.yaml`); keys are
+dotted names. A Discord locale such as `it` or `es-419` falls back to its language and then to
+English; a key missing everywhere shows itself, so a gap is visible rather than silent.
+"""
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).parent
+DEFAULT = "en"
+log = logging.getLogger("bauta.i18n")
+
+
+def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, name + "."))
+        else:
+            flat[name] = str(value)
+    return flat
+
+
+@lru_cache(maxsize=None)
+def catalogue(language: str) -> dict[str, str]:
+    path = HERE / f"{language}.yaml"
+    if not path.exists():
+        return {}
+    return _flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+
+
+def language_of(locale: Any) -> str:
+    """'en-US' -> 'en', Locale.italian -> 'it'; None -> the default."""
+    if locale is None:
+        return DEFAULT
+    text = str(getattr(locale, "value", locale))
+    return text.split("-")[0].lower() or DEFAULT
+
+
+def t(key: str, locale: Any = None, **params: Any) -> str:
+    language = language_of(locale)
+    text = catalogue(language).get(key) or catalogue(DEFAULT).get(key)
+    if text is None:
+        log.warning("missing translation key %s", key)
+        return key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad parameters for %s: %s", key, params)
+        return text

@@ -1,0 +1,35 @@
+import pytest
+
+from bot import BautaBot, Config
+from tests.support.duel import register as register_duel
+from tests.support.fakes import World
+
+
+def make_config(path) -> Config:
+    return Config(token=None, db_path=str(path), dev_guild=None, log_level="WARNING")
+
+
+async def make_bot(db_path) -> BautaBot:
+    bot = BautaBot(make_config(db_path))
+    await bot.prepare()
+    register_duel()
+    return bot
+
+
+@pytest.fixture
+async def bot(tmp_path):
+    bot = await make_bot(tmp_path / "bauta.sqlite3")
+    yield bot
+    await bot.close()
+
+
+@pytest.fixture
+def world(bot):
+    world = World(bot)
+    world.channel(10, "table")
+    world.channel(11, "gm-room")
+    world.user(1, "Owner", admin=True)
+    world.user(2, "Alice")
+    world.user(3, "Bruno")
+    world.user(4, "Carla")
+    return world

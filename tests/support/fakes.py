@@ -1,0 +1,284 @@
+"""Just enough of Discord to drive cogs without a connection.
+
+`World` holds fake users and channels, patches a real `BautaBot`'s lookups to them, and
+records every message the bot sends, by where it went (channel, DM, ephemeral). Interactions
+record their response and followups the same way. `user.send` raises a real
+`discord.Forbidden` with code 50007 when the user's DMs are closed.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+_ids = itertools.count(1000)
+
+
+@dataclass
+class Sent:
+    where: str                  # "channel:<id>", "dm:<user id>", "ephemeral:<user id>"
+    content: str | None
+    view: Any = None
+    file: Any = None
+    embed: Any = None
+    ephemeral: bool = False
+    id: int = field(default_factory=lambda: next(_ids))
+
+    @property
+    def public(self) -> bool:
+        return self.where.startswith("channel:")
+
+    def texts(self) -> list[str]:
+        """Everything a reader sees: content, embed, button labels, select options, file name."""
+        out = [self.content or ""]
+        if self.embed is not None:
+            out.append(str(self.embed.to_dict()))
+        if self.file is not None:
+            out.append(self.file.filename or "")
+        if self.view is not None:
+            for item in self.view.children:
+                inner = getattr(item, "item", item)
+                out.append(getattr(inner, "label", "") or "")
+                out.append(getattr(inner, "placeholder", "") or "")
+                for option in getattr(inner, "options", []) or []:
+                    out += [option.label, option.description or ""]
+        return out
+
+    def custom_ids(self) -> list[str]:
+        if self.view is None:
+            return []
+        return [getattr(item, "custom_id", "") for item in self.view.children]
+
+
+class FakeHTTPResponse:
+    def __init__(self, status: int, reason: str = "Forbidden"):
+        self.status = status
+        self.reason = reason
+
+
+def forbidden_50007() -> discord.Forbidden:
+    return discord.Forbidden(FakeHTTPResponse(403), {"code": 50007, "message": "Cannot send messages to this user"})
+
+
+class FakeRole:
+    def __init__(self, role_id: int, name: str = "GM"):
+        self.id = role_id
+        self.name = name
+        self.mention = f"<@&{role_id}>"
+        self.members: list = []
+
+
+class FakeUser:
+    def __init__(self, world: "World", user_id: int, name: str, admin: bool = False):
+        self.world = world
+        self.id = user_id
+        self.name = name
+        self.display_name = name
+        self.mention = f"<@{user_id}>"
+        self.bot = False
+        self.roles: list[FakeRole] = []
+        self.guild_permissions = discord.Permissions(administrator=admin, manage_guild=admin)
+        self.dm_closed = False
+        self.dm_attempts = 0
+
+    async def send(self, content=None, **kwargs):
+        self.dm_attempts += 1
+        if self.dm_closed:
+            raise forbidden_50007()
+        return self.world.record(f"dm:{self.id}", content, **kwargs)
+
+    def __str__(self):
+        return self.name
+
+
+class FakeChannel:
+    def __init__(self, world: "World", channel_id: int, name: str = "table"):
+        self.world = world
+        self.id = channel_id
+        self.name = name
+        self.mention = f"<#{channel_id}>"
+
+    async def send(self, content=None, **kwargs):
+        return self.world.record(f"channel:{self.id}", content, **kwargs)
+
+
+class FakeGuild:
+    def __init__(self, guild_id: int, owner_id: int):
+        self.id = guild_id
+        self.owner_id = owner_id
+        self.roles: dict[int, FakeRole] = {}
+
+    def get_role(self, role_id: int):
+        return self.roles.get(role_id)
+
+
+class FakeResponse:
+    def __init__(self, interaction: "FakeInteraction"):
+        self.interaction = interaction
+        self._done = False
+        self.deferred = None
+
+    def is_done(self) -> bool:
+        return self._done
+
+    def _claim(self):
+        if self._done:  # Discord answers 40060 "already acknowledged"
+            raise discord.InteractionResponded(self.interaction)
+        self._done = True
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False):
+        self._claim()
+        self.deferred = SimpleNamespace(ephemeral=ephemeral, thinking=thinking)
+
+    async def send_message(self, content=None, *, ephemeral: bool = False, **kwargs):
+        self._claim()
+        return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
+
+    async def edit_message(self, **kwargs):
+        self._claim()
+        self.interaction.edits.append(kwargs)
+
+
+class FakeFollowup:
+    def __init__(self, interaction: "FakeInteraction"):
+        self.interaction = interaction
+
+    async def send(self, content=None, *, ephemeral: bool = False, **kwargs):
+        kwargs.pop("wait", None)
+        deferred = self.interaction.response.deferred
+        # A deferred slash command keeps the ephemerality chosen at defer time for its first followup.
+        if deferred is not None and deferred.thinking and not self.interaction.followups_sent:
+            ephemeral = deferred.ephemeral
+        self.interaction.followups_sent += 1
+        return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
+
+
+class FakeInteraction:
+    def __init__(self, world: "World", user: FakeUser, channel: FakeChannel | None, *, guild: FakeGuild | None,
+                 message: Sent | None = None, data: dict | None = None, locale: str = "en-US"):
+        self.world = world
+        self.client = world.bot
+        self.user = user
+        self.channel = channel
+        self.channel_id = channel.id if channel else None
+        self.guild = guild
+        self.guild_id = guild.id if guild else None
+        self.locale = locale
+        self.guild_locale = locale
+        self.message = message
+        self.data = data or {}
+        self.command = None
+        self.response = FakeResponse(self)
+        self.followup = FakeFollowup(self)
+        self.followups_sent = 0
+        self.edits: list[dict] = []
+
+    def where(self, ephemeral: bool) -> str:
+        if ephemeral:
+            return f"ephemeral:{self.user.id}"
+        if self.channel is None or self.guild is None:
+            return f"dm:{self.user.id}"
+        return f"channel:{self.channel_id}"
+
+    async def edit_original_response(self, **kwargs):
+        self.edits.append(kwargs)
+        if self.message is not None:
+            if "content" in kwargs:
+                self.message.content = kwargs["content"]
+            if "view" in kwargs:
+                self.message.view = kwargs["view"]
+
+
+class World:
+    """Fake users, channels and a guild around one real bot; records everything sent."""
+
+    def __init__(self, bot, guild_id: int = 1):
+        self.bot = bot
+        self.sent: list[Sent] = []
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.guild = FakeGuild(guild_id, owner_id=1)
+        self.attach(bot)
+
+    def attach(self, bot) -> None:
+        """Point a (possibly new) bot's lookups at this world."""
+        self.bot = bot
+        bot.get_user = lambda uid: self.users.get(int(uid))
+        bot.get_channel = lambda cid: self.channels.get(int(cid))
+
+        async def fetch_user(uid):
+            if int(uid) not in self.users:
+                raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown User")
+            return self.users[int(uid)]
+
+        async def fetch_channel(cid):
+            if int(cid) not in self.channels:
+                raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Channel")
+            return self.channels[int(cid)]
+
+        bot.fetch_user = fetch_user
+        bot.fetch_channel = fetch_channel
+
+    def user(self, user_id: int, name: str, admin: bool = False) -> FakeUser:
+        self.users[user_id] = FakeUser(self, user_id, name, admin)
+        return self.users[user_id]
+
+    def channel(self, channel_id: int, name: str = "table") -> FakeChannel:
+        self.channels[channel_id] = FakeChannel(self, channel_id, name)
+        return self.channels[channel_id]
+
+    def record(self, where: str, content=None, **kwargs) -> Sent:
+        kwargs.pop("wait", None)
+        message = Sent(where, content, view=kwargs.get("view"), file=kwargs.get("file"), embed=kwargs.get("embed"),
+                       ephemeral=bool(kwargs.get("ephemeral", False)))
+        self.sent.append(message)
+        return message
+
+    def interaction(self, user: FakeUser, channel: FakeChannel | None = None, *, in_dm: bool = False,
+                    message: Sent | None = None, data: dict | None = None, locale: str = "en-US") -> FakeInteraction:
+        return FakeInteraction(self, user, None if in_dm else channel, guild=None if in_dm else self.guild,
+                               message=message, data=data, locale=locale)
+
+    # ---- reading what happened
+    def public(self) -> list[Sent]:
+        return [m for m in self.sent if m.public]
+
+    def public_text(self) -> str:
+        return "\n".join(text for m in self.public() for text in m.texts())
+
+    def dms(self, user: FakeUser) -> list[Sent]:
+        return [m for m in self.sent if m.where == f"dm:{user.id}"]
+
+    def ephemeral(self, user: FakeUser) -> list[Sent]:
+        return [m for m in self.sent if m.where == f"ephemeral:{user.id}"]
+
+    def last(self, where: str | None = None, with_view: bool = False) -> Sent:
+        for message in reversed(self.sent):
+            if (where is None or message.where == where) and (not with_view or message.view is not None):
+                return message
+        raise LookupError(f"no message to {where}")
+
+
+async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
+                in_dm: bool | None = None, channel: FakeChannel | None = None) -> FakeInteraction:
+    """Click a component of a sent message the way discord.py dispatches it: the DynamicItem
+    is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
+    from cogs.framework import PromptButton, PromptSelect
+
+    custom_id = message.custom_ids()[index]
+    in_dm = message.where.startswith("dm:") if in_dm is None else in_dm
+    channel = channel or next(iter(world.channels.values()), None)
+    interaction = world.interaction(user, channel, in_dm=in_dm, message=message,
+                                    data={"custom_id": custom_id, "values": values or []})
+    interaction.client = world.bot
+    for cls in (PromptButton, PromptSelect):
+        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match:
+            inner = getattr(message.view.children[index], "item", None)
+            item = await cls.from_custom_id(interaction, inner, match)
+            await item.callback(interaction)
+            return interaction
+    raise LookupError(f"no dynamic item matches {custom_id}")
