@@ -1,0 +1,483 @@
+"""Klash! resolution: dice, tests, attacks, damage, spells, Victory Points. Pure functions on the state.
+
+Every function appends the events it causes to ``out``. Quality hooks are named after the 42 keys of
+``pack.QUALITIES``; grep for a key to find its rule.
+"""
+from __future__ import annotations
+
+from rules.common.engine import PUBLIC, Event
+from rules.common.errors import IllegalAction
+
+from . import arena, dice
+from .state import KlashState, Model
+
+IMMUNE_DOMINATION = ("madman", "lifeless")
+IMMUNE_STUN_SPELL = ("madman", "lifeless")
+IMMUNE_TERROR = ("madman", "lifeless", "daredevil")
+IMMUNE_FRIGHT = ("madman", "lifeless", "daredevil", "frightening")
+SPELL_CODES = {"armour": "ar", "mystic_dart": "md", "domination": "do", "healing": "he", "stun": "st",
+               "terror": "te", "teleport": "tp", "destructive_touch": "dt"}
+CODE_SPELLS = {v: k for k, v in SPELL_CODES.items()}
+SPELL_RANGE = {"mystic_dart": 25, "domination": 10, "healing": 10, "stun": 15, "terror": 15}
+SPELL_DIFFICULTY = {"armour": 2, "healing": 3, "teleport": 5}
+OPPOSED = ("mystic_dart", "domination", "stun", "terror", "destructive_touch")
+
+
+def say(out: list, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
+    out.append(Event(kind=kind, text=text, audience=audience, data=data))
+
+
+# ---------------------------------------------------------------- model facts
+def has(state: KlashState, m: Model, quality: str) -> bool:
+    return quality in state.cards[m.card]["qualities"]
+
+
+def kind_of(state: KlashState, m: Model) -> str:
+    return state.cards[m.card]["type"]
+
+
+def is_beast(state: KlashState, m: Model) -> bool:
+    return kind_of(state, m) in ("bestia", "mostro")
+
+
+def stat(state: KlashState, m: Model, name: str):
+    return state.cards[m.card][name]
+
+
+def radius(state: KlashState, m: Model) -> float:
+    return arena.BASE_LARGE if has(state, m, "huge") else arena.BASE_NORMAL
+
+
+def disc(state: KlashState, m: Model) -> arena.Disc:
+    return arena.Disc(m.x, m.y, radius(state, m), m.id, state.seats.index(m.owner), has(state, m, "huge"))
+
+
+def discs(state: KlashState) -> list[arena.Disc]:
+    return [disc(state, m) for m in state.on_field()]
+
+
+def contact(state: KlashState, a: Model, b: Model) -> bool:
+    if a.id == b.id:
+        return False
+    return (((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 - radius(state, a) - radius(state, b)
+            <= arena.CONTACT_TOL)
+
+
+def gap(state: KlashState, a: Model, b: Model) -> float:
+    return arena.edge_gap(disc(state, a), disc(state, b))
+
+
+def enemies_in_contact(state: KlashState, m: Model) -> list[Model]:
+    return [e for e in state.on_field() if e.owner != m.owner and contact(state, m, e)]
+
+
+def engaged_with(state: KlashState, m: Model) -> list[Model]:
+    """Enemies that engage m: in base contact and not Stunned (L47, §6.11)."""
+    return [e for e in enemies_in_contact(state, m) if not e.stunned]
+
+
+def engaged(state: KlashState, m: Model) -> bool:
+    return bool(engaged_with(state, m))
+
+
+def limit_key(state: KlashState) -> int:
+    return state.turn_no if state.house_rules.get("once_per", "turn") == "turn" else state.hourglass
+
+
+# ---------------------------------------------------------------- dice
+def die(state: KlashState, sides: int) -> int:
+    if state.dice_queue:
+        value = int(state.dice_queue.pop(0))
+        return max(1, min(sides, value))
+    return state.rng.die(sides)
+
+
+def roll_stat(state: KlashState, text: str, net: int, reroll_ones: bool = False) -> tuple[int, list[int]]:
+    return dice.roll(text, net, lambda s: die(state, s), reroll_ones)
+
+
+def discipline_test(state: KlashState, out: list, m: Model, why: str, *, add: int = 0,
+                    value: int | None = None, allow_armed: bool = True) -> tuple[bool, tuple[int, int]]:
+    """2d6 summed (+ add) against Discipline: success if the sum is at most Discipline (L49)."""
+    target = value if value is not None else stat(state, m, "discipline")
+    mod = -1 if (m.stunned and state.house_rules.get("stun_affects_discipline")) else 0
+
+    def throw():
+        if mod:
+            a, _ = roll_stat(state, "d6", mod)
+            b, _ = roll_stat(state, "d6", mod)
+        else:
+            a, b = die(state, 6), die(state, 6)
+        return a, b
+
+    a, b = throw()
+    ok = a + b + add <= target
+    if not ok and allow_armed and m.reroll_armed:
+        m.reroll_armed = False
+        say(out, "reroll", f"{m.name} uses its Training Token re-roll on the {why} test ({a}+{b}).", model=m.id)
+        a, b = throw()
+        ok = a + b + add <= target
+    extra = f" + {add}" if add else ""
+    say(out, "test", f"{m.name} {why} test: {a}+{b}{extra} = {a + b + add} vs Discipline {target}: "
+        f"{'success' if ok else 'failure'}.", model=m.id, dice=[a, b], add=add, target=target, ok=ok, why=why)
+    return ok, (a, b)
+
+
+def tenacity_outcome(damage: int, tenacity: int, mighty: bool = False, lifeless: bool = False) -> str:
+    """The damage/Tenacity table (L29-L35, L62-L63): none | stunned | defeated | massacre."""
+    if damage <= 0:
+        return "none"
+    if mighty and tenacity >= 2 * damage:
+        return "none"
+    if damage >= 2 * tenacity:
+        return "defeated" if lifeless else "massacre"
+    if tenacity < damage:
+        return "defeated"
+    return "stunned"
+
+
+def opposed_damage(attack: int, defence: int) -> int:
+    """Attack > Defence deals the difference; a tie or less does nothing (L26)."""
+    return attack - defence if attack > defence else 0
+
+
+def superiority(state: KlashState, attacker: Model, target: Model) -> int:
+    """Numerical Superiority: +1 step per other unstunned ally of the attacker in contact with the target."""
+    if target.owner == attacker.owner:
+        return 0
+    return sum(1 for a in state.on_field(attacker.owner)
+               if a.id != attacker.id and not a.stunned and contact(state, a, target))
+
+
+def defender_bonus(state: KlashState, m: Model) -> int:
+    """Defender: allied models adjacent to a Defender Increase Melee and Ranged Defence (not cumulative)."""
+    return 1 if any(a.id != m.id and has(state, a, "defender") and contact(state, a, m)
+                    for a in state.on_field(m.owner)) else 0
+
+
+# ---------------------------------------------------------------- VP and removal
+def score(state: KlashState, player: str, amount: int, reason: str, out: list) -> None:
+    if amount == 0:
+        return
+    state.vp[player] = state.vp.get(player, 0) + amount
+    state.vp_log.append([player, amount, reason])
+    say(out, "vp", f"{player} scores {amount} VP ({reason}).", player=player, amount=amount, reason=reason)
+
+
+def remove(state: KlashState, out: list, m: Model, how: str, by: Model | None = None) -> None:
+    """Remove a model; its owner's opponent scores its VP (double for a Massacre), per §6.8."""
+    if m.removed:
+        return
+    m.removed = how
+    m.stunned = False
+    vp = stat(state, m, "vp") * (2 if how == "massacred" else 1)
+    say(out, "removed", f"{m.name} is {how} and leaves the arena.", model=m.id, how=how)
+    scorer = state.other(m.owner)
+    score(state, scorer, vp, f"{m.name} {how}", out)
+    if by is not None and by.owner != m.owner and has(state, by, "crowd_idol") and not by.removed:
+        score(state, by.owner, 1, f"Crowd Idol {by.name}", out)
+    for act in state.acts:
+        if act.model == m.id:
+            act.ended = True
+
+
+def apply_damage(state: KlashState, out: list, target: Model, damage: int, source: Model | None,
+                 lethal: bool = False) -> str:
+    if damage <= 0 or target.removed:
+        return "none"
+    mod = (-1 if target.stunned else 0) + (-1 if lethal else 0) + (1 if target.armour else 0)
+    tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
+    outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
+    if outcome in ("defeated", "massacre") and target.reroll_armed:
+        target.reroll_armed = False
+        say(out, "reroll", f"{target.name} re-rolls its Tenacity ({tough}).", model=target.id)
+        tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
+        outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
+    say(out, "tenacity", f"{target.name} takes {damage} Damage, Tenacity {dice.shift(stat(state, target, 'tenacity'), mod)} "
+        f"rolls {tough}: {outcome}.", model=target.id, damage=damage, roll=tough, outcome=outcome)
+    if outcome == "stunned":
+        target.stunned = True
+    elif outcome == "defeated":
+        remove(state, out, target, "defeated", source)
+    elif outcome == "massacre":
+        remove(state, out, target, "massacred", source)
+    return outcome
+
+
+def _consume(m: Model) -> int:
+    mod = m.boost - m.hex
+    m.boost = 0
+    m.hex = 0
+    return mod
+
+
+def _opposed(state: KlashState, out: list, attacker: Model, target: Model, a_stat: str, d_stat: str,
+             a_mod: int, d_mod: int, a_reroll1: bool, d_reroll1: bool, label: str) -> tuple[int, int]:
+    a_mod += _consume(attacker) - (1 if attacker.stunned else 0)
+    d_mod += -target.hex - (1 if target.stunned else 0)
+    target.hex = 0
+    a_text, d_text = stat(state, attacker, a_stat), stat(state, target, d_stat)
+    att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
+    dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
+    if att <= dfn and attacker.reroll_armed:
+        attacker.reroll_armed = False
+        say(out, "reroll", f"{attacker.name} re-rolls its attack ({att}).", model=attacker.id)
+        att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
+    if att > dfn and target.reroll_armed:
+        target.reroll_armed = False
+        say(out, "reroll", f"{target.name} re-rolls its defence ({dfn}).", model=target.id)
+        dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
+    say(out, "roll", f"{label}: {attacker.name} {dice.shift(a_text, a_mod)} rolls {att}, {target.name} "
+        f"{dice.shift(d_text, d_mod)} rolls {dfn}.", attacker=attacker.id, target=target.id, attack=att,
+        defence=dfn, attack_die=dice.shift(a_text, a_mod), defence_die=dice.shift(d_text, d_mod))
+    return att, dfn
+
+
+def _hunter(state: KlashState, m: Model, other: Model) -> int:
+    """Big Game Hunter: Increase in opposed tests against enemy Beasts or Monsters."""
+    return 1 if has(state, m, "big_game_hunter") and is_beast(state, other) and other.owner != m.owner else 0
+
+
+# ---------------------------------------------------------------- melee
+def melee(state: KlashState, out: list, attacker: Model, target: Model, *, inc: int = 0, charge: bool = False,
+          kind: str = "assault", allow_follow: bool = True) -> dict:
+    """One opposed melee attack with every quality hook. Returns {"attack", "defence", "damage", "outcome"}."""
+    result = {"attack": 0, "defence": 0, "damage": 0, "outcome": "none"}
+    if attacker.removed or target.removed:
+        return result
+    dominated = bool(state.acts and state.acts[-1].dominated and state.acts[-1].model == attacker.id)
+    if (target.owner != attacker.owner or dominated) and target.owner not in state.melee_against:
+        state.melee_against.append(target.owner)
+    # Petrifying Gaze: the attacker tests before the dice; a failure turns it to stone (§6.17).
+    if has(state, target, "petrifying_gaze") and target.owner != attacker.owner:
+        ok, _ = discipline_test(state, out, attacker, "Petrifying Gaze")
+        if not ok:
+            remove(state, out, attacker, "petrified", None)
+            result["outcome"] = "petrified"
+            return result
+    a_mod, d_mod = inc, 0
+    if has(state, target, "taunt") and kind_of(state, attacker) != "bestia" and target.owner != attacker.owner:
+        ok, _ = discipline_test(state, out, attacker, "Taunt")
+        a_mod -= 0 if ok else 1
+    if has(state, attacker, "taunt") and kind_of(state, target) != "bestia" and target.owner != attacker.owner:
+        ok, _ = discipline_test(state, out, target, "Taunt")
+        d_mod -= 0 if ok else 1
+    a_mod += superiority(state, attacker, target) + _hunter(state, attacker, target)
+    a_mod -= 1 if has(state, target, "shorty") else 0
+    d_mod += defender_bonus(state, target) + (1 if target.armour else 0) + _hunter(state, target, attacker)
+    att, dfn = _opposed(state, out, attacker, target, "melee_attack", "melee_defence", a_mod, d_mod,
+                        has(state, attacker, "weapon_master"),
+                        has(state, target, "weapon_master") or has(state, target, "lightning_reflexes"),
+                        {"assault": "Assault", "charge": "Charge attack", "aoo": "Attack of Opportunity",
+                         "counter": "Counterattack", "fury": "Fury", "repel": "Repel Charge",
+                         "self": "The heads quarrel"}.get(kind, "Melee"))
+    result.update(attack=att, defence=dfn)
+    damage = opposed_damage(att, dfn)
+    if damage:
+        damage += 1 if has(state, attacker, "devastating_blow") else 0
+        damage += 2 if charge and has(state, attacker, "impetuous_charge") else 0
+        if has(state, attacker, "opportunist") and (target.stunned or any(
+                a.id != attacker.id and contact(state, a, target) and not a.stunned
+                for a in state.on_field(attacker.owner))) and target.owner != attacker.owner:
+            damage += 2
+        result["damage"] = damage
+        was_stunned = target.stunned
+        result["outcome"] = apply_damage(state, out, target, damage, attacker, has(state, attacker, "lethal"))
+        del was_stunned
+        # Fury: damage in melee during its own turn -> a free Assault, once per Turn.
+        if (allow_follow and has(state, attacker, "fury") and not attacker.removed and state.turn_player == attacker.owner
+                and state.acts and state.acts[-1].model == attacker.id and attacker.fury_mark != limit_key(state)):
+            state.choices.append({"kind": "fury", "player": attacker.owner, "model": attacker.id})
+    elif dfn > att and allow_follow:
+        # Counterattack: a strictly higher Melee Defence allows a free attack, once per Turn.
+        if (has(state, target, "counterattack") and not target.stunned and not attacker.removed
+                and target.owner != attacker.owner and target.counter_mark != limit_key(state)):
+            state.choices.append({"kind": "counter", "player": target.owner, "model": target.id,
+                                  "target": attacker.id})
+    return result
+
+
+# ---------------------------------------------------------------- ranged
+def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tuple | None = None,
+                   magic: bool = False) -> str | None:
+    """Why shooter may not shoot target (L41), or None."""
+    if target.removed or target.owner == shooter.owner:
+        return "You can only shoot at an enemy model in the arena."
+    if not magic and not dice.usable(stat(state, shooter, "ranged_attack")):
+        return f"{shooter.name} has no Ranged Attack."
+    if enemies_in_contact(state, shooter):
+        return f"{shooter.name} is in base contact with an enemy and cannot shoot."
+    if any(contact(state, a, target) for a in state.on_field(shooter.owner)):
+        return f"{target.name} is in base contact with one of your models."
+    visible, _ = arena.line_of_sight(disc(state, shooter), disc(state, target), discs(state))
+    if not visible:
+        return f"{target.name} is not in line of sight (the Altar or a Gate is in the way)."
+    short, long = reach or stat(state, shooter, "ranged_range")
+    if arena.range_band(gap(state, shooter, target), short, long) is None:
+        return f"{target.name} is beyond max range ({long} cm)."
+    return None
+
+
+def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: int = 0) -> dict:
+    short, long = stat(state, shooter, "ranged_range")
+    band = arena.range_band(gap(state, shooter, target), short, long)
+    _, cover = arena.line_of_sight(disc(state, shooter), disc(state, target), discs(state))
+    hawk = has(state, shooter, "hawk_eye")
+    a_mod = inc - (1 if band == "long" else 0) - (1 if cover and not hawk else 0)
+    a_mod += _hunter(state, shooter, target) - (1 if has(state, target, "shorty") else 0)
+    d_mod = defender_bonus(state, target) + (1 if target.armour else 0) + _hunter(state, target, shooter)
+    att, dfn = _opposed(state, out, shooter, target, "ranged_attack", "ranged_defence", a_mod, d_mod, False,
+                        has(state, target, "lightning_reflexes"),
+                        f"Volley ({band} range{', cover' if cover else ''})")
+    result = {"attack": att, "defence": dfn, "damage": 0, "outcome": "none", "band": band, "cover": cover}
+    damage = opposed_damage(att, dfn)
+    if damage:
+        damage += 1 if has(state, shooter, "mighty_shot") else 0
+        damage += 1 if hawk and not cover else 0
+        result["damage"] = damage
+        result["outcome"] = apply_damage(state, out, target, damage, shooter, has(state, shooter, "lethal"))
+    return result
+
+
+# ---------------------------------------------------------------- magic
+def spell_problem(state: KlashState, caster: Model, spell: str, target: Model | None,
+                  point: tuple | None = None) -> str | None:
+    if not has(state, caster, "spellcaster") or spell not in stat(state, caster, "spells"):
+        return f"{caster.name} does not know that spell."
+    if not dice.usable(stat(state, caster, "magic_attack")):
+        return f"{caster.name} has no Magic Attack."
+    if caster.id in state.cast:
+        return f"{caster.name} has already cast a spell in this Action Phase."
+    if spell in ("armour", "teleport"):
+        if spell == "teleport":
+            if point is None:
+                return "Teleport needs a destination point."
+            return teleport_problem(state, caster, point)
+        return None
+    if target is None or target.removed:
+        return "That spell needs a target in the arena."
+    if spell == "healing":
+        if target.owner != caster.owner:
+            return "Healing targets one of your own models."
+        if target.id != caster.id:
+            visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
+            if not visible or gap(state, caster, target) > SPELL_RANGE["healing"] + 1e-9:
+                return f"{target.name} must be in sight within 10 cm."
+        return None
+    if target.owner == caster.owner:
+        return "That spell targets an enemy model."
+    if spell == "destructive_touch":
+        return None if contact(state, caster, target) else f"{target.name} is not in base contact."
+    if spell == "mystic_dart":
+        return volley_problem(state, caster, target, (SPELL_RANGE["mystic_dart"], SPELL_RANGE["mystic_dart"]), True)
+    visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
+    if not visible:
+        return f"{target.name} is not in line of sight."
+    if gap(state, caster, target) > SPELL_RANGE[spell] + 1e-9:
+        return f"{target.name} is beyond {SPELL_RANGE[spell]} cm."
+    return None
+
+
+def teleport_problem(state: KlashState, caster: Model, point: tuple) -> str | None:
+    """Teleport: an unoccupied point in line of sight, inside the arena, 1 cm from enemies (§6.20)."""
+    x, y = point
+    me = arena.Disc(x, y, radius(state, caster), caster.id, state.seats.index(caster.owner))
+    if not arena.inside_arena(x, y, me.r):
+        return "That point is outside the arena."
+    for s in arena.scenery():
+        if arena.edge_gap(me, s) < 0:
+            return "That point is inside the Altar or a Gate."
+    if arena.blocked_by_scenery((caster.x, caster.y), (x, y)):
+        return "That point is not in line of sight."
+    for m in state.on_field():
+        if m.id == caster.id:
+            continue
+        g = arena.edge_gap(me, disc(state, m))
+        if g < -arena.CONTACT_TOL:
+            return f"That point is occupied by {m.name}."
+        if m.owner != caster.owner and g < arena.MIN_ENEMY_GAP - arena.CONTACT_TOL:
+            return f"That point is within 1 cm of {m.name}."
+    return None
+
+
+def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model | None, *, inc: int = 0,
+         point: tuple | None = None) -> dict:
+    """Resolve a spell (L42-L45). Returns {"success", "margin", ...}. Domination pushes an activation."""
+    state.cast.append(caster.id)
+    result: dict = {"success": False, "margin": 0}
+    mystic = has(state, caster, "mystic_vocation")
+    if spell in SPELL_DIFFICULTY:
+        mod = inc + _consume(caster) - (1 if caster.stunned else 0)
+        roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
+        if roll < SPELL_DIFFICULTY[spell] and caster.reroll_armed:
+            caster.reroll_armed = False
+            roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
+        ok = roll >= SPELL_DIFFICULTY[spell]
+        say(out, "spell", f"{caster.name} casts {spell.replace('_', ' ').title()} (Difficulty {SPELL_DIFFICULTY[spell]}): "
+            f"rolls {roll}, {'success' if ok else 'failure'}.", model=caster.id, spell=spell, roll=roll, ok=ok)
+        result.update(success=ok, roll=roll)
+        if not ok:
+            return result
+        if spell == "armour":
+            caster.armour = True
+        elif spell == "healing":
+            target.stunned = False
+            say(out, "recovered", f"{target.name} is no longer Stunned.", model=target.id)
+        elif spell == "teleport":
+            caster.x, caster.y = float(point[0]), float(point[1])
+            say(out, "moved", f"{caster.name} teleports to ({point[0]:.1f}, {point[1]:.1f}).", model=caster.id,
+                x=caster.x, y=caster.y)
+        return result
+    # Opposed spells: Magic Attack vs Magic Defence; a tie does nothing (D-12).
+    if spell == "domination" and any(has(state, target, q) for q in IMMUNE_DOMINATION) or \
+            spell == "stun" and any(has(state, target, q) for q in IMMUNE_STUN_SPELL) or \
+            spell == "terror" and any(has(state, target, q) for q in IMMUNE_TERROR):
+        say(out, "spell", f"{target.name} is immune to {spell.title()}.", model=caster.id, spell=spell, ok=False)
+        return result
+    a_mod = inc
+    d_mod = 1 if target.armour else 0
+    if spell == "mystic_dart":
+        _, cover = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
+        a_mod -= 1 if cover else 0
+    att, dfn = _opposed(state, out, caster, target, "magic_attack", "magic_defence", a_mod, d_mod, mystic,
+                        has(state, target, "mystic_vocation"), spell.replace("_", " ").title())
+    margin = att - dfn
+    result.update(attack=att, defence=dfn, margin=margin, success=margin > 0)
+    if margin <= 0:
+        say(out, "spell", "The spell has no effect.", model=caster.id, spell=spell, ok=False)
+        return result
+    if spell in ("mystic_dart", "destructive_touch"):
+        if spell == "destructive_touch" and state.house_rules.get("destructive_touch_is_melee"):
+            if target.owner not in state.melee_against:
+                state.melee_against.append(target.owner)
+        damage = margin + (1 if has(state, caster, "destructive_power") else 0)
+        result["damage"] = damage
+        result["outcome"] = apply_damage(state, out, target, damage, caster, has(state, caster, "lethal"))
+    elif spell == "stun":
+        target.stunned = True
+        say(out, "stunned", f"{target.name} is Stunned by the spell.", model=target.id)
+    elif spell == "terror":
+        ok, _ = discipline_test(state, out, target, "Terror")
+        if not ok:
+            remove(state, out, target, "terrified", None)
+        result["outcome"] = "none" if ok else "terrified"
+    elif spell == "domination":
+        ok, _ = discipline_test(state, out, target, "Domination", add=margin)
+        result["controlled"] = not ok
+        if not ok:
+            from .state import Activation
+            say(out, "dominated", f"{caster.owner} takes control of {target.name} for one activation.",
+                model=target.id, controller=caster.owner)
+            state.acts.append(Activation(model=target.id, controller=caster.owner, dominated=True,
+                                         free_assault=has(state, target, "two_heads")))
+            target.armour = False
+    return result
+
+
+def fear_immune(state: KlashState, m: Model) -> bool:
+    return any(has(state, m, q) for q in IMMUNE_FRIGHT)
+
+
+def require(cond: bool, message: str) -> None:
+    if not cond:
+        raise IllegalAction(message)
