@@ -80,3 +80,66 @@ def random_game(seed, max_steps=6000, keep_events=False):
         steps += 1
         assert steps < max_steps, (state.phase, state.stage, state.hourglass)
     return state, steps, log
+
+
+# ----------------------------------------------------------------- a plain test pack
+import yaml  # noqa: E402
+
+from rules.klash.pack import QUALITIES, load_pack_text  # noqa: E402
+
+BASE = dict(type="gregario", copies=2, initiative=3, vp=4, melee_attack="d6", melee_defence="d6",
+            ranged_attack="0", ranged_defence="d6", magic_attack="0", magic_defence="d6", tenacity="d6",
+            speed=10, discipline=7)
+EXTRA = {
+    "plain": {},
+    "plain8": {"melee_attack": "d8"},
+    "big": {"melee_attack": "2d8"},
+    "shooter": {"ranged_attack": "d8", "ranged_range": [10, 20], "qualities": ["ranged_attack"]},
+    "caster": {"magic_attack": "d8", "qualities": ["spellcaster"],
+               "spells": ["armour", "mystic_dart", "domination", "healing", "stun", "terror", "teleport",
+                          "destructive_touch"]},
+    "beast": {"type": "bestia", "qualities": ["savage_beast"]},
+    "monster": {"type": "mostro", "qualities": ["stupid"]},
+    "champ": {"type": "campione", "copies": 1, "vp": 10, "requirements": [{"kind": "min_type", "type": "gregario", "count": 2}],
+              "qualities": ["requirements"]},
+    "vp20": {"vp": 20, "copies": 2},
+    "vp26": {"vp": 26, "copies": 2},
+    "d10": {"discipline": 10},
+}
+
+
+def test_pack():
+    chars = []
+    for key, extra in EXTRA.items():
+        chars.append({"id": key, "name": f"T {key}", **BASE, **extra})
+    for i, q in enumerate(QUALITIES):
+        entry = {"id": f"q{i}", "name": f"T {q}", **BASE, "qualities": [q]}
+        if q == "ranged_attack" or q in ("hawk_eye", "mighty_shot", "rapid_fire"):
+            entry.update(ranged_attack="d8", ranged_range=[10, 20], qualities=sorted({"ranged_attack", q}))
+        if q in ("spellcaster", "destructive_power", "mystic_vocation"):
+            entry.update(magic_attack="d8", spells=["mystic_dart", "destructive_touch", "stun"],
+                         qualities=sorted({"spellcaster", q}))
+        if q in ("savage_beast", "feral", "stupid"):
+            entry["type"] = "bestia"
+        chars.append(entry)
+    events = [
+        {"id": "roar", "name": "T roar", "copies": 2, "timing": "own_turn", "effect": "vp", "amount": 2},
+        {"id": "water", "name": "T water", "copies": 2, "timing": "any", "effect": "recover"},
+        {"id": "drill", "name": "T drill", "copies": 2, "timing": "own_turn", "effect": "token"},
+        {"id": "bless", "name": "T bless", "copies": 2, "timing": "any", "effect": "boost"},
+        {"id": "sand", "name": "T sand", "copies": 2, "timing": "any", "effect": "hex"},
+        {"id": "omen", "name": "T omen", "copies": 2, "timing": "any", "effect": "cancel"},
+    ]
+    text = yaml.safe_dump({"name": "TEST", "sample": True, "characters": chars, "events": events})
+    return load_pack_text(text, "test.yaml")
+
+
+def Q(quality):
+    """Card id of the test card carrying exactly this quality."""
+    return f"q{QUALITIES.index(quality)}"
+
+
+def tskirmish(team_a, team_b, **kw):
+    opts = dict(kw.pop("options", None) or {})
+    opts["pack"] = test_pack()
+    return skirmish(team_a, team_b, options=opts, **kw)
