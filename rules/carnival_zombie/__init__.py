@@ -1,0 +1,11 @@
+"""Carnival Zombie 2nd Edition: the cooperative campaign, with the bot as the opponent."""
+from .actions import ACTIONS, Choose, FocusPenalty
+from .content import SCHEMA, content_for, load_pack_text, load_sample_pack
+from .engine import CarnivalZombie
+from .state import DEFAULT_HOUSE_RULES, GameState
+from .views import census
+
+ENGINE = CarnivalZombie()
+
+__all__ = ["ACTIONS", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
+           "SCHEMA", "census", "content_for", "load_pack_text", "load_sample_pack"]

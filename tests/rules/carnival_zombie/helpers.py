@@ -1,0 +1,106 @@
+"""Shared helpers for the Carnival Zombie tests: drive the engine through its public API."""
+from __future__ import annotations
+
+from rules.carnival_zombie import ENGINE
+from rules.carnival_zombie.state import CAVES
+from rules.common import Actor, Choose
+
+ALL = ["capitan", "colombina", "arlecchino", "brighella", "pantalone", "medico"]
+
+
+def prompt(s):
+    ps = ENGINE.pending(s)
+    assert len(ps) == 1, ps
+    return ps[0]
+
+
+def kind(s) -> str:
+    p = prompt(s)
+    return p.id.rsplit("-", 1)[0]
+
+
+def answer(s, option_id: str, *, expect: str | None = None):
+    """Answer the live prompt (mutating s through ENGINE.step); returns the events."""
+    p = prompt(s)
+    if expect:
+        assert p.id.rsplit("-", 1)[0] == expect, (p.id, p.text, [o.id for o in p.options])
+    ids = [o.id for o in p.options]
+    assert option_id in ids, (p.id, p.text, ids)
+    return ENGINE.step(s, Choose(p.id, (option_id,)), Actor(p.player))
+
+
+def options(s) -> list[str]:
+    return [o.id for o in prompt(s).options]
+
+
+def new(seats=("u1",), seed: int = 1, **opts):
+    return ENGINE.new_game(list(seats), opts, seed=seed)
+
+
+def clear_board(s):
+    """Empty the Tactical Map, putting every cube back where it came from (the 195 stay conserved)."""
+    for sp in s.night.rings:
+        for code, n in s.night.rings[sp].items():
+            if code == "S":
+                s.supply["S"] += n
+            else:
+                s.abyss[code] += n
+        s.night.rings[sp] = {}
+    for cv in CAVES:
+        box(s, cv)
+    for k, b in enumerate(s.boss_area):
+        if b:
+            s.supply["W"] += b.cubes
+            if b.survivor:
+                s.supply["S"] += 1
+            s.boss_deck.append(b.boss)
+            s.boss_area[k] = None
+
+
+def put(s, space: str, **cubes):
+    """Move cubes from the Abyss onto a Ring space (keeps the 195 cubes conserved)."""
+    for code, n in cubes.items():
+        assert s.abyss[code] >= n
+        s.abyss[code] -= n
+        s.night.rings[space][code] = s.night.rings[space].get(code, 0) + n
+
+
+def box(s, cave: str, *slots: str):
+    """Fill a Cave's boxes: '#' Barricades come from the supply, Infected from the Abyss."""
+    for x in s.night.boxes[cave]:
+        if x == "#":
+            s.supply["#"] += 1
+        elif x and not x.startswith("@"):
+            s.abyss[x] += 1
+    new_slots = list(slots) + [""] * (3 - len(slots))
+    for x in new_slots:
+        if x == "#":
+            s.supply["#"] -= 1
+        elif x and not x.startswith("@"):
+            s.abyss[x] -= 1
+    s.night.boxes[cave] = new_slots
+
+
+def until(s, kinds: set[str], policy=None, limit=2000):
+    """Answer prompts with a passive policy until one of `kinds` is pending."""
+    for _ in range(limit):
+        k = kind(s)
+        if k in kinds:
+            return
+        ids = options(s)
+        pick = None
+        for pref in ("end", "auto", "done", "hide", "no", "stop", "even", "pass", "waste", "clean", "k0", "n0"):
+            if pref in ids:
+                pick = pref
+                break
+        if policy:
+            pick = policy(s, k, ids) or pick
+        answer(s, pick or ids[0])
+    raise AssertionError("prompt never came")
+
+
+def nm_top(s, *cards: str):
+    """Stack the Nightmare deck: the first card named is drawn first."""
+    for card in cards:
+        (s.nightmare if card in s.nightmare else s.nightmare_discard).remove(card)
+    s.nightmare.extend(reversed(cards))
