@@ -1,0 +1,77 @@
+"""Helpers shared by the check and combat parts of the engine."""
+from __future__ import annotations
+
+import copy
+
+from rules.common import GM, PUBLIC, Event, IllegalAction, Rng
+
+from .cards import KarmaDeck, label
+from .character import Character, character_from_sheet
+from .state import KarmicState
+
+
+def load_character(obj, pack: dict | None, owner: str, rng: Rng, where: str) -> Character:
+    """A Character from a Character, its to_dict(), a sheet dict, or the name of a pack entry."""
+    if isinstance(obj, Character):
+        return copy.deepcopy(obj)
+    if isinstance(obj, str):
+        for group in ("characters", "npcs"):
+            for entry in (pack or {}).get(group, []):
+                if entry["name"].lower() == obj.lower():
+                    return character_from_sheet(entry, pack, owner, rng, where)
+        raise IllegalAction(f"No character or NPC called '{obj}' in the pack.")
+    if isinstance(obj, dict):
+        if "deck" in obj and "hp_marked" in obj and isinstance(obj.get("wielding", []), list) \
+                and all(isinstance(i, int) for i in obj.get("wielding", [])):
+            return Character.from_dict(obj)
+        return character_from_sheet(obj, pack, owner, rng, where)
+    raise IllegalAction(f"{where}: a character must be a sheet, a saved character or a pack name.")
+
+
+def deck_of(state: KarmicState, key: str) -> KarmaDeck:
+    char = state.characters[key]
+    return char.deck if char.deck is not None else state.world
+
+
+def uses_world(state: KarmicState, key: str) -> bool:
+    return state.characters[key].deck is None
+
+
+def name(state: KarmicState, key: str) -> str:
+    return state.characters[key].name
+
+
+def owner_audience(state: KarmicState, key: str) -> str:
+    """Who may see this character's secret cards: its player, or the GM for NPCs."""
+    ctl = state.controllers.get(key, GM)
+    return ctl if ctl != GM else GM
+
+
+def discard(state: KarmicState, key: str, cards: list[str]) -> None:
+    deck = deck_of(state, key)
+    deck.discard(list(cards), bool(state.house_rules.get("card_rules_enabled", True)))
+    if not state.house_rules.get("card_rules_enabled", True) and not deck.world:
+        deck.reshuffle(state.rng)
+
+
+def draw(state: KarmicState, key: str, n: int, events: list[Event]) -> list[str]:
+    deck = deck_of(state, key)
+    before = len(deck.discards)
+    forced = len(deck.cards) < n and before > 0
+    cards = deck.draw(state.rng, n)
+    if forced:
+        events.append(Event("reshuffle", f"{name(state, key)}'s deck ran out and was reshuffled.",
+                            PUBLIC if not deck.world else GM, {"who": key, "forced": True}))
+    return cards
+
+
+def cards_text(cards: list[str]) -> str:
+    return ", ".join(label(c) for c in cards) if cards else "none"
+
+
+def next_id(state: KarmicState, prefix: str) -> str:
+    return f"{prefix}{state.seq}"
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"

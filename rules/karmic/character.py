@@ -1,0 +1,430 @@
+"""Characters: the sheet (attributes, skills, fields, distinctions, gear) plus the karma deck.
+
+A `Character` is a Serial value the cog stores per owner and guild; a check or a combat copies the
+characters in and the cog writes them back from `engine.characters_out(state)` when it ends.
+Sheets are YAML/JSON documents validated by `SHEET_SCHEMA` (errors name the field).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Optional
+
+from rules.common import IllegalAction, PackError, Rng, Serial
+from rules.common.packs import parse_yaml, validate
+
+from .cards import KarmaDeck, is_face, value
+from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
+
+
+@dataclass
+class Weapon(Serial):
+    name: str
+    skill: str = "brawling"
+    range: int = 0              # melee reach in yards; for ranged weapons the maximum range
+    force: int = 0
+    max_maneuvers: float = 1    # a fraction for slow ranged weapons (0.5 = once every 2 turns)
+    edge: int = 0
+    max_damage: int = 1
+    hands: int = 1
+    impact: bool = False        # clubs and maces: may Smash
+    shield: bool = False
+    small_shield: bool = False  # may Shield Bash
+    ranged: bool = False
+    aim: int = 0
+
+
+@dataclass
+class Armor(Serial):
+    name: str = "none"
+    finesse_mod: int = 0        # ≤ 0, added
+    might_mod: int = 0          # ≤ 0, added
+    protection: int = 0         # unused unless a house rule says so
+
+
+@dataclass
+class Distinction(Serial):
+    name: str
+    karma_value: int = 0
+    description: str = ""
+
+
+@dataclass
+class Character(Serial):
+    name: str
+    owner: str = ""
+    npc: bool = False
+    attributes: dict[str, int] = field(default_factory=lambda: {a: 0 for a in ATTRIBUTES})
+    skills: dict[str, int] = field(default_factory=dict)
+    advanced: list[str] = field(default_factory=list)        # extra skills the GM marks advanced
+    fields: dict[str, list[str]] = field(default_factory=dict)
+    distinctions: list[Distinction] = field(default_factory=list)
+    weapons: list[Weapon] = field(default_factory=list)
+    wielding: list[int] = field(default_factory=list)         # indexes into weapons: main, secondary
+    armor: Optional[Armor] = None
+    size: float = 1.0
+    hp_marked: int = 0
+    fatigue: int = 0
+    deck: Optional[KarmaDeck] = None   # None: an NPC drawing from the GM's world deck
+    aim_row: list[str] = field(default_factory=list)
+    reload: dict[str, int] = field(default_factory=dict)      # weapon name -> turns until it may fire
+    saved_checks: int = 0
+
+    # --- numbers ------------------------------------------------------------------------
+    def attr(self, name: str) -> int:
+        return int(self.attributes.get(attribute_name(name), 0))
+
+    def skill(self, name: str) -> int:
+        return int(self.skills.get(skill_key(name), 0))
+
+    def is_advanced(self, name: str) -> bool:
+        key = skill_key(name)
+        return key in ADVANCED_SKILLS or key in self.advanced
+
+    def hand_for(self, skill: str | None) -> int:
+        """Cards drawn for a skill: its level, default 1; advanced skills need training."""
+        if not skill:
+            n = 1
+        else:
+            lvl = self.skill(skill)
+            if lvl <= 0 and self.is_advanced(skill):
+                raise IllegalAction(f"{self.name} has no training in {skill}, an advanced skill (no default use).")
+            n = max(1, lvl)
+        return max(1, n - self.fatigue)
+
+    @property
+    def finesse_armored(self) -> int:
+        return self.attr("finesse") + (self.armor.finesse_mod if self.armor else 0)
+
+    def might_armored(self, damage_attr: str = "might") -> int:
+        base = self.attr(damage_attr)
+        return base + (self.armor.might_mod if self.armor else 0)
+
+    def combat_mod(self, weapon: Weapon | None) -> int:
+        return self.finesse_armored + (weapon.force if weapon else 0)
+
+    def damage_mod(self, weapon: Weapon | None, damage_attr: str = "might") -> int:
+        return self.might_armored(damage_attr) + (weapon.edge if weapon else 0)
+
+    @property
+    def hp_row(self) -> int:
+        return max(1, 6 + self.attr("fortitude"))
+
+    @property
+    def hp_max(self) -> int:
+        return 5 * self.hp_row
+
+    @property
+    def rows_filled(self) -> int:
+        return min(5, self.hp_marked // self.hp_row)
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.hp_marked >= self.hp_max
+
+    def wound_penalty(self, per_row: int = 1) -> int:
+        return -per_row * self.rows_filled
+
+    def wielded(self) -> list[Weapon]:
+        return [self.weapons[i] for i in self.wielding if 0 <= i < len(self.weapons)]
+
+    def weapon_index(self, name: str) -> int:
+        for i, w in enumerate(self.weapons):
+            if w.name.lower() == name.lower():
+                return i
+        raise IllegalAction(f"{self.name} has no weapon called '{name}'.")
+
+    def foe_bonus(self, skill: str, field_name: str | None) -> int:
+        """Fields of expertise: the skill only works in a field taken; +1 per repeat, max +4."""
+        key = skill_key(skill)
+        if key not in FOE_SKILLS and key not in self.fields:
+            return 0
+        taken = self.fields.get(key, [])
+        if field_name is None:
+            raise IllegalAction(f"{skill} is a field of expertise: name the field.")
+        count = sum(1 for f in taken if f.lower() == field_name.lower())
+        if count == 0:
+            raise IllegalAction(f"{self.name} has no {skill} field '{field_name}'.")
+        return min(4, count - 1)
+
+
+# --- sheet schema ---------------------------------------------------------------------------
+_INT = {"type": "integer"}
+WEAPON_SCHEMA = {
+    "type": "object", "required": ["name"], "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1}, "skill": {"type": "string"},
+        "range": _INT, "force": _INT, "max_maneuvers": {"type": "number", "exclusiveMinimum": 0},
+        "edge": _INT, "max_damage": {"type": "integer", "minimum": 0},
+        "hands": {"type": "integer", "minimum": 0, "maximum": 2},
+        "impact": {"type": "boolean"}, "shield": {"type": "boolean"},
+        "small_shield": {"type": "boolean"}, "ranged": {"type": "boolean"},
+        "aim": {"type": "integer", "minimum": 0}, "sample": {"type": "boolean"},
+        "description": {"type": "string"},
+    },
+}
+ARMOR_SCHEMA = {
+    "type": "object", "required": ["name"], "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "finesse_mod": {"type": "integer", "maximum": 0},
+                   "might_mod": {"type": "integer", "maximum": 0}, "protection": _INT,
+                   "sample": {"type": "boolean"}, "description": {"type": "string"}},
+}
+DISTINCTION_SCHEMA = {
+    "type": "object", "required": ["name", "karma_value"], "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "karma_value": _INT,
+                   "description": {"type": "string"}, "sample": {"type": "boolean"},
+                   "effects": {"type": "array", "items": {"type": "object"}}},
+}
+SHEET_SCHEMA = {
+    "type": "object", "required": ["name"], "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+        "npc": {"type": "boolean"},
+        "own_deck": {"type": "boolean"},
+        "attributes": {"type": "object", "additionalProperties": False,
+                       "properties": {a: {"type": "integer", "minimum": -10, "maximum": 10}
+                                      for a in ATTRIBUTES}},
+        "skills": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0,
+                                                              "maximum": 12}},
+        "advanced": {"type": "array", "items": {"type": "string"}},
+        "fields": {"type": "object", "additionalProperties": {"type": "array",
+                                                              "items": {"type": "string"}}},
+        "distinctions": {"type": "array", "items": {"anyOf": [{"type": "string"}, DISTINCTION_SCHEMA]}},
+        "weapons": {"type": "array", "items": {"anyOf": [{"type": "string"}, WEAPON_SCHEMA]}},
+        "wielding": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
+        "armor": {"anyOf": [{"type": "string"}, {"type": "null"}, ARMOR_SCHEMA]},
+        "size": {"type": "number", "exclusiveMinimum": 0},
+        "hp_marked": {"type": "integer", "minimum": 0},
+        "description": {"type": "string"},
+        "sample": {"type": "boolean"},
+    },
+}
+
+
+def parse_sheet(text: str, source: str = "sheet") -> dict:
+    """YAML or JSON text → a validated sheet dict (PackError naming the field otherwise)."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PackError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg}).") from None
+    else:
+        doc = parse_yaml(text, source)
+    if not isinstance(doc, dict):
+        raise PackError(f"{source}: a sheet must be a mapping with at least a 'name'.")
+    validate(doc, SHEET_SCHEMA, source)
+    return doc
+
+
+def _weapon(item, pack: dict | None, where: str) -> Weapon:
+    if isinstance(item, dict):
+        return Weapon.from_dict({k: v for k, v in item.items() if k not in ("sample", "description")})
+    for w in (pack or {}).get("weapons", []):
+        if w["name"].lower() == str(item).lower():
+            return Weapon.from_dict({k: v for k, v in w.items() if k not in ("sample", "description")})
+    raise PackError(f"{where}: field 'weapons': no weapon called '{item}' in the pack.")
+
+
+def _armor(item, pack: dict | None, where: str) -> Armor | None:
+    if item is None:
+        return None
+    if isinstance(item, dict):
+        return Armor.from_dict({k: v for k, v in item.items() if k not in ("sample", "description")})
+    for a in (pack or {}).get("armor", []):
+        if a["name"].lower() == str(item).lower():
+            return Armor.from_dict({k: v for k, v in a.items() if k not in ("sample", "description")})
+    raise PackError(f"{where}: field 'armor': no armor called '{item}' in the pack.")
+
+
+def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
+                         rng: Rng | None = None, source: str = "sheet") -> Character:
+    """Build a Character (with a fresh, shuffled karma deck unless it draws from the world deck)."""
+    validate(sheet, SHEET_SCHEMA, source)
+    where = f"{source}: {sheet['name']}"
+    attrs = {a: 0 for a in ATTRIBUTES}
+    attrs.update(sheet.get("attributes", {}))
+    weapons = [_weapon(w, pack, where) for w in sheet.get("weapons", [])]
+    names = [w.name.lower() for w in weapons]
+    wielding = []
+    for n in sheet.get("wielding", [w.name for w in weapons if not w.ranged][:1]):
+        if n.lower() not in names:
+            raise PackError(f"{where}: field 'wielding': '{n}' is not one of the character's weapons.")
+        wielding.append(names.index(n.lower()))
+    distinctions = []
+    for d in sheet.get("distinctions", []):
+        if isinstance(d, str):
+            found = [x for x in (pack or {}).get("distinctions", []) if x["name"].lower() == d.lower()]
+            if not found:
+                raise PackError(f"{where}: field 'distinctions': no distinction called '{d}' in the pack.")
+            d = found[0]
+        distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", "")))
+    npc = bool(sheet.get("npc", False))
+    own_deck = sheet.get("own_deck", not npc)
+    char = Character(
+        name=sheet["name"], owner=owner, npc=npc, attributes=attrs,
+        skills={skill_key(k): v for k, v in sheet.get("skills", {}).items()},
+        advanced=[skill_key(s) for s in sheet.get("advanced", [])],
+        fields={skill_key(k): list(v) for k, v in sheet.get("fields", {}).items()},
+        distinctions=distinctions, weapons=weapons, wielding=wielding,
+        armor=_armor(sheet.get("armor"), pack, where), size=float(sheet.get("size", 1.0)),
+        hp_marked=int(sheet.get("hp_marked", 0)),
+        deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
+    )
+    return char
+
+
+def sheet_of(character: Character) -> dict:
+    """The editable sheet of a character (without its deck state)."""
+    return {
+        "name": character.name, "npc": character.npc, "attributes": dict(character.attributes),
+        "skills": dict(character.skills), "advanced": list(character.advanced),
+        "fields": {k: list(v) for k, v in character.fields.items()},
+        "distinctions": [d.to_dict() for d in character.distinctions],
+        "weapons": [w.to_dict() for w in character.weapons],
+        "wielding": [character.weapons[i].name for i in character.wielding],
+        "armor": character.armor.to_dict() if character.armor else None, "size": character.size,
+    }
+
+
+# --- creation: point method --------------------------------------------------------------------
+CHARACTER_TYPES = {
+    # type: (CP, starting money, card-method cards dealt, skill slots)
+    "youth": (10, 50, 9, 4), "average_adult": (15, 150, 14, 8), "young_hero": (25, 250, 17, 11),
+    "hero": (30, 400, 21, 14), "veteran_hero": (40, 600, 27, 20), "legendary_hero": (50, 1000, 31, 23),
+}
+MAGIC_ARTS = {"banishment", "divination", "enchantment", "metamorphosis"}
+SPELL_BOOKS = {"loose_notes": 40, "unindexed_book": 30, "indexed_book": 20}
+
+
+def attribute_cost(value: int) -> int:
+    return 5 * value
+
+
+def point_cost(character: Character) -> int:
+    attrs = sum(attribute_cost(v) for v in character.attributes.values())
+    skills = sum(skill_cost(lvl, character.is_advanced(s)) for s, lvl in character.skills.items())
+    return attrs + skills
+
+
+def check_point_build(character: Character, char_type: str, gm_approved: bool = False) -> dict:
+    """Validate a point-based character against a CP budget. Unspent CP are lost."""
+    cp, money, _, _ = CHARACTER_TYPES[char_type]
+    for a, v in character.attributes.items():
+        if v > 4 and not gm_approved:
+            raise IllegalAction(f"{a.title()} {v:+d} is superhuman: it needs the GM's approval.")
+    spent = point_cost(character)
+    if spent > cp:
+        raise IllegalAction(f"{character.name} costs {spent} CP; a {char_type.replace('_', ' ')} has {cp}.")
+    magic = sum(character.skills.get(s, 0) for s in MAGIC_ARTS)
+    return {"cp": cp, "spent": spent, "lost": cp - spent, "money": money,
+            "hp": character.hp_max, "wizard": magic > 3}
+
+
+def card_method_deal(char_type: str) -> dict:
+    _, money, cards, slots = CHARACTER_TYPES[char_type]
+    return {"cards": cards, "skill_slots": slots, "attribute_cards": 5, "money": money}
+
+
+def check_card_assignment(char_type: str, attribute_cards: int, skill_cards: int,
+                          bonus_skills: list[str], distinction_cards: int = 0,
+                          max_distinction_cards: int = 0) -> None:
+    deal = card_method_deal(char_type)
+    if attribute_cards != 5:
+        raise IllegalAction("Exactly five cards go to the five attributes, one each.")
+    if skill_cards > deal["skill_slots"]:
+        raise IllegalAction(f"Only {deal['skill_slots']} skill slots for a {char_type.replace('_', ' ')}.")
+    if len(set(bonus_skills)) != len(bonus_skills):
+        raise IllegalAction("A skill can be raised by a bonus card only once.")
+    if distinction_cards > max_distinction_cards:
+        raise IllegalAction(f"The GM allows {max_distinction_cards} card(s) for distinctions.")
+    if 5 + skill_cards + len(bonus_skills) + distinction_cards > deal["cards"]:
+        raise IllegalAction("More cards assigned than were dealt.")
+
+
+def trade_in(deck: list[str], handed_in: list[str], rng: Rng) -> list[str]:
+    """Trade N cards into the deck for N−1 new ones (the handed-in cards are gone for good)."""
+    n = len(handed_in)
+    if n < 2:
+        raise IllegalAction("Trade at least two cards to receive one fewer back.")
+    if len(deck) < n - 1:
+        raise IllegalAction("Not enough character cards left to deal.")
+    return [deck.pop() for _ in range(n - 1)]
+
+
+# --- distinctions and karma -----------------------------------------------------------------------
+def pay_distinction(character: Character, karma_value: int, cards: list[str], mode: str) -> None:
+    """Pay a distinction (or a karma award/penalty) in cards; values must add up exactly.
+
+    Negative V: mode 'remove_positive' (deck→sideboard, positive cards summing |V|) or
+    'add_negative' (sideboard→deck, negative cards summing V). Positive V mirrors it:
+    'remove_negative' or 'add_positive'.
+    """
+    deck = character.deck
+    if deck is None:
+        raise IllegalAction(f"{character.name} has no karma deck of his own.")
+    total = sum(value(c) for c in cards)
+    if not cards or any(c.startswith("JK") for c in cards):
+        raise IllegalAction("Pay with numbered or face cards.")
+    allowed = {"remove_positive": karma_value < 0, "add_negative": karma_value < 0,
+               "remove_negative": karma_value > 0, "add_positive": karma_value > 0}
+    if not allowed.get(mode, False):
+        raise IllegalAction(f"'{mode}' cannot pay a distinction worth {karma_value:+d}.")
+    sign_ok = all(value(c) > 0 for c in cards) if mode in ("remove_positive", "add_positive") \
+        else all(value(c) < 0 for c in cards)
+    if not sign_ok:
+        raise IllegalAction("Those cards have the wrong colour for this payment.")
+    want = abs(karma_value)
+    if abs(total) != want:
+        raise IllegalAction(f"The cards add up to {abs(total)}, not exactly {want}.")
+    if mode.startswith("remove"):
+        deck.move_to_sideboard(cards)
+    else:
+        deck.move_to_deck(cards)
+
+
+# --- advancement -----------------------------------------------------------------------------------
+EFFORT_CHECKS = {"very_little": 0, "some": 1, "hard": 3, "very_difficult": 6, "long_and_tiring": 8}
+
+
+def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus: bool = False,
+                     hits: bool = True, joker_success: bool = True) -> dict:
+    """Draw one card (two with a successful teacher, best used); success if it beats the level."""
+    deck = character.deck
+    if deck is None:
+        raise IllegalAction("Only characters with a karma deck improve.")
+    is_attr = target in ATTRIBUTES
+    level = character.attributes[target] if is_attr else max(1, character.skill(target))
+    drawn = deck.draw(rng, 2 if teacher_bonus else 1)
+    best = max(drawn, key=lambda c: (c.startswith("JK"), value(c)))
+    chain = [best]
+    total = value(best)
+    card = best
+    while hits and is_face(card):
+        card = deck.draw(rng, 1)[0]
+        chain.append(card)
+        total += value(card)
+    joker = any(c.startswith("JK") for c in chain)
+    success = joker_success if joker else total > level
+    if success:
+        if is_attr:
+            character.attributes[target] += 1
+        else:
+            character.skills[skill_key(target)] = level + 1
+    deck.discard(drawn + chain[1:])
+    return {"cards": drawn, "chain": chain, "total": total, "level": level, "success": success,
+            "new_level": character.attributes[target] if is_attr else character.skill(target)}
+
+
+def cleansing_minutes(mt: int) -> float:
+    """Cleansing returns exactly one card; its total only scales the base hour (speed column)."""
+    from .tables import result_chart
+    return 60 * result_chart(mt)["speed"]
+
+
+def medicine_heal(mt: int) -> int:
+    return max(0, mt)
+
+
+def healing_modifier(character: Character) -> int:
+    return -character.hp_marked

@@ -1,0 +1,230 @@
+"""The Karmic engine: one engine for checks and combats (`options['mode']`).
+
+- `mode: "check"` — a basic, opposed, combined or ranged check (digest §1.7–§1.10, §5).
+- `mode: "combat"` — compound-action melee (§2–§4).
+Characters (sheet + karma deck) are copied into the state; the cog writes them back from
+`characters_out(state)` (and `state.world`, the GM's world deck) when the game is over.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
+
+from . import checks, combat
+from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, PlayCard, Reshuffle, Ruling
+from .cards import KarmaDeck, value
+from .state import SCHEMA, KarmicState, house_rules
+from .views import view_for
+
+BOT_POLICY_PREFS = ["atk", "hatk", "bash", "latk", "par", "blk", "hblk", "ctr", "hdg", "mdg", "dg"]
+
+
+class KarmicEngine(Engine[KarmicState]):
+    system = "karmic"
+    state_type = KarmicState
+    actions = ACTIONS
+
+    def setup(self, seats: list[str], options: dict, seed: int) -> KarmicState:
+        return self.start(seats, options, seed).state
+
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
+        """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
+        options = dict(options or {})
+        mode = options.get("mode", "combat" if options.get("combatants") else "check")
+        if mode not in ("check", "combat"):
+            raise IllegalAction("mode must be 'check' or 'combat'.")
+        rng = Rng.from_seed(seed)
+        hr = house_rules(options.get("house_rules"))
+        world = options.get("world")
+        if isinstance(world, dict):
+            world = KarmaDeck.from_dict(world)
+        elif world is None:
+            world = KarmaDeck.new_world(rng, int(hr["world_deck_size"]))
+        state = KarmicState(schema=SCHEMA, mode=mode, rng=rng, house_rules=hr, seats=list(seats), world=world,
+                            options={"bot_plays_npcs": bool(options.get("bot_plays_npcs", False))})
+        pack = options.get("pack")
+        if pack is None and _uses_pack_names(options):
+            from .data import load_sample_pack
+            pack = load_sample_pack()
+        if mode == "check":
+            events = checks.setup_check(state, options, pack)
+        else:
+            events = combat.setup_combat(state, options, pack)
+        self._autoplay(state, events)
+        return Outcome(state=state, events=events)
+
+    # --- prompts ----------------------------------------------------------------------------
+    def _prompts(self, state: KarmicState) -> list[tuple[Prompt, dict]]:
+        if state.over:
+            return []
+        if state.mode == "check":
+            return checks.check_prompts(state)
+        return combat.combat_prompts(state)
+
+    def pending(self, state: KarmicState) -> list[Prompt]:
+        return [p for p, _ in self._prompts(state)]
+
+    # --- steps --------------------------------------------------------------------------------
+    def step(self, state: KarmicState, action: Any, actor: Actor) -> list[Event]:
+        events: list[Event] = []
+        state.seq += 1
+        if isinstance(action, Choose):
+            prompt = self.check_choice(state, action, actor)
+            meta = self._meta(state, prompt.id)
+            self._choose(state, meta, action.options[0], events)
+        elif isinstance(action, Declare):
+            if state.mode != "combat" or state.phase != "declare" or state.combat.turn is None:
+                raise IllegalAction("Nobody is declaring right now.")
+            who = state.combat.turn.who
+            if action.combatant and action.combatant != who:
+                raise NotYourTurn(f"It is {state.characters[who].name}'s turn to declare.")
+            self._own(state, who, actor)
+            combat.declare_action(state, action, events)
+        elif isinstance(action, PlayCard):
+            if state.mode != "check" or state.phase != "play":
+                raise IllegalAction("There is no check waiting for a card.")
+            i = self._side(state, action.combatant, actor)
+            checks.check_play(state, i, action.card, events)
+        elif isinstance(action, Hit):
+            for prompt, meta in self._prompts(state):
+                if meta["kind"] == "hit" and (not action.combatant or meta["key"] == action.combatant) \
+                        and actor.may_act_for(prompt.player):
+                    self._choose(state, meta, "hit" if action.hit else "stand", events)
+                    break
+            else:
+                raise IllegalAction("No hit decision is waiting for you.")
+        elif isinstance(action, GmModifier):
+            self._gm(actor)
+            if state.mode != "check":
+                raise IllegalAction("Modifiers are set on checks.")
+            checks.gm_modifier(state, action.side, action.value, action.hidden, events)
+        elif isinstance(action, Ruling):
+            self._gm(actor)
+            for prompt, meta in self._prompts(state):
+                if meta["kind"] == "ruling":
+                    self._choose(state, meta, action.outcome, events)
+                    break
+            else:
+                raise IllegalAction("No joker is waiting for a ruling.")
+        elif isinstance(action, Reshuffle):
+            for prompt, meta in self._prompts(state):
+                if meta["kind"] == "offer" and (not action.combatant or meta["key"] == action.combatant) \
+                        and actor.may_act_for(prompt.player):
+                    self._choose(state, meta, "yes" if action.accept else "no", events)
+                    break
+            else:
+                raise IllegalAction("No reshuffle is offered to you right now.")
+        elif isinstance(action, EndCombat):
+            self._gm(actor)
+            if state.mode != "combat":
+                raise IllegalAction("There is no combat to end.")
+            combat.end_combat(state, action.reason, events)
+        else:
+            raise IllegalAction(f"Unknown action {type(action).__name__}.")
+        self._autoplay(state, events)
+        return events
+
+    def _meta(self, state: KarmicState, prompt_id: str) -> dict:
+        for p, meta in self._prompts(state):
+            if p.id == prompt_id:
+                return meta
+        raise IllegalAction("That choice is no longer open.")
+
+    def _choose(self, state: KarmicState, meta: dict, option: str, events: list[Event]) -> None:
+        if state.mode == "check":
+            kind = meta["kind"]
+            if kind == "play":
+                checks.check_play(state, meta["side"], option, events)
+            elif kind == "hit":
+                checks.check_hit(state, meta["side"], option == "hit", events)
+            elif kind == "ruling":
+                checks.check_ruling(state, meta["side"], option, events)
+            elif kind == "offer":
+                checks.answer_offer(state, meta["key"], option == "yes", events)
+        else:
+            combat.choose(state, meta, option, events)
+
+    @staticmethod
+    def _gm(actor: Actor) -> None:
+        if not actor.gm and actor.id != GM:
+            raise NotYourTurn("Only the GM may do that.")
+
+    @staticmethod
+    def _own(state: KarmicState, key: str, actor: Actor) -> None:
+        if not actor.may_act_for(state.controllers.get(key, GM)):
+            raise NotYourTurn(f"{state.characters[key].name} is not yours to play.")
+
+    def _side(self, state: KarmicState, key: str, actor: Actor) -> int:
+        for i, s in enumerate(state.check.sides):
+            if (not key or s.key == key) and actor.may_act_for(state.controllers[s.key]) and s.play is None:
+                return i
+        raise NotYourTurn("You have no card to play in this check.")
+
+    # --- bot-played NPCs --------------------------------------------------------------------------
+    def _autoplay(self, state: KarmicState, events: list[Event]) -> None:
+        if not state.options.get("bot_plays_npcs"):
+            return
+        for _ in range(500):
+            if state.over:
+                return
+            todo = [(p, m) for p, m in self._prompts(state)
+                    if p.player == GM and m["kind"] != "ruling" and state.characters[m["key"]].npc]
+            if not todo:
+                return
+            prompt, meta = todo[0]
+            self._choose(state, meta, self.bot_choice(state, prompt, meta), events)
+
+    def bot_choice(self, state: KarmicState, prompt: Prompt, meta: dict) -> str:
+        """A deterministic NPC policy over the prompt's own options (ties broken by the state's Rng)."""
+        ids = [o.id for o in prompt.options]
+        kind = meta["kind"]
+        if kind in ("play",) or (kind == "declare" and state.combat.turn.step == "card"):
+            cards = [i for i in ids if i not in ("back",)]
+            best = max(value(c.split(":")[-1]) for c in cards)
+            return state.rng.choice([c for c in cards if value(c.split(":")[-1]) == best])
+        if kind == "hit":
+            total = _running_total(state, meta)
+            return "hit" if total < 2 else "stand"
+        if kind == "offer":
+            return "yes"
+        if kind == "declare":
+            for pref in BOT_POLICY_PREFS:
+                hits = [i for i in ids if i.split(".")[0] == pref and not i.endswith((".n", ".c"))]
+                if hits:
+                    return hits[0]
+            for fallback in ("pass", "stop"):
+                if fallback in ids:
+                    return fallback
+            plain = [i for i in ids if not i.endswith((".n", ".c")) and i not in ("more", "hes", "back")
+                     and not i.startswith("chw")]
+            return state.rng.choice(plain or ids)
+        return ids[0]
+
+    # --- views -----------------------------------------------------------------------------------------
+    def view_for(self, state: KarmicState, viewer: str) -> dict:
+        return view_for(self, state, viewer)
+
+    def is_over(self, state: KarmicState) -> bool:
+        return state.over
+
+
+def _running_total(state: KarmicState, meta: dict) -> int:
+    if state.mode == "check":
+        return state.check.sides[meta["side"]].play.total
+    d = state.combat.registers[meta["reg"] - 1].decls[meta["i"]]
+    return sum(value(c) for c in [d.card] + d.chain)
+
+
+def _uses_pack_names(options: dict) -> bool:
+    specs = list(options.get("combatants") or [])
+    for k in ("actor", "opponent"):
+        if options.get(k):
+            specs.append(options[k])
+    specs += list(options.get("helpers") or [])
+    return any(isinstance(s.get("character"), str) for s in specs)
+
+
+def characters_out(state: KarmicState) -> dict:
+    """key -> (controller, Character): what the cog writes back when a game ends."""
+    return {k: (state.controllers.get(k, GM), c) for k, c in state.characters.items()}

@@ -1,0 +1,117 @@
+"""Ranged combat (digest §5): a basic check with the weapon skill, plus aiming, rate of fire,
+range bands, dodge, shield block and firing into melee.
+
+Check option `ranged` = {weapon, distance, situation: [running|prone|…], location, dodge (the
+target's dodge total), block (the target's shield-block MT, opposed), into_melee, from_aim}.
+"""
+from __future__ import annotations
+
+import math
+
+from rules.common import IllegalAction, Rng
+
+from .cards import KarmaDeck, is_face, value
+from .character import Character, Weapon
+from .tables import TARGET_SITUATION, location_mod, range_band_mod
+
+
+def weapon_named(char: Character, wname: str) -> Weapon:
+    return char.weapons[char.weapon_index(wname)]
+
+
+def can_fire(char: Character, weapon: Weapon) -> bool:
+    return char.reload.get(weapon.name, 0) <= 0
+
+
+def fired(char: Character, weapon: Weapon) -> None:
+    """After a shot, a weapon with a fractional rate waits: ½ → fires again two turns later."""
+    rate = float(weapon.max_maneuvers)
+    char.reload[weapon.name] = max(0, math.ceil(1 / rate) - 1) if rate < 1 else 0
+
+
+def turn_passes(char: Character) -> None:
+    for k in list(char.reload):
+        char.reload[k] = max(0, char.reload[k] - 1)
+
+
+def aim(char: Character, weapon: Weapon, rng: Rng, card_rules: bool = True) -> list[str]:
+    """One round of aiming: deal a card face up; beyond the weapon's Aim the oldest is discarded."""
+    if weapon.aim <= 0:
+        raise IllegalAction(f"{weapon.name} cannot be aimed.")
+    deck = char.deck
+    card = deck.draw(rng, 1)[0]
+    char.aim_row.append(card)
+    dropped = []
+    while len(char.aim_row) > weapon.aim:
+        dropped.append(char.aim_row.pop(0))
+    if dropped:
+        deck.discard(dropped, card_rules)
+    return dropped
+
+
+def best_aim_card(char: Character) -> str:
+    if not char.aim_row:
+        raise IllegalAction("No aim cards are showing.")
+    return max(char.aim_row, key=value)
+
+
+def shots_allowed(weapon: Weapon) -> int:
+    return max(1, int(weapon.max_maneuvers)) if weapon.max_maneuvers >= 1 else 1
+
+
+def prepare(state, char: Character, opts: dict, side) -> None:
+    if "weapon" not in opts:
+        raise IllegalAction("A ranged attack needs a weapon.")
+    weapon = weapon_named(char, opts["weapon"])
+    if not weapon.ranged:
+        raise IllegalAction(f"{weapon.name} is not a ranged weapon.")
+    if not can_fire(char, weapon):
+        raise IllegalAction(f"{weapon.name} is still being readied (one shot every "
+                            f"{math.ceil(1 / weapon.max_maneuvers)} turns).")
+    mod = weapon.force
+    mod += location_mod(opts.get("location", "torso"), opts.get("size_class", "same"))
+    for s in opts.get("situation", []):
+        if s not in TARGET_SITUATION:
+            raise IllegalAction(f"Unknown target situation '{s}'.")
+        mod += TARGET_SITUATION[s]
+    if "distance" in opts and not opts.get("lance"):
+        mod += range_band_mod(float(opts["distance"]), float(weapon.range))
+    if not opts.get("into_melee"):
+        mod -= max(0, int(opts.get("dodge", 0)))
+    side.attribute = "finesse"
+    side.modifier += mod
+    side.skill = side.skill or weapon.skill
+    opts["_weapon"] = weapon.name
+
+
+def resolve(state, char: Character, opts: dict, actor_side, success: bool) -> dict:
+    weapon = weapon_named(char, opts["_weapon"])
+    fired(char, weapon)
+    total = actor_side.mt
+    card_value = actor_side.play.total
+    out: dict = {"attack_total": total}
+    if opts.get("into_melee"):
+        if total > 0:
+            outcome, dmg_card = "target", card_value
+        elif total == 0:
+            outcome, dmg_card = "miss", None
+        else:
+            outcome, dmg_card = "other", -card_value
+        out["into_melee"] = outcome
+    else:
+        hit = total > 0
+        if hit and "block" in opts and not total > int(opts["block"]):
+            hit = False
+            out["blocked"] = True
+        outcome, dmg_card = ("target", card_value) if hit else ("miss", None)
+    out["success"] = outcome != "miss"
+    if dmg_card is not None:
+        dmg_total = dmg_card + char.damage_mod(weapon, state.house_rules["damage_attr"])
+        out["damage_total"] = dmg_total
+        out["damage"] = max(0, min(dmg_total, weapon.max_damage))
+        who = {"target": "the target", "other": "another combatant in the melee (GM chooses)"}[outcome]
+        out["ranged_text"] = f"hits {who}: damage {dmg_total} (max {weapon.max_damage}) = {out['damage']}"
+    else:
+        out["damage"] = None
+        out["ranged_text"] = "misses everyone" if opts.get("into_melee") else "misses"
+    return out
