@@ -1,0 +1,714 @@
+"""Close combat, shooting and magic (digest §2.11, §3). The table tells the bot the geometry
+(who is in contact, distance, cover, who a template touches); these functions build the pools,
+roll, and keep the books."""
+from __future__ import annotations
+
+from rules.common import Event, IllegalAction
+
+from . import tables
+from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, compare, reroll_misses, roll_pool, scatter
+from .mechanics import (ability_x, apply_damage, attr, effective_protection, ev, has, heal, healing_roll,
+                        hold_breath, model_roll, morale_single, record, roll_mods, spend_karma, stun, weapon_x)
+from .state import Effect, GameState, ModelState, WeaponState
+
+SIZES = {"Medium": 0, "Large": 1, "Huge": 2}
+
+MANOEUVRES = {  # name: (AP, unarmed, dice)
+    "": (1, False, 0),
+    "charge": (1, False, 1),
+    "low_blow": (2, False, -1),
+    "push": (2, True, 0),
+    "round_house": (2, False, 0),
+    "strike_from_above": (1, False, 0),
+    "trample": (1, True, 0),
+    "drown": (2, True, 0),
+}
+
+
+def pick_weapon(m: ModelState, name: str, kind: str) -> WeaponState:
+    cands = [w for w in m.weapons if w.kind == kind and not w.destroyed]
+    if name:
+        for w in cands:
+            if w.name.lower() == name.lower():
+                return w
+        raise IllegalAction(f"{m.name} has no usable {kind} weapon called '{name}'.")
+    if not cands:
+        raise IllegalAction(f"{m.name} has no usable {'close-combat' if kind == 'melee' else 'ranged'} weapon.")
+    if kind == "melee":
+        return max(cands, key=lambda w: (w.damage, w.name != "Unarmed"))
+    loaded = [w for w in cands if w.loaded and not w.jammed]
+    return (loaded or cands)[0]
+
+
+def unarmed() -> WeaponState:
+    return WeaponState(name="Unarmed", kind="melee", damage=-1)
+
+
+def _sworn(a: ModelState, t: ModelState) -> int:
+    best = 0
+    for ab in a.abilities + a.item_abilities:
+        if ab["name"] == "Sworn Enemy":
+            tgt = ab.get("target", "")
+            if tgt and (tgt == t.profile or tgt == t.name or tgt in t.descriptors):
+                best = max(best, int(ab.get("x", 0)))
+    return best
+
+
+def _walking_between_worlds(m: ModelState) -> bool:
+    return any(e.kind == "walk" for e in m.effects)
+
+
+def end_walk(m: ModelState) -> list[Event]:
+    if _walking_between_worlds(m):
+        m.effects = [e for e in m.effects if e.kind != "walk"]
+        return [ev("spell_end", f"{m.name} interacts with another model: Walk Between Worlds ends.", model=m.uid)]
+    return []
+
+
+def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
+               allies: int, enemies: int, companion: bool) -> list[tuple[str, int]]:
+    mods: list[tuple[str, int]] = []
+    if allies:
+        mods.append(("friends in contact with the target", min(2, max(0, allies))))
+    if has(a, "Grow Through Adversity"):
+        foes = enemies + 1
+        if foes >= 2:
+            mods.append(("Grow Through Adversity", 2 if foes >= 3 else 1))
+    elif enemies:
+        mods.append(("other enemies in contact", -min(2, max(0, enemies))))
+    ap, unarmed_m, dice = MANOEUVRES[manoeuvre]
+    if dice:
+        mods.append((manoeuvre.replace("_", " "), dice))
+    if manoeuvre == "trample":
+        diff = SIZES.get(a.size, 0) - SIZES.get(t.size, 0)
+        if diff <= 0:
+            raise IllegalAction("Trample needs a model bigger than its target.")
+        mods.append(("Trample", diff))
+    if manoeuvre == "drown" and has(a, "Water Creature"):
+        mods.append(("Water Creature", 2))
+    if companion:
+        x = ability_x(a, "Companion", 0)
+        if x:
+            mods.append(("Companion", x))
+    fs = ability_x(a, "First Strike")
+    if fs and not a.first_strike_used:
+        mods.append(("First Strike", fs))
+    se = _sworn(a, t)
+    if se:
+        mods.append(("Sworn Enemy", se))
+    hw = weapon_x(weapon.abilities, "Heavy Weapon")
+    if hw:
+        mods.append(("Heavy Weapon", -abs(hw)))
+    saves = [int(x.get("x", 0)) for x in t.abilities + t.item_abilities if x["name"] == "Save"]
+    saves += [int(x.get("x", 0)) for w in t.weapons if w.kind == "melee" and not w.destroyed
+              for x in w.abilities if x["name"] == "Save"]
+    if saves and max(saves):
+        mods.append(("target's Save", -max(saves)))
+    fas = ability_x(t, "Fascination")
+    if fas and not has(a, "Mindless"):
+        mods.append(("Fascination", -abs(fas)))
+    if _walking_between_worlds(t):
+        mods.append(("Walk Between Worlds", -4))
+    return mods
+
+
+def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: str = "", manoeuvre: str = "",
+                 allies: int = 0, enemies: int = 0, karma: int = 0, companion: bool = False,
+                 opportunity: bool = False, two_weapons: bool = False, drown_attr: str = "COM",
+                 targets: tuple[str, ...] = ()) -> list[Event]:
+    if manoeuvre not in MANOEUVRES:
+        raise IllegalAction(f"Unknown manoeuvre '{manoeuvre}'. Choose one of: "
+                            + ", ".join(k for k in MANOEUVRES if k) + ".")
+    if a.owner == t.owner:
+        raise IllegalAction("A model never attacks a friendly model on purpose.")
+    if not t.in_play:
+        raise IllegalAction(f"{t.name} is not on the table.")
+    if opportunity and manoeuvre:
+        raise IllegalAction("An Attack of Opportunity is a plain attack.")
+    cost, unarmed_m, _ = MANOEUVRES[manoeuvre]
+    if manoeuvre == "drown":
+        if not (a.in_water and t.in_water):
+            raise IllegalAction("Drown needs both models in the water (mark them with /status in_water).")
+        if has(a, "Water Creature"):
+            cost = 1
+    if manoeuvre == "strike_from_above" and a.last_action not in ("running_jump", "jump_down"):
+        raise IllegalAction("Strike from Above needs a Running Jump or Jump Down as the previous action.")
+    if manoeuvre == "charge" and a.last_action not in ("walk", "run"):
+        raise IllegalAction("Charge needs a Move or Run (of 5'' or more) just before.")
+    if two_weapons:
+        melee_ws = [w for w in a.weapons if w.kind == "melee" and w.name != "Unarmed" and not w.destroyed]
+        if not has(a, "Ambidextrous") or len(melee_ws) < 2 or any(
+                weapon_x(w.abilities, "Two-Handed Weapon", None) is not None for w in melee_ws[:2]):
+            raise IllegalAction("Two-weapon fighting needs Ambidextrous and two one-handed weapons.")
+    events: list[Event] = []
+    if not opportunity:
+        if a.ap < cost:
+            raise IllegalAction(f"{a.name} needs {cost} AP for that and has {a.ap}.")
+        a.ap -= cost
+    weapon = unarmed() if unarmed_m else pick_weapon(a, weapon_name, "melee")
+    label = ("Attack of Opportunity" if opportunity else (manoeuvre.replace("_", " ").title() or "Attack"))
+    events.append(ev("attack", f"{a.name} — {label} on {t.name} with {weapon.name}"
+                               f"{'' if opportunity else f' ({cost} AP, {a.ap} left)'}.",
+                     model=a.uid, target=t.uid, weapon=weapon.name, manoeuvre=manoeuvre))
+    a.hidden = False
+    events += end_walk(a)
+    # Fear: the target tests before the roll
+    fear = ability_x(a, "Fear")
+    if fear is not None and not has(t, "Mindless"):
+        events += morale_single(state, t, fear, f"Fear ({fear})")
+    if manoeuvre == "round_house":
+        order = [state.model(u) for u in (targets or (t.uid,))]
+        for victim in order:
+            lost = _one_melee(state, a, victim, weapon, "", allies, enemies, 0, companion, two_weapons, events)
+            if not lost:
+                events.append(ev("round_house_stop", f"The Round-House stops at {victim.name}.", model=a.uid))
+                break
+        a.first_strike_used = True
+        return events
+    if manoeuvre == "drown":
+        return events + _drown(state, a, t, drown_attr, karma)
+    _one_melee(state, a, t, weapon, manoeuvre, allies, enemies, karma, companion, two_weapons, events)
+    a.first_strike_used = True
+    a.last_action = "attack"
+    return events
+
+
+def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
+               allies: int, enemies: int, karma: int, companion: bool, two_weapons: bool,
+               events: list[Event]) -> int:
+    if not t.in_play or not a.in_play:
+        return 0
+    mods = melee_mods(state, a, t, weapon, manoeuvre, allies, enemies, companion)
+    difficulty = attr(t, "DEX", state)
+    if t.at_ready == "melee" and manoeuvre != "push":
+        return _at_ready_melee(state, a, t, weapon, mods, karma, events)
+    r = model_roll(state, a, attr(a, "COM"), difficulty, label=f"Combat vs DEX {difficulty}", mods=mods,
+                   karma=karma, events=events)
+    if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
+        r = reroll_misses(state.rng, r, 1, "two weapons")
+        events.append(record(state, a, r, "two-weapon reroll of a missed die"))
+    if manoeuvre == "push":
+        if r.aces:
+            events.append(ev("push", f"{t.name} is pushed {r.aces}'' straight away from {a.name} and is no longer "
+                                     "engaged with it. If it meets impassable terrain or the edge it takes 1 damage "
+                                     "per inch it could not travel (use /damage); falls and water apply.",
+                             model=t.uid, inches=r.aces))
+        if r.critical:
+            events += stun(state, t, "Critical in close combat")
+        if r.fumble:
+            events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
+                             model=t.uid, target=a.uid))
+        return r.aces
+    return melee_damage(state, a, t, weapon, r.aces, manoeuvre, events, critical=r.critical, fumble=r.fumble)
+
+
+def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, aces: int, manoeuvre: str,
+                 events: list[Event], critical: bool = False, fumble: bool = False, crit_stun: bool = True) -> int:
+    lost = 0
+    if aces > 0:
+        amount = aces + weapon.damage + (ability_x(a, "Mighty Blow", 0) or 0) \
+            + (1 if manoeuvre == "strike_from_above" else 0)
+        pen = max(weapon_x(weapon.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
+        spiritual = has(a, "Spiritual Damage")
+        flames = weapon_x(weapon.abilities, "Flames") is not None
+        if manoeuvre == "low_blow":
+            prot = effective_protection(state, t, pen, spiritual, flames)
+            if amount - prot >= 1:
+                lost, evs = apply_damage(state, t, 1, ignore_protection=True, source="Low Blow", attacker=a.uid)
+                events += evs
+                events += stun(state, t, "Low Blow")
+            else:
+                events.append(ev("no_damage", f"The Low Blow does not get through {t.name}'s Protection.",
+                                 model=t.uid))
+        else:
+            lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=f"{a.name}'s {weapon.name}",
+                                     attacker=a.uid)
+            events += evs
+    else:
+        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+    if critical and crit_stun:
+        events += stun(state, t, "Critical in close combat")
+    if lost and t.in_play and (weapon_x(weapon.abilities, "Stun") is not None or has(a, "Stun")):
+        events += stun(state, t, "Stun ability")
+    if lost:
+        if has(a, "Life Drain"):
+            events += heal(state, a, lost, "Life Drain")
+        v = ability_x(a, "Vampiric Attack")
+        if v and not ({"Ghost", "Undead"} & set(t.descriptors)):
+            events += heal(state, a, v, "Vampiric Attack")
+        spill = ability_x(t, "Spiritual Spill")
+        if spill:
+            events += apply_damage(state, a, spill, spiritual=True, source="Spiritual Spill", attacker=t.uid)[1]
+    if fumble:
+        events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
+                         model=t.uid, target=a.uid))
+    return lost
+
+
+def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState,
+                    mods: list[tuple[str, int]], karma: int, events: list[Event]) -> int:
+    """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
+    events.append(ev("at_ready_melee", f"{t.name} is At the Ready: both roll Combat.", model=t.uid))
+    ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
+                    karma=karma, events=events)
+    tw = pick_weapon(t, "", "melee")
+    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events)
+    return resolve_at_ready(state, a, t, weapon, tw, ra, rt, events)
+
+
+def resolve_at_ready(state: GameState, a: ModelState, t: ModelState, wa: WeaponState, wt: WeaponState,
+                     ra: PoolResult, rt: PoolResult, events: list[Event]) -> int:
+    res = compare(ra, rt)
+    events.append(ev("opposed", f"At the Ready: {a.name} {res.a_aces} against {t.name} {res.b_aces}.",
+                     a=res.a_aces, b=res.b_aces, winner=res.winner, margin=res.margin))
+    crit_stun = bool(state.house_rules.get("at_ready_melee_critical_stun", False))
+    if res.winner == "a":
+        return melee_damage(state, a, t, wa, res.margin, "", events, critical=ra.critical, crit_stun=crit_stun)
+    if res.winner == "b":
+        melee_damage(state, t, a, wt, res.margin, "", events, critical=rt.critical, crit_stun=crit_stun)
+        return 0
+    events.append(ev("tie", "A tie: nobody is hurt."))
+    return 0
+
+
+def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: int) -> list[Event]:
+    events: list[Event] = []
+    which = "DEX" if which.upper().startswith("D") else "COM"
+    mods = [("Water Creature", 2)] if has(a, "Water Creature") else []
+    ra = model_roll(state, a, attr(a, which, state), label=f"Drown ({which})", kind=which, mods=mods,
+                    karma=karma, events=events)
+    rt = model_roll(state, t, attr(t, which, state), label=f"resisting Drown ({which})", kind=which, events=events)
+    res = compare(ra, rt)
+    if res.winner == "a":
+        t.drowning = True
+        t.drowned_by = a.uid
+        events.append(ev("drown", f"{a.name} holds {t.name} under: Hold Breath at −{res.margin} dice.",
+                         model=t.uid, margin=res.margin))
+        events += hold_breath(state, t, res.margin, drown=True)
+    else:
+        t.drowned_by = ""
+        events.append(ev("drown_free", f"{t.name} breaks free and may move 1'' away.", model=t.uid))
+    a.last_action = "drown"
+    return events
+
+
+# ------------------------------------------------------------------ shooting
+def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: str = "", distance: float = 0,
+          cover_size: str = "", cover_hardness: str = "", aim: int = 0, aim_at: str = "dice", moving: str = "",
+          target_contacts: int = 0, shooter_enemies: int = 0, in_contact: bool = False, karma: int = 0,
+          at_ready: bool = False, targets: tuple[ModelState, ...] = ()) -> list[Event]:
+    w = pick_weapon(a, weapon_name, "ranged")
+    if w.jammed:
+        raise IllegalAction(f"{a.name}'s {w.name} is jammed: 2 AP to fix it, then reload.")
+    if not w.loaded:
+        raise IllegalAction(f"{a.name}'s {w.name} is not loaded.")
+    if t is not None and t.owner == a.owner:
+        raise IllegalAction("A model never shoots a friendly model on purpose.")
+    if t is not None and t.hidden:
+        raise IllegalAction(f"{t.name} is Hidden and cannot be shot (any enemy within 3'' reveals it).")
+    if aim < 0 or aim > 2:
+        raise IllegalAction("Aiming costs 1 or 2 extra AP.")
+    if aim and (shooter_enemies or in_contact or moving or at_ready):
+        raise IllegalAction("A model cannot aim while engaged, shooting on the move or At the Ready.")
+    if aim and has(a, "Expert Marksman"):
+        pass
+    cost = 0 if at_ready else 1 + aim
+    if a.ap < cost:
+        raise IllegalAction(f"{a.name} needs {cost} AP for that shot and has {a.ap}.")
+    blast = weapon_x(w.abilities, "Blast")
+    throw = weapon_x(w.abilities, "Throwable")
+    mods: list[tuple[str, int]] = []
+    rng_ = w.range
+    if a.in_darkness and not (has(a, "Night Vision") or "Lantern" in a.items):
+        rng_ = ceil_half(rng_)
+    if distance and rng_ and blast is None:
+        pen = tables.range_penalty(rng_, distance)
+        if pen is None:
+            raise IllegalAction(f"{distance}'' is beyond twice the {w.name}'s range of {rng_}'': no shot.")
+        if pen:
+            mods.append(("range", pen))
+    flames = weapon_x(w.abilities, "Flames") is not None
+    if not flames and t is not None:
+        hard = cover_hardness or ""
+        if has(t, "Cautious") and (cover_size or hard):
+            hard = tables.better_hardness(hard or "none")
+        if hard == "heavy+":
+            cov = -(tables.COVER_SIZE.get(cover_size.lower(), 0)) + int(state.house_rules.get("event8_heavy", -4))
+        else:
+            cov = tables.cover_penalty(cover_size, hard)
+        em = ability_x(t, "Erratic Movement")
+        if em:
+            cov = min(cov, -abs(em))
+        if cov:
+            mods.append(("cover", cov))
+    if moving:
+        mods.append(("shooting on the move", -2 if moving == "jump" else -1))
+    if target_contacts:
+        mods.append(("target engaged", -abs(target_contacts)))
+    if shooter_enemies:
+        mods.append(("shooter engaged", -abs(shooter_enemies)))
+    if t is not None:
+        sn = ability_x(a, "Sniper")
+        if sn and not t.activated:
+            mods.append(("Sniper", sn))
+        se = _sworn(a, t)
+        if se:
+            mods.append(("Sworn Enemy", se))
+        if _walking_between_worlds(t):
+            mods.append(("Walk Between Worlds", -4))
+    hw = weapon_x(w.abilities, "Heavy Weapon")
+    if hw:
+        mods.append(("Heavy Weapon", -abs(hw)))
+    if throw:
+        mods.append(("Throwable", throw))
+    aim_pen = 0
+    if aim:
+        if aim_at == "protection":
+            aim_pen = aim
+        else:
+            negative = -sum(v for k, v in mods if v < 0 and k not in ("Throwable",))
+            cancel = min(aim, negative)
+            if cancel:
+                mods.append(("aim", cancel))
+    a.ap -= cost
+    a.hidden = False
+    events: list[Event] = [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
+                                       + (" (At the Ready)" if at_ready else f" ({cost} AP, {a.ap} left)") + ".",
+                              model=a.uid, target=t.uid if t else "", weapon=w.name)]
+    events += end_walk(a)
+    fear = weapon_x(w.abilities, "Fear")
+    if fear is not None and t is not None and not has(t, "Mindless"):
+        events += morale_single(state, t, fear, f"Fear ({fear})")
+    _unload(w)
+    a.last_action = "shoot"
+    if w.damage_dice:
+        return events + _template_weapon(state, a, t, w, mods, karma, blast, targets)
+    if t is None:
+        raise IllegalAction("Name a target.")
+    difficulty = max(BASIC_DIFFICULTY, attr(t, "DEX", state))
+    r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
+                   karma=karma, events=events)
+    if r.fumble:
+        events += shooting_fumble(state, a, w)
+        return events
+    if r.aces:
+        pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
+        pen += aim_pen + (3 if in_contact else 0)
+        lost, evs = apply_damage(state, t, r.aces + w.damage, pen, has(a, "Spiritual Damage"), flames,
+                                 source=f"{a.name}'s {w.name}", attacker=a.uid)
+        events += evs
+        if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
+            events += stun(state, t, "Stun ability")
+    else:
+        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+    if r.critical:
+        events += stun(state, t, "Critical shot")
+    return events
+
+
+def _unload(w: WeaponState) -> None:
+    if weapon_x(w.abilities, "Reload") or weapon_x(w.abilities, "Throwable") is not None:
+        w.shots_left -= 1
+        if w.shots_left <= 0:
+            w.loaded = False
+
+
+def reload(w: WeaponState) -> None:
+    w.loaded = True
+    w.shots_left = max(1, weapon_x(w.abilities, "Multiple Shot", 1) or 1)
+
+
+def reload_cost(w: WeaponState) -> int:
+    return weapon_x(w.abilities, "Reload", 0) or (1 if weapon_x(w.abilities, "Throwable") is not None else 0)
+
+
+def shooting_fumble(state: GameState, a: ModelState, w: WeaponState) -> list[Event]:
+    d = state.rng.die(10)
+    res = tables.shooting_fumble(d, w.firearm)
+    events = [ev("shooting_fumble", f"Fumble! The d10 shows {d}: {res}.", model=a.uid, d10=d, result=res)]
+    if res == "jam":
+        w.jammed = True
+        w.loaded = False
+    elif res == "backfire":
+        w.jammed = True
+        w.loaded = False
+        pen = weapon_x(w.abilities, "Penetration", 0) or 0
+        events += apply_damage(state, a, max(0, w.damage), pen, source="backfire")[1]
+    else:
+        w.destroyed = True
+        w.loaded = False
+        events.append(ev("explosion", f"{w.name} explodes: every model under a round template centred on {a.name} "
+                                      f"takes {w.damage} damage (use /damage for the others).", model=a.uid))
+        events += apply_damage(state, a, max(0, w.damage), source="explosion")[1]
+    return events
+
+
+def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: WeaponState,
+                     mods: list[tuple[str, int]], karma: int, blast: int | None,
+                     targets: tuple[ModelState, ...]) -> list[Event]:
+    events: list[Event] = []
+    flames = weapon_x(w.abilities, "Flames") is not None
+    if blast is not None:
+        d = roll_pool(state.rng, 1, BASIC_DIFFICULTY, label="Blast")
+        events.append(record(state, a, d, "Blast slide"))
+        if d.fumble:
+            return events + shooting_fumble(state, a, w)
+        slide = max(0, d.dice[0] + blast)
+        events.append(ev("blast", f"The cone slides {slide}'' forward; every model it touches is hit.",
+                         model=a.uid, inches=slide))
+    else:
+        r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, label=f"throwing {w.name}", mods=mods,
+                       karma=karma, events=events)
+        if r.fumble and w.firearm:
+            return events + shooting_fumble(state, a, w)
+        if r.aces == 0:
+            s = scatter(state.rng, int(a.attrs.get("SHO", 0)))
+            events.append(ev("scatter", f"It scatters {s.distance}'' towards {s.clock} o'clock "
+                                        f"(d10 {s.die} − Shooting {a.attrs.get('SHO', 0)}).",
+                             model=a.uid, die=s.die, distance=s.distance, bearing=s.bearing, clock=s.clock))
+        else:
+            events.append(ev("lands", f"{w.name} lands on the spot.", model=a.uid))
+    if w.no_damage:
+        events.append(ev("cloud", "A smoke cloud (round template) blocks line of sight.", model=a.uid))
+        return events
+    victims = list(targets) or ([t] if t is not None else [])
+    extra = 0
+    if "+" in w.damage_dice:
+        extra = int(w.damage_dice.split("+")[1])
+    shared = state.rng.die(10) + extra
+    for v in victims:
+        if v.owner == a.owner and v is t:
+            continue
+        base = shared if state.house_rules.get("template_damage_roll", "shared") == "shared" \
+            else state.rng.die(10) + extra
+        dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
+                           events=events)
+        amount = max(0, base - dodge.aces)
+        events.append(ev("template", f"{v.name}: {base} damage − {dodge.aces} Aces = {amount}.",
+                         model=v.uid, amount=amount))
+        events += apply_damage(state, v, amount, flames=flames, source=w.name, attacker=a.uid)[1]
+    return events
+
+
+# ------------------------------------------------------------------ magic
+def spell_cost_now(m: ModelState) -> int:
+    """Karma for the next spell: 1 + the spells already cast this Round (1, 2, 3, 4 …)."""
+    return 1 + m.casts_this_round
+
+
+def spell_difficulty(state: GameState, spell: dict, caster: ModelState, target: ModelState | None) -> list[tuple[str, int]]:
+    mods: list[tuple[str, int]] = []
+    if spell.get("difficulty"):
+        mods.append((f"{spell['name']} difficulty", int(spell["difficulty"])))
+    rule = spell.get("difficulty_rule")
+    if rule and target is None:
+        raise IllegalAction(f"{spell['name']} needs a target.")
+    if rule == "target_mind":
+        mods.append(("target's Mind", -attr(target, "MIN")))
+    elif rule == "enemy_caster_mind":
+        mods.append(("enemy caster's Mind", -attr(target, "MIN")))
+    elif rule == "half_target_caster_mind":
+        spells = [e for e in target.effects if e.caster]
+        if not spells:
+            raise IllegalAction(f"{target.name} has no active spell to dispel.")
+        mods.append(("half the Mind of its caster", -ceil_half(spells[-1].caster_mind)))
+    if target is not None and target.owner != caster.owner and _walking_between_worlds(target):
+        mods.append(("Walk Between Worlds", -4))
+    return mods
+
+
+def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None, targets: list[ModelState],
+         attribute: str = "", karma: int = 0, use_diamond: bool = False) -> tuple[dict, list[Event]]:
+    """Pay and roll. Returns the cast context (to resolve now or after an Annulment window)."""
+    name = spell["name"]
+    if c.cast_locked:
+        raise IllegalAction(f"{c.name} failed a Magic roll this Round and cannot cast again until the next.")
+    if name not in c.spells:
+        raise IllegalAction(f"{c.name} does not know {name}.")
+    if spell.get("reaction"):
+        raise IllegalAction(f"{name} is cast as a reaction to an enemy spell (it is offered when one is cast).")
+    if c.ap < 1:
+        raise IllegalAction(f"{c.name} needs 1 AP to cast.")
+    cost = spell_cost_now(c)
+    diamond = use_diamond and c.magic_item == "Cagliostro's Diamond" and "diamond" not in c.used_once
+    if use_diamond and not diamond:
+        raise IllegalAction("Cagliostro's Diamond is not carried, or was already used this game.")
+    if not diamond and c.karma < cost + karma:
+        raise IllegalAction(f"{name} costs {cost} Karma now (spell number {c.casts_this_round + 1} this Round)"
+                            f"{f' plus {karma} Karma dice' if karma else ''}; {c.name} has {c.karma}.")
+    eff = spell["effect"]
+    if eff in ("blessing", "curse"):
+        if attribute.upper() not in ("MOV", "COM", "DEX", "SHO", "MIN", "PRO"):
+            raise IllegalAction(f"{name} needs an attribute: MOV, COM, DEX, SHO, MIN or PRO.")
+    needs_target = eff in ("blessing", "curse", "dispel", "heal_aces", "stun", "petrify", "eye", "bond")
+    if needs_target and target is None:
+        if eff == "eye":
+            target = c
+        else:
+            raise IllegalAction(f"{name} needs a target.")
+    if eff == "bond" and target is not None and ({"Undead", "Animal"} & set(target.descriptors)):
+        raise IllegalAction("Spiritual Bond cannot take an Undead or Animal model.")
+    if eff == "heal_aces" and target is not None and target.uid == c.uid:
+        raise IllegalAction("Touch spells never target the caster.")
+    mods = spell_difficulty(state, spell, c, target)
+    c.ap -= 1
+    if not diamond:
+        spend_karma(c, cost, name)
+    else:
+        c.used_once.append("diamond")
+    c.casts_this_round += 1
+    c.hidden = False
+    events: list[Event] = [ev("cast", f"{c.name} casts {name}: 1 AP and {0 if diamond else cost} Karma "
+                                      f"({c.karma}/{c.karma_max} left).",
+                              model=c.uid, spell=name, karma_cost=0 if diamond else cost, ap=c.ap)]
+    if eff != "walk_worlds":
+        events += end_walk(c)
+    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events)
+    if not r.success:
+        c.cast_locked = True
+        events.append(ev("cast_fail", f"The Magic roll fails: {c.name} cannot cast again this Round.", model=c.uid))
+    ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
+           "targets": [x.uid for x in targets], "attribute": attribute.upper(), "aces": r.aces,
+           "critical": r.critical, "fumble": r.fumble, "paid": 0 if diamond else cost}
+    return ctx, events
+
+
+def resolve_spell(state: GameState, ctx: dict, spell: dict) -> list[Event]:
+    c = state.model(ctx["caster"])
+    t = state.models.get(ctx["target"]) if ctx["target"] else None
+    targets = [state.models[u] for u in ctx["targets"] if u in state.models]
+    aces, crit, fumble = ctx["aces"], ctx["critical"], ctx["fumble"]
+    eff = spell["effect"]
+    name = spell["name"]
+    events: list[Event] = []
+    rnd = state.round
+    special_fumble = eff in ("heal_aces", "petrify", "claws", "kraken", "darkness")
+    if crit:
+        c.ap += 1
+        events.append(ev("spell_critical", f"Critical: {c.name} gets the AP back and the spell cannot be annulled.",
+                         model=c.uid))
+    if fumble and not special_fumble:
+        events += stun(state, c, "fumbled Magic roll")
+    if eff == "kraken":
+        return events + _kraken(state, c, targets, aces, crit, fumble)
+    if eff == "darkness":
+        if fumble:
+            events.append(ev("spell_fumble", "Fumble: the opponent places the Mist template.", model=c.uid))
+        if aces or fumble:
+            for v in targets:
+                v.in_darkness = True
+                v.effects.append(Effect(name=name, kind="darkness", caster=c.uid, caster_mind=attr(c, "MIN"),
+                                        expires=rnd + max(1, aces) - 1))
+            events.append(ev("darkness", f"{len(targets)} model(s) are in darkness for {max(1, aces)} round(s)."))
+        return events
+    if eff == "claws":
+        if fumble:
+            if t is not None:
+                events += apply_damage(state, t, 3, spiritual=True, source="Mother Hidra's Claws (fumble)",
+                                       attacker=c.uid)[1]
+            return events
+        if not aces:
+            return events
+        chosen = targets or ([t] if t else [])
+        if not crit and len({x.uid for x in chosen}) != len(chosen):
+            raise IllegalAction("Each claw needs a different target (unless the roll is a Critical).")
+        for v in chosen[:aces]:
+            events += apply_damage(state, v, aces, spiritual=True, source=name, attacker=c.uid)[1]
+        if len(chosen) < aces:
+            events.append(ev("claws_lost", f"{aces - len(chosen)} claw(s) unassigned are lost."))
+        return events
+    if eff == "heal_aces":
+        if fumble:
+            return events + apply_damage(state, t, 1, ignore_protection=True, source="Immediate Healing fumble")[1]
+        if aces:
+            events += healing_roll(state, c, t, aces, "Immediate Healing")
+        return events
+    if eff == "petrify":
+        if fumble:
+            c.half_ap = True
+            events.append(ev("spell_fumble", f"{c.name} has half AP (round down) for the rest of the adventure.",
+                             model=c.uid))
+            return events
+        if aces:
+            for v in [t] + (targets[:1] if crit else []):
+                v.ap = 0
+                v.petrified = True
+                v.effects.append(Effect(name=name, kind="petrify", caster=c.uid, caster_mind=attr(c, "MIN"),
+                                        expires=rnd))
+                events.append(ev("petrify", f"{v.name} is petrified: 0 AP until the End of Round.", model=v.uid))
+        return events
+    if not aces:
+        return events
+    if eff == "blessing":
+        if any(e.name == "Blessing" for e in t.effects):
+            events.append(ev("spell_void", f"{t.name} is already Blessed: the spell fails.", model=t.uid))
+            return events
+        t.effects.append(Effect(name=name, kind="attr", attr=ctx["attribute"], delta=1, caster=c.uid,
+                                caster_mind=attr(c, "MIN"), expires=rnd))
+        events.append(ev("effect", f"{t.name} gains +1 {ctx['attribute']} until the End of Round.", model=t.uid))
+    elif eff == "curse":
+        if any(e.name == "Curse" for e in t.effects):
+            events.append(ev("spell_void", f"{t.name} is already Cursed: the spell fails.", model=t.uid))
+            return events
+        t.effects.append(Effect(name=name, kind="attr", attr=ctx["attribute"], delta=-aces, caster=c.uid,
+                                caster_mind=attr(c, "MIN"), expires=rnd))
+        events.append(ev("effect", f"{t.name} loses {aces} {ctx['attribute']} (minimum 1) until the End of Round.",
+                         model=t.uid))
+    elif eff == "dispel":
+        spells = [e for e in t.effects if e.caster]
+        gone = spells[-1]
+        t.effects.remove(gone)
+        if gone.kind == "darkness":
+            t.in_darkness = False
+        if gone.kind == "petrify":
+            t.petrified = False
+        events.append(ev("dispel", f"{gone.name} on {t.name} is dispelled.", model=t.uid))
+    elif eff == "stun":
+        victims = [t] + (targets[:max(0, aces - 1)] if crit else [])
+        for v in victims:
+            events += stun(state, v, name)
+    elif eff == "eye":
+        t.effects.append(Effect(name=name, kind="ability", ability="Universal Protection", x=2, caster=c.uid,
+                                caster_mind=attr(c, "MIN"), expires=0 if crit else rnd + aces - 1))
+        events.append(ev("effect", f"{t.name} gains Universal Protection (2) "
+                                   f"{'until dispelled' if crit else f'for {aces} round(s)'}.", model=t.uid))
+    elif eff == "bond":
+        old = t.owner
+        t.owner = c.owner
+        t.effects.append(Effect(name=name, kind="bond", caster=c.uid, caster_mind=attr(c, "MIN"), x=0,
+                                ability=old))
+        events.append(ev("bond", f"{t.name} joins {c.name}'s squad while the Bond lasts; {c.name} may only Walk.",
+                         model=t.uid))
+    elif eff == "rashaar_heal":
+        healed = targets or [m for m in state.squad(c.owner) if "Rashaar" in m.descriptors and m.uid != c.uid]
+        for v in healed:
+            if "Rashaar" in v.descriptors and v.uid != c.uid:
+                events += heal(state, v, aces, name)
+    elif eff == "walk_worlds":
+        c.effects.append(Effect(name=name, kind="walk", caster=c.uid, caster_mind=attr(c, "MIN"), expires=rnd))
+        events.append(ev("effect", f"{c.name} walks between worlds until the End of Round.", model=c.uid))
+    return events
+
+
+def _kraken(state: GameState, c: ModelState, targets: list[ModelState], aces: int, crit: bool,
+            fumble: bool) -> list[Event]:
+    events: list[Event] = []
+    if fumble:
+        events.append(ev("spell_fumble", f"Fumble: the template is centred on {c.name}.", model=c.uid))
+    elif not aces:
+        s = scatter(state.rng, int(c.attrs.get("SHO", 0)))
+        events.append(ev("scatter", f"The template scatters {s.distance}'' towards {s.clock} o'clock; "
+                                    "the models named are those under it now.", distance=s.distance,
+                         bearing=s.bearing, clock=s.clock))
+    dice = [state.rng.die(10) for _ in range(5)]
+    for v in targets:
+        from .dice import result_from_dice
+        r = result_from_dice(dice, attr(v, "DEX", state), "Kraken's Breath")
+        events.append(record(state, None, r, f"Kraken's Breath against {v.name}"))
+        amount = r.aces
+        if state.house_rules.get("kraken_template_dex", True) and amount:
+            dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
+                               events=events)
+            amount = max(0, amount - dodge.aces)
+        events += apply_damage(state, v, amount, flames=crit, source="Kraken's Breath", attacker=c.uid)[1]
+    return events

@@ -1,0 +1,206 @@
+"""Carnevale content packs: the profile schema of digest §4.4, weapons, equipment and spells.
+
+`load_sample_pack()` reads the packaged SAMPLE pack; `load_pack_text(text)` validates a guild's
+YAML (errors name file, entry and field). A guild pack may hold only factions: the weapon,
+equipment and spell tables are then taken from the sample pack.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rules.common import PackError
+from rules.common.packs import load_pack
+
+DATA = Path(__file__).parent / "data"
+
+ATTRS = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
+
+_ability = {"type": "object", "required": ["name"], "additionalProperties": False,
+            "properties": {"name": {"type": "string", "minLength": 1}, "x": {"type": "integer"},
+                           "target": {"type": "string"}, "text": {"type": "string"}}}
+
+_profile = {
+    "type": "object",
+    "required": ["name", "cost", "ap", "attributes", "life_track"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+        "sample": {"type": "boolean"},
+        "note": {"type": "string"},
+        "size": {"enum": ["Medium", "Large", "Huge"]},
+        "base_mm": {"type": "integer", "minimum": 10},
+        "cost": {"type": "integer", "minimum": 0},
+        "ap": {"type": "integer", "minimum": 0, "maximum": 10},
+        "attributes": {"type": "object", "required": list(ATTRS), "additionalProperties": False,
+                       "properties": {a: {"type": "integer", "minimum": 0, "maximum": 10} for a in ATTRS}},
+        "karma": {"type": "integer", "minimum": 0, "maximum": 20},
+        "command": {"type": "integer", "minimum": 0, "maximum": 10},
+        "life_track": {"type": "array", "minItems": 1, "maxItems": 40,
+                       "items": {"type": "integer", "minimum": -9, "maximum": 0}},
+        "descriptors": {"type": "array", "items": {"type": "string"}},
+        "universal_abilities": {"type": "array", "items": _ability},
+        "special_abilities": {"type": "array", "items": _ability},
+        "equipment": {"type": "array", "items": {"type": "string"}},
+        "options": {"type": "array", "items": {"type": "object", "required": ["item", "cost"],
+                                               "properties": {"item": {"type": "string"},
+                                                              "cost": {"type": "integer"}}}},
+        "maintenance_cost": {"type": ["integer", "null"]},
+        "spell_discounts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "unique": {"type": "boolean"},
+        "frequency": {"type": "array", "items": {
+            "type": "object", "required": ["limit"],
+            "properties": {"max_points": {"type": ["integer", "null"]}, "limit": {"type": "integer", "minimum": 0}}}},
+        "spells": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+_weapon = {
+    "type": "object", "required": ["name", "kind"], "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"}, "kind": {"enum": ["melee", "ranged"]},
+        "cost": {"type": "integer", "minimum": 0}, "damage": {"type": "integer"},
+        "damage_dice": {"type": "string", "pattern": "^1d10([+-][0-9]+)?$"},
+        "range": {"type": "integer", "minimum": 0}, "abilities": {"type": "array", "items": _ability},
+        "no_damage": {"type": "boolean"}, "firearm": {"type": "boolean"}, "note": {"type": "string"},
+    },
+}
+
+_equipment = {
+    "type": "object", "required": ["name", "kind"], "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "kind": {"enum": ["armour", "basic", "magical", "special"]},
+                   "cost": {"type": "integer", "minimum": 0}, "abilities": {"type": "array", "items": _ability},
+                   "effect": {"type": "string"}, "note": {"type": "string"}},
+}
+
+_spell = {
+    "type": "object", "required": ["name", "cost", "difficulty", "effect"], "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "cost": {"type": "integer", "minimum": 0},
+                   "difficulty": {"type": "integer", "minimum": -5, "maximum": 5},
+                   "difficulty_rule": {"enum": ["half_target_caster_mind", "enemy_caster_mind", "target_mind"]},
+                   "range": {"type": "string"}, "duration": {"type": "string"}, "effect": {"type": "string"},
+                   "critical": {"type": "string"}, "fumble": {"type": "string"}, "text": {"type": "string"},
+                   "reaction": {"type": "boolean"}},
+}
+
+SCHEMA: dict = {
+    "type": "object",
+    "required": ["factions"],
+    "properties": {
+        "pack": {"type": "object", "properties": {"name": {"type": "string"}, "game": {"const": "carnevale"},
+                                                  "version": {"type": "integer"}, "sample": {"type": "boolean"}}},
+        "factions": {"type": "array", "items": {
+            "type": "object", "required": ["name", "classes"], "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, "sample": {"type": "boolean"},
+                           "independent": {"type": "boolean"},
+                           "classes": {"type": "array", "items": _profile}}}},
+        "weapons": {"type": "array", "items": _weapon},
+        "equipment": {"type": "array", "items": _equipment},
+        "spells": {"type": "array", "items": _spell},
+    },
+}
+
+
+class Pack:
+    """Read-only indexes over a validated pack document."""
+
+    def __init__(self, doc: dict, base: "Pack | None" = None):
+        self.doc = doc
+        self.name = (doc.get("pack") or {}).get("name", "pack")
+        self.sample = bool((doc.get("pack") or {}).get("sample", False))
+        self.profiles: dict[str, dict] = {}
+        self.faction_of: dict[str, str] = {}
+        self.independent_factions: set[str] = set()
+        for faction in doc.get("factions", []):
+            if faction.get("independent"):
+                self.independent_factions.add(faction["name"])
+            for cls in faction["classes"]:
+                if cls["name"] in self.profiles:
+                    raise PackError(f"{self.name}: class '{cls['name']}' appears twice.")
+                p = dict(cls)
+                p["faction"] = faction["name"]
+                if faction.get("independent"):
+                    p["independent"] = True
+                    p["unique"] = True
+                self.profiles[cls["name"]] = p
+                self.faction_of[cls["name"]] = faction["name"]
+        self.weapons = {w["name"]: w for w in (base.doc.get("weapons", []) if base else [])}
+        self.weapons.update({w["name"]: w for w in doc.get("weapons", [])})
+        self.equipment = {e["name"]: e for e in (base.doc.get("equipment", []) if base else [])}
+        self.equipment.update({e["name"]: e for e in doc.get("equipment", [])})
+        self.spells = {s["name"]: s for s in (base.doc.get("spells", []) if base else [])}
+        self.spells.update({s["name"]: s for s in doc.get("spells", [])})
+
+    @property
+    def factions(self) -> list[str]:
+        return [f["name"] for f in self.doc.get("factions", [])]
+
+    def profile(self, name: str) -> dict:
+        try:
+            return self.profiles[name]
+        except KeyError:
+            raise PackError(f"There is no profile called '{name}' in {self.name}.") from None
+
+    def item(self, name: str) -> dict | None:
+        """A weapon or an equipment entry, or None."""
+        return self.weapons.get(name) or self.equipment.get(name)
+
+    def item_cost(self, name: str) -> int:
+        item = self.item(name)
+        return int(item.get("cost", 0)) if item else 0
+
+    def is_magical(self, name: str) -> bool:
+        item = self.equipment.get(name)
+        return bool(item and item.get("kind") == "magical")
+
+
+def _check_references(pack: Pack, source: str) -> None:
+    problems = []
+    for name, p in pack.profiles.items():
+        for item in p.get("equipment", []):
+            if pack.item(item) is None:
+                problems.append(f"{source}: class '{name}': equipment '{item}' is not in the weapon or equipment tables")
+        for spell in p.get("spells", []):
+            if spell not in pack.spells:
+                problems.append(f"{source}: class '{name}': spell '{spell}' is not in the spell table")
+    if problems:
+        raise PackError("\n".join(problems))
+
+
+@lru_cache(maxsize=1)
+def _sample_doc() -> dict:
+    text = (DATA / "sample.yaml").read_text(encoding="utf-8")
+    return load_pack(text, SCHEMA, "sample.yaml")
+
+
+def load_sample_pack() -> Pack:
+    pack = Pack(_sample_doc())
+    _check_references(pack, "sample.yaml")
+    return pack
+
+
+def load_pack_text(text: str, source: str = "pack.yaml") -> Pack:
+    """Validate a guild pack; missing weapon/equipment/spell tables come from the sample pack."""
+    doc = load_pack(text, SCHEMA, source)
+    if not isinstance(doc, dict):
+        raise PackError(f"{source}: the pack must be a mapping with a 'factions' list.")
+    pack = Pack(doc, base=Pack(_sample_doc()))
+    _check_references(pack, source)
+    return pack
+
+
+def pack_from_doc(doc: dict | None) -> Pack:
+    """A Pack from an already-parsed document (as the cog stores it), validated again."""
+    if doc is None:
+        return load_sample_pack()
+    from rules.common.packs import validate
+    validate(doc, SCHEMA, (doc.get("pack") or {}).get("name", "pack"))
+    pack = Pack(doc, base=Pack(_sample_doc()))
+    _check_references(pack, pack.name)
+    return pack
+
+
+def as_ability_list(items: Any) -> list[dict]:
+    return [{"name": a["name"], **({"x": a["x"]} if "x" in a else {}),
+             **({"target": a["target"]} if "target" in a else {})} for a in (items or [])]

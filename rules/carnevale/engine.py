@@ -1,0 +1,1458 @@
+"""The Carnevale engine: two seats, each player's squad on a physical table, the bot keeping the books.
+
+Flow (digest §5.1-§5.3): deploy (advance party) → each Round: Initiative (automatic roll), the
+winner chooses who activates first → alternating Turns (activate a model, spend its AP one action
+at a time, end the activation; pass; reinforcements from Round 2; chain activation) → End of Round
+(effects expire, Hold Breath, fleeing Morale, Aqua Alta, AP reset) → after the last Round, Victory
+Points. Geometry (distances, contact, cover, templates) is told by the players through action fields.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Option, Prompt, Rng
+
+from . import actions as A
+from . import combat, mechanics as M, tables
+from .content import pack_from_doc
+from .dice import BASIC_DIFFICULTY, ceil_half, scatter, d5_from_d10, reroll_all, reroll_misses, result_from_dice, roll_initiative
+from .mechanics import attr, ev, has
+from .squad import Squad, check_squad, make_model, sample_squad
+from .state import DEFAULT_HOUSE_RULES, Effect, GameState, ModelState, PlayerState
+
+HOUSE_RULE_CHOICES = {
+    "pool_order": ("net_then_clamp", "cap_bonuses_first"),
+    "terrain": ("en", "es_ttcombat"),
+    "pass_rule": ("fewer_unactivated", "fewer_activated", "none"),
+    "second_stun_same_turn": ("ignored", "damage"),
+    "fall_protection": ("base_only", "none"),
+    "template_damage_roll": ("shared", "each"),
+    "fragment_steal_tie": ("bearer_keeps", "reroll"),
+    "hostage_freed_counts": ("as_written", "attacker_wins_when_freed"),
+}
+
+MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
+    "walk": (1, False), "walk_difficult": (1, False), "run": (1, True), "jump": (1, False),
+    "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
+    "rappel": (1, True), "run_on_walls": (1, True), "clear_stun": (1, False), "interact": (1, False),
+    "row": (1, True), "at_ready_melee": (1, False), "at_ready_shooting": (1, False), "fix_jam": (2, False),
+    "reload": (0, False), "drink_infusion": (1, False), "other": (1, False),
+}
+
+BUTTON_ACTIONS = [
+    ("walk", "Walk (1 AP)"), ("run", "Run (1 AP, Dex)"), ("jump", "Jump (1 AP)"), ("swim", "Swim (1 AP)"),
+    ("climb", "Climb (1 AP, Dex)"), ("hide", "Hide (1 AP)"), ("clear_stun", "Clear Stun (1 AP)"),
+    ("melee", "Close-combat attack"), ("shoot", "Shoot"), ("reload", "Reload"), ("fix_jam", "Fix jam (2 AP)"),
+    ("cast", "Cast a spell"), ("heal", "Heal a friend (2 AP)"), ("regen", "Regenerate (2 AP)"),
+    ("ready_cc", "At the Ready, melee (1 AP)"), ("ready_sh", "At the Ready, shooting (1 AP)"),
+    ("end", "End activation"), ("endchain", "End and chain (1 Command)"),
+]
+
+COVER_OPTIONS = [("none", "No cover", "", ""), ("m-light", "Medium, light", "medium", "light"),
+                 ("m-blunt", "Medium, blunt", "medium", "blunt"), ("m-heavy", "Medium, heavy", "medium", "heavy"),
+                 ("b-light", "Big, light", "big", "light"), ("b-blunt", "Big, blunt", "big", "blunt"),
+                 ("b-heavy", "Big, heavy", "big", "heavy")]
+
+MULTI_TARGET_SPELLS = {"kraken", "darkness", "claws", "rashaar_heal"}
+
+
+class CarnevaleEngine(Engine[GameState]):
+    system = "carnevale"
+    state_type = GameState
+    actions = A.ACTIONS
+
+    # ================================================================== setup
+    def setup(self, seats: list[str], options: dict, seed: int) -> GameState:
+        """seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document; the
+        SAMPLE pack when absent), factions {pid: faction} and points (sample squads when no squad is
+        given), rounds (5), names {pid: name}, house_rules {key: value}, deploy_all (skip the
+        advance-party choice), adventure (a label), agendas (bool)."""
+        if len(seats) != 2 or seats[0] == seats[1] or GM in seats or PUBLIC in seats:
+            raise IllegalAction("Carnevale needs exactly two different players.")
+        pack = pack_from_doc(options.get("pack"))
+        house = dict(DEFAULT_HOUSE_RULES)
+        for key, value in (options.get("house_rules") or {}).items():
+            if key not in house:
+                raise IllegalAction(f"Unknown house rule '{key}'.")
+            if key in HOUSE_RULE_CHOICES and value not in HOUSE_RULE_CHOICES[key]:
+                raise IllegalAction(f"House rule {key} is one of: {', '.join(HOUSE_RULE_CHOICES[key])}.")
+            house[key] = value
+        rng = Rng.from_seed(seed)
+        state = GameState(rng=rng, seats=list(seats), players={}, models={}, house_rules=house,
+                          spells={k: dict(v) for k, v in pack.spells.items()},
+                          max_rounds=int(options.get("rounds", 5)), adventure=str(options.get("adventure", "")))
+        if not 1 <= state.max_rounds <= 20:
+            raise IllegalAction("An adventure lasts 1 to 20 Rounds.")
+        names = options.get("names") or {}
+        squads = options.get("squads") or {}
+        factions = options.get("factions") or {}
+        for i, pid in enumerate(seats):
+            if pid in squads:
+                squad = squads[pid] if isinstance(squads[pid], Squad) else Squad.from_dict(squads[pid])
+            else:
+                faction = factions.get(pid) or pack.factions[i % max(1, len(pack.factions) - 1)]
+                squad = sample_squad(pack, faction, int(options.get("points", 200)))
+            try:
+                points = check_squad(pack, squad)
+            except IllegalAction as exc:
+                raise IllegalAction(f"{names.get(pid, pid)}: {exc}") from None
+            player = PlayerState(id=pid, name=str(names.get(pid, pid)), squad=squad.name, faction=squad.faction,
+                                 events_left=squad.events, points=points)
+            for j, member in enumerate(squad.members):
+                uid = f"{'ab'[i]}{j + 1}"
+                m = make_model(pack, member, pid, uid)
+                m.ap = m.ap_max
+                state.models[uid] = m
+                if member.leader:
+                    player.leader = uid
+            state.players[pid] = player
+        events: list[Event] = []
+        if house.get("agendas") and options.get("agendas", True):
+            for pid in seats:
+                state.players[pid].agenda = rng.die(10)
+        if options.get("deploy_all", False):
+            for pid in seats:
+                state.deployed[pid] = [m.uid for m in state.squad(pid)]
+            self._after_deploy(state, events)
+        state.log = [e.text for e in events if e.public][-30:]
+        return state
+
+    # ================================================================== helpers
+    def _pname(self, state: GameState, pid: str) -> str:
+        return state.players[pid].name or pid
+
+    def _own(self, state: GameState, m: ModelState, actor: Actor) -> None:
+        if not actor.may_act_for(m.owner):
+            raise NotYourTurn(f"{m.name} is not your model.")
+
+    def _player(self, state: GameState, pid: str, actor: Actor) -> str:
+        pid = pid or actor.id
+        if pid not in state.players:
+            raise IllegalAction("That player is not in this game.")
+        if not actor.may_act_for(pid):
+            raise NotYourTurn("You can act only for yourself.")
+        return pid
+
+    def _active(self, state: GameState, uid: str, actor: Actor) -> ModelState:
+        m = state.model(uid)
+        self._own(state, m, actor)
+        if state.active != uid:
+            raise IllegalAction(f"{m.name} is not the activating model.")
+        return m
+
+    def activatable(self, state: GameState, pid: str) -> list[ModelState]:
+        mine = [m for m in state.squad(pid) if not m.activated]
+        fast = [m for m in mine if not has(m, "Slow")]
+        return fast if fast else mine
+
+    def reserves(self, state: GameState, pid: str) -> list[ModelState]:
+        return [m for m in state.models.values() if m.owner == pid and not m.on_table and not m.fallen]
+
+    def can_reinforce(self, state: GameState, pid: str) -> bool:
+        return state.round >= 2 and not state.reinforce_tried and bool(self.reserves(state, pid))
+
+    def can_pass(self, state: GameState, pid: str) -> bool:
+        rule = state.house_rules.get("pass_rule", "fewer_unactivated")
+        other = state.opponent(pid)
+        if rule == "none" or not self.activatable(state, other):
+            return False
+        if rule == "fewer_activated":
+            mine = sum(1 for m in state.squad(pid) if m.activated)
+            theirs = sum(1 for m in state.squad(other) if m.activated)
+            return mine < theirs
+        return len(self.activatable(state, pid)) < len(self.activatable(state, other))
+
+    def can_chain(self, state: GameState, pid: str) -> bool:
+        leader = M.first_leader(state, pid)
+        return (leader is not None and leader.command >= 1 and not state.players[pid].chain_used
+                and len(self.activatable(state, pid)) > (1 if state.active else 0))
+
+    # ================================================================== step
+    def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
+        handler = getattr(self, f"_do_{action.type}", None)
+        if handler is None:
+            raise IllegalAction(f"Unknown action '{action.type}'.")
+        events = handler(state, action, actor)
+        state.log = (state.log + [e.text for e in events if e.public])[-30:]
+        return events
+
+    # ------------------------------------------------------------------ deployment and rounds
+    def _do_deploy(self, state: GameState, a: A.Deploy, actor: Actor) -> list[Event]:
+        pid = self._player(state, a.player, actor)
+        if state.phase != "deploy":
+            raise IllegalAction("Deployment is over.")
+        if pid in state.deployed:
+            raise IllegalAction("You have already named your advance party.")
+        squad = state.squad(pid)
+        chosen = list(dict.fromkeys(a.models))
+        for uid in chosen:
+            if uid not in state.models or state.models[uid].owner != pid:
+                raise IllegalAction(f"'{uid}' is not one of your models.")
+        if len(chosen) < ceil_half(len(squad)):
+            raise IllegalAction(f"The advance party needs at least half the squad ({ceil_half(len(squad))} models).")
+        state.deployed[pid] = chosen
+        for m in squad:
+            m.on_table = m.uid in chosen
+        events = [ev("deploy", f"{self._pname(state, pid)} deploys {len(chosen)} model(s); "
+                               f"{len(squad) - len(chosen)} wait as reinforcements.", player=pid)]
+        if all(p in state.deployed for p in state.seats):
+            self._after_deploy(state, events)
+        return events
+
+    def _after_deploy(self, state: GameState, events: list[Event]) -> None:
+        while True:
+            a, b = state.rng.die(10), state.rng.die(10)
+            if a != b:
+                break
+        state.deploy_first = state.seats[0] if a > b else state.seats[1]
+        events.append(ev("deploy_roll", f"Deployment roll {a} against {b}: "
+                                        f"{self._pname(state, state.deploy_first)} places first.",
+                         rolls=[a, b], first=state.deploy_first))
+        for pid in state.seats:
+            if state.players[pid].agenda:
+                n = state.players[pid].agenda
+                events.append(ev("agenda", f"Your secret Agenda: {tables.AGENDAS[n][0]} "
+                                           f"({tables.AGENDAS[n][2]}; +{tables.AGENDAS[n][1]} VP).",
+                                 audience=pid, agenda=n))
+        self._start_round(state, events)
+
+    def _start_round(self, state: GameState, events: list[Event]) -> None:
+        a_pid, b_pid = state.seats
+        la, lb = M.first_leader(state, a_pid), M.first_leader(state, b_pid)
+        ini = roll_initiative(state.rng, la.command if la else 0, attr(la, "MIN") if la else 0,
+                              lb.command if lb else 0, attr(lb, "MIN") if lb else 0)
+        winner = a_pid if ini.winner == "a" else b_pid
+        rolls = [[ra.to_public(), rb.to_public()] for ra, rb in ini.rolls]
+        state.initiative = {"round": state.round, "winner": winner, "reason": ini.reason, "rolls": rolls}
+        state.phase = "order"
+        last = ini.rolls[-1]
+        events.append(ev("initiative", f"Round {state.round} Initiative: {self._pname(state, a_pid)} "
+                                       f"{last[0].summary()}; {self._pname(state, b_pid)} {last[1].summary()}. "
+                                       f"{self._pname(state, winner)} wins ({ini.reason}) and chooses who goes first.",
+                         round=state.round, winner=winner, reason=ini.reason, rolls=rolls))
+
+    def _do_order(self, state: GameState, a: A.ChooseOrder, actor: Actor) -> list[Event]:
+        if state.phase != "order":
+            raise IllegalAction("Nobody is choosing the order now.")
+        winner = state.initiative["winner"]
+        if not actor.may_act_for(winner):
+            raise NotYourTurn("The Initiative winner chooses the order.")
+        if a.first not in ("me", "opponent"):
+            raise IllegalAction("Choose 'me' or 'opponent'.")
+        first = winner if a.first == "me" else state.opponent(winner)
+        state.first_player = first
+        state.turn_player = first
+        state.phase = "activation"
+        events = [ev("order", f"{self._pname(state, first)} activates first in Round {state.round}.", player=first)]
+        self._begin_turn(state, events)
+        return events
+
+    def _begin_turn(self, state: GameState, events: list[Event]) -> None:
+        state.turn += 1
+        state.reinforce_tried = False
+        state.sub = {}
+        pid = state.turn_player
+        if not self._can_act(state, pid):
+            other = state.opponent(pid)
+            if self._can_act(state, other):
+                state.turn_player = other
+            else:
+                state.phase = "end_round"
+                events.append(ev("end_round_due", f"Every model has activated: End of Round {state.round}."))
+                return
+        events.append(ev("turn", f"{self._pname(state, state.turn_player)}'s Turn.", player=state.turn_player))
+
+    def _can_act(self, state: GameState, pid: str) -> bool:
+        return bool(self.activatable(state, pid)) or (self.can_reinforce(state, pid) and state.round >= 2
+                                                       and bool(self.activatable(state, state.opponent(pid))))
+
+    def _next_turn(self, state: GameState, events: list[Event], same_player: bool = False) -> None:
+        if not same_player:
+            state.turn_player = state.opponent(state.turn_player)
+        self._begin_turn(state, events)
+
+    def _do_activate(self, state: GameState, a: A.Activate, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        self._own(state, m, actor)
+        self._check_turn(state, m.owner)
+        if m not in self.activatable(state, m.owner):
+            if has(m, "Slow") and not m.activated and m.in_play:
+                raise IllegalAction(f"{m.name} is Slow: it activates after every other model of the squad.")
+            raise IllegalAction(f"{m.name} cannot activate now (activated, fallen or off the table).")
+        return self._activate(state, m)
+
+    def _check_turn(self, state: GameState, pid: str) -> None:
+        if state.phase != "activation":
+            raise IllegalAction("Models activate only during the Turns of a Round.")
+        if state.active:
+            raise IllegalAction(f"{state.models[state.active].name} is still activating.")
+        if state.turn_player != pid:
+            raise NotYourTurn("It is not your Turn.")
+
+    def _activate(self, state: GameState, m: ModelState) -> list[Event]:
+        state.active = m.uid
+        events = [ev("activate", f"{m.name} activates with {m.ap} AP.", model=m.uid, ap=m.ap)]
+        if m.at_ready:
+            m.at_ready = ""
+            events.append(ev("at_ready_lost", f"{m.name} activates again and loses its At the Ready counter.",
+                             model=m.uid))
+        if has(m, "Savage") and M.past_last_threshold(m) and not m.petrified:
+            face = state.rng.die(10)
+            bonus = d5_from_d10(face)
+            m.ap += bonus
+            events.append(ev("savage", f"Savage: d5 ({face} on the d10) = +{bonus} AP, {m.ap} AP.", model=m.uid))
+        if has(m, "Mindless") and any(has(x, "Mind Control") for x in state.squad(m.owner, False) if x.fallen) \
+                and not any(has(x, "Mind Control") for x in state.squad(m.owner)):
+            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events)
+            if not r.success:
+                m.ap = 0
+                events.append(ev("uncontrolled", f"{m.name} stands idle with 0 AP this Round.", model=m.uid))
+        if m.fleeing:
+            events.append(ev("fleeing", f"{m.name} is fleeing: it must spend every AP clearing its Stun and "
+                                        "running for the nearest table edge (SetStatus off_table when it gets there).",
+                             model=m.uid))
+        for e in m.effects:
+            if e.kind == "bond":
+                events.append(ev("bond_reminder", f"{m.name} is held by a Spiritual Bond: its owner may spend 1 of "
+                                                  "its Karma to force a new Magic roll.", model=m.uid))
+        return events
+
+    def _do_reinforce(self, state: GameState, a: A.Reinforce, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        self._own(state, m, actor)
+        self._check_turn(state, m.owner)
+        if state.round < 2:
+            raise IllegalAction("Reinforcements enter from Round 2.")
+        if m.on_table or m.fallen:
+            raise IllegalAction(f"{m.name} is not waiting as a reinforcement.")
+        if state.reinforce_tried:
+            raise IllegalAction("You already tried a reinforcement this Turn.")
+        need = tables.reinforcement_needed(a.method)
+        rolls = []
+        if need:
+            rolls = [state.rng.die(10)] + ([state.rng.die(10)] if has(m, "Infiltration") else [])
+        best = max(rolls) if rolls else 10
+        events = []
+        if best >= need:
+            m.on_table = True
+            where = {"assault": "from your deployment edge", "flanking": "from a side edge ≥5'' from enemies",
+                     "sneak": "anywhere ≥5'' from enemies"}[a.method]
+            events.append(ev("reinforce", f"{m.name} enters {where}"
+                                          f"{f' (rolled {rolls})' if rolls else ''}; its first action must be a move.",
+                             model=m.uid, method=a.method, rolls=rolls))
+            events += self._activate(state, m)
+        else:
+            state.reinforce_tried = True
+            events.append(ev("reinforce_fail", f"{m.name} fails to arrive ({a.method}: rolled {rolls}, "
+                                               f"needed {need}+); activate a model on the table instead.",
+                             model=m.uid, rolls=rolls))
+            if not self.activatable(state, m.owner):
+                self._next_turn(state, events)
+        return events
+
+    def _do_pass(self, state: GameState, a: A.Pass, actor: Actor) -> list[Event]:
+        pid = self._player(state, a.player, actor)
+        self._check_turn(state, pid)
+        if not self.can_pass(state, pid):
+            raise IllegalAction("You may pass only with fewer unactivated models than your opponent.")
+        events = [ev("pass", f"{self._pname(state, pid)} passes.", player=pid)]
+        self._next_turn(state, events)
+        return events
+
+    def _do_end_activation(self, state: GameState, a: A.EndActivation, actor: Actor) -> list[Event]:
+        m = self._active(state, a.model, actor)
+        return self._end_activation(state, m)
+
+    def _end_activation(self, state: GameState, m: ModelState, chain: bool = False) -> list[Event]:
+        m.activated = True
+        state.active = ""
+        state.sub = {}
+        events = [ev("activation_end", f"{m.name} ends its activation.", model=m.uid)]
+        if chain:
+            events += self._declare_chain(state, m.owner)
+            if state.chain:
+                return events
+        self._next_turn(state, events)
+        return events
+
+    def _declare_chain(self, state: GameState, pid: str) -> list[Event]:
+        if not self.can_chain(state, pid):
+            raise IllegalAction("No chain activation: it needs the main Leader with 1 Command, once per Round, "
+                                "and another model ready to activate.")
+        leader = M.first_leader(state, pid)
+        leader.command -= 1
+        state.players[pid].chain_used = True
+        events = [ev("chain", f"{leader.name} spends 1 Command ({leader.command} left): another model of "
+                              f"{self._pname(state, pid)} activates at once.", player=pid)]
+        enemy = M.first_leader(state, state.opponent(pid))
+        if enemy is not None and enemy.command >= 1:
+            state.counter += 1
+            state.chain = {"player": pid, "id": f"cancel-{state.counter}"}
+        else:
+            self._next_turn(state, events, same_player=True)
+        return events
+
+    def _do_chain(self, state: GameState, a: A.ChainActivation, actor: Actor) -> list[Event]:
+        m = self._active(state, a.model, actor) if state.active else state.model(a.model)
+        self._own(state, m, actor)
+        if state.active == m.uid:
+            return self._end_activation(state, m, chain=True)
+        raise IllegalAction("Chain activation is declared as the activating model ends its activation.")
+
+    def _resolve_chain(self, state: GameState, cancel: bool) -> list[Event]:
+        pid = state.chain["player"]
+        state.chain = {}
+        events: list[Event] = []
+        if cancel:
+            enemy = M.first_leader(state, state.opponent(pid))
+            enemy.command -= 1
+            events.append(ev("chain_cancel", f"{enemy.name} spends 1 Command ({enemy.command} left) to cancel the "
+                                             "chain activation.", player=state.opponent(pid)))
+            self._next_turn(state, events)
+        else:
+            self._next_turn(state, events, same_player=True)
+        return events
+
+    def _do_end_round(self, state: GameState, a: A.EndRound, actor: Actor) -> list[Event]:
+        if state.phase != "end_round" and not actor.gm:
+            raise IllegalAction("The Round ends when every model has activated (a GM may force it).")
+        if state.phase in ("deploy", "over"):
+            raise IllegalAction("There is no Round to end.")
+        if state.phase == "end_round" and not (actor.gm or actor.id in state.seats):
+            raise NotYourTurn("Only the players or a GM end the Round.")
+        return self._end_round(state)
+
+    def _end_round(self, state: GameState) -> list[Event]:
+        rnd = state.round
+        state.turn += 1                      # End of Round is its own Turn for the one-Stun rule
+        state.active = ""
+        state.sub = {}
+        state.chain = {}
+        events = [ev("end_of_round", f"End of Round {rnd}.", round=rnd)]
+        for m in state.models.values():
+            expired = [e for e in m.effects if e.expires and e.expires <= rnd]
+            for e in expired:
+                m.effects.remove(e)
+                if e.kind == "darkness":
+                    m.in_darkness = any(x.kind == "darkness" for x in m.effects)
+                if e.kind == "petrify":
+                    m.petrified = False
+                events.append(ev("effect_end", f"{e.name} on {m.name} ends.", model=m.uid))
+        for m in list(state.models.values()):
+            if m.in_play and (m.drowning or (m.in_water and m.immobilised)):
+                events += M.hold_breath(state, m)
+                if m.drowned_by and state.models.get(m.drowned_by) and \
+                        state.models[m.drowned_by].last_action == "drown":
+                    events.append(ev("drown_hold", f"{m.name} is still held under.", model=m.uid))
+                else:
+                    m.drowning = m.in_water and m.immobilised
+        if state.geyser:
+            events.append(ev("geyser", "The Geyser attacks every model within 5'' (Combat 4, Penetration 4): "
+                                       "use Damage for each model hit."))
+        if state.aqua_alta:
+            d = state.rng.die(10)
+            if d >= 7:
+                state.aqua_alta = ""
+                events.append(ev("aqua_alta_end", f"Aqua Alta roll {d}: the water recedes."))
+            else:
+                events.append(ev("aqua_alta", f"Aqua Alta roll {d}: the water stays (−1 MOV on the ground)."))
+        for m in list(state.models.values()):
+            if m.in_play and m.fleeing:
+                base, mods, auto = M.morale_pool(state, m)
+                r = M.model_roll(state, m, base, label="Morale (fleeing)", mods=mods, auto_mods=auto, events=events)
+                if r.success:
+                    m.fleeing = False
+                    events.append(ev("rally", f"{m.name} regains control.", model=m.uid))
+        for m in state.models.values():
+            if m.in_play:
+                m.activated = False
+                m.ap = m.ap_max // 2 if m.half_ap else m.ap_max
+            m.casts_this_round = 0
+            m.cast_locked = False
+            m.first_strike_used = False
+            m.command_received = 0
+            m.protection_boost = 0
+            m.immobilised = False
+        for p in state.players.values():
+            p.chain_used = False
+        if rnd >= state.max_rounds:
+            events += self._finish(state)
+            return events
+        state.round += 1
+        self._start_round(state, events)
+        return events
+
+    # ------------------------------------------------------------------ victory
+    def _finish(self, state: GameState, conceded_by: str = "") -> list[Event]:
+        state.phase = "over"
+        state.over = True
+        events: list[Event] = []
+        breakdown = {}
+        for pid in state.seats:
+            other = state.opponent(pid)
+            mine = [m for m in state.models.values() if m.owner == pid and not has(m, "Trifling")]
+            theirs = [m for m in state.models.values() if m.owner == other and not has(m, "Trifling")]
+            kills = sum(1 for m in theirs if m.fallen)
+            alive = sum(1 for m in mine if not m.fallen)
+            p = state.players[pid]
+            vp = 2 * kills + alive + (5 if p.objective else 0)
+            agenda_vp = 0
+            if p.agenda and self._agenda_met(state, pid):
+                agenda_vp = tables.AGENDAS[p.agenda][1]
+            p.vp = vp + agenda_vp
+            breakdown[pid] = {"kills": kills, "alive": alive, "objective": 5 if p.objective else 0,
+                              "agenda": p.agenda, "agenda_name": tables.AGENDAS[p.agenda][0] if p.agenda else "",
+                              "agenda_vp": agenda_vp, "total": p.vp}
+        a, b = state.seats
+        if conceded_by:
+            state.winner = state.opponent(conceded_by)
+        elif state.players[a].vp != state.players[b].vp:
+            state.winner = a if state.players[a].vp > state.players[b].vp else b
+        else:
+            state.winner = None
+        state.result = {"vp": breakdown, "winner": state.winner}
+        text = "; ".join(f"{self._pname(state, pid)} {breakdown[pid]['total']} VP" for pid in state.seats)
+        events.append(ev("game_over", f"The adventure ends: {text}. "
+                                      + (f"{self._pname(state, state.winner)} wins." if state.winner else "A draw."),
+                         result=state.result))
+        return events
+
+    def _agenda_met(self, state: GameState, pid: str) -> bool:
+        n = state.players[pid].agenda
+        other = state.opponent(pid)
+        mine = [m for m in state.models.values() if m.owner == pid]
+        theirs = [m for m in state.models.values() if m.owner == other]
+        alive = [m for m in mine if not m.fallen]
+        leader_alive = any(m.uid == state.players[pid].leader for m in alive) or any(
+            "Leader" in m.descriptors for m in alive)
+        if n in tables.AGENDAS_NEEDING_THE_TABLE:
+            return state.players[pid].agenda_claimed
+        if n == 1:
+            leaders = {m.uid for m in mine if "Leader" in m.descriptors}
+            return any(m.fallen and "Leader" in m.descriptors and m.killed_by in leaders for m in theirs)
+        if n == 2:
+            return all(m.fallen for m in theirs)
+        if n == 3:
+            return sum(1 for m in theirs if m.fallen) * 2 >= len(theirs)
+        if n == 7:
+            return leader_alive
+        if n == 8:
+            return len(alive) * 2 >= len(mine)
+        if n == 9:
+            return len(alive) > sum(1 for m in theirs if not m.fallen)
+        if n == 10:
+            return len(alive) == len(mine)
+        return False
+
+    def _do_objective(self, state: GameState, a: A.Objective, actor: Actor) -> list[Event]:
+        if not actor.gm:
+            raise NotYourTurn("A GM awards the adventure's objective.")
+        if a.player not in state.players:
+            raise IllegalAction("That player is not in this game.")
+        state.players[a.player].objective = a.achieved
+        return [ev("objective", f"{self._pname(state, a.player)} "
+                                f"{'achieves' if a.achieved else 'does not achieve'} the objective (5 VP).",
+                   player=a.player)]
+
+    def _do_claim_agenda(self, state: GameState, a: A.ClaimAgenda, actor: Actor) -> list[Event]:
+        pid = self._player(state, a.player, actor)
+        if state.players[pid].agenda not in tables.AGENDAS_NEEDING_THE_TABLE:
+            raise IllegalAction("Your Agenda is judged by the bot at the end; nothing to claim.")
+        state.players[pid].agenda_claimed = True
+        return [ev("agenda_claim", "Agenda claimed as achieved (it is revealed at the end).", audience=pid)]
+
+    def _do_concede(self, state: GameState, a: A.Concede, actor: Actor) -> list[Event]:
+        pid = self._player(state, a.player, actor)
+        events = [ev("concede", f"{self._pname(state, pid)} concedes.", player=pid)]
+        return events + self._finish(state, conceded_by=pid)
+
+    # ------------------------------------------------------------------ AP actions
+    def _do_spend_ap(self, state: GameState, a: A.SpendAP, actor: Actor) -> list[Event]:
+        m = self._active(state, a.model, actor)
+        action = a.action
+        if action not in MOVE_ACTIONS:
+            raise IllegalAction(f"Unknown action '{action}'. Use one of: {', '.join(MOVE_ACTIONS)}.")
+        cost, dex = MOVE_ACTIONS[action]
+        events: list[Event] = []
+        if action in ("reload", "fix_jam"):
+            w = next((w for w in m.weapons if (w.jammed if action == "fix_jam" else
+                                                (not w.loaded and not w.jammed and not w.destroyed))), None)
+            if w is None:
+                raise IllegalAction(f"{m.name} has no weapon to {'fix' if action == 'fix_jam' else 'reload'}.")
+            cost = 2 if action == "fix_jam" else combat.reload_cost(w)
+        if action == "other":
+            cost = max(1, a.n or 1)
+        if m.ap < cost:
+            raise IllegalAction(f"{action.replace('_', ' ').title()} costs {cost} AP; {m.name} has {m.ap}.")
+        if action == "clear_stun" and not m.stunned:
+            raise IllegalAction(f"{m.name} is not Stunned.")
+        if action == "running_jump" and m.last_action not in ("walk", "run"):
+            raise IllegalAction("A Running Jump needs a Move or Run of 5'' or more just before.")
+        if action == "run_on_walls" and m.last_action not in ("walk", "run"):
+            raise IllegalAction("Run on Walls needs a Move or Run of 3'' or more just before.")
+        if action == "rappel" and "Climbing tools" not in m.items:
+            raise IllegalAction("Rappel needs climbing tools.")
+        if action == "row" and state.house_rules.get("terrain") != "es_ttcombat":
+            raise IllegalAction("Rowing is a TTCombat terrain rule (house rule terrain = es_ttcombat).")
+        if action in ("at_ready_melee", "at_ready_shooting") and action == "at_ready_shooting" and not any(
+                w.kind == "ranged" and w.loaded for w in m.weapons):
+            raise IllegalAction("At the Ready for shooting needs a loaded weapon.")
+        if action == "drink_infusion" and m.magic_item != "Infusion of the Rent in the Sky":
+            raise IllegalAction("Only the bearer of the Infusion of the Rent in the Sky can drink it.")
+        m.ap -= cost
+        mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
+        text = f"{m.name}: {action.replace('_', ' ')} ({cost} AP, {m.ap} left)"
+        r = None
+        dist = None
+        if dex:
+            extra = [("climbing tools", 1)] if action == "climb" and "Climbing tools" in m.items else []
+            r = M.model_roll(state, m, attr(m, "DEX", state), label=action.replace("_", " "), kind="DEX",
+                             mods=extra, karma=a.karma, events=events)
+        if action == "walk":
+            dist = mov
+            text += f": up to {mov}''."
+        elif action == "walk_difficult":
+            if state.house_rules.get("terrain") == "es_ttcombat":
+                r = M.model_roll(state, m, attr(m, "DEX", state), label="difficult terrain", kind="DEX",
+                                 events=events)
+                dist = mov
+                text += f": up to {mov}''" + ("." if r.success else ", but the move stops at the difficult ground.")
+            else:
+                dist = ceil_half(mov)
+                text += f": up to {dist}'' (difficult terrain halves MOV)."
+        elif action == "run":
+            dist = 0 if r.fumble else mov + r.aces + (3 if r.critical else 0)
+            text += f": up to {dist}''" + (" (Fumble: no movement)." if r.fumble else ".")
+        elif action == "jump":
+            dist = ceil_half(mov)
+            if has(m, "High Jump"):
+                hj = M.model_roll(state, m, attr(m, "DEX", state), label="High Jump", kind="DEX", events=events)
+                dist += hj.aces
+            text += f": up to {dist}''."
+        elif action == "running_jump":
+            dist = 0 if r.fumble else ceil_half(mov) + r.aces + (3 if r.critical else 0)
+            text += f": up to {dist}''" + (" (Fumble: stays put, action lost)." if r.fumble else ".")
+        elif action == "swim":
+            dist = M.swim_allowance(m)
+            text += f": up to {dist}'' in the water."
+        elif action == "climb":
+            if r.fumble:
+                m.ap = max(0, m.ap - 1)
+                text += ": Fumble — stays at the start and loses 1 more AP."
+            else:
+                dist = r.aces + (3 if r.critical else 0)
+                text += f": up to {dist}'' up the wall."
+        elif action == "hide":
+            m.hidden = True
+            dist = ceil_half(mov) if state.house_rules.get("hide_distance") == "half_mov" else mov
+            text += f": a crouched move of up to {dist}''; Hidden if it ends within 3'' of scenery."
+        elif action == "rappel":
+            if r.fumble:
+                text += ": Fumble — falls from where it rolled (use Fall) and is Stunned."
+                events += M.stun(state, m, "fumbled Rappel")
+            else:
+                dist = 3 * r.aces + (3 if r.critical else 0)
+                text += f": down up to {dist}''."
+        elif action == "run_on_walls":
+            if r.fumble:
+                text += ": Fumble — falls from the starting point (use Fall) and is Stunned."
+                events += M.stun(state, m, "fumbled Run on Walls")
+            else:
+                dist = r.aces + (3 if r.critical else 0)
+                text += f": up to {dist}'' along the wall."
+        elif action == "clear_stun":
+            m.stunned = False
+            text += ": the Stun counter is removed."
+        elif action in ("at_ready_melee", "at_ready_shooting"):
+            m.at_ready = "melee" if action == "at_ready_melee" else "shooting"
+            text += ": At the Ready."
+        elif action == "reload":
+            combat.reload(w)
+            text += f": {w.name} reloaded."
+        elif action == "fix_jam":
+            w.jammed = False
+            text += f": {w.name} cleared (it still needs reloading)."
+        elif action == "row":
+            dist = tables.row_distance(r)
+            text += ": every rider moves 1'' straight into the water (Fumble)." if dist is None \
+                else f": the gondola and riders move {dist}''."
+        elif action == "drink_infusion":
+            if "infusion" in m.used_once:
+                raise IllegalAction("The Infusion was already drunk this game.")
+            m.used_once.append("infusion")
+            events += self._power_roll(state, m, temporary=True)
+            text += "."
+        else:
+            text += "." if not a.note else f": {a.note}."
+        m.last_action = action
+        events.insert(0, ev("action", text, model=m.uid, action=action, ap=m.ap, inches=dist))
+        if action in ("at_ready_melee", "at_ready_shooting"):
+            events += self._end_activation(state, m)
+        return events
+
+    def _power_roll(self, state: GameState, m: ModelState, temporary: bool) -> list[Event]:
+        from .campaign import roll_power_names
+        names, faces = roll_power_names(state.rng, {a["name"] for a in M.all_abilities(m)})
+        events = []
+        for name, x in names:
+            m.effects.append(Effect(name="Infusion" if temporary else "Power", kind="ability", ability=name,
+                                    x=x or 0, expires=state.round if temporary else 0))
+        events.append(ev("power", f"{m.name} rolls on the Powers table ({faces}): "
+                                  f"{', '.join(n for n, _ in names) or 'nothing new'}"
+                                  f"{' until the End of Round' if temporary else ''}.", model=m.uid))
+        return events
+
+    def _do_attack(self, state: GameState, a: A.Attack, actor: Actor) -> list[Event]:
+        att = state.model(a.model)
+        self._own(state, att, actor)
+        tgt = state.model(a.target)
+        if a.opportunity:
+            if not att.in_play:
+                raise IllegalAction(f"{att.name} is not on the table.")
+        else:
+            self._active(state, a.model, actor)
+            if att.petrified:
+                raise IllegalAction(f"{att.name} is petrified.")
+        return combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
+                                   a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
+
+    def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
+        sh = state.model(a.model)
+        self._own(state, sh, actor)
+        if a.at_ready:
+            if sh.at_ready != "shooting":
+                raise IllegalAction(f"{sh.name} is not At the Ready for shooting.")
+            sh.at_ready = ""
+        else:
+            self._active(state, a.model, actor)
+        tgt = state.model(a.target) if a.target else None
+        targets = tuple(state.model(u) for u in a.targets)
+        return combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
+                            a.moving, a.target_contacts, a.shooter_enemies, a.in_contact, a.karma, a.at_ready,
+                            targets)
+
+    # ------------------------------------------------------------------ books
+    def _do_damage(self, state: GameState, a: A.Damage, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        if a.attacker:
+            src = state.model(a.attacker)
+            if not (actor.may_act_for(src.owner) or actor.may_act_for(m.owner)):
+                raise NotYourTurn("Only the players involved or a GM apply that damage.")
+        elif not (actor.gm or actor.id in state.seats):
+            raise NotYourTurn("Only the players or a GM apply damage.")
+        if a.amount < 0 or a.penetration < 0:
+            raise IllegalAction("Damage and Penetration cannot be negative.")
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is not on the table.")
+        return M.apply_damage(state, m, a.amount, a.penetration, a.spiritual, a.flames, a.ignore_protection,
+                              a.source, a.attacker)[1]
+
+    def _do_heal(self, state: GameState, a: A.Heal, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is not on the table.")
+        if not a.healer:
+            if not actor.gm:
+                raise NotYourTurn("Direct healing is for a GM (or an effect); models heal with Healing.")
+            return M.heal(state, m, a.amount, "GM")
+        h = self._active(state, a.healer, actor)
+        if m.owner != h.owner:
+            raise IllegalAction("Healing is for friendly models.")
+        if h.ap < 2:
+            raise IllegalAction(f"Healing costs 2 AP; {h.name} has {h.ap}.")
+        if h.uid == m.uid:
+            x = M.ability_x(h, "Regeneration")
+            if x is None:
+                raise IllegalAction(f"{h.name} cannot heal itself (that takes Regeneration).")
+            source = f"Regeneration ({x})"
+        else:
+            x = M.ability_x(h, "Healing")
+            if x is None:
+                raise IllegalAction(f"{h.name} has no Healing ability.")
+            source = f"Healing ({x})"
+        if not m.damage:
+            raise IllegalAction(f"{m.name} has lost no LP.")
+        h.ap -= 2
+        extra = [("first-aid kit", 1)] if "First-aid kit" in h.items and h.uid != m.uid else []
+        h.last_action = "heal"
+        return [ev("action", f"{h.name}: {source} on {m.name} (2 AP, {h.ap} left).", model=h.uid)] + \
+            M.healing_roll(state, h, m, x, source, a.karma, extra)
+
+    def _do_stun(self, state: GameState, a: A.Stun, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        if not (actor.gm or actor.id in state.seats):
+            raise NotYourTurn("Only the players or a GM stun a model.")
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is not on the table.")
+        return M.stun(state, m, a.source or "an effect")
+
+    def _do_spend_karma(self, state: GameState, a: A.SpendKarma, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        self._own(state, m, actor)
+        if a.n < 1:
+            raise IllegalAction("Spend at least 1 Karma.")
+        if a.use == "protection":
+            if m.protection_boost + a.n > 2:
+                raise IllegalAction("Karma can add at most +2 Protection against one attack.")
+            M.spend_karma(m, a.n, "Protection")
+            m.protection_boost += a.n
+            text = f"+{m.protection_boost} Protection against the next attack"
+        elif a.use == "defensive":
+            x = M.ability_x(m, "Defensive Combat")
+            if x is None:
+                raise IllegalAction(f"{m.name} has no Defensive Combat.")
+            already = m.defensive_dex if m.defensive_turn == state.turn else 0
+            if already + a.n > x:
+                raise IllegalAction(f"Defensive Combat ({x}) allows at most {x} Karma.")
+            M.spend_karma(m, a.n, "Defensive Combat")
+            m.defensive_dex = already + a.n
+            m.defensive_turn = state.turn
+            text = f"+{m.defensive_dex} DEX until the end of this Turn (Defensive Combat)"
+        elif a.use == "swift":
+            if not has(m, "Swift"):
+                raise IllegalAction(f"{m.name} is not Swift.")
+            if a.n != 1:
+                raise IllegalAction("Swift costs exactly 1 Karma.")
+            M.spend_karma(m, 1, "Swift")
+            text = f"MOV doubled ({2 * attr(m, 'MOV')}'') for its next action (Swift)"
+        elif a.use == "aim":
+            if not has(m, "Expert Marksman"):
+                raise IllegalAction(f"{m.name} is no Expert Marksman.")
+            if a.n > 2:
+                raise IllegalAction("At most 2 aim steps.")
+            M.spend_karma(m, a.n, "aiming")
+            m.ap += a.n   # the shot's aim AP are paid with Karma instead
+            text = f"{a.n} aim step(s) paid with Karma"
+        elif a.use == "other":
+            M.spend_karma(m, a.n, "an effect")
+            text = f"{a.n} Karma spent"
+        else:
+            raise IllegalAction("Karma use is protection, defensive, swift, aim or other "
+                                "(Karma dice go with the roll; spells pay their own cost).")
+        return [ev("karma", f"{m.name} spends {a.n} Karma: {text} ({m.karma}/{m.karma_max} left).",
+                   model=m.uid, karma=m.karma, use=a.use)]
+
+    def _do_spend_command(self, state: GameState, a: A.SpendCommand, actor: Actor) -> list[Event]:
+        leader = state.model(a.model)
+        self._own(state, leader, actor)
+        t = state.model(a.target)
+        if state.players[leader.owner].leader != leader.uid:
+            raise IllegalAction(f"{leader.name} is not the main Leader.")
+        if a.n < 1 or a.n > leader.command:
+            raise IllegalAction(f"{leader.name} has {leader.command} Command points.")
+        if t.owner != leader.owner or state.active != t.uid:
+            raise IllegalAction("Command gives AP only to your model that is activating now.")
+        if t.uid == leader.uid:
+            raise IllegalAction("The Leader cannot give AP to himself.")
+        if has(t, "Rebellious"):
+            raise IllegalAction(f"{t.name} is Rebellious and gets nothing from the Leader's Command.")
+        if t.command_turn != state.turn:
+            t.command_turn, t.command_received = state.turn, 0
+        if t.command_received + a.n > 2:
+            raise IllegalAction("A model can receive at most 2 Command points per Turn.")
+        leader.command -= a.n
+        t.command_received += a.n
+        t.ap += a.n
+        return [ev("command", f"{leader.name} spends {a.n} Command ({leader.command}/{leader.command_max} left): "
+                              f"{t.name} gets +{a.n} AP ({t.ap}).", model=t.uid, leader=leader.uid)]
+
+    def _do_set_status(self, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        if not (actor.may_act_for(m.owner) or actor.gm):
+            raise NotYourTurn(f"{m.name} is not your model.")
+        s = a.status
+        if s == "off_table":
+            if not m.in_play:
+                raise IllegalAction(f"{m.name} is not on the table.")
+            return M.fall_in_combat(state, m, "", fled=True)
+        fields = {"in_water": "in_water", "hidden": "hidden", "immobilised": "immobilised", "drowning": "drowning",
+                  "darkness": "in_darkness", "on_gondola": "on_gondola"}
+        if s == "fragment":
+            if a.value:
+                for other in state.models.values():
+                    if other.carrying == "fragment":
+                        other.carrying = ""
+            m.carrying = "fragment" if a.value else ""
+        elif s in fields:
+            setattr(m, fields[s], a.value)
+            if s == "in_water" and a.value:
+                ha = M.ability_x(m, "Heavy Armor")
+                if ha:
+                    events: list[Event] = []
+                    r = M.model_roll(state, m, attr(m, "DEX", state), label="Heavy Armor in the water", kind="DEX",
+                                     events=events)
+                    if not r.success:
+                        m.immobilised = True
+                        events.append(ev("immobilised", f"{m.name} is immobilised in the water until the End of "
+                                                        "Round and starts drowning.", model=m.uid))
+                    return [ev("status", f"{m.name} falls into the water.", model=m.uid)] + events
+        else:
+            raise IllegalAction("Status is one of in_water, hidden, immobilised, drowning, darkness, on_gondola, "
+                                "fragment, off_table.")
+        return [ev("status", f"{m.name}: {s.replace('_', ' ')} {'on' if a.value else 'off'}.", model=m.uid,
+                   status=s, value=a.value)]
+
+    def _do_fall(self, state: GameState, a: A.Fall, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        if not (actor.may_act_for(m.owner) or actor.gm or actor.id in state.seats):
+            raise NotYourTurn("Not your model.")
+        if not m.in_play:
+            raise IllegalAction(f"{m.name} is not on the table.")
+        if a.height < 0 or a.height > 100:
+            raise IllegalAction("Height is in inches, 0 to 100.")
+        events: list[Event] = []
+        if a.voluntary:
+            self._active(state, a.model, actor)
+            if m.ap < 1:
+                raise IllegalAction("Jump Down costs 1 AP.")
+            m.ap -= 1
+            m.last_action = "jump_down"
+            events.append(ev("action", f"{m.name}: Jump Down ({m.ap} AP left).", model=m.uid))
+        return events + M.fall(state, m, a.height, a.voluntary)
+
+    def _do_morale(self, state: GameState, a: A.Morale, actor: Actor) -> list[Event]:
+        if a.group:
+            pid = a.player or (state.model(a.models[0]).owner if a.models else actor.id)
+            if pid not in state.players:
+                raise IllegalAction("Name the squad's player.")
+            if not (actor.gm or actor.id in state.seats):
+                raise NotYourTurn("Only the players or a GM call for Morale.")
+            return M.morale_group(state, pid, "called", a.modifier)
+        if not a.models:
+            raise IllegalAction("Name the models that test.")
+        events: list[Event] = []
+        for uid in a.models:
+            m = state.model(uid)
+            if not (actor.gm or actor.id in state.seats):
+                raise NotYourTurn("Only the players or a GM call for Morale.")
+            if not m.in_play:
+                raise IllegalAction(f"{m.name} is not on the table.")
+            events += M.morale_single(state, m, a.modifier, "called")
+        return events
+
+    def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
+        if a.difficulty < 2 or a.difficulty > 10:
+            raise IllegalAction("Difficulty is between 2 and 10.")
+        if a.pool < 0 or a.pool > 30:
+            raise IllegalAction("A pool is 0 to 10 dice (extra dice over 10 are lost).")
+        events: list[Event] = []
+        if a.model:
+            m = state.model(a.model)
+            self._own(state, m, actor)
+            base = attr(m, a.attribute.upper(), state) if a.attribute else a.pool
+            M.model_roll(state, m, base, a.difficulty, label=a.label or (a.attribute.upper() or "roll"),
+                         kind=a.attribute.upper(), karma=a.karma, auto_mods=bool(a.attribute), default_effects=True,
+                         events=events)
+        else:
+            from .dice import roll_pool
+            if a.karma:
+                raise IllegalAction("Karma dice need a model that pays them.")
+            r = roll_pool(state.rng, a.pool, a.difficulty, label=a.label)
+            events.append(M.record(state, None, r, a.label or "roll"))
+        state.last_roll["free"] = True
+        state.last_roll["by"] = actor.id
+        return events
+
+    def _do_reroll(self, state: GameState, a: A.Reroll, actor: Actor) -> list[Event]:
+        m = state.model(a.model)
+        self._own(state, m, actor)
+        if not state.last_roll or not state.last_roll.get("free"):
+            raise IllegalAction("Only the last free roll (/carnevale roll) can be rerolled here.")
+        from .dice import PoolResult
+        r = PoolResult.from_dict(state.last_roll["result"])
+        if a.mode == "all":
+            if not has(m, "Reroll All Dice"):
+                raise IllegalAction(f"{m.name} has no Reroll All Dice.")
+            M.spend_karma(m, 1, "Reroll All Dice")
+            new = reroll_all(state.rng, r)
+        elif a.mode == "dice":
+            x = M.ability_x(m, "Reroll Dice")
+            if x is None:
+                raise IllegalAction(f"{m.name} has no Reroll Dice.")
+            if a.count < 1 or a.count > x:
+                raise IllegalAction(f"Reroll Dice ({x}) rerolls 1 to {x} dice.")
+            M.spend_karma(m, 1, "Reroll Dice")
+            new = reroll_misses(state.rng, r, a.count)
+        else:
+            raise IllegalAction("Reroll mode is 'all' or 'dice'.")
+        owner = state.models.get(state.last_roll.get("model", ""))
+        e = M.record(state, owner, new, f"reroll by {m.name}")
+        state.last_roll["free"] = True
+        return [e]
+
+    def _do_event(self, state: GameState, a: A.PlayEvent, actor: Actor) -> list[Event]:
+        pid = self._player(state, a.player, actor)
+        p = state.players[pid]
+        if p.events_left <= 0:
+            raise IllegalAction("You have no Event left to play.")
+        if state.phase != "activation" or state.turn_player != pid:
+            raise IllegalAction("Events are played during one of your own Turns.")
+        enemy = state.opponent(pid)
+        own = state.model(a.model) if a.model else None
+        tgt = state.model(a.target) if a.target else None
+        if own is not None and own.owner != pid:
+            raise IllegalAction("'model' must be one of your models.")
+        if tgt is not None and tgt.owner != enemy:
+            raise IllegalAction("'target' must be an enemy model.")
+        p.events_left -= 1
+        d1, d2 = state.rng.die(10), state.rng.die(10)
+        total = d1 + d2
+        name, text = tables.event(total)
+        events = [ev("event", f"{self._pname(state, pid)} plays an Event: {d1}+{d2} = {total}, {name} — {text}.",
+                     player=pid, total=total, event=name)]
+        events += self._event_effect(state, pid, total, own, tgt)
+        return events
+
+    def _event_effect(self, state: GameState, pid: str, total: int, own: ModelState | None,
+                      tgt: ModelState | None) -> list[Event]:
+        enemy = state.opponent(pid)
+        lost = [ev("event_lost", "It cannot be applied and is lost.")]
+        if total == 2:
+            state.aqua_alta = pid
+            return []
+        if total == 3:
+            if tgt is None or tgt.activated or not tgt.in_play:
+                return lost
+            tgt.activated = True
+            return [ev("event_effect", f"{tgt.name} is marked as activated.", model=tgt.uid)]
+        if total == 4:
+            if tgt is None or tgt.stunned or not tgt.in_play:
+                return lost
+            return M.stun(state, tgt, "Combat Stress")
+        if total == 5:
+            if own is None or not own.activated or not own.in_play:
+                return lost
+            own.activated = False
+            return [ev("event_effect", f"{own.name} may act again this Round.", model=own.uid)]
+        if total == 6:
+            if own is None or not own.stunned:
+                return lost
+            own.stunned = False
+            return [ev("event_effect", f"{own.name} is no longer Stunned.", model=own.uid)]
+        if total == 7:
+            w = next((w for w in (own.weapons if own else []) if w.firearm and not w.loaded and not w.destroyed), None)
+            if w is None:
+                return lost
+            w.jammed = False
+            combat.reload(w)
+            return [ev("event_effect", f"{own.name}'s {w.name} is reloaded.", model=own.uid)]
+        if total == 9:
+            return M.morale_group(state, enemy, "Anxiety")
+        if total == 10:
+            if tgt is None or state.players[enemy].leader == tgt.uid or tgt.independent or "Leader" in tgt.descriptors:
+                return lost
+            return M.morale_single(state, tgt, 0, "Battle Shock")
+        if total == 11:
+            state.geyser = True
+            s = scatter(state.rng, 0)
+            return [ev("geyser", f"Place the Geyser marker, then it scatters {s.distance}'' towards {s.clock} o'clock; "
+                                 "it attacks every model within 5'' now and at every End of Round.",
+                       distance=s.distance, clock=s.clock)]
+        if total == 12:
+            if own is None or not own.in_play or not own.damage:
+                return lost
+            return M.healing_roll(state, own, own, 6, "Miraculous Recovery (Healing 6)")
+        if total == 13:
+            if tgt is None or not tgt.in_play:
+                return lost
+            events: list[Event] = []
+            from .dice import roll_pool
+            r = roll_pool(state.rng, 4, max(BASIC_DIFFICULTY, attr(tgt, "DEX", state)), label="Evil Eye")
+            events.append(M.record(state, None, r, "Evil Eye (Shooting 4)"))
+            if r.aces:
+                events += M.apply_damage(state, tgt, r.aces, ignore_protection=bool(
+                    state.house_rules.get("evil_eye_ignores_protection", True)), source="Evil Eye")[1]
+            if r.critical:
+                events += M.stun(state, tgt, "Evil Eye")
+            if r.fumble:
+                events.append(ev("event_effect", f"{self._pname(state, enemy)} may remove a Stun from one model "
+                                                 "(Event 6 style: use /stun-clear via GM)."))
+            return events
+        if total == 14:
+            if own is None or not own.in_play:
+                return lost
+            events = []
+            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events)
+            if r.critical:
+                own.karma = own.karma_max
+            elif r.fumble:
+                own.karma = max(0, own.karma - 1)
+            else:
+                own.karma = min(own.karma_max, own.karma + r.aces)
+            events.append(ev("karma", f"{own.name} has {own.karma}/{own.karma_max} Karma.", model=own.uid))
+            return events
+        if total == 15:
+            if tgt is None or not tgt.in_play:
+                return lost
+            events = []
+            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events)
+            if r.aces == 0:
+                loss = ceil_half(tgt.karma)
+                tgt.karma -= loss
+                events.append(ev("karma", f"{tgt.name} loses {loss} Karma ({tgt.karma}/{tgt.karma_max}).",
+                                 model=tgt.uid))
+            return events
+        if total == 17:
+            if own is None or not own.fallen or own.fled:
+                return lost
+            events = []
+            r = M.model_roll(state, own, 4, label="He's Alive! (Healing 4)", auto_mods=False, events=events)
+            if r.aces:
+                own.fallen = False
+                own.on_table = False
+                own.damage = max(0, own.life - r.aces)
+                own.killed_by = ""
+                events.append(ev("event_effect", f"{own.name} gets {r.aces} LP back and may enter as a reinforcement.",
+                                 model=own.uid))
+            return events
+        if total == 18:
+            if own is None or not own.in_play:
+                return lost
+            own.on_table = False
+            own.activated = True
+            return [ev("event_effect", f"{own.name} leaves the table and becomes a reinforcement.", model=own.uid)]
+        if total == 19:
+            leader = M.first_leader(state, pid)
+            if leader is None or leader.command >= leader.command_max:
+                return lost
+            leader.command += 1
+            return [ev("event_effect", f"{leader.name} regains 1 Command ({leader.command}/{leader.command_max}).",
+                       model=leader.uid)]
+        if total == 20:
+            leader = M.first_leader(state, enemy)
+            if leader is None or leader.command <= 0:
+                return lost
+            leader.command -= 1
+            return [ev("event_effect", f"{leader.name} loses 1 Command ({leader.command}/{leader.command_max}).",
+                       model=leader.uid)]
+        return []   # 8, 16: the players apply them on the table
+
+    # ------------------------------------------------------------------ magic
+    def _do_cast(self, state: GameState, a: A.Cast, actor: Actor) -> list[Event]:
+        c = self._active(state, a.model, actor)
+        spell = self._spell(state, a.spell)
+        t = state.model(a.target) if a.target else None
+        targets = [state.model(u) for u in a.targets]
+        return self._cast(state, c, spell, t, targets, a.attribute, a.karma, a.use_diamond)
+
+    def _spell(self, state: GameState, name: str) -> dict:
+        for known in state.spells.values():
+            if known["name"].lower() == name.lower():
+                return known
+        raise IllegalAction(f"There is no spell called '{name}'.")
+
+    def _cast(self, state: GameState, c: ModelState, spell: dict, t, targets, attribute="", karma=0,
+              diamond=False) -> list[Event]:
+        if any(e.kind == "bond" and e.caster == c.uid for m in state.models.values() for e in m.effects):
+            raise IllegalAction(f"{c.name} holds a Spiritual Bond and may only Walk.")
+        ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond)
+        c.last_action = "cast"
+        if ctx["aces"] > 0 and not ctx["critical"]:
+            for m in state.squad(state.opponent(c.owner)):
+                if "Naach-Tith Annulment" in m.spells and m.karma >= ctx["paid"] + 1:
+                    state.counter += 1
+                    state.sub = {"kind": "annul", "id": f"annul-{state.counter}", "ctx": ctx,
+                                 "player": state.opponent(c.owner)}
+                    events.append(ev("annul_window", f"{self._pname(state, m.owner)} may answer with "
+                                                     "Naach-Tith Annulment.", player=m.owner))
+                    return events
+        return events + combat.resolve_spell(state, ctx, spell)
+
+    def _annul(self, state: GameState, choice: str) -> list[Event]:
+        sub = state.sub
+        ctx = sub["ctx"]
+        state.sub = {}
+        spell = self._spell(state, ctx["spell"])
+        events: list[Event] = []
+        if choice != "no":
+            n = state.model(choice)
+            caster = state.model(ctx["caster"])
+            cost = ctx["paid"] + 1
+            M.spend_karma(n, cost, "Naach-Tith Annulment")
+            events.append(ev("cast", f"{n.name} answers with Naach-Tith Annulment ({cost} Karma, 0 AP).",
+                             model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost))
+            r = M.model_roll(state, n, attr(n, "MIN"), label="Magic roll (Naach-Tith Annulment)",
+                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events)
+            if r.fumble:
+                events += M.stun(state, n, "fumbled Magic roll")
+            ctx = dict(ctx)
+            ctx["aces"] = max(0, ctx["aces"] - r.aces)
+            if ctx["aces"] == 0 or r.critical:
+                events.append(ev("annulled", f"{ctx['spell']} is annulled.", spell=ctx["spell"]))
+                if r.critical:
+                    events += M.stun(state, caster, "Naach-Tith Critical")
+                return events
+            events.append(ev("annul_partial", f"{r.aces} Ace(s) cancelled; {ctx['spell']} goes on with "
+                                              f"{ctx['aces']}.", spell=ctx["spell"]))
+        return events + combat.resolve_spell(state, ctx, spell)
+
+    # ================================================================== prompts
+    def pending(self, state: GameState) -> list[Prompt]:
+        if state.over:
+            return []
+        prompts: list[Prompt] = []
+        for item in state.morale_queue[:1]:
+            squad = state.squad(item["player"])
+            fallen = state.models[item["fallen"]].name
+            opts = [Option("none", "Nobody was within 5''")] + [
+                Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in squad[:24]]
+            prompts.append(Prompt(id=item["id"], player=item["player"],
+                                  text=f"{fallen} fell. Which of your models were within 5''? They test Morale.",
+                                  options=tuple(opts), min_choices=1, max_choices=len(opts)))
+        if state.sub.get("kind") == "annul":
+            opts = [Option("no", "Let the spell through")] + [
+                Option(m.uid, f"Annul with {m.name}"[:80]) for m in state.squad(state.sub["player"])
+                if "Naach-Tith Annulment" in m.spells and m.karma >= state.sub["ctx"]["paid"] + 1]
+            prompts.append(Prompt(id=state.sub["id"], player=state.sub["player"],
+                                  text=f"{state.models[state.sub['ctx']['caster']].name} casts "
+                                       f"{state.sub['ctx']['spell']}. Answer with Naach-Tith Annulment?",
+                                  options=tuple(opts)))
+            return prompts
+        if state.chain:
+            pid = state.chain["player"]
+            prompts.append(Prompt(id=state.chain["id"], player=state.opponent(pid),
+                                  text="Your opponent chains an activation. Spend 1 Command to cancel it?",
+                                  options=(Option("allow", "Allow it"), Option("cancel", "Cancel (1 Command)"))))
+            return prompts
+        if state.phase == "deploy":
+            for i, pid in enumerate(state.seats):
+                if pid in state.deployed:
+                    continue
+                squad = state.squad(pid, in_play_only=False)
+                opts = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
+                prompts.append(Prompt(id=f"deploy-{i}", player=pid,
+                                      text="Choose your advance party (at least half the squad); "
+                                           "the rest arrive as reinforcements from Round 2.",
+                                      options=opts, min_choices=min(len(opts), ceil_half(len(squad))),
+                                      max_choices=len(opts)))
+        elif state.phase == "order":
+            prompts.append(Prompt(id=f"order-r{state.round}", player=state.initiative["winner"],
+                                  text=f"You won the Initiative for Round {state.round}. Who activates first?",
+                                  options=(Option("me", "I go first"), Option("opponent", "My opponent goes first"))))
+        elif state.phase == "end_round":
+            prompts.append(Prompt(id=f"eor-r{state.round}", player=state.first_player or state.seats[0],
+                                  text=f"Every model has activated. Resolve the End of Round {state.round}?",
+                                  options=(Option("go", "End the Round"),)))
+        elif state.phase == "activation":
+            if state.active:
+                prompts.append(self._active_prompt(state, state.models[state.active]))
+            else:
+                prompts.append(self._turn_prompt(state))
+        return prompts
+
+    def _turn_prompt(self, state: GameState) -> Prompt:
+        pid = state.turn_player
+        opts = [Option(f"act:{m.uid}", f"Activate {m.name}"[:80], f"{m.ap} AP") for m in self.activatable(state, pid)]
+        if self.can_reinforce(state, pid):
+            opts.append(Option("reinforce", "Bring on a reinforcement"))
+        if self.can_pass(state, pid):
+            opts.append(Option("pass", "Pass"))
+        if state.sub.get("kind") == "reinforce":
+            opts = [Option(f"{meth[0]}:{m.uid}", f"{m.name}: {meth}"[:80])
+                    for m in self.reserves(state, pid)[:8] for meth in ("assault", "flanking", "sneak")] \
+                + [Option("back", "Back")]
+            return Prompt(id=f"rf-t{state.turn}", player=pid, text="Which reinforcement, and how does it enter?",
+                          options=tuple(opts[:25]))
+        return Prompt(id=f"turn-t{state.turn}", player=pid, text=f"Round {state.round}: your Turn. Activate a model.",
+                      options=tuple(opts[:25]))
+
+    def _action_options(self, state: GameState, m: ModelState) -> list[Option]:
+        out = []
+        enemies = state.squad(state.opponent(m.owner))
+        for key, label in BUTTON_ACTIONS:
+            ok = m.ap >= 1 and not m.petrified
+            if key in ("walk", "run", "jump", "climb", "hide", "ready_cc"):
+                pass
+            elif key == "swim":
+                ok = ok and m.in_water
+            elif key == "clear_stun":
+                ok = ok and m.stunned
+            elif key == "melee":
+                ok = ok and bool(enemies)
+            elif key == "shoot":
+                ok = ok and bool(enemies) and any(w.kind == "ranged" and w.loaded and not w.jammed and not
+                                                  w.destroyed for w in m.weapons)
+            elif key == "ready_sh":
+                ok = ok and any(w.kind == "ranged" and w.loaded for w in m.weapons)
+            elif key == "reload":
+                ok = ok and any(not w.loaded and not w.jammed and not w.destroyed and m.ap >= combat.reload_cost(w)
+                                for w in m.weapons if w.kind == "ranged")
+            elif key == "fix_jam":
+                ok = m.ap >= 2 and any(w.jammed for w in m.weapons)
+            elif key == "cast":
+                ok = ok and not m.cast_locked and m.karma >= combat.spell_cost_now(m) and bool(
+                    self._castable(state, m))
+            elif key == "heal":
+                ok = m.ap >= 2 and M.ability_x(m, "Healing") is not None and any(
+                    x.damage for x in state.squad(m.owner) if x.uid != m.uid)
+            elif key == "regen":
+                ok = m.ap >= 2 and M.ability_x(m, "Regeneration") is not None and m.damage > 0
+            elif key == "end":
+                ok = True
+            elif key == "endchain":
+                ok = self.can_chain(state, m.owner)
+            if ok:
+                out.append(Option(key, label))
+        return out
+
+    def _castable(self, state: GameState, m: ModelState) -> list[dict]:
+        spells = state.spells
+        return [spells[s] for s in m.spells if s in spells and not spells[s].get("reaction")]
+
+    def _active_prompt(self, state: GameState, m: ModelState) -> Prompt:
+        sub = state.sub
+        base = f"t{state.turn}-{state.counter}"
+        if not sub:
+            return Prompt(id=f"do-{m.uid}-{base}-{m.ap}", player=m.owner,
+                          text=f"{m.name}: {m.ap} AP left. Choose an action.",
+                          options=tuple(self._action_options(state, m)))
+        kind = sub["kind"]
+        back = Option("back", "Back")
+        if kind in ("melee", "shoot"):
+            foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
+            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes[:24]] + [back]
+            return Prompt(id=f"tg-{base}", player=m.owner, text=f"{m.name}: choose the target.", options=tuple(opts))
+        if kind == "cover":
+            opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [back]
+            return Prompt(id=f"cv-{base}", player=m.owner, text="What cover does the target have?",
+                          options=tuple(opts))
+        if kind == "spell":
+            opts = [Option(f"s{i}", f"{s['name']} ({combat.spell_cost_now(m)} Karma)"[:80])
+                    for i, s in enumerate(self._castable(state, m))][:24] + [back]
+            return Prompt(id=f"sp-{base}", player=m.owner, text=f"{m.name}: which spell?", options=tuple(opts))
+        if kind == "spell_target":
+            cands = [x for x in state.models.values() if x.in_play]
+            multi = sub.get("multi", False)
+            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in cands[:24]]
+            if not multi:
+                opts.append(back)
+            return Prompt(id=f"st-{base}", player=m.owner, text=f"Target(s) of {sub['spell']}.",
+                          options=tuple(opts), min_choices=1, max_choices=min(5, len(opts)) if multi else 1)
+        if kind == "attribute":
+            opts = [Option(x, x) for x in ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")] + [back]
+            return Prompt(id=f"at-{base}", player=m.owner, text=f"Which attribute for {sub['spell']}?",
+                          options=tuple(opts))
+        if kind == "heal":
+            opts = [Option(x.uid, f"{x.name} ({x.life_left}/{x.life})"[:80]) for x in state.squad(m.owner)
+                    if x.damage and x.uid != m.uid][:24] + [back]
+            return Prompt(id=f"hl-{base}", player=m.owner, text="Heal which friend (in base contact)?",
+                          options=tuple(opts))
+        raise IllegalAction("Unknown step.")  # pragma: no cover
+
+    # ------------------------------------------------------------------ Choose
+    def _do_choose(self, state: GameState, a: Choose, actor: Actor) -> list[Event]:
+        prompt = self.check_choice(state, a, actor)
+        pid = prompt.player
+        who = Actor(pid, actor.gm)
+        pick = a.options[0]
+        p = prompt.id
+        if p.startswith("mor-"):
+            item = state.morale_queue.pop(0)
+            events: list[Event] = []
+            for uid in a.options:
+                if uid != "none" and state.models[uid].in_play:
+                    events += M.morale_single(state, state.models[uid], 0, "a friend fell within 5''")
+            if not events:
+                events.append(ev("morale_none", "Nobody was close enough to test.", player=item["player"]))
+            return events
+        if p.startswith("annul-"):
+            return self._annul(state, pick)
+        if p.startswith("cancel-"):
+            return self._resolve_chain(state, pick == "cancel")
+        if p.startswith("deploy-"):
+            return self._do_deploy(state, A.Deploy(pid, tuple(a.options)), who)
+        if p.startswith("order-"):
+            return self._do_order(state, A.ChooseOrder(pick), who)
+        if p.startswith("eor-"):
+            return self._end_round(state)
+        if p.startswith("turn-"):
+            if pick == "pass":
+                return self._do_pass(state, A.Pass(pid), who)
+            if pick == "reinforce":
+                state.sub = {"kind": "reinforce"}
+                return []
+            return self._do_activate(state, A.Activate(pick.split(":", 1)[1]), who)
+        if p.startswith("rf-"):
+            if pick == "back":
+                state.sub = {}
+                return []
+            meth, uid = pick.split(":", 1)
+            method = {"a": "assault", "f": "flanking", "s": "sneak"}[meth]
+            state.sub = {}
+            return self._do_reinforce(state, A.Reinforce(uid, method), who)
+        m = state.models[state.active]
+        if pick == "back":
+            state.sub = {}
+            state.counter += 1
+            return []
+        if p.startswith("do-"):
+            return self._button_action(state, m, pick, who)
+        sub = dict(state.sub)
+        state.counter += 1
+        if p.startswith("tg-"):
+            if sub["kind"] == "melee":
+                state.sub = {}
+                return self._do_attack(state, A.Attack(m.uid, pick), who)
+            state.sub = {"kind": "cover", "target": pick}
+            return []
+        if p.startswith("cv-"):
+            _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+            state.sub = {}
+            return self._do_shoot(state, A.Shoot(m.uid, sub["target"], cover_size=size, cover_hardness=hard), who)
+        if p.startswith("sp-"):
+            spell = self._castable(state, m)[int(pick[1:])]
+            nxt = self._spell_next_step(spell)
+            if nxt is None:
+                state.sub = {}
+                return self._cast(state, m, spell, None, [])
+            state.sub = {"kind": nxt, "spell": spell["name"], "multi": spell["effect"] in MULTI_TARGET_SPELLS}
+            return []
+        if p.startswith("st-"):
+            spell = self._spell(state, sub["spell"])
+            if spell["effect"] in ("blessing", "curse"):
+                state.sub = {"kind": "attribute", "spell": sub["spell"], "target": pick}
+                return []
+            state.sub = {}
+            if sub.get("multi"):
+                return self._cast(state, m, spell, state.model(a.options[0]), [state.model(u) for u in a.options])
+            return self._cast(state, m, spell, state.model(pick), [])
+        if p.startswith("at-"):
+            state.sub = {}
+            return self._cast(state, m, self._spell(state, sub["spell"]), state.model(sub["target"]), [],
+                              attribute=pick)
+        if p.startswith("hl-"):
+            state.sub = {}
+            return self._do_heal(state, A.Heal(pick, healer=m.uid), who)
+        raise IllegalAction("That choice is not understood.")
+
+    def _spell_next_step(self, spell: dict) -> str | None:
+        if spell["effect"] in ("walk_worlds",):
+            return None
+        if spell["effect"] == "rashaar_heal":
+            return None
+        return "spell_target"
+
+    def _button_action(self, state: GameState, m: ModelState, pick: str, who: Actor) -> list[Event]:
+        state.counter += 1
+        if pick == "end":
+            return self._end_activation(state, m)
+        if pick == "endchain":
+            return self._end_activation(state, m, chain=True)
+        if pick in ("melee", "shoot"):
+            state.sub = {"kind": pick}
+            return []
+        if pick == "cast":
+            state.sub = {"kind": "spell"}
+            return []
+        if pick == "heal":
+            state.sub = {"kind": "heal"}
+            return []
+        if pick == "regen":
+            return self._do_heal(state, A.Heal(m.uid, healer=m.uid), who)
+        mapping = {"ready_cc": "at_ready_melee", "ready_sh": "at_ready_shooting"}
+        return self._do_spend_ap(state, A.SpendAP(m.uid, mapping.get(pick, pick)), who)
+
+    # ================================================================== views
+    def view_for(self, state: GameState, viewer: str) -> dict:
+        from .views import game_view
+        return game_view(self, state, viewer)

@@ -1,0 +1,421 @@
+"""Model-level mechanics (digest §1.8, §2.6-§2.10, §2.12): effective attributes, pools with the
+automatic modifiers, damage through Protection, pain thresholds, Stun, healing, falls, drowning,
+morale and falling in combat. Functions change the given state and return Events.
+
+Universal abilities are data: each model holds a list of {name, x} entries (profile, items,
+powers, spell effects) and the hook points below ask `ability_x`/`has` for what applies; the
+same ability from two sources never stacks (the best X counts).
+"""
+from __future__ import annotations
+
+from rules.common import PUBLIC, Event, IllegalAction
+
+from . import tables
+from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, roll_pool
+from .state import GameState, ModelState
+
+# Penalty abilities: "best" for the bearer is the smallest penalty.
+PENALTY_ABILITIES = {"Heavy Armor", "Heavy Weapon", "Rickety"}
+INNATE_SPIRITUAL = {"Ethereal": 1, "Incorporeal": 3}
+
+
+def ev(kind: str, text: str, audience: str = PUBLIC, **data) -> Event:
+    return Event(kind=kind, text=text, audience=audience, data=data)
+
+
+# ------------------------------------------------------------------ abilities
+def all_abilities(m: ModelState) -> list[dict]:
+    out = list(m.abilities) + list(m.item_abilities) + list(m.magic_abilities)
+    for e in m.effects:
+        if e.kind == "ability":
+            out.append({"name": e.ability, "x": e.x})
+    return out
+
+
+def has(m: ModelState, name: str) -> bool:
+    return any(a["name"] == name for a in all_abilities(m))
+
+
+def ability_x(m: ModelState, name: str, default: int | None = None) -> int | None:
+    xs = [int(a.get("x", 0)) for a in all_abilities(m) if a["name"] == name]
+    if not xs:
+        return default
+    if name in PENALTY_ABILITIES:
+        return min(xs, key=abs)
+    return max(xs)
+
+
+def weapon_x(abilities: list[dict], name: str, default: int | None = None) -> int | None:
+    xs = [int(a.get("x", 0)) for a in abilities if a["name"] == name]
+    return max(xs) if xs else default
+
+
+# ------------------------------------------------------------------ life track
+def thresholds(track: list[int]) -> list[int]:
+    """Indices of the boxes that are Pain Thresholds (the last box of each non-zero group,
+    except the very last box, whose crossing is Falling in Combat)."""
+    n = len(track)
+    return [i for i in range(n - 1) if track[i] != 0 and track[i + 1] != track[i]]
+
+
+def pain_penalty_for(track: list[int], damage: int) -> int:
+    pen = 0
+    for i in thresholds(track):
+        if i < damage:
+            pen = track[i]          # replaces, never adds
+    return pen
+
+
+def past_last_threshold(m: ModelState) -> bool:
+    th = thresholds(m.life_track)
+    return bool(th) and m.damage > th[-1]
+
+
+def pain_penalty(m: ModelState) -> int:
+    if has(m, "Berserk") and past_last_threshold(m):
+        return 0
+    return pain_penalty_for(m.life_track, m.damage)
+
+
+# ------------------------------------------------------------------ attributes
+def attr(m: ModelState, name: str, state: GameState | None = None) -> int:
+    """The current value of an attribute, with spell effects (best bonus, worst malus),
+    Berserk, Defensive Combat and the Protection rules."""
+    base = int(m.attrs.get(name, 0))
+    ups = [e.delta for e in m.effects if e.kind == "attr" and e.attr == name and e.delta > 0]
+    downs = [e.delta for e in m.effects if e.kind == "attr" and e.attr == name and e.delta < 0]
+    value = base + (max(ups) if ups else 0) + (min(downs) if downs else 0)
+    if name == "PRO":
+        printed_extra = weapon_x(m.abilities, "Extra Protection", 0) or 0
+        best_extra = ability_x(m, "Extra Protection", 0) or 0
+        value = value - printed_extra + best_extra - abs(ability_x(m, "Rickety", 0) or 0)
+        return max(0, value)
+    if name == "COM" and has(m, "Berserk") and past_last_threshold(m):
+        value += 3
+    if name == "DEX" and state is not None and m.defensive_turn == state.turn:
+        value += m.defensive_dex
+    if ups or downs or name in ("COM", "DEX"):
+        value = max(1, min(10, value)) if base > 0 else value
+    return value
+
+
+def first_leader(state: GameState, pid: str) -> ModelState | None:
+    p = state.players[pid]
+    if p.leader and p.leader in state.models and state.models[p.leader].in_play:
+        return state.models[p.leader]
+    return None
+
+
+# ------------------------------------------------------------------ pools
+def roll_mods(state: GameState, m: ModelState, kind: str = "") -> list[tuple[str, int]]:
+    """The automatic dice modifiers every roll of this model gets."""
+    mods: list[tuple[str, int]] = []
+    pen = pain_penalty(m)
+    if pen:
+        mods.append(("pain threshold", pen))
+    if m.stunned:
+        mods.append(("Stun", -1))
+    if m.karma == 0 and m.karma_max > 0 and state.house_rules.get("zero_karma_penalty", True):
+        mods.append(("no Karma left", -1))
+    if m.carrying == "fragment":
+        mods.append(("carrying the fragment", -int(state.house_rules.get("fragment_bearer_penalty", 1))))
+    if kind == "DEX":
+        ha = ability_x(m, "Heavy Armor")
+        if ha:
+            mods.append(("Heavy Armor", -abs(ha)))
+    return mods
+
+
+def spend_karma(m: ModelState, n: int, why: str) -> None:
+    if n < 0:
+        raise IllegalAction("Karma spent cannot be negative.")
+    if n > m.karma:
+        raise IllegalAction(f"{m.name} has only {m.karma} Karma, not {n} for {why}.")
+    m.karma -= n
+
+
+def record(state: GameState, m: ModelState | None, result: PoolResult, label: str) -> Event:
+    data = result.to_public()
+    data["model"] = m.uid if m else ""
+    data["label"] = label
+    state.last_roll = {"model": m.uid if m else "", "label": label, "result": result.to_dict()}
+    who = f"{m.name}: " if m else ""
+    return ev("roll", f"{who}{label} — {result.summary()}", **data)
+
+
+def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY,
+               label: str = "", kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
+               auto_mods: bool = True, default_effects: bool = False,
+               events: list[Event] | None = None) -> PoolResult:
+    """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here)."""
+    if karma > 2:
+        raise IllegalAction("Karma can add at most 2 dice to a roll.")
+    all_mods = (roll_mods(state, m, kind) if auto_mods else []) + list(mods or [])
+    spend_karma(m, karma, "Karma dice")
+    if karma:
+        all_mods.append(("Karma", karma))
+    pool = build_pool(base, all_mods, state.house_rules.get("pool_order", "net_then_clamp"))
+    result = roll_pool(state.rng, pool, difficulty, label=label)
+    if events is not None:
+        events.append(record(state, m, result, label))
+        if default_effects:
+            events.extend(default_crit_fumble(m, result))
+    return result
+
+
+def default_crit_fumble(m: ModelState, result: PoolResult) -> list[Event]:
+    """Defaults when nothing else is said: a Critical gives back 1 lost Karma, a Fumble costs 1."""
+    out = []
+    if result.critical and m.karma < m.karma_max:
+        m.karma += 1
+        out.append(ev("karma", f"{m.name} regains 1 Karma for the Critical ({m.karma}/{m.karma_max}).",
+                      model=m.uid, karma=m.karma))
+    if result.fumble and m.karma > 0:
+        m.karma -= 1
+        out.append(ev("karma", f"{m.name} loses 1 Karma for the Fumble ({m.karma}/{m.karma_max}).",
+                      model=m.uid, karma=m.karma))
+    return out
+
+
+# ------------------------------------------------------------------ stun, damage, healing
+def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False) -> list[Event]:
+    if not m.in_play:
+        return []
+    if m.stun_turn == state.turn and not drown and state.house_rules.get("second_stun_same_turn") == "ignored":
+        return [ev("stun_ignored", f"{m.name} has already been Stunned this Turn; the Stun ({source}) is ignored.",
+                   model=m.uid)]
+    m.stun_turn = state.turn
+    if m.stunned:
+        events = [ev("stun_damage", f"{m.name} is already Stunned: the Stun ({source}) becomes 1 damage "
+                                     "that ignores Protection.", model=m.uid)]
+        events += apply_damage(state, m, 1, ignore_protection=True, source="second Stun")[1]
+        return events
+    m.stunned = True
+    return [ev("stun", f"{m.name} is Stunned ({source}).", model=m.uid, source=source)]
+
+
+def effective_protection(state: GameState, m: ModelState, penetration: int = 0, spiritual: bool = False,
+                         flames: bool = False, ignore_protection: bool = False, fall: bool = False) -> int:
+    up = ability_x(m, "Universal Protection", 0) or 0
+    if ignore_protection:
+        return 0
+    if spiritual:
+        sp = max([ability_x(m, "Spiritual Protection", 0) or 0, up]
+                 + [x for k, x in INNATE_SPIRITUAL.items() if has(m, k)])
+        return sp
+    if flames:
+        return max(abs(ability_x(m, "Fireproof", 0) or 0), abs(ability_x(m, "Flameproof", 0) or 0), up)
+    if fall:
+        base = 2 if state.house_rules.get("fall_protection", "base_only") == "base_only" else 0
+        return max(0, base - penetration)
+    prot = max(attr(m, "PRO"), up) + m.protection_boost
+    return max(0, prot - penetration)
+
+
+def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int = 0, spiritual: bool = False,
+                 flames: bool = False, ignore_protection: bool = False, source: str = "",
+                 attacker: str = "", fall: bool = False) -> tuple[int, list[Event]]:
+    """Damage before Protection → Life boxes crossed; thresholds, Stun, falling in combat."""
+    if not m.in_play:
+        return 0, []
+    prot = effective_protection(state, m, penetration, spiritual, flames, ignore_protection, fall)
+    if m.protection_boost and not (spiritual or flames or ignore_protection or fall):
+        m.protection_boost = 0     # the Karma boost is used up by this attack
+    lost = max(0, int(amount) - prot)
+    lost = min(lost, m.life_left)
+    events: list[Event] = []
+    before = m.damage
+    m.damage += lost
+    kind = "spiritual " if spiritual else ("flame " if flames else "")
+    events.append(ev("damage", f"{m.name} takes {amount} {kind}damage against Protection {prot}: "
+                               f"{lost} LP lost ({m.life_left}/{m.life} left).",
+                     model=m.uid, amount=amount, protection=prot, lost=lost, life_left=m.life_left,
+                     source=source))
+    if lost and m.damage >= m.life:
+        events += fall_in_combat(state, m, attacker)
+        return lost, events
+    for i in thresholds(m.life_track):
+        if before <= i < m.damage:
+            events.append(ev("pain", f"{m.name} crosses a Pain Threshold: {m.life_track[i]} dice on every roll.",
+                             model=m.uid, penalty=m.life_track[i]))
+            if m.at_ready:
+                m.at_ready = ""
+                events.append(ev("at_ready_lost", f"{m.name} loses its At the Ready counter.", model=m.uid))
+            events += stun(state, m, "Pain Threshold")
+    if lost >= 3 and m.in_play and m.on_gondola and state.house_rules.get("terrain") == "es_ttcombat":
+        m.on_gondola = False
+        m.in_water = True
+        events.append(ev("gondola_fall", f"{m.name} lost {lost} LP in one action and falls off the gondola "
+                                         "into the water (shortest route).", model=m.uid))
+    return lost, events
+
+
+def heal(state: GameState, m: ModelState, n: int, source: str = "") -> list[Event]:
+    if not m.in_play or n <= 0:
+        return []
+    healed = min(n, m.damage)
+    m.damage -= healed
+    return [ev("heal", f"{m.name} heals {healed} LP ({source}); {m.life_left}/{m.life}.",
+               model=m.uid, healed=healed, life_left=m.life_left)]
+
+
+def healing_roll(state: GameState, healer: ModelState, target: ModelState, x: int, source: str,
+                 karma: int = 0, extra: list[tuple[str, int]] | None = None) -> list[Event]:
+    """Healing/Regeneration (X): X dice at 7; 1 LP per Ace; Critical full; Fumble 1 damage to the target."""
+    events: list[Event] = []
+    r = model_roll(state, healer, x, label=source, mods=extra or [], karma=karma, events=events)
+    if r.critical:
+        events += heal(state, target, target.damage, source + " (Critical: fully healed)")
+    elif r.fumble:
+        events.append(ev("heal_fumble", f"{source} fumbles: {target.name} loses 1 LP.", model=target.uid))
+        events += apply_damage(state, target, 1, ignore_protection=True, source=source + " fumble")[1]
+    else:
+        events += heal(state, target, r.aces, source)
+    return events
+
+
+# ------------------------------------------------------------------ falling in combat, morale
+def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bool = False) -> list[Event]:
+    m.fallen = True
+    m.fled = fled
+    m.killed_by = attacker
+    m.activated = True
+    m.at_ready = ""
+    events = [ev("fallen", f"{m.name} {'leaves the table and counts as Fallen' if fled else 'Falls in Combat'}.",
+                 model=m.uid, attacker=attacker)]
+    if m.carrying:
+        events.append(ev("dropped", f"{m.name} drops the {m.carrying} where it stood.", model=m.uid))
+        m.carrying = ""
+    owner = state.players[m.owner]
+    was_leader = owner.leader == m.uid
+    if attacker and attacker in state.models:
+        a = state.models[attacker]
+        gain = int(state.house_rules.get("leader_kill_karma", 3)) if was_leader else 1
+        new = min(a.karma_max, a.karma + gain)
+        if new > a.karma:
+            events.append(ev("karma", f"{a.name} regains {new - a.karma} Karma for the blow ({new}/{a.karma_max}).",
+                             model=a.uid, karma=new))
+            a.karma = new
+    # Mind Control: the controller of a Mindless model rolls Mind or is Stunned
+    if has(m, "Mindless"):
+        for c in state.squad(m.owner):
+            if has(c, "Mind Control"):
+                r = model_roll(state, c, attr(c, "MIN"), label="Mind Control (a controlled model fell)",
+                               events=events)
+                if not r.success:
+                    events += stun(state, c, "Mind Control")
+                break
+    if was_leader:
+        successor = next((x for x in state.squad(m.owner) if x.command > 0 or x.command_max > 0), None)
+        owner.leader = successor.uid if successor else ""
+        if successor:
+            events.append(ev("leader", f"{successor.name} becomes the main Leader.", model=successor.uid))
+        if state.squad(m.owner):
+            events += morale_group(state, m.owner, "the Leader fell")
+    left = state.squad(m.owner)
+    if len(left) == 1 and not was_leader:
+        events += morale_single(state, left[0], 0, "last survivor of the squad")
+    elif len(left) > 1 and not was_leader:
+        state.counter += 1
+        state.morale_queue.append({"id": f"mor-{state.counter}", "player": m.owner, "fallen": m.uid})
+    if m.drowned_by:
+        m.drowned_by = ""
+    return events
+
+
+def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool = True) -> tuple[int, list, bool]:
+    """(base, modifiers, use automatic modifiers?) for a Morale roll (Brave, Reckless)."""
+    if single and has(m, "Reckless"):
+        return 2 * int(m.attrs.get("MIN", 0)), [], False
+    if has(m, "Brave"):
+        return int(m.attrs.get("MIN", 0)), [], False
+    return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
+
+
+def morale_single(state: GameState, m: ModelState, modifier: int = 0, reason: str = "") -> list[Event]:
+    if not m.in_play:
+        return []
+    events: list[Event] = []
+    base, mods, auto = morale_pool(state, m, modifier)
+    r = model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
+                   auto_mods=auto, events=events)
+    events += morale_result(state, m, r)
+    return events
+
+
+def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
+    if r.success:
+        return [ev("morale_pass", f"{m.name} holds firm.", model=m.uid)]
+    events = stun(state, m, "failed Morale")
+    if r.fumble:
+        m.fleeing = True
+        events.append(ev("flee", f"{m.name} fumbles its Morale and flees: next activation it spends all AP "
+                                 "clearing the Stun and running for the nearest table edge.", model=m.uid))
+    return events
+
+
+def morale_group(state: GameState, pid: str, reason: str = "", modifier: int = 0) -> list[Event]:
+    squad = state.squad(pid)
+    if not squad:
+        return []
+    roller = max(squad, key=lambda x: (attr(x, "MIN"), x.uid == state.players[pid].leader))
+    leader = first_leader(state, pid)
+    events: list[Event] = []
+    base, mods, auto = morale_pool(state, roller, modifier, single=False)
+    if leader and leader.command:
+        mods = mods + [("Leader's Command", leader.command)]
+    r = model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
+                   mods=mods, auto_mods=auto, events=events)
+    if r.success:
+        events.append(ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid))
+        return events
+    events.append(ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid))
+    for m in squad:
+        events += morale_single(state, m, modifier, "group failure")
+    return events
+
+
+# ------------------------------------------------------------------ falls and water
+def fall(state: GameState, m: ModelState, height: float, voluntary: bool = False, karma: int = 0) -> list[Event]:
+    events: list[Event] = []
+    cat = tables.fall_category(height)
+    r = model_roll(state, m, attr(m, "DEX", state), label="Jump Down" if voluntary else "falling (Dex)",
+                   kind="DEX", karma=karma, events=events)
+    if voluntary:
+        cat = 0 if r.critical else max(0, cat - r.aces) + (1 if r.fumble else 0)
+    else:
+        if r.fumble:
+            cat += int(state.house_rules.get("involuntary_fall_fumble", 1))
+        elif r.success:
+            cat -= 1
+    cat = max(0, min(5, cat))
+    _, label, dmg, pen = tables.fall_row(cat)
+    events.append(ev("fall", f"{m.name} falls {height}'': category {cat} ({label}).", model=m.uid, category=cat))
+    if dmg is None:
+        events += fall_in_combat(state, m, "")
+        return events
+    if dmg:
+        lost, evs = apply_damage(state, m, dmg, penetration=pen, fall=True, source="fall")
+        events += evs
+        if lost and height >= attr(m, "DEX", state):
+            events += stun(state, m, "a fall as high as its Dexterity")
+    return events
+
+
+def hold_breath(state: GameState, m: ModelState, penalty: int = 0, drown: bool = False) -> list[Event]:
+    if has(m, "Water Creature") or "Newt Gill Potion" in m.items:
+        return [ev("hold_breath", f"{m.name} breathes water and cannot drown.", model=m.uid)]
+    events: list[Event] = []
+    r = model_roll(state, m, attr(m, "DEX", state), label="Hold Breath", kind="DEX",
+                   mods=[("Drown", -penalty)] if penalty else [], events=events)
+    if not r.success:
+        events += stun(state, m, "failed Hold Breath", drown=drown)
+    return events
+
+
+def swim_allowance(m: ModelState, remaining: int | None = None) -> int:
+    """Inches a model swims with its (remaining) movement: half, rounded up, unless it swims well."""
+    mov = attr(m, "MOV") if remaining is None else remaining
+    if has(m, "Expert Swimmer") or has(m, "Water Creature"):
+        return mov
+    return ceil_half(mov)
