@@ -866,8 +866,8 @@ class CarnivalZombie(Engine[GameState]):
             self._ask(g, "finale")
             return
         sc = c.scenarios[s.scenario]
-        if (sc["kind"] == "day_night" and s.ticket >= self._last_ticket(s) and not s.night.finale
-                and g.hr.get("leviathan_check", "sunset") == "sunset"):
+        if (sc["kind"] == "day_night" and "victory" not in sc and s.ticket >= self._last_ticket(s)
+                and not s.night.finale and g.hr["leviathan_check"] == "sunset"):
             g.say("leviathan", "The third Night falls and the Leviathan rises from the lagoon.")
             self._end(g, "loss", "The Leviathan rises: no Finale was engaged on the third Night.")
             return
@@ -1835,6 +1835,9 @@ class CarnivalZombie(Engine[GameState]):
                 elif code == "P":
                     s.abyss["P"] += 1
         if s.over:
+            ring = s.night.rings[f"{pit}1.3"]
+            for code, n in cubes.items():
+                ring[code] = ring.get(code, 0) + n
             return
         s.ctx["spill"] = {"char": ch.id, "cubes": cubes, "pit": pit}
         if len(cubes) == 0:

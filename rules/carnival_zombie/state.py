@@ -35,6 +35,7 @@ DEFAULT_HOUSE_RULES: dict = {
     "survivor_rescue_counts_boxes": True,  # §4.7 DEFAULT
     "paranoia_overflow": "storage",       # A32
     "fantalozzo": False,                  # A10 (disabled: no data)
+    "leviathan_check": "sunset",          # L188: sunset (no Finale engaged -> defeat at once) | dawn
 }
 
 

@@ -1,0 +1,82 @@
+"""Whole campaigns from setup to the end, driven only by `pending()` (digest §2 invariants)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.carnival_zombie import ENGINE, census
+from rules.common import Actor, Choose
+
+from .policies import random_policy, sensible_policy
+
+ENDINGS = {
+    "All Characters are Incapacitated.",
+    "The Group would spend the Night in a Sunken Location.",
+    "The Leviathan rises: no Finale was engaged on the third Night.",
+    "The Leviathan rises: no Finale was completed.",
+}
+FINALE_WORDS = ("Finale failed", "Boat sank", "Holy Bomb", "Freedom Bridge", "Boat slips", "Airship lifts")
+
+
+def play(seed: int, policy, *, scenario="campaign", n_players=None, check_every=1, roundtrip=False):
+    r = random.Random(seed)
+    n = n_players or r.randint(1, 6)
+    seats = [f"p{seed}_{i}" for i in range(n)]
+    s = ENGINE.new_game(seats, {"difficulty": r.choice(["easy", "medium", "difficult"]), "scenario": scenario}, seed)
+    pick = policy(r)
+    last = ENGINE.clock_ordinal(s)
+    steps = 0
+    while not ENGINE.is_over(s):
+        prompts = ENGINE.pending(s)
+        assert len(prompts) == 1, (s.stage, s.ask)
+        p = prompts[0]
+        assert len(p.options) <= 25 and len(p.id) <= 40
+        assert all(len(o.id) <= 20 and len(o.label) <= 80 for o in p.options), p
+        choice = Choose(p.id, (pick(s, p),))
+        if roundtrip and steps % 97 == 0:
+            s = ENGINE.apply(s, choice, Actor(p.player)).state
+            s = ENGINE.load_state(ENGINE.dump_state(s))
+        else:
+            ENGINE.step(s, choice, Actor(p.player))
+        steps += 1
+        if steps % check_every == 0:
+            assert census(s)["total"] == 195, census(s)
+        now = ENGINE.clock_ordinal(s)
+        assert now >= last, (last, now)
+        last = now
+        assert steps < 5000
+    assert census(s)["total"] == 195
+    assert s.result in ("win", "loss")
+    assert s.reason in ENDINGS or any(w in s.reason for w in FINALE_WORDS) or "Pile" in s.reason \
+        or "survived" in s.reason, s.reason
+    return s, steps
+
+
+def test_200_random_campaigns():
+    results = {}
+    for seed in range(200):
+        s, _ = play(seed, random_policy, roundtrip=(seed % 20 == 0))
+        results[s.reason] = results.get(s.reason, 0) + 1
+    assert sum(results.values()) == 200
+
+
+def test_50_sensible_campaigns():
+    results = {"win": 0, "loss": 0}
+    tickets = []
+    for seed in range(1000, 1050):
+        s, _ = play(seed, sensible_policy)
+        results[s.result] += 1
+        tickets.append(s.ticket)
+        if s.result == "win":
+            assert s.score and s.score["total"] == sum(v for k, v in s.score.items() if k != "total")
+    # a sensible Group gets past the first Night at least sometimes
+    assert max(tickets) >= 2
+
+
+@pytest.mark.parametrize("scenario", ["plague", "no_rest", "gorini", "jmot", "finale_bridge", "finale_boat",
+                                      "finale_airship", "finale_holy_bomb"])
+def test_scenarios_play_to_the_end(scenario):
+    for seed in range(8):
+        n = 3 + seed % 4 if scenario == "jmot" else None
+        play(seed, sensible_policy if seed % 2 else random_policy, scenario=scenario, n_players=n)
