@@ -498,8 +498,16 @@ class KlashEngine(Engine[KlashState]):
         return arena.check_charge(core.disc(state, m), core.disc(state, target), others,
                                   float(core.stat(state, m, "speed")))
 
+    def _side(self, state: KlashState, m: Model) -> str:
+        """Whose side a model fights for right now: a dominated model fights for its controller."""
+        for act in state.acts:
+            if act.model == m.id and act.dominated:
+                return act.controller
+        return m.owner
+
     def _assault_targets(self, state: KlashState, m: Model) -> list[Model]:
-        return [e for e in core.enemies_in_contact(state, m)]
+        side = self._side(state, m)
+        return [e for e in state.on_field() if e.owner != side and e.id != m.id and core.contact(state, m, e)]
 
     def _volley_targets(self, state: KlashState, m: Model) -> list[Model]:
         if not dice.usable(core.stat(state, m, "ranged_attack")):
@@ -509,7 +517,9 @@ class KlashEngine(Engine[KlashState]):
     def _charge_targets(self, state: KlashState, m: Model) -> list[Model]:
         if core.engaged(state, m):
             return []
-        return [e for e in state.on_field() if e.owner != m.owner and self._charge_problem(state, m, e) is None]
+        side = self._side(state, m)
+        return [e for e in state.on_field() if e.owner != side and e.id != m.id
+                and self._charge_problem(state, m, e) is None]
 
     def _spell_targets(self, state: KlashState, m: Model, spell: str) -> list[Any]:
         if spell == "armour":
@@ -716,7 +726,7 @@ class KlashEngine(Engine[KlashState]):
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
         require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
-        require(t.owner != m.owner, "Charge an enemy model.")
+        require(t.owner != self._side(state, m), "Charge an enemy model.")
         problem = self._charge_problem(state, m, t)
         require(problem is None, problem or "")
         require(not (double and act.increased), "Only one action per activation can use both actions.")
