@@ -428,3 +428,60 @@ def medicine_heal(mt: int) -> int:
 
 def healing_modifier(character: Character) -> int:
     return -character.hp_marked
+
+
+def allocate_skill_checks(character: Character, effort: str, requests: list[dict],
+                          gm_approved: set[str] | None = None, improved: set[str] | None = None) -> dict:
+    """Spend an adventure's skill checks. Each request {skill, reason: used|plausible|missing|teacher,
+    teacher?} must be approved by the GM (the bot asks per skill); 'missing' skills and skills the
+    character never used need that approval. Unspent checks are saved; 8 checks = 1 attribute try.
+    A skill may be listed several times but improves at most once per adventure (`improved`)."""
+    if effort not in EFFORT_CHECKS:
+        raise IllegalAction(f"Unknown effort '{effort}'.")
+    gm_approved = {skill_key(s) for s in (gm_approved or set())}
+    bank = character.saved_checks + EFFORT_CHECKS[effort]
+    spent, attribute_tries = [], 0
+    for req in requests:
+        if req.get("attribute"):
+            if bank < 8:
+                raise IllegalAction("An attribute attempt costs 8 skill checks.")
+            bank -= 8
+            attribute_tries += 1
+            continue
+        key = skill_key(req["skill"])
+        reason = req.get("reason", "used")
+        if reason not in ("used", "plausible", "missing", "teacher"):
+            raise IllegalAction(f"Unknown reason '{reason}'.")
+        if key not in gm_approved:
+            raise IllegalAction(f"The GM must approve a check in {req['skill']} ({reason}).")
+        if reason == "teacher" and not req.get("teacher"):
+            raise IllegalAction("Name the teacher.")
+        if key in (improved or set()):
+            raise IllegalAction(f"{req['skill']} already improved this adventure.")
+        if bank < 1:
+            raise IllegalAction("No skill checks left.")
+        bank -= 1
+        spent.append(key)
+    character.saved_checks = bank
+    return {"spent": spent, "saved": bank, "attribute_tries": attribute_tries}
+
+
+def check_fields(character: Character) -> None:
+    """Fields of expertise: one field per level (repeats allowed, each repeat gives +1, max +4)."""
+    for key, taken in character.fields.items():
+        level = character.skill(key)
+        if len(taken) != level:
+            raise IllegalAction(f"{key.replace('_', ' ').title()} {level} needs exactly {level} field(s); "
+                                f"{len(taken)} listed.")
+
+
+def cleansing_result(mt: int) -> dict:
+    """Cleansing always returns exactly one card; the total only sets the time (base 1 hour)."""
+    success = mt > 0
+    return {"cards_returned": 1 if success else 0, "minutes": cleansing_minutes(mt),
+            "retry_wait_minutes": 0 if success else 60, "success": success}
+
+
+def medicine_result(mt: int) -> dict:
+    """Medicine always takes half an hour; the total only sets the hit points healed."""
+    return {"minutes": 30, "healed": medicine_heal(mt)}

@@ -24,9 +24,9 @@ def can_fire(char: Character, weapon: Weapon) -> bool:
 
 
 def fired(char: Character, weapon: Weapon) -> None:
-    """After a shot, a weapon with a fractional rate waits: ½ → fires again two turns later."""
+    """After a shot, a fractional rate waits: ½ → fires again two turns later (call turn_passes each turn)."""
     rate = float(weapon.max_maneuvers)
-    char.reload[weapon.name] = max(0, math.ceil(1 / rate) - 1) if rate < 1 else 0
+    char.reload[weapon.name] = math.ceil(1 / rate) if rate < 1 else 0
 
 
 def turn_passes(char: Character) -> None:

@@ -1,0 +1,138 @@
+"""Characters and creation: T15–T18, T20, T23, T24, sheets, packs, advancement."""
+import pytest
+
+from rules.common import IllegalAction, PackError, Rng
+from rules.karmic import load_pack_text, load_sample_pack
+from rules.karmic.character import (Character, allocate_skill_checks, attribute_cost, card_method_deal,
+                                    character_from_sheet, check_card_assignment, check_point_build,
+                                    improvement_draw, parse_sheet, pay_distinction, sheet_of, trade_in)
+from rules.karmic.tables import skill_cost
+
+
+def test_T17_attribute_costs():
+    assert attribute_cost(3) == 15 and attribute_cost(-2) == -10
+    c = character_from_sheet({"name": "Hulk", "attributes": {"might": 5}})
+    with pytest.raises(IllegalAction, match="GM's approval"):
+        check_point_build(c, "legendary_hero")
+    assert check_point_build(c, "legendary_hero", gm_approved=True)["spent"] == 25
+
+
+def test_T23_skill_cost_table():
+    assert (skill_cost(3), skill_cost(3, True)) == (3, 4)
+    assert (skill_cost(5), skill_cost(5, True)) == (10, 11)
+    assert (skill_cost(9), skill_cost(9, True)) == (36, 37)
+    assert skill_cost(1) == 0 and skill_cost(1, True) == 1
+
+
+def test_point_build_budget_and_unspent_cp_lost():
+    c = character_from_sheet({"name": "Kid", "attributes": {"finesse": 1}, "skills": {"sword": 3, "medicine": 2}})
+    r = check_point_build(c, "youth")
+    assert r["spent"] == 5 + 3 + 2 and r["lost"] == 0 and r["money"] == 50 and r["hp"] == 30
+    c.skills["sword"] = 4
+    with pytest.raises(IllegalAction, match="costs 13 CP"):
+        check_point_build(c, "youth")
+
+
+def test_T20_hit_point_grid():
+    for fort, total in ((2, 40), (-1, 25), (0, 30)):
+        c = character_from_sheet({"name": "X", "attributes": {"fortitude": fort}})
+        assert c.hp_max == total and c.hp_row == 6 + fort
+
+
+def test_T24_card_method_deal():
+    assert card_method_deal("young_hero") == {"cards": 17, "skill_slots": 11, "attribute_cards": 5, "money": 250}
+    check_card_assignment("young_hero", 5, 11, [])
+    with pytest.raises(IllegalAction, match="Exactly five"):
+        check_card_assignment("young_hero", 4, 11, [])
+    with pytest.raises(IllegalAction, match="11 skill slots"):
+        check_card_assignment("young_hero", 5, 12, [])
+    with pytest.raises(IllegalAction, match="only once"):
+        check_card_assignment("young_hero", 5, 5, ["sword", "sword"])
+    deck = [f"card{i}" for i in range(20)]
+    assert len(trade_in(deck, ["a", "b", "c"], Rng.from_seed(1))) == 2
+
+
+def test_T18_paying_for_a_minus_4_distinction():
+    for cards in (["4S"], ["AS", "3S"], ["2S", "2C"]):
+        c = character_from_sheet({"name": "P"})
+        pay_distinction(c, -4, cards, "remove_positive")
+        assert all(x in c.deck.sideboard for x in cards) and not any(x in c.deck.cards for x in cards)
+    c = character_from_sheet({"name": "P"})
+    with pytest.raises(IllegalAction, match="not exactly 4"):
+        pay_distinction(c, -4, ["5S"], "remove_positive")
+    with pytest.raises(IllegalAction):                 # only −6…−10 in a starting sideboard
+        pay_distinction(c, -4, ["4D"], "add_negative")
+    assert len(c.deck.cards) == 44
+
+
+def test_positive_distinction_mirror_payment():
+    c = character_from_sheet({"name": "P"})
+    pay_distinction(c, 3, ["3H"], "remove_negative")
+    assert "3H" in c.deck.sideboard
+    pay_distinction(c, 7, ["7C"], "add_positive")
+    assert "7C" in c.deck.cards
+
+
+def test_T15_T16_advancement_is_gm_gated():
+    c = character_from_sheet({"name": "Devon", "skills": {"sailing": 1}})
+    r = allocate_skill_checks(c, "hard", [{"skill": "sailing", "reason": "plausible"}], gm_approved={"sailing"})
+    assert r["spent"] == ["sailing"] and r["saved"] == 2
+    with pytest.raises(IllegalAction, match="GM must approve"):
+        allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "plausible"}], gm_approved=set())
+    r = allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "teacher", "teacher": "Devon"}],
+                              gm_approved={"diplomacy"})
+    assert r["spent"] == ["diplomacy"]
+    # T16: a "missing" skill needs the GM's approval
+    with pytest.raises(IllegalAction, match="GM must approve"):
+        allocate_skill_checks(c, "some", [{"skill": "strategy", "reason": "missing"}])
+    assert allocate_skill_checks(c, "some", [{"skill": "strategy", "reason": "missing"}],
+                                 gm_approved={"strategy"})["spent"] == ["strategy"]
+
+
+def test_improvement_draw():
+    c = character_from_sheet({"name": "Devon", "skills": {"sword": 3}, "attributes": {"will": -3}})
+    rng = Rng.from_seed(1)
+    c.deck.stack(["5S"])
+    r = improvement_draw(c, "sword", rng)
+    assert r["success"] and c.skill("sword") == 4
+    c.deck.stack(["2S"])
+    assert not improvement_draw(c, "sword", rng)["success"]
+    c.deck.stack(["AH"])                 # A50: −1 beats a −3 attribute, as written
+    assert improvement_draw(c, "will", rng)["success"] and c.attributes["will"] == -2
+    c.deck.stack(["4H"])
+    assert not improvement_draw(c, "will", rng)["success"] and c.attributes["will"] == -2
+    # learning from default: a check against level 1, success gives level 2
+    c.deck.stack(["3S"])
+    improvement_draw(c, "stealth", rng)
+    assert c.skill("stealth") == 2
+
+
+def test_sheet_errors_name_the_field():
+    with pytest.raises(PackError, match="field 'attributes'|field 'might'"):
+        parse_sheet("name: Bad\nattributes: {might: strong}\n", "bad.yaml")
+    with pytest.raises(PackError, match="field 'wielding'"):
+        character_from_sheet({"name": "X", "weapons": [], "wielding": ["Sword"]})
+    with pytest.raises(PackError, match="no weapon called 'Laser'"):
+        character_from_sheet({"name": "X", "weapons": ["Laser"]}, load_sample_pack())
+    assert parse_sheet('{"name": "J", "skills": {"sword": 2}}')["skills"] == {"sword": 2}
+
+
+def test_character_round_trip_keeps_the_deck():
+    c = character_from_sheet({"name": "Devon", "weapons": ["Sword"]}, load_sample_pack(), owner="u1")
+    c.deck.discard(c.deck.draw(Rng.from_seed(2), 3))
+    again = Character.from_json(c.to_json())
+    assert again == c and again.deck.since_shuffle == 3
+    assert sheet_of(again)["wielding"] == ["Sword"]
+
+
+def test_sample_pack_is_labelled_and_valid():
+    pack = load_sample_pack()
+    assert pack["pack"]["sample"] is True
+    names = {w["name"] for w in pack["weapons"]}
+    assert {"Sword", "Spear", "Medium Axe", "Poinard", "Dagger", "Short Bow", "Small Shield"} <= names
+    assert {c["name"] for c in pack["characters"]} >= {"Devon", "Enris"}
+    assert {c["name"] for c in pack["npcs"]} >= {"Soldier"}
+    with pytest.raises(PackError, match=r"guild.yaml: weapons\[0\] \(Axe\): field 'range'"):
+        load_pack_text("weapons:\n  - {name: Axe, range: far}\n", "guild.yaml")
+    with pytest.raises(PackError, match="no armor called 'Plate'"):
+        load_pack_text("npcs:\n  - {name: Orc, armor: Plate}\n", "guild.yaml")
