@@ -148,6 +148,13 @@ class Courier:
     def __init__(self, bot: discord.Client, store: Store):
         self.bot = bot
         self.store = store
+        self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
+
+    async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
+        key = (guild_id, user_id)
+        if key not in self._closed:
+            self._closed[key] = await self.store.dm_closed_since(guild_id, user_id)
+        return self._closed[key]
 
     async def channel(self, channel_id: int):
         channel = self.bot.get_channel(channel_id)
@@ -170,7 +177,7 @@ class Courier:
             return None
 
     async def dm_open(self, guild_id: int, user_id: int) -> bool:
-        since = await self.store.dm_closed_since(guild_id, user_id)
+        since = await self._closed_since(guild_id, user_id)
         if since is None:
             return True
         return datetime.now(timezone.utc) - datetime.fromisoformat(since) >= self.RETRY_AFTER
@@ -186,12 +193,14 @@ class Courier:
         except discord.Forbidden:
             # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
             await self.store.mark_dm_closed(guild_id, user_id)
+            self._closed.pop((guild_id, user_id), None)
             return False
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return False
-        if await self.store.dm_closed_since(guild_id, user_id):
+        if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
+            self._closed[(guild_id, user_id)] = None
         return True
 
 

@@ -1,0 +1,185 @@
+"""Bauta's in-process benchmark: drives the cogs with fake interactions over a real SQLite file.
+
+    python bench/run.py [--guilds 50] [--actions 40] [--rolls 2000]
+
+Per command kind it prints p50/p99 latency and throughput, next to floors measured in the same
+run: a bare aiosqlite read+update+commit (the least a game action can cost) and a bare Pillow
+draw + PNG encode of a board-sized image (the least an image can cost).
+Targets (issue 2): game action p99 ≤ 20 ms and ≥ 500 actions/s; /roll p99 ≤ 5 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import aiosqlite  # noqa: E402
+
+from bot import BautaBot, Config  # noqa: E402
+from cogs import systems  # noqa: E402
+from renderers.common import canvas, font, png_bytes  # noqa: E402
+from tests.support.duel import register as register_duel  # noqa: E402
+from tests.support.fakes import World, click  # noqa: E402
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p50 = statistics.median(ordered)
+    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return p50 * 1000, p99 * 1000
+
+
+def line(kind: str, samples: list[float], wall: float, floor_p50: float | None = None) -> str:
+    p50, p99 = percentiles(samples)
+    ratio = f"  ({p50 / floor_p50:.1f}× floor p50)" if floor_p50 else ""
+    return f"{kind:<28} n={len(samples):>6}  p50={p50:7.2f} ms  p99={p99:7.2f} ms  {len(samples) / wall:8.0f}/s{ratio}"
+
+
+async def floor_sqlite(path: Path, n: int) -> list[float]:
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    await conn.execute("PRAGMA journal_mode=WAL")
+    await conn.execute("PRAGMA synchronous=NORMAL")
+    await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+    await conn.execute("INSERT INTO t VALUES (1, '{}', 0)")
+    samples = []
+    for i in range(n):
+        start = time.perf_counter()
+        await conn.execute("BEGIN IMMEDIATE")
+        row = await (await conn.execute("SELECT state, version FROM t WHERE id = 1")).fetchone()
+        await conn.execute("UPDATE t SET state = ?, version = ? WHERE id = 1 AND version = ?",
+                           ('{"n": %d}' % i, row[1] + 1, row[1]))
+        await conn.execute("COMMIT")
+        samples.append(time.perf_counter() - start)
+    await conn.close()
+    return samples
+
+
+def floor_pillow(n: int, size=(800, 600)) -> list[float]:
+    samples = []
+    for i in range(n):
+        start = time.perf_counter()
+        image, draw = canvas(*size)
+        for k in range(40):
+            draw.ellipse((10 + k * 18, 100, 40 + k * 18, 130), outline=(0, 0, 0), width=2)
+        draw.text((20, 20), f"Board {i}", font=font(20), fill=(0, 0, 0))
+        png_bytes(image)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+async def play_guild(bot, world, guild_index: int, actions: int, timings: dict[str, list[float]],
+                     rng: random.Random, interval: float = 0.0, prefix: str = "") -> None:
+    """One guild: its own channel and two players; Duel games back to back, every click timed.
+    With `interval` > 0 the guild clicks on a schedule (an offered load), not as fast as it can."""
+    base = 10_000 + guild_index + (50_000 if prefix else 0)
+    channel = world.channel(base)
+    a = world.user(100_000 + 2 * base, f"a{guild_index}")
+    b = world.user(100_001 + 2 * base, f"b{guild_index}")
+    loop = asyncio.get_running_loop()
+    next_at = loop.time() + rng.random() * interval
+    engine = systems.get("duel").engine
+    done = 0
+    while done < actions:
+        interaction = world.interaction(a, channel)
+        await interaction.response.defer(thinking=True)
+        start = time.perf_counter()
+        game = await bot.host.start(interaction, "duel", [str(a.id), str(b.id)], seed=rng.randrange(1 << 30))
+        timings[prefix + "game start"].append(time.perf_counter() - start)
+        while done < actions:
+            record = await bot.store.game(game.id)
+            if not record.active:
+                break
+            prompt = engine.pending(engine.load_state(record.state))[0]
+            user = world.users[int(prompt.player)]
+            where = f"dm:{user.id}" if prompt.private else f"channel:{channel.id}"
+            message = next(m for m in reversed(world.sent) if m.where == where and m.view is not None)
+            if interval:
+                next_at += interval
+                await asyncio.sleep(max(0.0, next_at - loop.time()))
+            start = time.perf_counter()
+            await click(world, message, user, index=rng.randrange(len(message.custom_ids())), channel=channel)
+            timings[prefix + "game action (click)"].append(time.perf_counter() - start)
+            done += 1
+
+
+async def roll_many(bot, world, n: int, timings: dict[str, list[float]]) -> None:
+    cog = bot.get_cog("DiceCog")
+    user = world.user(9, "roller")
+    channel = world.channel(9)
+    for i in range(n):
+        interaction = world.interaction(user, channel)
+        start = time.perf_counter()
+        await cog.roll_command.callback(cog, interaction, expression="4d6kh3+2", secret=False, label=None)
+        timings["/roll"].append(time.perf_counter() - start)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--guilds", type=int, default=50)
+    parser.add_argument("--actions", type=int, default=40, help="game actions per guild")
+    parser.add_argument("--rolls", type=int, default=2000)
+    parser.add_argument("--rate", type=float, default=500.0, help="offered load for the latency run, actions/s")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="bauta-bench-"))
+
+    sqlite_floor = await floor_sqlite(folder / "floor.sqlite3", 2000)
+    pillow_floor = floor_pillow(50)
+
+    bot = BautaBot(Config(token=None, db_path=str(folder / "bauta.sqlite3"), dev_guild=None, log_level="WARNING"))
+    await bot.prepare()
+    register_duel()
+    world = World(bot)
+    timings: dict[str, list[float]] = defaultdict(list)
+
+    start = time.perf_counter()
+    await roll_many(bot, world, args.rolls, timings)
+    roll_wall = time.perf_counter() - start
+
+    rng = random.Random(1)
+    start = time.perf_counter()
+    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(rng.random()))
+                           for g in range(args.guilds)))
+    game_wall = time.perf_counter() - start
+    world.sent.clear()
+
+    # Latency at the target offered load: every guild clicks on a schedule so that together
+    # they ask for args.rate actions a second (humans do not click flat out).
+    interval = args.guilds / args.rate
+    start = time.perf_counter()
+    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(rng.random()),
+                                      interval=interval, prefix="paced ") for g in range(args.guilds)))
+    paced_wall = time.perf_counter() - start
+    await bot.close()
+
+    floor_db = percentiles(sqlite_floor)[0]
+    print(f"Bauta bench: {args.guilds} concurrent guilds × {args.actions} actions, {args.rolls} rolls; "
+          f"SQLite file in {folder}")
+    print(line("floor: aiosqlite r+u+commit", sqlite_floor, sum(sqlite_floor)))
+    print(line("floor: Pillow draw+PNG 800×600", pillow_floor, sum(pillow_floor)))
+    print(line("/roll 4d6kh3+2", timings["/roll"], roll_wall))
+    print(f"-- saturation: {args.guilds} guilds clicking as fast as they can")
+    print(line("game start", timings["game start"], game_wall, floor_db))
+    print(line("game action (click)", timings["game action (click)"], game_wall, floor_db))
+    actions = len(timings["game action (click)"])
+    print(f"throughput: {actions} actions in {game_wall:.2f} s = {actions / game_wall:.0f} actions/s")
+    print(f"-- offered load: {args.rate} actions/s spread over {args.guilds} guilds")
+    print(line("game action (click)", timings["paced game action (click)"], paced_wall, floor_db))
+    print(f"targets: action p99 <= 20 ms at >= 500 actions/s; /roll p99 <= 5 ms")
+    for kind, samples in sorted(RENDER_TIMINGS.items()):
+        print(line(f"render: {kind}", samples, sum(samples), percentiles(pillow_floor)[0]))
+
+
+RENDER_TIMINGS: dict[str, list[float]] = {}
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

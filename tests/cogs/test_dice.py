@@ -1,0 +1,94 @@
+import time
+
+import pytest
+
+from cogs.dice import DiceError, format_roll, plain_moments, roll
+
+
+def test_notation_through_d20():
+    assert 3 <= roll("4d6kh3").total <= 18
+    assert 1 <= roll("2d20kl1").total <= 20
+    assert roll("3+4").total == 7
+
+
+def test_success_pool_counts_dice_meeting_the_target():
+    outcome = roll("8d10>=7")
+    assert outcome.successes and 0 <= outcome.total <= 8
+    assert outcome.detail.count("**") // 2 == outcome.total
+
+
+@pytest.mark.parametrize("bomb", ["1000000d1000000", "1000000d6>=4", "1001d6", "500d6+501d6"])
+def test_dice_bombs_are_refused_quickly(bomb):
+    start = time.perf_counter()
+    with pytest.raises(DiceError, match="too many dice"):
+        roll(bomb)
+    assert time.perf_counter() - start < 0.1
+
+
+@pytest.mark.parametrize("bad", ["", "2d", "hello", "1d20+", "x" * 300, "1d6/0"])
+def test_bad_expressions_get_a_clear_message(bad):
+    with pytest.raises(DiceError) as err:
+        roll(bad)
+    assert str(err.value) and "roll." not in str(err.value)
+
+
+def test_plain_moments():
+    assert plain_moments("2d6+3") == (10.0, 2 * 35 / 12)
+    assert plain_moments("1d20-1d4") == (8.0, (399 + 15) / 12)
+    assert plain_moments("4d6kh3") is None
+
+
+def test_long_results_are_summarised_under_2000_characters():
+    outcome = roll("999d100")
+    text = format_roll("<@1>", outcome, "a big one")
+    assert len(text) <= 2000 and f"`{int(outcome.total)}`" in text
+
+
+async def test_public_roll_is_logged(bot, world):
+    cog = bot.get_cog("DiceCog")
+    alice = world.users[2]
+    await cog.roll_command.callback(cog, world.interaction(alice, world.channels[10]), expression="2d6+3",
+                                    secret=False, label="attack")
+    message = world.public()[-1]
+    assert message.content.startswith("🎲 <@2> — *attack*: 2d6")
+    stats = await bot.store.roll_stats(1, 2)
+    assert stats.rolls == 1 and stats.plain == 1
+
+
+async def test_secret_roll_goes_to_roller_and_gm_channel_only(bot, world):
+    await bot.store.update_settings(1, gm_channel_id=11)
+    cog = bot.get_cog("DiceCog")
+    alice = world.users[2]
+    await cog.roll_command.callback(cog, world.interaction(alice, world.channels[10]), expression="1d20",
+                                    secret=True, label=None)
+    mine = world.ephemeral(alice)[-1].content
+    gm = world.last("channel:11").content
+    public = [m.content for m in world.sent if m.where == "channel:10"]
+    assert mine.startswith("🎲") and mine in gm
+    assert public == ["🤫 <@2> made a secret roll."]
+
+
+async def test_secret_roll_without_gm_channel_dms_the_owner(bot, world):
+    cog = bot.get_cog("DiceCog")
+    await cog.roll_command.callback(cog, world.interaction(world.users[2], world.channels[10]),
+                                    expression="1d20", secret=True, label="stealth")
+    assert "Secret roll" in world.dms(world.users[1])[-1].content
+
+
+async def test_bad_roll_changes_nothing(bot, world):
+    cog = bot.get_cog("DiceCog")
+    await cog.roll_command.callback(cog, world.interaction(world.users[2], world.channels[10]),
+                                    expression="1000000d1000000", secret=False, label=None)
+    assert "too many dice" in world.ephemeral(world.users[2])[-1].content
+    assert (await bot.store.roll_stats(1, 2)).rolls == 0
+
+
+async def test_rollstats(bot, world):
+    cog = bot.get_cog("DiceCog")
+    alice = world.users[2]
+    for _ in range(5):
+        await cog.roll_command.callback(cog, world.interaction(alice, world.channels[10]), expression="1d6",
+                                        secret=False, label=None)
+    await cog.rollstats.callback(cog, world.interaction(alice, world.channels[10]), user=None)
+    text = world.ephemeral(alice)[-1].content
+    assert "rolled 5 time(s)" in text and "standard deviations" in text and "`1d6` ×5" in text

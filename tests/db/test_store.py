@@ -1,0 +1,63 @@
+import sqlite3
+
+import pytest
+
+from db.store import ChannelBusy, Store, VersionConflict
+
+
+async def test_migrations_wal_and_reopen(tmp_path):
+    path = tmp_path / "nested" / "bauta.sqlite3"
+    store = await Store.open(path)
+    assert await store.schema_version() == 1
+    await store.close()
+    store = await Store.open(path)             # idempotent
+    assert await store.schema_version() == 1
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_one_active_game_per_channel_and_version_check(tmp_path):
+    store = await Store.open(tmp_path / "b.sqlite3")
+    game = await store.create_game(1, 10, "duel", ["2", "3"], {"n": 0}, 2)
+    with pytest.raises(ChannelBusy):
+        await store.create_game(1, 10, "duel", ["2", "3"], {"n": 0}, 2)
+    moved = await store.commit_action(game, "2", {"type": "x"}, {"n": 1}, [{"text": "hi", "audience": "public"}])
+    with pytest.raises(VersionConflict):
+        await store.commit_action(game, "3", {"type": "y"}, {"n": 2}, [])
+    assert (await store.game(game.id)).state == {"n": 1} and moved.version == 1
+    await store.close()
+
+
+async def test_acknowledged_actions_survive_a_crash(tmp_path):
+    """Whatever commit_action returned is on disk: a new process (here a new connection) sees it."""
+    path = tmp_path / "b.sqlite3"
+    store = await Store.open(path)
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    for n in range(1, 6):
+        game = await store.commit_action(game, "2", {"n": n}, {"n": n}, [])
+    # no close(): simulate the process dying here
+    other = await Store.open(path)
+    assert (await other.game(game.id)).state == {"n": 5}
+    assert len(await other.actions(game.id)) == 5
+    await other.close()
+    await store.close()
+
+
+async def test_purge_guild_removes_everything_of_that_guild_only(tmp_path):
+    store = await Store.open(tmp_path / "b.sqlite3")
+    for guild in (1, 2):
+        game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
+        await store.commit_action(game, "2", {}, {"a": 1}, [])
+        await store.update_settings(guild, gm_role_id=5)
+        await store.set_house_rule(guild, "duel", "rounds", 3)
+        await store.save_character(guild, 2, "karmic", "Devon", {"x": 1})
+        await store.save_pack(guild, "klash", "mine", "a: 1", 2)
+        await store.log_roll(guild, 10, 2, "1d6", 3)
+        await store.mark_dm_closed(guild, 2)
+    await store.purge_guild(1)
+    assert await store.games(1) == [] and await store.characters(1, "karmic") == []
+    assert (await store.settings(1)).gm_role_id is None and await store.packs(1) == []
+    assert (await store.roll_stats(1, 2)).rolls == 0 and await store.dm_closed_since(1, 2) is None
+    assert len(await store.games(2)) == 1 and (await store.settings(2)).gm_role_id == 5
+    await store.close()
