@@ -84,6 +84,8 @@ def box(s, cave: str, *slots: str):
 def until(s, kinds: set[str], policy=None, limit=2000):
     """Answer prompts with a passive policy until one of `kinds` is pending."""
     for _ in range(limit):
+        if s.over:
+            return
         k = kind(s)
         if k in kinds:
             return

@@ -1,0 +1,635 @@
+"""Synthetic tests for the rules the digest has no worked example for (§4, §5, §6, §8)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.carnival_zombie import ENGINE, census, load_pack_text, load_sample_pack
+from rules.carnival_zombie.engine import CarnivalZombie
+from rules.carnival_zombie.content import DATA
+from rules.carnival_zombie.state import BossSlot
+from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
+
+from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, until
+
+OFF = {"pile_mode": "off"}
+
+
+def ch(s, cid):
+    return next(c for c in s.characters if c.id == cid)
+
+
+def night(**opts):
+    hr = {**OFF, **opts.pop("house_rules", {})}
+    s = new(quick_night=True, location=opts.pop("location", 8), house_rules=hr, **opts)
+    answer(s, "start")
+    until(s, {"act"}, policy=lambda s, k, ids: "N" if k in ("enter", "terrain_pit") else None)
+    clear_board(s)
+    s.night.obstacles, s.night.forts = {}, {}
+    for c in s.characters:
+        c.stress, c.refuge = 0, "N"
+        if c.paranoia:
+            c.paranoia = False
+            s.abyss["P"] += 1
+    return s
+
+
+# ------------------------------------------------------------------ setup and seats
+@pytest.mark.parametrize("n,per_player,group", [(1, 6, 0), (2, 3, 0), (3, 2, 0), (4, 1, 2), (5, 1, 1), (6, 1, 0)])
+def test_player_count_table(n, per_player, group):
+    seats = [f"u{i}" for i in range(n)]
+    s = ENGINE.new_game(seats, {}, 3)
+    counts = {p: sum(1 for c in s.characters if c.controller == p) for p in seats}
+    assert set(counts.values()) == {per_player}
+    assert sum(1 for c in s.characters if not c.controller) == group
+    assert len(s.characters) == 6
+
+
+def test_group_characters_are_decided_by_the_first_player():
+    s = ENGINE.new_game(["a", "b", "c", "d"], {"auto_start": True, "quick": True}, 3)
+    group = [c for c in s.characters if not c.controller]
+    assert ENGINE.owner(s, group[0].id) == ENGINE.first_player(s) == "a"
+
+
+def test_setup_prompt_swaps_and_orders():
+    s = ENGINE.new_game(["a", "b"], {}, 3)
+    p = prompt(s)
+    assert p.player == "a" and {"start", "order", "swap"} <= set(options(s))
+    with pytest.raises(NotYourTurn):
+        ENGINE.apply(s, Choose(p.id, ("start",)), Actor("b"))
+    answer(s, "swap")
+    answer(s, "medico")
+    answer(s, "p0")
+    assert ch(s, "medico").controller == "a"
+    answer(s, "order")
+    for cid in ["medico", "pantalone", "brighella", "arlecchino", "colombina"]:
+        answer(s, cid, expect="order_pick")
+    assert [c.id for c in s.characters] == ["medico", "pantalone", "brighella", "arlecchino", "colombina", "capitan"]
+    assert [c.order for c in s.characters] == [1, 2, 3, 4, 5, 6]
+    answer(s, "start")
+    assert s.phase == "story"
+
+
+def test_bad_setups_are_refused():
+    with pytest.raises(IllegalAction):
+        ENGINE.new_game([], {}, 1)
+    with pytest.raises(IllegalAction):
+        ENGINE.new_game([f"u{i}" for i in range(7)], {}, 1)
+    with pytest.raises(IllegalAction):
+        ENGINE.new_game(["a"], {"difficulty": "nightmare"}, 1)
+    with pytest.raises(IllegalAction):
+        ENGINE.new_game(["a"], {"house_rules": {"no_such_rule": 1}}, 1)
+    with pytest.raises(IllegalAction):
+        ENGINE.new_game(["a", "b"], {"scenario": "jmot"}, 1)
+
+
+@pytest.mark.parametrize("level,start,surv,para", [("easy", 6, 2, 4), ("medium", 9, 1, 5), ("difficult", 17, 0, 6),
+                                                   ("hard", 17, 0, 6)])
+def test_difficulty_levels(level, start, surv, para):
+    s = ENGINE.new_game(["a"], {"difficulty": level}, 5)
+    assert s.abyss["S"] == surv and s.abyss["P"] == para and sum(s.abyss[t] for t in "GMBV") == 140
+    assert s.supply["S"] == 10 - surv and census(s)["total"] == 195
+    if level == "easy":
+        assert all(c.items for c in s.characters)          # Starting Items
+    else:
+        assert not any(c.items for c in s.characters)
+    if level in ("difficult", "hard"):
+        assert len(s.sunken) == 1                          # one Foundering at the start
+    else:
+        assert s.group_at == start and not s.sunken
+
+
+# ------------------------------------------------------------------ Day
+def test_foundering_sinks_the_next_higher_then_lower_location():
+    s = new(quick=True, auto_start=True)
+    s.sunken = [5, 6, 7]
+    from rules.carnival_zombie.engine import G, _content
+    g = G(s, _content(s))
+    assert ENGINE._foundering(g, 5) == 8
+    s.sunken = [17, 18]
+    assert ENGINE._foundering(g, 18) == 16                 # nothing higher: the nearest lower one (A16)
+    s.sunken = [1, 2, 3, 4, 5, 6]
+    assert ENGINE._foundering(g, 9) is None                # all 6 Foundering Tokens used
+
+
+def test_sunrise_rituals_from_day_two_and_the_sunken_penalty():
+    s = new(quick=True, auto_start=True, location=6)
+    assert not s.sunken                                    # A12: no Sunrise on Day 1
+    s.sunken.append(6)
+    opts = {d: cost for d, dest, cost in ENGINE.move_options(s)}
+    assert opts["W"] == 2                                  # leaving a Sunken Location: +1 Hour
+
+
+def test_ending_the_day_in_a_sunken_location_loses():
+    s = new(quick=True, auto_start=True, location=6)
+    s.sunken.append(6)
+    assert "Sunken" in next(o.label for o in prompt(s).options if o.id == "stop")
+    answer(s, "stop")
+    while not s.over:
+        answer(s, options(s)[0] if kind(s) != "dayact" else "rest")
+    assert s.result == "loss" and "Sunken" in s.reason
+
+
+def test_search_results_item_and_survivor():
+    s = new(quick=True, auto_start=True)
+    answer(s, "stop")
+    nm_top(s, "nm01")                                      # Item
+    answer(s, "search", expect="dayact")
+    assert len(ch(s, "capitan").items) == 1
+    nm_top(s, "nm09")                                      # Survivor -> into the Abyss
+    before = s.abyss["S"]
+    answer(s, "search", expect="dayact")
+    assert s.abyss["S"] == before + 1
+    s.supply["S"], s.gamebox["S"] = 0, s.gamebox.get("S", 0) + s.supply["S"]
+    nm_top(s, "nm10")                                      # Survivor with none left: an Item instead
+    answer(s, "search", expect="dayact")
+    assert len(ch(s, "arlecchino").items) == 1
+
+
+def test_day_abilities():
+    s = new(quick=True, auto_start=True)
+    answer(s, "stop")
+    for c in s.characters:
+        c.stress = 3
+    answer(s, "abil")                                      # Capitan: Rally
+    assert ch(s, "capitan").stress == 3 and ch(s, "colombina").stress == 2
+    answer(s, "abil")                                      # Colombina: Exploration
+    assert s.fewer_obstacles == 2
+    nm_top(s, "nm01", "nm14")
+    answer(s, "abil")                                      # Arlecchino: Scavenge, item or infected
+    answer(s, "r.item", expect="scavenge")
+    assert len(ch(s, "arlecchino").items) == 1
+    barr = s.storage["#"]
+    answer(s, "abil")                                      # Brighella: Fortify
+    assert s.storage["#"] == barr + 4
+    answer(s, "abil")                                      # Pantalone: Barter
+    answer(s, "c.medico", expect="target")
+    assert len(ch(s, "medico").items) == 1
+    answer(s, "abil")                                      # Medico: Treatment
+    answer(s, "c.brighella")
+    assert ch(s, "brighella").stress == 0 and s.hour == 2
+
+
+def test_arsenal_and_campanile_specials_and_the_airship_finale():
+    s = new(quick=True, auto_start=True, location=5)
+    answer(s, "stop")
+    assert "spec" in options(s)
+    answer(s, "spec")
+    assert s.airship_called
+    assert "spec" not in options(s)
+
+
+def test_stress_incapacitation_and_reanimate():
+    s = new(quick=True, auto_start=True)
+    answer(s, "stop")
+    from rules.carnival_zombie.engine import G, _content
+    g = G(s, _content(s))
+    c = ch(s, "colombina")
+    ENGINE._stress(g, c, 20)
+    assert c.incapacitated and c.stress == 9
+    assert "rean.colombina" in options(s)
+    answer(s, "rean.colombina")
+    assert not c.incapacitated and c.stress == 5
+    # Colombina acts this Hour: her turn comes after Capitan's
+    assert prompt(s).text.startswith("Day 1, Hour 1: Colombina")
+
+
+def test_all_incapacitated_loses_at_once():
+    s = new(quick=True, auto_start=True)
+    from rules.carnival_zombie.engine import G, _content
+    g = G(s, _content(s))
+    for c in s.characters:
+        ENGINE._stress(g, c, 9)
+    assert s.over and s.result == "loss" and "Incapacitated" in s.reason
+    assert ENGINE.pending(s) == []
+
+
+# ------------------------------------------------------------------ Sunset
+def test_exploration_lets_the_group_drop_obstacles():
+    s = new(quick=True, auto_start=True, location=4)
+    s.fewer_obstacles = 2
+    answer(s, "go.S")
+    answer(s, "go.N")
+    answer(s, "go.S")
+    answer(s, "go.N")                                     # 4 Hours of walking: straight to Sunset
+    assert kind(s) == "explore"
+    assert set(options(s)) == {"b0", "b1", "b2"}
+    answer(s, "b2")
+    until(s, {"barricades"}, policy=lambda s, k, ids: ids[0] if k.startswith("terrain") else None)
+    colours = [ENGINE_T[t] for t in s.night.obstacles.values()]
+    assert colours.count("black") == 0 and colours.count("blue") == 2
+
+
+ENGINE_T = {"building": "black", "catacomb": "black", "manhole": "blue", "pier": "blue"}
+
+
+def test_pier_brings_bosses_and_infected_to_ring_two():
+    s = night()
+    s.night.obstacles = {"E1.3": "pier"}
+    from rules.carnival_zombie.engine import G, _content
+    g = G(s, _content(s))
+    s.boss_deck.remove("joker")
+    s.boss_area[0] = BossSlot(boss="joker")
+    ENGINE.place_boss(g, 0, "E1")
+    assert s.boss_area[0].pos == "E1.2"
+
+
+# ------------------------------------------------------------------ Night
+def test_paranoia_goes_to_a_character_in_that_pit():
+    s = night()
+    for c in s.characters:
+        c.refuge = "S"
+    ch(s, "medico").refuge = "N"
+    s.bag_script = ["P"] + ["V"] * 40
+    while s.night.hour == 1:
+        answer(s, "end" if "end" in options(s) else "auto")
+    # the Paranoia cube was drawn for N1 (first Cave): the only Character in the North is Medico
+    assert ch(s, "medico").paranoia
+
+
+def test_paranoia_choice_is_asked_when_several_can_take_it():
+    s = night()
+    s.bag_script = ["P"] + ["V"] * 40
+    while kind(s) == "act":
+        answer(s, "end")
+    while kind(s) == "attack":
+        answer(s, "auto")
+    assert kind(s) == "paranoia" and len(options(s)) == 6
+    answer(s, "brighella")
+    assert ch(s, "brighella").paranoia
+
+
+def test_second_action_costs_one_stress_and_order_tokens_waive_it():
+    s = night()
+    c = s.characters[0]
+    assert c.id == "capitan"
+    answer(s, "order.colombina")
+    answer(s, "mv.E")
+    answer(s, "mv.N")
+    assert c.stress == 1
+    answer(s, "end")
+    col = ch(s, "colombina")
+    answer(s, "mv.E")
+    answer(s, "mv.N")
+    assert col.stress == 0 and not col.order_token
+
+
+def test_survivor_action_stops_a_boss_until_next_hour():
+    s = night()
+    s.boss_deck.remove("martyr")
+    s.boss_area[0] = BossSlot(boss="martyr", pos="N1.1")
+    s.storage["S"], s.supply["S"] = 1, s.supply["S"] - 1
+    answer(s, "surv.0")
+    assert s.boss_area[0].survivor and s.storage["S"] == 0
+    while s.night.hour == 1:
+        answer(s, "end" if "end" in options(s) else "auto")
+    assert all(c.stress == 0 for c in s.characters)        # the Martyr did not attack
+    assert s.boss_area[0].pos == "N1.1"                     # ...nor move
+    assert not s.boss_area[0].survivor                       # released at Hour 2's activation
+    assert census(s)["total"] == 195
+
+
+def test_building_limits_fire_to_ring_one():
+    s = night()
+    s.night.obstacles = {"N1.1": "building"}
+    put(s, "N1.2", V=1)
+    put(s, "N2.2", V=1)
+    assert ENGINE.fire_spaces(s, s.characters[0]) == ["N2.2"]
+
+
+def test_belltower_adds_the_adjacent_caves():
+    s = night()
+    s.night.forts = {"N": "belltower"}
+    put(s, "W1.1", V=1)
+    put(s, "E2.1", V=1)
+    put(s, "W2.1", V=1)
+    assert sorted(ENGINE.fire_spaces(s, s.characters[0])) == ["E2.1", "W1.1"]
+
+
+def test_catacomb_lets_infected_past_barricades():
+    s = night()
+    s.night.obstacles = {"N1.1": "catacomb"}
+    box(s, "N1", "#", "#", "")
+    put(s, "N1.1", M=1, V=1)
+    ENGINE.movement(s)
+    assert s.night.boxes["N1"] == ["#", "#", "M"] and s.night.rings["N1.1"]["V"] == 1
+
+
+def test_altar_sends_kills_back_to_the_abyss():
+    s = night()
+    s.night.forts = {"N": "altar"}
+    put(s, "N1.1", V=1)
+    abyss = s.abyss["V"]
+    answer(s, "fire.s")
+    answer(s, "N1.1.V")
+    assert s.abyss["V"] == abyss + 1 and not sum(s.pile.values())
+
+
+def test_jerrycans_make_hits_explosive_for_a_barricade():
+    s = night()
+    s.night.forts = {"N": "jerrycans"}
+    box(s, "N1", "#")
+    put(s, "N1.1", V=3)
+    answer(s, "fireJ.s")
+    assert s.night.boxes["N1"][0] == ""
+    answer(s, "N1.1")
+    assert s.night.rings["N1.1"]["V"] == 0
+
+
+def test_alley_fortification_blocks_outside_attackers():
+    s = night()
+    s.night.forts = {"N": "alley"}
+    put(s, "N1.1", M=2)
+    while kind(s) == "act":
+        answer(s, "end")
+    assert all(c.stress == 0 for c in s.characters)
+
+
+def test_fire_costs_stress_when_enemies_are_in_this_pits_boxes():
+    s = night()
+    box(s, "N1", "V")
+    put(s, "N2.1", V=1)
+    answer(s, "fire.s")
+    assert s.characters[0].stress == 1
+    assert "N1.b.V" not in options(s)                     # boxes are never Fire targets
+
+
+def test_focus_the_attacks_within_one_activation_only():
+    s = night()
+    put(s, "N1.1", G=1)
+    cap = s.characters[0]
+    answer(s, "fire.s")                 # Pistol 2 hits of 1: the same Goliath twice
+    answer(s, "N1.1.G")
+    answer(s, "waste")
+    assert s.night.rings["N1.1"]["G"] == 1
+    answer(s, "fire.s")                 # second Action: the Wound carries over (Focus)
+    answer(s, "N1.1.G")
+    assert s.night.rings["N1.1"]["G"] == 0 and cap.stress == 1
+    put(s, "N1.1", G=1)
+    answer(s, "end")
+    answer(s, "fire.s")                 # Colombina: Rifle 1x2 kills a Goliath alone
+    answer(s, "N1.1.G")
+    assert s.night.rings["N1.1"]["G"] == 0
+
+
+def test_boss_kill_reward_item_for_a_random_character():
+    s = night()
+    s.boss_deck.remove("bride")
+    s.boss_area[0] = BossSlot(boss="bride", pos="N1.1")    # Life 2
+    answer(s, "fire.s")
+    answer(s, "N1.1.@0")
+    answer(s, "N1.1.@0")
+    assert s.boss_area[0] is None and kind(s) == "reward"
+    items = sum(len(c.items) for c in s.characters)
+    answer(s, "item")
+    assert sum(len(c.items) for c in s.characters) == items + 1
+    assert s.supply["W"] == 15
+
+
+def test_attack_cancelled_by_a_survivor_or_an_item():
+    s = night()
+    put(s, "N1.1", M=2)
+    s.storage["S"], s.supply["S"] = 1, s.supply["S"] - 1
+    ch(s, "colombina").items = ["spyglass"]
+    while kind(s) == "act":
+        answer(s, "end")
+    answer(s, "surv", expect="attack")
+    answer(s, "x.colombina", expect="attack")
+    answer(s, "i0", expect="discard")
+    assert all(c.stress == 0 for c in s.characters) and not ch(s, "colombina").items
+    assert s.gamebox["S"] >= 1
+
+
+def test_pile_spill_honour_mode_and_terror():
+    s = night(house_rules={"pile_mode": "honour"})
+    put(s, "N1.1", V=2)
+    cap = s.characters[0]
+    cap.stress = 5                          # in Terror
+    answer(s, "fire.s")
+    answer(s, "N1.1.V")
+    answer(s, "N1.1.V")
+    assert kind(s) == "pile_honour"
+    answer(s, "f2")
+    assert all(c.stress == (6 if c is cap else 1) for c in s.characters)   # everyone +1, the dropper once
+    assert kind(s) == "spill_split"
+    answer(s, "k1")
+    assert s.night.rings["N1.3"].get("V") == 1 and s.night.rings["N2.3"].get("V") == 1
+    assert census(s)["total"] == 195
+
+
+def test_probabilistic_spill_formula():
+    eng = CarnivalZombie()
+    assert eng.spill_chance(1, 0) == pytest.approx(0.02)
+    assert eng.spill_chance(5, 50) == pytest.approx(0.4)
+    assert eng.spill_chance(10, 100) == 0.6
+
+
+def test_reaction_mode_asks_for_the_drop():
+    s = night(house_rules={"pile_mode": "reaction"})
+    put(s, "N1.1", V=1)
+    answer(s, "fire.s")
+    answer(s, "N1.1.V")
+    assert kind(s) == "pile_react" and set(options(s)) == {"fast", "ok", "slow"}
+    answer(s, "fast")
+
+
+def test_battle_focus_penalty():
+    s = night(house_rules={"battle_focus": True})
+    before = sum(s.abyss.values())
+    out = ENGINE.apply(s, ENGINE.load_action({"type": "focus_penalty", "reason": "chatter"}), Actor("u1"))
+    assert sum(out.state.abyss.values()) == before - 3
+    s2 = night()
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(s2, ENGINE.load_action({"type": "focus_penalty"}), Actor("u1"))
+
+
+def test_survivors_rescued_at_dawn_only_from_empty_caves():
+    s = new(quick_night=True, location=6, house_rules=OFF)
+    answer(s, "start")
+
+    def calm(s, k, ids):
+        if k == "act":
+            clear_board(s)
+            for c in s.characters:
+                c.stress = 0
+        return "N" if k in ("enter", "terrain_pit") else None
+
+    until(s, {"dawn_exit"}, policy=calm)
+    clear_board(s)
+    for sp, code in (("S1.3", "S"), ("S2.3", "S")):
+        s.supply["S"] -= 1
+        s.night.rings[sp]["S"] = 1
+    put(s, "S2.2", V=1)
+    answer(s, "N")
+    while not s.phase == "day":
+        answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
+    assert s.storage["S"] == 1 and s.gamebox["S"] >= 1
+
+
+# ------------------------------------------------------------------ Finales and the end
+def _to_sunset(s):
+    until(s, {"finale", "explore", "barricades", "terrain_cave", "terrain_pit", "enter"},
+          policy=lambda s, k, ids: "stop" if "stop" in ids else ("rest" if "rest" in ids else None))
+
+
+def test_leviathan_rises_on_the_third_night_without_a_finale():
+    s = new(quick=True, auto_start=True, ticket=3, location=6)
+    _to_sunset(s)
+    assert s.over and s.result == "loss" and "Leviathan" in s.reason
+
+
+def test_leviathan_at_dawn_house_rule():
+    s = new(quick=True, auto_start=True, ticket=3, location=6, house_rules={"leviathan_check": "dawn"})
+    _to_sunset(s)
+    assert not s.over
+
+
+def test_airship_finale_needs_the_pilot():
+    s = new(quick=True, auto_start=True, ticket=3, location=3)
+    _to_sunset(s)
+    assert s.over                                           # the pilot was never called
+    s = new(quick=True, auto_start=True, ticket=3, location=3)
+    s.airship_called = True
+    _to_sunset(s)
+    assert kind(s) == "finale" and "fin.airship" in options(s)
+    answer(s, "fin.airship")
+    assert s.night.finale == "airship" and not s.over
+
+
+def _finish_night(s):
+    def calm(s, k, ids):
+        if k == "act":
+            clear_board(s)
+            for c in s.characters:
+                c.stress = 0
+        return "N" if k in ("enter", "terrain_pit") else None
+
+    until(s, {"dawn_exit"}, policy=calm)
+    answer(s, options(s)[0])
+    while not s.over:
+        answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
+
+
+def test_finale_win_scores():
+    s = new(["a", "b"], quick=True, auto_start=True, ticket=3, location=1, difficulty="difficult",
+            house_rules=OFF)
+    _to_sunset(s)
+    answer(s, "fin.bridge")
+    _finish_night(s)
+    assert s.result == "win" and "Bridge" in s.reason
+    active = [c for c in s.characters if not c.incapacitated]
+    assert s.score["characters"] == 5 * len(active) and s.score["players"] == 4
+    assert s.score["difficulty"] == 20 and s.score["survivors"] == 3 * s.storage["S"]
+    assert s.score["stress"] == -sum(c.stress for c in active)
+
+
+def test_boat_finale_sinks_when_the_hull_is_gone():
+    s = new(quick=True, auto_start=True, ticket=3, location=10, house_rules=OFF)
+    _to_sunset(s)
+    answer(s, "fin.boat")
+    assert s.night.hull == 4
+    s.night.hull = 0
+    _finish_night(s)
+    assert s.result == "loss" and "Boat" in s.reason
+
+
+def test_holy_bomb_finale_needs_the_bomb_bearer():
+    s = new(quick=True, auto_start=True, ticket=3, location=12, house_rules=OFF)
+    _to_sunset(s)
+    assert s.over                                           # nobody holds the Holy Bomb
+    s = new(quick=True, auto_start=True, ticket=3, location=12, house_rules=OFF)
+    ch(s, "pantalone").items.append("holy_bomb")
+    s.item_decks["pantalone"].remove("holy_bomb")
+    _to_sunset(s)
+    answer(s, "fin.holy_bomb")
+    _finish_night(s)
+    assert s.result == "win" and "Holy Bomb" in s.reason
+
+
+def test_finales_as_scenarios_start_at_their_location():
+    s = ENGINE.new_game(["a"], {"scenario": "finale_holy_bomb"}, 4)
+    assert s.group_at == 12 and "holy_bomb" in ch(s, "pantalone").items
+    assert s.phase == "setup"
+    answer(s, "start")
+    assert s.phase == "story"                               # Finale as Scenario keeps the Story so far
+
+
+# ------------------------------------------------------------------ secrets, serialisation, packs
+def test_traitor_never_leaks_to_public():
+    for seed in range(6):
+        s = ENGINE.new_game(["a", "b", "c"], {"scenario": "jmot"}, seed)
+        out = ENGINE.apply(s, Choose(prompt(s).id, ("start",)), Actor("a"))
+        traitor = out.state.traitor
+        assert traitor in ("a", "b", "c")
+        secret = [e for e in out.events if e.kind == "secret"]
+        assert secret and all(e.audience == traitor for e in secret)
+        assert all(e.audience != PUBLIC for e in secret)
+        public = ENGINE.view_for(out.state, PUBLIC)
+        assert "traitor" not in json.dumps(public)
+        for other in {"a", "b", "c"} - {traitor}:
+            assert "traitor" not in ENGINE.view_for(out.state, other)
+        assert ENGINE.view_for(out.state, traitor)["traitor"] == traitor
+        assert ENGINE.view_for(out.state, GM)["traitor"] == traitor
+        for e in out.events:
+            if e.audience == PUBLIC:
+                assert "traitor" not in e.text.lower()
+
+
+def test_public_view_hides_deck_order_and_is_json():
+    s = ENGINE.new_game(["a"], {}, 4)
+    v = ENGINE.view_for(s, PUBLIC)
+    text = json.dumps(v)
+    assert "nm0" not in text and "rng" not in text and "bag_script" not in text
+    assert v["decks"]["nightmare"] == 18 and v["decks"]["bosses"] == 10
+    for key in ("calendar", "clock", "map", "characters", "bosses", "storage", "abyss", "pile", "night", "log"):
+        assert key in v
+
+
+def test_state_round_trips_through_json():
+    s = night()
+    put(s, "N1.1", G=1)
+    answer(s, "fire.s")
+    answer(s, "N1.1.G")
+    data = json.loads(json.dumps(ENGINE.dump_state(s)))
+    again = ENGINE.load_state(data)
+    assert again == s
+    p = prompt(again)
+    out = ENGINE.apply(again, Choose(p.id, (p.options[0].id,)), Actor(p.player))
+    assert out.state is not again
+
+
+def test_stale_prompt_is_refused():
+    s = new(quick=True, auto_start=True)
+    p = prompt(s)
+    s2 = ENGINE.apply(s, Choose(p.id, ("stop",)), Actor("u1")).state
+    with pytest.raises(StalePrompt):
+        ENGINE.apply(s2, Choose(p.id, ("stop",)), Actor("u1"))
+
+
+def test_sample_pack_and_guild_pack_errors():
+    pack = load_sample_pack()
+    assert pack["provisional"] and len(pack["items"]) == 60 and len(pack["nightmare"]) == 18
+    import yaml
+    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc["characters"][2]["assault"] = "strong"
+    with pytest.raises(PackError) as err:
+        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+    assert "guild.yaml: characters[2] (Arlecchino): field 'assault'" in str(err.value)
+    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc["map"]["alleys"].append([6, "W", 13, 0])
+    with pytest.raises(PackError, match="already has an Alley going W"):
+        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+
+
+def test_a_guild_pack_plays():
+    import yaml
+    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc["terror_track"]["spaces"] = 10
+    doc["ruleset"] = "guild-test"
+    pack = load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+    s = ENGINE.new_game(["a"], {"pack": pack, "quick": True, "auto_start": True}, 2)
+    assert ENGINE.view_for(s, PUBLIC)["terror_track"]["spaces"] == 10
+    again = ENGINE.load_state(json.loads(json.dumps(ENGINE.dump_state(s))))
+    out = ENGINE.apply(again, Choose(prompt(again).id, ("stop",)), Actor("a"))
+    assert out.state.pack["ruleset"] == "guild-test"
