@@ -167,3 +167,11 @@ FALLEN_TABLE = {
     6: ("attr", "PRO"), 7: ("lose_ability", None), 8: ("lose_item", None), 9: ("maintenance", 10),
     10: ("maintenance", 15),
 }
+
+
+def inches(text: str | float | int) -> float:
+    """'4''' or '4"' or 4 → 4.0 (distances are in inches)."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    t = str(text).strip().replace('"', "").replace("''", "").replace("in", "").strip()
+    return float(t)
