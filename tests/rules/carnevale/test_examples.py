@@ -243,7 +243,7 @@ def test_E19_at_the_ready_duke_against_the_soldier():
 
 def test_E21_range_bands():
     assert [tables.range_penalty(8, d) for d in (8, 11, 15, 16, 17)] == [0, -1, -2, -2, None]
-    assert tables.range_penalty(10, 22) == -3 and tables.range_penalty(10, 21) is None
+    assert tables.range_penalty(10, 20) == -3 and tables.range_penalty(10, 19) == -2 and tables.range_penalty(20, 31) == -3 and tables.range_penalty(10, 21) is None
     s = start(_grenade_game(), P1)
     s = game(squad("The Patricians", ("Noble", {"leader": True})),
              squad("The Guild", ("Capodecime", {"leader": True})))
