@@ -1821,6 +1821,8 @@ class CarnivalZombie(Engine[GameState]):
         g.say("spill", f"Cubes tumble off the Pile of Corpses: {fallen} fall back into the fight!", fallen=fallen)
         pit = ch.refuge or (s.night.dawn_pit or "N")
         if ch.stress >= c.terror_from:
+            if not g.hr["terror_spill_everyone_once"]:
+                self._stress(g, ch, 1, "spill")
             for o in self._active(s):
                 self._stress(g, o, 1, "Terror spill")
         else:
@@ -2093,13 +2095,6 @@ class CarnivalZombie(Engine[GameState]):
                 else:
                     verdict = ("win", "The Group survived until Dawn.")
         # cleanup
-        for cv in CAVES:
-            for x in nt.boxes[cv]:
-                if x == "#":
-                    s.storage["#"] += 1
-                elif x and not x.startswith("@"):
-                    s.abyss[x] = s.abyss.get(x, 0) + 1
-            nt.boxes[cv] = ["", "", ""]
         rescued = lost = 0
         for sp in SPACES:
             cv = sp[:2]
@@ -2107,7 +2102,8 @@ class CarnivalZombie(Engine[GameState]):
                 if not n:
                     continue
                 if code == "S":
-                    busy = any(self._enemies_at(s, f"{cv}.{r}") for r in (1, 2, 3))
+                    busy = any(self._enemies_at(s, f"{cv}.{r}") for r in (1, 2, 3)) or (
+                        g.hr["survivor_rescue_counts_boxes"] and any(x and x != "#" for x in nt.boxes[cv]))
                     if busy:
                         lost += n
                         s.gamebox["S"] = s.gamebox.get("S", 0) + n
@@ -2116,6 +2112,13 @@ class CarnivalZombie(Engine[GameState]):
                         s.storage["S"] += n
                 else:
                     s.abyss[code] = s.abyss.get(code, 0) + n
+        for cv in CAVES:
+            for x in nt.boxes[cv]:
+                if x == "#":
+                    s.storage["#"] += 1
+                elif x and not x.startswith("@"):
+                    s.abyss[x] = s.abyss.get(x, 0) + 1
+            nt.boxes[cv] = ["", "", ""]
         for code, n in s.pile.items():
             s.abyss[code] = s.abyss.get(code, 0) + n
         s.pile = {}

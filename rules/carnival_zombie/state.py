@@ -29,12 +29,10 @@ DEFAULT_HOUSE_RULES: dict = {
     "allow_early_finale": False,          # A14
     "pile_mode": "probabilistic",         # §10.4: probabilistic | reaction | honour
     "battle_focus": False,                # §4.11 optional rule
-    "terror_spill_everyone_once": True,   # A25: everyone +1 (dropper once)
+    "terror_spill_everyone_once": True,   # A25: everyone +1 (dropper once); False: the dropper gets +2
     "box_entry_costs_move": True,         # A18
     "boss_wounds_persist": True,          # A5
-    "survivor_rescue_counts_boxes": True,  # §4.7 DEFAULT
-    "paranoia_overflow": "storage",       # A32
-    "fantalozzo": False,                  # A10 (disabled: no data)
+    "survivor_rescue_counts_boxes": True,  # §4.7 DEFAULT: enemies in the Cave's boxes also block a rescue
     "leviathan_check": "sunset",          # L188: sunset (no Finale engaged -> defeat at once) | dawn
 }
 

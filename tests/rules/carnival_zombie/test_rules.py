@@ -633,3 +633,87 @@ def test_a_guild_pack_plays():
     again = ENGINE.load_state(json.loads(json.dumps(ENGINE.dump_state(s))))
     out = ENGINE.apply(again, Choose(prompt(again).id, ("stop",)), Actor("a"))
     assert out.state.pack["ruleset"] == "guild-test"
+
+
+def test_sunrise_of_day_two_sinks_a_location_and_draws_an_event():
+    s = new(quick_night=True, location=6, house_rules=OFF)
+    answer(s, "start")
+    nm_before = None
+    _finish_dawn_only(s)
+    assert s.phase == "day" and s.ticket == 2 and len(s.sunken) == 1
+    assert any("Event of the Day" in line for line in s.log)
+    assert len(s.nightmare) + len(s.nightmare_discard) == 18
+    del nm_before
+
+
+def _finish_dawn_only(s):
+    def calm(s, k, ids):
+        if k == "act":
+            clear_board(s)
+            for c in s.characters:
+                c.stress = 0
+        return "N" if k in ("enter", "terrain_pit") else None
+
+    until(s, {"dawn_exit"}, policy=calm)
+    clear_board(s)
+    answer(s, "W")
+    while s.phase == "dawn" and not s.over:
+        answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
+
+
+def test_dawn_assault_scope_house_rule():
+    for scope, expect in (("pit", False), ("anywhere", True)):
+        s = new(quick_night=True, location=6, house_rules={**OFF, "dawn_assault_scope": scope})
+        answer(s, "start")
+
+        def calm(s, k, ids):
+            if k == "act":
+                clear_board(s)
+                for c in s.characters:
+                    c.stress = 0
+            return "N" if k in ("enter", "terrain_pit") else None
+
+        until(s, {"dawn_exit"}, policy=calm)
+        clear_board(s)
+        put(s, "E1.1", V=1)
+        answer(s, "W")
+        assert (kind(s) == "dawn_asl") is expect
+
+
+def test_night_step_one_items():
+    s = new(quick_night=True, location=8, house_rules=OFF)
+    ch(s, "pantalone").items = ["laudanum"]
+    s.item_decks["pantalone"].remove("laudanum")
+    ch(s, "pantalone").stress = 4
+    answer(s, "start")
+    until(s, {"item_use"}, policy=lambda s, k, ids: "N" if k in ("enter", "terrain_pit") else None)
+    assert options(s) == ["use.0", "done"]
+    answer(s, "use.0")
+    assert ch(s, "pantalone").stress == 1 and ch(s, "pantalone").items == []
+
+
+def test_boss_powers_summon_and_fury():
+    s = night()
+    s.boss_deck.remove("admiral")
+    s.boss_area[0] = BossSlot(boss="admiral", pos="S1.3")        # sample power: summon 1
+    s.bag_script = ["G"]
+    ENGINE.movement(s)
+    assert s.night.rings["S1.2"].get("G") == 1 and s.boss_area[0].pos == "S1.3"   # summoned, then moved
+    s.boss_deck.remove("cardinal")
+    s.boss_area[1] = BossSlot(boss="cardinal", pos="W1.1")       # sample power: fury +1 in the boxes
+    ENGINE.movement(s)
+    assert s.boss_area[1].pos == "W1.b"
+    from rules.carnival_zombie.engine import G, _content
+    attackers = ENGINE._attackers(G(s, _content(s)), None)
+    assert next(a for a in attackers if a["code"] == "@1")["atk"] == 3
+
+
+def test_terror_spill_house_rule_hits_the_dropper_twice():
+    s = night(house_rules={"pile_mode": "honour", "terror_spill_everyone_once": False})
+    put(s, "N1.1", V=1)
+    cap = s.characters[0]
+    cap.stress = 5
+    answer(s, "fire.s")
+    answer(s, "N1.1.V")
+    answer(s, "f1")
+    assert cap.stress == 7
