@@ -999,7 +999,7 @@ class KlashEngine(Engine[KlashState]):
                            options=tuple(Option(f"c{i}", _lbl(state.cards[c]["name"])) for i, c in enumerate(state.revealed)))]
         if state.phase == "team":
             secret = bool(state.house_rules.get("secret_team"))
-            return [Prompt(id=f"k{s}:team:{state.seats.index(p)}", player=p,
+            return [Prompt(id=f"k:team:{state.seats.index(p)}", player=p,
                            text="Choose your team: up to 8 of your 12 cards (Champion requirements apply).",
                            options=tuple(Option(f"p{i}", _lbl(f"{state.cards[c]['name']} ({state.cards[c]['vp']} VP)"))
                                          for i, c in enumerate(state.picks[p])),
@@ -1075,7 +1075,9 @@ class KlashEngine(Engine[KlashState]):
                 opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
                         if self._playable(state, p, c)]
                 if opts:
-                    prompts.append(Prompt(id=f"k{s}:hand:{i}", player=p, private=True,
+                    # stable while the hands and the deck do not change (only public counts in the id)
+                    sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
+                    prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
                                           text="Play an Event Card?", options=tuple(opts)))
         return prompts
 

@@ -1,0 +1,106 @@
+"""Geometry on hand-made positions with known answers (default 120 cm arena)."""
+import math
+
+import pytest
+
+from rules.klash import arena
+from rules.klash.arena import Disc
+
+
+def d(x, y, key, side=0, r=1.5, huge=False):
+    return Disc(x, y, r, key, side, huge)
+
+
+def test_layout_is_documented_and_symmetric():
+    assert arena.DIAMETER == 120 and arena.CENTRE == (60.0, 60.0)
+    assert arena.GATES == ((0.0, 60.0), (120.0, 60.0))
+    assert arena.inside_arena(60, 1.5, 1.5) and not arena.inside_arena(60, 1.4, 1.5)
+
+
+def test_edge_gap_and_contact():
+    a, b = d(50, 30, "a"), d(53, 30, "b", 1)
+    assert arena.edge_gap(a, b) == pytest.approx(0.0)
+    assert arena.in_contact(a, b)
+    assert not arena.in_contact(a, d(53.2, 30, "c", 1))
+    big = d(54, 30, "h", 1, r=2.5)
+    assert arena.in_contact(a, big)
+
+
+def test_segment_point_distance():
+    assert arena.seg_point_distance((0, 0), (10, 0), (5, 3)) == pytest.approx(3)
+    assert arena.seg_point_distance((0, 0), (10, 0), (13, 4)) == pytest.approx(5)
+
+
+def test_move_length_and_obstacles():
+    me = d(30, 30, "me")
+    assert arena.check_path(me, [(30, 30), (40, 30)], [me], allowance=10) is None
+    assert "allows" in arena.check_path(me, [(30, 30), (41, 30)], [me], allowance=10)
+    # through the Altar of Chaos
+    me2 = d(40, 60, "me")
+    assert "Altar" in arena.check_path(me2, [(40, 60), (80, 60)], [me2], allowance=50)
+    # around it with waypoints
+    assert arena.check_path(me2, [(40, 60), (45, 45), (75, 45), (80, 60)], [me2], allowance=62) is None
+    # through a Gate and out of the walls
+    me3 = d(12, 60, "me")
+    assert "Gate" in arena.check_path(me3, [(12, 60), (3, 60)], [me3], allowance=20)
+    assert "outside" in arena.check_path(me, [(30, 30), (10, 10)], [me], allowance=40)
+
+
+def test_no_passing_through_models_and_one_cm_from_enemies():
+    me = d(30, 30, "me", 0)
+    friend = d(35, 30, "f", 0)
+    enemy = d(35, 36, "e", 1)
+    models = [me, friend, enemy]
+    assert "another model" in arena.check_path(me, [(30, 30), (40, 30)], models, allowance=20)
+    # friends may touch: stop in base contact
+    assert arena.check_path(me, [(30, 30), (32, 30)], models, allowance=20) is None
+    # enemies: keep 1 cm (centre distance at least 4 cm)
+    assert arena.check_path(me, [(30, 30), (35, 32.5)], [me, enemy], allowance=20) is not None
+    assert arena.check_path(me, [(30, 30), (35, 31.9)], [me, enemy], allowance=20) is None
+
+
+def test_line_of_sight_blocked_by_altar_and_gates_and_cover_from_models():
+    shooter, target = d(40, 60, "s"), d(80, 60, "t", 1)
+    assert arena.line_of_sight(shooter, target, [shooter, target]) == (False, False)
+    shooter, target = d(30, 30, "s"), d(50, 30, "t", 1)
+    assert arena.line_of_sight(shooter, target, [shooter, target]) == (True, False)
+    blocker = d(40, 31, "b", 1)
+    assert arena.line_of_sight(shooter, target, [shooter, target, blocker]) == (True, True)
+    off = d(40, 33, "o", 1)
+    assert arena.line_of_sight(shooter, target, [shooter, target, off]) == (True, False)
+    huge = d(50, 30, "t", 1, r=2.5, huge=True)
+    assert arena.line_of_sight(shooter, huge, [shooter, huge, blocker]) == (True, False)
+    assert arena.blocked_by_scenery((4, 50), (4, 70))  # the west Gate
+
+
+def test_range_bands():
+    assert arena.range_band(10, 10, 20) == "short"
+    assert arena.range_band(15, 10, 20) == "long"
+    assert arena.range_band(20, 10, 20) == "long"
+    assert arena.range_band(21, 10, 20) is None
+
+
+def test_charge_is_a_straight_line_into_contact():
+    c, t = d(40, 30, "c"), d(50, 30, "t", 1)
+    end, travel = arena.charge_end(c, t)
+    assert end == pytest.approx((47, 30)) and travel == pytest.approx(7)
+    assert arena.check_charge(c, t, [c, t], 10) is None
+    assert "reaches" in arena.check_charge(c, t, [c, t], 6)
+    wall = d(45, 30, "w", 1)
+    assert "another model" in arena.check_charge(c, t, [c, t, wall], 10)
+
+
+def test_deployment_near_the_gate():
+    m = d(10.5, 60, "m")
+    assert arena.deploy_check(m, 0, 10, []) is None            # 3 cm from the Gate's edge
+    assert "at least 1 cm" in arena.deploy_check(d(7.9, 60, "m"), 0, 10, [])
+    assert "may enter" in arena.deploy_check(d(20, 60, "m"), 0, 10, [])
+    spots = arena.deploy_spots(0, 1.5, 10, [], 0, "m")
+    assert spots and all(arena.deploy_check(d(x, y, "m"), 0, 10, []) is None for x, y in spots)
+
+
+def test_step_toward_stops_short_of_obstacles():
+    me = d(30, 60, "me")
+    p = arena.step_toward(me, (60, 60), [me], 30, stop_gap=arena.ALTAR_RADIUS + 1.5 + 0.02)
+    assert p is not None and p[0] <= 60 - 8 - 1.5 + 1e-6 and p[0] > 49
+    assert math.isclose(p[1], 60)
