@@ -40,8 +40,8 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
     else:
         pairs = [[a, b] for i, a in enumerate(keys) for b in keys[i + 1:]
                  if cb.fighters[a].side != cb.fighters[b].side]
-    if not pairs:
-        raise IllegalAction("Nobody is fighting anybody: give the combatants different sides.")
+    if not pairs:       # everybody on one side (e.g. two members duelling): each against each
+        pairs = [[a, b] for i, a in enumerate(keys) for b in keys[i + 1:]]
     for a, b in pairs:
         r = options.get("range")
         if r is None:
@@ -57,7 +57,7 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
     surprise = options.get("surprise")
     if surprise:
         _setup_surprise(state, surprise, events)
-    elif charge:
+    elif charge is not None and charge != "":
         _setup_charge(state, _key(keys, charge), events)
     else:
         _initiative(state, cb.engagements, events)
@@ -468,7 +468,7 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
         return f"{m.name} works only against small creatures (less than half your size)."
     if m.cat == "large" and _size_class(state, who, target) != "large":
         return f"{m.name} works only against a large creature (at least twice your size)."
-    if man_id == "buck" and cb.fighters[incoming.owner].cling != who:
+    if man_id == "buck" and incoming.man != "cling" and cb.fighters[incoming.owner].cling != who:
         return "Buck throws off a clinging foe."
     if f.flanked_by.get(target, -1) >= cb.round and (m.kind in STRIKE_KINDS or m.family == DODGE):
         return f"{tchar.name} has flanked you: you cannot attack or dodge him."
@@ -547,7 +547,7 @@ def options_for(state: KarmicState, turn: Turn) -> list[tuple[str, str, dict]]:
         ws = wielded if m.cat in ("armed", "shield", "small") and man_id != "mdg" else \
             (wielded or [-1]) if m.cat == "large" else [-1]
         if man_id == "mdg":
-            ws = [wielded[0]] if wielded else []
+            ws = [wielded[0]] if wielded else [-1]
         for w in ws:
             add(man_id, w)
             if man_id in ("atk", "par", "blk", "pars"):
@@ -1004,10 +1004,10 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
     cb = state.combat
     m = MANEUVERS[a.man]
     tn = name(state, t)
+    if m.kind == "swat":
+        n, _ = damage_of(state, a, joker)
+        return f"; {tn} is swatted {n} feet away"
     if m.kind == "strike":
-        if a.man == "swat":
-            n, _ = damage_of(state, a, joker)
-            return f"; {tn} is swatted {n} feet away"
         n, text = damage_of(state, a, joker)
         damage.append((t, n))
         out = f"; {text}: {tn} takes {n}"

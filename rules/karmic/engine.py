@@ -77,7 +77,14 @@ class KarmicEngine(Engine[KarmicState]):
             if state.mode != "combat" or state.phase != "declare" or state.combat.turn is None:
                 raise IllegalAction("Nobody is declaring right now.")
             who = state.combat.turn.who
-            if action.combatant and action.combatant != who:
+            claimed = action.combatant
+            if not claimed:
+                mine = [k for k, ctl in state.controllers.items() if ctl == actor.id]
+                claimed = mine[0] if len(mine) == 1 else who
+            if claimed != who:
+                f = state.combat.fighters.get(claimed)
+                if f is not None and not f.hand and not f.out:
+                    raise IllegalAction(f"You have no card left for register {state.combat.reg}.")
                 raise NotYourTurn(f"It is {state.characters[who].name}'s turn to declare.")
             self._own(state, who, actor)
             combat.declare_action(state, action, events)
