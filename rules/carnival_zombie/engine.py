@@ -1322,6 +1322,10 @@ class CarnivalZombie(Engine[GameState]):
             s.night.focus = {}
             s.stage, s.ctx = "n_attack", {"list": self._attackers(g, None), "k": 0, "auto": False}
             return
+        if [o.id for o in self.act_options(s, s.characters[i].id)] == ["end"]:
+            g.say("act", f"{self._name(g, s.characters[i].id)} has nothing to do and passes.")
+            self._next_char(g)
+            return
         self._ask(g, "act", char=s.characters[i].id)
 
     def _next_char(self, g: G) -> None:
@@ -1607,7 +1611,7 @@ class CarnivalZombie(Engine[GameState]):
             s.night.focus = {}
             s.ctx["i"] += 1
             return
-        if ch.incapacitated:
+        if ch.incapacitated or [o.id for o in self.act_options(s, ch.id)] == ["end"]:
             self._next_char(g)
             return
         self._ask(g, "act", char=ch.id)
