@@ -756,8 +756,7 @@ class KlashEngine(Engine[KlashState]):
             if not ok:
                 t.stunned = True
                 say(out, "stunned", f"{t.name} is Stunned by fear.", model=t.id)
-        if (enemy and has(state, t, "repel_charge") and not was_engaged and not t.stunned
-                and state.house_rules.get("repel_charge_auto", True)):
+        if enemy and has(state, t, "repel_charge") and not was_engaged and not t.stunned:
             core.melee(state, out, t, m, kind="repel", allow_follow=False)
             if m.removed:
                 return

@@ -6,10 +6,11 @@ pack (``/pack import``). Both return a plain dict ``{"name", "sample", "characte
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from rules.common.errors import PackError
-from rules.common.packs import load_pack
+from rules.common.packs import parse_yaml, validate
 
 from . import dice
 
@@ -146,7 +147,18 @@ def _normalise(doc: dict, source: str) -> dict:
 
 def load_pack_text(text: str, source: str = "pack.yaml") -> dict:
     """Validate a YAML pack; raise PackError naming file, entry and field."""
-    doc = load_pack(text, SCHEMA, source)
+    doc = parse_yaml(text, source)
+    # Error lines name an entry by its 'name' (or 'id'): a bilingual name {en, it} would print as a
+    # dict, so validate a twin whose valid bilingual names are replaced by the entry id.
+    twin = copy.deepcopy(doc)
+    if isinstance(twin, dict):
+        for key in ("characters", "events"):
+            for entry in twin.get(key) or []:
+                if isinstance(entry, dict) and isinstance(entry.get("name"), dict) and \
+                        all(isinstance(v, str) for v in entry["name"].values()) and isinstance(entry.get("id"), str):
+                    entry["name"] = entry["id"]
+    validate(twin, SCHEMA, source)
+    validate(doc, SCHEMA, source)
     return _normalise(doc, source)
 
 
@@ -158,5 +170,4 @@ def load_sample_pack() -> dict:
     if _SAMPLE is None:
         path = Path(__file__).parent / "data" / "sample.yaml"
         _SAMPLE = load_pack_text(path.read_text(encoding="utf-8"), path.name)
-    import copy
     return copy.deepcopy(_SAMPLE)

@@ -19,10 +19,25 @@ HOUSE_RULES: dict = {
     "dominated_marked_activated": True,  # §6.15: a dominated model counts as activated afterwards
     "annihilation_immediate": True,      # §6.26: end as soon as a team has no models left
     "secret_team": False,                # §6.27: team selection public (tabletop); True = simultaneous secret
-    "charge_must_reach": True,           # §6.3: a Charge must reach its target to be declared
-    "reroll_mode": "armed",              # §4.3: the re-roll token is armed in advance (see engine docs)
-    "repel_charge_auto": True,           # Repel Charge is always used when allowed
 }
+
+# Readings of digest §6 that are fixed (not switches), for the record:
+# §6.3 a Charge must reach its target in a straight line within Speed (checked before it is declared);
+#      a one- or two-action Charge ends the activation; an engaged model cannot Charge.
+# §6.5 Increases/Decreases are netted and clamped at "0"; a printed 0 can never attack.
+# §6.6 extra Damage only on a successful hit; bonuses stack.  §6.7 each 1 is re-rolled once.
+# §6.8 every removal scores for the owner's opponent; petrified/terrified = Defeated.
+# §6.10 underdog VP once at the final count.  §6.11 Stunned enemies do not engage.
+# §6.12 AoO and free attacks are normal melee attacks.  §6.13 a failed Instinct replaces the activation.
+# §6.14 Two Heads tests before every action, double 5/6 = self attack (own Melee Attack vs Defence).
+# §6.16 Fear test when the Charge is declared; Repel Charge is used whenever allowed, after Fear.
+# §6.18 Mystic Dart: Magic dice, ranged restrictions, 25 cm, cover.  §6.19 Armour to the next activation.
+# §6.20 Teleport: unoccupied, in sight, inside, 1 cm from enemies.  §6.21 Destructive Touch after a
+#      two-action Charge is Increased.  §6.22 one spell per caster per Action Phase, tokens included.
+# §6.24 empty Event deck: reshuffle the discards; no hand limit.  §6.25 the side with more models
+#      deploys the rest.  §6.26 both teams wiped out at once: VP, then d12.
+# Training Token re-roll (§4.3): no reaction window exists in a button game, so the token is spent in
+# advance ("arm a re-roll") and re-rolls that model's next failed test or trial in this turn.
 
 
 @dataclass
