@@ -86,9 +86,11 @@ SCHEMA: dict = _obj(
             "alleys": _list({"type": "array", "prefixItems": [_int, _dir, _int, _int], "minItems": 4, "maxItems": 4}, 1)}),
         "specials": _list(_obj(["id", "name"], {"id": {"enum": ["arsenal_search", "call_airship"]}, "name": _str})),
         "finales": _list(_obj(["id", "name", "locations"], {
-            "id": {"enum": ["bridge", "boat", "airship", "holy_bomb"]}, "name": _str, "kind": _str,
-            "locations": _list(_int, 1), "requires": {"enum": ["none", "airship_called", "holy_bomb"]},
-            "entrance_pits": _list(_dir), "entrance_cubes": _int, "hull": _int, "tile": _str})),
+            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,12}$"}, "name": _str, "kind": _str,
+            "locations": _list(_int, 1), "requires": {"enum": ["none", "airship_called", "item", "holy_bomb"]},
+            "item": _str, "win": _list({"enum": ["active", "hull", "bearer_safe"]}), "text": _str,
+            "entrance_pits": _list(_dir), "entrance_cubes": _int, "hull": _int, "tile": _str,
+            "placeholder": _bool})),
         "scenarios": _list(_obj(["id", "name", "kind"], {
             "id": _str, "name": _str, "kind": {"enum": ["day_night", "night_only"]},
             "days": {"type": "integer", "minimum": 1, "maximum": 3}, "story": _bool,

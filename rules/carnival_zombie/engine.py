@@ -136,8 +136,8 @@ class CarnivalZombie(Engine[GameState]):
                     s.item_decks[ch.id].remove(it)
                     ch.items.append(it)
         fin = sc.get("finale")
-        if fin and c.finales.get(fin, {}).get("requires") == "holy_bomb":
-            self._give_holy_bomb(g)
+        if fin and self._finale_item(c.finales.get(fin, {})):
+            self._give_item(g, self._finale_item(c.finales[fin]))
         if fin:
             s.group_at = c.finales[fin]["locations"][0]
         if options.get("location") is not None:
@@ -172,15 +172,23 @@ class CarnivalZombie(Engine[GameState]):
                 out[cid] = seats[i] if i < n else ""
         return out
 
-    def _give_holy_bomb(self, g: G) -> None:
+    @staticmethod
+    def _finale_item(f: dict) -> str:
+        if f.get("requires") == "holy_bomb":
+            return f.get("item", "holy_bomb")
+        return f.get("item", "") if f.get("requires") == "item" else ""
+
+    def _give_item(self, g: G, item: str) -> None:
+        """A Finale played as a Scenario starts with its key Item in its owner's hands."""
         s, c = g.s, g.c
-        holder = next((ch for ch in s.characters if ch.id == c.items.get("holy_bomb", {}).get("owner")),
-                      s.characters[0])
+        if item not in c.items:
+            return
+        holder = next((ch for ch in s.characters if ch.id == c.items[item]["owner"]), s.characters[0])
         for deck in s.item_decks.values():
-            if "holy_bomb" in deck:
-                deck.remove("holy_bomb")
-        if not any("holy_bomb" in ch.items for ch in s.characters) and "holy_bomb" in c.items:
-            holder.items.append("holy_bomb")
+            if item in deck:
+                deck.remove(item)
+        if not any(item in ch.items for ch in s.characters):
+            holder.items.append(item)
 
     def _begin(self, g: G) -> None:
         s, c = g.s, g.c
@@ -850,7 +858,8 @@ class CarnivalZombie(Engine[GameState]):
             req = f.get("requires", "none")
             if req == "airship_called" and not s.airship_called:
                 continue
-            if req == "holy_bomb" and not any("holy_bomb" in ch.items for ch in self._active(s)):
+            item = self._finale_item(f)
+            if item and not any(item in ch.items for ch in self._active(s)):
                 continue
             out.append(fid)
         return out
@@ -1973,7 +1982,7 @@ class CarnivalZombie(Engine[GameState]):
         g.say("attack", f"{_cap(who)} ({a['cave']}) attacks {self._name(g, ch.id)}.", cave=a["cave"],
               target=ch.id, attack=a["atk"])
         self._stress(g, ch, a["atk"], "")
-        if s.night.finale == "boat" and s.night.hull > 0:
+        if s.night.finale and s.night.hull > 0:
             s.night.hull -= 1
             g.say("finale", f"The Boat is damaged ({s.night.hull} Boat Tokens left).")
 
@@ -2160,23 +2169,24 @@ class CarnivalZombie(Engine[GameState]):
         self._start_day(g, first=False)
 
     def _finale_verdict(self, g: G) -> tuple[str, str]:
+        """Judge an engaged Finale at Dawn from its data: every `win` condition must hold."""
         s, c = g.s, g.c
         nt = s.night
         f = c.finales[nt.finale]
-        if not self._active(s):
-            return ("loss", f"The {f['name']} Finale failed: nobody is left.")
-        if nt.finale == "boat" and nt.hull <= 0:
-            return ("loss", "The Boat sank under the Infected.")
-        if nt.finale == "holy_bomb":
-            bearer = next((ch for ch in self._active(s) if "holy_bomb" in ch.items), None)
-            if bearer is None:
-                return ("loss", "Nobody could prime the Holy Bomb.")
-            pit = bearer.refuge or nt.dawn_pit
-            if self.enemies_in_boxes(s, pit):
-                return ("loss", "The Holy Bomb bearer was overrun before priming it.")
-            return ("win", "The Holy Bomb destroys the Leviathan!")
-        return ("win", {"bridge": "The Group crosses the Freedom Bridge.", "boat": "The Boat slips into the lagoon.",
-                        "airship": "The Airship lifts the Group from San Michele."}.get(nt.finale, "Escape!"))
+        for cond in f.get("win", ["active"]):
+            if cond == "active" and not self._active(s):
+                return ("loss", f"The {f['name']} Finale failed: nobody is left.")
+            if cond == "hull" and nt.hull <= 0:
+                return ("loss", f"The {f['name']} Finale failed: the Boat sank under the Infected.")
+            if cond == "bearer_safe":
+                item = self._finale_item(f)
+                bearer = next((ch for ch in self._active(s) if item in ch.items), None)
+                if bearer is None:
+                    return ("loss", f"The {f['name']} Finale failed: nobody can use the "
+                            f"{c.items.get(item, {}).get('name', item)}.")
+                if self.enemies_in_boxes(s, bearer.refuge or nt.dawn_pit):
+                    return ("loss", f"The {f['name']} Finale failed: its bearer was overrun.")
+        return ("win", f.get("text") or f"The {f['name']} Finale succeeds.")
 
     # ================================================================= Battle Focus penalty
     def _focus_penalty(self, g: G) -> None:

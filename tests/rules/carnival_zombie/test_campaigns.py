@@ -16,7 +16,7 @@ ENDINGS = {
     "The Leviathan rises: no Finale was engaged on the third Night.",
     "The Leviathan rises: no Finale was completed.",
 }
-FINALE_WORDS = ("Finale failed", "Boat sank", "Holy Bomb", "Freedom Bridge", "Boat slips", "Airship lifts")
+FINALE_WORDS = ("Finale failed", "Holy Bomb destroys", "Freedom Bridge", "Boat slips", "Airship lifts")
 
 
 def play(seed: int, policy, *, scenario="campaign", n_players=None, check_every=1, roundtrip=False):

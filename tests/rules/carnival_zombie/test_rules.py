@@ -717,3 +717,28 @@ def test_terror_spill_house_rule_hits_the_dropper_twice():
     answer(s, "N1.1.V")
     answer(s, "f1")
     assert cap.stress == 7
+
+
+def test_traitor_stays_secret_through_whole_games():
+    import random as _random
+
+    from .policies import random_policy
+    for seed in range(5):
+        r = _random.Random(seed)
+        seats = ["seat-1001", "seat-1002", "seat-1003", "seat-1004"][: 3 + seed % 2]
+        s = ENGINE.new_game(seats, {"scenario": "jmot"}, seed)
+        assert len(s.characters) == len(seats)
+        pick = random_policy(r)
+        while True:
+            p = ENGINE.pending(s)[0]
+            out = ENGINE.apply(s, Choose(p.id, (pick(s, p),)), Actor(p.player))
+            s = out.state
+            if s.over:
+                break
+            assert "traitor" not in ENGINE.view_for(s, PUBLIC)
+            for e in out.events:
+                if e.audience == PUBLIC:
+                    assert "traitor" not in e.text.lower() and s.traitor not in e.text
+                    assert "traitor" not in json.dumps(e.data)
+                else:
+                    assert e.audience == s.traitor
