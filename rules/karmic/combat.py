@@ -762,8 +762,9 @@ def hit(state: KarmicState, reg_n: int, i: int, do_hit: bool, events: list[Event
                             PUBLIC, {"who": d.owner, "card": card, "total": total, "register": reg_n}))
     else:
         d.open = False
-        events.append(Event("stand", f"{name(state, d.owner)} stands on {label(d.card if not d.chain else d.chain[-1])}.",
-                            PUBLIC, {"who": d.owner, "register": reg_n}))
+        last = d.card if not d.chain else d.chain[-1]
+        events.append(Event("stand", f"{name(state, d.owner)} stands on {label(last)}.",
+                            PUBLIC, {"who": d.owner, "register": reg_n, "card": last}))
     _continue_resolution(state, events)
 
 
