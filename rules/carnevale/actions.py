@@ -85,6 +85,16 @@ class Attack(Serial):
 
 
 @dataclass(frozen=True)
+class Disengage(Serial):
+    """Leave close combat with a Move (1 AP): each enemy in contact (named here, from the table)
+    answers with an Attack of Opportunity or a Block (a prompt each); Elusive, Engage and
+    Slippery change this."""
+    model: str
+    enemies: tuple[str, ...]
+    type: ClassVar[str] = "disengage"
+
+
+@dataclass(frozen=True)
 class Shoot(Serial):
     """A shot (or a throw, or a template weapon). `distance` in inches (0 = within range);
     cover size none|medium|big and hardness none|light|blunt|heavy; `aim` extra AP (0-2) with
@@ -263,6 +273,6 @@ class Concede(Serial):
 
 
 ACTIONS = {cls.type: cls for cls in (
-    Choose, Deploy, ChooseOrder, Activate, Reinforce, Pass, SpendAP, EndActivation, Attack, Shoot,
+    Choose, Deploy, ChooseOrder, Activate, Reinforce, Pass, SpendAP, EndActivation, Attack, Disengage, Shoot,
     Damage, Heal, Stun, SpendKarma, SpendCommand, ChainActivation, Cast, Morale, Fall, SetStatus,
     Roll, Reroll, PlayEvent, Objective, ClaimAgenda, EndRound, Concede)}

@@ -255,6 +255,10 @@ def reroll_dice(rng: Rng, result: PoolResult, indices: Sequence[int], source: st
 
 def reroll_misses(rng: Rng, result: PoolResult, count: int, source: str = "Reroll Dice") -> PoolResult:
     """Reroll up to `count` missed normal dice (the lowest first)."""
+    if not result.can_reroll:
+        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+    if source in result.reroll_sources:
+        raise IllegalAction(f"{source} can be used only once per roll.")
     misses = [i for i in range(1, len(result.dice))
               if not is_ace(result.dice[i], result.difficulty) and not result.rerolled[i]]
     misses.sort(key=lambda i: result.dice[i])

@@ -44,7 +44,7 @@ BUTTON_ACTIONS = [
     ("climb", "Climb (1 AP, Dex)"), ("hide", "Hide (1 AP)"), ("clear_stun", "Clear Stun (1 AP)"),
     ("melee", "Close-combat attack"), ("shoot", "Shoot"), ("reload", "Reload"), ("fix_jam", "Fix jam (2 AP)"),
     ("cast", "Cast a spell"), ("heal", "Heal a friend (2 AP)"), ("regen", "Regenerate (2 AP)"),
-    ("ready_cc", "At the Ready, melee (1 AP)"), ("ready_sh", "At the Ready, shooting (1 AP)"),
+    ("disengage", "Disengage (1 AP)"), ("ready_cc", "At the Ready, melee (1 AP)"), ("ready_sh", "At the Ready, shooting (1 AP)"),
     ("end", "End activation"), ("endchain", "End and chain (1 Command)"),
 ]
 
@@ -716,6 +716,80 @@ class CarnevaleEngine(Engine[GameState]):
         return combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                    a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
 
+    def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
+        m = self._active(state, a.model, actor)
+        if state.sub:
+            raise IllegalAction("Finish the current choice first.")
+        foes = [state.model(u) for u in dict.fromkeys(a.enemies)]
+        if not foes:
+            raise IllegalAction("Name the enemies in base contact.")
+        if any(f.owner == m.owner or not f.in_play for f in foes):
+            raise IllegalAction("Only enemy models on the table can be left behind.")
+        if m.ap < 1:
+            raise IllegalAction("Disengaging is a Move: 1 AP.")
+        m.ap -= 1
+        m.last_action = "disengage"
+        events = [ev("disengage", f"{m.name} tries to leave close combat (1 AP, {m.ap} left).", model=m.uid)]
+        if has(m, "Slippery"):
+            events.append(ev("disengaged", f"{m.name} is Slippery and leaves freely.", model=m.uid))
+            return events
+        queue = []
+        for f in foes:
+            if has(f, "Engage"):
+                res = self._opposed_dex(state, m, f, events, "Engage")
+                if res.winner != "a":
+                    events.append(ev("blocked", f"{f.name} Engages: {m.name} cannot disengage this action.",
+                                     model=m.uid))
+                    return events
+            if has(m, "Elusive"):
+                res = self._opposed_dex(state, m, f, events, "Elusive")
+                if res.winner == "a":
+                    events.append(ev("elusive", f"{m.name} slips away from {f.name}: no reaction.", model=m.uid))
+                    continue
+            queue.append(f.uid)
+        if not queue:
+            events.append(ev("disengaged", f"{m.name} moves away freely.", model=m.uid))
+            return events
+        state.counter += 1
+        state.sub = {"kind": "disengage", "model": m.uid, "queue": queue, "n": state.counter}
+        return events
+
+    def _opposed_dex(self, state: GameState, m: ModelState, f: ModelState, events: list[Event], why: str):
+        from .dice import compare
+        ra = M.model_roll(state, m, attr(m, "DEX", state), label=f"Dex ({why}, leaving)", kind="DEX", events=events)
+        rb = M.model_roll(state, f, attr(f, "DEX", state), label=f"Dex ({why})", kind="DEX", events=events)
+        res = compare(ra, rb, "escaper")
+        events.append(ev("opposed", f"{m.name} {res.a_aces} against {f.name} {res.b_aces}: "
+                                    f"{'escapes' if res.winner == 'a' else 'held'} (ties go to the escaper).",
+                         a=res.a_aces, b=res.b_aces, winner=res.winner))
+        return res
+
+    def _disengage_reaction(self, state: GameState, choice: str) -> list[Event]:
+        sub = state.sub
+        m = state.model(sub["model"])
+        f = state.model(sub["queue"][0])
+        events: list[Event] = []
+        if choice == "aoo":
+            events += combat.melee_attack(state, f, m, opportunity=True)
+        elif choice == "block":
+            res = self._opposed_dex(state, m, f, events, "Block")
+            if res.winner != "a":
+                state.sub = {}
+                events.append(ev("blocked", f"{f.name} blocks: {m.name} stays in contact and the Move is lost; "
+                                            f"{f.name} may reposition anywhere in contact.", model=m.uid))
+                return events
+        else:
+            events.append(ev("no_reaction", f"{f.name} lets {m.name} go.", model=f.uid))
+        queue = sub["queue"][1:]
+        if queue and m.in_play:
+            state.counter += 1
+            state.sub = {**sub, "queue": queue, "n": state.counter}
+        else:
+            state.sub = {}
+            if m.in_play:
+                events.append(ev("disengaged", f"{m.name} moves away.", model=m.uid))
+        return events
+
     def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
         sh = state.model(a.model)
         self._own(state, sh, actor)
@@ -758,8 +832,6 @@ class CarnevaleEngine(Engine[GameState]):
         h = self._active(state, a.healer, actor)
         if m.owner != h.owner:
             raise IllegalAction("Healing is for friendly models.")
-        if h.ap < 2:
-            raise IllegalAction(f"Healing costs 2 AP; {h.name} has {h.ap}.")
         if h.uid == m.uid:
             x = M.ability_x(h, "Regeneration")
             if x is None:
@@ -772,6 +844,8 @@ class CarnevaleEngine(Engine[GameState]):
             source = f"Healing ({x})"
         if not m.damage:
             raise IllegalAction(f"{m.name} has lost no LP.")
+        if h.ap < 2:
+            raise IllegalAction(f"Healing costs 2 AP; {h.name} has {h.ap}.")
         h.ap -= 2
         extra = [("first-aid kit", 1)] if "First-aid kit" in h.items and h.uid != m.uid else []
         h.last_action = "heal"
@@ -1208,6 +1282,15 @@ class CarnevaleEngine(Engine[GameState]):
                                        f"{state.sub['ctx']['spell']}. Answer with Naach-Tith Annulment?",
                                   options=tuple(opts)))
             return prompts
+        if state.sub.get("kind") == "disengage":
+            f = state.models[state.sub["queue"][0]]
+            leaver = state.models[state.sub["model"]]
+            prompts.append(Prompt(id=f"dis-{state.sub['n']}", player=f.owner,
+                                  text=f"{leaver.name} disengages from {f.name}. React with an Attack of Opportunity "
+                                       "or a Block (a Block only if it is engaged with nobody else)?",
+                                  options=(Option("aoo", "Attack of Opportunity"), Option("block", "Block"),
+                                           Option("none", "Let it go"))))
+            return prompts
         if state.chain:
             pid = state.chain["player"]
             prompts.append(Prompt(id=state.chain["id"], player=state.opponent(pid),
@@ -1267,7 +1350,7 @@ class CarnevaleEngine(Engine[GameState]):
                 ok = ok and m.in_water
             elif key == "clear_stun":
                 ok = ok and m.stunned
-            elif key == "melee":
+            elif key in ("melee", "disengage"):
                 ok = ok and bool(enemies)
             elif key == "shoot":
                 ok = ok and bool(enemies) and any(w.kind == "ranged" and w.loaded and not w.jammed and not
@@ -1312,6 +1395,11 @@ class CarnevaleEngine(Engine[GameState]):
             foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
             opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes[:24]] + [back]
             return Prompt(id=f"tg-{base}", player=m.owner, text=f"{m.name}: choose the target.", options=tuple(opts))
+        if kind == "dis_pick":
+            foes = state.squad(state.opponent(m.owner))[:24]
+            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes]
+            return Prompt(id=f"dp-{base}", player=m.owner, text="Which enemies are in base contact?",
+                          options=tuple(opts), min_choices=1, max_choices=len(opts))
         if kind == "cover":
             opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [back]
             return Prompt(id=f"cv-{base}", player=m.owner, text="What cover does the target have?",
@@ -1357,6 +1445,8 @@ class CarnevaleEngine(Engine[GameState]):
             return events
         if p.startswith("annul-"):
             return self._annul(state, pick)
+        if p.startswith("dis-"):
+            return self._disengage_reaction(state, pick)
         if p.startswith("cancel-"):
             return self._resolve_chain(state, pick == "cancel")
         if p.startswith("deploy-"):
@@ -1395,6 +1485,9 @@ class CarnevaleEngine(Engine[GameState]):
                 return self._do_attack(state, A.Attack(m.uid, pick), who)
             state.sub = {"kind": "cover", "target": pick}
             return []
+        if p.startswith("dp-"):
+            state.sub = {}
+            return self._do_disengage(state, A.Disengage(m.uid, tuple(a.options)), who)
         if p.startswith("cv-"):
             _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
             state.sub = {}
@@ -1440,6 +1533,9 @@ class CarnevaleEngine(Engine[GameState]):
             return self._end_activation(state, m, chain=True)
         if pick in ("melee", "shoot"):
             state.sub = {"kind": pick}
+            return []
+        if pick == "disengage":
+            state.sub = {"kind": "dis_pick"}
             return []
         if pick == "cast":
             state.sub = {"kind": "spell"}
