@@ -120,14 +120,15 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
         px, py = _polar(cx, cy, 36, ang + 45 - 45)
         names = [chars[c]["name"][:3] for c in night["refuge"].get(pit, [])]
         fort = night["forts"].get(pit)
-        _txt(draw, (px, py - 8), pit + (f" [{fort[:4]}]" if fort else ""), 10, BROWN if fort else INK, True)
-        _txt(draw, (px, py + 6), " ".join(names)[:14], 9)
+        _txt(draw, (px, py - 10), pit + (f" [{fort[:5]}]" if fort else ""), 10, BROWN if fort else INK, True)
+        for row in range(0, len(names), 3):
+            _txt(draw, (px, py + 3 + 10 * (row // 3)), " ".join(names[row:row + 3]), 9)
     bosses = {f"@{b['slot'] - 1}": b for b in view["bosses"]}
     for cave, ang in CAVE_ANGLE.items():
         for k, occ in enumerate(night["boxes"][cave]):
             bx, by = _polar(cx, cy, 95, ang - 15 + 15 * k)
-            colour = CUBE_COLOURS["#"] if occ == "#" else (CUBE_COLOURS.get(occ, RED) if occ else PAPER)
-            draw.rectangle([bx - 7, by - 7, bx + 7, by + 7], fill=colour, outline=INK)
+            colour = CUBE_COLOURS["#"] if occ == "#" else (CUBE_COLOURS.get(occ, RED) if occ else (214, 198, 176))
+            draw.rectangle([bx - 7, by - 7, bx + 7, by + 7], fill=colour, outline=INK if occ else GREY)
             if occ.startswith("@"):
                 _txt(draw, (bx, by), "B", 9, PAPER, True)
         for ring in (1, 2, 3):
