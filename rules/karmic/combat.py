@@ -1035,7 +1035,8 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
         return "; the entangling limb is chopped free"
     if m.kind == "hold":
         value_ = sum(value(c) for c in [a.card] + a.chain)
-        cb.holds.append({"holder": a.owner, "target": t, "kind": a.man, "card_value": value_})
+        cb.holds.append({"holder": a.owner, "target": t, "kind": a.man, "card_value": value_, "active": True,
+                         "rounds": 0})
         end_eng.add(ei)
         what = "a choke hold" if a.man == "suf" else "a pin"
         return f"; {tn} is caught in {what} (break free: might check above {value_})"
@@ -1076,18 +1077,72 @@ def _check_over(state: KarmicState, events: list[Event]) -> bool:
             for d in r.decls:
                 discard(state, d.owner, [d.card] + d.chain)
             r.resolved = True
+    cb.turn = None
+    if any(h.get("active") for h in cb.holds) and state.phase != "over_forced":
+        state.phase = "hold"
+        events.append(Event("hold_start", "Normal combat ends; the hold goes on: each round the held "
+                                          "fighter may struggle to break free.", PUBLIC, {"holds": list(cb.holds)}))
+        return True
+    _finish(state, events)
+    return True
+
+
+def _finish(state: KarmicState, events: list[Event]) -> None:
+    cb = state.combat
     state.phase = "over"
     state.over = True
-    cb.turn = None
     cb.ended = cb.ended or "The fight is over."
     events.append(Event("combat_end", "The combat is over.", PUBLIC,
                         {"holds": list(cb.holds), "hp": {k: state.characters[k].hp_marked for k in cb.fighters}}))
-    return True
+
+
+def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
+    """One round of a hold: a might check against the original card value to break free; in a
+    choke hold a failed struggle is followed by Fortitude checks (A32: one per round) or he passes out."""
+    cb = state.combat
+    h = cb.holds[idx]
+    if not h.get("active"):
+        raise IllegalAction("That hold is over.")
+    t = h["target"]
+    char = state.characters[t]
+    hr = state.house_rules
+    wp = char.wound_penalty(int(hr["wound_row_penalty"]))
+    card = draw(state, t, 1, events)[0]
+    discard(state, t, [card])
+    mt = value(card) + char.attr("might") + wp
+    h["rounds"] = h.get("rounds", 0) + 1
+    if is_joker(card) or mt > h["card_value"]:
+        h["active"] = False
+        events.append(Event("hold_break", f"{char.name} struggles ({label(card)} {signed(char.attr('might'))} "
+                                          f"might = {mt} vs {h['card_value']}) and breaks free.", PUBLIC,
+                            {"who": t, "mt": mt, "card": card}))
+    else:
+        events.append(Event("hold_struggle", f"{char.name} struggles ({label(card)} {signed(char.attr('might'))} "
+                                             f"might = {mt} vs {h['card_value']}) but is still held.", PUBLIC,
+                            {"who": t, "mt": mt, "card": card}))
+        if h["kind"] == "suf":
+            for _ in range(int(hr["hold_checks_per_round"])):
+                c2 = draw(state, t, 1, events)[0]
+                discard(state, t, [c2])
+                fmt = value(c2) + char.attr("fortitude") + wp
+                ok = is_joker(c2) or fmt > 0
+                events.append(Event("choke_check", f"{char.name} fights for air: {label(c2)} "
+                                                   f"{signed(char.attr('fortitude'))} fortitude = {fmt} → "
+                                                   f"{'still conscious' if ok else 'passes out'}.", PUBLIC,
+                                    {"who": t, "mt": fmt, "card": c2, "conscious": ok}))
+                if not ok:
+                    cb.fighters[t].out = True
+                    h["active"] = False
+                    break
+    if not any(x.get("active") for x in cb.holds):
+        _finish(state, events)
 
 
 def end_combat(state: KarmicState, reason: str, events: list[Event]) -> None:
     for e in state.combat.engagements:
         e.live = False
+    for h in state.combat.holds:
+        h["active"] = False
     state.combat.ended = reason
     events.append(Event("gm_end", reason, PUBLIC, {}))
     _check_over(state, events)
@@ -1202,6 +1257,16 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
                                             Option("failure", "Failure")), private=True),
                                     {"key": d.owner, "kind": "ruling", "reg": reg.n, "i": i}))
                         break
+    elif state.phase == "hold":
+        for i, h in enumerate(cb.holds):
+            if h.get("active"):
+                t = h["target"]
+                what = "choke hold" if h["kind"] == "suf" else "pin"
+                out.append((Prompt(f"hold{i}.{h.get('rounds', 0)}", state.controllers[t],
+                                   f"{name(state, t)} is held in a {what} by {name(state, h['holder'])}: struggle "
+                                   f"(might check above {h['card_value']})?",
+                                   (Option("struggle", "Struggle to break free"),), private=False),
+                            {"key": t, "kind": "hold", "i": i}))
     elif state.phase == "offers":
         from .checks import offer_prompt
         for k in cb.offers:
@@ -1245,6 +1310,8 @@ def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> 
         rule_joker(state, meta["reg"], meta["i"], option, events)
     elif kind == "offer":
         answer_offer(state, meta["key"], option == "yes", events)
+    elif kind == "hold":
+        struggle(state, meta["i"], events)
 
 
 def declare_action(state: KarmicState, action, events: list[Event]) -> None:

@@ -56,7 +56,7 @@ def stand_all(state, events=None):
     """Answer every pending hit prompt with 'stand'."""
     events = list(events or [])
     while True:
-        hits = [p for p in ENGINE.pending(state) if p.id.startswith("h")]
+        hits = [p for p in ENGINE.pending(state) if any(o.id == "stand" for o in p.options)]
         if not hits:
             return state, events
         out = ENGINE.apply(state, Choose(hits[0].id, ("stand",)), Actor(hits[0].player, gm=hits[0].player == GM))

@@ -239,7 +239,18 @@ def test_suffocate_and_pin_start_holds():
         state, ev = run(state, (man, "9S"), ("pass", ""), ("stop", ""))
         o = outcomes(ev)[0]
         assert o["mt"] == 9 + mod and o["success"]
-        assert state.over and state.combat.holds == [{"holder": "c1", "target": "c2", "kind": man, "card_value": 9}]
+        h = state.combat.holds[0]
+        assert (h["holder"], h["target"], h["kind"], h["card_value"]) == ("c1", "c2", man, 9)
+        assert state.phase == "hold" and not state.over and not state.combat.engagements[0].live
+        # the held fighter struggles: might check above the original card value (9)
+        state.characters["c2"].deck.stack(["10S"] if man == "pin" else ["2S", "3H"])
+        state, ev = answer(state, "struggle", player="u2")
+        if man == "pin":
+            assert any(e.kind == "hold_break" for e in ev) and state.over
+        else:
+            assert any(e.kind == "hold_struggle" for e in ev)
+            assert [e.data["conscious"] for e in ev if e.kind == "choke_check"] == [False]
+            assert state.combat.fighters["c2"].out and state.over
 
 
 def test_bash_counter_reversal_escape_and_gouge():

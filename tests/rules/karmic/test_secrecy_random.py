@@ -59,7 +59,8 @@ def public_cards(state, events):
         if e.audience == PUBLIC:
             for item in e.data.get("cards", []) if e.kind == "reveal" else []:
                 shown.add(item[2])
-            if e.kind in ("hit", "stand", "initiative") and e.data.get("card"):
+            if e.kind in ("hit", "stand", "initiative", "hold_break", "hold_struggle", "choke_check") \
+                    and e.data.get("card"):
                 shown.add(e.data["card"])
     return shown
 
