@@ -485,3 +485,29 @@ def cleansing_result(mt: int) -> dict:
 def medicine_result(mt: int) -> dict:
     """Medicine always takes half an hour; the total only sets the hit points healed."""
     return {"minutes": 30, "healed": medicine_heal(mt)}
+
+
+def karma_award(character: Character, amount: int, cards: list[str], mode: str) -> None:
+    """A GM karma award (+N) or penalty (−N), paid like a distinction (§1.3 PROPOSAL): an award adds
+    positive sideboard cards or removes negative deck cards totalling N; a penalty mirrors it."""
+    mirror = {"add_positive": "add_positive", "remove_negative": "remove_negative",
+              "add_negative": "add_negative", "remove_positive": "remove_positive"}
+    if mode not in mirror:
+        raise IllegalAction(f"Unknown karma move '{mode}'.")
+    pay_distinction(character, amount, cards, mode)
+
+
+def cleanse_return(character: Character, card: str) -> None:
+    """A successful CLEANSING returns exactly one card, chosen by the player, from the sideboard (A22)."""
+    if character.deck is None:
+        raise IllegalAction("Only a character with a karma deck can cleanse.")
+    character.deck.move_to_deck([card])
+
+
+def check_distinction_cap(character: Character, cap: int | None) -> None:
+    """The GM may forbid going past −X in negative distinctions in total (L653)."""
+    if cap is None:
+        return
+    total = sum(d.karma_value for d in character.distinctions if d.karma_value < 0)
+    if total < -abs(cap):
+        raise IllegalAction(f"Negative distinctions total {total}; the GM allows at most −{abs(cap)}.")

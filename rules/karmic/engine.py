@@ -208,6 +208,25 @@ class KarmicEngine(Engine[KarmicState]):
             return state.rng.choice(plain or ids)
         return ids[0]
 
+    def default_option(self, state: KarmicState, prompt_id: str) -> str:
+        """What a time-out should answer: stand on hits, decline reshuffles, pass/stop declaring,
+        the GM's default for jokers; NPC seats use the bot policy."""
+        prompt = self.prompt(state, prompt_id)
+        meta = self._meta(state, prompt_id)
+        ids = [o.id for o in prompt.options]
+        if state.characters.get(meta.get("key", ""), None) is not None and state.characters[meta["key"]].npc \
+                and prompt.player == GM and meta["kind"] != "ruling":
+            return self.bot_choice(state, prompt, meta)
+        for pref in ("stand", "no", "pass", "stop", "hes", state.house_rules.get("joker_default", "success"),
+                     "struggle"):
+            if pref in ids:
+                return pref
+        if meta["kind"] == "declare" and state.combat.turn.step == "card":
+            return self.bot_choice(state, prompt, meta)
+        if meta["kind"] == "play":
+            return self.bot_choice(state, prompt, meta)
+        return ids[0]
+
     # --- views -----------------------------------------------------------------------------------------
     def view_for(self, state: KarmicState, viewer: str) -> dict:
         return view_for(self, state, viewer)

@@ -1,0 +1,152 @@
+"""Combat flow: prompts end to end, initiative variants, house rules, wounds, offers, bot, views."""
+import pytest
+
+from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction
+from rules.karmic import ENGINE
+from rules.karmic.actions import EndCombat, Reshuffle
+from rules.karmic.character import (character_from_sheet, check_distinction_cap, cleanse_return, karma_award)
+from rules.karmic.combat import why_illegal
+
+from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes, stand_all
+from .test_maneuvers import br, duel, sw
+
+SPEAR = {"name": "S", "skills": {"spear": 3},
+         "weapons": [{"name": "Spear", "skill": "spear", "range": 2, "max_maneuvers": 3}], "wielding": ["Spear"]}
+
+
+def test_T4_through_prompts_only():
+    state, _ = fight(DEVON, SOLDIER, stack={"c1": ["2S", "KS", "2H", "10S"], "c2": ["4H", "QH", "5S"]})
+    script = [("u1", "atk.0"), ("u1", "KS"), (GM, "par.0"), (GM, "5S"), ("u1", "atk.0"), ("u1", "2H"),
+              (GM, "par.0"), (GM, "QH"), ("u1", "darm.0"), ("u1", "10S"), ("u1", "stand"), (GM, "stand")]
+    events = []
+    for who, option in script:
+        p = ENGINE.pending(state)
+        assert len(p) == 1 and p[0].player == who and p[0].private
+        state, ev = answer(state, option)
+        events += ev
+    res = outcomes(events)
+    assert [(o["total"], o["success"]) for o in res] == [(-1, False), (-1, False), (6, True)]
+    reveal = [e for e in events if e.kind == "reveal"]
+    assert len(reveal) == 3 and all(e.audience == PUBLIC for e in reveal)
+
+
+def test_A29_a_spear_cannot_parry_inside_its_reach():
+    state, _ = duel(sw("A"), SPEAR, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=1)
+    state, _ = declare(state, "atk", "5S")
+    assert why_illegal(state, "c2", "par", 0, "defense", 0) == "Your Spear (reach 2) cannot parry at range 1."
+    state, _ = duel(sw("A"), SPEAR, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=1,
+                    house_rules={"range_parry_inside_reach": True})
+    state, _ = declare(state, "atk", "5S")
+    assert why_illegal(state, "c2", "par", 0, "defense", 0) is None
+
+
+def test_show_down_uses_fast_draw_and_ties_redraw():
+    gun = sw("A", skills={"sword": 3, "fast_draw": 3, "combat_training": 1})
+    state, events = fight(gun, sw("B"), b_player="u2", show_down=True,
+                          stack={"c1": ["2S", "3S", "9S"], "c2": ["AS"]})
+    assert [e.data["mt"] for e in events if e.kind == "initiative"] == [9, 1]
+    state, events = fight(sw("A"), sw("B"), b_player="u2", stack={"c1": ["5S", "2S"], "c2": ["5S", "9S"]})
+    assert any(e.kind == "initiative_tie" for e in events)
+    assert state.combat.engagements[0].init == "c2"
+
+
+def test_gm_ends_combat():
+    state, _ = fight(DEVON, SOLDIER, seed=3)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, EndCombat(), Actor("u1"))
+    out = ENGINE.apply(state, EndCombat("The soldier surrenders."), GM_ACTOR)
+    assert out.state.over and out.state.combat.ended == "The soldier surrenders."
+
+
+def test_wound_rows_penalise_and_incapacitation_ends_combat():
+    state, _ = duel(sw("A"), sw("B"), ["9S", "2S", "3S"], ["2H", "3H", "4H"])
+    state.characters["c1"].hp_marked = 12            # two full rows of 6: −2
+    state.characters["c2"].hp_marked = 28
+    state, ev = declare(state, "atk", "9S")
+    state, ev = declare(state, "pass")
+    state, ev = declare(state, "stop")
+    o = outcomes(ev)[0]
+    assert o["mt"] == 9 + 1 - 2 and o["damage"] == 4
+    assert state.combat.fighters["c2"].out and state.over
+
+
+def test_rule_of_fives_offer_between_rounds():
+    state, _ = duel(sw("A"), sw("B"), ["9S", "2S", "3S"], ["2H", "3H", "4H"])
+    state.characters["c1"].deck.since_shuffle = 4        # the initiative card made it 1 → now 4+
+    state, ev = declare(state, "atk", "9S")
+    state, ev = declare(state, "pass")
+    state, ev = declare(state, "stop")
+    assert state.phase == "offers"
+    p = ENGINE.pending(state)
+    assert [x.player for x in p] == ["u1"] and p[0].private
+    out = ENGINE.apply(state, Reshuffle(True), Actor("u1"))
+    assert out.state.phase == "declare" and out.state.combat.round == 2
+    assert out.state.characters["c1"].deck.since_shuffle == 0
+
+
+def test_bot_plays_npcs_through_the_same_options():
+    out = ENGINE.start(["u1"], {"mode": "combat", "bot_plays_npcs": True,
+                                "combatants": [{"character": "Devon", "player": "u1"},
+                                               {"character": "Soldier", "player": GM}]}, 5)
+    state = out.state
+    for _ in range(60):
+        if state.over:
+            break
+        prompts = ENGINE.pending(state)
+        assert prompts and all(p.player == "u1" for p in prompts)
+        p = prompts[0]
+        state = ENGINE.apply(state, Choose(p.id, (ENGINE.default_option(state, p.id)
+                                                  if p.options[0].id != "hes" else p.options[0].id,)),
+                             Actor("u1")).state
+    assert state.combat.round >= 2
+
+
+def test_default_option_for_timeouts():
+    state, _ = fight(DEVON, SOLDIER, stack={"c1": ["2S", "KS", "2H", "10S"], "c2": ["4H", "QH", "5S"]})
+    p = ENGINE.pending(state)[0]
+    assert ENGINE.default_option(state, p.id) == "hes"
+    state, _ = declare(state, "atk", "KS")
+    p = ENGINE.pending(state)[0]
+    assert ENGINE.default_option(state, p.id) == "par.0"        # an NPC seat answers like the bot
+    state, _ = fight(DEVON, dict(SOLDIER, npc=False), b_player="u2",
+                     stack={"c1": ["2S", "KS", "2H", "10S"], "c2": ["4H", "QH", "5S"]})
+    state, _ = declare(state, "atk", "KS")
+    assert ENGINE.default_option(state, ENGINE.pending(state)[0].id) == "pass"
+
+
+def test_views_have_the_documented_keys():
+    state, _ = fight(DEVON, SOLDIER, seed=2)
+    for viewer in (PUBLIC, GM, "u1"):
+        v = ENGINE.view_for(state, viewer)
+        assert {"system", "mode", "phase", "over", "characters", "combat", "prompts"} <= set(v)
+        assert {"round", "register", "turn", "fighters", "engagements", "registers"} <= set(v["combat"])
+    assert "world_deck" in ENGINE.view_for(state, GM) and "world_deck" not in ENGINE.view_for(state, "u1")
+    owner = ENGINE.pending(state)[0].player
+    assert ENGINE.view_for(state, owner)["prompts"] and not ENGINE.view_for(state, PUBLIC)["prompts"]
+
+
+def test_state_round_trips_and_apply_is_fast():
+    import time
+    state, _ = fight(DEVON, SOLDIER, seed=4)
+    assert ENGINE.load_state(ENGINE.dump_state(state)) == state
+    p = ENGINE.pending(state)[0]
+    t = time.perf_counter()
+    for _ in range(50):
+        ENGINE.apply(state, Choose(p.id, ("atk.0",)), Actor("u1"))
+    assert (time.perf_counter() - t) / 50 < 0.005
+
+
+def test_karma_awards_cleansing_and_distinction_cap():
+    c = character_from_sheet({"name": "W", "distinctions": [{"name": "Blahblah", "karma_value": -4},
+                                                             {"name": "Coward", "karma_value": -3}]})
+    karma_award(c, 6, ["6C"], "add_positive")
+    assert "6C" in c.deck.cards
+    karma_award(c, -2, ["2H"], "remove_negative") if False else None
+    with pytest.raises(IllegalAction):
+        karma_award(c, 2, ["2S"], "remove_positive")
+    c.deck.move_to_sideboard(["5S"])
+    cleanse_return(c, "5S")
+    assert "5S" in c.deck.cards
+    check_distinction_cap(c, 8)
+    with pytest.raises(IllegalAction, match="at most −5"):
+        check_distinction_cap(c, 5)
