@@ -19,6 +19,23 @@ class FocusPenalty(Serial):
     type: ClassVar[str] = "focus_penalty"
 
 
-ACTIONS = {Choose.type: Choose, FocusPenalty.type: FocusPenalty}
+@dataclass(frozen=True)
+class Sabotage(Serial):
+    """Just a Matter of Time: the traitor secretly adds 2 cubes to a Cave's next Entrance (once per Night)."""
 
-__all__ = ["ACTIONS", "Choose", "FocusPenalty"]
+    cave: str = ""
+
+    type: ClassVar[str] = "sabotage"
+
+
+@dataclass(frozen=True)
+class Unmask(Serial):
+    """Just a Matter of Time: the traitor reveals themself; the next attack on a Character cannot be
+    cancelled (no Barricade, Item or Survivor stops it). Once per game."""
+
+    type: ClassVar[str] = "unmask"
+
+
+ACTIONS = {Choose.type: Choose, FocusPenalty.type: FocusPenalty, Sabotage.type: Sabotage, Unmask.type: Unmask}
+
+__all__ = ["ACTIONS", "Choose", "FocusPenalty", "Sabotage", "Unmask"]

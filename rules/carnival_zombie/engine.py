@@ -12,7 +12,7 @@ from typing import Any
 from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Prompt, Rng
 from rules.common.errors import NotYourTurn
 
-from .actions import ACTIONS, FocusPenalty
+from .actions import ACTIONS, FocusPenalty, Sabotage, Unmask
 from .content import Content, Frozen, _freeze, content_for
 from .state import (BELLTOWER, CAVES, CLOCKWISE, DEFAULT_HOUSE_RULES, PITS, SCHEMA_VERSION, BossSlot, Character,
                     GameState, Night)
@@ -1175,6 +1175,15 @@ class CarnivalZombie(Engine[GameState]):
                 code = self._enter_cube(g, cave, ring)
                 if code:
                     drawn[code] = drawn.get(code, 0) + 1
+        if s.sabotage:
+            cave, s.sabotage = s.sabotage, ""
+            n = 0
+            for _ in range(2):
+                code = self._enter_cube(g, cave, 2 if nt.obstacles.get(f"{cave}.3") == "pier" else 3)
+                if code:
+                    drawn[code] = drawn.get(code, 0) + 1
+                    n += 1
+            g.say("entrance", f"The Abyss spits {n} more cube{'s' if n != 1 else ''} into {cave}.", cave=cave)
         for sp, terrain in sorted(nt.obstacles.items()):
             if terrain == "manhole":
                 code = self._enter_cube(g, sp[:2], 2)
@@ -1948,6 +1957,15 @@ class CarnivalZombie(Engine[GameState]):
                 ctx["k"] += 1
                 continue
             who = self._attacker_name(g, a)
+            if s.uncancellable:
+                targets = self.attack_targets(s, a)
+                if targets:
+                    s.uncancellable = False
+                    tgt = min(targets, key=lambda t: (t.stress, t.order))
+                    g.say("attack", f"{_cap(who)} cannot be stopped!")
+                    self._hit_char(g, a, tgt)
+                ctx["k"] += 1
+                continue
             if not a["box"] and "#" in nt.boxes[a["cave"]]:
                 box = nt.boxes[a["cave"]]
                 box[box.index("#")] = ""
@@ -2233,10 +2251,43 @@ class CarnivalZombie(Engine[GameState]):
             half = 1
         return (state.ticket, half, pos + state.hour)
 
+    # ================================================================= the traitor (Just a Matter of Time)
+    def _sabotage(self, g: G, action: Sabotage, actor: Actor) -> None:
+        s = g.s
+        if not s.traitor or actor.id != s.traitor:
+            raise NotYourTurn("Only the traitor can do that.")
+        if s.phase not in ("sunset", "night") or s.stage in ("d_exit", "d_assault", "d_attack", "d_cleanup"):
+            raise IllegalAction("Sabotage is only possible between Sunset and the last Night Hour.")
+        if s.sabotage_night == s.ticket:
+            raise IllegalAction("You have already sabotaged this Night.")
+        if action.cave not in CAVES:
+            raise IllegalAction("Choose a Cave: N1, N2, E1, E2, S1, S2, W1 or W2.")
+        s.sabotage, s.sabotage_night = action.cave, s.ticket
+        g.say("secret", f"Sabotage set: 2 more cubes will crawl into {action.cave} at the next Entrance.",
+              audience=s.traitor, cave=action.cave)
+        g.say("secret", f"The traitor sabotages {action.cave}.", audience=GM, cave=action.cave)
+
+    def _unmask(self, g: G, actor: Actor) -> None:
+        s = g.s
+        if not s.traitor or actor.id != s.traitor:
+            raise NotYourTurn("Only the traitor can do that.")
+        if s.unmasked:
+            raise IllegalAction("You have already revealed yourself.")
+        s.unmasked, s.uncancellable = True, True
+        g.say("unmask", f"<@{s.traitor}> reveals themself as the traitor! The next attack cannot be stopped.",
+              player=s.traitor)
+
     # ================================================================= contract
     def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
         s = state
         g = G(s, _content(s))
+        if isinstance(action, Sabotage):
+            self._sabotage(g, action, actor)
+            return g.ev
+        if isinstance(action, Unmask):
+            self._unmask(g, actor)
+            self._run(g)
+            return g.ev
         if isinstance(action, FocusPenalty):
             if not (actor.gm or actor.id in s.seats):
                 raise NotYourTurn("Only a player at this table or a GM can apply the penalty.")

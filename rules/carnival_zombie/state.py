@@ -122,6 +122,10 @@ class GameState(Serial):
     ask: dict = field(default_factory=dict)                  # the decision owed now ({} = none)
     queue: list[dict] = field(default_factory=list)          # decisions owed next (paranoia, rewards...)
     traitor: str = ""             # Just a Matter of Time (secret)
+    sabotage: str = ""            # the traitor's Cave for the next Entrance (secret)
+    sabotage_night: int = 0       # Ticket of the Night the traitor last sabotaged
+    unmasked: bool = False        # the traitor revealed themself
+    uncancellable: bool = False   # the next attack cannot be cancelled
     over: bool = False
     result: str = ""              # win | loss
     reason: str = ""

@@ -118,6 +118,9 @@ def view(eng, s, c, viewer: str) -> dict:
         "log": list(s.log[-12:]),
         "over": s.over, "result": s.result, "reason": s.reason, "score": s.score,
     }
-    if s.traitor and (viewer == GM or viewer == s.traitor):
+    if s.traitor and (viewer == GM or viewer == s.traitor or s.unmasked or s.over):
         out["traitor"] = s.traitor
+        if viewer in (GM, s.traitor):
+            out["sabotage"] = {"cave": s.sabotage, "used_this_night": s.sabotage_night == s.ticket,
+                               "unmasked": s.unmasked}
     return out

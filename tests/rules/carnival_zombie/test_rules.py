@@ -742,3 +742,50 @@ def test_traitor_stays_secret_through_whole_games():
                     assert "traitor" not in json.dumps(e.data)
                 else:
                     assert e.audience == s.traitor
+
+
+def test_traitor_sabotage_and_unmask():
+    from rules.carnival_zombie import Sabotage, Unmask
+    seats = ["seat-1", "seat-2", "seat-3"]
+    s = ENGINE.new_game(seats, {"scenario": "jmot", "quick_night": True, "location": 8,
+                                "house_rules": {"pile_mode": "off"}}, 7)
+    s = ENGINE.apply(s, Choose(prompt(s).id, ("start",)), Actor("seat-1")).state
+    traitor = s.traitor
+    loyal = next(p for p in seats if p != traitor)
+    with pytest.raises(NotYourTurn):
+        ENGINE.apply(s, Sabotage("E1"), Actor(loyal))
+    out = ENGINE.apply(s, Sabotage("E1"), Actor(traitor))
+    assert all(e.audience in (traitor, GM) for e in out.events)
+    assert "sabotage" not in ENGINE.view_for(out.state, PUBLIC)
+    assert ENGINE.view_for(out.state, traitor)["sabotage"]["cave"] == "E1"
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(out.state, Sabotage("N1"), Actor(traitor))     # once per Night
+    s = out.state
+    s.bag_script = ["V"] * 26
+    events = []
+    while not (s.night and s.night.hour >= 1 and s.stage == "n_activate"):
+        p = prompt(s)
+        ids = [o.id for o in p.options]
+        out = ENGINE.apply(s, Choose(p.id, ("N" if "N" in ids else ids[0],)), Actor(p.player))
+        s, events = out.state, events + out.events
+    entrance = next(e for e in events if e.kind == "entrance" and "drawn" in e.data)
+    assert entrance.data["drawn"]["V"] == 26
+    assert any("spits 2 more" in e.text for e in events)
+    # unmask: the next attack ignores Barricades
+    out = ENGINE.apply(s, Unmask(), Actor(traitor))
+    s = out.state
+    assert ENGINE.view_for(s, PUBLIC)["traitor"] == traitor
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(s, Unmask(), Actor(traitor))
+    clear_board(s)
+    box(s, "N1", "#", "#", "#")
+    put(s, "N1.1", V=1)
+    for c in s.characters:
+        c.stress = 0
+    hour = s.night.hour
+    events = []
+    while s.night.hour == hour and kind(s) == "act":
+        events += answer(s, "end")
+    assert any("cannot be stopped" in e.text for e in events)
+    assert [e.kind for e in events].count("stress") >= 1
+    assert not any("smashes a Barricade in N1" in e.text for e in events)
