@@ -61,7 +61,7 @@ SCHEMA: dict = _obj(
         "items": _list(_obj(["id", "name", "owner", "kind"], {
             "id": {"type": "string", "pattern": "^[a-z0-9_]{1,14}$"}, "name": _str, "owner": _str,
             "kind": {"enum": ["equipment", "firearm", "assault"]},
-            "when": _list({"enum": ["day", "night_step1", "night_first_hour"]}),
+            "when": _list({"enum": ["day", "night", "night_step1", "night_first_hour"]}),
             "effect": {"enum": ["none", "recover", "group_recover", "barricades", "survivor", "fireworks",
                                 "fewer_obstacles", "holy_bomb"]},
             "value": _int, "single_use": _bool, "starting": _bool,

@@ -1419,6 +1419,10 @@ class CarnivalZombie(Engine[GameState]):
             for p in PITS:
                 if p != ch.refuge:
                     opts.append(Option(f"fmv.{p}", f"Free move to {DIR_NAME[p]} (Night Ability)"))
+        for k, it in enumerate(ch.items):
+            item = c.items[it]
+            if "night" in item.get("when", ()) and item.get("effect", "none") not in ("none", "holy_bomb"):
+                opts.append(Option(f"use.{k}", _trim(f"Use {item['name']} (free)")))
         opts.append(Option("end", "Pass" if acts == 0 else "End activation"))
         return opts[-25:] if len(opts) > 25 else opts
 
@@ -1550,19 +1554,24 @@ class CarnivalZombie(Engine[GameState]):
             if tgt.paranoia:
                 tgt.paranoia = False
                 s.storage["P"] = s.storage.get("P", 0) + 1
-            self._ask(g, "act", char=ch.id)
+            self._after_free(g, ch)
             return
         if kind == "order":
             ctx["orders"] = ctx.get("orders", 0) + 1
             self._ch(s, arg).order_token = True
             g.say("ability", f"{name} gives an Order Token to {self._name(g, arg)}.")
-            self._ask(g, "act", char=ch.id)
+            self._after_free(g, ch)
+            return
+        if kind == "use":
+            self._use_item(g, ch, int(arg))
+            if not s.over:
+                self._after_free(g, ch)
             return
         if kind == "fmv":
             ctx["fmove"] = True
             ch.refuge = arg
             g.say("act", f"{name} slips to the {DIR_NAME[arg]} space (free).")
-            self._ask(g, "act", char=ch.id)
+            self._after_free(g, ch)
             return
         # a real Action
         if ctx.get("acts", 0) >= 1:
@@ -1620,6 +1629,13 @@ class CarnivalZombie(Engine[GameState]):
             self._ask(g, "hit", char=ch.id)
         else:
             raise IllegalAction("Unknown action.")
+
+    def _after_free(self, g: G, ch: Character) -> None:
+        """After something that is not an Action: the same Character goes on (or is done)."""
+        if ch.incapacitated or [o.id for o in self.act_options(g.s, ch.id)] == ["end"]:
+            self._next_char(g)
+        else:
+            self._ask(g, "act", char=ch.id)
 
     def _after_action(self, g: G, ch: Character) -> None:
         s = g.s

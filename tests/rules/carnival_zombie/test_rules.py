@@ -789,3 +789,15 @@ def test_traitor_sabotage_and_unmask():
     assert any("cannot be stopped" in e.text for e in events)
     assert [e.kind for e in events].count("stress") >= 1
     assert not any("smashes a Barricade in N1" in e.text for e in events)
+
+
+def test_night_items_during_activation_are_free():
+    s = night()
+    cap = s.characters[0]
+    cap.items = ["brandy"]
+    s.item_decks["capitan"].remove("brandy")
+    cap.stress = 3
+    assert "use.0" in options(s)
+    answer(s, "use.0")
+    assert cap.stress == 1 and cap.items == [] and s.ctx["acts"] == 0
+    assert prompt(s).text.startswith("Night Hour 1: Capitan")
