@@ -81,6 +81,8 @@ class Character(Serial):
         key = skill_key(name)
         return key in ADVANCED_SKILLS or key in self.advanced
 
+    fatigue_effect: int = 1     # cards lost per fatigue card (house rule fatigue_card_effect)
+
     def hand_for(self, skill: str | None) -> int:
         """Cards drawn for a skill: its level, default 1; advanced skills need training."""
         if not skill:
@@ -90,7 +92,7 @@ class Character(Serial):
             if lvl <= 0 and self.is_advanced(skill):
                 raise IllegalAction(f"{self.name} has no training in {skill}, an advanced skill (no default use).")
             n = max(1, lvl)
-        return max(1, n - self.fatigue)
+        return max(1, n - self.fatigue * self.fatigue_effect)
 
     @property
     def finesse_armored(self) -> int:

@@ -19,6 +19,7 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
 
     def add(key, spec, who):
         state.characters[key] = load_character(spec["character"], pack, who, state.rng, key)
+        state.characters[key].fatigue_effect = int(state.house_rules["fatigue_card_effect"])
         state.controllers[key] = who
     add("c1", actor, player)
     helpers = options.get("helpers", [])
@@ -50,9 +51,16 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
         hand_n = min(hand_n, char.hand_for(options["skill2"]))
     if check.ranged:
         rangedmod.prepare(state, char, check.ranged, side)
-    if check.ranged.get("from_aim"):
+    if check.ranged.get("from_aim") and state.house_rules["aim_card_mode"] == "replace":
         side.hand = list(char.aim_row)
         char.aim_row = []
+    elif check.ranged.get("from_aim"):      # A17 variant: the best aim card is a bonus to a normal draw
+        best = max(char.aim_row, key=value) if char.aim_row else None
+        if best is not None:
+            side.modifier += value(best)
+            discard(state, "c1", list(char.aim_row))
+            char.aim_row = []
+        side.hand = draw(state, "c1", hand_n, events)
     else:
         side.hand = draw(state, "c1", hand_n, events)
     for i in range(len(helpers)):

@@ -30,6 +30,7 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
         key = f"c{i + 1}"
         player = spec.get("player", GM)
         state.characters[key] = load_character(spec["character"], pack, player, state.rng, key)
+        state.characters[key].fatigue_effect = int(state.house_rules["fatigue_card_effect"])
         state.controllers[key] = player
         side = spec.get("side") or ("npcs" if player == GM else "players")
         cb.fighters[key] = Fighter(key, side=side, dodge_hand=bool(spec.get("dodge_only")))
@@ -98,11 +99,19 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
     char = state.characters[tgt]
     surprised = True
     if char.skill("combat_training") > 0:
-        mod = -5 if spec.get("totally_unaware") else -3
+        opposed = state.house_rules["surprise_mode"] == "opposed"
+        mod = 0 if opposed else (-5 if spec.get("totally_unaware") else -3)
         hand = draw(state, tgt, char.hand_for("combat_training"), events)
         best = max(hand, key=lambda c: (is_joker(c), value(c)))
         mt = value(best) + char.attr(state.house_rules["initiative_attr"]) + mod
-        ok = is_joker(best) or mt > 0
+        against = 0
+        if opposed:       # A20 variant: against the ambusher's stealth + finesse
+            amb = state.characters[att]
+            ahand = draw(state, att, amb.hand_for("stealth"), events)
+            abest = max(ahand, key=lambda c: (is_joker(c), value(c)))
+            against = value(abest) + amb.attr("finesse")
+            discard(state, att, ahand)
+        ok = is_joker(best) or mt > against
         discard(state, tgt, hand)
         events.append(Event("surprise_check", f"{char.name} tries to avoid surprise: {label(best)} "
                                               f"{signed(mod)} … total {mt} → {'not surprised' if ok else 'surprised'}.",

@@ -150,3 +150,40 @@ def test_karma_awards_cleansing_and_distinction_cap():
     check_distinction_cap(c, 8)
     with pytest.raises(IllegalAction, match="at most −5"):
         check_distinction_cap(c, 5)
+
+
+def test_surprise_check_basic_and_opposed_and_fatigue():
+    wary = sw("B", skills={"sword": 2, "combat_training": 2})
+    out = ENGINE.start(["u1", "u2"], {"mode": "combat", "surprise": {"attacker": 0, "target": 1},
+                                      "combatants": [{"character": sw("A"), "player": "u1"},
+                                                     {"character": wary, "player": "u2"}],
+                                      "stack": {"c2": ["5S", "AS"]}}, 1)
+    ev = [e for e in out.events if e.kind == "surprise_check"][0]
+    assert ev.audience == GM and ev.data["mt"] == 5 - 3 and ev.data["avoided"]
+    out = ENGINE.start(["u1", "u2"], {"mode": "combat", "surprise": {"attacker": 0, "target": 1},
+                                      "house_rules": {"surprise_mode": "opposed"},
+                                      "combatants": [{"character": sw("A", skills={"sword": 3, "stealth": 1}),
+                                                      "player": "u1"},
+                                                     {"character": wary, "player": "u2"}],
+                                      "stack": {"c1": ["9S"], "c2": ["5S", "AS"]}}, 1)
+    ev = [e for e in out.events if e.kind == "surprise_check"][0]
+    assert not ev.data["avoided"] and out.state.combat.surprise["active"]
+    tired = character_from_sheet(sw("T"))
+    tired.fatigue = 1
+    assert tired.hand_for("sword") == 2
+
+
+def test_aim_card_bonus_variant():
+    from rules.karmic.ranged import aim
+    from rules.common import Rng
+    c = character_from_sheet({"name": "E", "skills": {"spear_throwing": 2},
+                              "weapons": [{"name": "Jav", "skill": "spear_throwing", "range": 30, "ranged": True,
+                                           "aim": 2, "edge": 0, "max_damage": 3}]})
+    c.deck.stack(["4S"])
+    aim(c, c.weapons[0], Rng.from_seed(1))
+    out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": c, "player": "u1"},
+                                "skill": "spear_throwing", "house_rules": {"aim_card_mode": "bonus"},
+                                "ranged": {"weapon": "Jav", "distance": 1, "from_aim": True},
+                                "stack": {"c1": ["2S", "3H"]}}, 1)
+    side = out.state.check.sides[0]
+    assert sorted(side.hand) == ["2S", "3H"] and side.modifier == 4
