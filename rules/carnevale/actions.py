@@ -190,6 +190,14 @@ class Cast(Serial):
 
 
 @dataclass(frozen=True)
+class BondRoll(Serial):
+    """The original owner of a model held by a Spiritual Bond spends 1 of its Karma to force
+    a new Magic roll (at each activation of that model)."""
+    model: str
+    type: ClassVar[str] = "bond_roll"
+
+
+@dataclass(frozen=True)
 class Morale(Serial):
     """Morale test: one model or, with group=True, the squad of the named player."""
     models: tuple[str, ...] = ()
@@ -274,5 +282,5 @@ class Concede(Serial):
 
 ACTIONS = {cls.type: cls for cls in (
     Choose, Deploy, ChooseOrder, Activate, Reinforce, Pass, SpendAP, EndActivation, Attack, Disengage, Shoot,
-    Damage, Heal, Stun, SpendKarma, SpendCommand, ChainActivation, Cast, Morale, Fall, SetStatus,
+    Damage, Heal, Stun, SpendKarma, SpendCommand, ChainActivation, Cast, BondRoll, Morale, Fall, SetStatus,
     Roll, Reroll, PlayEvent, Objective, ClaimAgenda, EndRound, Concede)}

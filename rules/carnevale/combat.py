@@ -377,6 +377,8 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
                               model=a.uid, target=t.uid if t else "", weapon=w.name)]
     events += end_walk(a)
     fear = weapon_x(w.abilities, "Fear")
+    if fear is None:
+        fear = ability_x(a, "Fear")
     if fear is not None and t is not None and not has(t, "Mindless"):
         events += morale_single(state, t, fear, f"Fear ({fear})")
     _unload(w)

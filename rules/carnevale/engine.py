@@ -600,6 +600,7 @@ class CarnevaleEngine(Engine[GameState]):
         if action == "drink_infusion" and m.magic_item != "Infusion of the Rent in the Sky":
             raise IllegalAction("Only the bearer of the Infusion of the Rent in the Sky can drink it.")
         m.ap -= cost
+        events += self._gondola_check(state, m)
         mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
         text = f"{m.name}: {action.replace('_', ' ')} ({cost} AP, {m.ap} left)"
         r = None
@@ -690,6 +691,19 @@ class CarnevaleEngine(Engine[GameState]):
             events += self._end_activation(state, m)
         return events
 
+    def _gondola_check(self, state: GameState, m: ModelState) -> list[Event]:
+        """EN gondolas: before any action aboard, a basic Dex roll; a Fumble drops the rider in."""
+        if not m.on_gondola or state.house_rules.get("terrain") != "en":
+            return []
+        events: list[Event] = []
+        r = M.model_roll(state, m, attr(m, "DEX", state), label="keeping balance on the gondola", kind="DEX",
+                         events=events)
+        if r.fumble:
+            m.on_gondola = False
+            m.in_water = True
+            events.append(ev("gondola_fall", f"{m.name} falls off the gondola into the water.", model=m.uid))
+        return events
+
     def _power_roll(self, state: GameState, m: ModelState, temporary: bool) -> list[Event]:
         from .campaign import roll_power_names
         names, faces = roll_power_names(state.rng, {a["name"] for a in M.all_abilities(m)})
@@ -713,8 +727,9 @@ class CarnevaleEngine(Engine[GameState]):
             self._active(state, a.model, actor)
             if att.petrified:
                 raise IllegalAction(f"{att.name} is petrified.")
-        return combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
-                                   a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
+        pre = [] if a.opportunity else self._gondola_check(state, att)
+        return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
+                                         a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
 
     def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
@@ -801,7 +816,8 @@ class CarnevaleEngine(Engine[GameState]):
             self._active(state, a.model, actor)
         tgt = state.model(a.target) if a.target else None
         targets = tuple(state.model(u) for u in a.targets)
-        return combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
+        pre = [] if a.at_ready else self._gondola_check(state, sh)
+        return pre + combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
                             a.moving, a.target_contacts, a.shooter_enemies, a.in_contact, a.karma, a.at_ready,
                             targets)
 
@@ -983,6 +999,20 @@ class CarnevaleEngine(Engine[GameState]):
             m.last_action = "jump_down"
             events.append(ev("action", f"{m.name}: Jump Down ({m.ap} AP left).", model=m.uid))
         return events + M.fall(state, m, a.height, a.voluntary)
+
+    def _do_bond_roll(self, state: GameState, a: A.BondRoll, actor: Actor) -> list[Event]:
+        t = state.model(a.model)
+        bond = next((e for e in t.effects if e.kind == "bond"), None)
+        if bond is None:
+            raise IllegalAction(f"{t.name} is not held by a Spiritual Bond.")
+        if not actor.may_act_for(bond.ability):
+            raise NotYourTurn("Only the model's original owner can fight the Bond.")
+        if state.active != t.uid:
+            raise IllegalAction("The Bond is fought when the bound model activates.")
+        if t.karma < 1:
+            raise IllegalAction(f"{t.name} has no Karma left.")
+        t.karma -= 1
+        return M.bond_maintenance(state, t, bond, f"{t.name} fights the Bond (1 of its Karma)")
 
     def _do_morale(self, state: GameState, a: A.Morale, actor: Actor) -> list[Event]:
         if a.group:
@@ -1207,7 +1237,8 @@ class CarnevaleEngine(Engine[GameState]):
         spell = self._spell(state, a.spell)
         t = state.model(a.target) if a.target else None
         targets = [state.model(u) for u in a.targets]
-        return self._cast(state, c, spell, t, targets, a.attribute, a.karma, a.use_diamond)
+        return self._gondola_check(state, c) + self._cast(state, c, spell, t, targets, a.attribute, a.karma,
+                                                          a.use_diamond)
 
     def _spell(self, state: GameState, name: str) -> dict:
         for known in state.spells.values():

@@ -177,6 +177,42 @@ def default_crit_fumble(m: ModelState, result: PoolResult) -> list[Event]:
     return out
 
 
+# ------------------------------------------------------------------ Spiritual Bond
+def bonds_of(state: GameState, m: ModelState) -> list[tuple[ModelState, object]]:
+    """(bound model, effect) pairs where m is the bound model or the caster."""
+    out = []
+    for t in state.models.values():
+        for e in t.effects:
+            if e.kind == "bond" and (t.uid == m.uid or e.caster == m.uid):
+                out.append((t, e))
+    return out
+
+
+def break_bond(state: GameState, t: ModelState, e, why: str) -> list[Event]:
+    if e in t.effects:
+        t.effects.remove(e)
+    t.owner = e.ability or t.owner
+    events = [ev("bond_end", f"The Spiritual Bond on {t.name} breaks ({why}); it returns to its squad.",
+                 model=t.uid)]
+    return events + stun(state, t, "freed from a Spiritual Bond")
+
+
+def bond_maintenance(state: GameState, t: ModelState, e, why: str) -> list[Event]:
+    """A new Magic roll to keep the Bond: the caster pays 1 Karma; a failure frees the model."""
+    c = state.models.get(e.caster)
+    if c is None or not c.in_play:
+        return break_bond(state, t, e, "the caster is gone")
+    if c.karma < 1:
+        return break_bond(state, t, e, f"{c.name} has no Karma to keep it")
+    c.karma -= 1
+    events: list[Event] = [ev("bond_roll", f"{why}: {c.name} pays 1 Karma for a new Magic roll.", model=c.uid)]
+    r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)",
+                   mods=[("target's Mind", -attr(t, "MIN"))], events=events)
+    if not r.success:
+        events += break_bond(state, t, e, "the Magic roll failed")
+    return events
+
+
 # ------------------------------------------------------------------ stun, damage, healing
 def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False) -> list[Event]:
     if not m.in_play:
@@ -191,7 +227,11 @@ def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False)
         events += apply_damage(state, m, 1, ignore_protection=True, source="second Stun")[1]
         return events
     m.stunned = True
-    return [ev("stun", f"{m.name} is Stunned ({source}).", model=m.uid, source=source)]
+    events = [ev("stun", f"{m.name} is Stunned ({source}).", model=m.uid, source=source)]
+    if source != "freed from a Spiritual Bond":
+        for t, e in bonds_of(state, m):
+            events += bond_maintenance(state, t, e, f"{m.name} is Stunned")
+    return events
 
 
 def effective_protection(state: GameState, m: ModelState, penetration: int = 0, spiritual: bool = False,
@@ -241,6 +281,9 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
             if m.at_ready:
                 m.at_ready = ""
                 events.append(ev("at_ready_lost", f"{m.name} loses its At the Ready counter.", model=m.uid))
+            for t, e in bonds_of(state, m):
+                if e.caster == m.uid:
+                    events += break_bond(state, t, e, f"{m.name} crossed a Pain Threshold")
             events += stun(state, m, "Pain Threshold")
     if lost >= 3 and m.in_play and m.on_gondola and state.house_rules.get("terrain") == "es_ttcombat":
         m.on_gondola = False
@@ -283,6 +326,9 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
     m.at_ready = ""
     events = [ev("fallen", f"{m.name} {'leaves the table and counts as Fallen' if fled else 'Falls in Combat'}.",
                  model=m.uid, attacker=attacker)]
+    for t, e in bonds_of(state, m):
+        if e.caster == m.uid and t.in_play:
+            events += break_bond(state, t, e, f"{m.name} fell")
     if m.carrying:
         events.append(ev("dropped", f"{m.name} drops the {m.carrying} where it stood.", model=m.uid))
         m.carrying = ""

@@ -425,3 +425,34 @@ def test_round_house_stops_at_the_first_failure():
     script(s, 9, 9, 9, 9, 9, 2, 2, 2, 2, 2)
     s, ev = apply(s, A.Attack("a2", "b2", manoeuvre="round_house", targets=("b2", "b1", "b3")), P1)
     assert "round_house_stop" in kinds(ev) and s.models["b3"].damage == 0
+
+
+def test_spiritual_bond_takes_a_model_and_can_be_fought_off():
+    from .test_examples import tpack
+    s = game(squad("Test House", ("Test Mage", {"leader": True}), "Test Brute"),
+             squad("Test House", ("Dull Mage", {"leader": True}), "Test Brute"), pack=tpack())
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    script(s, 9, 9, 9)                                     # MIN 6 − target MIN 3
+    s, ev = apply(s, A.Cast("a1", "Spiritual Bond", target="b2"), P1)
+    assert s.models["b2"].owner == P1
+    with pytest.raises(IllegalAction, match="only Walk"):
+        apply(s, A.Cast("a1", "Blessing", target="a2", attribute="COM"), P1)
+    s, _ = apply(s, A.EndActivation("a1"), P1)
+    s, _ = apply(s, A.Activate("b1"), P2)
+    s, _ = apply(s, A.EndActivation("b1"), P2)
+    s, _ = apply(s, A.Activate("b2"), P1)                  # the bound Brute now activates for P1
+    script(s, 2, 2, 2)
+    karma = s.models["a1"].karma
+    s, ev = apply(s, A.BondRoll("b2"), P2)                 # its owner fights back: the roll fails
+    assert "bond_end" in kinds(ev) and s.models["b2"].owner == P2 and s.models["b2"].stunned
+    assert s.models["a1"].karma == karma - 1 and s.models["b2"].karma == 1
+
+
+def test_gondola_rider_rolls_dex_before_acting_en_rules():
+    s = base()
+    s, _ = apply(s, A.SetStatus("a3", "on_gondola"), P1)
+    s, _ = apply(s, A.Activate("a3"), P1)
+    script(s, 1, 2, 2, 2, 2, 2)
+    s, ev = apply(s, A.SpendAP("a3", "walk"), P1)
+    assert "gondola_fall" in kinds(ev) and s.models["a3"].in_water
