@@ -180,6 +180,32 @@ def check_charge(charger: Disc, target: Disc, models: list[Disc], speed: float) 
     return check_path(charger, [(charger.x, charger.y), end], others, allowance=speed + 1e-6, enemy_gap=False)
 
 
+def _ray_entry(s: Point, u: Point, c: Point, r: float) -> float:
+    """Smallest t >= 0 where s + u*t enters the circle (c, r); inf if never. A ray starting inside
+    (or on) the circle is free when it moves outward and blocked at once when it moves inward."""
+    fx, fy = s[0] - c[0], s[1] - c[1]
+    b = fx * u[0] + fy * u[1]
+    cc = fx * fx + fy * fy - r * r
+    if cc <= 0:
+        return math.inf if b >= 0 else 0.0
+    disc = b * b - cc
+    if disc <= 0:
+        return math.inf
+    t = -b - math.sqrt(disc)
+    return t if t >= 0 else math.inf
+
+
+def _ray_exit(s: Point, u: Point, c: Point, r: float) -> float:
+    """Largest t where s + u*t is still inside the circle (c, r), for s inside it."""
+    fx, fy = s[0] - c[0], s[1] - c[1]
+    b = fx * u[0] + fy * u[1]
+    cc = fx * fx + fy * fy - r * r
+    disc = b * b - cc
+    if disc <= 0:
+        return 0.0
+    return max(0.0, -b + math.sqrt(disc))
+
+
 def step_toward(mover: Disc, goal: Point, models: list[Disc], allowance: float, *, stop_gap: float = 0.0,
                 enemy_gap: bool = True, exempt: tuple[str, ...] = ()) -> Point | None:
     """The farthest legal point on the straight line toward ``goal`` within ``allowance`` (stopping
@@ -195,7 +221,24 @@ def step_toward(mover: Disc, goal: Point, models: list[Disc], allowance: float, 
         p = (start[0] + ux * t, start[1] + uy * t)
         return check_path(mover, [start, p], models, allowance=allowance, enemy_gap=enemy_gap, exempt=exempt) is None
 
-    if ok(reach):
+    # Analytic first guess: the first point where the ray would enter any keep-out circle.
+    limit = reach
+    for sc in scenery():
+        limit = min(limit, _ray_entry(start, (ux, uy), (sc.x, sc.y), sc.r + mover.r))
+    for m in models:
+        if m.key == mover.key:
+            continue
+        clearance = m.r + mover.r - CONTACT_TOL
+        if enemy_gap and m.side != mover.side and m.key not in exempt:
+            clearance += MIN_ENEMY_GAP
+        limit = min(limit, _ray_entry(start, (ux, uy), (m.x, m.y), clearance + 0.01))
+    limit = min(limit, _ray_exit(start, (ux, uy), CENTRE, RADIUS - mover.r))
+    guess = limit - 0.03 if limit < reach else reach
+    if guess < 0.5 and not exempt:
+        return None
+    if guess >= 0.5 and ok(guess):
+        best = guess
+    elif ok(reach):
         best = reach
     else:
         lo, hi = 0.0, reach

@@ -305,6 +305,9 @@ def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tupl
         return "You can only shoot at an enemy model in the arena."
     if not magic and not dice.usable(stat(state, shooter, "ranged_attack")):
         return f"{shooter.name} has no Ranged Attack."
+    short, long = reach or stat(state, shooter, "ranged_range")
+    if arena.range_band(gap(state, shooter, target), short, long) is None:
+        return f"{target.name} is beyond max range ({long} cm)."
     if enemies_in_contact(state, shooter):
         return f"{shooter.name} is in base contact with an enemy and cannot shoot."
     if any(contact(state, a, target) for a in state.on_field(shooter.owner)):
@@ -312,9 +315,6 @@ def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tupl
     visible, _ = arena.line_of_sight(disc(state, shooter), disc(state, target), discs(state))
     if not visible:
         return f"{target.name} is not in line of sight (the Altar or a Gate is in the way)."
-    short, long = reach or stat(state, shooter, "ranged_range")
-    if arena.range_band(gap(state, shooter, target), short, long) is None:
-        return f"{target.name} is beyond max range ({long} cm)."
     return None
 
 
@@ -334,6 +334,9 @@ def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: 
     if damage:
         damage += 1 if has(state, shooter, "mighty_shot") else 0
         damage += 1 if hawk and not cover else 0
+        if has(state, shooter, "opportunist") and (target.stunned or any(
+                a.id != shooter.id and contact(state, a, target) and not a.stunned for a in state.on_field(shooter.owner))):
+            damage += 2
         result["damage"] = damage
         result["outcome"] = apply_damage(state, out, target, damage, shooter, has(state, shooter, "lethal"))
     return result
@@ -434,8 +437,8 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
             spell == "terror" and any(has(state, target, q) for q in IMMUNE_TERROR):
         say(out, "spell", f"{target.name} is immune to {spell.title()}.", model=caster.id, spell=spell, ok=False)
         return result
-    a_mod = inc
-    d_mod = 1 if target.armour else 0
+    a_mod = inc + _hunter(state, caster, target)
+    d_mod = (1 if target.armour else 0) + _hunter(state, target, caster)
     if spell == "mystic_dart":
         _, cover = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
         a_mod -= 1 if cover else 0

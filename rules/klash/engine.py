@@ -334,7 +334,8 @@ class KlashEngine(Engine[KlashState]):
             if state.acts:
                 act = state.acts[-1]
                 m = state.model(act.model)
-                if act.ended or m.removed or [o for o, _ in self._act_kinds(state, act)] == ["end"]:
+                kinds = [o for o, _ in self._act_kinds(state, act)]
+                if act.ended or m.removed or kinds in ([], ["end"]):
                     self._finish_activation(state, out)
                     continue
                 return
@@ -491,6 +492,8 @@ class KlashEngine(Engine[KlashState]):
             return f"{m.name} is engaged in melee and cannot Charge."
         if core.contact(state, m, target):
             return f"{m.name} is already in contact with {target.name}."
+        if core.gap(state, m, target) > core.stat(state, m, "speed") + 1e-6:
+            return f"{target.name} is beyond {m.name}'s Charge reach ({core.stat(state, m, 'speed')} cm)."
         visible, _ = arena.line_of_sight(core.disc(state, m), core.disc(state, target), core.discs(state))
         if not visible:
             return f"{target.name} is not in line of sight."
@@ -545,7 +548,7 @@ class KlashEngine(Engine[KlashState]):
         """Madman must Assault or Charge each activation if it can (§6.1)."""
         if not has(state, m, "madman") or act.attacked or m.stunned:
             return False
-        return bool(self._assault_targets(state, m) or
+        return bool(((self._remaining(act) >= 1 or act.free_assault) and self._assault_targets(state, m)) or
                     (self._remaining(act) >= 1 and self._charge_targets(state, m)))
 
     def _token_ok(self, state: KlashState, m: Model, player: str) -> bool:

@@ -142,15 +142,30 @@ class KlashState(Serial):
     dice_queue: list[int] = field(default_factory=list)  # physical/forced dice, consumed before the Rng
 
     def __deepcopy__(self, memo):
-        """Deep copy everything except the pack content (``cards``, ``event_cards``), which the engine
-        never mutates: sharing it keeps the per-action copy cheap."""
+        """A fast deep copy that knows the shape of every field. The pack content (``cards``,
+        ``event_cards``) is shared, not copied: the engine never mutates it."""
         import copy
         new = object.__new__(type(self))
+        d = new.__dict__
         for key, value in self.__dict__.items():
             if key in ("cards", "event_cards"):
-                new.__dict__[key] = value
+                d[key] = value
+            elif key in ("models", "acts"):
+                d[key] = [copy.copy(x) for x in value]
+            elif key == "rng":
+                d[key] = Rng(value.state)
+            elif key == "event_deck":
+                d[key] = Deck(cards=list(value.cards), discards=list(value.discards))
+            elif key in ("picks", "team_choice", "hands"):
+                d[key] = {k: list(v) for k, v in value.items()}
+            elif key in ("draft_log", "vp_log"):
+                d[key] = [list(x) for x in value]
+            elif key in ("choices", "stack"):
+                d[key] = [dict(x) for x in value]
+            elif isinstance(value, (str, int, float, bool)) or value is None:
+                d[key] = value
             else:
-                new.__dict__[key] = copy.deepcopy(value, memo)
+                d[key] = copy.deepcopy(value, memo)
         return new
 
     # --- small helpers used everywhere ---
