@@ -1,0 +1,77 @@
+"""Karmic images from `view_for` dicts only (so an image never shows more than its viewer may see):
+`register_track(view)` — combatants × registers, face-down and revealed cards — and
+`hand_image(view)` — the viewer's own hand, for DMs."""
+from __future__ import annotations
+
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, font, png_bytes
+
+CARD_W, CARD_H = 54, 76
+SUITS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
+
+
+def _card(draw, x: int, y: int, card: str | None, caption: str = "") -> None:
+    """A card face (card id) or a card back (None)."""
+    if card is None:
+        draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=BLUE, outline=INK, width=2)
+        draw.rounded_rectangle((x + 6, y + 6, x + CARD_W - 6, y + CARD_H - 6), 4, outline=GOLD, width=2)
+    else:
+        draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=(255, 255, 255), outline=INK, width=2)
+        if card.startswith("JK"):
+            draw.text((x + CARD_W // 2, y + CARD_H // 2), "JOKER", fill=GOLD, font=font(11, True), anchor="mm")
+        else:
+            rank, suit = card[:-1], card[-1]
+            colour = RED if suit in "HD" else INK
+            draw.text((x + 6, y + 4), rank, fill=colour, font=font(16, True))
+            draw.text((x + CARD_W // 2, y + CARD_H // 2 + 6), SUITS[suit], fill=colour, font=font(26),
+                      anchor="mm")
+            if rank in ("J", "Q", "K"):
+                draw.text((x + CARD_W - 6, y + CARD_H - 6), "hit", fill=GOLD, font=font(10, True), anchor="rb")
+    if caption:
+        draw.text((x + CARD_W // 2, y + CARD_H + 4), caption[:18], fill=INK, font=font(10), anchor="ma")
+
+
+def register_track(view: dict) -> bytes:
+    combat = view.get("combat") or {}
+    fighters = combat.get("fighters", [])
+    registers = combat.get("registers", [])
+    n_regs = max(3, len(registers))
+    row_h, col_w, left, top = CARD_H + 44, CARD_W * 2 + 16, 170, 56
+    width = left + n_regs * col_w + 20
+    height = top + max(1, len(fighters)) * row_h + 20
+    image, draw = canvas(width, height, PAPER)
+    title = f"Round {combat.get('round', 0)} — register {combat.get('register', 1)}"
+    ranges = ", ".join(e["range_text"] for e in combat.get("engagements", []) if e.get("live"))
+    draw.text((12, 10), title, fill=INK, font=font(18, True))
+    draw.text((12, 34), ranges, fill=GREY, font=font(12))
+    for i in range(n_regs):
+        draw.text((left + i * col_w + col_w // 2, top - 16), f"R{i + 1}", fill=INK, font=font(13, True), anchor="mm")
+    holders = {e["initiative"] for e in combat.get("engagements", []) if e.get("live")}
+    for r, f in enumerate(fighters):
+        y = top + r * row_h
+        draw.line((10, y - 4, width - 10, y - 4), fill=GREY)
+        name = f["name"] + (" ★" if f["key"] in holders else "")
+        draw.text((12, y + 6), name[:18], fill=INK, font=font(14, True))
+        draw.text((12, y + 26), f"HP {f['hp_marked']}/{f['hp_max']}", fill=RED if f.get("out") else INK, font=font(12))
+        left_txt = "∞" if f.get("maneuvers_left") is None else str(f["maneuvers_left"])
+        draw.text((12, y + 44), f"cards {f['hand_count']} · man. {left_txt}", fill=INK, font=font(12))
+        for reg in registers:
+            mine = [d for d in reg["decls"] if d["owner"] == f["key"]]
+            for j, d in enumerate(mine[:2]):
+                x = left + (reg["n"] - 1) * col_w + j * (CARD_W + 8)
+                card = d.get("card") if d.get("revealed") else None
+                _card(draw, x, y + 4, card, d["maneuver"])
+    return png_bytes(image)
+
+
+def hand_image(view: dict) -> bytes:
+    """The viewer's own hand (combat or check); an empty table if the view holds no hand."""
+    cards: list[str] = []
+    for f in (view.get("combat") or {}).get("fighters", []):
+        cards += f.get("hand", [])
+    for s in (view.get("check") or {}).get("sides", []):
+        cards += s.get("hand", [])
+    width = 24 + max(1, len(cards)) * (CARD_W + 10)
+    image, draw = canvas(width, CARD_H + 30, PAPER)
+    for i, c in enumerate(cards):
+        _card(draw, 12 + i * (CARD_W + 10), 10, c)
+    return png_bytes(image)
