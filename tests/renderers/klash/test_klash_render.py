@@ -1,0 +1,33 @@
+"""Smoke tests: the Klash! images render from views and show nothing beyond the view."""
+import io
+
+from PIL import Image
+
+from rules.common import PUBLIC
+from rules.klash import ENGINE
+from renderers.klash import arena_png, draft_png, hand_png
+from tests.rules.klash.helpers import A, B, random_game, skirmish
+
+
+def _img(data):
+    return Image.open(io.BytesIO(data))
+
+
+def test_draft_image():
+    state = ENGINE.new_game([A, B], seed=1)
+    img = _img(draft_png(ENGINE.view_for(state, PUBLIC)))
+    assert img.size == (900, 420)
+
+
+def test_arena_image_from_a_public_view_mid_match():
+    state = skirmish([("orc", 30, 30), ("wolf", 40, 40)], [("dwarf", 90, 90)])
+    state.model("m3").stunned = True
+    img = _img(arena_png(ENGINE.view_for(state, PUBLIC), active="m1"))
+    assert img.width > img.height > 600
+
+
+def test_hand_image_and_finished_game():
+    state, _, _ = random_game(3)
+    assert _img(arena_png(ENGINE.view_for(state, PUBLIC))).format == "PNG"
+    assert _img(hand_png(ENGINE.view_for(state, A))).format == "PNG"
+    assert _img(hand_png(ENGINE.view_for(state, PUBLIC))).format == "PNG"  # no hand in a public view
