@@ -91,6 +91,7 @@ class KarmaDeck(Serial):
     since_shuffle: int = 0
     offer: bool = False
     world: bool = False
+    mode: str = "uniform"       # house rule reshuffle_mode: uniform | riffle (one bridge shuffle)
 
     @classmethod
     def new_karma(cls, rng: Rng | None = None) -> "KarmaDeck":
@@ -142,7 +143,10 @@ class KarmaDeck(Serial):
         """Discards go under the remaining pile and everything is shuffled (uniformly)."""
         self.cards[0:0] = self.discards
         self.discards = []
-        rng.shuffle(self.cards)
+        if self.mode == "riffle":
+            self.cards = riffle(self.cards, rng)
+        else:
+            rng.shuffle(self.cards)
         self.since_shuffle = 0
         self.offer = False
 
@@ -179,3 +183,17 @@ class KarmaDeck(Serial):
             self.cards.append(card)
         if rng is not None:
             rng.shuffle(self.cards)
+
+
+def riffle(cards: list[str], rng: Rng) -> list[str]:
+    """One bridge (riffle) shuffle, Gilbert–Shannon–Reeds model: a binomial cut, then cards drop
+    from each half in proportion to its size."""
+    cut = sum(rng.below(2) for _ in cards)
+    left, right = list(cards[:cut]), list(cards[cut:])
+    out: list[str] = []
+    while left or right:
+        if rng.below(len(left) + len(right)) < len(left):
+            out.append(left.pop(0))
+        else:
+            out.append(right.pop(0))
+    return out

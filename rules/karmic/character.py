@@ -513,3 +513,14 @@ def check_distinction_cap(character: Character, cap: int | None) -> None:
     total = sum(d.karma_value for d in character.distinctions if d.karma_value < 0)
     if total < -abs(cap):
         raise IllegalAction(f"Negative distinctions total {total}; the GM allows at most −{abs(cap)}.")
+
+
+def deck_summary(character: Character) -> dict:
+    """For `/karmic deck` (owner only): counts, the discard pile, the sideboard, and whether a
+    Rule-of-Fives reshuffle may be taken now (`character.deck.reshuffle(rng)` / `.decline()`)."""
+    deck = character.deck
+    if deck is None:
+        return {"world_deck": True}
+    return {"deck": len(deck.cards), "discards": len(deck.discards), "sideboard": len(deck.sideboard),
+            "discard_cards": list(deck.discards), "sideboard_cards": sorted(deck.sideboard),
+            "since_shuffle": deck.since_shuffle, "reshuffle_offered": deck.offer}

@@ -31,6 +31,8 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
         player = spec.get("player", GM)
         state.characters[key] = load_character(spec["character"], pack, player, state.rng, key)
         state.characters[key].fatigue_effect = int(state.house_rules["fatigue_card_effect"])
+        if state.characters[key].deck is not None:
+            state.characters[key].deck.mode = state.house_rules["reshuffle_mode"]
         state.controllers[key] = player
         side = spec.get("side") or ("npcs" if player == GM else "players")
         cb.fighters[key] = Fighter(key, side=side, dodge_hand=bool(spec.get("dodge_only")))

@@ -66,13 +66,10 @@ _CHART = [
 
 
 def result_chart(mt: int) -> dict:
-    """The row for a total (or an opposed margin), clamped to -10..+10. A blank General Result
-    row takes the nearest named row below it in magnitude (the printed chart names every other row)."""
+    """The row for a total (or an opposed margin), clamped to -10..+10. The source names the General
+    Result only on alternate rows; the others are '' (as printed)."""
     i = max(-10, min(10, mt))
     general, info, money, reaction, speed = _CHART[i + 10]
-    if not general:
-        j = i - 1 if i > 0 else i + 1
-        general = _CHART[j + 10][0] or ""
     return {"index": i, "general": general, "information": info, "money": money,
             "reaction": reaction, "speed": speed}
 

@@ -102,3 +102,16 @@ def test_deck_round_trip_and_stack():
     again = KarmaDeck.from_json(deck.to_json())
     assert again == deck
     assert sorted(sideboard_cards()) == sorted(KarmaDeck.new_karma().sideboard)
+
+
+def test_riffle_reshuffle_variant_keeps_every_card():
+    from rules.karmic.cards import riffle
+    rng = Rng.from_seed(7)
+    deck = KarmaDeck.new_karma(rng)
+    deck.mode = "riffle"
+    deck.discard(deck.draw(rng, 20))
+    deck.reshuffle(rng)
+    assert sorted(deck.cards) == sorted(karma_deck_cards()) and deck.discards == []
+    cards = [str(i) for i in range(52)]
+    once = riffle(cards, rng)
+    assert sorted(once) == sorted(cards) and once != cards

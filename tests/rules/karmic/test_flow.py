@@ -187,3 +187,19 @@ def test_aim_card_bonus_variant():
                                 "stack": {"c1": ["2S", "3H"]}}, 1)
     side = out.state.check.sides[0]
     assert sorted(side.hand) == ["2S", "3H"] and side.modifier == 4
+
+
+def test_long_option_lists_are_paged():
+    mara = {"name": "Mara", "size": 1, "skills": {"ax": 3, "shield": 3, "brawling": 2},
+            "weapons": [{"name": "Axe", "skill": "ax", "range": 0, "max_maneuvers": 2},
+                        {"name": "Buckler", "skill": "shield", "range": 0, "max_maneuvers": 2, "shield": True,
+                         "small_shield": True}], "wielding": ["Axe", "Buckler"]}
+    bear = {"name": "Bear", "size": 3, "skills": {"brawling": 2}}
+    state, _ = duel(mara, bear, ["5S", "6S", "7S"], ["2H", "3H"], range=0)
+    p = ENGINE.pending(state)[0]
+    assert len(p.options) <= 25 and p.options[-1].id == "more"
+    first = {o.id for o in p.options}
+    state, _ = answer(state, "more")
+    p2 = ENGINE.pending(state)[0]
+    assert p2.id != p.id and not ({o.id for o in p2.options} & first - {"more"})
+    assert any(o.id.startswith("flank") or o.id.startswith("cling") for o in p.options + p2.options)
