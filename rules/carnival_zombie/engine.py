@@ -366,7 +366,15 @@ class CarnivalZombie(Engine[GameState]):
             if s.over or s.ask:
                 return
             if s.queue:
-                s.ask = s.queue.pop(0)
+                nxt = s.queue.pop(0)
+                if nxt["kind"] == "paranoia":       # re-check: earlier cubes may have taken the candidates
+                    targets = self.paranoia_targets(s, nxt["pit"])
+                    if not targets or s.storage.get("P", 0) <= 0:
+                        continue
+                    if len(targets) == 1:
+                        self._give_paranoia(g, targets[0])
+                        continue
+                s.ask = nxt
                 continue
             self._tick(g)
         raise RuntimeError("carnival_zombie: the automatic loop did not settle")
@@ -1218,10 +1226,11 @@ class CarnivalZombie(Engine[GameState]):
         if not targets:
             g.say("paranoia", "A Paranoia cube finds no one: it stays in Storage.")
             return
-        if len(targets) == 1 or auto:
+        if auto:
             self._give_paranoia(g, targets[0])
         else:
-            self._ask(g, "paranoia", pit=pit)
+            # Always through the queue: `_run` re-checks the candidates when its turn comes.
+            s.queue.append({"kind": "paranoia", "pit": pit})
 
     def _give_paranoia(self, g: G, ch: Character) -> None:
         s = g.s

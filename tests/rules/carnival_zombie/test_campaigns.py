@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from rules.carnival_zombie import ENGINE, census
+from rules.carnival_zombie import ENGINE, FocusPenalty, census
 from rules.common import Actor, Choose
 
 from .policies import random_policy, sensible_policy
@@ -80,3 +80,39 @@ def test_scenarios_play_to_the_end(scenario):
     for seed in range(8):
         n = 3 + seed % 4 if scenario == "jmot" else None
         play(seed, sensible_policy if seed % 2 else random_policy, scenario=scenario, n_players=n)
+
+
+def test_long_fuzz_games_with_a_tough_group():
+    """A pack with a 60-space Terror Track keeps the Group alive, so random play reaches Days 2-3, every
+    Finale and scenario ending, all pile modes and the Battle Focus penalty. Only legality is checked."""
+    import yaml
+
+    from rules.carnival_zombie import load_pack_text
+    from rules.carnival_zombie.content import DATA
+    doc = yaml.safe_load((DATA / "sample.yaml").read_text(encoding="utf-8"))
+    doc["terror_track"]["spaces"] = 60
+    pack = load_pack_text(yaml.safe_dump(doc), "tough.yaml")
+    endings = set()
+    for seed in range(80):
+        r = random.Random(seed)
+        scen = r.choice(["campaign"] * 6 + ["plague", "no_rest", "gorini", "jmot", "finale_boat", "finale_holy_bomb"])
+        n = max(r.randint(1, 6), 3 if scen == "jmot" else 1)
+        hr = {"pile_mode": r.choice(["probabilistic", "honour", "reaction", "off"]), "battle_focus": True,
+              "allow_early_finale": r.random() < 0.3, "dawn_assault_scope": r.choice(["pit", "anywhere"])}
+        s = ENGINE.new_game([f"p{i}" for i in range(n)], {"difficulty": r.choice(["easy", "medium", "difficult"]),
+                                                          "scenario": scen, "house_rules": hr, "pack": pack}, seed)
+        last = ENGINE.clock_ordinal(s)
+        for _ in range(20000):
+            if s.over:
+                break
+            p = ENGINE.pending(s)[0]
+            ENGINE.step(s, Choose(p.id, (r.choice(p.options).id,)), Actor(p.player))
+            if s.phase == "night" and not s.over and r.random() < 0.01:
+                ENGINE.step(s, FocusPenalty("talk"), Actor("gm", gm=True))
+            assert census(s)["total"] == 195
+            now = ENGINE.clock_ordinal(s)
+            assert now >= last
+            last = now
+        assert s.over
+        endings.add(s.reason.split(":")[0][:30])
+    assert len(endings) >= 4
