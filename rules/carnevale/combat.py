@@ -328,6 +328,9 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         if pen:
             mods.append(("range", pen))
     flames = weapon_x(w.abilities, "Flames") is not None
+    if (t is not None and t.in_water and not (cover_size or cover_hardness)
+            and state.house_rules.get("terrain") == "es_ttcombat"):
+        cover_size, cover_hardness = "medium", "light"      # TTCombat: a model in the water is in cover
     if not flames and t is not None:
         hard = cover_hardness or ""
         if has(t, "Cautious") and (cover_size or hard):

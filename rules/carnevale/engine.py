@@ -36,7 +36,7 @@ MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
     "rappel": (1, True), "run_on_walls": (1, True), "clear_stun": (1, False), "interact": (1, False),
     "row": (1, True), "at_ready_melee": (1, False), "at_ready_shooting": (1, False), "fix_jam": (2, False),
-    "reload": (0, False), "drink_infusion": (1, False), "other": (1, False),
+    "reload": (0, False), "drink_infusion": (1, False), "drink_elixir": (2, False), "other": (1, False),
 }
 
 BUTTON_ACTIONS = [
@@ -81,6 +81,17 @@ class CarnevaleEngine(Engine[GameState]):
         state = GameState(rng=rng, seats=list(seats), players={}, models={}, house_rules=house,
                           spells={k: dict(v) for k, v in pack.spells.items()},
                           max_rounds=int(options.get("rounds", 5)), adventure=str(options.get("adventure", "")))
+        adv = str(options.get("adventure", ""))
+        if adv and "rounds" not in options:
+            from .campaign import BLACK_STATUE
+            for entry in BLACK_STATUE:
+                if entry["id"] == adv:
+                    state.max_rounds = entry["rounds"]
+        first_always = options.get("first_player_every_round", "")
+        if first_always:
+            if first_always not in seats:
+                raise IllegalAction("first_player_every_round must be one of the players.")
+            state.fixed_first = first_always
         if not 1 <= state.max_rounds <= 20:
             raise IllegalAction("An adventure lasts 1 to 20 Rounds.")
         names = options.get("names") or {}
@@ -218,6 +229,16 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _start_round(self, state: GameState, events: list[Event]) -> None:
         a_pid, b_pid = state.seats
+        if state.fixed_first:
+            # e.g. Nighttime Ambush: the defender plays first every Round, no Initiative roll
+            state.initiative = {"round": state.round, "winner": state.fixed_first, "reason": "fixed by the adventure",
+                                "rolls": []}
+            state.first_player = state.turn_player = state.fixed_first
+            state.phase = "activation"
+            events.append(ev("initiative", f"Round {state.round}: {self._pname(state, state.fixed_first)} plays first "
+                                           "(fixed by the adventure).", round=state.round, winner=state.fixed_first))
+            self._begin_turn(state, events)
+            return
         la, lb = M.first_leader(state, a_pid), M.first_leader(state, b_pid)
         ini = roll_initiative(state.rng, la.command if la else 0, attr(la, "MIN") if la else 0,
                               lb.command if lb else 0, attr(lb, "MIN") if lb else 0)
@@ -599,6 +620,11 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction("At the Ready for shooting needs a loaded weapon.")
         if action == "drink_infusion" and m.magic_item != "Infusion of the Rent in the Sky":
             raise IllegalAction("Only the bearer of the Infusion of the Rent in the Sky can drink it.")
+        if action == "drink_elixir":
+            if m.magic_item != "The Errand Jew's Life Elixir":
+                raise IllegalAction("Only the bearer of the Life Elixir can drink it.")
+            if "elixir" in m.used_once:
+                raise IllegalAction("The Life Elixir was already used this adventure.")
         m.ap -= cost
         events += self._gondola_check(state, m)
         mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
@@ -677,6 +703,10 @@ class CarnevaleEngine(Engine[GameState]):
             dist = tables.row_distance(r)
             text += ": every rider moves 1'' straight into the water (Fumble)." if dist is None \
                 else f": the gondola and riders move {dist}''."
+        elif action == "drink_elixir":
+            m.used_once.append("elixir")
+            events += M.healing_roll(state, m, m, 6, "the Life Elixir (Regeneration 6)")
+            text += "."
         elif action == "drink_infusion":
             if "infusion" in m.used_once:
                 raise IllegalAction("The Infusion was already drunk this game.")

@@ -175,6 +175,7 @@ class GameState(Serial):
     turn_player: str = ""
     active: str = ""                        # uid of the activating model
     deploy_first: str = ""
+    fixed_first: str = ""                   # a player who plays first every Round (adventure rule)
     deployed: dict[str, list[str]] = field(default_factory=dict)
     initiative: dict = field(default_factory=dict)
     sub: dict = field(default_factory=dict) # a multi-step button choice in progress

@@ -456,3 +456,42 @@ def test_gondola_rider_rolls_dex_before_acting_en_rules():
     script(s, 1, 2, 2, 2, 2, 2)
     s, ev = apply(s, A.SpendAP("a3", "walk"), P1)
     assert "gondola_fall" in kinds(ev) and s.models["a3"].in_water
+
+
+def test_multiple_shot_night_vision_and_ointment():
+    s = base()
+    pistol = s.models["a1"].weapons[1]
+    pistol.abilities.append({"name": "Multiple Shot", "x": 2})
+    pistol.shots_left = 2
+    s, _ = apply(s, A.Activate("a1"), P1)
+    s, _ = apply(s, A.Shoot("a1", "b2"), P1)
+    assert s.models["a1"].weapons[1].loaded
+    s, _ = apply(s, A.Shoot("a1", "b2"), P1)
+    assert not s.models["a1"].weapons[1].loaded
+    s = base()
+    s.models["a1"].in_darkness = True
+    s, _ = apply(s, A.Activate("a1"), P1)
+    with pytest.raises(IllegalAction, match="range of 4"):
+        apply(s, A.Shoot("a1", "b2", distance=9), P1)     # pistol 8'' halved in darkness
+    give(s, "a1", "Night Vision")
+    apply(s, A.Shoot("a1", "b2", distance=9), P1)
+    from rules.carnevale import load_sample_pack
+    from rules.carnevale.squad import make_model
+    m = make_model(load_sample_pack(), SquadMember("Butcher", equipment=["Venom"]), "1", "x1")
+    assert {"name": "Penetration", "x": 2} in m.weapons[0].abilities
+
+
+def test_es_water_counts_as_cover_for_shooting():
+    s = base(house_rules={"terrain": "es_ttcombat"})
+    s, _ = apply(s, A.SetStatus("b2", "in_water"), P2)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    s, ev = apply(s, A.Shoot("a1", "b2"), P1)
+    assert "−2 cover" in rolls(ev)[0]["pool"]
+
+
+def test_fixed_first_player_and_adventure_length():
+    s = game(squad("The Guild", ("Capodecime", {"leader": True})), squad("The Rashaar", ("Magi-Rashaar", {"leader": True})),
+             adventure="nighttime_ambush", first_player_every_round=P2)
+    assert s.max_rounds == 10 and s.phase == "activation" and s.turn_player == P2
+    s, _ = apply(s, A.EndRound(), GM_ACTOR)
+    assert s.turn_player == P2 and s.round == 2

@@ -25,7 +25,8 @@ factions:
         descriptors: [Human, Leader, Mage]
         universal_abilities: [{name: Command, x: 3}, {name: Mage, x: 6}]
         spells: [Walk Between Worlds, Blessing, Protection of the Eye, Spiritual Bond, Naach-Tith Annulment,
-                 Mother Hidra's Claws, Petrify, Immediate Healing, Infernal Images, Curse, Dispel Magic]
+                 Mother Hidra's Claws, Petrify, Immediate Healing, Infernal Images, Curse, Dispel Magic,
+                 Mist from the Abyss]
       - name: Dull Mage
         cost: 10
         ap: 3
