@@ -289,12 +289,13 @@ def deploy_spots(gate_index: int, r: float, speed: float, models: list[Disc], si
     gx, gy = GATES[gate_index]
     facing = 0.0 if gate_index == 0 else math.pi
     spots: list[Point] = []
-    for extra in (2.0, 5.0, 8.0, 11.0):
+    for extra in (2.0, 5.0, 8.0, 11.0, 14.0, 17.0, 20.0):
         if extra > speed:
             break
         rad = GATE_RADIUS + r + extra
-        for k in (0, 1, -1, 2, -2, 3, -3):
-            ang = facing + k * math.radians(22)
+        step = math.radians(22 if extra < 10 else 14)
+        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
+            ang = facing + k * step
             p = (round(gx + rad * math.cos(ang), 1), round(gy + rad * math.sin(ang), 1))
             if deploy_check(Disc(p[0], p[1], r, key, side), gate_index, speed, models) is None:
                 spots.append(p)

@@ -1081,6 +1081,16 @@ class KlashEngine(Engine[KlashState]):
                     sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
                     prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
                                           text="Play an Event Card?", options=tuple(opts)))
+            # The player who is not acting may arm a Training Token re-roll (optional, public).
+            other = state.other(state.turn_player) if state.turn_player else ""
+            acting = state.acts[-1].controller if state.acts else state.turn_player
+            if other and other != acting:
+                eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
+                if eligible:
+                    prompts.append(Prompt(id=f"k:tok:{state.seats.index(other)}:{state.tokens[other]}.{state.turn_no}",
+                                          player=other, text="Optional: spend a Training Token to arm a re-roll.",
+                                          options=tuple(Option(f"r:{m.id}", _lbl(f"Re-roll ready for {m.name}"))
+                                                        for m in eligible[:25])))
         return prompts
 
     def _esel_prompt(self, state: KlashState) -> Prompt:
@@ -1165,6 +1175,8 @@ class KlashEngine(Engine[KlashState]):
             self._choose_kind(state, out, p, opt)
         elif tag == "tgt":
             self._choose_target(state, out, p, opt)
+        elif tag == "tok":
+            self._use_token(state, out, p, opt[2:], "reroll")
         elif tag in ("hand", "resp"):
             if opt == "pass":
                 self._resolve_stack(state, out)

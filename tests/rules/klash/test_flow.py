@@ -298,3 +298,44 @@ def test_state_round_trips_through_json():
     assert ENGINE.pending(again) == ENGINE.pending(mid)
     for action in (Activate("m1"), Assault("m1", "m2", True), Recover("m1", True), UseToken("m1", "reroll")):
         assert ENGINE.load_action(ENGINE.dump_action(action)) == action
+
+
+def test_armed_reroll_repeats_a_failed_attack_and_the_idle_player_can_arm_by_button():
+    state = tskirmish([("plain", 50, 30)], [("plain", 53, 30)])
+    p = prompt(state, "tok")
+    assert p.player == B and [o.id for o in p.options] == ["r:m2"]
+    state, ev = choose(state, "tok", "r:m2", dice=[1, 1])
+    assert state.model("m2").reroll_armed and state.tokens[B] == 4
+    state, _ = do(state, Activate("m1"))
+    state, _ = do(state, UseToken("m1", "reroll"), dice=[1, 1])
+    state, ev = do(state, Assault("m1", "m2"), dice=[2, 5, 6, 4, 6])
+    # attack 2 fails vs 5 -> attacker re-rolls: 6; now it hits -> defender re-rolls: 4; 2 Damage
+    assert kinds(ev, "reroll") and kinds(ev, "tenacity")[0].data["damage"] == 2
+    assert not state.model("m1").reroll_armed and not state.model("m2").reroll_armed
+
+
+def test_once_per_turn_limits_reset_each_turn_or_each_hourglass():
+    from rules.klash.pack import QUALITIES
+    counter = f"q{QUALITIES.index('counterattack')}"
+    for mode, offered in (("turn", True), ("hourglass", False)):
+        state = tskirmish([("plain", 50, 30), ("plain", 56, 30)], [(counter, 53, 30), ("plain", 90, 90)],
+                          options={"house_rules": {"once_per": mode}})
+        state, _ = do(state, Activate("m1"))
+        state, _ = do(state, Assault("m1", "m3"), dice=[1, 6])
+        state, _ = choose(state, "free", "t:m1", dice=[1, 6])
+        state, _ = do(state, EndActivation("m1"))
+        state, _ = choose(state, "ext", "no")
+        state, _ = do(state, Activate("m4"))
+        state, _ = do(state, EndActivation("m4"))
+        state, _ = choose(state, "ext", "no")
+        state, _ = do(state, Activate("m2"))
+        state, _ = do(state, Assault("m2", "m3"), dice=[1, 6])
+        assert (prompt(state, "free") is not None) == offered
+
+
+def test_views_are_json_safe_for_every_viewer():
+    import json
+    from rules.common import GM
+    state, _, _ = random_game(6)
+    for viewer in (A, B, PUBLIC, GM):
+        json.dumps(ENGINE.view_for(state, viewer))
