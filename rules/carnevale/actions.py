@@ -85,6 +85,14 @@ class Attack(Serial):
 
 
 @dataclass(frozen=True)
+class StealFragment(Serial):
+    """Fight for the Fragment: in contact with the enemy bearer, 1 AP, opposed Dex."""
+    model: str
+    bearer: str
+    type: ClassVar[str] = "steal"
+
+
+@dataclass(frozen=True)
 class Disengage(Serial):
     """Leave close combat with a Move (1 AP): each enemy in contact (named here, from the table)
     answers with an Attack of Opportunity or a Block (a prompt each); Elusive, Engage and
@@ -114,6 +122,7 @@ class Shoot(Serial):
     karma: int = 0
     at_ready: bool = False     # a 0-AP At the Ready shot
     targets: tuple[str, ...] = ()
+    split: tuple[int, ...] = ()    # Multiple Targets: damage per target, in `targets` order
     type: ClassVar[str] = "shoot"
 
 
@@ -281,6 +290,6 @@ class Concede(Serial):
 
 
 ACTIONS = {cls.type: cls for cls in (
-    Choose, Deploy, ChooseOrder, Activate, Reinforce, Pass, SpendAP, EndActivation, Attack, Disengage, Shoot,
+    Choose, Deploy, ChooseOrder, Activate, Reinforce, Pass, SpendAP, EndActivation, Attack, Disengage, StealFragment, Shoot,
     Damage, Heal, Stun, SpendKarma, SpendCommand, ChainActivation, Cast, BondRoll, Morale, Fall, SetStatus,
     Roll, Reroll, PlayEvent, Objective, ClaimAgenda, EndRound, Concede)}

@@ -296,7 +296,7 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
 def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: str = "", distance: float = 0,
           cover_size: str = "", cover_hardness: str = "", aim: int = 0, aim_at: str = "dice", moving: str = "",
           target_contacts: int = 0, shooter_enemies: int = 0, in_contact: bool = False, karma: int = 0,
-          at_ready: bool = False, targets: tuple[ModelState, ...] = ()) -> list[Event]:
+          at_ready: bool = False, targets: tuple[ModelState, ...] = (), split: tuple[int, ...] = ()) -> list[Event]:
     w = pick_weapon(a, weapon_name, "ranged")
     if w.jammed:
         raise IllegalAction(f"{a.name}'s {w.name} is jammed: 2 AP to fix it, then reload.")
@@ -390,7 +390,14 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         return events + _template_weapon(state, a, t, w, mods, karma, blast, targets)
     if t is None:
         raise IllegalAction("Name a target.")
-    difficulty = max(BASIC_DIFFICULTY, attr(t, "DEX", state))
+    multi = max(weapon_x(w.abilities, "Multiple Targets", 0) or 0, ability_x(a, "Multiple Targets", 0) or 0)
+    victims = [t] + [x for x in targets if x.uid != t.uid]
+    if len(victims) > 1:
+        if len(victims) > multi:
+            raise IllegalAction(f"{a.name} can name at most {max(1, multi)} target(s).")
+        if any(v.owner == a.owner for v in victims):
+            raise IllegalAction("A model never shoots a friendly model on purpose.")
+    difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
     r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
                    karma=karma, events=events)
     if r.fumble:
@@ -399,11 +406,22 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     if r.aces:
         pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
         pen += aim_pen + (3 if in_contact else 0)
-        lost, evs = apply_damage(state, t, r.aces + w.damage, pen, has(a, "Spiritual Damage"), flames,
-                                 source=f"{a.name}'s {w.name}", attacker=a.uid)
-        events += evs
-        if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
-            events += stun(state, t, "Stun ability")
+        total = r.aces + w.damage
+        if len(victims) > 1:
+            if len(split) != len(victims) or any(x < 0 for x in split) or sum(split) != total:
+                shares = [total // len(victims) + (1 if i < total % len(victims) else 0) for i in range(len(victims))]
+                events.append(ev("split", f"{total} damage split {shares} (give `split` to choose).",
+                                 shares=shares))
+            else:
+                shares = list(split)
+        else:
+            shares = [total]
+        for v, share in zip(victims, shares):
+            lost, evs = apply_damage(state, v, share, pen, has(a, "Spiritual Damage"), flames,
+                                     source=f"{a.name}'s {w.name}", attacker=a.uid)
+            events += evs
+            if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
+                events += stun(state, v, "Stun ability")
     else:
         events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
     if r.critical:

@@ -36,6 +36,7 @@ MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
     "rappel": (1, True), "run_on_walls": (1, True), "clear_stun": (1, False), "interact": (1, False),
     "row": (1, True), "at_ready_melee": (1, False), "at_ready_shooting": (1, False), "fix_jam": (2, False),
+    "fill_vial": (1, False), "pick_up_fragment": (1, False),
     "reload": (0, False), "drink_infusion": (1, False), "drink_elixir": (2, False), "other": (1, False),
 }
 
@@ -87,6 +88,7 @@ class CarnevaleEngine(Engine[GameState]):
             for entry in BLACK_STATUE:
                 if entry["id"] == adv:
                     state.max_rounds = entry["rounds"]
+        state.fountains = int(options.get("fountains", 4 if adv == "fountains_of_life" else 0))
         first_always = options.get("first_player_every_round", "")
         if first_always:
             if first_always not in seats:
@@ -284,8 +286,9 @@ class CarnevaleEngine(Engine[GameState]):
         events.append(ev("turn", f"{self._pname(state, state.turn_player)}'s Turn.", player=state.turn_player))
 
     def _can_act(self, state: GameState, pid: str) -> bool:
-        return bool(self.activatable(state, pid)) or (self.can_reinforce(state, pid) and state.round >= 2
-                                                       and bool(self.activatable(state, state.opponent(pid))))
+        if self.activatable(state, pid):
+            return True
+        return pid not in state.held and state.round >= 2 and bool(self.reserves(state, pid))
 
     def _next_turn(self, state: GameState, events: list[Event], same_player: bool = False) -> None:
         if not same_player:
@@ -496,6 +499,13 @@ class CarnevaleEngine(Engine[GameState]):
             m.immobilised = False
         for p in state.players.values():
             p.chain_used = False
+        state.held = []
+        if state.fountains:
+            faces = [state.rng.die(10) for _ in range(state.fountains)]
+            dry = sum(1 for f in faces if f == 1)
+            state.fountains -= dry
+            events.append(ev("fountains", f"Fountains of Life: rolled {faces}; {dry} dried up, {state.fountains} left.",
+                             faces=faces, left=state.fountains))
         if rnd >= state.max_rounds:
             events += self._finish(state)
             return events
@@ -516,12 +526,12 @@ class CarnevaleEngine(Engine[GameState]):
             kills = sum(1 for m in theirs if m.fallen)
             alive = sum(1 for m in mine if not m.fallen)
             p = state.players[pid]
-            vp = 2 * kills + alive + (5 if p.objective else 0)
+            vp = 2 * kills + alive + (5 if p.objective else 0) + p.vials
             agenda_vp = 0
             if p.agenda and self._agenda_met(state, pid):
                 agenda_vp = tables.AGENDAS[p.agenda][1]
             p.vp = vp + agenda_vp
-            breakdown[pid] = {"kills": kills, "alive": alive, "objective": 5 if p.objective else 0,
+            breakdown[pid] = {"kills": kills, "alive": alive, "objective": 5 if p.objective else 0, "vials": p.vials,
                               "agenda": p.agenda, "agenda_name": tables.AGENDAS[p.agenda][0] if p.agenda else "",
                               "agenda_vp": agenda_vp, "total": p.vp}
         a, b = state.seats
@@ -703,6 +713,17 @@ class CarnevaleEngine(Engine[GameState]):
             dist = tables.row_distance(r)
             text += ": every rider moves 1'' straight into the water (Fumble)." if dist is None \
                 else f": the gondola and riders move {dist}''."
+        elif action == "fill_vial":
+            if state.fountains <= 0:
+                raise IllegalAction("There is no Fountain of Life left.")
+            state.fountains -= 1
+            state.players[m.owner].vials += 1
+            text += f": a vial filled (+1 VP); {state.fountains} fountain(s) left."
+        elif action == "pick_up_fragment":
+            if any(x.carrying == "fragment" for x in state.models.values()):
+                raise IllegalAction("Someone already carries the fragment: steal it instead.")
+            m.carrying = "fragment"
+            text += ": the fragment is taken (−1 die on every roll while carried)."
         elif action == "drink_elixir":
             m.used_once.append("elixir")
             events += M.healing_roll(state, m, m, 6, "the Life Elixir (Regeneration 6)")
@@ -760,6 +781,31 @@ class CarnevaleEngine(Engine[GameState]):
         pre = [] if a.opportunity else self._gondola_check(state, att)
         return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                          a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
+
+    def _do_steal(self, state: GameState, a: A.StealFragment, actor: Actor) -> list[Event]:
+        m = self._active(state, a.model, actor)
+        bearer = state.model(a.bearer)
+        if bearer.carrying != "fragment" or bearer.owner == m.owner:
+            raise IllegalAction(f"{bearer.name} is not an enemy carrying the fragment.")
+        if m.ap < 1:
+            raise IllegalAction("Stealing the fragment costs 1 AP.")
+        m.ap -= 1
+        events = [ev("steal", f"{m.name} tries to snatch the fragment from {bearer.name} (1 AP).", model=m.uid)]
+        from .dice import compare
+        while True:
+            ra = M.model_roll(state, m, attr(m, "DEX", state), label="Dex (stealing)", kind="DEX", events=events)
+            rb = M.model_roll(state, bearer, attr(bearer, "DEX", state), label="Dex (holding on)", kind="DEX",
+                              events=events)
+            res = compare(ra, rb)
+            if res.winner != "tie" or state.house_rules.get("fragment_steal_tie") != "reroll":
+                break
+        if res.winner == "a":
+            bearer.carrying = ""
+            m.carrying = "fragment"
+            events.append(ev("fragment", f"{m.name} takes the fragment.", model=m.uid))
+        else:
+            events.append(ev("fragment", f"{bearer.name} keeps the fragment.", model=bearer.uid))
+        return events
 
     def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
@@ -849,7 +895,7 @@ class CarnevaleEngine(Engine[GameState]):
         pre = [] if a.at_ready else self._gondola_check(state, sh)
         return pre + combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
                             a.moving, a.target_contacts, a.shooter_enemies, a.in_contact, a.karma, a.at_ready,
-                            targets)
+                            targets, tuple(a.split))
 
     # ------------------------------------------------------------------ books
     def _do_damage(self, state: GameState, a: A.Damage, actor: Actor) -> list[Event]:
@@ -1391,6 +1437,8 @@ class CarnevaleEngine(Engine[GameState]):
             opts.append(Option("reinforce", "Bring on a reinforcement"))
         if self.can_pass(state, pid):
             opts.append(Option("pass", "Pass"))
+        if not self.activatable(state, pid):
+            opts.append(Option("hold", "Keep the reserves off the table this Round"))
         if state.sub.get("kind") == "reinforce":
             opts = [Option(f"{meth[0]}:{m.uid}", f"{m.name}: {meth}"[:80])
                     for m in self.reserves(state, pid)[:8] for meth in ("assault", "flanking", "sneak")] \
@@ -1522,6 +1570,12 @@ class CarnevaleEngine(Engine[GameState]):
             if pick == "reinforce":
                 state.sub = {"kind": "reinforce"}
                 return []
+            if pick == "hold":
+                state.held.append(pid)
+                events = [ev("hold", f"{self._pname(state, pid)} keeps the reserves off the table this Round.",
+                             player=pid)]
+                self._next_turn(state, events)
+                return events
             return self._do_activate(state, A.Activate(pick.split(":", 1)[1]), who)
         if p.startswith("rf-"):
             if pick == "back":

@@ -156,6 +156,7 @@ class PlayerState(Serial):
     vp: int = 0
     chain_used: bool = False
     points: int = 0
+    vials: int = 0
 
 
 @dataclass
@@ -176,6 +177,8 @@ class GameState(Serial):
     active: str = ""                        # uid of the activating model
     deploy_first: str = ""
     fixed_first: str = ""                   # a player who plays first every Round (adventure rule)
+    held: list[str] = field(default_factory=list)   # players keeping reserves off this Round
+    fountains: int = 0                      # Fountains of Life left on the table
     deployed: dict[str, list[str]] = field(default_factory=dict)
     initiative: dict = field(default_factory=dict)
     sub: dict = field(default_factory=dict) # a multi-step button choice in progress

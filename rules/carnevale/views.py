@@ -52,7 +52,7 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
         players[pid] = {
             "name": p.name, "squad": p.squad, "faction": p.faction, "leader": p.leader,
             "events_left": p.events_left, "vp": p.vp, "objective": p.objective, "chain_used": p.chain_used,
-            "points": p.points,
+            "points": p.points, "vials": p.vials,
             "agenda": ({"roll": p.agenda, "name": tables.AGENDAS[p.agenda][0], "vp": tables.AGENDAS[p.agenda][1],
                         "condition": tables.AGENDAS[p.agenda][2]} if p.agenda else None) if show else None,
         }
@@ -66,6 +66,7 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
         "last_roll": {k: v for k, v in state.last_roll.items() if k != "result"}
         | ({"result": state.last_roll["result"]} if "result" in state.last_roll else {}),
         "log": list(state.log[-15:]), "house_rules": dict(state.house_rules),
-        "aqua_alta": bool(state.aqua_alta), "geyser": state.geyser,
+        "aqua_alta": bool(state.aqua_alta), "geyser": state.geyser, "fountains": state.fountains,
+        "fixed_first": state.fixed_first,
         "over": state.over, "winner": state.winner, "result": state.result if state.over else {},
     }

@@ -495,3 +495,40 @@ def test_fixed_first_player_and_adventure_length():
     assert s.max_rounds == 10 and s.phase == "activation" and s.turn_player == P2
     s, _ = apply(s, A.EndRound(), GM_ACTOR)
     assert s.turn_player == P2 and s.round == 2
+
+
+def test_multiple_targets_split_the_damage():
+    s = base()
+    give(s, "a1", "Multiple Targets", 2)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    with pytest.raises(IllegalAction, match="at most 2"):
+        apply(s, A.Shoot("a1", "b2", targets=("b2", "b1", "b3")), P1)
+    script(s, 9, 9, 9, 2)                                   # 3 Aces + pistol 2 = 5
+    s, ev = apply(s, A.Shoot("a1", "b2", targets=("b2", "b3"), split=(4, 1)), P1)
+    assert rolls(ev)[0]["difficulty"] == 7
+    assert [e.data["amount"] for e in ev if e.kind == "damage"] == [4, 1]
+
+
+def test_fragment_pick_up_steal_and_bearer_penalty():
+    s = base()
+    s, _ = apply(s, A.Activate("a3"), P1)
+    s, _ = apply(s, A.SpendAP("a3", "pick_up_fragment"), P1)
+    s, ev = apply(s, A.Roll(model="a3", attribute="DEX"), P1)
+    assert len(rolls(ev)[0]["dice"]) == 6 - 1
+    s, _ = apply(s, A.EndActivation("a3"), P1)
+    s, _ = apply(s, A.Activate("b2"), P2)
+    script(s, 9, 2, 2, 2, 2,  9, 2, 2, 2, 2)               # a tie: the bearer keeps it
+    s, ev = apply(s, A.StealFragment("b2", "a3"), P2)
+    assert s.models["a3"].carrying == "fragment"
+
+
+def test_fountains_of_life_vials_and_drying():
+    s = game(squad("The Guild", ("Capodecime", {"leader": True})), squad("The Rashaar", ("Magi-Rashaar", {"leader": True})),
+             adventure="fountains_of_life")
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    s, _ = apply(s, A.SpendAP("a1", "fill_vial"), P1)
+    assert s.fountains == 3 and s.players[P1].vials == 1
+    script(s, 1, 5, 5)
+    s, ev = apply(s, A.EndRound(), GM_ACTOR)
+    assert s.fountains == 2
