@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from rules.carnival_zombie import ENGINE, content_for
+from rules.carnival_zombie import content_for
 
 FINALE_LOCS = {1, 10, 15}
 

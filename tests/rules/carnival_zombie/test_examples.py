@@ -394,3 +394,36 @@ def test_ex10_quick_playtest_setup():
     assert s.storage["#"] == 8 and s.supply["#"] == 16
     assert all(c.stress == 0 for c in s.characters)
     assert kind(s) == "move"
+
+
+def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
+    """A5's other reading: the Tenor has Life 5 and kept 2 Wounds from an earlier Night."""
+    import yaml
+
+    from rules.carnival_zombie import load_pack_text
+    from rules.carnival_zombie.content import DATA
+    doc = yaml.safe_load((DATA / "sample.yaml").read_text(encoding="utf-8"))
+    next(b for b in doc["bosses"] if b["id"] == "tenor")["life"] = 5
+    pack = load_pack_text(yaml.safe_dump(doc), "a5.yaml")
+    s = new(quick_night=True, location=6, house_rules=OFF, pack=pack)
+    answer(s, "start")
+
+    def calm(s, k, ids):
+        if k == "act":
+            clear_board(s)
+        return "N" if k in ("enter", "terrain_pit") else None
+
+    until(s, {"dawn_exit"}, policy=calm)
+    for c in s.characters:
+        c.incapacitated, c.stress, c.refuge = False, 0, "N"
+    clear_board(s)
+    s.boss_deck.remove("tenor")
+    s.boss_area[0] = BossSlot(boss="tenor", wounds=2, cubes=2, pos="W1.2")
+    s.supply["W"] -= 2
+    answer(s, "W")
+    answer(s, "asl.s", expect="dawn_asl")           # Capitan: 2 Wounds -> 4 of 5, Life 1 left
+    answer(s, "W1.2.@0", expect="hit")
+    assert s.boss_area[0].wounds == 4
+    answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound
+    answer(s, "W1.2.@0", expect="hit")
+    assert s.boss_area[0] is None and kind(s) == "reward" and s.supply["W"] == 15
