@@ -1,12 +1,13 @@
 """Whole campaigns from setup to the end, driven only by `pending()` (digest §2 invariants)."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from rules.carnival_zombie import ENGINE, FocusPenalty, census
-from rules.common import Actor, Choose
+from rules.common import PUBLIC, Actor, Choose
 
 from .policies import random_policy, sensible_policy
 
@@ -42,6 +43,9 @@ def play(seed: int, policy, *, scenario="campaign", n_players=None, check_every=
         steps += 1
         if steps % check_every == 0:
             assert census(s)["total"] == 195, census(s)
+        if steps % 40 == 0:
+            json.dumps(ENGINE.view_for(s, PUBLIC))          # JSON-safe at any moment
+            json.dumps(ENGINE.dump_state(s))
         now = ENGINE.clock_ordinal(s)
         assert now >= last, (last, now)
         last = now
