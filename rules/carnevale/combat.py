@@ -167,7 +167,8 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
         return events
     if manoeuvre == "drown":
         return events + _drown(state, a, t, drown_attr, karma)
-    _one_melee(state, a, t, weapon, manoeuvre, allies, enemies, karma, companion, two_weapons, events)
+    _one_melee(state, a, t, weapon, manoeuvre, allies, enemies, karma, companion, two_weapons, events,
+               defer=bool(state.house_rules.get("reroll_window", True)) and not opportunity)
     a.first_strike_used = True
     a.last_action = "attack"
     return events
@@ -175,7 +176,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
 
 def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
                allies: int, enemies: int, karma: int, companion: bool, two_weapons: bool,
-               events: list[Event]) -> int:
+               events: list[Event], defer: bool = False) -> int:
     if not t.in_play or not a.in_play:
         return 0
     mods = melee_mods(state, a, t, weapon, manoeuvre, allies, enemies, companion)
@@ -187,6 +188,33 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
         events.append(record(state, a, r, "two-weapon reroll of a missed die"))
+    if defer and reroll_options(a, r):
+        state.counter += 1
+        state.sub = {"kind": "reroll", "n": state.counter, "player": a.owner,
+                     "ctx": {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
+                             "manoeuvre": manoeuvre, "result": r.to_dict()}}
+        events.append(ev("reroll_window", f"{a.name} may spend Karma to reroll before the result stands.",
+                         model=a.uid))
+        return -1
+    return finish_melee(state, a, t, weapon, manoeuvre, r, events)
+
+
+def reroll_options(m: ModelState, r: PoolResult) -> list[str]:
+    """Which of its own reroll abilities a model could use on this roll now (1 Karma each)."""
+    if m.karma < 1 or not r.can_reroll:
+        return []
+    out = []
+    if has(m, "Reroll All Dice") and not any(r.rerolled) and "Reroll All Dice" not in r.reroll_sources:
+        out.append("all")
+    x = ability_x(m, "Reroll Dice")
+    if x and "Reroll Dice" not in r.reroll_sources and any(
+            not f and not rr for f, rr in zip(r.ace_flags[1:], r.rerolled[1:])):
+        out.append("dice")
+    return out
+
+
+def finish_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
+                 r: PoolResult, events: list[Event]) -> int:
     if manoeuvre == "push":
         if r.aces:
             events.append(ev("push", f"{t.name} is pushed {r.aces}'' straight away from {a.name} and is no longer "

@@ -185,6 +185,9 @@ class CarnevaleEngine(Engine[GameState]):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
             raise IllegalAction(f"Unknown action '{action.type}'.")
+        if state.sub.get("kind") in ("reroll", "annul", "disengage") and action.type not in ("choose", "concede"):
+            raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
+                                "answer it first.")
         events = handler(state, action, actor)
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
@@ -807,6 +810,26 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("fragment", f"{bearer.name} keeps the fragment.", model=bearer.uid))
         return events
 
+    def _reroll_window(self, state: GameState, pick: str) -> list[Event]:
+        from .dice import PoolResult
+        from .state import WeaponState
+        ctx = state.sub["ctx"]
+        state.sub = {}
+        a, t = state.model(ctx["a"]), state.model(ctx["t"])
+        r = PoolResult.from_dict(ctx["result"])
+        events: list[Event] = []
+        if pick == "all":
+            M.spend_karma(a, 1, "Reroll All Dice")
+            r = reroll_all(state.rng, r)
+            events.append(M.record(state, a, r, "Reroll All Dice (1 Karma)"))
+        elif pick == "dice":
+            M.spend_karma(a, 1, "Reroll Dice")
+            r = reroll_misses(state.rng, r, M.ability_x(a, "Reroll Dice") or 1)
+            events.append(M.record(state, a, r, "Reroll Dice (1 Karma)"))
+        weapon = WeaponState.from_dict(ctx["weapon"])
+        combat.finish_melee(state, a, t, weapon, ctx["manoeuvre"], r, events)
+        return events
+
     def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         if state.sub:
@@ -1389,6 +1412,18 @@ class CarnevaleEngine(Engine[GameState]):
                                        f"{state.sub['ctx']['spell']}. Answer with Naach-Tith Annulment?",
                                   options=tuple(opts)))
             return prompts
+        if state.sub.get("kind") == "reroll":
+            ctx = state.sub["ctx"]
+            m = state.models[ctx["a"]]
+            from .dice import PoolResult
+            r = PoolResult.from_dict(ctx["result"])
+            labels = {"all": "Reroll All Dice (1 Karma)",
+                      "dice": f"Reroll up to {M.ability_x(m, 'Reroll Dice')} missed dice (1 Karma)"}
+            opts = [Option("keep", f"Keep it ({r.aces} Aces)")] + [
+                Option(o, labels[o]) for o in combat.reroll_options(m, r)]
+            prompts.append(Prompt(id=f"rr-{state.sub['n']}", player=state.sub["player"],
+                                  text=f"{m.name} rolled {r.summary()}. Reroll?", options=tuple(opts)))
+            return prompts
         if state.sub.get("kind") == "disengage":
             f = state.models[state.sub["queue"][0]]
             leaver = state.models[state.sub["model"]]
@@ -1556,6 +1591,8 @@ class CarnevaleEngine(Engine[GameState]):
             return self._annul(state, pick)
         if p.startswith("dis-"):
             return self._disengage_reaction(state, pick)
+        if p.startswith("rr-"):
+            return self._reroll_window(state, pick)
         if p.startswith("cancel-"):
             return self._resolve_chain(state, pick == "cancel")
         if p.startswith("deploy-"):

@@ -532,3 +532,30 @@ def test_fountains_of_life_vials_and_drying():
     script(s, 1, 5, 5)
     s, ev = apply(s, A.EndRound(), GM_ACTOR)
     assert s.fountains == 2
+
+
+def test_reroll_window_after_a_close_combat_roll():
+    from rules.carnevale import ENGINE
+    from rules.common import Choose
+    s = game(squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"),
+             squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Hybrid"))
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a2"), P1)                  # the Duke: Reroll Dice (2), COM 6
+    script(s, 8, 2, 3, 9, 4, 5)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)
+    assert "reroll_window" in kinds(ev) and "damage" not in kinds(ev)
+    p = ENGINE.pending(s)[0]
+    assert p.player == P1 and {o.id for o in p.options} == {"keep", "dice"}
+    with pytest.raises(IllegalAction, match="pending"):
+        apply(s, A.EndActivation("a2"), P1)
+    script(s, 9, 9)
+    s, ev = apply(s, Choose(p.id, ("dice",)), P1)
+    r = rolls(ev)[0]
+    assert r["rerolled"] == [False, True, True, False, False, False] and r["aces"] == 5   # DEX 5: 8, 9, 9, 9, 5
+    assert [e.data["amount"] for e in ev if e.kind == "damage"] == [5]
+    assert s.models["a2"].karma == 3 and ENGINE.pending(s)[0].id.startswith("do-")
+    # a Destiny 1 forbids it: no window
+    s, _ = apply(s, A.SpendAP("a2", "walk"), P1)
+    script(s, 1, 2, 3, 9, 4, 5)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)
+    assert "reroll_window" not in kinds(ev)
