@@ -189,6 +189,9 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
         events = handler(state, action, actor)
+        if (state.active and not state.models[state.active].in_play and state.phase == "activation"
+                and state.sub.get("kind") not in ("reroll", "annul", "disengage")):
+            events += self._end_activation(state, state.models[state.active])
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
 

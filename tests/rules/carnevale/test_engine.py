@@ -482,3 +482,10 @@ def test_victory_points_and_concede():
     s2 = start(two_sample_squads(), P1)
     s2, _ = apply(s2, A.Concede(P2), P2)
     assert s2.winner == P1
+
+
+def test_an_activating_model_that_falls_ends_its_activation():
+    s = start(two_sample_squads(), P1)
+    s, _ = apply(s, A.Activate("a4"), P1)
+    s, ev = apply(s, A.Damage("a4", 30, ignore_protection=True), GM_ACTOR)
+    assert "activation_end" in kinds(ev) and s.active == "" and s.turn_player == P2
