@@ -801,3 +801,86 @@ def test_night_items_during_activation_are_free():
     answer(s, "use.0")
     assert cap.stress == 1 and cap.items == [] and s.ctx["acts"] == 0
     assert prompt(s).text.startswith("Night Hour 1: Capitan")
+
+
+# ------------------------------------------------------------------ every house-rule switch has an effect
+def test_house_rule_day1_sunrise_rituals():
+    s = new(quick=True, auto_start=True, house_rules={"day1_sunrise_rituals": True})
+    assert len(s.sunken) == 1 and any("Event of the Day" in line for line in s.log)
+    s = new(quick=True, auto_start=True)
+    assert not s.sunken
+
+
+def test_house_rule_allow_early_finale():
+    s = new(quick=True, auto_start=True, location=1, house_rules={"allow_early_finale": True})
+    _to_sunset(s)
+    assert kind(s) == "finale" and "fin.bridge" in options(s)
+    s = new(quick=True, auto_start=True, location=1)
+    _to_sunset(s)
+    assert kind(s) != "finale"
+
+
+def test_house_rule_forced_first_move():
+    for forced in (True, False):
+        s = new(quick_night=True, location=6, house_rules={**OFF, "forced_first_move": forced})
+        answer(s, "start")
+        _finish_dawn_only(s)
+        assert s.phase == "day" and s.forced_dir == "W"
+        ids = options(s)
+        assert (ids == ["go.W"]) is forced and ("stop" in ids) is (not forced)
+
+
+def test_house_rule_box_entry_costs_move():
+    for costs, expect in ((True, ["", "", ""]), (False, ["V", "", ""])):
+        s = night(house_rules={"box_entry_costs_move": costs})
+        put(s, "N1.2", V=1)
+        ENGINE.movement(s)
+        assert s.night.boxes["N1"] == expect
+
+
+def test_house_rule_boss_wounds_persist():
+    for persist in (True, False):
+        s = new(quick_night=True, location=6, house_rules={**OFF, "boss_wounds_persist": persist})
+        answer(s, "start")
+
+        def calm(s, k, ids):
+            if k == "act":
+                clear_board(s)
+                for c in s.characters:
+                    c.stress = 0
+            return "N" if k in ("enter", "terrain_pit") else None
+
+        until(s, {"dawn_exit"}, policy=calm)
+        clear_board(s)
+        s.boss_deck.remove("tenor")
+        s.boss_area[0] = BossSlot(boss="tenor", wounds=2, cubes=2, pos="E1.3")
+        s.supply["W"] -= 2
+        answer(s, "W")
+        while s.phase == "dawn":
+            answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
+        assert s.boss_area[0].wounds == (2 if persist else 0)
+        assert census(s)["total"] == 195
+
+
+def test_house_rule_survivor_rescue_counts_boxes():
+    for counts in (True, False):
+        s = new(quick_night=True, location=6, house_rules={**OFF, "survivor_rescue_counts_boxes": counts})
+        answer(s, "start")
+
+        def calm(s, k, ids):
+            if k == "act":
+                clear_board(s)
+                for c in s.characters:
+                    c.stress = 0
+            return "N" if k in ("enter", "terrain_pit") else None
+
+        until(s, {"dawn_exit"}, policy=calm)
+        clear_board(s)
+        s.supply["S"] -= 1
+        s.night.rings["E1.3"]["S"] = 1
+        box(s, "E1", "V")
+        before = s.storage["S"]
+        answer(s, "W")
+        while s.phase == "dawn":
+            answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
+        assert s.storage["S"] == before + (0 if counts else 1)
