@@ -42,6 +42,13 @@ class Disc:
     huge: bool = False
 
 
+def polar(x: float, y: float, distance: float, degrees: float) -> Point:
+    """The point ``distance`` cm from (x, y) in a compass-free direction: 0° = east (+x), 90° = north (+y).
+    Lets a command take "distance and direction" instead of coordinates."""
+    rad = math.radians(degrees)
+    return (round(x + distance * math.cos(rad), 2), round(y + distance * math.sin(rad), 2))
+
+
 def dist(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 

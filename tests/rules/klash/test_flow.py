@@ -339,3 +339,30 @@ def test_views_are_json_safe_for_every_viewer():
     state, _, _ = random_game(6)
     for viewer in (A, B, PUBLIC, GM):
         json.dumps(ENGINE.view_for(state, viewer))
+
+
+def test_move_with_waypoints_around_the_altar_and_polar_helper():
+    from rules.klash import arena
+    from rules.klash.actions import Move
+    state = tskirmish([("plain", 45, 60)], [("plain", 100, 100)])
+    state, _ = do(state, Activate("m1"))
+    with pytest.raises(IllegalAction, match="Altar"):
+        do(state, Move("m1", 64.5, 60, double=True))
+    state, _ = do(state, Move("m1", 52, 49, double=True, via=(46, 50)))
+    assert (state.model("m1").x, state.model("m1").y) == (52, 49)
+    assert arena.polar(10, 10, 5, 90) == (10, 15)
+
+
+def test_madman_with_no_action_left_may_end_its_activation():
+    from rules.klash.pack import QUALITIES
+    state = tskirmish([(f"q{QUALITIES.index('madman')}", 50, 30)], [("plain", 53, 30), ("plain", 90, 90)])
+    state, _ = do(state, Activate("m1"))
+    state, _ = do(state, Assault("m1", "m2"), dice=[1, 6])
+    state, _ = do(state, Assault("m1", "m2"), dice=[1, 6])
+    assert [o.id for o in prompt(state, "act").options] == ["tka", "tkr", "end"]
+    state2 = tskirmish([(f"q{QUALITIES.index('madman')}", 50, 30)], [("plain", 53, 30), ("plain", 90, 90)])
+    state2.tokens[A] = 0
+    state2, _ = do(state2, Activate("m1"))
+    state2, _ = do(state2, Assault("m1", "m2"), dice=[1, 6])
+    state2, _ = do(state2, Assault("m1", "m2"), dice=[1, 6])
+    assert not state2.acts and state2.turn_player == B
