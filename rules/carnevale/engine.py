@@ -159,7 +159,8 @@ class CarnevaleEngine(Engine[GameState]):
         return fast if fast else mine
 
     def reserves(self, state: GameState, pid: str) -> list[ModelState]:
-        return [m for m in state.models.values() if m.owner == pid and not m.on_table and not m.fallen]
+        return [m for m in state.models.values() if m.owner == pid and not m.on_table and not m.fallen
+                and not m.evacuated]
 
     def can_reinforce(self, state: GameState, pid: str) -> bool:
         return state.round >= 2 and not state.reinforce_tried and bool(self.reserves(state, pid))
@@ -1053,6 +1054,13 @@ class CarnevaleEngine(Engine[GameState]):
         if not (actor.may_act_for(m.owner) or actor.gm):
             raise NotYourTurn(f"{m.name} is not your model.")
         s = a.status
+        if s == "evacuated":
+            if not m.in_play:
+                raise IllegalAction(f"{m.name} is not on the table.")
+            m.on_table = False
+            m.evacuated = True
+            m.activated = True
+            return [ev("evacuated", f"{m.name} touches the far edge and is evacuated.", model=m.uid)]
         if s == "off_table":
             if not m.in_play:
                 raise IllegalAction(f"{m.name} is not on the table.")
@@ -1080,7 +1088,7 @@ class CarnevaleEngine(Engine[GameState]):
                     return [ev("status", f"{m.name} falls into the water.", model=m.uid)] + events
         else:
             raise IllegalAction("Status is one of in_water, hidden, immobilised, drowning, darkness, on_gondola, "
-                                "fragment, off_table.")
+                                "fragment, off_table, evacuated.")
         return [ev("status", f"{m.name}: {s.replace('_', ' ')} {'on' if a.value else 'off'}.", model=m.uid,
                    status=s, value=a.value)]
 

@@ -160,6 +160,32 @@ def check_squad(pack: Pack, squad: Squad) -> int:
     return squad_cost(pack, squad)
 
 
+LEADER_REASONS = ("Nominate exactly one Leader", "Only one model can be the nominated Leader")
+
+
+def add_member(pack: Pack, squad: Squad, member: SquadMember) -> Squad:
+    """A new squad with the member added; refused (SquadError) when that breaks a rule other than
+    'no Leader yet' (a squad is built one model at a time)."""
+    trial = Squad.from_dict(squad.to_dict())
+    if member.leader:
+        for m in trial.members:
+            m.leader = False
+    trial.members.append(member)
+    reasons = [r for r in validate_squad(pack, trial) if not r.startswith(LEADER_REASONS)]
+    if reasons:
+        raise SquadError("Cannot add " + (member.name or member.profile) + ": " + " ".join(reasons))
+    return trial
+
+
+def remove_member(squad: Squad, index: int) -> Squad:
+    """A new squad without the member at `index` (1-based, as shown to players)."""
+    if not 1 <= index <= len(squad.members):
+        raise SquadError(f"There is no model number {index} in {squad.name}.")
+    trial = Squad.from_dict(squad.to_dict())
+    trial.members.pop(index - 1)
+    return trial
+
+
 def weapon_state(entry: dict) -> WeaponState:
     return WeaponState(name=entry["name"], kind=entry["kind"], damage=int(entry.get("damage", 0)),
                        damage_dice=entry.get("damage_dice", ""), range=int(entry.get("range", 0)),

@@ -100,6 +100,7 @@ class ModelState(Serial):
     on_table: bool = True
     fallen: bool = False
     fled: bool = False
+    evacuated: bool = False
     killed_by: str = ""
     activated: bool = False
     stunned: bool = False

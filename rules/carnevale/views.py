@@ -27,7 +27,7 @@ def model_view(state: GameState, m: ModelState, viewer: str) -> dict:
         "at_ready": m.at_ready, "hidden": m.hidden, "in_water": m.in_water, "drowning": m.drowning,
         "immobilised": m.immobilised, "fleeing": m.fleeing, "in_darkness": m.in_darkness,
         "petrified": m.petrified, "carrying": m.carrying,
-        "fallen": m.fallen, "fled": m.fled, "on_table": m.on_table,
+        "fallen": m.fallen, "fled": m.fled, "evacuated": m.evacuated, "on_table": m.on_table,
         "leader": state.players[m.owner].leader == m.uid if m.owner in state.players else False,
         "descriptors": list(m.descriptors),
         "abilities": [{"name": a["name"], **({"x": a["x"]} if "x" in a else {})} for a in abilities]
@@ -69,4 +69,30 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
         "aqua_alta": bool(state.aqua_alta), "geyser": state.geyser, "fountains": state.fountains,
         "fixed_first": state.fixed_first,
         "over": state.over, "winner": state.winner, "result": state.result if state.over else {},
+    }
+
+
+def squad_view(pack, squad, player: str = "owner") -> dict:
+    """A view-shaped dict of a squad outside any game (for `/carnevale squad show` and its sheet)."""
+    from rules.common import Rng
+
+    from .squad import make_model, squad_cost, validate_squad
+    from .state import PlayerState
+
+    models = {}
+    leader = ""
+    for i, member in enumerate(squad.members):
+        uid = f"m{i + 1}"
+        models[uid] = make_model(pack, member, player, uid)
+        models[uid].ap = models[uid].ap_max
+        if member.leader:
+            leader = uid
+    state = GameState(rng=Rng(0), seats=[player], players={player: PlayerState(
+        id=player, name=player, squad=squad.name, faction=squad.faction, leader=leader)}, models=models)
+    return {
+        "system": "carnevale", "squad": squad.name, "faction": squad.faction, "points_limit": squad.points_limit,
+        "cost": squad_cost(pack, squad) if not any(m.profile not in pack.profiles for m in squad.members) else None,
+        "events": squad.events, "problems": validate_squad(pack, squad), "round": 0, "max_rounds": 0,
+        "players": {player: {"name": player, "squad": squad.name, "faction": squad.faction, "leader": leader}},
+        "models": [model_view(state, m, player) for m in models.values()],
     }

@@ -489,3 +489,32 @@ def test_an_activating_model_that_falls_ends_its_activation():
     s, _ = apply(s, A.Activate("a4"), P1)
     s, ev = apply(s, A.Damage("a4", 30, ignore_protection=True), GM_ACTOR)
     assert "activation_end" in kinds(ev) and s.active == "" and s.turn_player == P2
+
+
+def test_squad_building_one_model_at_a_time_and_the_sheet_outside_a_game():
+    from rules.carnevale import Squad, add_member, remove_member, squad_view
+    from renderers import carnevale as R
+    pack = load_sample_pack()
+    sq = Squad("Bravi", "The Guild", 80)
+    sq = add_member(pack, sq, SquadMember("Harlot"))          # no Leader yet: fine while building
+    sq = add_member(pack, sq, SquadMember("Capodecime", leader=True))
+    with pytest.raises(SquadError, match="over the limit of 80"):
+        add_member(pack, sq, SquadMember("Butcher"))
+    with pytest.raises(SquadError, match="single-affiliation"):
+        add_member(pack, sq, SquadMember("Hybrid"))
+    assert check_squad(pack, sq) == 64
+    v = squad_view(pack, sq, "u1")
+    assert v["cost"] == 64 and not v["problems"] and [m["profile"] for m in v["models"]] == ["Harlot", "Capodecime"]
+    assert R.squad_sheet(v, "u1")[:4] == b"\x89PNG"
+    sq = remove_member(sq, 2)
+    assert any("Leader" in r for r in squad_view(pack, sq, "u1")["problems"])
+
+
+def test_evacuated_models_are_neither_fallen_nor_reserves():
+    s = start(two_sample_squads(), P1)
+    s, ev = apply(s, A.SetStatus("a3", "evacuated"), P1)
+    m = s.models["a3"]
+    assert m.evacuated and not m.fallen and not m.on_table
+    s.max_rounds = 1
+    s, _ = apply(s, A.EndRound(), GM_ACTOR)
+    assert s.result["vp"][P2]["kills"] == 0
