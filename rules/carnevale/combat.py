@@ -6,9 +6,9 @@ from __future__ import annotations
 from rules.common import Event, IllegalAction
 
 from . import tables
-from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, compare, reroll_misses, roll_pool, scatter
+from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, compare, reroll_misses, roll_pool, scatter
 from .mechanics import (ability_x, apply_damage, attr, effective_protection, ev, has, heal, healing_roll,
-                        hold_breath, model_roll, morale_single, record, roll_mods, spend_karma, stun, weapon_x)
+                        hold_breath, model_roll, morale_single, record, spend_karma, stun, weapon_x)
 from .state import Effect, GameState, ModelState, WeaponState
 
 SIZES = {"Medium": 0, "Large": 1, "Huge": 2}

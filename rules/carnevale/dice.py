@@ -14,7 +14,7 @@ the cog's `/carnevale roll` and the tests share one implementation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from typing import Iterable, Sequence

@@ -15,7 +15,7 @@ from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction
 from . import actions as A
 from . import combat, mechanics as M, tables
 from .content import pack_from_doc
-from .dice import BASIC_DIFFICULTY, ceil_half, scatter, d5_from_d10, reroll_all, reroll_misses, result_from_dice, roll_initiative
+from .dice import BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_all, reroll_misses, roll_initiative, scatter
 from .mechanics import attr, ev, has
 from .squad import Squad, check_squad, make_model, sample_squad
 from .state import DEFAULT_HOUSE_RULES, Effect, GameState, ModelState, PlayerState

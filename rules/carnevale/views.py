@@ -2,10 +2,10 @@
 magical item a squad carries (equipment is shown to the opponent, magical items are not)."""
 from __future__ import annotations
 
-from rules.common import GM, PUBLIC
+from rules.common import GM
 
 from . import tables
-from .mechanics import all_abilities, attr, pain_penalty, thresholds
+from .mechanics import attr, pain_penalty, thresholds
 from .state import GameState, ModelState
 
 
