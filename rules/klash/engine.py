@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.engine import GM, PUBLIC, Actor, Choose, Engine, Event, Option, Prompt
+from rules.common.engine import PUBLIC, Actor, Choose, Engine, Event, Option, Prompt
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 

@@ -4,7 +4,7 @@ import pytest
 from rules.common import IllegalAction
 from rules.klash.actions import Activate, Assault, Charge, EndActivation, Magic
 
-from .helpers import A, B, choose, do, kinds, prompt, tskirmish
+from .helpers import A, do, kinds, prompt, tskirmish
 
 
 def caster_vs(target_card="plain", tx=38, ty=30, extra_b=()):
