@@ -1226,7 +1226,9 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
                 opts = page + [Option("more", "More maneuvers…")]
             out.append((Prompt(f"{base}.m{t.page}", ctl, head, tuple(opts), private=True), meta))
         elif t.step == "loc":
-            size = _size_class(state, who, init_engagement(state, who).other(who)) if t.stage == "attack" else "same"
+            foe = init_engagement(state, who).other(who) if t.stage == "attack" else \
+                _register(state, cb.reg).decls[t.answers].owner
+            size = _size_class(state, who, foe)
             opts = []
             for loc in LOCATIONS:
                 if loc == "torso":

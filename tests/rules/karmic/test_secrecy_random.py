@@ -119,9 +119,24 @@ def check_secrecy(state, events):
         assert "sheet" not in ch and "karma" not in ch
 
 
+VARIANTS = [{}, {"offhand_rules": "skilllist"}, {"unopposed_needs_positive_total": True},
+            {"h2h_defender_may_strike": True}, {"range_parry_inside_reach": True}, {"card_rules_enabled": False},
+            {"reshuffle_mode": "riffle"}, {"unstoppable_defense_is_unopposed": False},
+            {"initiative_attr": "awareness"}, {"world_deck_size": 52}]
+
+
 def play(seed, combatants, bot):
     rng = random.Random(seed)
-    out = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": combatants, "bot_plays_npcs": bot}, seed)
+    opts = {"mode": "combat", "combatants": combatants, "bot_plays_npcs": bot,
+            "house_rules": VARIANTS[seed % len(VARIANTS)]}
+    k = rng.random()
+    if k < 0.15:
+        opts["charge"] = 0
+    elif k < 0.3:
+        opts["surprise"] = {"attacker": 0, "target": 1}
+    elif k < 0.4:
+        opts["show_down"] = True
+    out = ENGINE.start(["u1", "u2"], opts, seed)
     state, events = out.state, out.events
     check_secrecy(state, events)
     steps = 0
@@ -189,3 +204,31 @@ def test_face_down_declarations_are_public_as_maneuver_only():
     gm_view = ENGINE.view_for(state, GM)
     assert set(gm_view["combat"]["fighters"][1]["hand"]) == {"QH", "5S"}
     assert "hand" not in ENGINE.view_for(state, "u1")["combat"]["fighters"][1]
+
+
+def test_garbage_actions_get_clear_errors_and_change_nothing():
+    from rules.common import IllegalAction
+    from rules.karmic.actions import Declare, EndCombat, GmModifier, Hit, PlayCard, Reshuffle, Ruling
+    from rules.karmic.tables import MANEUVERS
+    cards = ["KS", "2H", "10S", "JK1", "ZZ", ""]
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": SCENARIOS[seed % len(SCENARIOS)]},
+                             seed).state
+        for _ in range(40):
+            if state.over:
+                break
+            act = rng.choice([Declare(rng.choice(list(MANEUVERS) + ["stop", "pass", "hes", "xx"]), rng.choice(cards),
+                                      weapon=rng.choice(["", "Sword", "Nope"]),
+                                      location=rng.choice(["torso", "head", "feet"]), nostep=rng.random() < 0.3),
+                              PlayCard("KS"), Hit(True), GmModifier(3), Ruling("success"), Reshuffle(True)])
+            actor = Actor(rng.choice(["u1", "u2", "gm", "x"]), gm=rng.random() < 0.3)
+            before = state.to_json()
+            try:
+                ENGINE.apply(state, act, actor)
+            except IllegalAction as exc:
+                assert str(exc) and str(exc)[0].isupper()
+            assert state.to_json() == before
+            p = rng.choice(ENGINE.pending(state))
+            state = ENGINE.apply(state, Choose(p.id, (rng.choice(p.options).id,)),
+                                 Actor(p.player, gm=p.player == GM)).state
