@@ -213,8 +213,20 @@ def reroll_options(m: ModelState, r: PoolResult) -> list[str]:
     return out
 
 
+def bodyguards(state: GameState, t: ModelState) -> list[ModelState]:
+    return [m for m in state.squad(t.owner) if m.uid != t.uid and has(m, "Bodyguard")]
+
+
 def finish_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
-                 r: PoolResult, events: list[Event]) -> int:
+                 r: PoolResult, events: list[Event], ask_bodyguard: bool = True) -> int:
+    if ask_bodyguard and r.aces > 0 and manoeuvre not in ("push", "drown") and bodyguards(state, t):
+        state.counter += 1
+        state.sub = {"kind": "bodyguard", "n": state.counter, "player": t.owner,
+                     "ctx": {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
+                             "manoeuvre": manoeuvre, "result": r.to_dict()}}
+        events.append(ev("bodyguard_window", f"{t.name} is hit: a Bodyguard in contact with {a.name} may take "
+                                             "the blow instead.", model=t.uid))
+        return -1
     if manoeuvre == "push":
         if r.aces:
             events.append(ev("push", f"{t.name} is pushed {r.aces}'' straight away from {a.name} and is no longer "
@@ -340,6 +352,8 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         raise IllegalAction("A model cannot aim while engaged, shooting on the move or At the Ready.")
     if aim and has(a, "Expert Marksman"):
         pass
+    if moving == "climb" and weapon_x(w.abilities, "Short Weapon") is None:
+        raise IllegalAction("Only a Short Weapon can be fired while climbing.")
     cost = 0 if at_ready else 1 + aim
     if a.ap < cost:
         raise IllegalAction(f"{a.name} needs {cost} AP for that shot and has {a.ap}.")

@@ -186,12 +186,13 @@ class CarnevaleEngine(Engine[GameState]):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
             raise IllegalAction(f"Unknown action '{action.type}'.")
-        if state.sub.get("kind") in ("reroll", "annul", "disengage") and action.type not in ("choose", "concede"):
+        if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard") and \
+                action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
         events = handler(state, action, actor)
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
-                and state.sub.get("kind") not in ("reroll", "annul", "disengage")):
+                and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard")):
             events += self._end_activation(state, state.models[state.active])
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
@@ -622,6 +623,13 @@ class CarnevaleEngine(Engine[GameState]):
             cost = max(1, a.n or 1)
         if m.ap < cost:
             raise IllegalAction(f"{action.replace('_', ' ').title()} costs {cost} AP; {m.name} has {m.ap}.")
+        for ab in M.all_abilities(m):
+            if ab["name"] == "Limited Movement":
+                banned = str(ab.get("target", "")).lower().replace(" ", "_")
+                advanced = {"running_jump", "climb", "rappel", "run_on_walls", "jump", "swim"}
+                if action == banned or (action in advanced and action != "swim") or (banned and action.startswith(banned)):
+                    raise IllegalAction(f"{m.name} has Limited Movement ({ab.get('target', '')}) and cannot "
+                                        f"{action.replace('_', ' ')}.")
         if action == "clear_stun" and not m.stunned:
             raise IllegalAction(f"{m.name} is not Stunned.")
         if action == "running_jump" and m.last_action not in ("walk", "run"):
@@ -832,6 +840,20 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(M.record(state, a, r, "Reroll Dice (1 Karma)"))
         weapon = WeaponState.from_dict(ctx["weapon"])
         combat.finish_melee(state, a, t, weapon, ctx["manoeuvre"], r, events)
+        return events
+
+    def _bodyguard(self, state: GameState, pick: str) -> list[Event]:
+        from .dice import PoolResult
+        from .state import WeaponState
+        ctx = state.sub["ctx"]
+        state.sub = {}
+        a, t = state.model(ctx["a"]), state.model(ctx["t"])
+        events: list[Event] = []
+        if pick != "no":
+            t = state.model(pick)
+            events.append(ev("bodyguard", f"{t.name} steps in and takes the attack.", model=t.uid))
+        combat.finish_melee(state, a, t, WeaponState.from_dict(ctx["weapon"]), ctx["manoeuvre"],
+                            PoolResult.from_dict(ctx["result"]), events, ask_bodyguard=False)
         return events
 
     def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
@@ -1435,6 +1457,14 @@ class CarnevaleEngine(Engine[GameState]):
             prompts.append(Prompt(id=f"rr-{state.sub['n']}", player=state.sub["player"],
                                   text=f"{m.name} rolled {r.summary()}. Reroll?", options=tuple(opts)))
             return prompts
+        if state.sub.get("kind") == "bodyguard":
+            t = state.models[state.sub["ctx"]["t"]]
+            opts = [Option("no", f"{t.name} takes it")] + [
+                Option(m.uid, f"{m.name} steps in (Bodyguard)"[:80]) for m in combat.bodyguards(state, t)[:24]]
+            prompts.append(Prompt(id=f"bg-{state.sub['n']}", player=state.sub["player"],
+                                  text=f"{t.name} is hit. A Bodyguard in base contact with the attacker may take "
+                                       "the attack instead, with its own Protection.", options=tuple(opts)))
+            return prompts
         if state.sub.get("kind") == "disengage":
             f = state.models[state.sub["queue"][0]]
             leaver = state.models[state.sub["model"]]
@@ -1604,6 +1634,8 @@ class CarnevaleEngine(Engine[GameState]):
             return self._disengage_reaction(state, pick)
         if p.startswith("rr-"):
             return self._reroll_window(state, pick)
+        if p.startswith("bg-"):
+            return self._bodyguard(state, pick)
         if p.startswith("cancel-"):
             return self._resolve_chain(state, pick == "cancel")
         if p.startswith("deploy-"):

@@ -559,3 +559,39 @@ def test_reroll_window_after_a_close_combat_roll():
     script(s, 1, 2, 3, 9, 4, 5)
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
     assert "reroll_window" not in kinds(ev)
+
+
+def test_bodyguard_takes_the_blow_with_its_own_protection():
+    from rules.carnevale import ENGINE
+    from rules.common import Choose
+    s = base()
+    give(s, "b2", "Bodyguard")
+    s, _ = apply(s, A.Activate("a2"), P1)
+    script(s, 9, 9, 9, 2, 2)
+    s, ev = apply(s, A.Attack("a2", "b1"), P1)
+    p = ENGINE.pending(s)[0]
+    assert p.player == P2 and [o.id for o in p.options] == ["no", "b2"]
+    s, ev = apply(s, Choose(p.id, ("b2",)), P2)
+    assert [e.data["model"] for e in ev if e.kind == "damage"] == ["b2"] and s.models["b1"].damage == 0
+
+
+def test_limited_movement_and_short_weapon_while_climbing():
+    s = base()
+    give(s, "a2", "Limited Movement", target="Run")
+    s, _ = apply(s, A.Activate("a2"), P1)
+    with pytest.raises(IllegalAction, match="Limited Movement"):
+        apply(s, A.SpendAP("a2", "run"), P1)
+    with pytest.raises(IllegalAction, match="Limited Movement"):
+        apply(s, A.SpendAP("a2", "climb"), P1)
+    apply(s, A.SpendAP("a2", "walk"), P1)
+    s = game(squad("The Patricians", ("Noble", {"leader": True}), "Venice City Guard"),
+             squad("The Guild", ("Capodecime", {"leader": True})))
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a2"), P1)
+    with pytest.raises(IllegalAction, match="Short Weapon"):
+        apply(s, A.Shoot("a2", "b1", moving="climb"), P1)
+    s, _ = apply(s, A.EndActivation("a2"), P1)
+    s, _ = apply(s, A.Activate("b1"), P2)
+    s, _ = apply(s, A.EndActivation("b1"), P2)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    apply(s, A.Shoot("a1", "b1", moving="climb"), P1)      # the pistol is a Short Weapon
