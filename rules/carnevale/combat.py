@@ -159,7 +159,8 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     if manoeuvre == "round_house":
         order = [state.model(u) for u in (targets or (t.uid,))]
         for victim in order:
-            lost = _one_melee(state, a, victim, weapon, "", allies, enemies, 0, companion, two_weapons, events)
+            lost = _one_melee(state, a, victim, weapon, "", allies, enemies, 0, companion, two_weapons, events,
+                              ask_bodyguard=False)
             if not lost:
                 events.append(ev("round_house_stop", f"The Round-House stops at {victim.name}.", model=a.uid))
                 break
@@ -176,7 +177,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
 
 def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
                allies: int, enemies: int, karma: int, companion: bool, two_weapons: bool,
-               events: list[Event], defer: bool = False) -> int:
+               events: list[Event], defer: bool = False, ask_bodyguard: bool = True) -> int:
     if not t.in_play or not a.in_play:
         return 0
     mods = melee_mods(state, a, t, weapon, manoeuvre, allies, enemies, companion)
@@ -196,7 +197,7 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
         events.append(ev("reroll_window", f"{a.name} may spend Karma to reroll before the result stands.",
                          model=a.uid))
         return -1
-    return finish_melee(state, a, t, weapon, manoeuvre, r, events)
+    return finish_melee(state, a, t, weapon, manoeuvre, r, events, ask_bodyguard)
 
 
 def reroll_options(m: ModelState, r: PoolResult) -> list[str]:
