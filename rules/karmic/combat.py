@@ -35,7 +35,8 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
             state.characters[key].deck.mode = state.house_rules["reshuffle_mode"]
         state.controllers[key] = player
         side = spec.get("side") or ("npcs" if player == GM else "players")
-        cb.fighters[key] = Fighter(key, side=side, dodge_hand=bool(spec.get("dodge_only")))
+        cb.fighters[key] = Fighter(key, side=side, dodge_hand=bool(spec.get("dodge_only")),
+                                   multitask=spec.get("multitask") or "")
     keys = list(cb.fighters)
     pairs = options.get("engagements")
     if pairs:
@@ -149,7 +150,7 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
             best = max(hand, key=lambda c: (is_joker(c), value(c)))
             joker = is_joker(best)
             mt = (99 if state.house_rules["joker_initiative"] == "win" else -99) if joker \
-                else value(best) + char.attr(attr)
+                else value(best) + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
             mts[k] = mt
             cb.fighters[k].init_mt = mt
             discard(state, k, hand)
@@ -179,6 +180,13 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
 
 # --- rounds and hands -----------------------------------------------------------------------------
 def hand_size(state: KarmicState, f: Fighter) -> int:
+    n = _hand_size(state, f)
+    if f.multitask and n:
+        n = min(n, state.characters[f.id].hand_for(f.multitask))
+    return n
+
+
+def _hand_size(state: KarmicState, f: Fighter) -> int:
     char = state.characters[f.id]
     cb = state.combat
     if cb.surprise.get("active") and f.id == cb.surprise.get("target"):
@@ -425,8 +433,10 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
         return "Block Grab works at close range (0)."
     armed = m.cat in ("armed", "shield", "small") or man_id in ("flank", "cling", "chop") and weapon is not None
     if m.cat in ("armed", "shield", "small") and man_id not in ("mdg",):
-        if weapon is None or w not in char.wielding:
+        if weapon is None:
             return f"{m.name} needs a weapon in hand."
+        if w not in char.wielding:
+            return f"You are not holding your {weapon.name} (change weapons first)."
         if weapon.ranged:
             return f"{weapon.name} is a ranged weapon: shoot with a ranged check."
         if r == WRESTLING:

@@ -125,6 +125,7 @@ class Fighter(Serial):
     flanked_by: dict[str, int] = field(default_factory=dict)   # flanker -> last round it lasts
     cling: str = ""
     charged: bool = False
+    multitask: str = ""        # a second skill used all along (riding…): the hand is the lower (§1.10)
 
 
 @dataclass

@@ -203,3 +203,10 @@ def test_long_option_lists_are_paged():
     p2 = ENGINE.pending(state)[0]
     assert p2.id != p.id and not ({o.id for o in p2.options} & first - {"more"})
     assert any(o.id.startswith("flank") or o.id.startswith("cling") for o in p.options + p2.options)
+
+
+def test_fighting_while_riding_draws_the_lower_skill():
+    rider = sw("R", skills={"sword": 4, "riding": 2})
+    out = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": [
+        {"character": rider, "player": "u1", "multitask": "riding"}, {"character": sw("B"), "player": "u2"}]}, 1)
+    assert len(out.state.combat.fighters["c1"].hand) == 2
