@@ -518,3 +518,33 @@ def test_evacuated_models_are_neither_fallen_nor_reserves():
     s.max_rounds = 1
     s, _ = apply(s, A.EndRound(), GM_ACTOR)
     assert s.result["vp"][P2]["kills"] == 0
+
+
+def test_random_play_with_reactions_rerolls_annulments_and_bodyguards():
+    a = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
+                                                     spells=["Blessing", "Curse", "Infernal Images"]),
+              "Warden", "Nurse", "The Duke", points=250)
+    b = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
+                                         spells=["Naach-Tith Annulment", "Mother Hidra's Claws"]),
+              "Ugdru-Rashaar", "Hybrid", points=250)
+    seen = set()
+    for seed in range(12):
+        s = ENGINE.new_game([P1, P2], {"squads": {P1: a.to_dict(), P2: b.to_dict()}, "rounds": 2}, seed=seed)
+        s.models["a2"].abilities.append({"name": "Bodyguard"})
+        s.models["b3"].abilities.append({"name": "Bodyguard"})
+        rnd = random.Random(seed)
+        steps = 0
+        while not ENGINE.is_over(s):
+            p = rnd.choice(ENGINE.pending(s))
+            seen.add(p.id.split("-")[0])
+            opts = [o.id for o in p.options]
+            if p.id.startswith("do-"):
+                pref = [o for o in ("cast", "melee", "shoot") if o in opts]
+                pick = (rnd.choice(pref),) if pref and rnd.random() < 0.7 else (rnd.choice(opts),)
+            else:
+                k = rnd.randint(p.min_choices, min(p.max_choices, len(p.options)))
+                pick = tuple(o.id for o in rnd.sample(p.options, k))
+            s = ENGINE.apply(s, Choose(p.id, pick), Actor(p.player)).state
+            steps += 1
+            assert steps < 3000
+    assert {"rr", "bg", "annul", "do", "turn", "order", "eor", "deploy"} <= seen
