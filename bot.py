@@ -63,7 +63,9 @@ def available_cogs() -> list[str]:
     return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
 
 
-class BautaBot(commands.Bot):
+class BautaBot(commands.AutoShardedBot):
+    """Auto-sharded from day one: one process serves any number of guilds (2,500 per shard)."""
+
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -83,6 +85,7 @@ class BautaBot(commands.Bot):
             await self.load_extension(name)
 
     async def setup_hook(self) -> None:
+        self._logged_in = True
         await self.prepare()
         await self.sync_commands()
         log.info("invite URL: %s", discord.utils.oauth_url(
@@ -114,9 +117,16 @@ class BautaBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
-        await super().close()
+        if getattr(self, "_logged_in", False):
+            await super().close()
+        else:
+            # Prepared offline (--check, tests) and never connected: the sharded client has no
+            # gateway state to close, so only unload the cogs.
+            for name in list(self.extensions):
+                await self.unload_extension(name)
         if self.store is not None:
             await self.store.close()
+            self.store = None
 
 
 def command_digest(tree: app_commands.CommandTree) -> str:

@@ -21,7 +21,9 @@ import discord
 
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
-from rules.common import GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Prompt, StalePrompt
+from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Prompt, StalePrompt
+
+from rules.common.lobby import Lobby
 
 from . import systems
 from .errors import NotGM, report_error
@@ -376,10 +378,23 @@ class GameHost:
         for text in chunks(public_lines):
             await self._post(interaction, game, text)
         for prompt in public_prompts:
-            await self._post(interaction, game, f"{mention(prompt.player)} — {prompt.text}"[:MESSAGE_LIMIT],
+            who = "" if prompt.player == ANYONE else f"{mention(prompt.player)} — "
+            await self._post(interaction, game, f"{who}{prompt.text}"[:MESSAGE_LIMIT],
                              view=prompt_view(game.id, prompt))
         if interaction is not None and str(interaction.user.id) in closed:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+        if over and system.on_over is not None:
+            await system.on_over(self, interaction, game, state)
+
+    async def open_lobby(self, interaction: discord.Interaction, system_name: str, min_players: int,
+                         max_players: int, options: dict | None = None) -> GameRecord:
+        """Gather players with Join/Leave/Start buttons; Start opens `system_name` with them."""
+        title = systems.get(system_name).title
+        return await self.start(interaction, "lobby", [str(interaction.user.id)],
+                                options={"system": system_name, "title": title, "min_players": min_players,
+                                         "max_players": max_players, "options": options or {}},
+                                intro=t("lobby.opened", getattr(interaction, "guild_locale", None), title=title,
+                                        host=interaction.user.mention))
 
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
         if interaction is not None and interaction.channel_id == game.channel_id and interaction.response.is_done():
@@ -393,3 +408,12 @@ class GameHost:
         engine = systems.get(game.system).engine
         await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
                            dm_prompts=dm_prompts)
+
+
+async def _lobby_over(host: GameHost, interaction, game: GameRecord, state) -> None:
+    if state.started:
+        await host.start(interaction, state.system, state.players, state.options)
+
+
+systems.register(systems.System(name="lobby", title="Table", engine=Lobby(), on_over=_lobby_over,
+                                listed=False))

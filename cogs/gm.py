@@ -14,7 +14,7 @@ from .framework import reply
 
 
 async def system_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=s.title, value=s.name) for s in systems.SYSTEMS.values()
+    return [app_commands.Choice(name=s.title, value=s.name) for s in systems.listed()
             if current.lower() in s.title.lower() or current.lower() in s.name][:25]
 
 
@@ -84,6 +84,20 @@ class GMCog(commands.Cog):
         await self.bot.store.set_house_rule(interaction.guild_id, game, setting, parsed)
         await reply(interaction, t("gm.rule_set", interaction.locale, title=system.title, setting=setting,
                                    value=json.dumps(parsed)), ephemeral=True)
+
+    @gm.command(name="forget", description="Server admins: delete everything Bauta keeps about this server")
+    @app_commands.describe(confirm="Type the server's name to confirm")
+    @app_commands.default_permissions(administrator=True)
+    async def forget(self, interaction: discord.Interaction, confirm: str):
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and perms.administrator):
+            raise app_commands.MissingPermissions(["administrator"])
+        name = getattr(interaction.guild, "name", None)
+        if name is None or confirm.strip() != name:
+            await reply(interaction, t("gm.forget_confirm", interaction.locale, name=name or "?"), ephemeral=True)
+            return
+        await self.bot.store.purge_guild(interaction.guild_id)
+        await reply(interaction, t("gm.forgotten", interaction.locale), ephemeral=True)
 
 
 async def setup(bot):

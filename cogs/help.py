@@ -19,9 +19,9 @@ class HelpCog(commands.Cog):
     async def help(self, interaction: discord.Interaction):
         from bot import command_list  # the tree is only complete once every cog is loaded
         lines = [t("help.intro", interaction.locale)]
-        if systems.SYSTEMS:
+        if systems.listed():
             lines.append(t("help.games", interaction.locale,
-                           games=", ".join(s.title for s in systems.SYSTEMS.values())))
+                           games=", ".join(s.title for s in systems.listed())))
         lines.append(t("help.commands", interaction.locale))
         lines += [f"• {line}" for line in command_list(self.bot.tree)]
         lines.append(t("help.privacy", interaction.locale))

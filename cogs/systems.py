@@ -6,7 +6,7 @@ house rules) finds the engine here by the system name stored on each game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Awaitable, Callable, Optional
 
 import yaml
 
@@ -27,6 +27,13 @@ class System:
     render: Optional[Callable[[dict], bytes]] = None           # view -> PNG, for /game status
     house_rules: dict[str, Any] = field(default_factory=dict)  # key -> default
     load_pack: Optional[Callable[[str, str], Any]] = None      # (yaml text, source name) -> content, raises PackError
+    # Called once when a game of this system ends by its rules: (host, interaction, game record, final state).
+    on_over: Optional[Callable[..., Awaitable[None]]] = None
+    listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
+
+
+def listed() -> list[System]:
+    return [s for s in SYSTEMS.values() if s.listed]
 
 
 SYSTEMS: dict[str, System] = {}

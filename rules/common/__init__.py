@@ -1,12 +1,12 @@
 """Pieces every game shares: the engine contract, the in-state RNG, decks, errors, packs."""
 from .deck import Deck
-from .engine import GM, PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt, audience_filter
+from .engine import ANYONE, GM, PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt, audience_filter
 from .errors import BautaError, GameOver, IllegalAction, NotYourTurn, PackError, StalePrompt
 from .rng import Rng
 from .serial import Serial
 
 __all__ = [
-    "Actor", "BautaError", "Choose", "Deck", "Engine", "Event", "GM", "GameOver", "IllegalAction",
+    "ANYONE", "Actor", "BautaError", "Choose", "Deck", "Engine", "Event", "GM", "GameOver", "IllegalAction",
     "NotYourTurn", "Option", "Outcome", "PUBLIC", "PackError", "Prompt", "Rng", "Serial",
     "StalePrompt", "audience_filter",
 ]

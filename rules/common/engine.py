@@ -23,6 +23,7 @@ from .serial import Serial
 
 PUBLIC = "public"
 GM = "gm"
+ANYONE = "*"          # a prompt anyone at the table may answer (e.g. "Join" in a lobby)
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Actor:
     gm: bool = False
 
     def may_act_for(self, player_id: str) -> bool:
-        return self.gm or self.id == player_id
+        return self.gm or self.id == player_id or player_id == ANYONE
 
 
 @dataclass(frozen=True)

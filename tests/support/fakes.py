@@ -201,6 +201,7 @@ class World:
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.guild = FakeGuild(guild_id, owner_id=1)
+        self.guild.name = "Test Server"
         self.attach(bot)
 
     def attach(self, bot) -> None:

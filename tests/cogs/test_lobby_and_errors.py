@@ -1,0 +1,84 @@
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from discord import app_commands
+
+from rules.common import IllegalAction
+from tests.support.fakes import click
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_lobby_join_leave_start_opens_the_game(bot, world):
+    alice, bruno, carla = world.users[2], world.users[3], world.users[4]
+    interaction = world.interaction(alice, world.channels[10])
+    await interaction.response.defer(thinking=True)
+    lobby = await bot.host.open_lobby(interaction, "duel", min_players=2, max_players=2)
+    board = world.last("channel:10", with_view=True)
+    assert "Join" in board.texts() and "Start" in board.texts()
+    await click(world, board, alice, index=2)                          # start alone: refused
+    assert "at least 2" in world.ephemeral(alice)[-1].content
+    await click(world, board, bruno, index=0)                          # Bruno joins
+    board = world.last("channel:10", with_view=True)
+    await click(world, board, carla, index=0)                          # full
+    assert "full" in world.ephemeral(carla)[-1].content
+    board = world.last("channel:10", with_view=True)
+    await click(world, board, bruno, index=2)                          # not the host
+    assert "Only the host" in world.ephemeral(bruno)[-1].content
+    await click(world, world.last("channel:10", with_view=True), alice, index=2)
+    assert not (await bot.store.game(lobby.id)).active
+    game = await bot.store.active_game(1, 10)
+    assert game.system == "duel" and game.seats == ["2", "3"]
+    assert "Who plays first" in world.last("channel:10", with_view=True).content
+
+
+async def test_tree_error_handler_turns_errors_into_ephemeral_replies(bot, world):
+    interaction = world.interaction(world.users[2], world.channels[10])
+    error = app_commands.CommandInvokeError(bot.tree.get_command("hand"), IllegalAction("No card left for register 3."))
+    await bot.tree.on_error(interaction, error)
+    assert world.ephemeral(world.users[2])[-1].content == "No card left for register 3."
+
+
+async def test_forget_needs_admin_and_the_server_name(bot, world):
+    await bot.store.update_settings(1, gm_channel_id=11)
+    cog = bot.get_cog("GMCog")
+    await cog.forget.callback(cog, world.interaction(world.users[1], world.channels[10]), confirm="nope")
+    assert (await bot.store.settings(1)).gm_channel_id == 11
+    await cog.forget.callback(cog, world.interaction(world.users[1], world.channels[10]), confirm="Test Server")
+    assert (await bot.store.settings(1)).gm_channel_id is None
+
+
+def test_kill_9_between_actions_loses_nothing_acknowledged(tmp_path):
+    """A child process commits actions and prints each acknowledgement; we SIGKILL it mid-run and
+    check every acknowledged action is in the file."""
+    script = textwrap.dedent(f"""
+        import asyncio, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from db.store import Store
+        async def main():
+            store = await Store.open({str(tmp_path / 'b.sqlite3')!r})
+            game = await store.create_game(1, 10, "duel", ["2"], {{"n": 0}}, 2)
+            n = 0
+            while True:
+                n += 1
+                game = await store.commit_action(game, "2", {{"n": n}}, {{"n": n}}, [])
+                print(n, flush=True)
+        asyncio.run(main())
+    """)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    acknowledged = 0
+    for line in child.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 200:
+            os.kill(child.pid, signal.SIGKILL)
+            break
+    child.wait()
+    import sqlite3
+    with sqlite3.connect(tmp_path / "b.sqlite3") as conn:
+        version, = conn.execute("SELECT version FROM games").fetchone()
+        logged, = conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()
+    assert version >= acknowledged and logged == version
