@@ -69,6 +69,7 @@ class Character(Serial):
     aim_row: list[str] = field(default_factory=list)
     reload: dict[str, int] = field(default_factory=dict)      # weapon name -> turns until it may fire
     saved_checks: int = 0
+    training: dict[str, int] = field(default_factory=dict)    # skill/attribute -> months trained
 
     # --- numbers ------------------------------------------------------------------------
     def attr(self, name: str) -> int:
@@ -524,3 +525,31 @@ def deck_summary(character: Character) -> dict:
     return {"deck": len(deck.cards), "discards": len(deck.discards), "sideboard": len(deck.sideboard),
             "discard_cards": list(deck.discards), "sideboard_cards": sorted(deck.sideboard),
             "since_shuffle": deck.since_shuffle, "reshuffle_offered": deck.offer}
+
+
+def teacher_check(teacher: Character, skill: str, rng: Rng, modifier: int = 0) -> dict:
+    """End of a training month: INSTRUCTION check + Awareness + the teacher's level in the skill.
+    Success gives the student one extra card on the improvement draw (he uses the best)."""
+    deck = teacher.deck
+    if deck is None:
+        raise IllegalAction("The teacher needs a karma deck.")
+    hand = deck.draw(rng, teacher.hand_for("instruction"))
+    best = max(hand, key=value)
+    mt = value(best) + teacher.attr("awareness") + teacher.skill(skill) + modifier
+    deck.discard(hand)
+    return {"cards": hand, "card": best, "mt": mt, "success": mt > 0}
+
+
+def train_month(character: Character, target: str, interrupted: bool = False) -> dict:
+    """Training bookkeeping: 1 month = one improvement check in a skill, 8 months = one attribute
+    attempt; a significant interruption (GM) resets the count."""
+    key = target if target in ATTRIBUTES else skill_key(target)
+    if interrupted:
+        character.training[key] = 0
+        return {"months": 0, "check_due": False}
+    character.training[key] = character.training.get(key, 0) + 1
+    need = 8 if key in ATTRIBUTES else 1
+    due = character.training[key] >= need
+    if due:
+        character.training[key] = 0
+    return {"months": character.training[key], "check_due": due}

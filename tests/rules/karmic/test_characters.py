@@ -136,3 +136,20 @@ def test_sample_pack_is_labelled_and_valid():
         load_pack_text("weapons:\n  - {name: Axe, range: far}\n", "guild.yaml")
     with pytest.raises(PackError, match="no armor called 'Plate'"):
         load_pack_text("npcs:\n  - {name: Orc, armor: Plate}\n", "guild.yaml")
+
+
+def test_teacher_and_training_months():
+    from rules.karmic.character import teacher_check, train_month
+    devon = character_from_sheet({"name": "Devon", "attributes": {"awareness": 1},
+                                  "skills": {"instruction": 2, "diplomacy": 3}})
+    devon.deck.stack(["2H", "AS"])
+    r = teacher_check(devon, "diplomacy", Rng.from_seed(1))
+    assert r["mt"] == 1 + 1 + 3 and r["success"]
+    student = character_from_sheet({"name": "Enris"})
+    assert train_month(student, "diplomacy")["check_due"]
+    for _ in range(7):
+        assert not train_month(student, "will")["check_due"]
+    assert train_month(student, "will", interrupted=True)["months"] == 0
+    for _ in range(7):
+        train_month(student, "will")
+    assert train_month(student, "will")["check_due"]

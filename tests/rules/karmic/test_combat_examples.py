@@ -82,7 +82,7 @@ def test_T3_changing_weapons():
     state, ev2 = stand_all(state, ev)
     res = outcomes(ev2)
     assert res[0]["defense_mt"] == 5 + 1 - 2          # parry card 5 + force 1 − 2 no step back
-    assert state.combat.engagements[0].range in (0,) or state.combat.round == 2
+    assert state.combat.engagements[0].range == 0
     # range 1 → 0 happened in register 1
     resolve_events = [e for e in ev2 if e.kind == "resolve"]
     assert resolve_events[0].data["ranges"][0][2] == 0
@@ -155,7 +155,7 @@ def test_T4_full_round_register_by_register():
     assert state.combat.round == 2                        # the round is over
     assert state.combat.engagements[0].range == 1         # range 1 throughout
     texts = " ".join(e.text for e in ev1 + ev2)
-    assert "4 − 5 = −1" in texts.replace("-", "−") or "4 − 5 = -1" in texts
+    assert "4 − 5 = -1 → fails" in texts and "-2 − 0 = -2" not in texts
 
 
 def test_T4_refuses_soldier_declaration_in_register_3():
