@@ -1743,6 +1743,9 @@ class CarnevaleEngine(Engine[GameState]):
         mapping = {"ready_cc": "at_ready_melee", "ready_sh": "at_ready_shooting"}
         return self._do_spend_ap(state, A.SpendAP(m.uid, mapping.get(pick, pick)), who)
 
+    def is_over(self, state: GameState) -> bool:
+        return bool(state.over)
+
     # ================================================================== views
     def view_for(self, state: GameState, viewer: str) -> dict:
         from .views import game_view
