@@ -28,7 +28,9 @@ class ChooseOrder(Serial):
 
 @dataclass(frozen=True)
 class Activate(Serial):
+    """Activate a model; `partner` names its Partner within 5'' (both activate and share AP)."""
     model: str
+    partner: str = ""
     type: ClassVar[str] = "activate"
 
 

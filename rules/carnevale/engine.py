@@ -149,7 +149,7 @@ class CarnevaleEngine(Engine[GameState]):
     def _active(self, state: GameState, uid: str, actor: Actor) -> ModelState:
         m = state.model(uid)
         self._own(state, m, actor)
-        if state.active != uid:
+        if state.active != uid and not (state.partner == uid and state.active):
             raise IllegalAction(f"{m.name} is not the activating model.")
         return m
 
@@ -190,7 +190,14 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
+        shared = state.partner and getattr(action, "model", "") == state.partner and state.active
+        if shared:   # Partners share one AP pool: lend it to the partner for this action
+            state.models[state.partner].ap += state.models[state.active].ap
+            state.models[state.active].ap = 0
         events = handler(state, action, actor)
+        if shared and state.partner and state.active:
+            state.models[state.active].ap += state.models[state.partner].ap
+            state.models[state.partner].ap = 0
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
                 and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard")):
             events += self._end_activation(state, state.models[state.active])
@@ -311,7 +318,20 @@ class CarnevaleEngine(Engine[GameState]):
             if has(m, "Slow") and not m.activated and m.in_play:
                 raise IllegalAction(f"{m.name} is Slow: it activates after every other model of the squad.")
             raise IllegalAction(f"{m.name} cannot activate now (activated, fallen or off the table).")
-        return self._activate(state, m)
+        events = self._activate(state, m)
+        if a.partner:
+            p = state.model(a.partner)
+            names = [str(ab.get("target", "")) for ab in M.all_abilities(m) if ab["name"] == "Partners"]
+            if not any(n and n in (p.profile, p.name) for n in names):
+                raise IllegalAction(f"{p.name} is not {m.name}'s Partner.")
+            if p.owner != m.owner or p.activated or not p.in_play:
+                raise IllegalAction(f"{p.name} cannot activate now.")
+            state.partner = p.uid
+            m.ap += p.ap
+            p.ap = 0
+            events.append(ev("partners", f"{m.name} and {p.name} activate together and share {m.ap} AP.",
+                             model=m.uid, partner=p.uid, ap=m.ap))
+        return events
 
     def _check_turn(self, state: GameState, pid: str) -> None:
         if state.phase != "activation":
@@ -396,7 +416,12 @@ class CarnevaleEngine(Engine[GameState]):
         return self._end_activation(state, m)
 
     def _end_activation(self, state: GameState, m: ModelState, chain: bool = False) -> list[Event]:
+        if state.partner and m.uid == state.partner:
+            m = state.models[state.active]
         m.activated = True
+        if state.partner:
+            state.models[state.partner].activated = True
+            state.partner = ""
         state.active = ""
         state.sub = {}
         events = [ev("activation_end", f"{m.name} ends its activation.", model=m.uid)]

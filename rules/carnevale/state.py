@@ -177,6 +177,7 @@ class GameState(Serial):
     first_player: str = ""
     turn_player: str = ""
     active: str = ""                        # uid of the activating model
+    partner: str = ""                       # its Partner activating with it (shared AP pool)
     deploy_first: str = ""
     fixed_first: str = ""                   # a player who plays first every Round (adventure rule)
     held: list[str] = field(default_factory=list)   # players keeping reserves off this Round

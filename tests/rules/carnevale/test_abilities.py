@@ -595,3 +595,17 @@ def test_limited_movement_and_short_weapon_while_climbing():
     s, _ = apply(s, A.EndActivation("b1"), P2)
     s, _ = apply(s, A.Activate("a1"), P1)
     apply(s, A.Shoot("a1", "b1", moving="climb"), P1)      # the pistol is a Short Weapon
+
+
+def test_partners_activate_together_and_share_ap():
+    s = base()
+    give(s, "a2", "Partners", target="Pulcinella")
+    with pytest.raises(IllegalAction, match="not Butcher's Partner"):
+        apply(s, A.Activate("a2", partner="a1"), P1)
+    s, ev = apply(s, A.Activate("a2", partner="a3"), P1)
+    assert s.models["a2"].ap == 6 and s.models["a3"].ap == 0
+    s, _ = apply(s, A.SpendAP("a3", "walk"), P1)             # the partner spends from the shared pool
+    s, _ = apply(s, A.SpendAP("a3", "run"), P1)
+    assert s.models["a2"].ap == 4 and s.models["a3"].ap == 0
+    s, _ = apply(s, A.EndActivation("a3"), P1)
+    assert s.models["a2"].activated and s.models["a3"].activated and s.active == "" and s.turn_player == P2
