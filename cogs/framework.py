@@ -383,6 +383,8 @@ class GameHost:
                              view=prompt_view(game.id, prompt))
         if interaction is not None and str(interaction.user.id) in closed:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+        if system.after_publish is not None:
+            await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
 

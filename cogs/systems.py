@@ -29,6 +29,8 @@ class System:
     load_pack: Optional[Callable[[str, str], Any]] = None      # (yaml text, source name) -> content, raises PackError
     # Called once when a game of this system ends by its rules: (host, interaction, game record, final state).
     on_over: Optional[Callable[..., Awaitable[None]]] = None
+    # Called after every publish (e.g. to edit a live board image): (host, interaction, game, state, events).
+    after_publish: Optional[Callable[..., Awaitable[None]]] = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
 
 
