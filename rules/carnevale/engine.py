@@ -190,11 +190,20 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
+        pre: list[Event] = []
+        uid = getattr(action, "model", "")
+        if isinstance(uid, str) and uid in state.models and action.type in (
+                "attack", "shoot", "heal", "disengage", "steal", "spend_ap") and not (
+                action.type == "spend_ap" and action.action in ("walk", "walk_difficult")) and not (
+                action.type == "attack" and getattr(action, "opportunity", False)):
+            for t, e in M.bonds_of(state, state.models[uid]):
+                if e.caster == uid:   # a caster holding a Spiritual Bond may only Walk
+                    pre += M.break_bond(state, t, e, f"{state.models[uid].name} did something other than Walk")
         shared = state.partner and getattr(action, "model", "") == state.partner and state.active
         if shared:   # Partners share one AP pool: lend it to the partner for this action
             state.models[state.partner].ap += state.models[state.active].ap
             state.models[state.active].ap = 0
-        events = handler(state, action, actor)
+        events = pre + handler(state, action, actor)
         if shared and state.partner and state.active:
             state.models[state.active].ap += state.models[state.partner].ap
             state.models[state.partner].ap = 0

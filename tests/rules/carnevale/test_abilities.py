@@ -609,3 +609,17 @@ def test_partners_activate_together_and_share_ap():
     assert s.models["a2"].ap == 4 and s.models["a3"].ap == 0
     s, _ = apply(s, A.EndActivation("a3"), P1)
     assert s.models["a2"].activated and s.models["a3"].activated and s.active == "" and s.turn_player == P2
+
+
+def test_a_bonding_caster_that_does_more_than_walk_breaks_the_bond():
+    from .test_examples import tpack
+    s = game(squad("Test House", ("Test Mage", {"leader": True}), "Test Brute"),
+             squad("Test House", ("Dull Mage", {"leader": True}), "Test Brute"), pack=tpack())
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a1"), P1)
+    script(s, 9, 9, 9)
+    s, _ = apply(s, A.Cast("a1", "Spiritual Bond", target="b2"), P1)
+    s, ev = apply(s, A.SpendAP("a1", "walk"), P1)
+    assert s.models["b2"].owner == P1
+    s, ev = apply(s, A.SpendAP("a1", "jump"), P1)
+    assert "bond_end" in kinds(ev) and s.models["b2"].owner == P2
