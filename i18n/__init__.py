@@ -31,10 +31,11 @@ def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def catalogue(language: str) -> dict[str, str]:
-    path = HERE / f"{language}.yaml"
-    if not path.exists():
-        return {}
-    return _flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    """`en.yaml` plus every `en.<part>.yaml` (one per game, so each game owns its file)."""
+    flat: dict[str, str] = {}
+    for path in sorted(HERE.glob(f"{language}.yaml")) + sorted(HERE.glob(f"{language}.*.yaml")):
+        flat.update(_flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {}))
+    return flat
 
 
 def language_of(locale: Any) -> str:
