@@ -266,6 +266,41 @@ def step_toward(mover: Disc, goal: Point, models: list[Disc], allowance: float, 
     return None
 
 
+def step_route(mover: Disc, goal: Point, models: list[Disc], allowance: float, *, stop_gap: float = 0.0,
+               exempt: tuple[str, ...] = ()) -> list[Point] | None:
+    """Like ``step_toward`` but walks around the Altar of Chaos: when the straight line would cross it,
+    the route passes a flank point just north or south of the Altar (whichever is shorter). Returns the
+    waypoints after the start (one or two points), or None if no progress is possible."""
+    start = (mover.x, mover.y)
+    if seg_point_distance(start, goal, CENTRE) >= ALTAR_RADIUS + mover.r:
+        p = step_toward(mover, goal, models, allowance, stop_gap=stop_gap, exempt=exempt)
+        return [p] if p else None
+    clear = ALTAR_RADIUS + mover.r + 0.5
+    best_w, best_len = None, math.inf
+    for sign in (1, -1):
+        k = ALTAR_RADIUS + mover.r + 1.0
+        while k < RADIUS - mover.r - 1:
+            f = (CENTRE[0], CENTRE[1] + sign * k)
+            if seg_point_distance(start, f, CENTRE) >= clear and seg_point_distance(f, goal, CENTRE) >= clear:
+                length = dist(start, f) + dist(f, goal)
+                if length < best_len:
+                    best_w, best_len = f, length
+                break
+            k += 1.0
+    if best_w is None:
+        return None
+    w = best_w
+    p = step_toward(mover, w, models, allowance, exempt=exempt)
+    if p is None:
+        return None
+    used = dist(start, p)
+    if dist(p, w) > 0.3 or allowance - used < 0.5:
+        return [p]
+    moved = Disc(p[0], p[1], mover.r, mover.key, mover.side, mover.huge)
+    q = step_toward(moved, goal, models, allowance - used - 0.01, stop_gap=stop_gap, exempt=exempt)
+    return [p, q] if q else [p]
+
+
 def deploy_check(model: Disc, gate_index: int, speed: float, models: list[Disc]) -> str | None:
     """Initial deployment: within Speed of the Gate's edge, at least 1 cm from it, inside the arena,
     not overlapping anyone and at least 1 cm from enemies (L20)."""

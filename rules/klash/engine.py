@@ -452,8 +452,9 @@ class KlashEngine(Engine[KlashState]):
 
     def _auto_move(self, state: KlashState, out: list, m: Model, goal: tuple, allowance: float, stop: float) -> None:
         models = [d for d in core.discs(state)]
-        p = arena.step_toward(core.disc(state, m), goal, models, allowance, stop_gap=stop)
-        if p is not None:
+        route = arena.step_route(core.disc(state, m), goal, models, allowance, stop_gap=stop)
+        if route:
+            p = route[-1]
             m.x, m.y = p
             say(out, "moved", f"{m.name} moves to ({p[0]:.1f}, {p[1]:.1f}).", model=m.id, x=m.x, y=m.y)
 
@@ -935,7 +936,7 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ targets for button play
     def _move_destinations(self, state: KlashState, m: Model, allowance: float, disengage: bool) -> list[tuple]:
-        """[(option_id, label, point)] straight-line steps toward useful places."""
+        """[(option_id, label, [points])] steps toward useful places (around the Altar if needed)."""
         me = core.disc(state, m)
         models = core.discs(state)
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
@@ -957,9 +958,11 @@ class KlashEngine(Engine[KlashState]):
         goals.append(("to:g1" if own == 0 else "to:g0", "Toward the enemy Gate", arena.GATES[1 - own], arena.GATE_RADIUS + me.r + 1.02))
         result = []
         for oid, label, goal, stop in goals[:24]:
-            p = arena.step_toward(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
-            if p is not None:
-                result.append((oid, _lbl(f"{label} → ({p[0]:.0f}, {p[1]:.0f})"), p))
+            route = arena.step_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
+            if route:
+                p = route[-1]
+                via = " around the Altar" if len(route) > 1 else ""
+                result.append((oid, _lbl(f"{label}{via} → ({p[0]:.0f}, {p[1]:.0f})"), route))
         return result
 
     def _targets_for(self, state: KlashState, kind: str) -> list[tuple[str, str]]:
@@ -1222,7 +1225,7 @@ class KlashEngine(Engine[KlashState]):
         if kind in ("mv", "mv2", "dis"):
             allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, double)
             dest = {o: pt for o, _, pt in self._move_destinations(state, m, allowance, kind == "dis")}
-            self._do_move(state, out, p, mid, [dest[opt]], double, disengage=kind == "dis")
+            self._do_move(state, out, p, mid, list(dest[opt]), double, disengage=kind == "dis")
         elif kind in ("as", "as2"):
             self._do_assault(state, out, p, mid, opt[2:], double)
         elif kind in ("vo", "vo2"):

@@ -104,3 +104,11 @@ def test_step_toward_stops_short_of_obstacles():
     p = arena.step_toward(me, (60, 60), [me], 30, stop_gap=arena.ALTAR_RADIUS + 1.5 + 0.02)
     assert p is not None and p[0] <= 60 - 8 - 1.5 + 1e-6 and p[0] > 49
     assert math.isclose(p[1], 60)
+
+
+def test_route_goes_around_the_altar():
+    me = d(40, 60, "me")
+    route = arena.step_route(me, (80, 60), [me], 40)
+    assert len(route) == 2 and route[0][0] == pytest.approx(60, abs=0.1) and 70 < route[0][1] < 75
+    assert arena.check_path(me, [(40, 60)] + route, [me], allowance=40) is None
+    assert arena.step_route(me, (40, 30), [me], 10) == [(40, 50)]
