@@ -443,12 +443,30 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
     r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
                    karma=karma, events=events)
+    pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
+    pen += aim_pen + (3 if in_contact else 0)
+    ctx = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
+           "pen": pen, "flames": flames, "split": list(split)}
+    if state.house_rules.get("reroll_window", True) and not at_ready and reroll_options(a, r):
+        state.counter += 1
+        ctx["result"] = r.to_dict()
+        state.sub = {"kind": "reroll", "n": state.counter, "player": a.owner, "ctx": ctx}
+        events.append(ev("reroll_window", f"{a.name} may spend Karma to reroll before the result stands.",
+                         model=a.uid))
+        return events
+    return events + finish_shot(state, ctx, r)
+
+
+def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
+    a, t = state.model(ctx["a"]), state.model(ctx["t"])
+    w = next(x for x in a.weapons if x.name == ctx["weapon"])
+    victims = [state.model(u) for u in ctx["victims"]]
+    split, pen, flames = ctx["split"], ctx["pen"], ctx["flames"]
+    events: list[Event] = []
     if r.fumble:
         events += shooting_fumble(state, a, w)
         return events
     if r.aces:
-        pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
-        pen += aim_pen + (3 if in_contact else 0)
         total = r.aces + w.damage
         if len(victims) > 1:
             if len(split) != len(victims) or any(x < 0 for x in split) or sum(split) != total:

@@ -872,6 +872,8 @@ class CarnevaleEngine(Engine[GameState]):
             M.spend_karma(a, 1, "Reroll Dice")
             r = reroll_misses(state.rng, r, M.ability_x(a, "Reroll Dice") or 1)
             events.append(M.record(state, a, r, "Reroll Dice (1 Karma)"))
+        if ctx["type"] == "shoot":
+            return events + combat.finish_shot(state, ctx, r)
         weapon = WeaponState.from_dict(ctx["weapon"])
         combat.finish_melee(state, a, t, weapon, ctx["manoeuvre"], r, events)
         return events

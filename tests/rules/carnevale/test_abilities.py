@@ -623,3 +623,20 @@ def test_a_bonding_caster_that_does_more_than_walk_breaks_the_bond():
     assert s.models["b2"].owner == P1
     s, ev = apply(s, A.SpendAP("a1", "jump"), P1)
     assert "bond_end" in kinds(ev) and s.models["b2"].owner == P2
+
+
+def test_reroll_window_after_a_shot():
+    from rules.carnevale import ENGINE
+    from rules.common import Choose
+    s = base()
+    give(s, "a1", "Reroll All Dice")
+    s, _ = apply(s, A.Activate("a1"), P1)                   # pistol, SHO 4
+    script(s, 3, 2, 2, 2)
+    s, ev = apply(s, A.Shoot("a1", "b2"), P1)
+    assert "reroll_window" in kinds(ev)
+    p = ENGINE.pending(s)[0]
+    assert {o.id for o in p.options} == {"keep", "all"}
+    script(s, 9, 9, 2, 2)
+    s, ev = apply(s, Choose(p.id, ("all",)), P1)
+    assert rolls(ev)[0]["rerolled"] == [True] * 4
+    assert [e.data["amount"] for e in ev if e.kind == "damage"] == [2 + 2]
