@@ -1,0 +1,67 @@
+"""Karmic content packs: weapons, armor, distinctions, characters and NPCs, as YAML.
+
+`load_sample_pack()` reads the bundled SAMPLE pack; `load_pack_text(text, source)` validates a
+guild's pack. Both return the parsed dict (schema `PACK_SCHEMA`; errors name file, entry, field).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from rules.common import PackError
+from rules.common.packs import load_pack
+
+from ..character import ARMOR_SCHEMA, DISTINCTION_SCHEMA, SHEET_SCHEMA, WEAPON_SCHEMA
+
+PACK_SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "pack": {"type": "object", "properties": {"name": {"type": "string"}, "sample": {"type": "boolean"},
+                                                  "notice": {"type": "string"}}},
+        "weapons": {"type": "array", "items": WEAPON_SCHEMA},
+        "armor": {"type": "array", "items": ARMOR_SCHEMA},
+        "distinctions": {"type": "array", "items": DISTINCTION_SCHEMA},
+        "characters": {"type": "array", "items": SHEET_SCHEMA},
+        "npcs": {"type": "array", "items": SHEET_SCHEMA},
+    },
+}
+
+_HERE = Path(__file__).parent
+
+
+def load_pack_text(text: str, source: str = "pack.yaml") -> dict:
+    doc = load_pack(text, PACK_SCHEMA, source) or {}
+    _check_references(doc, source)
+    return doc
+
+
+def _check_references(doc: dict, source: str) -> None:
+    weapons = {w["name"].lower() for w in doc.get("weapons", [])}
+    armor = {a["name"].lower() for a in doc.get("armor", [])}
+    problems = []
+    for group in ("characters", "npcs"):
+        for i, sheet in enumerate(doc.get(group, [])):
+            where = f"{source}: {group}[{i}] ({sheet['name']})"
+            for w in sheet.get("weapons", []):
+                if isinstance(w, str) and w.lower() not in weapons:
+                    problems.append(f"{where}: field 'weapons': no weapon called '{w}' in the pack")
+            a = sheet.get("armor")
+            if isinstance(a, str) and a.lower() not in armor:
+                problems.append(f"{where}: field 'armor': no armor called '{a}' in the pack")
+    if problems:
+        raise PackError("\n".join(problems))
+
+
+@lru_cache(maxsize=1)
+def _sample_text() -> str:
+    return (_HERE / "sample.yaml").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _sample_parsed() -> dict:
+    return load_pack_text(_sample_text(), "sample.yaml")
+
+
+def load_sample_pack() -> dict:
+    import copy
+    return copy.deepcopy(_sample_parsed())
