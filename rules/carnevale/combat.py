@@ -643,7 +643,8 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
     c.casts_this_round += 1
     c.hidden = False
     events: list[Event] = [ev("cast", f"{c.name} casts {name}: 1 AP and {0 if diamond else cost} Karma "
-                                      f"({c.karma}/{c.karma_max} left).",
+                                      f"({c.karma}/{c.karma_max} left). Enemies in base contact may make their "
+                                      "Attacks of Opportunity now, before the Magic roll.",
                               model=c.uid, spell=name, karma_cost=0 if diamond else cost, ap=c.ap)]
     if eff != "walk_worlds":
         events += end_walk(c)
