@@ -197,6 +197,7 @@ class Cast(Serial):
     attribute: str = ""
     karma: int = 0
     use_diamond: bool = False
+    enemies: tuple[str, ...] = ()  # enemies in base contact: their Attacks of Opportunity come before the roll
     type: ClassVar[str] = "cast"
 
 

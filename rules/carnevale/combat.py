@@ -602,7 +602,8 @@ def spell_difficulty(state: GameState, spell: dict, caster: ModelState, target: 
 
 
 def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None, targets: list[ModelState],
-         attribute: str = "", karma: int = 0, use_diamond: bool = False) -> tuple[dict, list[Event]]:
+         attribute: str = "", karma: int = 0, use_diamond: bool = False,
+         enemies: tuple[ModelState, ...] = ()) -> tuple[dict, list[Event]]:
     """Pay and roll. Returns the cast context (to resolve now or after an Annulment window)."""
     name = spell["name"]
     if c.cast_locked:
@@ -643,11 +644,17 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
     c.casts_this_round += 1
     c.hidden = False
     events: list[Event] = [ev("cast", f"{c.name} casts {name}: 1 AP and {0 if diamond else cost} Karma "
-                                      f"({c.karma}/{c.karma_max} left). Enemies in base contact may make their "
-                                      "Attacks of Opportunity now, before the Magic roll.",
+                                      f"({c.karma}/{c.karma_max} left).",
                               model=c.uid, spell=name, karma_cost=0 if diamond else cost, ap=c.ap)]
+    if not _walking_between_worlds(c):
+        for e in enemies:
+            if e.owner != c.owner and e.in_play and c.in_play:
+                events += melee_attack(state, e, c, opportunity=True)
     if eff != "walk_worlds":
         events += end_walk(c)
+    if not c.in_play:
+        return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
+                "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
     r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events)
     if not r.success:
         c.cast_locked = True

@@ -1405,8 +1405,9 @@ class CarnevaleEngine(Engine[GameState]):
         spell = self._spell(state, a.spell)
         t = state.model(a.target) if a.target else None
         targets = [state.model(u) for u in a.targets]
+        enemies = tuple(state.model(u) for u in a.enemies)
         return self._gondola_check(state, c) + self._cast(state, c, spell, t, targets, a.attribute, a.karma,
-                                                          a.use_diamond)
+                                                          a.use_diamond, enemies)
 
     def _spell(self, state: GameState, name: str) -> dict:
         for known in state.spells.values():
@@ -1415,11 +1416,13 @@ class CarnevaleEngine(Engine[GameState]):
         raise IllegalAction(f"There is no spell called '{name}'.")
 
     def _cast(self, state: GameState, c: ModelState, spell: dict, t, targets, attribute="", karma=0,
-              diamond=False) -> list[Event]:
+              diamond=False, enemies=()) -> list[Event]:
         if any(e.kind == "bond" and e.caster == c.uid for m in state.models.values() for e in m.effects):
             raise IllegalAction(f"{c.name} holds a Spiritual Bond and may only Walk.")
-        ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond)
+        ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond, enemies)
         c.last_action = "cast"
+        if ctx.get("interrupted"):
+            return events
         if ctx["aces"] > 0 and not ctx["critical"]:
             for m in state.squad(state.opponent(c.owner)):
                 if "Naach-Tith Annulment" in m.spells and m.karma >= ctx["paid"] + 1:
