@@ -169,7 +169,8 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     if manoeuvre == "drown":
         return events + _drown(state, a, t, drown_attr, karma)
     _one_melee(state, a, t, weapon, manoeuvre, allies, enemies, karma, companion, two_weapons, events,
-               defer=bool(state.house_rules.get("reroll_window", True)) and not opportunity)
+               defer=bool(state.house_rules.get("reroll_window", True)) and not opportunity,
+               ask_bodyguard=not opportunity)
     a.first_strike_used = True
     a.last_action = "attack"
     return events
