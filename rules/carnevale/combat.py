@@ -190,15 +190,50 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
         events.append(record(state, a, r, "two-weapon reroll of a missed die"))
-    if defer and reroll_options(a, r):
-        state.counter += 1
-        state.sub = {"kind": "reroll", "n": state.counter, "player": a.owner,
-                     "ctx": {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
-                             "manoeuvre": manoeuvre, "result": r.to_dict()}}
-        events.append(ev("reroll_window", f"{a.name} may spend Karma to reroll before the result stands.",
-                         model=a.uid))
+    if defer and offer_reroll(state, a, r, {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
+                                             "manoeuvre": manoeuvre}, events):
         return -1
     return finish_melee(state, a, t, weapon, manoeuvre, r, events, ask_bodyguard)
+
+
+def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> list[tuple[str, str]]:
+    """(option id, label) for the roller's opponents who could force a reroll (1 Karma each)."""
+    if not r.can_reroll:
+        return []
+    out = []
+    for m in state.squad(state.opponent(roller.owner)):
+        if m.karma < 1:
+            continue
+        if has(m, "Reroll All Dice") and not any(r.rerolled) and "Reroll All Dice" not in r.reroll_sources:
+            out.append((f"all:{m.uid}", f"{m.name}: force a Reroll All Dice (1 Karma)"[:80]))
+        x = ability_x(m, "Reroll Dice")
+        if x and "Reroll Dice" not in r.reroll_sources and any(
+                f and not rr for f, rr in zip(r.ace_flags[1:], r.rerolled[1:])):
+            out.append((f"dice:{m.uid}", f"{m.name}: reroll up to {x} of the Aces (1 Karma)"[:80]))
+    return out[:24]
+
+
+def own_reroll_options(m: ModelState, r: PoolResult) -> list[tuple[str, str]]:
+    labels = {"all": "Reroll All Dice (1 Karma)",
+              "dice": f"Reroll up to {ability_x(m, 'Reroll Dice')} missed dice (1 Karma)"}
+    return [(o, labels[o]) for o in reroll_options(m, r)]
+
+
+def offer_reroll(state: GameState, roller: ModelState, r: PoolResult, ctx: dict, events: list[Event],
+                 stages: tuple[str, ...] = ("own", "foe")) -> bool:
+    """Open a reroll window (the roller's own abilities first, then its opponents'); True if one opened."""
+    for stage in stages:
+        opts = own_reroll_options(roller, r) if stage == "own" else foe_reroll_options(state, roller, r)
+        if opts:
+            state.counter += 1
+            player = roller.owner if stage == "own" else state.opponent(roller.owner)
+            state.sub = {"kind": "reroll", "n": state.counter, "player": player,
+                         "ctx": {**ctx, "result": r.to_dict(), "stage": stage}}
+            who = roller.name if stage == "own" else "The opponent"
+            events.append(ev("reroll_window", f"{who} may spend Karma to reroll {roller.name}'s roll before it "
+                                              "stands.", model=roller.uid, stage=stage))
+            return True
+    return False
 
 
 def reroll_options(m: ModelState, r: PoolResult) -> list[str]:
@@ -448,12 +483,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     pen += aim_pen + (3 if in_contact else 0)
     ctx = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
            "pen": pen, "flames": flames, "split": list(split)}
-    if state.house_rules.get("reroll_window", True) and not at_ready and reroll_options(a, r):
-        state.counter += 1
-        ctx["result"] = r.to_dict()
-        state.sub = {"kind": "reroll", "n": state.counter, "player": a.owner, "ctx": ctx}
-        events.append(ev("reroll_window", f"{a.name} may spend Karma to reroll before the result stands.",
-                         model=a.uid))
+    if state.house_rules.get("reroll_window", True) and not at_ready and offer_reroll(state, a, r, ctx, events):
         return events
     return events + finish_shot(state, ctx, r)
 

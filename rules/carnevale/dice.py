@@ -267,6 +267,20 @@ def reroll_misses(rng: Rng, result: PoolResult, count: int, source: str = "Rerol
     return reroll_dice(rng, result, misses[:count], source)
 
 
+def reroll_aces(rng: Rng, result: PoolResult, count: int, source: str = "Reroll Dice") -> PoolResult:
+    """An opponent's Reroll Dice: reroll up to `count` normal dice that are Aces (the highest first)."""
+    if not result.can_reroll:
+        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+    if source in result.reroll_sources:
+        raise IllegalAction(f"{source} can be used only once per roll.")
+    aces = [i for i in range(1, len(result.dice))
+            if is_ace(result.dice[i], result.difficulty) and not result.rerolled[i]]
+    aces.sort(key=lambda i: -result.dice[i])
+    if not aces:
+        raise IllegalAction("There is no Ace that may be rerolled.")
+    return reroll_dice(rng, result, aces[:count], source)
+
+
 def reroll_all(rng: Rng, result: PoolResult, source: str = "Reroll All Dice") -> PoolResult:
     """Reroll the whole pool, Destiny Die included; only if no die was rerolled yet."""
     if not result.can_reroll:

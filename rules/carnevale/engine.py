@@ -15,7 +15,8 @@ from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction
 from . import actions as A
 from . import combat, mechanics as M, tables
 from .content import pack_from_doc
-from .dice import BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_all, reroll_misses, roll_initiative, scatter
+from .dice import (BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_aces, reroll_all, reroll_misses, roll_initiative,
+                   scatter)
 from .mechanics import attr, ev, has
 from .squad import Squad, check_squad, make_model, sample_squad
 from .state import DEFAULT_HOUSE_RULES, Effect, GameState, ModelState, PlayerState
@@ -864,6 +865,7 @@ class CarnevaleEngine(Engine[GameState]):
         a, t = state.model(ctx["a"]), state.model(ctx["t"])
         r = PoolResult.from_dict(ctx["result"])
         events: list[Event] = []
+        stage = ctx.get("stage", "own")
         if pick == "all":
             M.spend_karma(a, 1, "Reroll All Dice")
             r = reroll_all(state.rng, r)
@@ -872,6 +874,20 @@ class CarnevaleEngine(Engine[GameState]):
             M.spend_karma(a, 1, "Reroll Dice")
             r = reroll_misses(state.rng, r, M.ability_x(a, "Reroll Dice") or 1)
             events.append(M.record(state, a, r, "Reroll Dice (1 Karma)"))
+        elif ":" in pick:
+            kind, uid = pick.split(":", 1)
+            helper = state.model(uid)
+            if kind == "all":
+                M.spend_karma(helper, 1, "Reroll All Dice")
+                r = reroll_all(state.rng, r)
+                events.append(M.record(state, a, r, f"Reroll All Dice forced by {helper.name} (1 Karma)"))
+            else:
+                M.spend_karma(helper, 1, "Reroll Dice")
+                r = reroll_aces(state.rng, r, M.ability_x(helper, "Reroll Dice") or 1)
+                events.append(M.record(state, a, r, f"Aces rerolled by {helper.name}'s Reroll Dice (1 Karma)"))
+        if stage == "own" and combat.offer_reroll(state, a, r, {k: v for k, v in ctx.items()
+                                                                 if k not in ("result", "stage")}, events, ("foe",)):
+            return events
         if ctx["type"] == "shoot":
             return events + combat.finish_shot(state, ctx, r)
         weapon = WeaponState.from_dict(ctx["weapon"])
@@ -1489,12 +1505,12 @@ class CarnevaleEngine(Engine[GameState]):
             m = state.models[ctx["a"]]
             from .dice import PoolResult
             r = PoolResult.from_dict(ctx["result"])
-            labels = {"all": "Reroll All Dice (1 Karma)",
-                      "dice": f"Reroll up to {M.ability_x(m, 'Reroll Dice')} missed dice (1 Karma)"}
-            opts = [Option("keep", f"Keep it ({r.aces} Aces)")] + [
-                Option(o, labels[o]) for o in combat.reroll_options(m, r)]
+            own = ctx.get("stage", "own") == "own"
+            choices = combat.own_reroll_options(m, r) if own else combat.foe_reroll_options(state, m, r)
+            opts = [Option("keep", f"Let it stand ({r.aces} Aces)")] + [Option(o, label) for o, label in choices]
             prompts.append(Prompt(id=f"rr-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{m.name} rolled {r.summary()}. Reroll?", options=tuple(opts)))
+                                  text=f"{m.name} rolled {r.summary()}. "
+                                       + ("Reroll?" if own else "Force a reroll?"), options=tuple(opts)))
             return prompts
         if state.sub.get("kind") == "bodyguard":
             t = state.models[state.sub["ctx"]["t"]]

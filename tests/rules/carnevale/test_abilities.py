@@ -640,3 +640,21 @@ def test_reroll_window_after_a_shot():
     s, ev = apply(s, Choose(p.id, ("all",)), P1)
     assert rolls(ev)[0]["rerolled"] == [True] * 4
     assert [e.data["amount"] for e in ev if e.kind == "damage"] == [2 + 2]
+
+
+def test_an_opponent_forces_a_reroll_of_the_aces():
+    from rules.carnevale import ENGINE
+    from rules.common import Choose
+    s = game(squad("The Guild", ("Capodecime", {"leader": True}), "Butcher"),
+             squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"))
+    s = start(s, P1)
+    s, _ = apply(s, A.Activate("a2"), P1)                  # Butcher COM 5 against the Duke (DEX 6)
+    script(s, 5, 9, 8, 2, 3)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)
+    p = ENGINE.pending(s)[0]
+    assert p.player == P2 and [o.id for o in p.options] == ["keep", "dice:b2"]
+    script(s, 2, 3)
+    s, ev = apply(s, Choose(p.id, ("dice:b2",)), P2)
+    r = rolls(ev)[0]
+    assert r["dice"] == [5, 2, 3, 2, 3] and r["rerolled"] == [False, True, True, False, False] and r["aces"] == 0
+    assert s.models["b2"].karma == 3 and "damage" not in kinds(ev)
