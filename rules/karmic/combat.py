@@ -7,7 +7,7 @@ from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 from .base import cards_text, deck_of, discard, draw, load_character, name, owner_audience, signed
 from .cards import is_face, is_joker, label, value
 from .character import Character, Weapon
-from .state import Combat, Decl, Engagement, Fighter, KarmicState, Register, Turn
+from .state import Combat, Decl, Engagement, Fighter, KarmicState, Play, Register, Turn
 from .tables import (H2H_STRIKING, LOCATION_NAMES, LOCATIONS, MANEUVERS, WRESTLING, WRESTLING_ONLY,
                      BLOCK, DODGE, PARRY, location_mod, skill_key)
 
@@ -63,9 +63,9 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
         _setup_surprise(state, surprise, events)
     elif charge is not None and charge != "":
         _setup_charge(state, _key(keys, charge), events)
+        _start_round(state, events)
     else:
-        _initiative(state, cb.engagements, events)
-    _start_round(state, events)
+        _init_begin(state, cb.engagements, events)
     return events
 
 
@@ -130,13 +130,120 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
             _initiative(state, others, events)
         events.append(Event("surprise", f"{char.name} is caught by surprise: {name(state, att)} gets one "
                                         f"attack that cannot be defended.", PUBLIC, {"attacker": att, "target": tgt}))
+        _start_round(state, events)
     else:
         events.append(Event("surprise_failed", "The ambush is noticed in time.", PUBLIC, {}))
-        _initiative(state, cb.engagements, events)
+        _init_begin(state, cb.engagements, events)
+
+
+def _init_begin(state: KarmicState, engagements: list[Engagement], events: list[Event]) -> None:
+    """Initiative by prompts: each fighter draws his combat-training (fast-draw) hand and plays one
+    card (hits allowed); a single plain card is played for him. Then the first round starts."""
+    cb = state.combat
+    cb.init_engs = [cb.engagements.index(e) for e in engagements]
+    cb.init_mts = {}
+    cb.init_try = 0
+    state.phase = "initiative"
+    _init_draw(state, sorted({k for e in engagements for k in (e.a, e.b) if not cb.fighters[k].out}), events)
+    _init_continue(state, events)
+
+
+def _init_draw(state: KarmicState, keys: list[str], events: list[Event]) -> None:
+    cb = state.combat
+    skill = "fast_draw" if cb.show_down else "combat_training"
+    cb.init_try += 1
+    for k in keys:
+        hand = draw(state, k, state.characters[k].hand_for(skill), events)
+        cb.init_hands[k] = hand
+        cb.init_plays.pop(k, None)
+        if len(hand) == 1 and not is_face(hand[0]):
+            cb.init_plays[k] = Play(hand[0], [], False)
+        else:
+            events.append(Event("initiative_hand", f"Initiative ({skill.replace('_', ' ')}): your cards are "
+                                                   f"{cards_text(hand)}.", owner_audience(state, k),
+                                {"who": k, "cards": list(hand)}))
+
+
+def init_play(state: KarmicState, key: str, card: str, events: list[Event]) -> None:
+    cb = state.combat
+    if key not in cb.init_hands or key in cb.init_plays:
+        raise IllegalAction("No initiative card is owed.")
+    if card not in cb.init_hands[key]:
+        raise IllegalAction("That card is not in your hand.")
+    cb.init_plays[key] = Play(card, [], is_face(card))
+    events.append(Event("initiative_chosen", f"{name(state, key)} has chosen an initiative card.", PUBLIC,
+                        {"who": key}))
+    _init_continue(state, events)
+
+
+def init_hit(state: KarmicState, key: str, do_hit: bool, events: list[Event]) -> None:
+    play = state.combat.init_plays.get(key)
+    if play is None or not play.open:
+        raise IllegalAction("No hit decision is owed.")
+    if do_hit:
+        card = draw(state, key, 1, events)[0]
+        play.chain.append(card)
+        play.open = is_face(card)
+        events.append(Event("initiative_hit", f"{name(state, key)} hits for initiative: {label(card)}.",
+                            owner_audience(state, key), {"who": key, "card": card}))
+    else:
+        play.open = False
+    _init_continue(state, events)
+
+
+def _init_continue(state: KarmicState, events: list[Event]) -> None:
+    cb = state.combat
+    if any(k not in cb.init_plays or cb.init_plays[k].open for k in cb.init_hands):
+        return
+    attr = state.house_rules["initiative_attr"]
+    for k, hand in cb.init_hands.items():
+        char = state.characters[k]
+        play = cb.init_plays[k]
+        if play.joker:
+            mt = 99 if state.house_rules["joker_initiative"] == "win" else -99
+        else:
+            mt = play.total + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
+        cb.init_mts[k] = mt
+        cb.fighters[k].init_mt = mt
+        discard(state, k, hand + play.chain)
+        text = f"Initiative: {char.name} plays {' + '.join(label(c) for c in play.cards())} " \
+               f"{signed(char.attr(attr))} {attr} = {mt}."
+        if state.controllers[k] == GM:
+            events.append(Event("initiative_card", text + f" (hand {cards_text(hand)})", GM, {"who": k}))
+            events.append(Event("initiative", f"Initiative: {char.name} totals {mt}.", PUBLIC, {"who": k, "mt": mt}))
+        else:
+            events.append(Event("initiative", text, PUBLIC, {"who": k, "mt": mt, "card": play.card,
+                                                             "chain": list(play.chain)}))
+    cb.init_hands, cb.init_plays = {}, {}
+    engs = [cb.engagements[i] for i in cb.init_engs]
+    mts = cb.init_mts
+    ties = {k for e in engs for k in (e.a, e.b) if mts.get(e.a) == mts.get(e.b)}
+    if ties and state.house_rules["initiative_ties"] == "redraw" and cb.init_try < 10:
+        for k in ties:
+            mts.pop(k, None)
+        events.append(Event("initiative_tie", "Tied initiative: both draw again.", PUBLIC, {}))
+        _init_draw(state, sorted(ties), events)
+        _init_continue(state, events)
+        return
+    _assign_initiative(state, engs, mts, events)
+    cb.init_mts, cb.init_engs = {}, []
+    _start_round(state, events)
+
+
+def _assign_initiative(state: KarmicState, engagements: list[Engagement], mts: dict, events: list[Event]) -> None:
+    holders: set[str] = set()
+    for e in sorted(engagements, key=lambda e: -max(mts.get(e.a, 0), mts.get(e.b, 0))):
+        first, second = (e.a, e.b) if mts.get(e.a, 0) >= mts.get(e.b, 0) else (e.b, e.a)
+        e.init = second if first in holders and second not in holders else first
+        holders.add(e.init)
+        events.append(Event("initiative_holder", f"{name(state, e.init)} has the initiative over "
+                                                 f"{name(state, e.other(e.init))}.", PUBLIC,
+                            {"holder": e.init, "over": e.other(e.init)}))
 
 
 def _initiative(state: KarmicState, engagements: list[Engagement], events: list[Event]) -> None:
-    """Combat training (fast draw in a show down) + Will; highest total holds the initiative."""
+    """Automatic initiative (after a tackle, and for the other pairs of a charge or surprise):
+    combat training (fast draw in a show down) + Will, the best card played; highest total holds it."""
     cb = state.combat
     skill = "fast_draw" if cb.show_down else "combat_training"
     attr = state.house_rules["initiative_attr"]
@@ -168,14 +275,7 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
         for k in ties:
             mts.pop(k)
         events.append(Event("initiative_tie", "Tied initiative: both draw again.", PUBLIC, {}))
-    holders: set[str] = set()
-    for e in sorted(engagements, key=lambda e: -max(mts.get(e.a, 0), mts.get(e.b, 0))):
-        first, second = (e.a, e.b) if mts.get(e.a, 0) >= mts.get(e.b, 0) else (e.b, e.a)
-        e.init = second if first in holders and second not in holders else first
-        holders.add(e.init)
-        events.append(Event("initiative_holder", f"{name(state, e.init)} has the initiative over "
-                                                 f"{name(state, e.other(e.init))}.", PUBLIC,
-                            {"holder": e.init, "over": e.other(e.init)}))
+    _assign_initiative(state, engagements, mts, events)
 
 
 # --- rounds and hands -----------------------------------------------------------------------------
@@ -1177,7 +1277,7 @@ def _end_round(state: KarmicState, events: list[Event]) -> None:
             f.hand = []
     if cb.surprise.get("active"):
         cb.surprise["active"] = False
-        _initiative(state, [e for e in cb.engagements if e.live], events)
+        cb.need_init = True
     events.append(Event("round_end", f"Round {cb.round} ends.", PUBLIC, {"round": cb.round}))
     cb.offers = [k for k in cb.fighters if state.characters[k].deck is not None and state.characters[k].deck.offer]
     if cb.offers:
@@ -1185,6 +1285,15 @@ def _end_round(state: KarmicState, events: list[Event]) -> None:
         for k in cb.offers:
             events.append(Event("offer", f"{name(state, k)} may reshuffle (Rule of Fives).",
                                 owner_audience(state, k), {"who": k}))
+    else:
+        _next_round(state, events)
+
+
+def _next_round(state: KarmicState, events: list[Event]) -> None:
+    cb = state.combat
+    if cb.need_init:
+        cb.need_init = False
+        _init_begin(state, [e for e in cb.engagements if e.live], events)
     else:
         _start_round(state, events)
 
@@ -1203,7 +1312,7 @@ def answer_offer(state: KarmicState, key: str, accept: bool, events: list[Event]
                             {"who": key}))
     cb.offers.remove(key)
     if not cb.offers:
-        _start_round(state, events)
+        _next_round(state, events)
 
 
 # --- prompts -------------------------------------------------------------------------------------------
@@ -1280,6 +1389,23 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
                                             Option("failure", "Failure")), private=True),
                                     {"key": d.owner, "kind": "ruling", "reg": reg.n, "i": i}))
                         break
+    elif state.phase == "initiative":
+        for k in sorted(cb.init_hands):
+            ctl = state.controllers[k]
+            if k not in cb.init_plays:
+                out.append((Prompt(f"ini{cb.round}.{cb.init_try}.{k}", ctl,
+                                   f"{name(state, k)} — initiative: play one card "
+                                   f"({'fast draw' if cb.show_down else 'combat training'} + "
+                                   f"{state.house_rules['initiative_attr']}).",
+                                   tuple(Option(c, label(c)) for c in cb.init_hands[k]), private=True),
+                            {"key": k, "kind": "iniplay"}))
+            elif cb.init_plays[k].open:
+                play = cb.init_plays[k]
+                out.append((Prompt(f"inih{cb.round}.{cb.init_try}.{k}.{len(play.chain)}", ctl,
+                                   f"{name(state, k)} — initiative: {label(play.last)}, hit or stand? "
+                                   f"(value {signed(play.total)})",
+                                   (Option("hit", "Hit"), Option("stand", "Stand")), private=True),
+                            {"key": k, "kind": "inihit"}))
     elif state.phase == "hold":
         for i, h in enumerate(cb.holds):
             if h.get("active"):
@@ -1335,6 +1461,10 @@ def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> 
         answer_offer(state, meta["key"], option == "yes", events)
     elif kind == "hold":
         struggle(state, meta["i"], events)
+    elif kind == "iniplay":
+        init_play(state, meta["key"], option, events)
+    elif kind == "inihit":
+        init_hit(state, meta["key"], option == "hit", events)
 
 
 def declare_action(state: KarmicState, action, events: list[Event]) -> None:

@@ -186,11 +186,11 @@ class KarmicEngine(Engine[KarmicState]):
         """A deterministic NPC policy over the prompt's own options (ties broken by the state's Rng)."""
         ids = [o.id for o in prompt.options]
         kind = meta["kind"]
-        if kind in ("play",) or (kind == "declare" and state.combat.turn.step == "card"):
+        if kind in ("play", "iniplay") or (kind == "declare" and state.combat.turn.step == "card"):
             cards = [i for i in ids if i not in ("back",)]
             best = max(value(c.split(":")[-1]) for c in cards)
             return state.rng.choice([c for c in cards if value(c.split(":")[-1]) == best])
-        if kind == "hit":
+        if kind in ("hit", "inihit"):
             total = _running_total(state, meta)
             return "hit" if total < 2 else "stand"
         if kind == "offer":
@@ -223,7 +223,7 @@ class KarmicEngine(Engine[KarmicState]):
                 return pref
         if meta["kind"] == "declare" and state.combat.turn.step == "card":
             return self.bot_choice(state, prompt, meta)
-        if meta["kind"] == "play":
+        if meta["kind"] in ("play", "iniplay"):
             return self.bot_choice(state, prompt, meta)
         return ids[0]
 
@@ -236,6 +236,8 @@ class KarmicEngine(Engine[KarmicState]):
 
 
 def _running_total(state: KarmicState, meta: dict) -> int:
+    if meta["kind"] == "inihit":
+        return state.combat.init_plays[meta["key"]].total
     if state.mode == "check":
         return state.check.sides[meta["side"]].play.total
     d = state.combat.registers[meta["reg"] - 1].decls[meta["i"]]

@@ -206,6 +206,12 @@ class Combat(Serial):
     holds: list[dict] = field(default_factory=list)
     show_down: bool = False
     ended: str = ""
+    init_hands: dict[str, list[str]] = field(default_factory=dict)   # initiative draws (secret)
+    init_plays: dict[str, Play] = field(default_factory=dict)
+    init_mts: dict[str, int] = field(default_factory=dict)
+    init_engs: list[int] = field(default_factory=list)
+    init_try: int = 0
+    need_init: bool = False
 
 
 @dataclass

@@ -112,6 +112,9 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
         if _sees(state, k, viewer):
             entry["hand"] = list(f.hand)
             entry["hand_labels"] = [label(c) for c in f.hand]
+            if k in cb.init_hands:
+                entry["initiative_hand"] = list(cb.init_hands[k])
+        entry["initiative_cards"] = len(cb.init_hands.get(k, []))
         fighters.append(entry)
     registers = []
     for r in cb.registers:

@@ -44,7 +44,13 @@ def test_show_down_uses_fast_draw_and_ties_redraw():
     gun = sw("A", skills={"sword": 3, "fast_draw": 3, "combat_training": 1})
     state, events = fight(gun, sw("B"), b_player="u2", show_down=True,
                           stack={"c1": ["2S", "3S", "9S"], "c2": ["AS"]})
+    assert state.phase == "initiative"                 # 3 fast-draw cards: Devon chooses by DM
+    p = ENGINE.pending(state)
+    assert len(p) == 1 and p[0].player == "u1" and p[0].private and {o.id for o in p[0].options} == {"2S", "3S", "9S"}
+    assert "9S" not in str(ENGINE.view_for(state, PUBLIC))
+    state, events = answer(state, "9S")
     assert [e.data["mt"] for e in events if e.kind == "initiative"] == [9, 1]
+    assert state.phase == "declare" and state.combat.engagements[0].init == "c1"
     state, events = fight(sw("A"), sw("B"), b_player="u2", stack={"c1": ["5S", "2S"], "c2": ["5S", "9S"]})
     assert any(e.kind == "initiative_tie" for e in events)
     assert state.combat.engagements[0].init == "c2"
@@ -208,5 +214,16 @@ def test_long_option_lists_are_paged():
 def test_fighting_while_riding_draws_the_lower_skill():
     rider = sw("R", skills={"sword": 4, "riding": 2})
     out = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": [
-        {"character": rider, "player": "u1", "multitask": "riding"}, {"character": sw("B"), "player": "u2"}]}, 1)
+        {"character": rider, "player": "u1", "multitask": "riding"}, {"character": sw("B"), "player": "u2"}],
+        "stack": {"c1": ["9S"], "c2": ["2S"]}}, 1)
     assert len(out.state.combat.fighters["c1"].hand) == 2
+
+
+def test_initiative_card_may_hit():
+    a = sw("A", skills={"sword": 3, "combat_training": 2})
+    state, _ = fight(a, sw("B"), b_player="u2", stack={"c1": ["KS", "2S", "QS", "AH"], "c2": ["5S"]})
+    state, _ = answer(state, "KS")
+    state, _ = answer(state, "hit")          # Q♠: +2, a hit card again
+    state, ev = answer(state, "hit")         # A♥: −1
+    assert [e.data["mt"] for e in ev if e.kind == "initiative"] == [3 + 2 - 1, 5]
+    assert state.combat.engagements[0].init == "c2"

@@ -367,7 +367,7 @@ def test_surprise_gives_one_undefended_attack():
     out = ENGINE.start(["u1", "u2"], {"mode": "combat", "surprise": {"attacker": 0, "target": 1},
                                       "combatants": [{"character": sw("A"), "player": "u1"},
                                                      {"character": sw("B", skill=2), "player": "u2"}],
-                                      "stack": {"c1": ["9S", "8S", "7S"], "c2": []}}, 1)
+                                      "stack": {"c1": ["9S", "8S", "7S", "5S"], "c2": ["4S"]}}, 1)
     state = out.state
     assert state.combat.fighters["c2"].hand == []
     state, ev = declare(state, "atk", "9S")

@@ -45,6 +45,8 @@ def secrets(state):
         for d in r.decls:
             if not d.revealed:
                 out.setdefault(d.owner, set()).add(d.card)
+    for k, hand in cb.init_hands.items():
+        out.setdefault(k, set()).update(hand)
     return out
 
 
@@ -62,6 +64,7 @@ def public_cards(state, events):
             if e.kind in ("hit", "stand", "initiative", "hold_break", "hold_struggle", "choke_check") \
                     and e.data.get("card"):
                 shown.add(e.data["card"])
+                shown.update(e.data.get("chain", []))
     return shown
 
 
@@ -86,6 +89,7 @@ def _others_only(state, view, viewer):
         if f["key"] in mine:
             f.pop("hand", None)
             f.pop("hand_labels", None)
+            f.pop("initiative_hand", None)
     for r in view["combat"]["registers"]:
         r["decls"] = [d for d in r["decls"] if d["owner"] not in mine]
     view.pop("prompts", None)
