@@ -31,3 +31,11 @@ def test_hand_image_and_finished_game():
     assert _img(arena_png(ENGINE.view_for(state, PUBLIC))).format == "PNG"
     assert _img(hand_png(ENGINE.view_for(state, A))).format == "PNG"
     assert _img(hand_png(ENGINE.view_for(state, PUBLIC))).format == "PNG"  # no hand in a public view
+
+
+def test_arena_image_does_not_depend_on_secret_hands():
+    state = skirmish([("orc", 30, 30)], [("dwarf", 90, 90)])
+    other = ENGINE.load_state(ENGINE.dump_state(state))
+    state.hands = {A: ["roar", "omen"], B: ["sand", "sand"]}
+    other.hands = {A: ["water", "drill"], B: ["roar", "blessing"]}
+    assert arena_png(ENGINE.view_for(state, PUBLIC)) == arena_png(ENGINE.view_for(other, PUBLIC))

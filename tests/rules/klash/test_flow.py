@@ -366,3 +366,17 @@ def test_madman_with_no_action_left_may_end_its_activation():
     state2, _ = do(state2, Assault("m1", "m2"), dice=[1, 6])
     state2, _ = do(state2, Assault("m1", "m2"), dice=[1, 6])
     assert not state2.acts and state2.turn_player == B
+
+
+def test_replay_is_exact_and_apply_is_fast():
+    import time
+    state, steps, log = random_game(11, keep_events=True)
+    again, steps2, _ = random_game(11)
+    assert again.to_dict() == state.to_dict() and steps == steps2
+    mid = log[len(log) // 2][0]
+    prompts = ENGINE.pending(mid)
+    p = prompts[0]
+    start = time.perf_counter()
+    for _ in range(50):
+        ENGINE.apply(mid, Choose(p.id, (p.options[0].id,) if p.max_choices == 1 else ()), Actor(p.player))
+    assert (time.perf_counter() - start) / 50 < 0.02
