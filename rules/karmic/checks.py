@@ -91,7 +91,8 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
                                        f"{len(side.hand)} card(s) drawn.", PUBLIC,
                         {"skill": skill, "attribute": attr, "difficulty": diff, "cards": len(side.hand)}))
     for s in check.sides:
-        events.append(Event("hand", f"Your hand for {what}: {cards_text(s.hand)}.",
+        events.append(Event("hand", f"{name(state, s.key)}'s hand for {s.skill or s.attribute or what}: "
+                                    f"{cards_text(s.hand)}.",
                             owner_audience(state, s.key), {"who": s.key, "cards": list(s.hand)}))
         if s.hidden:
             events.append(Event("gm_modifier", f"Hidden modifier {signed(s.hidden)} on {name(state, s.key)}.",
