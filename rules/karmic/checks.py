@@ -77,9 +77,13 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
                              owner_audience(state, hk), {"cards": hand, "offered": best}))
     check.sides.append(side)
     if opp:
-        oskill = opp.get("skill") or ""
+        defense = check.ranged.get("defense") if check.ranged else None
+        if defense not in (None, "dodge", "block"):
+            raise IllegalAction("A ranged target defends with 'dodge' or 'block'.")
+        oskill = opp.get("skill") or {"dodge": "dodge", "block": "shield", None: ""}[defense]
+        oattr = opp.get("attribute") or {"dodge": "awareness", "block": "finesse", None: ""}[defense]
         oside = CheckSide("o1", skill=skill_key(oskill) if oskill else "",
-                          attribute=attribute_name(opp["attribute"]) if opp.get("attribute") else "",
+                          attribute=attribute_name(oattr) if oattr else "",
                           modifier=int(opp.get("modifier", 0)), hidden=int(opp.get("hidden_modifier", 0)))
         oside.hand = draw(state, "o1", state.characters["o1"].hand_for(oskill or None), events)
         check.sides.append(oside)
@@ -274,7 +278,8 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
     result = {"success": success, "mt": actor.mt, "margin": margin, "chart": chart,
               "card": actor.play.card, "chain": list(actor.play.chain)}
     if check.ranged:
-        result.update(rangedmod.resolve(state, state.characters["c1"], check.ranged, actor, success))
+        result.update(rangedmod.resolve(state, state.characters["c1"], check.ranged, actor, success,
+                                        check.sides[1] if len(check.sides) > 1 else None))
         success = result["success"]
     check.result = result
     verdict = "success" if success else "failure"

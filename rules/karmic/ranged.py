@@ -84,10 +84,16 @@ def prepare(state, char: Character, opts: dict, side) -> None:
     opts["_weapon"] = weapon.name
 
 
-def resolve(state, char: Character, opts: dict, actor_side, success: bool) -> dict:
+def resolve(state, char: Character, opts: dict, actor_side, success: bool, defender=None) -> dict:
+    """defender: the target's check side when it dodges (its positive total is subtracted) or
+    blocks with a shield (opposed: the shot must beat the block), per A49."""
     weapon = weapon_named(char, opts["_weapon"])
     fired(char, weapon)
     total = actor_side.mt
+    if defender is not None and opts.get("defense") == "dodge" and not opts.get("into_melee"):
+        total -= max(0, defender.mt)
+    elif defender is not None and opts.get("defense") == "block" and not opts.get("into_melee"):
+        opts = dict(opts, block=defender.mt)
     card_value = actor_side.play.total
     out: dict = {"attack_total": total}
     if opts.get("into_melee"):

@@ -98,3 +98,21 @@ def test_range_bands_dodge_and_shield_block():
                                 "stack": {"c1": ["3S", "AH", "2H"]}}, 3)
     res = ENGINE.apply(out.state, PlayCard("3S"), Actor("u1")).state.check.result
     assert res["attack_total"] == 4 and res.get("blocked") and not res["success"]
+
+
+def test_target_dodges_or_blocks_with_its_own_check():
+    deer = {"name": "Deer", "npc": True, "attributes": {"awareness": 1}, "skills": {"dodge": 1, "shield": 1}}
+    out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": ENRIS, "player": "u1"},
+                                "skill": "spear_throwing", "bot_plays_npcs": True,
+                                "opponent": {"character": deer, "player": "gm"},
+                                "ranged": {"weapon": "Thrown Spear", "distance": 1, "defense": "dodge"},
+                                "stack": {"c1": ["6S", "AH", "2H"], "o1": ["2S"]}}, 3)
+    res = ENGINE.apply(out.state, PlayCard("6S"), Actor("u1")).state.check.result
+    assert res["attack_total"] == 6 + 1 - (2 + 1) and res["success"]       # dodge MT 3 subtracted
+    out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": ENRIS, "player": "u1"},
+                                "skill": "spear_throwing", "bot_plays_npcs": True,
+                                "opponent": {"character": deer, "player": "gm"},
+                                "ranged": {"weapon": "Thrown Spear", "distance": 1, "defense": "block"},
+                                "stack": {"c1": ["4S", "AH", "2H"], "o1": ["5S"]}}, 3)
+    res = ENGINE.apply(out.state, PlayCard("4S"), Actor("u1")).state.check.result
+    assert res["attack_total"] == 5 and res.get("blocked") and not res["success"]   # 5 does not beat 5
