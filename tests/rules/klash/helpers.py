@@ -108,7 +108,18 @@ EXTRA = {
 }
 
 
+_PACK: dict = {}
+
+
 def test_pack():
+    """The plain test pack (built and validated once, then copied)."""
+    import copy
+    if not _PACK:
+        _PACK.update(_build_test_pack())
+    return copy.deepcopy(_PACK)
+
+
+def _build_test_pack():
     chars = []
     for key, extra in EXTRA.items():
         chars.append({"id": key, "name": f"T {key}", **BASE, **extra})
