@@ -194,7 +194,14 @@ class CarnivalZombie(Engine[GameState]):
         s, c = g.s, g.c
         sc = c.scenarios[s.scenario]
         if s.traitor:
-            g.say("secret", "You are the traitor: you win if the Group loses.", audience=s.traitor)
+            # Every seat gets a private role message, so a closed DM (announced in the channel by the
+            # host) or the mere arrival of a DM never singles out the traitor.
+            for seat in s.seats:
+                if seat == s.traitor:
+                    g.say("secret", "You are the traitor: you win if the Group loses.", audience=seat)
+                else:
+                    g.say("role", "You are loyal: one of the others may be a traitor. Survive together.",
+                          audience=seat)
         g.say("setup", f"The Group gathers at {self._loc_name(g, s.group_at)} ({s.difficulty}).")
         if s.quick:
             self._move_cubes(s.supply, s.storage, "#", 8)

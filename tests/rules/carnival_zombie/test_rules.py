@@ -565,6 +565,8 @@ def test_traitor_never_leaks_to_public():
         secret = [e for e in out.events if e.kind == "secret"]
         assert secret and all(e.audience == traitor for e in secret)
         assert all(e.audience != PUBLIC for e in secret)
+        roles = [e for e in out.events if e.kind == "role"]       # every loyal seat gets a role DM too
+        assert sorted(e.audience for e in roles) == sorted({"a", "b", "c"} - {traitor})
         public = ENGINE.view_for(out.state, PUBLIC)
         assert "traitor" not in json.dumps(public)
         for other in {"a", "b", "c"} - {traitor}:
@@ -741,7 +743,7 @@ def test_traitor_stays_secret_through_whole_games():
                     assert "traitor" not in e.text.lower()
                     assert "traitor" not in json.dumps(e.data)
                 else:
-                    assert e.audience == s.traitor
+                    assert e.audience == s.traitor or (e.kind == "role" and "traitor:" not in e.text)
 
 
 def test_traitor_sabotage_and_unmask():

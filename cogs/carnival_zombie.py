@@ -1,0 +1,405 @@
+"""/cz: Carnival Zombie 2nd Edition on Discord. The bot is the opponent and the whole table.
+
+Thin on purpose: the rules live in `rules/carnival_zombie/`, the images in
+`renderers/carnival_zombie.py`, and every decision is one of the engine's prompts, which the
+framework turns into buttons or a select for the player who owns it (group decisions go to the
+First Player). This cog adds:
+
+- `/cz start difficulty [scenario] [pack] [quick]`: a Join/Leave/Start lobby (1–6 players); after
+  Start the engine's setup prompt offers Character swaps and the Activation Order.
+- Board images: the Venice map by Day (a new image when the Day begins, at each Group Movement
+  step with the route costs, and when the phase changes); by Night ONE live board message (tactical
+  map + Clock/Calendar/Terror strip) edited after every step. Its message id is kept in the game's
+  `meta`, so a restarted bot edits the same message; if it is gone, a new one is posted.
+- `/cz status`: the board, a summary, and the pending prompt again (pinging its player).
+- `/cz remind`: ping the player who owes the pending decision once more (once per decision).
+- `/cz sabotage cave`, `/cz unmask`: the traitor of "Just a Matter of Time", answered ephemerally;
+  the secret never passes through a channel (see `_secret_act`).
+- `/cz focus [reason]`: the Battle Focus penalty (optional rule).
+
+Pile of Corpses (§10.4): `probabilistic` (default) and `honour` (the dropper reports the result
+with buttons) are played through the engine's prompts; `reaction` is offered as the engine's
+self-timed "Drop!" buttons — the cog does not measure reaction times (the framework owns the
+buttons; see the module's report).
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from db.store import VersionConflict
+from i18n import t
+from renderers import carnival_zombie as R
+from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, Sabotage, Unmask, load_pack_text,
+                                   load_sample_pack)
+from rules.carnival_zombie.state import CAVES
+from rules.common import GM, PUBLIC, BautaError, Event, StalePrompt
+
+from . import systems
+from .framework import MESSAGE_LIMIT, chunks, mention, reply
+
+log = logging.getLogger("bauta.carnival_zombie")
+
+NAME = ENGINE.system                      # "carnival_zombie"
+TITLE = "Carnival Zombie 2nd Edition"
+LIVE = "cz_live"                          # meta: the Night's live board {message, channel, night, version}
+SHOWN = "cz_shown"                        # meta: the last Day board posted {key, move}
+REMINDED = "cz_reminded"                  # meta: the prompt id whose player was last reminded
+DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
+DIFFICULTIES = ("easy", "medium", "difficult")
+
+
+# ============================================================================ system hooks
+def _clock_text(view: dict) -> str:
+    clock = view["clock"]
+    phase = clock["phase"]
+    if phase == "day":
+        return f"Day Hour {clock['hour']}"
+    if phase == "night":
+        return f"Night Hour {clock['hour']} of {clock['night_hours']}"
+    return phase.capitalize()
+
+
+def describe(view: dict, viewer: str) -> str:
+    """The game as text for `/game status`, `/cz status` and `/hand`: only what `view` holds."""
+    d = "carnival_zombie.describe."
+    lines = [t(d + "header", scenario=view["scenario_name"], difficulty=view["difficulty"].capitalize(),
+               phase=view["phase"].capitalize()),
+             t(d + "clock", ticket=view["calendar"]["ticket"], half=view["calendar"]["half"], clock=_clock_text(view))]
+    m = view["map"]
+    names = {loc["id"]: loc["name"] for loc in m["locations"]}
+    lines.append(t(d + "group", loc=f"{m['group_at']} {names.get(m['group_at'], '')}".strip(),
+                   sunken=", ".join(map(str, m["sunken"])) or "—"))
+    if m.get("forced_dir"):
+        lines.append(t(d + "forced", dir=DIR_NAME.get(m["forced_dir"], m["forced_dir"])))
+    lines.append(t(d + "characters"))
+    for ch in sorted(view["characters"], key=lambda c: c["order"]):
+        flags = "".join([" · Terror" if ch["terror"] else "", " · Paranoia" if ch["paranoia"] else "",
+                         " · INCAPACITATED" if ch["incapacitated"] else ""])
+        items = ", ".join(i["name"] for i in ch["items"])
+        lines.append(t(d + "character", order=ch["order"], first="★ " if ch["order"] == 1 else "", name=ch["name"],
+                       who=mention(ch["player"]) if ch["player"] else t(d + "group_player"), stress=ch["stress"],
+                       flags=flags,
+                       refuge=t(d + "refuge", pit=DIR_NAME.get(ch["refuge"], ch["refuge"])) if view["night"] and ch["refuge"] else "",
+                       items=t(d + "items", items=items) if items else ""))
+    if view["bosses"]:
+        lines.append(t(d + "bosses", bosses="; ".join(
+            t(d + "boss", name=b["name"], pos=b["pos"] or "off the map", wounds=b["wounds"], life=b["life"])
+            for b in view["bosses"])))
+    st = view["storage"]
+    lines.append(t(d + "storage", barricades=st.get("#", 0), survivors=st.get("S", 0),
+                   abyss=sum(view["abyss"].values()), pile=sum(view["pile"].values())))
+    night = view["night"]
+    if night:
+        totals: dict[str, int] = {}
+        for cubes in night["rings"].values():
+            for code, n in cubes.items():
+                totals[code] = totals.get(code, 0) + n
+        barricades = sum(1 for box in night["boxes"].values() for x in box if x == "#")
+        lines.append(t(d + "night", hour=night["hour"], hours=view["clock"]["night_hours"],
+                       rings=", ".join(f"{n} {code}" for code, n in sorted(totals.items())) or "none",
+                       barricades=barricades))
+    if "traitor" in view:
+        sab = view.get("sabotage") or {}
+        sabotage = (sab.get("cave") or ("used" if sab.get("used_this_night") else "ready")) if sab else "—"
+        if viewer == view["traitor"] and not view["over"]:
+            lines.append(t(d + "traitor_you", sabotage=sabotage))
+        elif viewer == GM and not view["over"]:
+            lines.append(t(d + "traitor_gm", player=mention(view["traitor"]), sabotage=sabotage))
+        else:
+            lines.append(t(d + "traitor_public", player=mention(view["traitor"])))
+    if view["over"]:
+        lines.append(t(d + "over", result=(view["result"] or "over").upper(), reason=view["reason"]))
+        if view.get("score"):
+            lines.append(t(d + "score", score=", ".join(f"{k} {v}" for k, v in view["score"].items())))
+    for w in view["waiting_for"]:
+        lines.append(t(d + "waiting", player=mention(w["player"]), text=w["text"][:300]))
+    if view.get("provisional"):
+        lines.append(t(d + "provisional"))
+    return "\n".join(lines)
+
+
+def render(view: dict) -> bytes:
+    """The board of the moment: Venice by Day, the tactical map by Night, the strip below."""
+    return R.board(view)
+
+
+def _board_caption(view: dict, locale=None) -> str:
+    params = {"ticket": view["calendar"]["ticket"], "clock": _clock_text(view)}
+    if view["over"]:
+        return t("carnival_zombie.board_over", locale)
+    if view["night"]:
+        return t("carnival_zombie.board_night", locale, **params)
+    return t("carnival_zombie.board_day", locale, **params)
+
+
+def _file(png: bytes, game_id: int) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=f"cz-{game_id}-board.png")
+
+
+async def _post_board(host, game, view: dict) -> Any:
+    png = await asyncio.to_thread(render, view)
+    return await host.courier.send_channel(game.channel_id, _board_caption(view), file=_file(png, game.id))
+
+
+async def _edit_board(host, game, live: dict, view: dict) -> bool:
+    """Edit the live board in place; False when it cannot be (deleted, no access, unknown channel)."""
+    if not live.get("message"):
+        return False
+    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
+    if channel is None or not hasattr(channel, "get_partial_message"):
+        return False
+    png = await asyncio.to_thread(render, view)
+    try:
+        message = channel.get_partial_message(int(live["message"]))
+        await message.edit(content=_board_caption(view), attachments=[_file(png, game.id)])
+    except discord.HTTPException as exc:
+        log.info("live board %s of game %s cannot be edited (%s); posting a new one", live["message"], game.id, exc)
+        return False
+    return True
+
+
+def _night_key(view: dict) -> str:
+    return f"{view['calendar']['ticket']}:{view['scenario']}"
+
+
+async def show_board(host, game, state, *, force: bool = False) -> None:
+    """Post or edit the board after a step. Night: one live message, edited; Day: a new image when
+    the phase changes or a Group Movement decision is pending (with its route costs)."""
+    view = ENGINE.view_for(state, PUBLIC)
+    fresh = await host.store.game(game.id) or game
+    meta = dict(fresh.meta)
+    if view["night"] and not view["over"]:
+        night = _night_key(view)
+        live = dict(meta.get(LIVE) or {})
+        if not force and live.get("night") == night:
+            if live.get("version") == fresh.version:
+                return
+            if await _edit_board(host, game, live, view):
+                meta[LIVE] = {**live, "version": fresh.version}
+                await host.store.set_meta(fresh, meta)
+                return
+        message = await _post_board(host, game, view)
+        meta[LIVE] = {"night": night, "message": getattr(message, "id", None), "channel": game.channel_id,
+                      "version": fresh.version}
+        meta[SHOWN] = {"key": f"{view['phase']}:{view['calendar']['ticket']}", "move": ""}
+        await host.store.set_meta(fresh, meta)
+        return
+    key = f"{view['phase']}:{view['calendar']['ticket']}:{view['over']}"
+    move = next((w["prompt"] for w in view["waiting_for"] if w["kind"] == "move"), "")
+    shown = meta.get(SHOWN) or {}
+    if not force and shown.get("key") == key and (not move or shown.get("move") == move):
+        return
+    await _post_board(host, game, view)
+    meta.pop(LIVE, None)
+    meta[SHOWN] = {"key": key, "move": move}
+    await host.store.set_meta(fresh, meta)
+
+
+async def after_publish(host, interaction, game, state, events) -> None:
+    try:
+        await show_board(host, game, state)
+    except Exception:  # noqa: BLE001 - an image must never break the game's flow
+        log.exception("board update failed for game %s", game.id)
+
+
+def load_pack(text: str, source: str):
+    return load_pack_text(text, source)
+
+
+SYSTEM = systems.register(systems.System(
+    name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render,
+    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish))
+
+
+# ============================================================================ the cog
+def _scenarios(pack: dict | None = None) -> dict[str, dict]:
+    return {s["id"]: s for s in (pack or load_sample_pack())["scenarios"]}
+
+
+class CarnivalZombieCog(commands.Cog):
+    cz = app_commands.Group(name="cz", description="Carnival Zombie 2nd Edition: the cooperative campaign",
+                            guild_only=True)
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ---------------------------------------------------------------- autocomplete
+    async def _scenario_choices(self, interaction: discord.Interaction, current: str):
+        scenarios = dict(_scenarios())
+        pack_name = getattr(getattr(interaction, "namespace", None), "pack", None)
+        if pack_name and interaction.guild_id:
+            text = await self.store.pack(interaction.guild_id, NAME, pack_name)
+            if text:
+                try:
+                    scenarios.update(_scenarios(load_pack_text(text, pack_name)))
+                except Exception:  # noqa: BLE001 - a broken pack simply offers the sample's list
+                    pass
+        current = (current or "").lower()
+        return [app_commands.Choice(name=f"{s['name']} ({sid})"[:100], value=sid)
+                for sid, s in scenarios.items() if current in sid or current in s["name"].lower()][:25]
+
+    async def _pack_choices(self, interaction: discord.Interaction, current: str):
+        if not interaction.guild_id:
+            return []
+        packs = await self.store.packs(interaction.guild_id, NAME)
+        current = (current or "").lower()
+        return [app_commands.Choice(name=p["name"][:100], value=p["name"][:100])
+                for p in packs if current in p["name"].lower()][:25]
+
+    # ---------------------------------------------------------------- /cz start
+    @cz.command(name="start", description="Open a Carnival Zombie table: players join, then the host starts")
+    @app_commands.describe(difficulty="Easy, Medium or Difficult",
+                           scenario="Campaign (default) or a Scenario / Finale played as a Scenario",
+                           pack="A content pack imported with /pack import (default: the sample pack)",
+                           quick="Quick Playtest (Day 1 with 8 Barricades) or a practice Night")
+    @app_commands.choices(
+        difficulty=[app_commands.Choice(name=d.capitalize(), value=d) for d in DIFFICULTIES],
+        quick=[app_commands.Choice(name="Full game", value="no"),
+               app_commands.Choice(name="Quick Playtest (no Story so far, 8 Barricades)", value="day"),
+               app_commands.Choice(name="Practice a Night (straight to Sunset)", value="night")])
+    @app_commands.autocomplete(scenario=_scenario_choices, pack=_pack_choices)
+    async def start(self, interaction: discord.Interaction, difficulty: str, scenario: str | None = None,
+                    pack: str | None = None, quick: str | None = None):
+        await interaction.response.defer(thinking=True)
+        locale = interaction.locale
+        difficulty = {"hard": "difficult"}.get((difficulty or "").lower(), (difficulty or "").lower())
+        if difficulty not in DIFFICULTIES:
+            raise BautaError(t("carnival_zombie.unknown_difficulty", locale))
+        options: dict[str, Any] = {"difficulty": difficulty}
+        content = None
+        if pack:
+            text = await self.store.pack(interaction.guild_id, NAME, pack)
+            if text is None:
+                raise BautaError(t("carnival_zombie.no_pack", locale, name=pack))
+            content = load_pack_text(text, pack)
+            options["pack"] = content
+        known = _scenarios(content)
+        scenario = (scenario or "campaign").strip()
+        if scenario not in known:
+            raise BautaError(t("carnival_zombie.unknown_scenario", locale, scenario=scenario,
+                               known=", ".join(known)))
+        options["scenario"] = scenario
+        if quick == "day":
+            options["quick"] = True
+        elif quick == "night":
+            options["quick_night"] = True
+        min_players = max(1, int(known[scenario].get("min_players", 1)))
+        await interaction.followup.send(t(
+            "carnival_zombie.lobby_note", interaction.guild_locale, difficulty=difficulty.capitalize(),
+            scenario=known[scenario]["name"], pack=t("carnival_zombie.pack_note", locale, name=pack) if pack else "",
+            quick=t(f"carnival_zombie.quick_{quick}", locale) if quick in ("day", "night") else ""))
+        await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
+
+    # ---------------------------------------------------------------- /cz status
+    @cz.command(name="status", description="The board, the state and the pending decision (its player is pinged)")
+    async def status(self, interaction: discord.Interaction):
+        await interaction.response.defer(thinking=True)
+        game = await self.host.channel_game(interaction, NAME)
+        state = ENGINE.load_state(game.state)
+        view = ENGINE.view_for(state, PUBLIC)
+        header = t("carnival_zombie.status_header", interaction.guild_locale, id=game.id,
+                   players=", ".join(map(mention, game.seats)))
+        lines = [header, describe(view, PUBLIC),
+                 t("carnival_zombie.pile_modes", interaction.guild_locale, mode=view["house_rules"]["pile_mode"])]
+        for text in chunks(lines):
+            await interaction.followup.send(text)
+        # The board goes to the channel as a bot message, so by Night it becomes the live board.
+        await show_board(self.host, game, state, force=True)
+        if not view["waiting_for"]:
+            await interaction.followup.send(t("carnival_zombie.nothing_pending", interaction.guild_locale))
+        await self.host.republish(interaction, await self.store.game(game.id) or game, dm_prompts=False)
+
+    # ---------------------------------------------------------------- /cz remind
+    @cz.command(name="remind", description="Ping the player who owes the pending decision (once per decision)")
+    async def remind(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.host.channel_game(interaction, NAME)
+        if str(interaction.user.id) not in game.seats and not await self.host.is_gm(interaction):
+            raise BautaError(t("carnival_zombie.not_seated", interaction.locale))
+        pending = ENGINE.pending(ENGINE.load_state(game.state))
+        if not pending:
+            await interaction.followup.send(t("carnival_zombie.remind_none", interaction.locale), ephemeral=True)
+            return
+        prompt = pending[0]
+        if game.meta.get(REMINDED) == prompt.id:
+            await interaction.followup.send(t("carnival_zombie.remind_done", interaction.locale,
+                                              player=mention(prompt.player)), ephemeral=True)
+            return
+        await self.store.set_meta(game, {**game.meta, REMINDED: prompt.id})
+        await self.host.courier.send_channel(game.channel_id, t(
+            "carnival_zombie.remind", interaction.guild_locale, player=mention(prompt.player),
+            text=prompt.text)[:MESSAGE_LIMIT])
+        await interaction.followup.send(t("carnival_zombie.remind_sent", interaction.locale), ephemeral=True)
+
+    # ---------------------------------------------------------------- the traitor
+    @cz.command(name="sabotage", description="Just a Matter of Time, traitor only: 2 more cubes at a Cave's next Entrance")
+    @app_commands.describe(cave="The Cave where 2 more cubes will crawl in at the next Entrance")
+    @app_commands.choices(cave=[app_commands.Choice(name=c, value=c) for c in CAVES])
+    async def sabotage(self, interaction: discord.Interaction, cave: str):
+        mine = await self._secret_act(interaction, Sabotage(cave=cave))
+        await interaction.followup.send(t("carnival_zombie.sabotage_done", interaction.locale,
+                                          details=" ".join(mine))[:MESSAGE_LIMIT], ephemeral=True)
+
+    @cz.command(name="unmask", description="Just a Matter of Time, traitor only: reveal yourself (the next attack cannot be stopped)")
+    async def unmask(self, interaction: discord.Interaction):
+        await self._secret_act(interaction, Unmask())
+        await interaction.followup.send(t("carnival_zombie.unmask_done", interaction.locale), ephemeral=True)
+
+    async def _secret_act(self, interaction: discord.Interaction, action: Any) -> list[str]:
+        """Apply a traitor action without the framework's DM path: the actor's private events come
+        back to be shown ephemerally, GM events go to the GM channel, and only public events (and
+        the prompts) reach the channel. `host.act` would DM the traitor and, with DMs closed,
+        announce "could not DM @traitor" in the channel — which would unmask them."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.host.channel_game(interaction, NAME)
+        actor = await self.host.actor(interaction, game.guild_id)
+        for _attempt in range(3):
+            state = ENGINE.load_state(game.state)
+            before = {p.id for p in ENGINE.pending(state)}
+            outcome = ENGINE.apply(state, action, actor)
+            try:
+                new = await self.store.commit_action(game, actor.id, ENGINE.dump_action(action),
+                                                     ENGINE.dump_state(outcome.state),
+                                                     [e.to_dict() for e in outcome.events])
+                break
+            except VersionConflict:
+                game = await self.store.game(game.id)
+                if game is None or not game.active:
+                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
+        else:
+            raise VersionConflict(t("errors.already_done", interaction.locale))
+        settings = await self.store.settings(new.guild_id)
+        gm_lines = [e.text for e in outcome.events if e.audience == GM]
+        if gm_lines and settings.gm_channel_id:
+            header = t("dm.header", settings.locale, title=TITLE, id=new.id, channel=f"<#{new.channel_id}>")
+            for text in chunks([header, *gm_lines]):
+                await self.host.courier.send_channel(settings.gm_channel_id, text)
+        public: list[Event] = [e for e in outcome.events if e.audience == PUBLIC]
+        await self.host.publish(None, new, outcome.state, public, before)
+        return [e.text for e in outcome.events if e.audience == actor.id]
+
+    # ---------------------------------------------------------------- Battle Focus
+    @cz.command(name="focus", description="Battle Focus broken (optional rule): 3 cubes crawl into a random Cave")
+    @app_commands.describe(reason="What happened (optional)")
+    async def focus(self, interaction: discord.Interaction, reason: str | None = None):
+        await interaction.response.defer(thinking=True)
+        await self.host.act(interaction, FocusPenalty(reason=(reason or "")[:200]), system=NAME)
+
+
+async def setup(bot):
+    await bot.add_cog(CarnivalZombieCog(bot))

@@ -1,0 +1,421 @@
+"""Carnival Zombie through the cog layer: fake interactions, a real SQLite file, a restart mid-Night,
+the live board, the traitor's secrets and closed DMs."""
+from __future__ import annotations
+
+import io
+import random
+
+import discord
+import pytest
+from PIL import Image
+
+from cogs.carnival_zombie import LIVE, NAME
+from rules.carnival_zombie import ENGINE, census, load_sample_pack  # noqa: F401
+from rules.carnival_zombie.content import DATA
+from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
+from tests.conftest import make_bot
+from tests.rules.carnival_zombie.policies import sensible_policy
+from tests.support.fakes import FakeChannel, FakeHTTPResponse, click
+
+TABLE = "channel:10"
+
+
+# ------------------------------------------------------------------------------ fakes for the live board
+class _PartialMessage:
+    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
+
+    def __init__(self, channel: FakeChannel, message_id: int):
+        self.channel, self.id = channel, message_id
+
+    async def edit(self, **kwargs):
+        world = self.channel.world
+        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
+        if message is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        if "content" in kwargs:
+            message.content = kwargs["content"]
+        if kwargs.get("attachments"):
+            message.file = kwargs["attachments"][0]
+        message.edits = getattr(message, "edits", 0) + 1
+        return message
+
+
+@pytest.fixture(autouse=True)
+def editable_channels(monkeypatch):
+    monkeypatch.setattr(FakeChannel, "get_partial_message", lambda self, mid: _PartialMessage(self, mid),
+                        raising=False)
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """Fix the game seed the host draws, so a test plays the same game every time."""
+    def use(value: int):
+        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
+    use(5)
+    return use
+
+
+# ------------------------------------------------------------------------------ helpers
+def cog_of(bot):
+    return bot.get_cog("CarnivalZombieCog")
+
+
+def table_text(world) -> str:
+    return "\n".join(text for m in world.sent if m.where == TABLE for text in m.texts())
+
+
+def png_of(message) -> Image.Image:
+    fp = message.file.fp
+    fp.seek(0)
+    data = fp.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data))
+
+
+async def open_table(bot, world, players, difficulty="medium", **options):
+    """`/cz start`, everyone joins, the host starts; returns the game record."""
+    host = players[0]
+    cog = cog_of(bot)
+    await cog.start.callback(cog, world.interaction(host, world.channels[10]), difficulty=difficulty, **options)
+    lobby = world.last(TABLE, with_view=True)
+    assert "Join" in lobby.texts() and "Start" in lobby.texts()
+    for player in players[1:]:
+        await click(world, lobby, player, index=0)
+        lobby = world.last(TABLE, with_view=True)
+    await click(world, lobby, host, index=2)
+    game = await bot.store.active_game(1, 10)
+    assert game is not None and game.system == NAME
+    assert game.seats == [str(p.id) for p in players]
+    return game
+
+
+async def state_of(bot, game_id):
+    record = await bot.store.game(game_id)
+    return record, ENGINE.load_state(record.state)
+
+
+def prompt_message(world, prompt_id: str):
+    for message in reversed(world.sent):
+        if message.where == TABLE and message.view is not None:
+            if any(cid.split(":")[3] == prompt_id for cid in message.custom_ids() if cid.count(":") >= 3):
+                return message
+    raise LookupError(f"no message carries prompt {prompt_id}")
+
+
+async def answer(bot, world, game_id: int, pick) -> tuple:
+    """Answer the pending prompt by clicking its public message as its player; returns (prompt, option id)."""
+    _record, state = await state_of(bot, game_id)
+    prompt = ENGINE.pending(state)[0]
+    assert not prompt.private
+    message = prompt_message(world, prompt.id)
+    assert message.content.startswith(f"<@{prompt.player}>")          # the player who must act is pinged
+    option = pick(state, prompt)
+    index = [o.id for o in prompt.options].index(option)
+    user = world.users[int(prompt.player)]
+    if message.custom_ids()[0].startswith("bauta:s:"):
+        await click(world, message, user, index=0, values=[f"#{index}"])
+    else:
+        await click(world, message, user, index=index)
+    return prompt, option
+
+
+def live_boards(world):
+    return [m for m in world.sent if m.where == TABLE and m.file is not None and "Live board" in (m.content or "")]
+
+
+def errors_shown(world) -> list[str]:
+    return [m.content for m in world.sent if m.where.startswith("ephemeral:") and "went wrong" in (m.content or "")]
+
+
+# ------------------------------------------------------------------------------ the lobby and setup
+async def test_start_opens_a_lobby_and_the_setup_prompt_swaps_and_orders(bot, world, seed):
+    alice, bruno, carla = world.users[2], world.users[3], world.users[4]
+    game = await open_table(bot, world, [alice, bruno, carla], difficulty="easy")
+    _record, state = await state_of(bot, game.id)
+    assert state.difficulty == "easy" and state.scenario == "campaign"
+    owners = [ch.controller for ch in state.characters]
+    assert sorted(owners) == ["2", "2", "3", "3", "4", "4"]                 # 3 players: 2 Characters each
+    setup = world.last(TABLE, with_view=True)
+    assert setup.content.startswith("<@2>") and "Activation Order" in setup.content
+    # swap: the first Character goes to the Group
+    await answer(bot, world, game.id, lambda s, p: "swap")
+    first = state.characters[0].id
+    await answer(bot, world, game.id, lambda s, p: first)
+    await answer(bot, world, game.id, lambda s, p: "group")
+    _record, state = await state_of(bot, game.id)
+    assert state.characters[0].controller == ""
+    assert "is now played by the Group" in table_text(world)
+    # Activation Order chosen by the players: the last Character first
+    await answer(bot, world, game.id, lambda s, p: "order")
+    last = state.characters[-1].id
+    await answer(bot, world, game.id, lambda s, p: last)
+    while ENGINE.pending((await state_of(bot, game.id))[1])[0].id.startswith("order_pick"):
+        await answer(bot, world, game.id, lambda s, p: p.options[0].id)
+    _record, state = await state_of(bot, game.id)
+    assert state.characters[0].id == last and state.characters[0].order == 1
+    await answer(bot, world, game.id, lambda s, p: "start")
+    _record, state = await state_of(bot, game.id)
+    assert state.phase == "story"
+    assert not errors_shown(world)
+
+
+async def test_start_checks_its_options_and_the_scenario_minimum(bot, world):
+    cog = cog_of(bot)
+    with pytest.raises(BautaError, match="Known"):
+        await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",
+                                 scenario="nope")
+    with pytest.raises(BautaError, match="pack"):
+        await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",
+                                 pack="missing")
+    with pytest.raises(BautaError, match="Difficulty"):
+        await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="extreme")
+    assert await bot.store.active_game(1, 10) is None
+    # Just a Matter of Time needs 3 players: the lobby refuses to start with 1
+    await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",
+                             scenario="jmot")
+    await click(world, world.last(TABLE, with_view=True), world.users[2], index=2)
+    assert "at least 3" in world.ephemeral(world.users[2])[-1].content
+    assert (await bot.store.active_game(1, 10)).system == "lobby"
+
+
+async def test_a_guild_pack_is_offered_and_played(bot, world, seed):
+    text = (DATA / "sample.yaml").read_text(encoding="utf-8")
+    await bot.store.save_pack(1, NAME, "our-box", text, 1)
+    cog = cog_of(bot)
+    interaction = world.interaction(world.users[2], world.channels[10])
+    choices = await cog._pack_choices(interaction, "our")
+    assert [c.value for c in choices] == ["our-box"]
+    game = await open_table(bot, world, [world.users[2]], pack="our-box", scenario="plague")
+    _record, state = await state_of(bot, game.id)
+    assert state.pack is not None and state.scenario == "plague"
+    assert "pack our-box" in table_text(world)
+
+
+# ------------------------------------------------------------------------------ one full Night, with a restart
+async def test_one_full_night_through_the_cog_with_a_restart_in_the_middle(tmp_path, bot, world, seed):
+    seed(5)
+    alice, bruno = world.users[2], world.users[3]
+    game = await open_table(bot, world, [alice, bruno], difficulty="medium", quick="night")
+    policy = sensible_policy(random.Random(5))
+    kinds: list[str] = []
+    clock = []
+    second = None
+    try:
+        restarted = False
+        for _ in range(400):
+            record, state = await state_of(world.bot, game.id)
+            assert census(state)["total"] == 195
+            clock.append(ENGINE.clock_ordinal(state))
+            if state.over or (state.phase == "day"):
+                break
+            if not restarted and state.night and state.night.hour == 2:
+                # Kill the bot between two actions: a new one over the same file continues from the
+                # message the first bot posted.
+                before = record.version
+                await bot.close()
+                second = await make_bot(bot.config.db_path)
+                world.attach(second)
+                restarted = True
+                record, state = await state_of(second, game.id)
+                assert record.version == before and ENGINE.pending(state)
+            prompt, _option = await answer(world.bot, world, game.id, policy)
+            kinds.append(prompt.id.rsplit("-", 1)[0])
+        else:
+            raise AssertionError("the Night did not end")
+        assert restarted
+        record, state = await state_of(world.bot, game.id)
+        assert state.phase == "day" or state.over, state.phase
+        assert clock == sorted(clock)                                   # the Clock only moves forward
+        assert {"barricades", "enter", "act"} <= set(kinds)
+        # the whole Night lived in ONE board message, edited step after step (across the restart too)
+        boards = live_boards(world)
+        assert len(boards) == 1
+        assert getattr(boards[0], "edits", 0) >= len(kinds) // 2
+        night_png = png_of(boards[0])
+        assert night_png.width == 760 and night_png.height > 640           # tactical map + strip
+        # the channel got the narration of the Infected and the Bosses
+        text = table_text(world)
+        assert "Night Hour" in text or "Hour" in text
+        assert not errors_shown(world)
+        if not state.over:
+            # Day again: a fresh Venice map with the strip, and the live board is retired
+            day = [m for m in world.sent if m.where == TABLE and m.file is not None and "Venice" in (m.content or "")]
+            assert day and png_of(day[-1]).height > 560
+            assert LIVE not in record.meta
+    finally:
+        if second is not None:
+            await second.close()
+
+
+async def test_honour_mode_asks_the_dropper_and_status_reposts_the_live_board(bot, world, seed):
+    await bot.store.set_house_rule(1, NAME, "pile_mode", "honour")
+    alice = world.users[2]
+    game = await open_table(bot, world, [alice], difficulty="easy", quick="night")
+    policy = sensible_policy(random.Random(2))
+    seen = set()
+    for _ in range(200):
+        _record, state = await state_of(bot, game.id)
+        if state.over or state.phase == "day" or "pile_honour" in seen:
+            break
+        prompt, _ = await answer(bot, world, game.id,
+                                 lambda s, p: "f1" if p.id.startswith("pile_honour") else policy(s, p))
+        seen.add(prompt.id.rsplit("-", 1)[0])
+    assert "pile_honour" in seen
+    assert "Cubes tumble off the Pile of Corpses: 1 fall" in table_text(world)
+    record, state = await state_of(bot, game.id)
+    old_board = record.meta[LIVE]["message"]
+    # /cz status: summary, a new live board at the bottom, and the pending prompt again (pinging its player)
+    cog = cog_of(bot)
+    await cog.status.callback(cog, world.interaction(world.users[3], world.channels[10]))
+    record, state = await state_of(bot, game.id)
+    assert record.meta[LIVE]["message"] != old_board
+    assert len(live_boards(world)) == 2
+    prompt = ENGINE.pending(state)[0]
+    again = world.last(TABLE, with_view=True)
+    assert again.content.startswith(f"<@{prompt.player}>") and prompt.id in again.custom_ids()[0]
+    assert "Pile of Corpses mode: `honour`" in table_text(world)
+    # the edited board keeps working after the status
+    await answer(bot, world, game.id, lambda s, p: "f1" if p.id.startswith("pile_honour") else policy(s, p))
+    assert (await bot.store.game(game.id)).meta[LIVE]["message"] == record.meta[LIVE]["message"]
+
+
+async def test_day_boards_status_and_reminders(bot, world, seed):
+    alice, bruno = world.users[2], world.users[3]
+    game = await open_table(bot, world, [alice, bruno], difficulty="medium", quick="day")
+    await answer(bot, world, game.id, lambda s, p: "start")
+    _record, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    assert prompt.id.startswith("move")
+    venice = [m for m in world.sent if m.where == TABLE and m.file is not None and "Venice" in (m.content or "")]
+    assert venice and png_of(venice[-1]).size[1] > 560
+    assert all(m.file.filename == f"cz-{game.id}-board.png" for m in venice)
+    # a move: a new map with the new route costs
+    n = len(venice)
+    await answer(bot, world, game.id, lambda s, p: next(o.id for o in p.options if o.id.startswith("go.")))
+    _record, state = await state_of(bot, game.id)
+    if ENGINE.pending(state)[0].id.startswith("move"):
+        assert len([m for m in world.sent if m.file is not None and "Venice" in (m.content or "")]) == n + 1
+    # /cz status by Day: text, the Venice board, the prompt with a ping
+    cog = cog_of(bot)
+    await cog.status.callback(cog, world.interaction(bruno, world.channels[10]))
+    prompt = ENGINE.pending(state)[0]
+    assert world.last(TABLE, with_view=True).content.startswith(f"<@{prompt.player}>")
+    assert "The Group is at" in table_text(world)
+    # /cz remind pings once per decision
+    await cog.remind.callback(cog, world.interaction(bruno, world.channels[10]))
+    assert world.last(TABLE).content.startswith(f"⏰ <@{prompt.player}>")
+    await cog.remind.callback(cog, world.interaction(bruno, world.channels[10]))
+    assert "already been reminded" in world.ephemeral(bruno)[-1].content
+    stranger = world.users[4]
+    with pytest.raises(BautaError):
+        await cog.remind.callback(cog, world.interaction(stranger, world.channels[10]))
+    # the generic /game status shows the same board
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.status.callback(game_cog, world.interaction(bruno, world.channels[10]))
+    assert png_of(next(m for m in reversed(world.sent) if m.file is not None and m.where == TABLE)).width == 760
+
+
+# ------------------------------------------------------------------------------ the traitor: secrecy, closed DMs
+async def _jmot(bot, world, closed_traitor_dm: bool = False):
+    players = [world.users[2], world.users[3], world.users[4]]
+    await bot.store.update_settings(1, gm_channel_id=11)
+    game = await open_table(bot, world, players, difficulty="easy", scenario="jmot", quick="night")
+    _record, state = await state_of(bot, game.id)
+    traitor = world.users[int(state.traitor)]
+    loyal = [p for p in players if p is not traitor]
+    if closed_traitor_dm:
+        traitor.dm_closed = True
+    await answer(bot, world, game.id, lambda s, p: "start")
+    return game, traitor, loyal
+
+
+def _secrets_of(state) -> list[str]:
+    return [f"traitor is <@{state.traitor}>", "You are the traitor", "Sabotage set", "The traitor sabotages"]
+
+
+async def test_the_traitor_stays_secret_in_the_channel(bot, world, seed):
+    game, traitor, loyal = await _jmot(bot, world)
+    # every seat got a role DM: the traitor's says so, the others' say loyal
+    assert "You are the traitor" in world.dms(traitor)[-1].content
+    assert all("You are loyal" in world.dms(p)[-1].content for p in loyal)
+    assert "traitor" not in table_text(world).lower()
+    record, state = await state_of(bot, game.id)
+    assert "traitor" in ENGINE.view_for(state, GM) and "traitor" not in ENGINE.view_for(state, PUBLIC)
+    cog = cog_of(bot)
+    public_before = len([m for m in world.public() if m.where == TABLE])
+    # a loyal player cannot sabotage; the refusal is private and changes nothing
+    with pytest.raises(NotYourTurn):
+        await cog.sabotage.callback(cog, world.interaction(loyal[0], world.channels[10]), cave="E1")
+    assert (await bot.store.game(game.id)).version == record.version
+    # the traitor sabotages: an ephemeral confirmation, a GM-room note, nothing in the table channel, no DM
+    dms_before = len(world.dms(traitor))
+    await cog.sabotage.callback(cog, world.interaction(traitor, world.channels[10]), cave="E1")
+    confirmation = world.ephemeral(traitor)[-1]
+    assert confirmation.ephemeral and "E1" in confirmation.content
+    assert len(world.dms(traitor)) == dms_before
+    assert any("The traitor sabotages E1" in (m.content or "") for m in world.sent if m.where == "channel:11")
+    assert len([m for m in world.public() if m.where == TABLE]) == public_before   # the board is edited, not posted
+    with pytest.raises(IllegalAction):
+        await cog.sabotage.callback(cog, world.interaction(traitor, world.channels[10]), cave="N1")
+    # play on a little, /cz status and /game status: still nothing of the secret in the channel
+    policy = sensible_policy(random.Random(3))
+    for _ in range(12):
+        _record, state = await state_of(bot, game.id)
+        if state.over:
+            break
+        await answer(bot, world, game.id, policy)
+    await cog.status.callback(cog, world.interaction(loyal[0], world.channels[10]))
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.status.callback(game_cog, world.interaction(loyal[1], world.channels[10]))
+    _record, state = await state_of(bot, game.id)
+    table = table_text(world)
+    assert "traitor" not in table.lower()
+    for secret in _secrets_of(state):
+        assert secret not in table
+    # /hand: the traitor sees their role, a loyal player does not see it
+    await game_cog.hand.callback(game_cog, world.interaction(traitor, world.channels[10]))
+    assert any("You are the traitor" in (m.content or "") for m in world.ephemeral(traitor))
+    await game_cog.hand.callback(game_cog, world.interaction(loyal[0], world.channels[10]))
+    assert not any("traitor is" in (m.content or "") or "You are the traitor" in (m.content or "")
+                   for m in world.ephemeral(loyal[0]))
+    # the unmasking is the rules' reveal: only now does the channel learn who it was
+    if not state.over:
+        with pytest.raises(NotYourTurn):
+            await cog.unmask.callback(cog, world.interaction(loyal[1], world.channels[10]))
+        await cog.unmask.callback(cog, world.interaction(traitor, world.channels[10]))
+        assert "revealed yourself" in world.ephemeral(traitor)[-1].content
+        assert f"<@{traitor.id}> reveals themself as the traitor" in table_text(world)
+    assert not errors_shown(world)
+
+
+async def test_closed_dms_never_single_out_the_traitor_and_the_game_goes_on(bot, world, seed):
+    game, traitor, loyal = await _jmot(bot, world, closed_traitor_dm=True)
+    # a DM was attempted to every seat (so "could not DM" says nothing about roles)
+    assert all(p.dm_attempts == 1 for p in [traitor, *loyal])
+    notes = [m for m in world.public() if "could not DM" in (m.content or "")]
+    assert len(notes) == 1 and f"<@{traitor.id}>" in notes[0].content
+    # the secret action never tries a DM nor posts a "could not DM" line
+    cog = cog_of(bot)
+    await cog.sabotage.callback(cog, world.interaction(traitor, world.channels[10]), cave="S2")
+    assert traitor.dm_attempts == 1
+    assert len([m for m in world.public() if "could not DM" in (m.content or "")]) == 1
+    assert "S2" in world.ephemeral(traitor)[-1].content
+    # /hand shows the role to its owner only
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.hand.callback(game_cog, world.interaction(traitor, world.channels[10]))
+    mine = "\n".join(m.content or "" for m in world.ephemeral(traitor))
+    assert "You are the traitor" in mine and "S2" in mine
+    # the game goes on through the buttons
+    version = (await bot.store.game(game.id)).version
+    await answer(bot, world, game.id, sensible_policy(random.Random(1)))
+    assert (await bot.store.game(game.id)).version == version + 1
+    assert "Sabotage set" not in table_text(world) and "sabotage" not in table_text(world).lower()
+    assert not errors_shown(world)
+
+
+async def test_focus_penalty_needs_the_house_rule(bot, world, seed):
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
+    cog = cog_of(bot)
+    await answer(bot, world, game.id, lambda s, p: "start")
+    with pytest.raises(IllegalAction):
+        await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
