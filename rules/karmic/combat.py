@@ -195,12 +195,15 @@ def _init_continue(state: KarmicState, events: list[Event]) -> None:
     cb = state.combat
     if any(k not in cb.init_plays or cb.init_plays[k].open for k in cb.init_hands):
         return
+    jr = state.house_rules["joker_initiative"]
+    if jr == "gm" and any(p.joker and k not in cb.init_rulings for k, p in cb.init_plays.items()):
+        return          # waiting for the GM's ruling
     attr = state.house_rules["initiative_attr"]
     for k, hand in cb.init_hands.items():
         char = state.characters[k]
         play = cb.init_plays[k]
         if play.joker:
-            mt = 99 if state.house_rules["joker_initiative"] == "win" else -99
+            mt = 99 if cb.init_rulings.get(k, jr) == "win" else -99
         else:
             mt = play.total + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
         cb.init_mts[k] = mt
@@ -214,7 +217,7 @@ def _init_continue(state: KarmicState, events: list[Event]) -> None:
         else:
             events.append(Event("initiative", text, PUBLIC, {"who": k, "mt": mt, "card": play.card,
                                                              "chain": list(play.chain)}))
-    cb.init_hands, cb.init_plays = {}, {}
+    cb.init_hands, cb.init_plays, cb.init_rulings = {}, {}, {}
     engs = [cb.engagements[i] for i in cb.init_engs]
     mts = cb.init_mts
     ties = {k for e in engs for k in (e.a, e.b) if mts.get(e.a) == mts.get(e.b)}
@@ -256,7 +259,7 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
             hand = draw(state, k, char.hand_for(skill), events)
             best = max(hand, key=lambda c: (is_joker(c), value(c)))
             joker = is_joker(best)
-            mt = (99 if state.house_rules["joker_initiative"] == "win" else -99) if joker \
+            mt = (-99 if state.house_rules["joker_initiative"] == "lose" else 99) if joker \
                 else value(best) + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
             mts[k] = mt
             cb.fighters[k].init_mt = mt
@@ -1399,6 +1402,13 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
                                    f"{state.house_rules['initiative_attr']}).",
                                    tuple(Option(c, label(c)) for c in cb.init_hands[k]), private=True),
                             {"key": k, "kind": "iniplay"}))
+            elif cb.init_plays[k].joker and not cb.init_plays[k].open and k not in cb.init_rulings \
+                    and state.house_rules["joker_initiative"] == "gm" \
+                    and all(x in cb.init_plays and not cb.init_plays[x].open for x in cb.init_hands):
+                out.append((Prompt(f"inij{cb.round}.{cb.init_try}.{k}", GM,
+                                   f"{name(state, k)} played a joker for initiative: rule it.",
+                                   (Option("win", "Wins the initiative"), Option("lose", "Loses it")),
+                                   private=True), {"key": k, "kind": "iniruling"}))
             elif cb.init_plays[k].open:
                 play = cb.init_plays[k]
                 out.append((Prompt(f"inih{cb.round}.{cb.init_try}.{k}.{len(play.chain)}", ctl,
@@ -1465,6 +1475,11 @@ def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> 
         init_play(state, meta["key"], option, events)
     elif kind == "inihit":
         init_hit(state, meta["key"], option == "hit", events)
+    elif kind == "iniruling":
+        state.combat.init_rulings[meta["key"]] = option
+        events.append(Event("ruling", f"The GM rules {name(state, meta['key'])}'s joker: {option}s the initiative.",
+                            PUBLIC, {"who": meta["key"], "outcome": option}))
+        _init_continue(state, events)
 
 
 def declare_action(state: KarmicState, action, events: list[Event]) -> None:

@@ -109,7 +109,7 @@ class KarmicEngine(Engine[KarmicState]):
         elif isinstance(action, Ruling):
             self._gm(actor)
             for prompt, meta in self._prompts(state):
-                if meta["kind"] == "ruling":
+                if meta["kind"] in ("ruling", "iniruling"):
                     self._choose(state, meta, action.outcome, events)
                     break
             else:
@@ -176,7 +176,7 @@ class KarmicEngine(Engine[KarmicState]):
             if state.over:
                 return
             todo = [(p, m) for p, m in self._prompts(state)
-                    if p.player == GM and m["kind"] != "ruling" and state.characters[m["key"]].npc]
+                    if p.player == GM and m["kind"] not in ("ruling", "iniruling") and state.characters[m["key"]].npc]
             if not todo:
                 return
             prompt, meta = todo[0]
@@ -215,10 +215,10 @@ class KarmicEngine(Engine[KarmicState]):
         meta = self._meta(state, prompt_id)
         ids = [o.id for o in prompt.options]
         if state.characters.get(meta.get("key", ""), None) is not None and state.characters[meta["key"]].npc \
-                and prompt.player == GM and meta["kind"] != "ruling":
+                and prompt.player == GM and meta["kind"] not in ("ruling", "iniruling"):
             return self.bot_choice(state, prompt, meta)
         for pref in ("stand", "no", "pass", "stop", "hes", state.house_rules.get("joker_default", "success"),
-                     "struggle"):
+                     "win", "struggle"):
             if pref in ids:
                 return pref
         if meta["kind"] == "declare" and state.combat.turn.step == "card":

@@ -37,7 +37,7 @@ HOUSE_RULES: dict[str, Any] = {
     "location_max_damage_bonus": 1,      # suggested house default: head/vitals hits +1 max damage
     "reshuffle_mode": "uniform",         # A41: uniform shuffle of remaining deck + discards
     "hide_npc_check_cards": True,        # §9.3: world/NPC draws in checks are GM-only
-    "joker_initiative": "win",           # a joker played for initiative wins it (GM may rule otherwise)
+    "joker_initiative": "gm",            # A3: a joker played for initiative: gm (ruling) | win | lose
 }
 
 
@@ -211,6 +211,7 @@ class Combat(Serial):
     init_mts: dict[str, int] = field(default_factory=dict)
     init_engs: list[int] = field(default_factory=list)
     init_try: int = 0
+    init_rulings: dict[str, str] = field(default_factory=dict)     # joker rulings: win | lose
     need_init: bool = False
 
 

@@ -133,7 +133,7 @@ def test_views_have_the_documented_keys():
 
 def test_state_round_trips_and_apply_is_fast():
     import time
-    state, _ = fight(DEVON, SOLDIER, seed=4)
+    state, _ = fight(DEVON, SOLDIER, seed=4, stack={"c1": ["9S"], "c2": ["2H"]})
     assert ENGINE.load_state(ENGINE.dump_state(state)) == state
     p = ENGINE.pending(state)[0]
     t = time.perf_counter()
@@ -227,3 +227,12 @@ def test_initiative_card_may_hit():
     state, ev = answer(state, "hit")         # A♥: −1
     assert [e.data["mt"] for e in ev if e.kind == "initiative"] == [3 + 2 - 1, 5]
     assert state.combat.engagements[0].init == "c2"
+
+
+def test_joker_for_initiative_is_a_gm_ruling():
+    state, _ = fight(sw("A"), sw("B"), b_player="u2", stack={"c1": ["JK1"], "c2": ["9S"]})
+    assert state.phase == "initiative"
+    p = ENGINE.pending(state)
+    assert len(p) == 1 and p[0].player == GM and {o.id for o in p[0].options} == {"win", "lose"}
+    state, ev = answer(state, "lose")
+    assert state.combat.engagements[0].init == "c2" and state.phase == "declare"
