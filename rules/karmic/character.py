@@ -485,9 +485,10 @@ def cleansing_result(mt: int) -> dict:
             "retry_wait_minutes": 0 if success else 60, "success": success}
 
 
-def medicine_result(mt: int) -> dict:
-    """Medicine always takes half an hour; the total only sets the hit points healed."""
-    return {"minutes": 30, "healed": medicine_heal(mt)}
+def medicine_result(mt: int, heals_mt: bool = True) -> dict:
+    """Medicine always takes half an hour; the total only sets the hit points healed
+    (house rule medicine_heals_mt; False leaves the amount to the GM: healed None)."""
+    return {"minutes": 30, "healed": medicine_heal(mt) if heals_mt else None}
 
 
 def karma_award(character: Character, amount: int, cards: list[str], mode: str) -> None:

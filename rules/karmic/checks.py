@@ -20,6 +20,9 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
     def add(key, spec, who):
         state.characters[key] = load_character(spec["character"], pack, who, state.rng, key)
         state.characters[key].fatigue_effect = int(state.house_rules["fatigue_card_effect"])
+        for extra in state.house_rules["extra_advanced_skills"]:
+            if skill_key(extra) not in state.characters[key].advanced:
+                state.characters[key].advanced.append(skill_key(extra))
         if state.characters[key].deck is not None:
             state.characters[key].deck.mode = state.house_rules["reshuffle_mode"]
         state.controllers[key] = who

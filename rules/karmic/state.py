@@ -37,6 +37,10 @@ HOUSE_RULES: dict[str, Any] = {
     "location_max_damage_bonus": 1,      # suggested house default: head/vitals hits +1 max damage
     "reshuffle_mode": "uniform",         # A41: uniform shuffle of remaining deck + discards
     "hide_npc_check_cards": True,        # §9.3: world/NPC draws in checks are GM-only
+    "medicine_heals_mt": True,           # A39: medicine heals max(0, MT) boxes (False: GM decides)
+    "shots_are_separate_checks": True,   # A19: several shots a turn = separate checks with fresh draws
+    "extra_advanced_skills": [],         # A36: skills the GM marks advanced (no default use)
+    "extra_skills": ["stealth", "diplomacy", "bow"],   # A37: skills used but not listed, as normal skills
     "joker_initiative": "gm",            # A3: a joker played for initiative: gm (ruling) | win | lose
 }
 

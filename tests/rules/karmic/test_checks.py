@@ -186,3 +186,11 @@ def test_rule_of_fives_offer_after_a_check():
     assert p.player == "u1" and p.private
     out = ENGINE.apply(out.state, Choose(p.id, ("no",)), Actor("u1"))
     assert out.state.over and out.state.characters["c1"].deck.since_shuffle == 6
+
+
+def test_gm_marked_advanced_skills_have_no_default():
+    with pytest.raises(IllegalAction, match="advanced skill"):
+        check({"actor": {"character": ENRIS, "player": "u1"}, "skill": "engineering",
+               "house_rules": {"extra_advanced_skills": ["engineering"]}})
+    state, _ = check({"actor": {"character": ENRIS, "player": "u1"}, "skill": "engineering"})
+    assert len(state.check.sides[0].hand) == 1
