@@ -252,11 +252,13 @@ class GameHost:
         house = {**system.house_rules, **await self.store.house_rules(interaction.guild_id, system_name)}
         options = {"house_rules": house, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
-        state = system.engine.new_game(list(seats), options, seed)
+        started = system.engine.start(list(seats), options, seed)
+        state = started.state
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                             list(seats), system.engine.dump_state(state), interaction.user.id)
         events = [Event("start", intro or t("game.started", interaction.guild_locale, title=system.title,
-                                             id=game.id, players=", ".join(map(mention, seats))))]
+                                             id=game.id, players=", ".join(map(mention, seats)))),
+                  *started.events]
         await self.publish(interaction, game, state, events, before=set())
         return game
 

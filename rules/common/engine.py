@@ -136,6 +136,11 @@ class Engine(Generic[St]):
     def new_game(self, seats: list[str], options: dict | None = None, seed: int = 0) -> St:
         return self.setup(list(seats), dict(options or {}), seed)
 
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> "Outcome":
+        """The starting state and the events set-up caused (e.g. first hands dealt, by DM).
+        Engines whose set-up tells players something override this; the host publishes them."""
+        return Outcome(state=self.new_game(seats, options, seed), events=[])
+
     def apply(self, state: St, action: Any, actor: Actor) -> Outcome:
         if self.is_over(state):
             raise GameOver("This game is over.")

@@ -119,3 +119,8 @@ def test_engine_apply_is_pure_and_checks_prompts():
     action = engine.load_action(engine.dump_action(Choose("flip0", ("go",))))
     assert action == Choose("flip0", ("go",))
     assert engine.load_state(engine.dump_state(out.state)) == out.state
+
+
+def test_default_start_has_no_setup_events():
+    started = Coin().start(["u1"], seed=5)
+    assert started.events == [] and started.state.player == "u1"
