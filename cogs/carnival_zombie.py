@@ -299,11 +299,11 @@ class CarnivalZombieCog(commands.Cog):
         elif quick == "night":
             options["quick_night"] = True
         min_players = max(1, int(known[scenario].get("min_players", 1)))
+        await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
         await interaction.followup.send(t(
             "carnival_zombie.lobby_note", interaction.guild_locale, difficulty=difficulty.capitalize(),
             scenario=known[scenario]["name"], pack=t("carnival_zombie.pack_note", locale, name=pack) if pack else "",
             quick=t(f"carnival_zombie.quick_{quick}", locale) if quick in ("day", "night") else ""))
-        await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
 
     # ---------------------------------------------------------------- /cz status
     @cz.command(name="status", description="The board, the state and the pending decision (its player is pinged)")

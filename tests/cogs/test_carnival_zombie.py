@@ -419,3 +419,97 @@ async def test_focus_penalty_needs_the_house_rule(bot, world, seed):
     await answer(bot, world, game.id, lambda s, p: "start")
     with pytest.raises(IllegalAction):
         await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
+
+
+# ------------------------------------------------------------------------------ whole games, images
+def _private_texts_and_gm_secrets(actions, state) -> list[str]:
+    out = [e["text"] for a in actions for e in a.events if e.get("audience") != PUBLIC]
+    gm = ENGINE.view_for(state, GM)
+    if "sabotage" in gm and gm["sabotage"]["cave"]:
+        out.append(f"sabotages {gm['sabotage']['cave']}")
+    return out
+
+
+async def test_a_whole_traitor_game_from_the_lobby_to_the_end_keeps_every_secret(bot, world, seed):
+    """Random legal clicks through the cog layer until the rules end the game; the traitor
+    sabotages every Night; no private event or GM-only secret ever reaches the table channel
+    before the rules reveal the traitor at the end."""
+    seed(11)
+    players = [world.users[2], world.users[3], world.users[4], world.user(5, "Dario")]
+    game = await open_table(bot, world, players, difficulty="easy", scenario="jmot")
+    picker = random.Random(11)
+    policy = sensible_policy(picker)
+    cog = cog_of(bot)
+    sabotaged = set()
+    for _ in range(2000):
+        record, state = await state_of(bot, game.id)
+        if state.over:
+            break
+        if state.phase == "night" and state.ticket not in sabotaged:
+            traitor = world.users[int(state.traitor)]
+            await cog.sabotage.callback(cog, world.interaction(traitor, world.channels[10]),
+                                        cave=picker.choice(["N1", "E2", "S1", "W2"]))
+            sabotaged.add(state.ticket)
+            record, state = await state_of(bot, game.id)
+            for secret in _private_texts_and_gm_secrets(await bot.store.actions(game.id, limit=5000), state):
+                assert secret not in table_text(world)
+        await answer(bot, world, game.id, lambda s, p: picker.choice(p.options).id if picker.random() < 0.2
+                     else policy(s, p))
+    else:
+        raise AssertionError("the game did not end")
+    record, state = await state_of(bot, game.id)
+    assert not record.active and state.result in ("win", "loss") and state.reason
+    assert sabotaged
+    table = table_text(world)
+    assert f"Game #{game.id} is over" in table
+    first_mention = table.lower().find("traitor")
+    assert first_mention == -1 or first_mention > table.find(state.reason) >= 0   # named only by the ending
+    for secret in _private_texts_and_gm_secrets(await bot.store.actions(game.id, limit=5000), state):
+        assert secret not in table
+    finals = [m for m in world.sent if m.where == TABLE and m.file is not None and "Final board" in (m.content or "")]
+    assert len(finals) == 1
+    assert not errors_shown(world)
+
+
+async def test_a_solo_campaign_through_the_buttons_ends_by_a_rule(bot, world, seed):
+    seed(3)
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy")
+    policy = sensible_policy(random.Random(3))
+    nights = 0
+    for _ in range(2000):
+        record, state = await state_of(bot, game.id)
+        if state.over:
+            break
+        assert census(state)["total"] == 195
+        await answer(bot, world, game.id, policy)
+    else:
+        raise AssertionError("the campaign did not end")
+    nights = len(live_boards(world))
+    assert nights >= 1                                     # one live board per Night, however many steps
+    assert state.reason and f"Game #{game.id} is over" in table_text(world)
+    final = next(m for m in reversed(world.sent) if m.file is not None and "Final board" in (m.content or ""))
+    record, state = await state_of(bot, game.id)
+    fp = final.file.fp
+    fp.seek(0)
+    from cogs.carnival_zombie import render
+    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))        # the image is the public view, exactly
+    assert not errors_shown(world)
+
+
+async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
+    from cogs.carnival_zombie import render
+    game = await open_table(bot, world, [world.users[2], world.users[3]], difficulty="medium", quick="night")
+    policy = sensible_policy(random.Random(4))
+    for _ in range(15):
+        await answer(bot, world, game.id, policy)
+    record, state = await state_of(bot, game.id)
+    board = live_boards(world)[-1]
+    assert record.meta[LIVE]["message"] == board.id and record.meta[LIVE]["version"] == record.version
+    fp = board.file.fp
+    fp.seek(0)
+    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    # a live board someone deleted: the next step posts a new one and remembers it
+    world.sent.remove(board)
+    await answer(bot, world, game.id, policy)
+    record, _state = await state_of(bot, game.id)
+    assert len(live_boards(world)) == 1 and live_boards(world)[0].id == record.meta[LIVE]["message"] != board.id
