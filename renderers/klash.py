@@ -19,6 +19,11 @@ STONE = (120, 110, 100)
 TEAM = (BLUE, RED)
 
 
+def _name(view: dict, player: str) -> str:
+    """A player's display name when the caller added ``names`` to the view (the cog does), else the id."""
+    return str((view.get("names") or {}).get(player) or player)
+
+
 def _px(v: float) -> float:
     return MARGIN + v * SCALE
 
@@ -84,16 +89,16 @@ def arena_png(view: dict, active: str | None = None) -> bytes:
     for i, p in enumerate(seats):
         colour = TEAM[gate_of.get(p, i) % 2]
         draw.rectangle([px, yy, px + 14, yy + 14], fill=colour)
-        draw.text((px + 20, yy - 1), f"{p[:14]}", fill=INK, font=font(13, True))
+        draw.text((px + 20, yy - 1), f"{_name(view, p)[:14]}", fill=INK, font=font(13, True))
         draw.text((px + 20, yy + 17), f"VP {match['vp'].get(p, 0)}   tokens {match['tokens'].get(p, 0)}", fill=INK, font=font(12))
         hand = view["event_deck"]["hand_sizes"].get(p, 0)
         alive = sum(1 for m in view["models"] if m["owner"] == p and m["placed"] and not m["removed"])
         draw.text((px + 20, yy + 33), f"models {alive}   Event cards {hand}", fill=INK, font=font(12))
         yy += 62
     if match.get("turn_player"):
-        draw.text((px, yy), f"Turn: {match['turn_player'][:18]}", fill=INK, font=font(13))
+        draw.text((px, yy), f"Turn: {_name(view, match['turn_player'])[:18]}", fill=INK, font=font(13))
     if view["result"]["over"]:
-        draw.text((px, yy + 24), f"Winner: {view['result']['winner'][:16]}", fill=RED, font=font(14, True))
+        draw.text((px, yy + 24), f"Winner: {_name(view, view['result']['winner'])[:16]}", fill=RED, font=font(14, True))
     return png_bytes(image)
 
 
@@ -104,7 +109,7 @@ def draft_png(view: dict) -> bytes:
     image, draw = canvas(900, 420)
     draw.text((20, 14), f"Gladiator Auction — round {draft['round']}/8", fill=INK, font=font(20, True))
     if draft.get("picker"):
-        draw.text((20, 44), f"Picking: {draft['picker']}", fill=RED, font=font(14))
+        draw.text((20, 44), f"Picking: {_name(view, draft['picker'])}", fill=RED, font=font(14))
     for i, cid in enumerate(draft["revealed"]):
         c = cards[cid]
         x = 20 + i * 174
@@ -120,7 +125,7 @@ def draft_png(view: dict) -> bytes:
     for k, p in enumerate(view["seats"]):
         y = 250 + k * 80
         picks = draft["picks"][p]
-        draw.text((20, y), f"{p[:20]} ({len(picks)}/12)", fill=TEAM[k], font=font(13, True))
+        draw.text((20, y), f"{_name(view, p)[:20]} ({len(picks)}/12)", fill=TEAM[k], font=font(13, True))
         names = ", ".join(cards[c]["name"].replace("SAMPLE ", "") for c in picks)
         for j in range(0, min(len(names), 330), 110):
             draw.text((20, y + 20 + (j // 110) * 16), names[j:j + 110], fill=INK, font=font(10))

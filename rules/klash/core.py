@@ -23,6 +23,11 @@ SPELL_DIFFICULTY = {"armour": 2, "healing": 3, "teleport": 5}
 OPPOSED = ("mystic_dart", "domination", "stun", "terror", "destructive_touch")
 
 
+def who(player: str) -> str:
+    """A player as event text names them: a Discord mention for numeric (Discord) ids, else the id."""
+    return f"<@{player}>" if player.isdigit() else player
+
+
 def say(out: list, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
     out.append(Event(kind=kind, text=text, audience=audience, data=data))
 
@@ -161,7 +166,7 @@ def score(state: KlashState, player: str, amount: int, reason: str, out: list) -
         return
     state.vp[player] = state.vp.get(player, 0) + amount
     state.vp_log.append([player, amount, reason])
-    say(out, "vp", f"{player} scores {amount} VP ({reason}).", player=player, amount=amount, reason=reason)
+    say(out, "vp", f"{who(player)} scores {amount} VP ({reason}).", player=player, amount=amount, reason=reason)
 
 
 def remove(state: KlashState, out: list, m: Model, how: str, by: Model | None = None) -> None:

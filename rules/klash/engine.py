@@ -17,7 +17,7 @@ from rules.common.rng import Rng
 from . import arena, core, dice
 from .actions import (ACTIONS, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
                       PassEvent, Pick, PlayEvent, Recover, SelectTeam, UseToken, Volley)
-from .core import has, require, say
+from .core import has, require, say, who
 from .pack import INSTINCTS, load_sample_pack
 from .state import HOUSE_RULES, Activation, KlashState, Model
 
@@ -116,7 +116,7 @@ class KlashEngine(Engine[KlashState]):
         state.picks[player].append(card)
         state.draft_log.append([state.draft_round, player, card])
         state.round_picks += 1
-        say(out, "pick", f"{player} takes {state.cards[card]['name']}.", player=player, card=card,
+        say(out, "pick", f"{who(player)} takes {state.cards[card]['name']}.", player=player, card=card,
             round=state.draft_round)
         if state.round_picks == 3:
             state.discarded.extend(state.revealed)
@@ -162,10 +162,10 @@ class KlashEngine(Engine[KlashState]):
         state.team_choice[player] = sorted(indices)
         vp = sum(state.cards[state.picks[player][i]]["vp"] for i in indices)
         secret = state.house_rules.get("secret_team")
-        say(out, "team_chosen", f"{player} has chosen a team of {len(indices)} ({vp} VP).",
+        say(out, "team_chosen", f"{who(player)} has chosen a team of {len(indices)} ({vp} VP).",
             audience=player if secret else PUBLIC, player=player, vp=vp, indices=sorted(indices))
         if secret:
-            say(out, "team_locked", f"{player} has locked in a team.", player=player)
+            say(out, "team_locked", f"{who(player)} has locked in a team.", player=player)
         if len(state.team_choice) == 2:
             n = 0
             for p in (state.player_a, state.player_b):
@@ -179,7 +179,7 @@ class KlashEngine(Engine[KlashState]):
                     state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=name))
                 state.team_vp[p] = sum(state.cards[m.card]["vp"] for m in state.models if m.owner == p)
             a, b = state.player_a, state.player_b
-            say(out, "teams", f"Teams: {a} {state.team_vp[a]} VP, {b} {state.team_vp[b]} VP.",
+            say(out, "teams", f"Teams: {who(a)} {state.team_vp[a]} VP, {who(b)} {state.team_vp[b]} VP.",
                 team_vp=dict(state.team_vp),
                 teams={p: [m.card for m in state.models if m.owner == p] for p in state.seats})
             state.gates = {state.player_a: 0, state.player_b: 1}
@@ -218,7 +218,7 @@ class KlashEngine(Engine[KlashState]):
             return
         card = state.event_deck.draw_one()
         state.hands[player].append(card)
-        say(out, "event_draw", f"{player} draws an Event Card.", player=player)
+        say(out, "event_draw", f"{who(player)} draws an Event Card.", player=player)
         say(out, "event_card", f"You draw {state.event_cards[card]['name']}: {state.event_cards[card]['text']}",
             audience=player, card=card)
 
@@ -239,7 +239,7 @@ class KlashEngine(Engine[KlashState]):
                                     high=state.house_rules.get("initiative_tie_high_wins", True))
         state.init_winner = winner
         state.stage = "initiative"
-        say(out, "initiative", f"Team Initiative {a} {init[a]}, {b} {init[b]}: {winner} chooses who activates first.",
+        say(out, "initiative", f"Team Initiative {who(a)} {init[a]}, {who(b)} {init[b]}: {who(winner)} chooses who activates first.",
             initiative=dict(init), winner=winner)
 
     def _roll_off(self, state: KlashState, out: list, why: str, high: bool = True) -> str:
@@ -247,7 +247,7 @@ class KlashEngine(Engine[KlashState]):
         a, b = state.seats
         while True:
             ra, rb = core.die(state, 12), core.die(state, 12)
-            say(out, "roll_off", f"{why}: {a} rolls {ra}, {b} rolls {rb}.", rolls={a: ra, b: rb})
+            say(out, "roll_off", f"{why}: {who(a)} rolls {ra}, {who(b)} rolls {rb}.", rolls={a: ra, b: rb})
             if ra != rb:
                 return a if (ra > rb) == high else b
 
@@ -306,8 +306,8 @@ class KlashEngine(Engine[KlashState]):
         state.winner, state.result, state.over, state.phase = winner, result, True, "over"
         state.acts, state.choices, state.sel, state.esel, state.stack = [], [], None, None, []
         state.stage = ""
-        say(out, "game_over", f"{winner} wins ({result.replace('_', ' ')}). VP: "
-            + ", ".join(f"{p} {state.vp[p]}" for p in state.seats) + ".", winner=winner, result=result,
+        say(out, "game_over", f"{who(winner)} wins ({result.replace('_', ' ')}). VP: "
+            + ", ".join(f"{who(p)} {state.vp[p]}" for p in state.seats) + ".", winner=winner, result=result,
             vp=dict(state.vp))
 
     # ================================================================ settle (flow control)
@@ -394,7 +394,7 @@ class KlashEngine(Engine[KlashState]):
         act = Activation(model=m.id, controller=player, free_assault=has(state, m, "two_heads"))
         state.acts.append(act)
         state.sel = None
-        say(out, "activation", f"{player} activates {m.name}.", model=m.id, player=player)
+        say(out, "activation", f"{who(player)} activates {m.name}.", model=m.id, player=player)
         if core.is_beast(state, m):
             tamers = [t for t in state.on_field(m.owner) if t.id != m.id and has(state, t, "tamer")
                       and not t.stunned and core.gap(state, t, m) <= 10 + 1e-9]
@@ -799,7 +799,7 @@ class KlashEngine(Engine[KlashState]):
             say(out, "test", f"{m.name} is a Veteran: no test needed for the token.", model=m.id)
         else:
             ok, _ = core.discipline_test(state, out, m, "Training Token", allow_armed=False)
-        say(out, "token", f"{player} spends a Training Token on {m.name} ({effect}): "
+        say(out, "token", f"{who(player)} spends a Training Token on {m.name} ({effect}): "
             f"{'it works' if ok else 'wasted'}.", player=player, model=m.id, effect=effect, ok=ok)
         if not ok:
             return
@@ -852,7 +852,7 @@ class KlashEngine(Engine[KlashState]):
         state.stack_next = state.other(player)
         spec = state.event_cards[card]
         tname = f" on {state.model(target).name}" if target else ""
-        say(out, "event_played", f"{player} plays {spec['name']}{tname}.", player=player, card=card, target=target)
+        say(out, "event_played", f"{who(player)} plays {spec['name']}{tname}.", player=player, card=card, target=target)
 
     def _resolve_stack(self, state: KlashState, out: list) -> None:
         """Last played resolves first (L58); Ill Omen cancels the card below it."""
@@ -876,7 +876,7 @@ class KlashEngine(Engine[KlashState]):
                 core.score(state, p, amount, f"Event {spec['name']}", out)
             elif effect == "token":
                 state.tokens[p] += amount
-                say(out, "token_gain", f"{p} gains {amount} Training Token(s).", player=p)
+                say(out, "token_gain", f"{who(p)} gains {amount} Training Token(s).", player=p)
             elif effect == "recover" and target is not None:
                 target.stunned = False
                 say(out, "recovered", f"{target.name} is no longer Stunned.", model=target.id)
@@ -895,7 +895,7 @@ class KlashEngine(Engine[KlashState]):
         for i in sorted(indices, reverse=True):
             hand.pop(i)
         state.event_deck.discard(*gone)
-        say(out, "event_swap", f"{player} discards {len(gone)} Event Card(s) and draws as many.", player=player,
+        say(out, "event_swap", f"{who(player)} discards {len(gone)} Event Card(s) and draws as many.", player=player,
             count=len(gone))
         for _ in gone:
             self._draw_event(state, out, player)
@@ -958,12 +958,21 @@ class KlashEngine(Engine[KlashState]):
         goals.append(("to:g1" if own == 0 else "to:g0", "Toward the enemy Gate", arena.GATES[1 - own], arena.GATE_RADIUS + me.r + 1.02))
         result = []
         for oid, label, goal, stop in goals[:24]:
-            route = arena.step_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
+            route = self._route(me, goal, models, allowance, stop, exempt, altar=oid == "to:alt")
             if route:
                 p = route[-1]
                 via = " around the Altar" if len(route) > 1 else ""
                 result.append((oid, _lbl(f"{label}{via} → ({p[0]:.0f}, {p[1]:.0f})"), route))
         return result
+
+    @staticmethod
+    def _route(me, goal, models, allowance, stop, exempt, altar=False):
+        """Waypoints toward a goal; toward the Altar itself the straight line simply stops at its edge
+        (``step_route`` would try to walk around it)."""
+        if altar:
+            p = arena.step_toward(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
+            return [p] if p else None
+        return arena.step_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
 
     def _targets_for(self, state: KlashState, kind: str) -> list[tuple[str, str]]:
         act = state.acts[-1]
@@ -1160,7 +1169,7 @@ class KlashEngine(Engine[KlashState]):
                 self._deploy(state, out, p, m.id, x, y)
         elif tag == "init":
             first = p if opt == "me" else state.other(p)
-            say(out, "first", f"{p} decides that {first} activates first.", first=first)
+            say(out, "first", f"{who(p)} decides that {who(first)} activates first.", first=first)
             state.stage = "action"
             self._begin_turn(state, out, first)
         elif tag == "swap":
@@ -1303,6 +1312,82 @@ class KlashEngine(Engine[KlashState]):
             self._end_activation(state, out, p, action.model)
         else:
             raise IllegalAction("Unknown action.")
+
+    # ================================================================ helpers for typed commands (the cog)
+    # Read-only questions a slash command asks to offer autocompletion and to turn "toward the Altar"
+    # into coordinates. They never change the state; the action itself is still checked by ``apply``.
+    def deploy_spots(self, state: KlashState, mid: str) -> list[tuple]:
+        """Legal entry points for one of the deploying player's models (nearest rows first)."""
+        return self._deploy_spots(state, state.model(mid))
+
+    def command_models(self, state: KlashState, player: str, scope: str) -> list[Model]:
+        """Models a player may name in a command. scope: ``deploy`` (own, not yet placed), ``ready``
+        (own, not activated), ``active`` (the model of the current activation if it is theirs, else
+        their own), ``own`` (own in the arena), ``any`` (everyone in the arena)."""
+        if scope == "deploy":
+            return [m for m in state.models if m.owner == player and not m.placed]
+        if scope == "ready":
+            return self._ready(state, player) if state.phase == "match" else []
+        if scope == "active" and state.acts and state.acts[-1].controller == player:
+            return [state.model(state.acts[-1].model)]
+        if scope == "any":
+            return state.on_field()
+        return state.on_field(player)
+
+    def command_targets(self, state: KlashState, mid: str, kind: str) -> list[Model]:
+        """Legal targets of ``kind`` (assault, volley, charge, spell:<name>) for model ``mid`` now."""
+        m = state.model(mid)
+        if m.removed or not m.placed:
+            return []
+        if kind == "assault":
+            return self._assault_targets(state, m)
+        if kind == "volley":
+            return self._volley_targets(state, m)
+        if kind == "charge":
+            return self._charge_targets(state, m)
+        if kind.startswith("spell:"):
+            spell = kind.split(":", 1)[1]
+            if spell not in core.SPELL_CODES or spell in ("armour", "teleport"):
+                return []
+            return [t for t in self._spell_targets(state, m, spell) if isinstance(t, Model)]
+        return []
+
+    def spells(self, state: KlashState, mid: str) -> list[str]:
+        """The spells a model knows (empty for non-Spellcasters)."""
+        m = state.model(mid)
+        return list(core.stat(state, m, "spells") or []) if has(state, m, "spellcaster") else []
+
+    def teleport_points(self, state: KlashState, mid: str) -> list[tuple]:
+        return self._teleport_points(state, state.model(mid))
+
+    def event_targets(self, state: KlashState, player: str, card: str) -> list[Model] | None:
+        """Targets of an Event Card in ``player``'s hand: None if it needs none."""
+        return self._card_targets(state, player, card)
+
+    def route_toward(self, state: KlashState, mid: str, goal: str, distance: float | None = None,
+                     double: bool = False, disengage: bool = False) -> list[tuple]:
+        """Waypoints of a Move (or Disengage) toward ``goal`` (a model id, ``alt`` the Altar, ``g0``/``g1``
+        a Gate), as far as the allowance (or ``distance``) and the models in the way allow; the route
+        walks around the Altar. The last point is the destination."""
+        m = state.model(mid)
+        me = core.disc(state, m)
+        allowance = self._disengage_allowance(state, m) if disengage else self._move_allowance(state, m, double)
+        if distance is not None:
+            require(distance > 0, "The distance must be positive.")
+            allowance = min(allowance, float(distance))
+        if goal == "alt":
+            point, stop = arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02
+        elif goal in ("g0", "g1"):
+            point, stop = arena.GATES[int(goal[1])], arena.GATE_RADIUS + me.r + 1.02
+        else:
+            o = state.model(goal)
+            require(o.placed and not o.removed and o.id != m.id, "Choose another model in the arena.")
+            gap = arena.MIN_ENEMY_GAP if o.owner != m.owner else 0.0
+            point, stop = (o.x, o.y), me.r + core.radius(state, o) + gap + 0.02
+        exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
+        route = self._route(me, point, core.discs(state), allowance, stop, exempt, altar=goal == "alt")
+        require(bool(route), f"{m.name} cannot get any closer that way.")
+        return [tuple(p) for p in route]
 
     # ================================================================ views
     def view_for(self, state: KlashState, viewer: str) -> dict:

@@ -1,0 +1,54 @@
+"""The read-only helpers the Discord cog uses for typed commands, and how events name players."""
+import pytest
+
+from rules.common import Actor, IllegalAction
+from rules.klash import ENGINE
+from rules.klash.actions import Activate, Move, Pick
+from rules.klash import arena
+from tests.rules.klash.helpers import A, B, do, skirmish
+
+
+def test_command_models_and_targets():
+    state = skirmish([("orc", 30, 60), ("acolyte", 40, 80)], [("dwarf", 33.0, 60), ("wolf", 55, 80)])
+    assert [m.id for m in ENGINE.command_models(state, A, "ready")] == ["m1", "m2"]
+    assert [m.id for m in ENGINE.command_models(state, A, "own")] == ["m1", "m2"]
+    assert len(ENGINE.command_models(state, B, "any")) == 4
+    assert [m.id for m in ENGINE.command_targets(state, "m1", "assault")] == ["m3"]
+    assert ENGINE.command_targets(state, "m1", "charge") == []          # engaged: no charge
+    assert ENGINE.spells(state, "m2") == ["mystic_dart", "armour", "healing"]
+    assert ENGINE.spells(state, "m1") == []
+    assert "m4" in [m.id for m in ENGINE.command_targets(state, "m2", "spell:mystic_dart")]
+    assert ENGINE.command_targets(state, "m2", "spell:armour") == []    # armour needs no target
+    state, _ = do(state, Activate("m1"), A)
+    assert [m.id for m in ENGINE.command_models(state, A, "active")] == ["m1"]
+
+
+def test_route_toward_the_altar_a_gate_and_a_model():
+    state = skirmish([("orc", 20, 60)], [("dwarf", 100, 60)])
+    route = ENGINE.route_toward(state, "m1", "alt")
+    x, y = route[-1]
+    assert abs(x - 30.0) < 0.05 and abs(y - 60.0) < 0.05            # a full 10 cm toward the centre
+    # the Move buttons offer the Altar too
+    assert "to:alt" in [o for o, _, _ in ENGINE._move_destinations(state, state.model("m1"), 10.0, False)]
+    short = ENGINE.route_toward(state, "m1", "alt", distance=4)
+    assert abs(short[-1][0] - 24.0) < 0.05
+    # toward the far Gate the straight line crosses the Altar: the route goes around it
+    around = ENGINE.route_toward(state, "m1", "g1", double=True)
+    assert arena.path_length([(20, 60)] + around) <= 20.0 + 1e-6
+    state, _ = do(state, Activate("m1"), A)
+    px, py = around[-1]
+    via = tuple(c for p in around[:-1] for c in p)
+    state, events = do(state, Move("m1", px, py, double=True, via=via), A)
+    assert (state.model("m1").x, state.model("m1").y) == (px, py)
+    with pytest.raises(IllegalAction):
+        ENGINE.route_toward(state, "m1", "m1")
+
+
+def test_deploy_spots_are_legal_deployments():
+    state = ENGINE.new_game(["2", "3"], {}, seed=5)
+    assert state.player_a in ("2", "3")
+    # events name Discord players by mention
+    out = ENGINE.apply(state, Pick(0), Actor(ENGINE.picker(state)))
+    assert any(e.kind == "pick" and e.text.startswith("<@") for e in out.events)
+    skirmish_state = skirmish([("orc", 20, 60)], [("dwarf", 100, 60)])
+    assert ENGINE.deploy_spots(skirmish_state, "m1")   # from its Gate, the spots helper answers
