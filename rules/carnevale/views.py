@@ -72,8 +72,11 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
     }
 
 
-def squad_view(pack, squad, player: str = "owner") -> dict:
-    """A view-shaped dict of a squad outside any game (for `/carnevale squad show` and its sheet)."""
+def squad_view(pack, squad, player: str = "owner", viewer: str | None = None) -> dict:
+    """A view-shaped dict of a squad outside any game (for `/carnevale squad show` and its sheet).
+
+    `viewer` defaults to the owner (everything shown); any other viewer (e.g. PUBLIC, when the
+    sheet is posted in a channel) sees the magical item only as "hidden", as in a game."""
     from rules.common import Rng
 
     from .squad import make_model, squad_cost, validate_squad
@@ -92,7 +95,9 @@ def squad_view(pack, squad, player: str = "owner") -> dict:
     return {
         "system": "carnevale", "squad": squad.name, "faction": squad.faction, "points_limit": squad.points_limit,
         "cost": squad_cost(pack, squad) if not any(m.profile not in pack.profiles for m in squad.members) else None,
-        "events": squad.events, "problems": validate_squad(pack, squad), "round": 0, "max_rounds": 0,
+        "events": squad.events, "round": 0, "max_rounds": 0,
+        # a refusal may name the magical item: only the owner reads the reasons
+        "problems": validate_squad(pack, squad) if viewer in (None, player) else [],
         "players": {player: {"name": player, "squad": squad.name, "faction": squad.faction, "leader": leader}},
-        "models": [model_view(state, m, player) for m in models.values()],
+        "models": [model_view(state, m, player if viewer is None else viewer) for m in models.values()],
     }

@@ -548,3 +548,17 @@ def test_random_play_with_reactions_rerolls_annulments_and_bodyguards():
             steps += 1
             assert steps < 3000
     assert {"rr", "bg", "annul", "do", "turn", "order", "eor", "deploy"} <= seen
+
+
+def test_a_public_squad_sheet_outside_a_game_hides_the_magical_item():
+    from rules.carnevale import squad_view
+    pack = load_sample_pack()
+    sq = squad("The Guild", ("Capodecime", {"leader": True}), SquadMember("Harlot", equipment=["Devil's Mask"]),
+               points=200)
+    mine = json.dumps(squad_view(pack, sq, "u1"))
+    assert "Devil's Mask" in mine
+    public = squad_view(pack, sq, "u1", viewer=PUBLIC)
+    assert "Devil's Mask" not in json.dumps(public)
+    assert [m["magic_item"] for m in public["models"]] == ["", "hidden"]
+    bad = squad("The Guild", SquadMember("Harlot", equipment=["Devil's Mask", "Newt Gill Potion"]))
+    assert "Newt Gill" not in json.dumps(squad_view(pack, bad, "u1", viewer=PUBLIC))

@@ -1,0 +1,412 @@
+"""/carnevale through the cog layer: dice, odds, squads, and a full game of two sample squads."""
+import json
+
+import pytest
+
+from rules.carnevale import ENGINE
+from rules.carnevale import actions as A
+from rules.carnevale.tables import AGENDAS
+from rules.common import GM, PUBLIC, Actor, Choose
+from tests.support.fakes import click
+
+
+def cog_of(bot):
+    return bot.get_cog("CarnevaleCog")
+
+
+async def call(world, command, user, channel=10, **kwargs):
+    interaction = world.interaction(world.users[user], world.channels[channel])
+    try:
+        await command.callback(cog_of(world.bot), interaction, **kwargs)
+    except Exception as exc:  # the tree's error handler does this in production
+        from cogs.errors import report_error
+        await report_error(interaction, exc)
+    return interaction
+
+
+async def choose(world, message, user, prompt, option_id):
+    """Answer a prompt message the way a player would: its button, or its select."""
+    ids = [o.id for o in prompt.options]
+    if len(message.custom_ids()) == 1 and (prompt.max_choices > 1 or len(ids) > 10):
+        return await click(world, message, user, index=0, values=[option_id])
+    return await click(world, message, user, index=ids.index(option_id))
+
+
+def last_private(world, user):
+    return world.ephemeral(world.users[user])[-1].content
+
+
+# ---------------------------------------------------------------------------- dice
+async def test_roll_shows_every_die_and_the_destiny_die_and_logs_it(bot, world):
+    cog = cog_of(bot)
+    await call(world, cog.roll, 2, pool=6, difficulty=7, karma=1, label="Climb")
+    message = world.last("channel:10")
+    text = message.content
+    assert "<@2>" in text and "Climb" in text and "7d10" in text and "difficulty 7" in text
+    assert "Destiny Die 🟨" in text and "Ace" in text
+    assert message.file.filename == "carnevale-roll.png"
+    stats = await bot.store.roll_stats(1, 2)
+    assert stats.rolls == 1 and stats.by_expression == [("7d10>=7", 1)]
+
+
+async def test_roll_over_the_cap_and_no_dice(bot, world):
+    cog = cog_of(bot)
+    await call(world, cog.roll, 2, pool=12)
+    assert "2 dice over the 10-dice cap are lost" in world.last("channel:10").content
+    await call(world, cog.roll, 2, pool=0)
+    assert "automatic failure" in world.last("channel:10").content
+
+
+async def test_opposed_roll_in_one_message_names_the_tie_rule(bot, world):
+    cog = cog_of(bot)
+    for _ in range(30):       # some of these rolls tie: the rule is named then
+        await call(world, cog.opposed, 2, opponent=world.users[3], pool=1, their_pool=1, difficulty=10,
+                   their_difficulty=10, tie_rule="escaper")
+        text = world.last("channel:10").content
+        assert "<@2>" in text and "<@3>" in text and "After the adjustments" in text
+        if "the escaping model wins ties" in text:
+            break
+    else:
+        raise AssertionError("no tie in 30 one-die opposed rolls at difficulty 10")
+    assert "**<@2> wins** the tie" in text
+    await call(world, cog.opposed, 2, opponent=world.users[2], pool=3, their_pool=3)
+    assert "another member" in last_private(world, 2)
+
+
+async def test_odds_are_exact_and_private(bot, world):
+    cog = cog_of(bot)
+    await call(world, cog.odds_command, 2, pool=1, difficulty=7)
+    text = last_private(world, 2)
+    # one die: the Destiny Die alone; Aces on 7-10 (40%), a 1 is a Fumble (10%)
+    assert "` 1` Aces: 40.0% exactly" in text and "Fumble: 10.0%" in text and "Critical: 10.0%" in text
+    assert not world.public()
+
+
+# ---------------------------------------------------------------------------- squads
+async def build(world, user, name, faction, members, points=200):
+    cog = cog_of(world.bot)
+    await call(world, cog.squad_create, user, name=name, faction=faction, points=points)
+    for profile, extra in members:
+        await call(world, cog.squad_add, user, squad=name, profile=profile, **extra)
+
+
+RASHAAR = [("Magi-Rashaar", {"leader": True, "spells": "Infernal Images, Blessing"}), ("Ugdru-Rashaar", {}),
+           ("Hybrid", {}), ("Citizen of Venice", {})]
+GUILD = [("Capodecime", {"leader": True}), ("Butcher", {}), ("Pulcinella", {}),
+         ("Harlot", {"equipment": "Devil's Mask"})]
+
+
+async def test_squad_building_refuses_over_limit_with_a_clear_reason(bot, world):
+    cog = cog_of(bot)
+    await build(world, 2, "Small", "The Rashaar", [("Magi-Rashaar", {"leader": True}), ("Ugdru-Rashaar", {}),
+                                                   ("Hybrid", {})], points=150)
+    await call(world, cog.squad_add, 2, squad="Small", profile="Ugdru-Rashaar")
+    assert "Frequency" in last_private(world, 2)
+    await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
+    assert "147/150 points" in last_private(world, 2)
+    await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
+    refusal = last_private(world, 2)
+    assert "Cannot add Hybrid" in refusal and "costs 173 points, over the limit of 150 by 23" in refusal
+    await call(world, cog.squad_add, 2, squad="Small", profile="Butcher")
+    assert "single-affiliation" in last_private(world, 2)
+    saved = await bot.store.character(1, 2, "carnevale", "Small")
+    assert [m["profile"] for m in saved["squad"]["members"]] == ["Magi-Rashaar", "Ugdru-Rashaar", "Hybrid", "Hybrid"]
+    # removing, listing
+    await call(world, cog.squad_remove, 2, squad="Small", number=3)
+    assert "Hybrid** leaves" in last_private(world, 2)
+    await call(world, cog.squad_list, 2)
+    assert "**Small** — The Rashaar · 121/150 pts · 3 model(s)" in last_private(world, 2)
+    await call(world, cog.squad_create, 2, name="Small", faction="The Guild")
+    assert "already have a squad" in last_private(world, 2)
+    await call(world, cog.squad_create, 2, name="Nope", faction="The Duke's Men")
+    assert "not a faction" in last_private(world, 2)
+    assert not world.public()
+
+
+async def test_squads_from_a_guild_pack(bot, world):
+    from cogs import systems
+    text = """
+pack: {name: Our Pack}
+factions:
+  - name: The Guild
+    classes:
+      - name: Bravo
+        cost: 30
+        ap: 3
+        attributes: {MOV: 5, COM: 5, DEX: 5, SHO: 4, MIN: 4, PRO: 2}
+        karma: 2
+        command: 2
+        life_track: [0, 0, 0, -1, -1, -2]
+        equipment: [Sword]
+"""
+    system = systems.get("carnevale")
+    system.load_pack(text, "ours.yaml")            # validates
+    await bot.store.save_pack(1, "carnevale", "ours", text, 1)
+    cog = cog_of(bot)
+    await call(world, cog.squad_create, 2, name="Bravi", faction="The Guild", pack="ours", points=100)
+    await call(world, cog.squad_add, 2, squad="Bravi", profile="Bravo", leader=True)
+    assert "30/100 points" in last_private(world, 2) and "Ready to play" in last_private(world, 2)
+    await call(world, cog.squad_add, 2, squad="Bravi", profile="Butcher")
+    assert "no profile called 'Butcher'" in last_private(world, 2)
+    await call(world, cog.squad_create, 2, name="Lost", faction="The Guild", pack="theirs")
+    assert "no Carnevale pack called" in last_private(world, 2)
+
+
+async def test_squad_show_private_and_public_hides_the_magical_item(bot, world):
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    cog = cog_of(bot)
+    await call(world, cog.squad_show, 3, squad="Guild")
+    mine = world.ephemeral(world.users[3])[-1]
+    assert "Devil's Mask" in mine.content and mine.file.filename == "carnevale-squad.png"
+    assert not world.public()
+    await call(world, cog.squad_show, 3, squad="Guild", public=True)
+    await call(world, cog.squad_show, 2, squad="Guild", member=world.users[3])
+    assert len(world.public()) == 2 and all(m.file for m in world.public())
+    assert "Devil's Mask" not in world.public_text()
+
+
+# ---------------------------------------------------------------------------- a game
+def peek(state, steps):
+    """Apply engine actions to a copy of a stored state: what the cog commands below will do."""
+    events = []
+    for actor, action in steps:
+        out = ENGINE.apply(state, action, Actor(actor))
+        state = out.state
+        events += out.events
+    return state, events
+
+
+async def start_game(bot, world, monkeypatch, seed):
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: seed)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    return await bot.store.active_game(1, 10)
+
+
+def first_turn_plan(state):
+    harlot_min = state.models["b4"].attrs["MIN"]
+    return [
+        ("2", A.Activate("a1")),
+        ("2", A.Cast("a1", "Infernal Images", target="b2")),
+        ("2", A.Cast("a1", "Blessing", target="a2", attribute="COM")),
+        ("2", A.Stun("b2", "Infernal Images")),
+        ("2", A.EndActivation("a1")),
+        ("3", A.Activate("b4")),
+        ("3", A.Stun("b2", "Low Blow")),
+        ("3", A.Stun("b2", "again")),
+        ("3", A.Morale(("b4",), modifier=1 - harlot_min)),
+    ]
+
+
+async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkeypatch):
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    assert not world.public()
+    # Find a seed whose dice give the story we want to tell (a morale fumble); the cog plays it.
+    for seed in range(1, 400):
+        game = await start_game(bot, world, monkeypatch, seed)
+        state = ENGINE.load_state(game.state)
+        winner = state.initiative["winner"]
+        ordered, _ = peek(state, [(winner, Choose(f"order-r1", ("me" if winner == "2" else "opponent",)))])
+        try:
+            _, events = peek(ordered, first_turn_plan(ordered))
+        except Exception:
+            events = []
+        casts = [e.data["karma_cost"] for e in events if e.kind == "cast"]
+        if casts == [1, 2] and "flee" in [e.kind for e in events]:
+            break
+        await bot.store.end_game(game)
+        world.sent.clear()
+    else:
+        raise AssertionError("no seed in range")
+    start = world.last("channel:10", with_view=True)
+    public = world.public_text()
+    assert "Carnevale: <@2> against <@3>" in public
+    assert any(m.file and m.file.filename == f"carnevale-{game.id}-sheet.png" for m in world.public())
+    # Agendas went by DM, never to the channel
+    for pid, user in (("2", world.users[2]), ("3", world.users[3])):
+        agenda = AGENDAS[state.players[pid].agenda][0]
+        assert any(agenda in (m.content or "") for m in world.dms(user))
+    # --- the Initiative winner's button: Alice goes first
+    assert "Who activates first" in start.content
+    await click(world, start, world.users[int(winner)], index=0 if winner == "2" else 1)
+    # --- Turn 1, Alice: the Magi-Rashaar casts twice; the second spell costs 2 Karma
+    a1_karma = state.models["a1"].karma
+    plan = first_turn_plan(ordered)
+    await call(world, cog.activate, 2, model="a1")
+    assert last_private(world, 2) == "✓ Done."
+    await call(world, cog.activate, 3, model="b1")            # not Bruno's model to move now
+    refusal = last_private(world, 3)
+    assert refusal != "✓ Done." and world.ephemeral(world.users[3])
+    await call(world, cog.cast, 2, model="a1", spell="Infernal Images", target="b2")
+    await call(world, cog.cast, 2, model="a1", spell="Blessing", target="a2", attribute="COM")
+    record = await bot.store.game(game.id)
+    assert record.state["models"]["a1"]["karma"] == a1_karma - 3
+    assert "casts Blessing: 1 AP and 2 Karma" in world.public_text()
+    # Bruno cannot act for Alice's models
+    await call(world, cog.end, 3, model="a1")
+    assert "✓" not in last_private(world, 3)
+    await call(world, cog.stun, 2, model="b2", source="Infernal Images")
+    await call(world, cog.end, 2, model="a1")
+    # --- Turn 2, Bruno: a double stun (the second, in a later Turn, is 1 damage; a third this Turn is ignored)
+    await call(world, cog.activate, 3, model="b4")
+    await call(world, cog.stun, 3, model="b2", source="Low Blow")
+    assert "becomes 1 damage" in world.public_text()
+    await call(world, cog.stun, 3, model="b2", source="again")
+    assert "already been Stunned this Turn" in world.public_text()
+    record = await bot.store.game(game.id)
+    assert record.state["models"]["b2"]["damage"] == 1
+    # --- the Harlot's Morale fumbles: she flees (and is Stunned)
+    await call(world, cog.morale, 3, model="b4", modifier=plan[-1][1].modifier)
+    record = await bot.store.game(game.id)
+    assert record.state["models"]["b4"]["fleeing"] and "flees" in world.public_text()
+    await call(world, cog.end, 3, model="b4")
+    # --- Turn 3, Alice: damage across the Capodecime's pain thresholds (Protection worked out)
+    await call(world, cog.activate, 2, model="a3")
+    capo = record.state["models"]["b1"]
+    before = ENGINE.view_for(ENGINE.load_state(record.state), PUBLIC)
+    thresholds = next(m for m in before["models"] if m["uid"] == "b1")["thresholds"]
+    protection = next(m for m in before["models"] if m["uid"] == "b1")["attributes"]["PRO"]
+    amount = thresholds[1] + 1 + protection        # one box past the second threshold after Protection
+    sheets_before = sum(1 for m in world.public() if m.file and "sheet" in m.file.filename)
+    await call(world, cog.damage, 2, model="b1", amount=amount, source="Ugdru claws")
+    record = await bot.store.game(game.id)
+    after = ENGINE.view_for(ENGINE.load_state(record.state), PUBLIC)
+    b1 = next(m for m in after["models"] if m["uid"] == "b1")
+    assert b1["damage"] == thresholds[1] + 1 and b1["pain_penalty"] == capo["life_track"][thresholds[1]]
+    assert world.public_text().count("crosses a Pain Threshold") >= 2
+    assert sum(1 for m in world.public() if m.file and "sheet" in m.file.filename) == sheets_before + 1
+    await call(world, cog.end, 2, model="a3")
+    # --- play the Round out by buttons: activate the first model offered, then end its activation
+    for _ in range(60):
+        record = await bot.store.game(game.id)
+        state = ENGINE.load_state(record.state)
+        if state.phase != "activation":
+            break
+        prompt = ENGINE.pending(state)[-1]
+        message = world.last("channel:10", with_view=True)
+        assert message.content.endswith(prompt.text) or prompt.text in message.content
+        ids = [o.id for o in prompt.options]
+        await choose(world, message, world.users[int(prompt.player)], prompt, "end" if "end" in ids else ids[0])
+    assert state.phase == "end_round"
+    # --- End of Round by command: AP, casts and Blessing reset
+    await call(world, cog.endround, 2)
+    record = await bot.store.game(game.id)
+    s = ENGINE.load_state(record.state)
+    assert s.round == 2
+    a1 = s.models["a1"]
+    assert a1.ap == a1.ap_max and not a1.activated and a1.casts_this_round == 0 and not a1.cast_locked
+    assert not any(e.name == "Blessing" for e in s.models["a2"].effects)
+    assert s.models["b2"].stunned                                # Stun stays until cleared
+    view = ENGINE.view_for(s, PUBLIC)
+    assert all(m["ap"] == m["ap_max"] for m in view["models"] if not m["fallen"])
+    # --- /game status and /hand work; GM forces the rest to the end
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.status.callback(game_cog, world.interaction(world.users[2], world.channels[10]))
+    assert "Round 2/5" in world.public_text()
+    await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
+    hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
+    assert "Devil's Mask" in hand and AGENDAS[s.players["3"].agenda][0] in hand
+    await call(world, cog.concede, 3)
+    record = await bot.store.game(game.id)
+    assert not record.active and "wins" in world.public_text()
+    # --- secrecy: nothing private ever reached the channel before the end revealed it
+    assert_no_secrets_before_the_end(world, s)
+
+
+def assert_no_secrets_before_the_end(world, state):
+    secrets_ = ["Devil's Mask"] + [AGENDAS[state.players[p].agenda][0] for p in state.seats]
+    public = [m for m in world.public()]
+    over = next(i for i, m in enumerate(public) if "The adventure ends" in (m.content or ""))
+    before = "\n".join(text for m in public[:over] for text in m.texts())
+    for secret in secrets_:
+        assert secret not in before, secret
+
+
+async def test_secrets_stay_private_through_random_play(bot, world, monkeypatch):
+    """Random button play to the end: agendas and the hidden magical item never show in public
+    (text, labels, options, file names, the views the sheet images are drawn from) until the end."""
+    import random
+    import cogs.carnevale as C
+    drawn = []
+    real_sheet = C.squad_sheet
+
+    def spy(view, player=None):
+        drawn.append(json.dumps(view))
+        return real_sheet(view, player)
+    monkeypatch.setattr(C, "squad_sheet", spy)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild")
+    game = await bot.store.active_game(1, 10)
+    picker = random.Random(5)
+    gm_view = None
+    for _ in range(600):
+        record = await bot.store.game(game.id)
+        if not record.active:
+            break
+        state = ENGINE.load_state(record.state)
+        gm_view = state
+        prompt = ENGINE.pending(state)[0]
+        message = next(m for m in reversed(world.public()) if m.view is not None and any(
+            f":{prompt.id}:" in cid or cid.endswith(f":{prompt.id}") for cid in m.custom_ids()))
+        n = len(message.custom_ids())
+        if prompt.max_choices > 1 or len(prompt.options) > 10:   # a select
+            k = max(prompt.min_choices, 1)
+            values = [o.value for o in message.view.children[0].item.options][:k]
+            await click(world, message, world.users[int(prompt.player)], index=0, values=values)
+        else:
+            ids = [o.id for o in prompt.options]
+            choices = [i for i, o in enumerate(ids) if o not in ("back", "endchain")] or [0]
+            await click(world, message, world.users[int(prompt.player)], index=picker.choice(choices))
+        assert n
+    assert gm_view is not None
+    hidden = ["Devil's Mask"] + [AGENDAS[gm_view.players[p].agenda][0] for p in gm_view.seats]
+    gm_text = json.dumps(ENGINE.view_for(gm_view, GM))
+    assert "Devil's Mask" in gm_text
+    record = await bot.store.game(game.id)
+    assert not record.active, "random play did not reach the end"
+    assert_no_secrets_before_the_end(world, gm_view)
+    assert len(drawn) > 5
+    for view in drawn[:-1]:           # the last sheet is drawn after the end
+        for secret in hidden:
+            assert secret not in view
+
+
+async def test_game_start_refusals(bot, world):
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[2])
+    assert "another member" in last_private(world, 2)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Ghost")
+    assert "no squad called **Ghost**" in world.last().content
+    await build(world, 2, "Big", "The Rashaar", [("Magi-Rashaar", {"leader": True})], points=60)
+    await bot.store.save_character(1, 2, "carnevale", "Big", {
+        "squad": {**(await bot.store.character(1, 2, "carnevale", "Big"))["squad"],
+                  "members": [{"profile": "Magi-Rashaar", "leader": True},
+                              {"profile": "Hybrid"}]}, "pack": ""})
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Big")
+    assert "over the limit of 60" in world.last().content
+    assert await bot.store.active_game(1, 10) is None
+
+
+async def test_autocompletes_name_models_and_spells(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", my_faction=None,
+               their_faction="The Guild", deploy_all=True)
+    interaction = world.interaction(world.users[2], world.channels[10])
+    choices = await cog.model_autocomplete(interaction, "")
+    assert choices[0].value == "a1" and "Magi-Rashaar" in choices[0].name
+    assert {c.value for c in choices} >= {"a1", "a2", "b1"}
+    assert [c.value for c in await cog.model_autocomplete(interaction, "hybrid")] == ["a3"]
+    interaction.namespace = type("NS", (), {"model": "a1"})()
+    spells = [c.value for c in await cog.spell_autocomplete(interaction, "")]
+    assert spells == ["Infernal Images", "Blessing"]
+    interaction.namespace = type("NS", (), {"squad": "Rashaar"})()
+    profiles = [c.value for c in await cog.profile_autocomplete(interaction, "")]
+    assert "Hybrid" in profiles and "Butcher" not in profiles and "The Duke" in profiles
+    squads = await cog.my_squad_autocomplete(interaction, "ras")
+    assert [c.value for c in squads] == ["Rashaar"]
