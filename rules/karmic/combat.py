@@ -1281,7 +1281,9 @@ def _end_round(state: KarmicState, events: list[Event]) -> None:
     if cb.surprise.get("active"):
         cb.surprise["active"] = False
         cb.need_init = True
-    events.append(Event("round_end", f"Round {cb.round} ends.", PUBLIC, {"round": cb.round}))
+    from .views import public_track
+    events.append(Event("round_end", f"Round {cb.round} ends.", PUBLIC,
+                        {"round": cb.round, "track": public_track(state)}))
     cb.offers = [k for k in cb.fighters if state.characters[k].deck is not None and state.characters[k].deck.offer]
     if cb.offers:
         state.phase = "offers"

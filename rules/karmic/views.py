@@ -147,3 +147,9 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
             ({"attacker": cb.surprise.get("attacker"), "target": cb.surprise.get("target")}
              if cb.surprise.get("active") else {}),
             "ended": cb.ended}
+
+
+def public_track(state: KarmicState) -> dict:
+    """The PUBLIC combat view of this moment, for a snapshot of a finished round (the round_end event
+    carries it so a renderer can draw the round's revealed registers after the next round begins)."""
+    return _combat_view(state, PUBLIC)

@@ -61,6 +61,12 @@ def public_cards(state, events):
         if e.audience == PUBLIC:
             for item in e.data.get("cards", []) if e.kind == "reveal" else []:
                 shown.add(item[2])
+            if e.kind == "round_end":          # the finished round's snapshot: revealed cards only
+                for r in e.data.get("track", {}).get("registers", []):
+                    for d in r["decls"]:
+                        assert d["revealed"] or "card" not in d
+                        if d["revealed"]:
+                            shown.update([d["card"]] + d.get("chain", []))
             if e.kind in ("hit", "stand", "initiative", "hold_break", "hold_struggle", "choke_check") \
                     and e.data.get("card"):
                 shown.add(e.data["card"])
