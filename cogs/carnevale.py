@@ -28,7 +28,8 @@ from renderers.carnevale import roll_image, squad_sheet
 from rules.carnevale import (ENGINE, Squad, SquadMember, add_member, load_pack_text, load_sample_pack,
                              remove_member, squad_view)
 from rules.carnevale import actions as A
-from rules.carnevale.campaign import BLACK_STATUE
+from rules.carnevale import campaign as C
+from rules.carnevale.campaign import BLACK_STATUE, CampaignRecord
 from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, build_pool, odds, roll_pool
 from rules.carnevale.engine import MOVE_ACTIONS
 from rules.carnevale.squad import member_cost, squad_cost, validate_squad
@@ -209,6 +210,8 @@ class CarnevaleCog(commands.Cog):
     squad = app_commands.Group(name="squad", description="Carnevale squads: build, show, list",
                                parent=carnevale)
     game = app_commands.Group(name="game", description="A Carnevale game in this channel", parent=carnevale)
+    campaign = app_commands.Group(name="campaign", description="A squad's campaign ledger between adventures",
+                                  parent=carnevale)
 
     def __init__(self, bot):
         self.bot = bot
@@ -834,6 +837,167 @@ class CarnevaleCog(commands.Cog):
         for part in chunks(text.split("\n")):
             await interaction.followup.send(part, ephemeral=True)
         await post_sheet(self.host, game, state, force=True)
+
+    # ------------------------------------------------------------------ the campaign ledger
+    async def _campaign(self, interaction: discord.Interaction, squad: str):
+        """(saved data, CampaignRecord) of one of the caller's squads; refused without a campaign."""
+        loc = interaction.locale
+        data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
+        if data is None:
+            raise BautaError(t("carnevale.squad.missing", loc, name=squad))
+        if not data.get("campaign"):
+            raise BautaError(t("carnevale.campaign.none", loc, name=squad))
+        return data, CampaignRecord.from_dict(data["campaign"])
+
+    async def _ledger(self, interaction: discord.Interaction, squad: str, change) -> None:
+        """Change a campaign record (rolls use the record's own Rng): a refusal stays private and
+        changes nothing; a result is saved, then told to the channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data, rec = await self._campaign(interaction, squad)
+        lines = change(rec)                                   # raises IllegalAction: nothing saved
+        data["campaign"] = rec.to_dict()
+        await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, data["squad"]["name"],
+                                        data)
+        await interaction.followup.send(t("carnevale.game.done", interaction.locale), ephemeral=True)
+        head = t("carnevale.campaign.head", interaction.guild_locale, who=interaction.user.mention, name=rec.squad)
+        for part in chunks([head, *lines]):
+            await interaction.followup.send(part)
+
+    async def campaign_member_autocomplete(self, interaction: discord.Interaction, current: str):
+        squad = getattr(interaction.namespace, "squad", None)
+        if not squad or interaction.guild_id is None:
+            return []
+        data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
+        if not data or not data.get("campaign"):
+            return []
+        return [app_commands.Choice(name=m["name"][:100], value=m["name"]) for m in data["campaign"]["members"]
+                if current.lower() in m["name"].lower()][:25]
+
+    @staticmethod
+    def _roll_line(res: dict) -> str:
+        if not res.get("eligible", True):
+            return f"• {res['reason']}"
+        text = f"• {res['member']}: rolled {res['roll']}"
+        if "needed" in res:
+            text += f" (needs {res['needed']}+)"
+        if res.get("faces") and len(res["faces"]) > 0 and "value" in res:
+            text += f"; table roll {', '.join(map(str, res['faces']))}"
+        if "injury_roll" in res:
+            text += f"; injury roll {res['injury_roll']}"
+        return text + f" → **{res['result']}**"
+
+    @campaign.command(name="start", description="Open the campaign ledger of one of your squads")
+    @app_commands.describe(squad="Your squad", length="Adventures in the campaign (5)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_start(self, interaction: discord.Interaction, squad: str,
+                             length: app_commands.Range[int, 1, 20] = C.STANDARD_LENGTH):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = interaction.locale
+        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
+        data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
+        if data.get("campaign"):
+            raise BautaError(t("carnevale.campaign.exists", loc, name=current.name))
+        pack = await self._pack(interaction.guild_id, pack_name, loc)
+        from rules.carnevale import check_squad
+        check_squad(pack, current)
+        rec = C.new_campaign(pack, current, str(interaction.user.id), seed=secrets.randbits(63), length=length)
+        data["campaign"] = rec.to_dict()
+        await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, current.name, data)
+        await interaction.followup.send(t("carnevale.campaign.started", loc, name=current.name, n=length),
+                                        ephemeral=True)
+
+    @campaign.command(name="record", description="Record an adventure: VP and the win give Campaign Points")
+    @app_commands.describe(squad="Your squad", vp="Victory Points scored", won="Did you win?",
+                           adventure="Which adventure", note="A note for the history")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    @app_commands.choices(adventure=[app_commands.Choice(name=a["name"], value=a["name"]) for a in BLACK_STATUE])
+    async def campaign_record(self, interaction: discord.Interaction, squad: str, vp: app_commands.Range[int, 0, 200],
+                              won: bool, adventure: str | None = None,
+                              note: app_commands.Range[str, 1, 200] | None = None):
+        def change(rec):
+            name = adventure or f"Adventure {len(rec.adventures) + 1}"
+            C.record_adventure(rec, name, vp, won, [note] if note else [])
+            return [rec.history[-1]]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="experience", description="A surviving character's Experience roll (Leader 9+, others 8+)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
+    async def campaign_experience(self, interaction: discord.Interaction, squad: str, member: str):
+        def change(rec):
+            res = C.experience_roll(rec.rng, rec.member(member))
+            rec.history.append(self._roll_line(res)[2:].replace("**", ""))
+            return [self._roll_line(res)]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="bonus", description="Bonus Experience: one roll per 5 VP for chosen non-Leaders")
+    @app_commands.describe(squad="Your squad", vp="VP scored in the adventure",
+                           members="The characters who roll, comma-separated")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_bonus(self, interaction: discord.Interaction, squad: str, vp: app_commands.Range[int, 0, 200],
+                             members: str):
+        def change(rec):
+            out = [self._roll_line(r) for r in C.bonus_experience(rec.rng, rec, vp, list(_split_ids(members)))]
+            rec.history.extend(line[2:].replace("**", "") for line in out)
+            return out
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="injury", description="Fallen in Combat: a fallen character rolls (5+ recovers)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
+    async def campaign_injury(self, interaction: discord.Interaction, squad: str, member: str):
+        def change(rec):
+            res = C.fallen_roll(rec.rng, rec.member(member))
+            rec.history.append(self._roll_line(res)[2:].replace("**", ""))
+            return [self._roll_line(res)]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="spend", description="Spend Campaign Points from the squad's bank")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_spend(self, interaction: discord.Interaction, squad: str,
+                             amount: app_commands.Range[int, 1, 1000], what: app_commands.Range[str, 1, 100]):
+        def change(rec):
+            C.spend(rec, amount, what)
+            return [rec.history[-1]]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="upkeep", description="Pay maintenance before the next adventure (injuries first)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_upkeep(self, interaction: discord.Interaction, squad: str):
+        def change(rec):
+            return C.pay_upkeep(rec) or [t("carnevale.campaign.no_upkeep", interaction.guild_locale)]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_show(self, interaction: discord.Interaction, squad: str, public: bool = False):
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        _, rec = await self._campaign(interaction, squad)
+        loc = interaction.locale
+        lines = [t("carnevale.campaign.show", loc, name=rec.squad, faction=rec.faction, bank=rec.bank,
+                   done=len(rec.adventures), length=rec.length, no=rec.campaign_no)]
+        for a in rec.adventures:
+            lines.append(f"• {a.number}. {a.name}: {a.vp} VP{' — won' if a.won else ''} → {a.cp} CP")
+        for m in rec.members:
+            extra = []
+            if m.leader:
+                extra.append("Leader")
+            if m.improvements:
+                extra.append("improvements: " + ", ".join(m.improvements))
+            if m.powers:
+                extra.append("powers: " + ", ".join(m.powers))
+            if m.injuries:
+                extra.append("injuries: " + ", ".join(m.injuries))
+            if m.dead:
+                extra.append("dead")
+            if m.captured:
+                extra.append("captured")
+            if m.misses_next:
+                extra.append("misses the next adventure")
+            lines.append(f"**{m.name}** ({m.profile})" + (" — " + "; ".join(extra) if extra else ""))
+        if rec.history:
+            lines.append(t("carnevale.campaign.history", loc))
+            lines += [f"· {h}" for h in rec.history[-15:]]
+        for part in chunks(lines):
+            await interaction.followup.send(part, ephemeral=not public)
 
 
 async def setup(bot):

@@ -410,3 +410,120 @@ async def test_autocompletes_name_models_and_spells(bot, world):
     assert "Hybrid" in profiles and "Butcher" not in profiles and "The Duke" in profiles
     squads = await cog.my_squad_autocomplete(interaction, "ras")
     assert [c.value for c in squads] == ["Rashaar"]
+
+
+async def test_closed_dms_the_agenda_waits_in_hand(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    bruno = world.users[3]
+    bruno.dm_closed = True
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=bruno, my_squad="Rashaar", their_faction="The Guild",
+               deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    state = ENGINE.load_state(game.state)
+    assert any("could not DM" in (m.content or "") and "<@3>" in m.content for m in world.public())
+    agenda = AGENDAS[state.players["3"].agenda][0]
+    assert agenda not in world.public_text()
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.hand.callback(game_cog, world.interaction(bruno, world.channels[10]))
+    assert agenda in "\n".join(m.content or "" for m in world.ephemeral(bruno))
+    # /carnevale game sheet: the public sheet again, and the private view to the caller only
+    await call(world, cog.sheet, 3)
+    private = "\n".join(m.content or "" for m in world.ephemeral(bruno))
+    assert "Your private view" in private and agenda in private
+    assert world.last("channel:10").file.filename == f"carnevale-{game.id}-sheet.png"
+    assert agenda not in world.public_text()
+
+
+async def test_refusals_are_private_and_change_nothing(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    public_before = len(world.public())
+    await call(world, cog.activate, 3, model="a1")
+    assert "not your model" in last_private(world, 3)
+    await call(world, cog.damage, 4, model="a1", amount=3)          # Carla is not playing
+    assert "Only the players or a GM" in last_private(world, 4)
+    await call(world, cog.endround, 2)
+    assert "every model has activated" in last_private(world, 2)
+    assert len(world.public()) == public_before
+    assert (await bot.store.game(game.id)).version == game.version
+    # a GM may act for anyone: the owner (an admin) heals directly
+    await call(world, cog.heal, 1, model="b1", amount=1)
+    assert "has lost no LP" in last_private(world, 1) or "✓" in last_private(world, 1)
+
+
+async def test_no_game_here_is_a_clear_private_answer(bot, world):
+    cog = cog_of(bot)
+    await call(world, cog.activate, 2, model="a1")
+    assert "no" in last_private(world, 2).lower() and not world.public()
+
+
+async def test_game_with_a_guild_pack(bot, world):
+    text = """
+pack: {name: Our Pack}
+factions:
+  - name: The Guild
+    classes:
+      - name: Bravo
+        cost: 30
+        ap: 3
+        attributes: {MOV: 5, COM: 5, DEX: 5, SHO: 4, MIN: 4, PRO: 2}
+        karma: 2
+        command: 2
+        life_track: [0, 0, 0, -1, -1, -2]
+        equipment: [Sword]
+  - name: The Rashaar
+    classes:
+      - name: Spawn
+        cost: 20
+        ap: 3
+        attributes: {MOV: 5, COM: 4, DEX: 4, SHO: 2, MIN: 3, PRO: 1}
+        karma: 1
+        command: 1
+        life_track: [0, 0, -1, -2]
+"""
+    await bot.store.save_pack(1, "carnevale", "ours", text, 1)
+    cog = cog_of(bot)
+    await call(world, cog.squad_create, 2, name="Bravi", faction="The Guild", pack="ours", points=100)
+    await call(world, cog.squad_add, 2, squad="Bravi", profile="Bravo", leader=True)
+    await call(world, cog.squad_create, 3, name="Spawns", faction="The Rashaar", pack="ours", points=100)
+    await call(world, cog.squad_add, 3, squad="Spawns", profile="Spawn", leader=True)
+    await call(world, cog.squad_create, 3, name="Sampled", faction="The Rashaar", points=100)
+    await call(world, cog.squad_add, 3, squad="Sampled", profile="Hybrid")
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Bravi", their_squad="Sampled")
+    assert "different packs" in world.last().content
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Bravi", their_squad="Spawns",
+               deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    assert [m["profile"] for m in game.state["models"].values()] == ["Bravo", "Spawn"]
+
+
+async def test_campaign_ledger_across_adventures(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)
+    assert "no campaign yet" in last_private(world, 2)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    assert "ledger of **Rashaar** is open" in last_private(world, 2)
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True, adventure="Unexpected Clash")
+    assert "7 VP and the win → 12 Campaign Points (bank 12)" in world.public_text()
+    await call(world, cog.campaign_experience, 2, squad="Rashaar", member="Hybrid")
+    assert "Hybrid: rolled" in world.public_text() and "(needs 8+)" in world.public_text()
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Citizen of Venice")
+    assert "Citizen of Venice: rolled" in world.public_text()
+    await call(world, cog.campaign_bonus, 2, squad="Rashaar", vp=7, members="Magi-Rashaar")
+    assert "non-Leader" in last_private(world, 2)
+    await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")
+    assert "the bank holds 12" in last_private(world, 2)
+    await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=10, what="a Lantern")
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    assert data["campaign"]["bank"] == 2 and len(data["campaign"]["adventures"]) == 1
+    await call(world, cog.campaign_upkeep, 2, squad="Rashaar")
+    await call(world, cog.campaign_show, 2, squad="Rashaar")
+    shown = last_private(world, 2)
+    assert "bank **2 CP**" in shown and "1/5 adventures" in shown and "Unexpected Clash: 7 VP — won → 12 CP" in shown
+    # another member cannot touch this ledger
+    await call(world, cog.campaign_spend, 3, squad="Rashaar", amount=1, what="theft")
+    assert "no squad called" in last_private(world, 3)
