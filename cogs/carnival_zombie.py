@@ -17,16 +17,21 @@ First Player). This cog adds:
   the secret never passes through a channel (see `_secret_act`).
 - `/cz focus [reason]`: the Battle Focus penalty (optional rule).
 
-Pile of Corpses (§10.4): `probabilistic` (default) and `honour` (the dropper reports the result
-with buttons) are played through the engine's prompts; `reaction` is offered as the engine's
-self-timed "Drop!" buttons — the cog does not measure reaction times (the framework owns the
-buttons; see the module's report).
+Pile of Corpses (§10.4), set with `/gm rules carnival_zombie pile_mode`: `probabilistic` (default)
+and `honour` (the dropper reports the result with buttons) are played through the engine's prompts.
+`reaction`: the "Drop!" button is the engine's prompt; the click leaves that same prompt waiting for
+its timing, and this cog answers at once with `PileTiming(ms)`: the time between the prompt's message
+and the click, both from Discord's snowflake timestamps (server-side, so no client clock counts), or
+from the bot's clock when those are missing. If the bot dies between the click and the timing, the
+next publish of the game (`/cz status`, `/game status`, any command) answers it "untimed".
 """
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
+import time
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -36,10 +41,10 @@ from discord.ext import commands
 from db.store import VersionConflict
 from i18n import t
 from renderers import carnival_zombie as R
-from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, Sabotage, Unmask, load_pack_text,
-                                   load_sample_pack)
+from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
+                                   load_pack_text, load_sample_pack)
 from rules.carnival_zombie.state import CAVES
-from rules.common import GM, PUBLIC, BautaError, Event, StalePrompt
+from rules.common import GM, PUBLIC, Actor, BautaError, Event, StalePrompt
 
 from . import systems
 from .framework import MESSAGE_LIMIT, chunks, mention, reply
@@ -51,6 +56,7 @@ TITLE = "Carnival Zombie 2nd Edition"
 LIVE = "cz_live"                          # meta: the Night's live board {message, channel, night, version}
 SHOWN = "cz_shown"                        # meta: the last Day board posted {key, move}
 REMINDED = "cz_reminded"                  # meta: the prompt id whose player was last reminded
+REACT = "cz_react"                        # meta: when the reaction-mode "Drop!" prompt appeared {prompt, at}
 DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
 DIFFICULTIES = ("easy", "medium", "difficult")
 
@@ -202,7 +208,77 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     await host.store.set_meta(fresh, meta)
 
 
+async def commit(host, game, action: Any, actor: Actor, locale=None):
+    """Apply and commit one action (version-checked, a lost race replayed on the fresh state), without
+    publishing. Returns (new record, outcome, prompt ids pending before)."""
+    for _attempt in range(host.RETRIES):
+        state = ENGINE.load_state(game.state)
+        before = {p.id for p in ENGINE.pending(state)}
+        outcome = ENGINE.apply(state, action, actor)
+        try:
+            new = await host.store.commit_action(game, actor.id, ENGINE.dump_action(action),
+                                                 ENGINE.dump_state(outcome.state),
+                                                 [e.to_dict() for e in outcome.events])
+            return new, outcome, before
+        except VersionConflict:
+            game = await host.store.game(game.id)
+            if game is None or not game.active:
+                raise StalePrompt(t("errors.game_ended", locale)) from None
+    raise VersionConflict(t("errors.already_done", locale))
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _reaction_ms(interaction, react: dict | None, prompt_id: str) -> int:
+    """How long the dropper took: Discord's timestamps of the prompt message and of the click when
+    both exist; else the bot's clock since the prompt was posted; -1 when this was not that click."""
+    data = getattr(interaction, "data", None) or {}
+    if f":{prompt_id}:" not in str(data.get("custom_id", "")):
+        return -1
+    clicked = getattr(interaction, "created_at", None)
+    posted = getattr(getattr(interaction, "message", None), "created_at", None)
+    if isinstance(clicked, datetime) and isinstance(posted, datetime):
+        return max(0, int((clicked - posted).total_seconds() * 1000))
+    if react and react.get("prompt") == prompt_id:
+        return max(0, int((_now() - float(react["at"])) * 1000))
+    return -1
+
+
+async def time_the_drop(host, interaction, game, state) -> bool:
+    """Reaction mode. When the "Drop!" prompt appears, note the time; when it was pressed (the same
+    prompt now waits for its timing), answer with PileTiming. True when it published the sequel."""
+    ask = state.ask if isinstance(state.ask, dict) else {}
+    if ask.get("kind") != "pile_react" or state.over:
+        return False
+    pending = ENGINE.pending(state)
+    if not pending:
+        return False
+    prompt = pending[0]
+    fresh = await host.store.game(game.id) or game
+    meta = dict(fresh.meta)
+    if not ask.get("timing"):
+        if (meta.get(REACT) or {}).get("prompt") != prompt.id:
+            meta[REACT] = {"prompt": prompt.id, "at": _now()}
+            await host.store.set_meta(fresh, meta)
+        return False
+    ms = _reaction_ms(interaction, meta.get(REACT), prompt.id)
+    meta.pop(REACT, None)
+    fresh = await host.store.set_meta(fresh, meta)
+    # The cog vouches for the measurement on behalf of the prompt's player (only they, or a GM,
+    # could press the button).
+    new, outcome, before = await commit(host, fresh, PileTiming(ms=ms), Actor(prompt.player))
+    await host.publish(None, new, outcome.state, outcome.events, before - {prompt.id})
+    return True
+
+
 async def after_publish(host, interaction, game, state, events) -> None:
+    try:
+        if await time_the_drop(host, interaction, game, state):
+            return                      # the sequel's own publish has updated the board
+    except Exception:  # noqa: BLE001 - a failed timing is healed by the next publish ("untimed")
+        log.exception("reaction timing failed for game %s", game.id)
     try:
         await show_board(host, game, state)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
@@ -311,6 +387,9 @@ class CarnivalZombieCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         game = await self.host.channel_game(interaction, NAME)
         state = ENGINE.load_state(game.state)
+        if await time_the_drop(self.host, interaction, game, state):    # a drop whose timing was lost
+            game = await self.store.game(game.id) or game
+            state = ENGINE.load_state(game.state)
         view = ENGINE.view_for(state, PUBLIC)
         header = t("carnival_zombie.status_header", interaction.guild_locale, id=game.id,
                    players=", ".join(map(mention, game.seats)))
@@ -368,21 +447,7 @@ class CarnivalZombieCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.host.channel_game(interaction, NAME)
         actor = await self.host.actor(interaction, game.guild_id)
-        for _attempt in range(3):
-            state = ENGINE.load_state(game.state)
-            before = {p.id for p in ENGINE.pending(state)}
-            outcome = ENGINE.apply(state, action, actor)
-            try:
-                new = await self.store.commit_action(game, actor.id, ENGINE.dump_action(action),
-                                                     ENGINE.dump_state(outcome.state),
-                                                     [e.to_dict() for e in outcome.events])
-                break
-            except VersionConflict:
-                game = await self.store.game(game.id)
-                if game is None or not game.active:
-                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
-        else:
-            raise VersionConflict(t("errors.already_done", interaction.locale))
+        new, outcome, before = await commit(self.host, game, action, actor, interaction.locale)
         settings = await self.store.settings(new.guild_id)
         gm_lines = [e.text for e in outcome.events if e.audience == GM]
         if gm_lines and settings.gm_channel_id:

@@ -1,5 +1,5 @@
 """Carnival Zombie 2nd Edition: the cooperative campaign, with the bot as the opponent."""
-from .actions import ACTIONS, Choose, FocusPenalty, Sabotage, Unmask
+from .actions import ACTIONS, Choose, FocusPenalty, PileTiming, Sabotage, Unmask
 from .content import SCHEMA, content_for, load_pack_text, load_sample_pack
 from .engine import CarnivalZombie
 from .state import DEFAULT_HOUSE_RULES, GameState
@@ -8,4 +8,4 @@ from .views import census
 ENGINE = CarnivalZombie()
 
 __all__ = ["ACTIONS", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
-           "SCHEMA", "Sabotage", "Unmask", "census", "content_for", "load_pack_text", "load_sample_pack"]
+           "PileTiming", "SCHEMA", "Sabotage", "Unmask", "census", "content_for", "load_pack_text", "load_sample_pack"]

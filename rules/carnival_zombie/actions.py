@@ -36,6 +36,17 @@ class Unmask(Serial):
     type: ClassVar[str] = "unmask"
 
 
-ACTIONS = {Choose.type: Choose, FocusPenalty.type: FocusPenalty, Sabotage.type: Sabotage, Unmask.type: Unmask}
+@dataclass(frozen=True)
+class PileTiming(Serial):
+    """Pile of Corpses, reaction mode (§10.4): how long the dropper took to press "Drop!", in
+    milliseconds, measured by the host from Discord's timestamps; -1 when it could not be measured."""
 
-__all__ = ["ACTIONS", "Choose", "FocusPenalty", "Sabotage", "Unmask"]
+    ms: int = -1
+
+    type: ClassVar[str] = "pile_timing"
+
+
+ACTIONS = {Choose.type: Choose, FocusPenalty.type: FocusPenalty, Sabotage.type: Sabotage, Unmask.type: Unmask,
+           PileTiming.type: PileTiming}
+
+__all__ = ["ACTIONS", "Choose", "FocusPenalty", "PileTiming", "Sabotage", "Unmask"]

@@ -12,7 +12,7 @@ from typing import Any
 from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Prompt, Rng
 from rules.common.errors import NotYourTurn
 
-from .actions import ACTIONS, FocusPenalty, Sabotage, Unmask
+from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
 from .content import Content, Frozen, _freeze, content_for
 from .state import (BELLTOWER, CAVES, CLOCKWISE, DEFAULT_HOUSE_RULES, PITS, SCHEMA_VERSION, BossSlot, Character,
                     GameState, Night)
@@ -1853,10 +1853,45 @@ class CarnivalZombie(Engine[GameState]):
         else:
             self._spill(g, ch, int(picks[0][1:]))
 
+    # Reaction mode: (limit in ms, factor on the spill chance, how the hand is described); slower = 2.0.
+    REACTION_WINDOWS = ((3000, 0.5, "a quick hand"), (15000, 1.0, "a steady hand"))
+
+    def reaction_factor(self, ms: int) -> tuple[float, str]:
+        if ms < 0:
+            return 1.0, "an untimed hand"
+        for limit, factor, words in self.REACTION_WINDOWS:
+            if ms <= limit:
+                return factor, words
+        return 2.0, "a late, shaky hand"
+
     def _h_pile_react(self, g: G, ask: dict, picks: tuple) -> None:
-        ch = self._ch(g.s, ask["char"])
-        g.s.ctx.pop("drop", None)
-        self._spill_roll(g, ch, ask["n"], {"fast": 0.5, "ok": 1.0, "slow": 2.0}[picks[0]])
+        s = g.s
+        if not ask.get("timing"):
+            # "Drop!" was pressed: the same decision (same prompt id, so a host does not post it
+            # again) now waits for its timing, which the host answers with PileTiming at once.
+            # Any other driver (or a host that lost the timing) answers "untimed".
+            s.seq -= 1
+            s.ask = {**ask, "timing": True}
+            return
+        ch = self._ch(s, ask["char"])
+        s.ctx.pop("drop", None)
+        self._spill_roll(g, ch, ask["n"], 1.0)
+
+    def _pile_timing(self, g: G, action: PileTiming, actor: Actor) -> None:
+        s = g.s
+        ask = s.ask
+        if not (ask.get("kind") == "pile_react" and ask.get("timing")):
+            raise IllegalAction("No drop on the Pile of Corpses is waiting for its timing.")
+        if not actor.may_act_for(self.owner(s, ask["char"])):
+            raise NotYourTurn("That drop is not yours.")
+        s.ask = {}
+        s.seq += 1
+        s.ctx.pop("drop", None)
+        ch = self._ch(s, ask["char"])
+        factor, words = self.reaction_factor(int(action.ms))
+        timing = f" ({action.ms / 1000:.1f} s)" if action.ms >= 0 else ""
+        g.say("pile_timing", f"{self._name(g, ch.id)} drops with {words}{timing}.", ms=int(action.ms), factor=factor)
+        self._spill_roll(g, ch, ask["n"], factor)
 
     def _spill(self, g: G, ch: Character, fallen: int) -> None:
         s, c = g.s, g.c
@@ -2318,6 +2353,10 @@ class CarnivalZombie(Engine[GameState]):
             return g.ev
         if isinstance(action, Unmask):
             self._unmask(g, actor)
+            self._run(g)
+            return g.ev
+        if isinstance(action, PileTiming):
+            self._pile_timing(g, action, actor)
             self._run(g)
             return g.ev
         if isinstance(action, FocusPenalty):

@@ -168,8 +168,13 @@ def build_prompt(eng, s, c, ask: dict) -> Prompt:
         opts = [Option("clean", "Clean drop")] + [Option(f"f{k}", f"{k} cube(s) fell") for k in range(1, min(total, 24) + 1)]
     elif kind == "pile_react":
         who = eng.owner(s, ask["char"])
-        text = f"Steady... drop the {ask['n']} cube(s) on the Pile now!"
-        opts = [Option("fast", "Drop! (quick hand)"), Option("ok", "Drop!"), Option("slow", "Drop... (late)")]
+        if ask.get("timing"):
+            text = f"Dropping {ask['n']} cube(s) on the Pile of Corpses... (timing the hand)"
+            opts = [Option("untimed", "Drop! (untimed)")]
+        else:
+            text = (f"Steady... drop the {ask['n']} cube(s) on the Pile of Corpses NOW! "
+                    "(the quicker the hand, the steadier the Pile)")
+            opts = [Option("drop", "Drop!")]
     elif kind == "spill_split":
         sp = s.ctx["spill"]
         a, b = sp["pit"] + "1", sp["pit"] + "2"

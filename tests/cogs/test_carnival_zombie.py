@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import sys
 
 import discord
 import pytest
@@ -513,3 +514,65 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     await answer(bot, world, game.id, policy)
     record, _state = await state_of(bot, game.id)
     assert len(live_boards(world)) == 1 and live_boards(world)[0].id == record.meta[LIVE]["message"] != board.id
+
+
+# ------------------------------------------------------------------------------ Pile of Corpses, reaction mode
+async def test_reaction_mode_times_the_drop_from_the_prompt_to_the_click(bot, world, seed, monkeypatch):
+    from cogs.carnival_zombie import REACT
+    clock = [1000.0]
+    # the module the bot loaded (load_extension executes a fresh copy of it), not the one imported here
+    monkeypatch.setattr(sys.modules["cogs.carnival_zombie"], "_now", lambda: clock[0])
+    await bot.store.set_house_rule(1, NAME, "pile_mode", "reaction")
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
+    policy = sensible_policy(random.Random(2))
+    delays = [1.5, 40.0]
+    timed = []
+    for _ in range(300):
+        record, state = await state_of(bot, game.id)
+        if state.over or state.phase == "day" or len(timed) == len(delays):
+            break
+        prompt = ENGINE.pending(state)[0]
+        if not prompt.id.startswith("pile_react"):
+            await answer(bot, world, game.id, policy)
+            continue
+        assert [o.id for o in prompt.options] == ["drop"]
+        assert record.meta[REACT]["prompt"] == prompt.id          # the clock started when it was posted
+        clock[0] += delays[len(timed)]
+        await answer(bot, world, game.id, lambda s, p: "drop")
+        record, state = await state_of(bot, game.id)
+        assert not ENGINE.pending(state) or ENGINE.pending(state)[0].id != prompt.id   # timed at once
+        assert REACT not in record.meta
+        timed.append(prompt.id)
+    assert len(timed) == len(delays)
+    text = table_text(world)
+    assert "drops with a quick hand (1.5 s)" in text and "drops with a late, shaky hand (40.0 s)" in text
+    assert "untimed" not in text                                  # the waiting step was never shown
+    actions = await bot.store.actions(game.id, limit=1000)
+    assert [a.action["ms"] for a in actions if a.action.get("type") == "pile_timing"] == [1500, 40000]
+    assert not errors_shown(world)
+
+
+async def test_a_drop_whose_timing_was_lost_is_healed_by_status(bot, world, seed):
+    """The bot died between the "Drop!" click and its timing: /cz status answers it, untimed."""
+    from rules.common import Actor, Choose
+    await bot.store.set_house_rule(1, NAME, "pile_mode", "reaction")
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
+    policy = sensible_policy(random.Random(2))
+    for _ in range(300):
+        record, state = await state_of(bot, game.id)
+        prompt = ENGINE.pending(state)[0]
+        if prompt.id.startswith("pile_react"):
+            break
+        await answer(bot, world, game.id, policy)
+    else:
+        raise AssertionError("no drop on the Pile")
+    # the click was committed, then the process died: no publish, no timing
+    outcome = ENGINE.apply(state, Choose(prompt.id, ("drop",)), Actor("2"))
+    await bot.store.commit_action(record, "2", ENGINE.dump_action(Choose(prompt.id, ("drop",))),
+                                  ENGINE.dump_state(outcome.state), [])
+    cog = cog_of(bot)
+    await cog.status.callback(cog, world.interaction(world.users[2], world.channels[10]))
+    record, state = await state_of(bot, game.id)
+    assert not ENGINE.pending(state) or ENGINE.pending(state)[0].id != prompt.id
+    assert "drops with an untimed hand" in table_text(world)
+    assert not errors_shown(world)

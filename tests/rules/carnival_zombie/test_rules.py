@@ -425,13 +425,36 @@ def test_probabilistic_spill_formula():
     assert eng.spill_chance(10, 100) == 0.6
 
 
-def test_reaction_mode_asks_for_the_drop():
+def test_reaction_mode_asks_for_the_drop_then_takes_its_timing():
+    from rules.carnival_zombie import PileTiming
     s = night(house_rules={"pile_mode": "reaction"})
     put(s, "N1.1", V=1)
     answer(s, "fire.s")
     answer(s, "N1.1.V")
-    assert kind(s) == "pile_react" and set(options(s)) == {"fast", "ok", "slow"}
-    answer(s, "fast")
+    assert kind(s) == "pile_react" and options(s) == ["drop"]
+    first = prompt(s).id
+    with pytest.raises(IllegalAction):                         # nothing to time before the click
+        ENGINE.apply(s, PileTiming(900), Actor("u1"))
+    answer(s, "drop")
+    # the same decision, now waiting for its timing: same id (a host does not post it again)
+    assert prompt(s).id == first and options(s) == ["untimed"]
+    assert sum(s.pile.values()) == 1 and census(s)["total"] == 195
+    with pytest.raises(NotYourTurn):
+        ENGINE.apply(s, PileTiming(900), Actor("someone else"))
+    out = ENGINE.apply(s, ENGINE.load_action({"type": "pile_timing", "ms": 1500}), Actor("u1"))
+    said = [e for e in out.events if e.kind == "pile_timing"]
+    assert said and "quick hand (1.5 s)" in said[0].text and said[0].data["factor"] == 0.5
+    assert not ENGINE.pending(out.state) or ENGINE.pending(out.state)[0].id != first
+    # any other driver answers the waiting drop "untimed"
+    answer(s, "untimed")
+    assert not ENGINE.pending(s) or ENGINE.pending(s)[0].id != first
+
+
+def test_reaction_windows():
+    assert ENGINE.reaction_factor(-1) == (1.0, "an untimed hand")
+    assert ENGINE.reaction_factor(2999)[0] == 0.5
+    assert ENGINE.reaction_factor(15000)[0] == 1.0
+    assert ENGINE.reaction_factor(15001)[0] == 2.0
 
 
 def test_battle_focus_penalty():
