@@ -186,9 +186,19 @@ async def after_publish(host, interaction, game, state, events) -> None:
     await post_sheet(host, game, state)
 
 
+async def on_over(host, interaction, game, state) -> None:
+    """The adventure is over: point the players at their campaign ledgers with their VP."""
+    vp = (state.result or {}).get("vp", {})
+    if not vp:
+        return
+    scores = ", ".join(f"{mention(pid)} {r['total']} VP" for pid, r in vp.items())
+    await host.courier.send_channel(game.channel_id, t("carnevale.game.over_campaign", None, scores=scores))
+
+
 SYSTEM = systems.register(systems.System(
     name=SYSTEM_NAME, title="Carnevale", engine=ENGINE, describe=describe, render=render,
-    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish))
+    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish,
+    on_over=on_over))
 
 
 # ============================================================================ the cog
@@ -322,6 +332,14 @@ class CarnevaleCog(commands.Cog):
     async def their_squad_autocomplete(self, interaction: discord.Interaction, current: str):
         owner = _user_id(getattr(interaction.namespace, "opponent", None) or getattr(interaction.namespace, "member", None))
         if interaction.guild_id is None or owner is None:
+            return []
+        rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
+        return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
+                if current.lower() in name.lower()][:25]
+
+    async def shown_squad_autocomplete(self, interaction: discord.Interaction, current: str):
+        owner = _user_id(getattr(interaction.namespace, "member", None)) or interaction.user.id
+        if interaction.guild_id is None:
             return []
         rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
         return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
@@ -502,29 +520,29 @@ class CarnevaleCog(commands.Cog):
     @squad.command(name="show", description="A squad's sheet image and list (yours privately, or in the channel)")
     @app_commands.describe(squad="The squad", member="Whose squad (default: yours)",
                            public="Post it in the channel (magical items stay hidden)")
-    @app_commands.autocomplete(squad=their_squad_autocomplete)
+    @app_commands.autocomplete(squad=shown_squad_autocomplete)
     async def squad_show(self, interaction: discord.Interaction, squad: str, member: discord.Member | None = None,
                          public: bool = False):
         owner = member or interaction.user
         mine = owner.id == interaction.user.id
-        private = mine and not public
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        full = mine and not public                  # the owner's own eyes only: magical items shown
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         loc = interaction.locale
         current, pack_name = await self._squad(interaction.guild_id, owner.id, squad, loc,
                                                who=None if mine else owner.mention)
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         name = getattr(owner, "display_name", str(owner))
-        view = squad_view(pack, current, name, viewer=None if private else PUBLIC)
+        view = squad_view(pack, current, name, viewer=None if full else PUBLIC)
         png = await asyncio.to_thread(squad_sheet, view, name)
-        if private:
+        if full:
             text = self._summary(pack, current, pack_name, loc)
         else:
             text = t("carnevale.squad.sheet", loc, name=current.name, who=owner.mention)
         parts = chunks(text.split("\n"))
-        await interaction.followup.send(parts[0], ephemeral=private,
+        await interaction.followup.send(parts[0], ephemeral=not public,
                                         file=discord.File(io.BytesIO(png), filename="carnevale-squad.png"))
         for part in parts[1:]:
-            await interaction.followup.send(part, ephemeral=private)
+            await interaction.followup.send(part, ephemeral=not public)
 
     @squad.command(name="list", description="The Carnevale squads of a member (default: yours)")
     async def squad_list(self, interaction: discord.Interaction, member: discord.Member | None = None):

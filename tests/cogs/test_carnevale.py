@@ -160,9 +160,12 @@ async def test_squad_show_private_and_public_hides_the_magical_item(bot, world):
     assert "Devil's Mask" in mine.content and mine.file.filename == "carnevale-squad.png"
     assert not world.public()
     await call(world, cog.squad_show, 3, squad="Guild", public=True)
-    await call(world, cog.squad_show, 2, squad="Guild", member=world.users[3])
+    await call(world, cog.squad_show, 2, squad="Guild", member=world.users[3], public=True)
     assert len(world.public()) == 2 and all(m.file for m in world.public())
     assert "Devil's Mask" not in world.public_text()
+    await call(world, cog.squad_show, 2, squad="Guild", member=world.users[3])      # privately, still hidden
+    theirs = world.ephemeral(world.users[2])[-1]
+    assert theirs.file and "Devil's Mask" not in (theirs.content or "") and len(world.public()) == 2
 
 
 # ---------------------------------------------------------------------------- a game
@@ -312,6 +315,7 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
     await call(world, cog.concede, 3)
     record = await bot.store.game(game.id)
     assert not record.active and "wins" in world.public_text()
+    assert "/carnevale campaign record" in world.public_text()
     # --- secrecy: nothing private ever reached the channel before the end revealed it
     assert_no_secrets_before_the_end(world, s)
 
