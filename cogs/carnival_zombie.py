@@ -356,7 +356,10 @@ class CarnivalZombieCog(commands.Cog):
         difficulty = {"hard": "difficult"}.get((difficulty or "").lower(), (difficulty or "").lower())
         if difficulty not in DIFFICULTIES:
             raise BautaError(t("carnival_zombie.unknown_difficulty", locale))
-        options: dict[str, Any] = {"difficulty": difficulty}
+        # Only the house rules this server set explicitly: the engine fills in the defaults, and a
+        # Scenario's own default (Doctor Gorini plays the Pile in honour mode) wins over them.
+        options: dict[str, Any] = {"difficulty": difficulty,
+                                   "house_rules": dict(await self.store.house_rules(interaction.guild_id, NAME))}
         content = None
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)

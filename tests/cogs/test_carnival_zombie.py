@@ -417,9 +417,36 @@ async def test_closed_dms_never_single_out_the_traitor_and_the_game_goes_on(bot,
 async def test_focus_penalty_needs_the_house_rule(bot, world, seed):
     game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
     cog = cog_of(bot)
-    await answer(bot, world, game.id, lambda s, p: "start")
-    with pytest.raises(IllegalAction):
+    policy = sensible_policy(random.Random(1))
+    while (await state_of(bot, game.id))[1].phase != "night":
+        await answer(bot, world, game.id, policy)
+    with pytest.raises(IllegalAction, match="not in use"):
         await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
+    await bot.get_cog("GameCog").end.callback(bot.get_cog("GameCog"), world.interaction(world.users[1], world.channels[10]))
+    await bot.store.set_house_rule(1, NAME, "battle_focus", True)
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
+    while (await state_of(bot, game.id))[1].phase != "night":
+        await answer(bot, world, game.id, policy)
+    abyss = sum((await state_of(bot, game.id))[1].abyss.values())
+    await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
+    assert sum((await state_of(bot, game.id))[1].abyss.values()) == abyss - 3
+    assert "Battle Focus broken: 3 cubes crawl into" in table_text(world)
+    with pytest.raises(NotYourTurn):                               # only the table (or a GM) may apply it
+        await cog.focus.callback(cog, world.interaction(world.users[4], world.channels[10]))
+
+
+async def test_scenario_defaults_and_server_house_rules_reach_the_engine(bot, world, seed):
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", scenario="gorini")
+    assert (await state_of(bot, game.id))[1].house_rules["pile_mode"] == "honour"      # the Scenario's default
+    await bot.get_cog("GameCog").end.callback(bot.get_cog("GameCog"), world.interaction(world.users[1], world.channels[10]))
+    await bot.store.set_house_rule(1, NAME, "pile_mode", "reaction")
+    game = await open_table(bot, world, [world.users[2]], difficulty="easy", scenario="gorini")
+    assert (await state_of(bot, game.id))[1].house_rules["pile_mode"] == "reaction"    # the server's choice wins
+    # one game per channel: a second /cz start is refused and changes nothing
+    cog = cog_of(bot)
+    with pytest.raises(Exception, match="already has a game"):
+        await cog.start.callback(cog, world.interaction(world.users[3], world.channels[10]), difficulty="easy")
+    assert (await bot.store.active_game(1, 10)).id == game.id
 
 
 # ------------------------------------------------------------------------------ whole games, images
@@ -453,7 +480,7 @@ async def test_a_whole_traitor_game_from_the_lobby_to_the_end_keeps_every_secret
             sabotaged.add(state.ticket)
             record, state = await state_of(bot, game.id)
             for secret in _private_texts_and_gm_secrets(await bot.store.actions(game.id, limit=5000), state):
-                assert secret not in table_text(world)
+                assert secret not in world.public_text()
         await answer(bot, world, game.id, lambda s, p: picker.choice(p.options).id if picker.random() < 0.2
                      else policy(s, p))
     else:
@@ -461,7 +488,7 @@ async def test_a_whole_traitor_game_from_the_lobby_to_the_end_keeps_every_secret
     record, state = await state_of(bot, game.id)
     assert not record.active and state.result in ("win", "loss") and state.reason
     assert sabotaged
-    table = table_text(world)
+    table = world.public_text()
     assert f"Game #{game.id} is over" in table
     first_mention = table.lower().find("traitor")
     assert first_mention == -1 or first_mention > table.find(state.reason) >= 0   # named only by the ending
