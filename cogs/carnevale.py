@@ -596,7 +596,9 @@ class CarnevaleCog(commands.Cog):
             raise BautaError(t("carnevale.game.opponent_self", loc))
         if getattr(opponent, "bot", False):
             raise BautaError(t("carnevale.game.opponent_bot", loc))
-        await interaction.response.defer(thinking=True)
+        # Deferred privately: every refusal (no such squad, an illegal squad, a busy channel) stays
+        # with the caller; once the set-up is known to work, the game is announced in public.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         me, them = str(interaction.user.id), str(opponent.id)
         squads, packs = {}, {}
         for pid, owner, name in ((me, interaction.user, my_squad), (them, opponent, their_squad)):
@@ -627,6 +629,9 @@ class CarnevaleCog(commands.Cog):
         seed = secrets.randbits(63)
         house = {**SYSTEM.house_rules, **await self.store.house_rules(interaction.guild_id, SYSTEM_NAME)}
         preview = ENGINE.new_game([me, them], {"house_rules": house, **options}, seed)
+        if await self.store.active_game(interaction.guild_id, interaction.channel_id) is not None:
+            raise BautaError(t("carnevale.game.busy", loc))
+        await interaction.followup.send(t("carnevale.game.done", loc), ephemeral=True)
         intro = t("carnevale.game.intro", interaction.guild_locale, a=interaction.user.mention, b=opponent.mention,
                   adventure=f" — {title}" if title else "", rounds=preview.max_rounds)
         intro = "\n".join([intro, *preview.log])

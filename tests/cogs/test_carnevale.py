@@ -385,15 +385,19 @@ async def test_game_start_refusals(bot, world):
     await call(world, cog.game_start, 2, opponent=world.users[2])
     assert "another member" in last_private(world, 2)
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Ghost")
-    assert "no squad called **Ghost**" in world.last().content
+    assert "no squad called **Ghost**" in last_private(world, 2)
     await build(world, 2, "Big", "The Rashaar", [("Magi-Rashaar", {"leader": True})], points=60)
     await bot.store.save_character(1, 2, "carnevale", "Big", {
         "squad": {**(await bot.store.character(1, 2, "carnevale", "Big"))["squad"],
                   "members": [{"profile": "Magi-Rashaar", "leader": True},
                               {"profile": "Hybrid"}]}, "pack": ""})
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Big")
-    assert "over the limit of 60" in world.last().content
-    assert await bot.store.active_game(1, 10) is None
+    assert "over the limit of 60" in last_private(world, 2)
+    assert await bot.store.active_game(1, 10) is None and not world.public()
+    await call(world, cog.game_start, 2, opponent=world.users[3])           # two sample squads
+    assert await bot.store.active_game(1, 10) is not None
+    await call(world, cog.game_start, 3, opponent=world.users[2])
+    assert "already running" in last_private(world, 3)
 
 
 async def test_autocompletes_name_models_and_spells(bot, world):
@@ -453,9 +457,18 @@ async def test_refusals_are_private_and_change_nothing(bot, world):
     assert "every model has activated" in last_private(world, 2)
     assert len(world.public()) == public_before
     assert (await bot.store.game(game.id)).version == game.version
-    # a GM may act for anyone: the owner (an admin) heals directly
+    # a GM may act for anyone: the owner (an admin) damages, heals directly, and moves a player's model
+    await call(world, cog.damage, 1, model="b1", amount=3, ignore_protection=True)
     await call(world, cog.heal, 1, model="b1", amount=1)
-    assert "has lost no LP" in last_private(world, 1) or "✓" in last_private(world, 1)
+    assert (await bot.store.game(game.id)).state["models"]["b1"]["damage"] == 2
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    winner = state.initiative["winner"]
+    await call(world, cog.activate, 1, model="a1")          # the order is not chosen yet
+    assert "✓" not in last_private(world, 1)
+    await click(world, world.last("channel:10", with_view=True), world.users[1], index=0 if winner == "2" else 1)
+    await call(world, cog.activate, 1, model="a1")
+    assert last_private(world, 1) == "✓ Done."
+    assert (await bot.store.game(game.id)).state["active"] == "a1"
 
 
 async def test_no_game_here_is_a_clear_private_answer(bot, world):
@@ -497,7 +510,7 @@ factions:
     await call(world, cog.squad_create, 3, name="Sampled", faction="The Rashaar", points=100)
     await call(world, cog.squad_add, 3, squad="Sampled", profile="Hybrid")
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Bravi", their_squad="Sampled")
-    assert "different packs" in world.last().content
+    assert "different packs" in last_private(world, 2)
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Bravi", their_squad="Spawns",
                deploy_all=True)
     game = await bot.store.active_game(1, 10)
