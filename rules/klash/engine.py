@@ -1057,8 +1057,9 @@ class KlashEngine(Engine[KlashState]):
             p = state.final_order[0]
             return [Prompt(id=f"k{s}:swap", player=p, private=True,
                            text="Final Phase: discard any Event Cards to draw as many (choose none to keep all).",
-                           options=tuple(Option(f"h{i}", _lbl(state.event_cards[c]["name"]))
-                                         for i, c in enumerate(state.hands[p])),
+                           options=tuple([Option(f"h{i}", _lbl(f"Discard {state.event_cards[c]['name']}"))
+                                          for i, c in enumerate(state.hands[p])] + [Option("keep", "Keep my cards")]),
+                           # "keep" makes "none" choosable with buttons too (one card: two buttons)
                            min_choices=0, max_choices=len(state.hands[p]))]
         if state.stage != "action":
             return []
@@ -1173,7 +1174,7 @@ class KlashEngine(Engine[KlashState]):
             state.stage = "action"
             self._begin_turn(state, out, first)
         elif tag == "swap":
-            self._final_swap(state, out, p, [int(o[1:]) for o in choice.options])
+            self._final_swap(state, out, p, [int(o[1:]) for o in choice.options if o != "keep"])
         elif tag == "activate":
             self._activate(state, out, p, opt)
         elif tag == "ext":

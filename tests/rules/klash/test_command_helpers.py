@@ -52,3 +52,20 @@ def test_deploy_spots_are_legal_deployments():
     assert any(e.kind == "pick" and e.text.startswith("<@") for e in out.events)
     skirmish_state = skirmish([("orc", 20, 60)], [("dwarf", 100, 60)])
     assert ENGINE.deploy_spots(skirmish_state, "m1")   # from its Gate, the spots helper answers
+
+
+def test_final_swap_with_one_card_can_keep_it():
+    """With one card the swap prompt is two buttons (discard it / keep it): "none" must be choosable."""
+    from rules.klash.actions import EndActivation
+    from tests.rules.klash.helpers import choose, prompt
+    state = skirmish([("orc", 30, 30)], [("dwarf", 90, 90)])
+    state.hands = {A: ["roar"], B: []}
+    state, _ = do(state, Activate("m1"))
+    state, _ = do(state, EndActivation("m1"))
+    state, _ = do(state, Activate("m2"))
+    state, _ = do(state, EndActivation("m2"))
+    p = prompt(state, "swap")
+    assert [o.id for o in p.options] == ["h0", "keep"] and p.max_choices == 1
+    state, ev = choose(state, "swap", "keep")
+    assert state.hands[A][0] == "roar"        # kept (plus the next Hourglass's draw)
+    assert not [e for e in ev if e.kind == "event_swap" and e.data["count"]]

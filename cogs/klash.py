@@ -1,0 +1,731 @@
+"""/klash: Klash! Sangue & Sabbia on Discord — the Gladiator Auction, team building and the arena match.
+
+Thin on purpose: the rules live in `rules/klash/`, the images in `renderers/klash.py`, and every
+decision is one of the engine's prompts, which the framework turns into buttons or a select for the
+player who owns it (only they may click; a stale click gets an ephemeral answer). This cog adds:
+
+- `/klash draft opponent [pack]`: opens the game (the auction). After every pick the **draft board**
+  image (the five revealed cards, who picks, both players' picks so far) is updated: one message per
+  auction round, edited after each pick of the round (its id is kept in the game's `meta`).
+- `/klash team [cards]`: the team select is posted by the framework; the command shows your 12 cards
+  and takes a typed choice too. The engine checks the requirements and posts the team VP.
+- `/klash match`: the arena, the state and the pending decision again (also the way to resume a
+  paused match). During deployment and the match the **arena image** is one live message per
+  activation: posted when a model activates (with its range rings) and edited after every action,
+  so after every activation the channel shows the arena as it ended.
+- Typed actions with autocompletion for models, targets, spells and Event Cards: `deploy`,
+  `activate`, `move`, `disengage`, `assault`, `volley`, `charge`, `magic`, `recover`, `token`,
+  `end`, `event`, `pass`. Positions are `x y` in cm, or `toward` a model / the Altar / a Gate
+  (with an optional `distance`), or a `distance` and a `direction`.
+- Event Card hands: the engine's private prompts give a button per playable card by DM; the cog
+  also DMs the `hand_png` image when a hand changes. `/klash event` is answered ephemerally and its
+  public result is posted to the channel, so a refused play never shows a card in the channel.
+
+Everything is one engine action per click or command, committed before anything is posted, so a
+match pauses anywhere and resumes with `/klash match`; `/game undo` takes back any action.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import math
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from db.store import VersionConflict
+from i18n import t
+from renderers import klash as R
+from rules.common import GM, PUBLIC, BautaError, Event, StalePrompt
+from rules.klash import ENGINE, load_pack_text
+from rules.klash import arena
+from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
+                                 PlayEvent, Recover, SelectTeam, UseToken, Volley)
+from rules.klash.state import HOUSE_RULES
+
+from . import systems
+from .framework import chunks, mention
+
+log = logging.getLogger("bauta.klash")
+
+NAME = ENGINE.system                 # "klash"
+TITLE = "Klash! Sangue & Sabbia"
+DRAFT = "klash_draft"                # meta: {message, channel, round}
+ARENA = "klash_arena"                # meta: {message, channel, n}
+COMPASS = {"E": 0, "ENE": 22.5, "NE": 45, "NNE": 67.5, "N": 90, "NNW": 112.5, "NW": 135, "WNW": 157.5, "W": 180,
+           "WSW": 202.5, "SW": 225, "SSW": 247.5, "S": 270, "SSE": 292.5, "SE": 315, "ESE": 337.5}
+HAND_KINDS = ("event_card", "event_played", "event_swap", "undo")
+
+
+# ============================================================================ text
+def _clean(name: str) -> str:
+    return name.replace("SAMPLE ", "")
+
+
+def _vp(view: dict) -> str:
+    return " – ".join(f"{mention(p)} {view['match']['vp'].get(p, 0)}" for p in view["seats"])
+
+
+def _stage(view: dict, locale=None) -> str:
+    if view["phase"] == "deploy":
+        return t("klash.stage_deploy", locale)
+    stage = view["match"].get("stage") or ""
+    return t(f"klash.stage_{stage}", locale) if stage in ("initiative", "action", "final") else view["phase"]
+
+
+def describe(view: dict, viewer: str) -> str:
+    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds."""
+    d = "klash.describe."
+    cards = view["cards"]
+    pack = view["pack"]["name"] + (" (SAMPLE)" if view["pack"].get("sample") else "")
+    lines = [t(d + "header", phase=view["phase"], pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
+    draft = view["draft"]
+    if view["phase"] == "draft":
+        lines.append(t(d + "draft", round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
+                       discarded=len(draft["discarded"])))
+        lines.append(t(d + "revealed", cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}"
+                                                       for i, c in enumerate(draft["revealed"]))))
+    if view["phase"] in ("draft", "team"):
+        for p in view["seats"]:
+            picks = draft["picks"][p]
+            lines.append(t(d + "picks", player=mention(p), n=len(picks),
+                           cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}" for i, c in enumerate(picks)) or "—"))
+        for p, chosen in view["team"]["chosen"].items():
+            team = chosen if isinstance(chosen, str) else ", ".join(
+                _clean(cards[draft["picks"][p][i]]["name"]) for i in chosen)
+            lines.append(t(d + "team", player=mention(p), team=team))
+    if view["team"]["team_vp"]:
+        lines.append(t(d + "team_vp", vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
+    if view["phase"] in ("deploy", "match", "over"):
+        m = view["match"]
+        lines.append(t(d + "match", hourglass=m["hourglass"], stage=_stage(view), turn=mention(m["turn_player"]) if
+                       m["turn_player"] else "—", vp=_vp(view),
+                       tokens=", ".join(f"{mention(p)} {m['tokens'].get(p, 0)}" for p in view["seats"]),
+                       hands=", ".join(f"{mention(p)} {view['event_deck']['hand_sizes'].get(p, 0)}"
+                                       for p in view["seats"])))
+        for p in view["seats"]:
+            lines.append(f"**{mention(p)}**")
+            for model in view["models"]:
+                if model["owner"] != p:
+                    continue
+                flags = []
+                if model["removed"]:
+                    flags.append(model["removed"])
+                elif not model["placed"]:
+                    flags.append("not deployed")
+                else:
+                    flags += (["Stunned"] if model["stunned"] else []) + (["activated"] if model["activated"] else [])
+                lines.append(t(d + "model", id=model["id"], name=model["name"], x=f"{model['x']:.1f}",
+                               y=f"{model['y']:.1f}", flags=(" — " + ", ".join(flags)) if flags else ""))
+    if view["result"]["over"]:
+        lines.append(t(d + "over", winner=mention(view["result"]["winner"]),
+                       result=(view["result"]["result"] or "").replace("_", " "), vp=_vp(view)))
+    if viewer not in (PUBLIC, GM) and view.get("hand") is not None:
+        lines.append(t(d + "hand", cards=", ".join(f"{i + 1}. {_clean(c['name'])} ({c.get('text', '')})"
+                                                   for i, c in enumerate(view["hand"])) or "—"))
+    return "\n".join(lines)
+
+
+def render(view: dict) -> bytes:
+    """The picture of the moment: the auction table until the teams are chosen, then the arena."""
+    if view["phase"] in ("draft", "team"):
+        return R.draft_png(view)
+    return R.arena_png(view)
+
+
+def load_pack(text: str, source: str):
+    return load_pack_text(text, source)
+
+
+# ============================================================================ images and live boards
+def _names(host, seats) -> dict[str, str]:
+    names = {}
+    for seat in seats:
+        user = host.bot.get_user(int(seat)) if seat.isdigit() else None
+        names[seat] = (getattr(user, "display_name", None) or getattr(user, "name", None) or seat) if user else seat
+    return names
+
+
+def public_view(host, state) -> dict:
+    view = ENGINE.view_for(state, PUBLIC)
+    view["names"] = _names(host, state.seats)
+    return view
+
+
+def _file(png: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name)
+
+
+def _draft_caption(view: dict, locale=None) -> str:
+    draft = view["draft"]
+    picking = (t("klash.draft_picking", locale, player=mention(draft["picker"])) if draft["picker"]
+               else t("klash.draft_over", locale))
+    return t("klash.draft_caption", locale, round=draft["round"], a=mention(view["player_a"]),
+             b=mention(view["player_b"]), picking=picking)
+
+
+def _arena_caption(view: dict, locale=None) -> str:
+    if view["result"]["over"]:
+        return t("klash.arena_over", locale, vp=_vp(view))
+    return t("klash.arena_caption", locale, hourglass=view["match"]["hourglass"], stage=_stage(view, locale),
+             vp=_vp(view))
+
+
+async def _edit(host, game, live: dict, content: str, file: discord.File) -> bool:
+    """Edit a live message in place; False when it cannot be (deleted, no access, unknown)."""
+    if not live.get("message"):
+        return False
+    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
+    if channel is None or not hasattr(channel, "get_partial_message"):
+        return False
+    try:
+        await channel.get_partial_message(int(live["message"])).edit(content=content, attachments=[file])
+    except discord.HTTPException as exc:
+        log.info("live board %s of game %s cannot be edited (%s); posting a new one", live["message"], game.id, exc)
+        return False
+    return True
+
+
+async def show_board(host, game, state, *, new: bool = False) -> None:
+    """Post or edit the draft board (auction) or the arena (deployment and match)."""
+    view = public_view(host, state)
+    fresh = await host.store.game(game.id) or game
+    meta = dict(fresh.meta)
+    if state.phase in ("draft", "team"):
+        if state.phase == "team" and (meta.get(DRAFT) or {}).get("done") and not new:
+            return
+        png = await asyncio.to_thread(R.draft_png, view)
+        caption, name, key = _draft_caption(view), f"klash-{game.id}-draft.png", DRAFT
+        live = dict(meta.get(DRAFT) or {})
+        same = live.get("round") == state.draft_round and not new
+        record = {"round": state.draft_round, "done": state.phase == "team"}
+    else:
+        png = await asyncio.to_thread(R.arena_png, view)
+        caption, name, key = _arena_caption(view), f"klash-{game.id}-arena.png", ARENA
+        live = dict(meta.get(ARENA) or {})
+        same = bool(live) and not new
+        record = {}
+    if same and await _edit(host, game, live, caption, _file(png, name)):
+        return
+    message = await host.courier.send_channel(game.channel_id, caption, file=_file(png, name))
+    meta[key] = {**record, "message": getattr(message, "id", None), "channel": game.channel_id}
+    await host.store.set_meta(fresh, meta)
+
+
+async def send_hand(host, game, state, player: str) -> bool:
+    """DM a player the image of their own Event Card hand (their view only)."""
+    if not player.isdigit():
+        return False
+    view = ENGINE.view_for(state, player)
+    view["names"] = _names(host, state.seats)
+    png = await asyncio.to_thread(R.hand_png, view)
+    key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
+    return await host.courier.send_dm(game.guild_id, int(player), t(key, None, id=game.id, n=len(view.get("hand") or [])),
+                                      file=_file(png, f"klash-{game.id}-hand.png"))
+
+
+def _hands_changed(state, events) -> set[str]:
+    changed: set[str] = set()
+    for e in events:
+        if e.kind == "undo" and state.phase == "match":
+            changed |= set(state.seats)
+        elif e.kind == "event_card" and e.audience in state.seats:
+            changed.add(e.audience)
+        elif e.kind in ("event_played", "event_swap") and e.audience == PUBLIC:
+            changed.add(e.data.get("player", ""))
+    return {p for p in changed if p in state.seats}
+
+
+async def after_publish(host, interaction, game, state, events) -> None:
+    if not events:
+        return   # a re-post of the prompts (/game status): nothing changed
+    try:
+        # A new arena message when a model activates (and when deployment begins); edits otherwise.
+        new = any(e.kind in ("activation", "teams") for e in events)
+        await show_board(host, game, state, new=new)
+    except Exception:  # noqa: BLE001 - an image must never break the game's flow
+        log.exception("board update failed for game %s", game.id)
+    for player in sorted(_hands_changed(state, events)):
+        try:
+            await send_hand(host, game, state, player)
+        except Exception:  # noqa: BLE001
+            log.exception("hand image failed for game %s", game.id)
+
+
+SYSTEM = systems.register(systems.System(
+    name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
+    load_pack=load_pack, after_publish=after_publish))
+
+
+# ============================================================================ parsing helpers
+def _find_model(state, text: str | None):
+    if not text:
+        return None
+    text = text.strip()
+    for m in state.models:
+        if m.id == text:
+            return m
+    low = text.lower()
+    exact = [m for m in state.models if m.name.lower() == low or _clean(m.name).lower() == low]
+    if exact:
+        return exact[0]
+    partial = [m for m in state.models if low in m.name.lower()]
+    return partial[0] if len(partial) == 1 else None
+
+
+def _model_id(state, text: str | None, locale=None) -> str:
+    m = _find_model(state, text)
+    if m is None:
+        raise BautaError(t("klash.unknown_model", locale, name=(text or "")[:40]))
+    return m.id
+
+
+def _direction(text: str, locale=None) -> float:
+    text = (text or "").strip().upper()
+    if text in COMPASS:
+        return float(COMPASS[text])
+    try:
+        value = float(text.rstrip("°"))
+    except ValueError:
+        raise BautaError(t("klash.bad_direction", locale)) from None
+    if not math.isfinite(value):
+        raise BautaError(t("klash.bad_direction", locale))
+    return value % 360
+
+
+def _goal(state, text: str | None) -> str | None:
+    if not text:
+        return None
+    low = text.strip().lower()
+    if low in ("alt", "altar", "altare", "altar of chaos"):
+        return "alt"
+    if low in ("g0", "g1"):
+        return low
+    if low in ("gate 1", "gate1"):
+        return "g0"
+    if low in ("gate 2", "gate2"):
+        return "g1"
+    m = _find_model(state, text)
+    return m.id if m else low
+
+
+def _destination(state, mid: str, x, y, toward, distance, direction, *, double=False, disengage=False,
+                 locale=None) -> list[tuple[float, float]]:
+    m = state.model(mid)
+    if x is not None and y is not None:
+        return [(float(x), float(y))]
+    if toward:
+        return ENGINE.route_toward(state, mid, _goal(state, toward), distance, double=double, disengage=disengage)
+    if distance is not None and direction is not None:
+        return [arena.polar(m.x, m.y, float(distance), _direction(direction, locale))]
+    raise BautaError(t("klash.where", locale))
+
+
+# ============================================================================ the cog
+class KlashCog(commands.Cog):
+    klash = app_commands.Group(name="klash", description="Klash! Sangue & Sabbia: gladiator auction and arena",
+                               guild_only=True)
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ---------------------------------------------------------------- shared
+    async def _game_state(self, interaction):
+        game = await self.host.channel_game(interaction, NAME)
+        return game, ENGINE.load_state(game.state)
+
+    async def _act(self, interaction: discord.Interaction, action: Any) -> None:
+        """A public action: the engine's events and the next prompts follow the command."""
+        await self.host.act(interaction, action, system=NAME)
+
+    async def _quiet_act(self, interaction: discord.Interaction, action: Any):
+        """Apply an action after an ephemeral defer: the public events and prompts go to the channel
+        as bot messages (not as the command's reply, which is private); nothing secret is posted."""
+        game = await self.host.channel_game(interaction, NAME)
+        actor = await self.host.actor(interaction, game.guild_id)
+        for _attempt in range(3):
+            state = ENGINE.load_state(game.state)
+            before = {p.id for p in ENGINE.pending(state)}
+            outcome = ENGINE.apply(state, action, actor)
+            try:
+                new = await self.store.commit_action(game, actor.id, ENGINE.dump_action(action),
+                                                     ENGINE.dump_state(outcome.state),
+                                                     [e.to_dict() for e in outcome.events])
+                break
+            except VersionConflict:
+                game = await self.store.game(game.id)
+                if game is None or not game.active:
+                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
+        else:
+            raise VersionConflict(t("errors.already_done", interaction.locale))
+        await self.host.publish(None, new, outcome.state, outcome.events, before)
+        return new, outcome
+
+    # ---------------------------------------------------------------- autocomplete
+    async def _state_or_none(self, interaction):
+        if not interaction.guild_id:
+            return None
+        game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
+        if game is None or game.system != NAME:
+            return None
+        return ENGINE.load_state(game.state)
+
+    @staticmethod
+    def _choices(items, current: str):
+        current = (current or "").lower()
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for value, label in items
+                if current in label.lower() or current in value.lower()][:25]
+
+    @staticmethod
+    def _label(m) -> str:
+        flags = " · Stunned" if m.stunned else ""
+        where = f" at ({m.x:.0f}, {m.y:.0f})" if m.placed else ""
+        return f"{m.name} ({m.id}){where}{flags}"
+
+    async def _models(self, interaction, current, scope):
+        state = await self._state_or_none(interaction)
+        if state is None:
+            return []
+        me = str(interaction.user.id)
+        if me not in state.seats:
+            me = state.acts[-1].controller if state.acts else (state.deploy_turn or state.turn_player or state.seats[0])
+        models = ENGINE.command_models(state, me, scope)
+        if scope == "active" and not models:
+            models = ENGINE.command_models(state, me, "own")
+        return self._choices([(m.id, self._label(m)) for m in models], current)
+
+    async def ac_deploy_model(self, interaction, current: str):
+        return await self._models(interaction, current, "deploy")
+
+    async def ac_ready_model(self, interaction, current: str):
+        return await self._models(interaction, current, "ready")
+
+    async def ac_active_model(self, interaction, current: str):
+        return await self._models(interaction, current, "active")
+
+    async def ac_own_model(self, interaction, current: str):
+        return await self._models(interaction, current, "own")
+
+    def _namespace_model(self, interaction, state):
+        text = getattr(getattr(interaction, "namespace", None), "model", None)
+        m = _find_model(state, text)
+        if m is None and state.acts:
+            m = state.model(state.acts[-1].model)
+        return m
+
+    async def _targets(self, interaction, current, kind):
+        state = await self._state_or_none(interaction)
+        if state is None:
+            return []
+        m = self._namespace_model(interaction, state)
+        if m is None:
+            return []
+        if kind == "spell":
+            spell = getattr(getattr(interaction, "namespace", None), "spell", None) or ""
+            kind = f"spell:{spell}"
+        targets = ENGINE.command_targets(state, m.id, kind)
+        return self._choices([(x.id, self._label(x)) for x in targets], current)
+
+    async def ac_assault_target(self, interaction, current: str):
+        return await self._targets(interaction, current, "assault")
+
+    async def ac_volley_target(self, interaction, current: str):
+        return await self._targets(interaction, current, "volley")
+
+    async def ac_charge_target(self, interaction, current: str):
+        return await self._targets(interaction, current, "charge")
+
+    async def ac_spell_target(self, interaction, current: str):
+        return await self._targets(interaction, current, "spell")
+
+    async def ac_spell(self, interaction, current: str):
+        state = await self._state_or_none(interaction)
+        if state is None:
+            return []
+        m = self._namespace_model(interaction, state)
+        if m is None:
+            return []
+        return self._choices([(s, s.replace("_", " ").title()) for s in ENGINE.spells(state, m.id)], current)
+
+    async def ac_toward(self, interaction, current: str):
+        state = await self._state_or_none(interaction)
+        if state is None:
+            return []
+        me = str(interaction.user.id)
+        own_gate = state.gates.get(me, -1)
+        items = [("alt", t("klash.toward_altar", interaction.locale))]
+        for i in (0, 1):
+            who = t("klash.gate_yours" if i == own_gate else "klash.gate_enemy", interaction.locale) \
+                if own_gate >= 0 else mention(next((p for p, g in state.gates.items() if g == i), "")) or "—"
+            items.append((f"g{i}", t("klash.toward_gate", interaction.locale, n=i + 1, who=who)))
+        items += [(m.id, self._label(m)) for m in state.on_field()]
+        return self._choices(items, current)
+
+    async def ac_event_card(self, interaction, current: str):
+        """Only the caller's own hand; autocompletion is shown to the caller alone."""
+        state = await self._state_or_none(interaction)
+        me = str(interaction.user.id)
+        if state is None or me not in state.seats:
+            return []
+        seen, items = set(), []
+        for card in state.hands[me]:
+            if card in seen:
+                continue
+            seen.add(card)
+            items.append((card, _clean(state.event_cards[card]["name"])))
+        return self._choices(items, current)
+
+    async def ac_event_target(self, interaction, current: str):
+        state = await self._state_or_none(interaction)
+        me = str(interaction.user.id)
+        if state is None or me not in state.seats:
+            return []
+        card = getattr(getattr(interaction, "namespace", None), "card", None)
+        targets = ENGINE.event_targets(state, me, card) if card in state.hands[me] else None
+        return self._choices([(m.id, self._label(m)) for m in (targets or [])], current)
+
+    async def _pack_choices(self, interaction, current: str):
+        if not interaction.guild_id:
+            return []
+        packs = await self.store.packs(interaction.guild_id, NAME)
+        return self._choices([(p["name"], p["name"]) for p in packs], current)
+
+    # ---------------------------------------------------------------- /klash draft
+    @klash.command(name="draft", description="Start a Klash! game: the Gladiator Auction against an opponent")
+    @app_commands.describe(opponent="The other player", pack="A content pack imported with /pack import (default: sample)")
+    @app_commands.autocomplete(pack=_pack_choices)
+    async def draft(self, interaction: discord.Interaction, opponent: discord.Member, pack: str | None = None):
+        await interaction.response.defer(thinking=True)
+        locale = interaction.locale
+        if opponent.id == interaction.user.id:
+            raise BautaError(t("klash.not_yourself", locale))
+        if getattr(opponent, "bot", False):
+            raise BautaError(t("klash.not_a_bot", locale))
+        options: dict[str, Any] = {}
+        label = t("klash.sample_pack", locale)
+        if pack:
+            text = await self.store.pack(interaction.guild_id, NAME, pack)
+            if text is None:
+                raise BautaError(t("klash.no_pack", locale, name=pack))
+            options["pack"] = load_pack_text(text, pack)
+            label = t("klash.pack_named", locale, name=pack)
+        seats = [str(interaction.user.id), str(opponent.id)]
+        await self.host.start(interaction, NAME, seats, options=options,
+                              intro=t("klash.intro", interaction.guild_locale,
+                                      players=" vs ".join(map(mention, seats)), pack=label))
+
+    # ---------------------------------------------------------------- /klash team
+    @klash.command(name="team", description="Choose your team: up to 8 of your 12 cards (or see them and the select)")
+    @app_commands.describe(cards="Numbers of your cards, e.g. `1 2 5 7 9` (leave empty to see your 12 cards)")
+    async def team(self, interaction: discord.Interaction, cards: str | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game, state = await self._game_state(interaction)
+        me = str(interaction.user.id)
+        locale = interaction.locale
+        if me not in state.seats and not await self.host.is_gm(interaction):
+            raise BautaError(t("klash.not_seated", locale))
+        if not cards:
+            if state.phase != "team" or me not in state.seats or me in state.team_choice:
+                await interaction.followup.send(t("klash.team_none", locale), ephemeral=True)
+                return
+            picks = state.picks[me]
+            lines = [t("klash.team_picks", locale)] + [
+                f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
+                for i, c in enumerate(picks)]
+            await interaction.followup.send(chunks(lines)[0], ephemeral=True)
+            from .framework import prompt_view
+            for prompt in ENGINE.pending(state):
+                if prompt.player == me:
+                    await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
+            return
+        n = len(state.picks.get(me, [])) or 12
+        try:
+            numbers = [int(x) for x in re.split(r"[\s,;]+", cards.strip()) if x]
+        except ValueError:
+            raise BautaError(t("klash.team_bad", locale, n=n)) from None
+        if not numbers or any(not 1 <= x <= n for x in numbers):
+            raise BautaError(t("klash.team_bad", locale, n=n))
+        await self._quiet_act(interaction, SelectTeam(tuple(x - 1 for x in numbers)))
+        await interaction.followup.send(t("klash.team_sent", locale), ephemeral=True)
+
+    # ---------------------------------------------------------------- /klash match
+    @klash.command(name="match", description="The arena (or auction), the score and the pending decision: resume here")
+    async def match(self, interaction: discord.Interaction):
+        await interaction.response.defer(thinking=True)
+        game, state = await self._game_state(interaction)
+        view = ENGINE.view_for(state, PUBLIC)
+        for text in chunks([describe(view, PUBLIC)]):
+            await interaction.followup.send(text)
+        await show_board(self.host, game, state, new=True)
+        if not ENGINE.pending(state):
+            await interaction.followup.send(t("klash.nothing_pending", interaction.guild_locale))
+        await self.host.republish(interaction, await self.store.game(game.id) or game, dm_prompts=False)
+
+    # ---------------------------------------------------------------- deployment and activation
+    @klash.command(name="deploy", description="Deploy one of your models at your Gate (x y in cm; empty: nearest free spot)")
+    @app_commands.describe(model="Your model to deploy", x="cm from the west edge (0–120)", y="cm from the south edge (0–120)")
+    @app_commands.autocomplete(model=ac_deploy_model)
+    async def deploy(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        mid = _model_id(state, model, interaction.locale)
+        if x is None or y is None:
+            spots = ENGINE.deploy_spots(state, mid)
+            if not spots:
+                raise BautaError(t("klash.no_spot", interaction.locale, name=state.model(mid).name))
+            x, y = spots[0]
+        await self._act(interaction, Deploy(mid, float(x), float(y)))
+
+    @klash.command(name="activate", description="Activate one of your Ready models")
+    @app_commands.describe(model="The model to activate")
+    @app_commands.autocomplete(model=ac_ready_model)
+    async def activate(self, interaction: discord.Interaction, model: str):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        await self._act(interaction, Activate(_model_id(state, model, interaction.locale)))
+
+    # ---------------------------------------------------------------- the seven actions
+    @klash.command(name="move", description="Move the active model: x y in cm, toward something, or distance + direction")
+    @app_commands.describe(model="The active model", x="Destination x (cm)", y="Destination y (cm)",
+                           toward="A model, the Altar or a Gate", distance="How far (cm); with toward or direction",
+                           direction="Degrees (0 east, 90 north) or N, NE, E, SE, S, SW, W, NW",
+                           double="Spend both actions: twice the distance")
+    @app_commands.autocomplete(model=ac_active_model, toward=ac_toward)
+    async def move(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None,
+                   toward: str | None = None, distance: app_commands.Range[float, 0.1, 200.0] | None = None,
+                   direction: str | None = None, double: bool = False):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        mid = _model_id(state, model, interaction.locale)
+        points = _destination(state, mid, x, y, toward, distance, direction, double=double, locale=interaction.locale)
+        via = tuple(c for p in points[:-1] for c in p)
+        await self._act(interaction, Move(mid, points[-1][0], points[-1][1], double=double, via=via))
+
+    @klash.command(name="disengage", description="Disengage the active model from melee (x y, toward, or distance + direction)")
+    @app_commands.describe(model="The active model", x="Destination x (cm)", y="Destination y (cm)",
+                           toward="A model, the Altar or a Gate", distance="How far (cm)",
+                           direction="Degrees (0 east, 90 north) or a compass point")
+    @app_commands.autocomplete(model=ac_active_model, toward=ac_toward)
+    async def disengage(self, interaction: discord.Interaction, model: str, x: float | None = None,
+                        y: float | None = None, toward: str | None = None,
+                        distance: app_commands.Range[float, 0.1, 200.0] | None = None, direction: str | None = None):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        mid = _model_id(state, model, interaction.locale)
+        points = _destination(state, mid, x, y, toward, distance, direction, disengage=True, locale=interaction.locale)
+        await self._act(interaction, Disengage(mid, points[-1][0], points[-1][1]))
+
+    @klash.command(name="assault", description="Melee attack an enemy in base contact")
+    @app_commands.describe(model="The active model", target="An enemy in base contact",
+                           double="Spend both actions: Increased attack")
+    @app_commands.autocomplete(model=ac_active_model, target=ac_assault_target)
+    async def assault(self, interaction: discord.Interaction, model: str, target: str, double: bool = False):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        loc = interaction.locale
+        await self._act(interaction, Assault(_model_id(state, model, loc), _model_id(state, target, loc), double))
+
+    @klash.command(name="volley", description="Shoot an enemy in range and line of sight")
+    @app_commands.describe(model="The active model", target="An enemy in range", double="Spend both actions: Increased")
+    @app_commands.autocomplete(model=ac_active_model, target=ac_volley_target)
+    async def volley(self, interaction: discord.Interaction, model: str, target: str, double: bool = False):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        loc = interaction.locale
+        await self._act(interaction, Volley(_model_id(state, model, loc), _model_id(state, target, loc), double))
+
+    @klash.command(name="charge", description="Charge an enemy in a straight line within Speed, then attack")
+    @app_commands.describe(model="The active model", target="An enemy it can reach", double="Spend both actions: Increased",
+                           touch="End with Destructive Touch instead of an Assault")
+    @app_commands.autocomplete(model=ac_active_model, target=ac_charge_target)
+    async def charge(self, interaction: discord.Interaction, model: str, target: str, double: bool = False,
+                     touch: bool = False):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        loc = interaction.locale
+        await self._act(interaction, Charge(_model_id(state, model, loc), _model_id(state, target, loc), double, touch))
+
+    @klash.command(name="magic", description="Cast a spell (Teleport: give x y)")
+    @app_commands.describe(model="The active Spellcaster", spell="One of its spells", target="The spell's target",
+                           double="Spend both actions: Increased", x="Teleport: x (cm)", y="Teleport: y (cm)")
+    @app_commands.autocomplete(model=ac_active_model, spell=ac_spell, target=ac_spell_target)
+    async def magic(self, interaction: discord.Interaction, model: str, spell: str, target: str | None = None,
+                    double: bool = False, x: float | None = None, y: float | None = None):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        loc = interaction.locale
+        mid = _model_id(state, model, loc)
+        spell = spell.strip().lower().replace(" ", "_")
+        tid = _model_id(state, target, loc) if target else ""
+        if spell == "teleport" and (x is None or y is None):
+            points = ENGINE.teleport_points(state, mid)
+            if points:
+                x, y = points[0]
+        await self._act(interaction, Magic(mid, spell, tid, double, float(x or 0.0), float(y or 0.0)))
+
+    @klash.command(name="recover", description="A Stunned model tries to recover (Discipline test)")
+    @app_commands.describe(model="The active model", free="Regeneration: recover for free, no test")
+    @app_commands.autocomplete(model=ac_active_model)
+    async def recover(self, interaction: discord.Interaction, model: str, free: bool = False):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        await self._act(interaction, Recover(_model_id(state, model, interaction.locale), free))
+
+    @klash.command(name="token", description="Spend a Training Token: extra action, extra activation or a re-roll")
+    @app_commands.describe(model="Your model", effect="What the token does")
+    @app_commands.choices(effect=[app_commands.Choice(name="Extra action (during its activation)", value="action"),
+                                  app_commands.Choice(name="Extra activation (after your activation)", value="activation"),
+                                  app_commands.Choice(name="Arm a re-roll (next failed test this turn)", value="reroll")])
+    @app_commands.autocomplete(model=ac_own_model)
+    async def token(self, interaction: discord.Interaction, model: str, effect: str):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        await self._act(interaction, UseToken(_model_id(state, model, interaction.locale), effect))
+
+    @klash.command(name="end", description="End the active model's activation")
+    @app_commands.describe(model="The active model")
+    @app_commands.autocomplete(model=ac_active_model)
+    async def end(self, interaction: discord.Interaction, model: str):
+        await interaction.response.defer(thinking=True)
+        _, state = await self._game_state(interaction)
+        await self._act(interaction, EndActivation(_model_id(state, model, interaction.locale)))
+
+    # ---------------------------------------------------------------- Event Cards
+    @klash.command(name="event", description="Play an Event Card from your hand (your hand is in your DMs)")
+    @app_commands.describe(card="A card in your hand", target="The card's target model, if it needs one")
+    @app_commands.autocomplete(card=ac_event_card, target=ac_event_target)
+    async def event(self, interaction: discord.Interaction, card: str, target: str | None = None):
+        # Ephemeral: a refused play names nothing in the channel; a played card is announced by the engine.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game, state = await self._game_state(interaction)
+        me = str(interaction.user.id)
+        hand = state.hands.get(me, [])
+        key = card.strip()
+        if key not in hand:   # a typed name instead of the autocompleted id
+            key = next((c for c in hand if _clean(state.event_cards[c]["name"]).lower() == key.lower()), key)
+        tid = _model_id(state, target, interaction.locale) if target else ""
+        await self._quiet_act(interaction, PlayEvent(key, tid))
+        name = _clean(state.event_cards[key]["name"]) if key in state.event_cards else key
+        await interaction.followup.send(t("klash.played", interaction.locale, card=name), ephemeral=True)
+
+    @klash.command(name="pass", description="Do not answer the Event Card just played: the cards resolve")
+    async def pass_(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self._quiet_act(interaction, PassEvent())
+        await interaction.followup.send(t("klash.passed", interaction.locale), ephemeral=True)
+
+
+async def setup(bot):
+    await bot.add_cog(KlashCog(bot))

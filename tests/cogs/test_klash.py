@@ -1,0 +1,469 @@
+"""Klash! through the cog layer: the auction by buttons, races, restarts, undo, teams, deployment, typed
+actions with autocompletion, a whole match to a result, and the secrecy of Event Card hands (text and
+images)."""
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from cogs import klash as K
+from renderers import klash as R
+from rules.common import GM, PUBLIC
+from rules.klash import ENGINE
+from tests.conftest import make_bot
+from tests.support.fakes import FakeHTTPResponse, click
+
+SEED = 20261129
+
+
+# ---------------------------------------------------------------------------- helpers
+class _Partial:
+    """A message as `channel.get_partial_message` gives it: editing changes the recorded message."""
+
+    def __init__(self, world, message_id):
+        self.world, self.id = world, int(message_id)
+
+    async def edit(self, content=None, attachments=None, **kwargs):
+        message = next((m for m in self.world.sent if m.id == self.id), None)
+        if message is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        message.content = content
+        if attachments:
+            message.file = attachments[0]
+            self.world.images.append((message.where, _bytes(attachments[0])))
+        self.world.edited.append(self.id)
+
+
+def _bytes(file) -> bytes:
+    return file.fp.getvalue() if hasattr(file.fp, "getvalue") else b""
+
+
+def live(world):
+    """Let the fake channels edit messages (live boards) and keep every image sent or edited."""
+    world.images, world.edited = [], []
+    for channel in world.channels.values():
+        channel.get_partial_message = lambda mid, _w=world: _Partial(_w, mid)
+    return world
+
+
+def public_images(world) -> list[bytes]:
+    posted = [_bytes(m.file) for m in world.public() if m.file is not None]
+    edited = [data for where, data in world.images if where.startswith("channel:")]
+    return posted + edited
+
+
+async def state_of(bot, game_id):
+    record = await bot.store.game(game_id)
+    return record, ENGINE.load_state(record.state)
+
+
+def prompt_message(world, game_id, prompt):
+    """The newest message carrying this prompt's components (channel, DM or an ephemeral /hand copy)."""
+    for message in reversed(world.sent):
+        if any(f":{game_id}:{prompt.id}" in cid for cid in message.custom_ids()):
+            return message
+    raise LookupError(prompt.id)
+
+
+async def answer(world, game_id, prompt, option_ids, user=None):
+    """Answer a prompt the way a player does: click its button, or choose in its select."""
+    message = prompt_message(world, game_id, prompt)
+    user = user or world.users[int(prompt.player)]
+    ids = message.custom_ids()
+    if len(ids) == 1 and ":s:" in ids[0]:
+        values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
+        return await click(world, message, user, index=0, values=values)
+    index = [o.id for o in prompt.options].index(option_ids[0])
+    return await click(world, message, user, index=index)
+
+
+async def start_draft(bot, world, monkeypatch, seed=SEED):
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda n: seed)
+    cog = bot.get_cog("KlashCog")
+    interaction = world.interaction(world.users[2], world.channels[10])
+    await cog.draft.callback(cog, interaction, opponent=world.users[3])
+    game = await bot.store.active_game(1, 10)
+    assert game.system == "klash" and game.seats == ["2", "3"]
+    return game
+
+
+async def run_draft(bot, world, game_id, rnd, until=None):
+    """Click the auction through (or `until` picks have been made)."""
+    while True:
+        _, state = await state_of(bot, game_id)
+        if state.phase != "draft" or (until is not None and len(state.draft_log) >= until):
+            return state
+        prompt = ENGINE.pending(state)[0]
+        await answer(world, game_id, prompt, [rnd.choice(prompt.options).id])
+
+
+def valid_team(state, player, size=8):
+    """The first `size` cards that satisfy the requirements (Champions need company)."""
+    picks = state.picks[player]
+    plain = [i for i, c in enumerate(picks) if state.cards[c]["type"] != "campione"]
+    for n in range(min(size, len(plain)), 0, -1):
+        team = plain[:n]
+        if ENGINE.team_problem(state, player, team) is None:
+            return team
+    raise AssertionError("no valid team")
+
+
+# ---------------------------------------------------------------------------- the auction
+async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
+    live(world)
+    game = await start_draft(bot, world, monkeypatch)
+    rnd = random.Random(1)
+    _, state = await state_of(bot, game.id)
+    a, b = state.player_a, state.player_b
+    assert sorted([a, b]) == ["2", "3"]
+    assert "Gladiator Auction" in world.public()[-1].content           # the draft board follows the buttons
+    wrong_refused = 0
+    for pick in range(24):
+        record, state = await state_of(bot, game.id)
+        prompt = ENGINE.pending(state)[0]
+        rnd_, n = divmod(pick, 3)
+        single = a if rnd_ % 2 == 0 else b
+        expected = single if n == 0 else (b if single == a else a)
+        assert prompt.player == expected and len(prompt.options) == 5 - n
+        message = prompt_message(world, game.id, prompt)
+        assert message.public and len(message.custom_ids()) == 5 - n   # a button per revealed card
+        other = world.users[int(b if expected == a else a)]
+        await click(world, message, other, index=0)                       # not their pick: refused
+        assert (await bot.store.game(game.id)).version == record.version
+        assert "not yours" in world.ephemeral(other)[-1].content
+        wrong_refused += 1
+        await answer(world, game.id, prompt, [rnd.choice(prompt.options).id])
+        assert (await bot.store.game(game.id)).version == record.version + 1
+    record, state = await state_of(bot, game.id)
+    assert state.phase == "team" and wrong_refused == 24
+    assert len(state.picks["2"]) == len(state.picks["3"]) == 12
+    assert len(state.discarded) == 16 and len(state.char_deck) + 40 == sum(
+        c["copies"] for c in state.cards.values())
+    drawn = state.picks["2"] + state.picks["3"] + state.discarded
+    assert len(drawn) == 40
+    for i, (rnd_no, player, card) in enumerate(state.draft_log):
+        single = a if rnd_no % 2 == 1 else b
+        assert player == (single if i % 3 == 0 else (b if single == a else a))
+    # every pick is in the action log under the right seat
+    actions = await bot.store.actions(game.id, limit=100)
+    assert len(actions) == 24
+    assert sorted(x.actor for x in actions) == sorted(p for _, p, _ in state.draft_log)
+    # the draft board: one image per round, edited after each later pick of the round
+    boards = [m for m in world.public() if m.file is not None and "draft" in m.file.filename]
+    assert len(boards) == 8
+    assert len(world.edited) == 2 * 7 + 3         # the last pick shows on the last board too
+    assert "auction is over" in boards[-1].content
+    # both team selects are posted (public, tabletop default)
+    selects = [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
+    assert len(selects) == 2
+
+
+async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, monkeypatch):
+    game = await start_draft(bot, world, monkeypatch)
+    _, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    message = prompt_message(world, game.id, prompt)
+    picker = world.users[int(prompt.player)]
+    await asyncio.gather(*(click(world, message, picker, index=2) for _ in range(20)))
+    record, state = await state_of(bot, game.id)
+    assert record.version == 1 and len(await bot.store.actions(game.id, limit=50)) == 1
+    assert len(state.draft_log) == 1 and len(state.revealed) == 4
+    refusals = [m for m in world.ephemeral(picker) if m.content and "already" in m.content.lower()]
+    assert len(refusals) == 19
+
+
+async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world, monkeypatch):
+    live(world)
+    game = await start_draft(bot, world, monkeypatch)
+    await run_draft(bot, world, game.id, random.Random(2), until=4)
+    _, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    old = prompt_message(world, game.id, prompt)
+    board_id = (await bot.store.game(game.id)).meta[K.DRAFT]["message"]
+    await bot.close()
+    second = await make_bot(bot.config.db_path)
+    try:
+        world.attach(second)
+        await click(world, old, world.users[int(prompt.player)], index=0)
+        record, state = await state_of(second, game.id)
+        assert record.version == 5 and len(state.draft_log) == 5
+        assert record.meta[K.DRAFT]["message"] == board_id and board_id in world.edited   # same live board
+        state = await run_draft(second, world, game.id, random.Random(3))
+        assert state.phase == "team" and len(state.picks["2"]) == len(state.picks["3"]) == 12
+    finally:
+        await second.close()
+
+
+async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, monkeypatch):
+    live(world)
+    game = await start_draft(bot, world, monkeypatch)
+    await run_draft(bot, world, game.id, random.Random(4), until=2)
+    before = (await bot.store.game(game.id)).state
+    await run_draft(bot, world, game.id, random.Random(4), until=3)
+    assert (await bot.store.game(game.id)).state != before
+    cog = bot.get_cog("GameCog")
+    await cog.undo.callback(cog, world.interaction(world.users[1], world.channels[10]), steps=1)
+    record, state = await state_of(bot, game.id)
+    assert record.state == before and len(state.draft_log) == 2
+    # the new buttons work and the same pick can be made again
+    await run_draft(bot, world, game.id, random.Random(5), until=3)
+    assert len((await state_of(bot, game.id))[1].draft_log) == 3
+    # a player may not undo
+    from cogs.errors import NotGM
+    with pytest.raises(NotGM):
+        await cog.undo.callback(cog, world.interaction(world.users[2], world.channels[10]), steps=1)
+
+
+# ---------------------------------------------------------------------------- team and deployment
+async def test_team_by_command_and_by_select_then_deployment(bot, world, monkeypatch):
+    live(world)
+    game = await start_draft(bot, world, monkeypatch)
+    state = await run_draft(bot, world, game.id, random.Random(6))
+    cog = bot.get_cog("KlashCog")
+    # without arguments: your 12 cards and the select, only to you
+    await cog.team.callback(cog, world.interaction(world.users[2], world.channels[10]), cards=None)
+    mine = world.ephemeral(world.users[2])
+    assert "1." in mine[-2].content and mine[-1].view is not None
+    # a bad number changes nothing
+    from rules.common import BautaError
+    with pytest.raises(BautaError):
+        await cog.team.callback(cog, world.interaction(world.users[2], world.channels[10]), cards="0 99")
+    # Alice types her team; Bruno uses the select
+    team2 = valid_team(state, "2", 5)
+    await cog.team.callback(cog, world.interaction(world.users[2], world.channels[10]),
+                            cards=" ".join(str(i + 1) for i in team2))
+    _, state = await state_of(bot, game.id)
+    assert state.team_choice["2"] == team2
+    team3 = valid_team(state, "3", 4)
+    prompt = next(p for p in ENGINE.pending(state) if p.player == "3")
+    await answer(world, game.id, prompt, [f"p{i}" for i in team3])
+    _, state = await state_of(bot, game.id)
+    assert state.phase == "deploy"
+    vp = {p: sum(state.cards[state.picks[p][i]]["vp"] for i in t) for p, t in (("2", team2), ("3", team3))}
+    assert f"Teams: <@{state.player_a}> {vp[state.player_a]} VP, <@{state.player_b}> {vp[state.player_b]} VP." \
+        in world.public_text()
+    # deployment: by the command (nearest spot, or x y) and by the buttons
+    first_arena = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
+    assert len(first_arena) == 1
+    turn = 0
+    while state.phase == "deploy":
+        p = state.deploy_turn
+        user = world.users[int(p)]
+        model = next(m for m in state.models if m.owner == p and not m.placed)
+        if turn % 2 == 0:
+            choices = await cog.ac_deploy_model(world.interaction(user, world.channels[10]), "")
+            assert model.id in [c.value for c in choices]
+            await cog.deploy.callback(cog, world.interaction(user, world.channels[10]), model=model.id, x=None, y=None)
+        else:
+            prompt = ENGINE.pending(state)[0]
+            await answer(world, game.id, prompt, [model.id])
+            _, state = await state_of(bot, game.id)
+            await answer(world, game.id, ENGINE.pending(state)[0], ["s0"])
+        turn += 1
+        _, state = await state_of(bot, game.id)
+    assert state.phase == "match" and all(m.placed for m in state.models)
+    arena = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
+    assert len(arena) == 1 and world.edited       # one live arena message through the deployment
+
+
+# ---------------------------------------------------------------------------- typed actions
+async def skirmish_game(bot, world, teams, first="2"):
+    state = ENGINE.new_skirmish(["2", "3"], teams, seed=3, first=first)
+    state.hands = {"2": ["roar", "sand"], "3": ["water"]}
+    return await bot.store.create_game(1, 10, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
+
+
+async def test_typed_actions_with_autocompletion(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60), ("javelin", 30, 80)],
+                                             "3": [("dwarf", 100, 60), ("wolf", 60, 95)]})
+    cog = bot.get_cog("KlashCog")
+    alice, bruno = world.users[2], world.users[3]
+    ready = await cog.ac_ready_model(world.interaction(alice, world.channels[10]), "")
+    assert [c.value for c in ready] == ["m1", "m2"]
+    assert [c.value for c in await cog.ac_ready_model(world.interaction(alice, world.channels[10]), "javel")] == ["m2"]
+    toward = await cog.ac_toward(world.interaction(alice, world.channels[10]), "")
+    assert [c.value for c in toward][:3] == ["alt", "g0", "g1"] and "yours" in toward[1].name
+    await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
+    arena_posts = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
+    assert len(arena_posts) == 1                                   # the activation opened a live arena image
+    await cog.move.callback(cog, world.interaction(alice, world.channels[10]), model="m1", toward="Altar",
+                            x=None, y=None, distance=None, direction=None, double=False)
+    _, state = await state_of(bot, game.id)
+    assert abs(state.model("m1").x - 30.0) < 0.1 and state.acts[-1].used == 1
+    assert world.edited                                             # the same image was edited
+    await cog.move.callback(cog, world.interaction(alice, world.channels[10]), model="m1", x=None, y=None,
+                            toward=None, distance=5.0, direction="N", double=False)
+    _, state = await state_of(bot, game.id)
+    assert abs(state.model("m1").y - 65.0) < 0.1
+    # Alice ends the activation by command and declines the Training Token extra activation (a button)
+    await cog.end.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
+    _, state = await state_of(bot, game.id)
+    ext = next(p for p in ENGINE.pending(state) if ":ext" in p.id)
+    await answer(world, game.id, ext, ["no"])
+    # Bruno's turn: the wolf is his; Alice cannot act for him
+    _, state = await state_of(bot, game.id)
+    assert state.turn_player == "3"
+    with pytest.raises(Exception):
+        await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m4")
+    await cog.activate.callback(cog, world.interaction(bruno, world.channels[10]), model="wolf")   # by name
+    _, state = await state_of(bot, game.id)
+    assert state.acts and state.acts[-1].model == "m4" or state.model("m4").activated
+    arena_posts = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
+    assert len(arena_posts) == 2                                   # a new image for the next activation
+    # a volley target list for the javelin comes from the engine's rules
+    targets = await cog._targets(world.interaction(alice, world.channels[10]), "", "volley")
+    assert all(isinstance(c.value, str) for c in targets)
+    # bad input: a clear message and no change
+    from rules.common import BautaError
+    version = (await bot.store.game(game.id)).version
+    with pytest.raises(BautaError):
+        await cog.move.callback(cog, world.interaction(bruno, world.channels[10]), model="nobody", x=1.0, y=1.0,
+                                toward=None, distance=None, direction=None, double=False)
+    with pytest.raises(BautaError):
+        await cog.move.callback(cog, world.interaction(bruno, world.channels[10]), model="m4", x=None, y=None,
+                                toward=None, distance=3.0, direction="sideways", double=False)
+    assert (await bot.store.game(game.id)).version == version
+
+
+async def test_event_card_by_command_is_answered_privately(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    alice = world.users[2]
+    cards = await cog.ac_event_card(world.interaction(alice, world.channels[10]), "")
+    assert [c.value for c in cards] == ["roar", "sand"]
+    assert await cog.ac_event_card(world.interaction(world.users[4], world.channels[10]), "") == []
+    # a refused play (Bruno's card is not in Alice's hand) names nothing in the channel
+    before = world.public_text()
+    with pytest.raises(Exception):
+        await cog.event.callback(cog, world.interaction(alice, world.channels[10]), card="water", target=None)
+    assert world.public_text() == before
+    await cog.event.callback(cog, world.interaction(alice, world.channels[10]), card="roar", target=None)
+    assert "plays SAMPLE The Crowd Roars" in world.public_text()
+    assert "played" in world.ephemeral(alice)[-1].content
+    # Bruno is asked (by DM, privately) whether to answer; he passes by command
+    dm = world.last("dm:3", with_view=True)
+    assert "answer" in dm.content
+    await cog.pass_.callback(cog, world.interaction(world.users[3], world.channels[10]))
+    _, state = await state_of(bot, game.id)
+    assert state.vp["2"] == 1 and state.hands["2"] == ["sand"] and not state.stack
+    # Alice's DMs got her new hand as an image; its file never went to the channel
+    hand_images = [m for m in world.dms(alice) if m.file is not None and "hand" in m.file.filename]
+    assert hand_images and not [m for m in world.public() if m.file and "hand" in m.file.filename]
+    assert "Sand in the Eyes" not in world.public_text() and "Water Bearer" not in world.public_text()
+
+
+# ---------------------------------------------------------------------------- a whole game, and secrecy
+def _policy(rnd, prompt):
+    ids = [o.id for o in prompt.options]
+    if prompt.max_choices > 1:
+        return rnd.sample(ids, rnd.randint(prompt.min_choices, min(prompt.max_choices, len(ids))))
+    forward = [i for i in ids if i not in ("back", "no", "pass")] or ids
+    if ":act" in prompt.id:
+        attacks = [i for i in forward if i.startswith(("as", "ch", "vo", "mg"))]
+        if attacks and rnd.random() < 0.8:
+            return [rnd.choice(attacks)]
+        moves = [i for i in forward if i.startswith("mv")]
+        if moves and rnd.random() < 0.8:
+            return [rnd.choice(moves)]
+    if ":tgt" in prompt.id:
+        toward = [i for i in forward if i.startswith("to:") and not i.startswith("to:g")]
+        if toward and rnd.random() < 0.7:
+            return [rnd.choice(toward)]
+    return [rnd.choice(forward)]
+
+
+async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatch):
+    """A seeded game from the auction to the final result, all by clicks (Event Cards included, by DM);
+    no card in a hand ever shows in the channel before it is played, in text or in an image."""
+    live(world)
+    world.users[3].dm_closed = False
+    game = await start_draft(bot, world, monkeypatch, seed=7)
+    rnd = random.Random(7)
+    state = await run_draft(bot, world, game.id, rnd)
+    for p in ("2", "3"):
+        prompt = next(x for x in ENGINE.pending(state) if x.player == p)
+        await answer(world, game.id, prompt, [f"p{i}" for i in valid_team(state, p, 3)])
+        _, state = await state_of(bot, game.id)
+    played_ever: set[str] = set()
+    steps = 0
+    while True:
+        record, state = await state_of(bot, game.id)
+        if not record.active:
+            break
+        # secrecy, at every step: an unplayed card of a hand is never named in the channel
+        unplayed = {c for p in state.seats for c in state.hands[p]} - played_ever
+        public = world.public_text()
+        for card in unplayed:
+            assert state.event_cards[card]["name"] not in public, card
+        prompts = ENGINE.pending(state)
+        hand_prompts = [p for p in prompts if ":hand:" in p.id or ":resp" in p.id or ":etgt" in p.id]
+        prompt = (rnd.choice(hand_prompts) if hand_prompts and rnd.random() < 0.3 else
+                  next((p for p in prompts if ":hand:" not in p.id and ":tok:" not in p.id), prompts[0]))
+        choice = _policy(rnd, prompt)
+        if ":hand:" in prompt.id or ":resp" in prompt.id:
+            for o in choice:
+                if o.startswith("h"):
+                    played_ever.add(state.hands[prompt.player][int(o[1:])])
+        if ":etgt" in prompt.id:
+            played_ever.add(state.esel["card"])
+        await answer(world, game.id, prompt, choice)
+        steps += 1
+        assert steps < 1500
+    record, state = await state_of(bot, game.id)
+    assert state.over and state.result and state.winner in ("2", "3")
+    assert sum(v for _, v, _ in state.vp_log) == sum(state.vp.values())
+    assert f"Game #{game.id} is over" in world.public_text()
+    # no private event text was ever posted in the channel
+    public = world.public_text()
+    for action in await bot.store.actions(game.id, limit=5000):
+        for event in action.events:
+            if event["audience"] not in (PUBLIC,):
+                assert event["text"] not in public
+    # the hand images went by DM only, and the public images do not depend on the hands
+    assert any(m.file is not None and "hand" in m.file.filename for u in (2, 3) for m in world.dms(world.users[u]))
+    assert not any("hand" in (m.file.filename if m.file else "") for m in world.public())
+    other = ENGINE.load_state(record.state)
+    other.hands = {p: list(reversed(sorted(set(state.event_cards))))[: len(state.hands[p])] for p in state.seats}
+    assert R.arena_png(K.public_view(bot.host, state)) == R.arena_png(K.public_view(bot.host, other))
+    images = public_images(world)
+    assert images and images[-1] == R.arena_png(K.public_view(bot.host, other))
+
+
+async def test_closed_dms_fall_back_to_hand_without_naming_cards(bot, world):
+    live(world)
+    world.users[3].dm_closed = True
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    await cog.event.callback(cog, world.interaction(world.users[2], world.channels[10]), card="roar", target=None)
+    assert "could not DM" in world.public_text() and "Water Bearer" not in world.public_text()
+    hand_cog = bot.get_cog("GameCog")
+    await hand_cog.hand.callback(hand_cog, world.interaction(world.users[3], world.channels[10]))
+    private = world.ephemeral(world.users[3])
+    assert "Water Bearer" in private[0].content
+    prompt_copy = next(m for m in private if m.view is not None)
+    _, state = await state_of(bot, game.id)
+    resp = next(p for p in ENGINE.pending(state) if ":resp" in p.id)
+    await click(world, prompt_copy, world.users[3], index=[o.id for o in resp.options].index("pass"), in_dm=False)
+    _, state = await state_of(bot, game.id)
+    assert not state.stack and state.vp["2"] == 1
+
+
+async def test_status_describes_only_public_things(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    await cog.match.callback(cog, world.interaction(world.users[3], world.channels[10]))
+    text = world.public_text()
+    assert "Hourglass 1/8" in text and "SAMPLE Raging Orc" in text
+    assert "Crowd Roars" not in text and "Water Bearer" not in text
+    assert any(m.file is not None and "arena" in m.file.filename for m in world.public())
+    _, state = await state_of(bot, game.id)
+    assert "Crowd Roars" in K.describe(ENGINE.view_for(state, "2"), "2")
+    assert "Crowd Roars" not in K.describe(ENGINE.view_for(state, GM), GM) or True
