@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from i18n import t
-from renderers.carnevale import roll_image, squad_sheet
+from renderers.carnevale import game_sheet, roll_image, squad_sheet
 from rules.carnevale import (ENGINE, Squad, SquadMember, add_member, load_pack_text, load_sample_pack,
                              remove_member, squad_view)
 from rules.carnevale import actions as A
@@ -155,7 +155,7 @@ def describe(view: dict, viewer: str, locale=None) -> str:
 
 
 def render(view: dict) -> bytes:
-    return squad_sheet(view)
+    return game_sheet(view)
 
 
 def load_pack(text: str, source: str) -> dict:
@@ -175,7 +175,7 @@ async def post_sheet(host, game, state, force: bool = False) -> None:
     fresh = await host.store.game(game.id) or game
     if not force and fresh.meta.get("sheet") == digest:
         return
-    png = await asyncio.to_thread(squad_sheet, view)
+    png = await asyncio.to_thread(game_sheet, view)
     caption = t("carnevale.game.sheet", None, round=view["round"], max_rounds=view["max_rounds"])
     await host.courier.send_channel(game.channel_id, caption,
                                     file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))

@@ -110,6 +110,30 @@ def _card(draw, x: int, y: int, m: dict) -> None:
 
 def squad_sheet(view: dict, player: str | None = None) -> bytes:
     """The squad sheet of one player (or every model when player is None)."""
+    return png_bytes(_sheet_image(view, player))
+
+
+def game_sheet(view: dict) -> bytes:
+    """Both squads of a game side by side (one column per player, each with its own title),
+    or the plain sheet when the view has one player or none."""
+    seats = [pid for pid in view.get("seats") or view.get("players", {}) if pid in view.get("players", {})]
+    if len(seats) < 2:
+        return squad_sheet(view)
+    columns = [_sheet_image(view, pid) for pid in seats]
+    gap = MARGIN
+    width = sum(c.width for c in columns) + gap * (len(columns) - 1)
+    height = max(c.height for c in columns)
+    image, draw = canvas(width, height)
+    x = 0
+    for column in columns:
+        image.paste(column, (x, 0))
+        x += column.width + gap
+        if x < width:
+            draw.line([x - gap // 2, 8, x - gap // 2, height - 8], fill=GREY, width=2)
+    return png_bytes(image)
+
+
+def _sheet_image(view: dict, player: str | None = None):
     models = [m for m in view["models"] if player is None or m["owner"] == player]
     title = "Carnevale"
     if player and player in view.get("players", {}):
@@ -122,7 +146,7 @@ def squad_sheet(view: dict, player: str | None = None) -> bytes:
          anchor="ra")
     for i, m in enumerate(models):
         _card(draw, MARGIN, 44 + i * (CARD_H + MARGIN), m)
-    return png_bytes(image)
+    return image
 
 
 def roll_image(roll: dict) -> bytes:

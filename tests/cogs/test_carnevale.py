@@ -335,12 +335,12 @@ async def test_secrets_stay_private_through_random_play(bot, world, monkeypatch)
     import random
     import cogs.carnevale as C
     drawn = []
-    real_sheet = C.squad_sheet
+    real_sheet = C.game_sheet
 
-    def spy(view, player=None):
+    def spy(view):
         drawn.append(json.dumps(view))
-        return real_sheet(view, player)
-    monkeypatch.setattr(C, "squad_sheet", spy)
+        return real_sheet(view)
+    monkeypatch.setattr(C, "game_sheet", spy)
     await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
     await build(world, 3, "Guild", "The Guild", GUILD)
     cog = cog_of(bot)

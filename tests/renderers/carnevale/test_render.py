@@ -35,3 +35,15 @@ def test_roll_image_png():
     png = R.roll_image(r)
     assert Image.open(io.BytesIO(png)).size == (420, 120)
     assert R.roll_image({"dice": [], "aces": 0})[:4] == b"\x89PNG"
+
+
+def test_game_sheet_puts_the_squads_side_by_side():
+    s = _state()
+    png = R.game_sheet(ENGINE.view_for(s, PUBLIC))
+    img = Image.open(io.BytesIO(png))
+    one = Image.open(io.BytesIO(R.squad_sheet(ENGINE.view_for(s, PUBLIC), "1")))
+    assert img.size == (2 * 784 + 12, one.size[1])          # Bravi (3 models) is the taller column
+    from rules.carnevale import load_sample_pack, squad_view
+    pack = load_sample_pack()
+    single = squad_view(pack, Squad("Bravi", "The Guild", 250, [SquadMember("Capodecime", leader=True)]), "u1")
+    assert Image.open(io.BytesIO(R.game_sheet(single))).size[0] == 784
