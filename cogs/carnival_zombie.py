@@ -56,6 +56,7 @@ TITLE = "Carnival Zombie 2nd Edition"
 LIVE = "cz_live"                          # meta: the Night's live board {message, channel, night, version}
 SHOWN = "cz_shown"                        # meta: the last Day board posted {key, move}
 REMINDED = "cz_reminded"                  # meta: the prompt id whose player was last reminded
+SECRET_ACTOR = "secret"                   # the log's actor for a traitor's secret action
 REACT = "cz_react"                        # meta: when the reaction-mode "Drop!" prompt appeared {prompt, at}
 DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
 DIFFICULTIES = ("easy", "medium", "difficult")
@@ -208,15 +209,16 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     await host.store.set_meta(fresh, meta)
 
 
-async def commit(host, game, action: Any, actor: Actor, locale=None):
+async def commit(host, game, action: Any, actor: Actor, locale=None, log_as: str | None = None):
     """Apply and commit one action (version-checked, a lost race replayed on the fresh state), without
-    publishing. Returns (new record, outcome, prompt ids pending before)."""
+    publishing. `log_as` replaces the actor's id in the game's log (`/game log`, `/game export` show
+    it to every player). Returns (new record, outcome, prompt ids pending before)."""
     for _attempt in range(host.RETRIES):
         state = ENGINE.load_state(game.state)
         before = {p.id for p in ENGINE.pending(state)}
         outcome = ENGINE.apply(state, action, actor)
         try:
-            new = await host.store.commit_action(game, actor.id, ENGINE.dump_action(action),
+            new = await host.store.commit_action(game, log_as or actor.id, ENGINE.dump_action(action),
                                                  ENGINE.dump_state(outcome.state),
                                                  [e.to_dict() for e in outcome.events])
             return new, outcome, before
@@ -450,7 +452,10 @@ class CarnivalZombieCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.host.channel_game(interaction, NAME)
         actor = await self.host.actor(interaction, game.guild_id)
-        new, outcome, before = await commit(self.host, game, action, actor, interaction.locale)
+        # A secret action is logged without its author: `/game log` and `/game export` list every
+        # action's actor to any player, which would name the traitor.
+        log_as = SECRET_ACTOR if isinstance(action, Sabotage) else None
+        new, outcome, before = await commit(self.host, game, action, actor, interaction.locale, log_as=log_as)
         settings = await self.store.settings(new.guild_id)
         gm_lines = [e.text for e in outcome.events if e.audience == GM]
         if gm_lines and settings.gm_channel_id:

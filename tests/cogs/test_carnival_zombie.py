@@ -358,6 +358,16 @@ async def test_the_traitor_stays_secret_in_the_channel(bot, world, seed):
     assert len([m for m in world.public() if m.where == TABLE]) == public_before   # the board is edited, not posted
     with pytest.raises(IllegalAction):
         await cog.sabotage.callback(cog, world.interaction(traitor, world.channels[10]), cave="N1")
+    # /game log and /game export, which any player may read, do not name the saboteur
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.log.callback(game_cog, world.interaction(loyal[0], world.channels[10]), n=1)
+    line = world.ephemeral(loyal[0])[-1].content
+    assert "secret" in line and f"<@{traitor.id}>" not in line
+    await game_cog.export.callback(game_cog, world.interaction(loyal[0], world.channels[10]))
+    export = world.ephemeral(loyal[0])[-1].file.fp
+    export.seek(0)
+    document = __import__("json").loads(export.read())
+    assert document["log"][-1]["actor"] == "secret" and "traitor" not in document["state"]
     # play on a little, /cz status and /game status: still nothing of the secret in the channel
     policy = sensible_policy(random.Random(3))
     for _ in range(12):
