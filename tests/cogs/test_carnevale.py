@@ -266,8 +266,20 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
     record = await bot.store.game(game.id)
     assert record.state["models"]["b4"]["fleeing"] and "flees" in world.public_text()
     await call(world, cog.end, 3, model="b4")
-    # --- Turn 3, Alice: damage across the Capodecime's pain thresholds (Protection worked out)
+    # --- Turn 3, Alice: the Hybrid attacks the Pulcinella (the bot rolls both sides) …
     await call(world, cog.activate, 2, model="a3")
+    version = (await bot.store.game(game.id)).version
+    await call(world, cog.attack, 2, model="a3", target="b3")
+    assert last_private(world, 2) == "✓ Done." and (await bot.store.game(game.id)).version == version + 1
+    assert "Hybrid" in world.public().pop().content or "Pulcinella" in world.public_text()
+    for _ in range(4):                      # a reroll window, if the dice opened one: let it stand
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        prompt = ENGINE.pending(state)[-1]
+        if not prompt.id.startswith(("rr-", "bg-")):
+            break
+        await choose(world, world.last("channel:10", with_view=True), world.users[int(prompt.player)], prompt,
+                     prompt.options[0].id)
+    # … then damage across the Capodecime's pain thresholds (Protection worked out)
     capo = record.state["models"]["b1"]
     before = ENGINE.view_for(ENGINE.load_state(record.state), PUBLIC)
     thresholds = next(m for m in before["models"] if m["uid"] == "b1")["thresholds"]
