@@ -93,6 +93,10 @@ def odds_text(pool: int, difficulty: int, karma: int = 0, locale=None) -> str:
         lines.append(t("carnevale.odds.row", locale, k=k, p=_percent(p), at_least=_percent(o.at_least(k))))
     lines.append(t("carnevale.odds.summary", locale, success=_percent(o.success), critical=_percent(o.critical),
                    fumble=_percent(o.fumble), expected=f"{float(o.expected):.2f}"))
+    if karma:
+        plain = odds(pool, difficulty)
+        lines.append(t("carnevale.odds.without_karma", locale, success=_percent(plain.success),
+                       fumble=_percent(plain.fumble), expected=f"{float(plain.expected):.2f}"))
     return "\n".join(lines)
 
 

@@ -80,6 +80,10 @@ async def test_odds_are_exact_and_private(bot, world):
     # one die: the Destiny Die alone; Aces on 7-10 (40%), a 1 is a Fumble (10%)
     assert "` 1` Aces: 40.0% exactly" in text and "Fumble: 10.0%" in text and "Critical: 10.0%" in text
     assert not world.public()
+    await call(world, cog.odds_command, 2, pool=1, difficulty=7, karma=1, public=True)
+    text = world.last("channel:10").content
+    # two dice: no Ace = Destiny 2-6 and a miss (0.5·0.6), or Destiny 1, which fumbles or discards (0.1) = 40%
+    assert "` 0` Aces: 40.0% exactly" in text and "Fumble: 6.0%" in text and "Without the Karma dice: at least one Ace 40.0%" in text
 
 
 # ---------------------------------------------------------------------------- squads
