@@ -31,6 +31,7 @@ import io
 import logging
 import math
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -124,14 +125,23 @@ def describe(view: dict, viewer: str) -> str:
     if view["result"]["over"]:
         lines.append(t(d + "over", winner=mention(view["result"]["winner"]),
                        result=(view["result"]["result"] or "").replace("_", " "), vp=_vp(view)))
+    if viewer == GM and view.get("hands"):
+        lines.append(t(d + "hands", hands="; ".join(
+            f"{mention(p)}: " + (", ".join(hand) or "—")
+            for p, hand in view["hands"].items())))
     if viewer not in (PUBLIC, GM) and view.get("hand") is not None:
         lines.append(t(d + "hand", cards=", ".join(f"{i + 1}. {_clean(c['name'])} ({c.get('text', '')})"
                                                    for i, c in enumerate(view["hand"])) or "—"))
     return "\n".join(lines)
 
 
+_BOT: Any = None   # set by setup(): lets /game status images show player names
+
+
 def render(view: dict) -> bytes:
     """The picture of the moment: the auction table until the teams are chosen, then the arena."""
+    if _BOT is not None and "names" not in view:
+        view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
     if view["phase"] in ("draft", "team"):
         return R.draft_png(view)
     return R.arena_png(view)
@@ -728,4 +738,6 @@ class KlashCog(commands.Cog):
 
 
 async def setup(bot):
+    global _BOT
+    _BOT = bot
     await bot.add_cog(KlashCog(bot))

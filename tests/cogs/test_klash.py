@@ -417,6 +417,7 @@ async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatc
         steps += 1
         assert steps < 1500
     record, state = await state_of(bot, game.id)
+    assert steps > 50 and played_ever          # a real match, Event Cards played along the way
     assert state.over and state.result and state.winner in ("2", "3")
     assert sum(v for _, v, _ in state.vp_log) == sum(state.vp.values())
     assert f"Game #{game.id} is over" in world.public_text()
@@ -465,5 +466,69 @@ async def test_status_describes_only_public_things(bot, world):
     assert "Crowd Roars" not in text and "Water Bearer" not in text
     assert any(m.file is not None and "arena" in m.file.filename for m in world.public())
     _, state = await state_of(bot, game.id)
-    assert "Crowd Roars" in K.describe(ENGINE.view_for(state, "2"), "2")
-    assert "Crowd Roars" not in K.describe(ENGINE.view_for(state, GM), GM) or True
+    assert "Crowd Roars" in K.describe(ENGINE.view_for(state, "2"), "2")       # /hand: your own cards
+    assert "Crowd Roars" not in K.describe(ENGINE.view_for(state, "3"), "3")
+    assert "roar" in K.describe(ENGINE.view_for(state, GM), GM)                 # the GM sees every hand
+    assert "roar" not in K.describe(ENGINE.view_for(state, PUBLIC), PUBLIC)
+
+
+async def test_charge_assault_and_magic_by_command(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60), ("acolyte", 40, 80)],
+                                             "3": [("dwarf", 28, 60), ("wolf", 55, 80)]})
+    cog = bot.get_cog("KlashCog")
+    alice, bruno = world.users[2], world.users[3]
+    await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
+    targets = await cog.ac_charge_target(world.interaction(alice, world.channels[10]), "")
+    assert [c.value for c in targets] == ["m3"]
+    await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
+                              double=False, touch=False)
+    record, state = await state_of(bot, game.id)
+    assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
+    ext = next((p for p in ENGINE.pending(state) if ":ext" in p.id), None)
+    if ext:
+        await answer(world, game.id, ext, ["no"])
+        _, state = await state_of(bot, game.id)
+    # Bruno: his Dwarf is in contact with the Orc (unless the Orc was removed) and assaults it by command
+    await cog.activate.callback(cog, world.interaction(bruno, world.channels[10]), model="m3")
+    _, state = await state_of(bot, game.id)
+    assert state.acts and not state.model("m1").removed        # seeded: the Orc survived the Charge
+    interaction = world.interaction(bruno, world.channels[10])
+    interaction.namespace = SimpleNamespace(model="m3")
+    assert [c.value for c in await cog.ac_assault_target(interaction, "")] == ["m1"]
+    version = (await bot.store.game(game.id)).version
+    await cog.assault.callback(cog, world.interaction(bruno, world.channels[10]), model="m3", target="m1",
+                               double=False)
+    assert (await bot.store.game(game.id)).version == version + 1
+    # the spells of a Spellcaster and their targets come from the engine
+    _, state = await state_of(bot, game.id)
+    interaction = world.interaction(alice, world.channels[10])
+    interaction.namespace = SimpleNamespace(model="m2", spell="mystic_dart")
+    spells = await cog.ac_spell(interaction, "")
+    assert [c.value for c in spells] == ["mystic_dart", "armour", "healing"]
+    assert "m4" in [c.value for c in await cog.ac_spell_target(interaction, "")]
+
+
+async def test_pause_and_resume_after_a_restart_mid_match(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    await cog.activate.callback(cog, world.interaction(world.users[2], world.channels[10]), model="m1")
+    await bot.close()
+    second = await make_bot(bot.config.db_path)
+    try:
+        world.attach(second)
+        cog = second.get_cog("KlashCog")
+        await cog.match.callback(cog, world.interaction(world.users[3], world.channels[10]))
+        _, state = await state_of(second, game.id)
+        prompt = next(p for p in ENGINE.pending(state) if ":act" in p.id)
+        message = prompt_message(world, game.id, prompt)
+        assert message.public and "choose an action" in message.content
+        await answer(world, game.id, prompt, ["mv"])
+        _, state = await state_of(second, game.id)
+        tgt = next(p for p in ENGINE.pending(state) if ":tgt" in p.id)
+        await answer(world, game.id, tgt, ["to:alt"])
+        _, state = await state_of(second, game.id)
+        assert state.model("m1").x > 20 and state.acts[-1].used == 1
+    finally:
+        await second.close()
