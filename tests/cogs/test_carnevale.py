@@ -560,3 +560,38 @@ async def test_campaign_ledger_across_adventures(bot, world):
     # another member cannot touch this ledger
     await call(world, cog.campaign_spend, 3, squad="Rashaar", amount=1, what="theft")
     assert "no squad called" in last_private(world, 3)
+
+
+async def test_ap_karma_command_and_penetration_through_the_cog(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    winner = ENGINE.load_state(game.state).initiative["winner"]
+    await click(world, world.last("channel:10", with_view=True), world.users[int(winner)],
+                index=0 if winner == "2" else 1)
+
+    def models():
+        return bot.store.game(game.id)
+
+    await call(world, cog.activate, 2, model="a2")
+    start = (await models()).state["models"]
+    await call(world, cog.command_, 2, model="a1", target="a2", n=1)
+    await call(world, cog.karma, 2, model="a2", n=1, use="protection")
+    await call(world, cog.ap, 2, model="a2", action="walk")
+    now = (await models()).state["models"]
+    assert now["a1"]["command"] == start["a1"]["command"] - 1
+    assert now["a2"]["ap"] == start["a2"]["ap"] + 1 - 1
+    assert now["a2"]["karma"] == start["a2"]["karma"] - 1
+    await call(world, cog.command_, 2, model="a1", target="a2", n=2)      # at most 2 per model per Turn
+    assert "✓" not in last_private(world, 2)
+    await call(world, cog.end, 2, model="a2")
+    # Penetration lowers Protection: 3 damage with Penetration 2 against PRO 2 costs 3 LP
+    view = ENGINE.view_for(ENGINE.load_state((await models()).state), PUBLIC)
+    pro = next(m for m in view["models"] if m["uid"] == "b1")["attributes"]["PRO"]
+    await call(world, cog.damage, 2, model="b1", amount=3, penetration=pro)
+    assert (await models()).state["models"]["b1"]["damage"] == 3
+    await call(world, cog.damage, 2, model="b1", amount=pro)                # all absorbed by Protection
+    assert (await models()).state["models"]["b1"]["damage"] == 3
