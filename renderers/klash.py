@@ -109,7 +109,11 @@ def draft_png(view: dict) -> bytes:
     image, draw = canvas(900, 420)
     draw.text((20, 14), f"Gladiator Auction — round {draft['round']}/8", fill=INK, font=font(20, True))
     if draft.get("picker"):
-        draw.text((20, 44), f"Picking: {_name(view, draft['picker'])}", fill=RED, font=font(14))
+        taken = sum(1 for entry in draft.get("log", []) if entry and entry[0] == draft["round"])
+        how = "takes 1" if taken == 0 else f"takes 2 ({'first' if taken == 1 else 'second'})"
+        draw.text((20, 44), f"Picking: {_name(view, draft['picker'])} — {how}", fill=RED, font=font(14))
+    elif not draft["revealed"]:
+        draw.text((20, 44), "The auction is over: 12 cards each.", fill=RED, font=font(14))
     for i, cid in enumerate(draft["revealed"]):
         c = cards[cid]
         x = 20 + i * 174
@@ -126,9 +130,18 @@ def draft_png(view: dict) -> bytes:
         y = 250 + k * 80
         picks = draft["picks"][p]
         draw.text((20, y), f"{_name(view, p)[:20]} ({len(picks)}/12)", fill=TEAM[k], font=font(13, True))
-        names = ", ".join(cards[c]["name"].replace("SAMPLE ", "") for c in picks)
-        for j in range(0, min(len(names), 330), 110):
-            draw.text((20, y + 20 + (j // 110) * 16), names[j:j + 110], fill=INK, font=font(10))
+        rows, row = [], ""
+        for name in (cards[c]["name"].replace("SAMPLE ", "") for c in picks):   # wrap between names
+            piece = f"{row}, {name}" if row else name
+            if len(piece) > 120 and row:
+                rows.append(row + ",")
+                row = name
+            else:
+                row = piece
+        if row:
+            rows.append(row)
+        for j, text in enumerate(rows[:3]):
+            draw.text((20, y + 20 + j * 16), text[:130], fill=INK, font=font(10))
     return png_bytes(image)
 
 

@@ -824,8 +824,10 @@ class KlashEngine(Engine[KlashState]):
             return state.on_field(state.other(player))
         return None
 
-    def _playable(self, state: KlashState, player: str, card: str) -> bool:
-        if state.phase != "match" or state.stage != "action" or state.choices or state.sel is not None:
+    def _playable(self, state: KlashState, player: str, card: str, ignore_sel: bool = False) -> bool:
+        """ignore_sel: as if no action target were being chosen (a card played then cancels the choice)."""
+        if state.phase != "match" or state.stage != "action" or state.choices or \
+                (state.sel is not None and not ignore_sel):
             return False
         spec = state.event_cards[card]
         if state.stack:
@@ -842,7 +844,7 @@ class KlashEngine(Engine[KlashState]):
     def _play_event(self, state: KlashState, out: list, player: str, card: str, target: str) -> None:
         require(player in state.seats and card in state.hands[player], "That card is not in your hand.")
         require(state.esel is None or state.esel["player"] == player, "Another card is being played.")
-        require(self._playable(state, player, card), "That card cannot be played now.")
+        require(self._playable(state, player, card, ignore_sel=True), "That card cannot be played now.")
         targets = self._card_targets(state, player, card)
         if targets is not None:
             require(any(t.id == target for t in targets), "Choose a legal target for that card.")
@@ -1085,25 +1087,27 @@ class KlashEngine(Engine[KlashState]):
             p = state.turn_player
             prompts.append(Prompt(id=f"k{s}:activate", player=p, text="Activate one of your Ready models.",
                                   options=tuple(Option(m.id, _lbl(m.name)) for m in self._ready(state, p))))
-        if state.sel is None:
-            for i, p in enumerate(state.seats):
-                opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
-                        if self._playable(state, p, c)]
-                if opts:
-                    # stable while the hands and the deck do not change (only public counts in the id)
-                    sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
-                    prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
-                                          text="Play an Event Card?", options=tuple(opts)))
-            # The player who is not acting may arm a Training Token re-roll (optional, public).
-            other = state.other(state.turn_player) if state.turn_player else ""
-            acting = state.acts[-1].controller if state.acts else state.turn_player
-            if other and other != acting:
-                eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
-                if eligible:
-                    prompts.append(Prompt(id=f"k:tok:{state.seats.index(other)}:{state.tokens[other]}.{state.turn_no}",
-                                          player=other, text="Optional: spend a Training Token to arm a re-roll.",
-                                          options=tuple(Option(f"r:{m.id}", _lbl(f"Re-roll ready for {m.name}"))
-                                                        for m in eligible[:25])))
+        # Optional prompts stay up while a target is being chosen, so their buttons (DMs for hands) are
+        # not sent again after every step. Your own card played then cancels your half-made choice; an
+        # opponent's card leaves it waiting for after the Event Cards resolve.
+        for i, p in enumerate(state.seats):
+            opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
+                    if self._playable(state, p, c, ignore_sel=True)]
+            if opts:
+                # stable while the hands and the deck do not change (only public counts in the id)
+                sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
+                prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
+                                      text="Play an Event Card?", options=tuple(opts)))
+        # The player who is not acting may arm a Training Token re-roll (optional, public).
+        other = state.other(state.turn_player) if state.turn_player else ""
+        acting = state.acts[-1].controller if state.acts else state.turn_player
+        if other and other != acting:
+            eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
+            if eligible:
+                prompts.append(Prompt(id=f"k:tok:{state.seats.index(other)}:{state.tokens[other]}.{state.turn_no}",
+                                      player=other, text="Optional: spend a Training Token to arm a re-roll.",
+                                      options=tuple(Option(f"r:{m.id}", _lbl(f"Re-roll ready for {m.name}"))
+                                                    for m in eligible[:25])))
         return prompts
 
     def _esel_prompt(self, state: KlashState) -> Prompt:
@@ -1191,6 +1195,8 @@ class KlashEngine(Engine[KlashState]):
         elif tag == "tok":
             self._use_token(state, out, p, opt[2:], "reroll")
         elif tag in ("hand", "resp"):
+            if tag == "hand" and state.acts and state.acts[-1].controller == p:
+                state.sel = None   # your own card played while choosing a target cancels that choice
             if opt == "pass":
                 self._resolve_stack(state, out)
                 return

@@ -69,3 +69,26 @@ def test_final_swap_with_one_card_can_keep_it():
     state, ev = choose(state, "swap", "keep")
     assert state.hands[A][0] == "roar"        # kept (plus the next Hourglass's draw)
     assert not [e for e in ev if e.kind == "event_swap" and e.data["count"]]
+
+
+def test_event_cards_stay_playable_while_a_target_is_chosen():
+    """The hand prompts do not vanish during a two-step choice (no DM re-sent after every step)."""
+    from tests.rules.klash.helpers import choose, prompt
+    state = skirmish([("orc", 30, 60)], [("dwarf", 90, 60)])
+    state.hands = {A: ["roar"], B: ["sand"]}
+    state, _ = do(state, Activate("m1"))
+    hand_a = prompt(state, "hand")
+    state, _ = choose(state, "act", "mv")
+    assert state.sel == {"kind": "mv"}
+    ids = [p.id for p in ENGINE.pending(state)]
+    assert hand_a.id in ids and any(i.startswith("k:hand:1:") for i in ids)
+    # the opponent's card: the move target is still waiting afterwards
+    p = next(x for x in ENGINE.pending(state) if x.id.startswith("k:hand:1:"))
+    state = ENGINE.apply(state, __import__("rules.common", fromlist=["Choose"]).Choose(p.id, ("h0",)), Actor(B)).state
+    state, _ = choose(state, "etgt", "t:m1")
+    state, _ = choose(state, "resp", "pass")
+    assert state.model("m1").hex == 1 and state.sel == {"kind": "mv"} and prompt(state, "tgt")
+    # your own card cancels your half-made choice
+    state, _ = choose(state, "hand", "h0")
+    state, _ = choose(state, "resp", "pass")
+    assert state.vp[A] == 1 and state.sel is None and prompt(state, "act")
