@@ -532,3 +532,41 @@ async def test_pause_and_resume_after_a_restart_mid_match(bot, world):
         assert state.model("m1").x > 20 and state.acts[-1].used == 1
     finally:
         await second.close()
+
+
+async def test_secret_team_house_rule_and_a_guild_pack(bot, world, monkeypatch):
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "rules/klash/data/sample.yaml").read_text(encoding="utf-8")
+    await bot.store.save_pack(1, "klash", "arena-club", text.replace("SAMPLE: Arena di Prova", "Arena Club"), 1)
+    await bot.store.set_house_rule(1, "klash", "secret_team", True)
+    cog = bot.get_cog("KlashCog")
+    choices = await cog._pack_choices(world.interaction(world.users[2], world.channels[10]), "arena")
+    assert [c.value for c in choices] == ["arena-club"]
+    # an unknown pack is refused before anything starts
+    from rules.common import BautaError
+    with pytest.raises(BautaError):
+        await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[3],
+                                 pack="nope")
+    # nor can you play against yourself
+    with pytest.raises(BautaError):
+        await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[2])
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda n: 11)
+    await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[3],
+                             pack="arena-club")
+    game = await bot.store.active_game(1, 10)
+    _, state = await state_of(bot, game.id)
+    assert state.pack_name == "Arena Club" and state.house_rules["secret_team"] is True
+    state = await run_draft(bot, world, game.id, random.Random(8))
+    # the team selects are private (DMs); Alice types hers, answered only to her
+    assert not [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
+    team2 = valid_team(state, "2", 6)
+    await cog.team.callback(cog, world.interaction(world.users[2], world.channels[10]),
+                            cards=",".join(str(i + 1) for i in team2))
+    assert "locked in a team" in world.public_text() and "has chosen a team" not in world.public_text()
+    assert "Your team is chosen" in world.ephemeral(world.users[2])[-1].content
+    _, state = await state_of(bot, game.id)
+    prompt = next(p for p in ENGINE.pending(state) if p.player == "3")
+    assert prompt.private and prompt_message(world, game.id, prompt).where == "dm:3"
+    await answer(world, game.id, prompt, [f"p{i}" for i in valid_team(state, "3", 8)])
+    _, state = await state_of(bot, game.id)
+    assert state.phase == "deploy" and "Teams: " in world.public_text()
