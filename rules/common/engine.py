@@ -15,6 +15,7 @@ Events carry an audience: `PUBLIC`, `GM`, or one player's id.
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Iterable, TypeVar
 
@@ -103,7 +104,7 @@ class Outcome:
     events: list[Event]
 
 
-class Engine(Generic[St]):
+class Engine(ABC, Generic[St]):
     """Base class for a game's rules. Subclasses set `system`, `state_type`, `actions`
     (the action classes they accept, keyed by their `type`) and implement `setup`, `step`,
     `pending` and `view_for`.
@@ -117,17 +118,21 @@ class Engine(Generic[St]):
     actions: ClassVar[dict[str, type]] = {"choose": Choose}
 
     # --- to implement -------------------------------------------------------------------
+    @abstractmethod
     def setup(self, seats: list[str], options: dict, seed: int) -> St:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def step(self, state: St, action: Any, actor: Actor) -> list[Event]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def pending(self, state: St) -> list[Prompt]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def view_for(self, state: St, viewer: str) -> dict:
-        raise NotImplementedError
+        ...
 
     def is_over(self, state: St) -> bool:
         return bool(getattr(state, "over", False))
