@@ -1,0 +1,723 @@
+"""/karmic: Karmic on Discord — karma decks, checks, and register combat with secret hands by DM.
+
+Thin on purpose: the rules live in `rules/karmic/` and the images in `renderers/karmic.py`. Every
+decision of a check or a combat is one of the engine's prompts, which the framework delivers as
+buttons or a select to its player by DM (`/hand` when DMs are closed), GM prompts to the GM channel.
+This cog adds:
+
+- Characters (`/karmic character import|show|list|delete`): a sheet and its karma deck belong to
+  their owner in this guild (`store.save_character(guild, owner, "karmic", name, data)` with
+  `data = {"sheet": the imported sheet, "character": Character.to_dict()}`). A GM imports NPC
+  sheets with `gm_sheet: True`: they are stored as **GM-owned characters (owner 0)** and can be
+  named as opponents. The GM's **world deck** is a guild-level record stored as the GM-owned
+  character `~world` (names starting with `~` are reserved and never listed).
+- Write-back: when a check or combat ends by its rules (the System's `on_over`), the characters'
+  decks, hit points, aim rows… are written back from `characters_out(state)`, and the world deck
+  from `state.world`. Which game key is which stored sheet is kept in the game's meta
+  (`karmic_sheets`). A character in a running game cannot join a second one.
+- `/karmic deck [name]`: counts, discards and sideboard privately, with Reshuffle / Not now buttons
+  when a Rule-of-Fives window is open (persistent `DeckButton`, survives restarts).
+- `/karmic check skill …`: the hand arrives by DM (the engine's prompt with a button per card, plus
+  the `hand_image` PNG); the channel sees the card played, the arithmetic and the result.
+  `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
+- `/karmic combat start …`: the combat runs on the engine's prompts. The channel keeps ONE live
+  board per round (text summary + register-track image, edited after every step; its id is in
+  the game's meta so a restarted bot edits the same message). When a round ends the board is
+  edited one last time with the round's revealed registers (the `round_end` event's public
+  snapshot) and the next round gets a fresh board. Each new hand is DMed as an image too.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from i18n import t
+from renderers import karmic as R
+from rules.common import GM, PUBLIC, BautaError, IllegalAction, PackError, Rng
+from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack
+from rules.karmic.actions import EndCombat, GmModifier
+from rules.karmic.cards import label
+from rules.karmic.character import Character, character_from_sheet, deck_summary, parse_sheet
+from rules.karmic.state import HOUSE_RULES
+from rules.karmic.tables import ATTRIBUTES, DIFFICULTY
+
+from . import systems
+from .framework import MESSAGE_LIMIT, chunks, mention, reply
+
+log = logging.getLogger("bauta.karmic")
+
+NAME = ENGINE.system                 # "karmic"
+TITLE = "Karmic"
+GM_OWNER = 0                         # owner id of GM sheets (NPCs) and of the world deck record
+WORLD = "~world"                     # the GM-owned record holding the guild's world deck
+SHEETS = "karmic_sheets"             # game meta: {fighter key: [owner id, stored name]}
+USES_WORLD = "karmic_world"          # game meta: the world deck came from (and goes back to) the store
+LIVE = "karmic_live"                 # game meta: the live board {message, channel, round}
+MAX_SHEET_BYTES = 200_000
+
+
+# ============================================================================ text
+def _who(player: str | None) -> str:
+    if not player:
+        return "—"
+    return mention(player) if player != GM else "GM"
+
+
+def _describe_combat(view: dict, viewer: str, locale=None) -> list[str]:
+    d = "karmic.describe."
+    cb = view["combat"]
+    players = {c["key"]: c.get("player") for c in view["characters"]}
+    names = {c["key"]: c["name"] for c in view["characters"]}
+    lines = [t(d + "combat_header", locale, round=cb["round"], register=cb["register"], phase=view["phase"])]
+    holders = {e["initiative"] for e in cb["engagements"] if e["live"]}
+    for f in cb["fighters"]:
+        flags = []
+        if f["key"] in holders:
+            flags.append("★")
+        if f.get("prone"):
+            flags.append(t(d + "prone", locale))
+        if f.get("out"):
+            flags.append(t(d + "out", locale))
+        left = "∞" if f["maneuvers_left"] is None else str(f["maneuvers_left"])
+        lines.append(t(d + "fighter", locale, name=f["name"], who=_who(players.get(f["key"])), hp=f["hp_marked"],
+                       hp_max=f["hp_max"], cards=f["hand_count"], left=left, flags=" ".join(flags)))
+        if "hand" in f:
+            lines.append(t(d + "your_hand", locale, cards=", ".join(f.get("hand_labels") or []) or "—"))
+        if f.get("initiative_hand"):
+            lines.append(t(d + "your_initiative", locale,
+                           cards=", ".join(label(c) for c in f["initiative_hand"])))
+    for e in cb["engagements"]:
+        if e["live"]:
+            lines.append(t(d + "engagement", locale, a=names.get(e["a"], e["a"]), b=names.get(e["b"], e["b"]),
+                           range=e["range_text"], holder=names.get(e["initiative"], "—")))
+    for r in cb["registers"]:
+        for decl in r["decls"]:
+            if decl.get("revealed"):
+                card = " + ".join(label(c) for c in [decl["card"]] + list(decl.get("chain") or []))
+            elif "card" in decl:
+                card = t(d + "face_down_yours", locale, card=label(decl["card"]))
+            else:
+                card = t(d + "face_down", locale)
+            target = f" → {names.get(decl['target'], decl['target'])}" if decl.get("target") else ""
+            lines.append(t(d + "declaration", locale, n=r["n"], name=decl["name"], maneuver=decl["maneuver"],
+                           target=target, card=card))
+    if view["over"]:
+        lines.append(t(d + "combat_over", locale, reason=cb.get("ended") or ""))
+    return lines
+
+
+def _describe_check(view: dict, viewer: str, locale=None) -> list[str]:
+    d = "karmic.describe."
+    check = view["check"]
+    lines = [t(d + "check_header", locale, label=check["label"].replace("_", " "),
+               difficulty=f"{check['difficulty']:+d}")]
+    for s in check["sides"]:
+        what = " + ".join(x.replace("_", " ") for x in (s["skill"], s["attribute"]) if x) or "—"
+        lines.append(t(d + "side", locale, name=s["name"], what=what, cards=s["cards_drawn"],
+                       modifier=f"{s['modifier']:+d}",
+                       played=t(d + ("played" if s["played"] else "not_played"), locale)))
+        if "hand" in s:
+            lines.append(t(d + "your_hand", locale, cards=", ".join(s.get("hand_labels") or []) or "—"))
+        if "hidden_modifier" in s and s["hidden_modifier"]:
+            lines.append(t(d + "hidden_modifier", locale, value=f"{s['hidden_modifier']:+d}"))
+        if "card" in s:
+            lines.append(t(d + "card", locale,
+                           cards=" + ".join(label(c) for c in [s["card"]] + list(s.get("chain") or []))))
+    result = check.get("result")
+    if result:
+        lines.append(t(d + "result", locale, verdict=t(d + ("success" if result["success"] else "failure"), locale),
+                       margin=f" ({result['margin']:+d})" if result.get("margin") is not None else ""))
+    return lines
+
+
+def describe(view: dict, viewer: str) -> str:
+    """The game as text for `/game status` and `/hand`: only what `view` holds."""
+    lines: list[str] = []
+    if view.get("mode") == "combat" and view.get("combat"):
+        lines += _describe_combat(view, viewer)
+    elif view.get("check"):
+        lines += _describe_check(view, viewer)
+    if viewer == GM and "world_deck" in view:
+        lines.append(t("karmic.describe.world_deck", None, deck=view["world_deck"]["deck"],
+                       discards=view["world_deck"]["discards"]))
+    for who in view.get("waiting_for") or []:
+        lines.append(t("karmic.describe.waiting", None, who=_who(who)))
+    return "\n".join(lines)
+
+
+def render(view: dict) -> bytes:
+    """The register track of a combat (PUBLIC view for `/game status`); checks have no board."""
+    if view.get("mode") == "combat" and view.get("combat"):
+        return R.register_track(view)
+    return b""
+
+
+def load_pack(text: str, source: str):
+    return load_pack_text(text, source)
+
+
+# ============================================================================ live board and DMs
+def _board_file(png: bytes, game_id: int, round_: int) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=f"karmic-{game_id}-round-{round_}.png")
+
+
+def board_text(view: dict, *, final: bool = False) -> str:
+    head = t("karmic.board_final" if final else "karmic.board", None, round=view["combat"]["round"])
+    return (chunks([head, describe(view, PUBLIC)]) or [head])[0][:MESSAGE_LIMIT]
+
+
+async def _edit_board(host, game, live: dict, content: str, png: bytes, round_: int) -> bool:
+    """Edit the live board in place; False when it cannot be (deleted, no access, unknown channel)."""
+    if not live.get("message"):
+        return False
+    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
+    if channel is None or not hasattr(channel, "get_partial_message"):
+        return False
+    try:
+        message = channel.get_partial_message(int(live["message"]))
+        await message.edit(content=content, attachments=[_board_file(png, game.id, round_)])
+    except discord.HTTPException as exc:
+        log.info("karmic board %s of game %s cannot be edited (%s)", live.get("message"), game.id, exc)
+        return False
+    return True
+
+
+async def show_board(host, game, state, events, *, force_new: bool = False) -> None:
+    """One live board per round: edited after every step, closed with the round's snapshot."""
+    if state.mode != "combat" or state.combat is None:
+        return
+    fresh = await host.store.game(game.id) or game
+    meta = dict(fresh.meta)
+    live = dict(meta.get(LIVE) or {})
+    ends = [e for e in events if e.kind == "round_end" and e.audience == PUBLIC]
+    if ends and live.get("message") and not force_new:
+        # close the finished round's board with its public snapshot (every register revealed)
+        snap = {"combat": ends[-1].data.get("track") or {}, "mode": "combat"}
+        snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": snap["combat"]}
+        png = await asyncio.to_thread(R.register_track, snap_view)
+        await _edit_board(host, game, live, board_text(snap_view, final=True), png, snap["combat"].get("round", 0))
+        live = {}
+    view = ENGINE.view_for(state, PUBLIC)
+    round_ = view["combat"]["round"]
+    if state.phase == "offers" and not live:
+        meta[LIVE] = live
+        await host.store.set_meta(fresh, meta)
+        return
+    png = await asyncio.to_thread(R.register_track, view)
+    content = board_text(view, final=view["over"])
+    if not force_new and live.get("message"):
+        if await _edit_board(host, game, live, content, png, round_):
+            if live.get("round") != round_:          # initiative (round 0) flows into round 1
+                meta[LIVE] = {**live, "round": round_}
+                await host.store.set_meta(fresh, meta)
+            return
+    message = await host.courier.send_channel(game.channel_id, content, file=_board_file(png, game.id, round_))
+    meta[LIVE] = {"message": getattr(message, "id", None), "channel": game.channel_id, "round": round_}
+    await host.store.set_meta(fresh, meta)
+
+
+def _hand_cards(view: dict) -> list[str]:
+    cards: list[str] = []
+    for f in (view.get("combat") or {}).get("fighters", []):
+        cards += f.get("hand") or f.get("initiative_hand") or []
+    for s in (view.get("check") or {}).get("sides", []):
+        cards += s.get("hand", [])
+    return cards
+
+
+async def send_hand_images(host, game, state, events) -> None:
+    """A new hand (check, round, initiative) also arrives as an image in its player's DMs."""
+    players = sorted({e.audience for e in events
+                      if e.kind in ("hand", "initiative_hand") and e.audience.isdigit()})
+    for player in players:
+        view = ENGINE.view_for(state, player)
+        cards = _hand_cards(view)
+        if not cards:
+            continue
+        png = await asyncio.to_thread(R.hand_image, {"check": {"sides": [{"hand": cards}]}})
+        await host.courier.send_dm(game.guild_id, int(player), t("karmic.hand_image", None, id=game.id),
+                                   file=discord.File(io.BytesIO(png), filename=f"karmic-{game.id}-hand.png"))
+
+
+async def after_publish(host, interaction, game, state, events) -> None:
+    try:
+        await send_hand_images(host, game, state, events)
+    except Exception:  # noqa: BLE001 - an image must never break the game's flow
+        log.exception("hand image failed for game %s", game.id)
+    try:
+        await show_board(host, game, state, events)
+    except Exception:  # noqa: BLE001
+        log.exception("board update failed for game %s", game.id)
+
+
+async def write_back(host, game, state) -> list[str]:
+    """Store every persisted character's deck (and the world deck) as the game left them."""
+    fresh = await host.store.game(game.id) or game
+    refs = fresh.meta.get(SHEETS) or {}
+    saved = []
+    for key, (_controller, char) in characters_out(state).items():
+        ref = refs.get(key)
+        if not ref:
+            continue
+        owner, name = int(ref[0]), ref[1]
+        record = await host.store.character(game.guild_id, owner, NAME, name)
+        if record is None:
+            continue        # deleted meanwhile: nothing to write back to
+        record["character"] = char.to_dict()
+        await host.store.save_character(game.guild_id, owner, NAME, name, record)
+        saved.append(char.name)
+    if fresh.meta.get(USES_WORLD):
+        await host.store.save_character(game.guild_id, GM_OWNER, NAME, WORLD, {"world": state.world.to_dict()})
+    return saved
+
+
+async def on_over(host, interaction, game, state) -> None:
+    saved = await write_back(host, game, state)
+    if saved:
+        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
+
+
+SYSTEM = systems.register(systems.System(
+    name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
+    load_pack=load_pack, after_publish=after_publish, on_over=on_over))
+
+
+# ============================================================================ deck buttons
+class DeckButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"karmic:deck:(?P<owner>[0-9]+):(?P<choice>yes|no):(?P<name>.+)"):
+    """Reshuffle / Not now for a Rule-of-Fives window outside a game (from `/karmic deck`)."""
+
+    def __init__(self, owner: int, choice: str, name: str, label_: str = "…"):
+        self.owner, self.choice, self.name = owner, choice, name
+        style = discord.ButtonStyle.primary if choice == "yes" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label_, style=style,
+                                           custom_id=f"karmic:deck:{owner}:{choice}:{name}"[:100]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match):
+        return cls(int(match["owner"]), match["choice"], match["name"], item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .errors import report_error
+        try:
+            await interaction.response.defer(ephemeral=True)
+            cog = interaction.client.get_cog("KarmicCog")
+            text = await cog.answer_deck_offer(interaction, self.owner, self.name, self.choice == "yes")
+            await interaction.followup.send(text, ephemeral=True)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
+            await report_error(interaction, exc)
+
+
+# ============================================================================ the cog
+ATTRIBUTE_CHOICES = [app_commands.Choice(name=a, value=a) for a in ATTRIBUTES]
+
+
+def _split_names(text: str | None) -> list[str]:
+    return [n.strip() for n in re.split(r"[,;]", text or "") if n.strip()]
+
+
+class KarmicCog(commands.Cog):
+    karmic = app_commands.Group(name="karmic", description="Karmic: karma decks, checks and register combat",
+                                guild_only=True)
+    character = app_commands.Group(name="character", description="Your Karmic characters", parent=karmic)
+    combat = app_commands.Group(name="combat", description="Karmic compound combat", parent=karmic)
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DeckButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DeckButton)
+
+    @property
+    def host(self):
+        return self.bot.host
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    # ---------------------------------------------------------------- helpers
+    async def _pack(self, guild_id: int, name: str | None) -> dict:
+        if not name:
+            return load_sample_pack()
+        text = await self.store.pack(guild_id, NAME, name)
+        if text is None:
+            raise BautaError(t("karmic.no_pack", None, name=name))
+        return load_pack_text(text, name)
+
+    async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
+        """(stored name, data) of a character of `owner`: by name, or the only one when name is None."""
+        if name:
+            found = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner)
+                     if n.lower() == name.lower() and not n.startswith("~")]
+            return found[0] if found else None
+        mine = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner) if not n.startswith("~")]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
+            raise BautaError(t("karmic.which_character", locale, names=", ".join(n for n, _ in mine)))
+        return None
+
+    async def _busy(self, guild_id: int, refs: list[tuple[int, str]]) -> None:
+        """Refuse a character already in a running game (its deck lives in that game until it ends)."""
+        wanted = {(o, n.lower()) for o, n in refs}
+        for game in await self.store.games(guild_id, status="active"):
+            if game.system != NAME:
+                continue
+            for owner, name in (game.meta.get(SHEETS) or {}).values():
+                if (int(owner), name.lower()) in wanted:
+                    raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
+
+    async def _player_character(self, interaction, member, name: str | None, pack: dict,
+                                locale=None) -> tuple[dict, tuple[int, str]]:
+        """The character spec for a member: a stored sheet, or a pack character copied to a new sheet."""
+        guild = interaction.guild_id
+        found = await self._record(guild, member.id, name, locale)
+        if found is None:
+            entry = None
+            if name:
+                entry = next((c for c in pack.get("characters", []) if c["name"].lower() == name.lower()), None)
+            if entry is None:
+                raise BautaError(t("karmic.no_character", locale, who=member.mention,
+                                   names=", ".join(c["name"] for c in pack.get("characters", [])) or "—"))
+            sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
+            char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
+            found = (char.name, {"sheet": sheet, "character": char.to_dict()})
+            await self.store.save_character(guild, member.id, NAME, char.name, found[1])
+        stored, data = found
+        return {"character": data["character"], "player": str(member.id)}, (member.id, stored)
+
+    async def _npc(self, guild_id: int, name: str, pack: dict, taken: dict[str, int]) -> tuple[dict, Any]:
+        """An NPC: a GM sheet (owner 0, written back) or a pack NPC (not stored)."""
+        base = name.lower()
+        n = taken.get(base, 0) + 1
+        taken[base] = n
+        record = await self._record(guild_id, GM_OWNER, name)
+        if record is not None:
+            stored, data = record
+            if n > 1:
+                raise BautaError(t("karmic.gm_sheet_twice", None, name=stored))
+            return {"character": data["character"], "player": GM}, (GM_OWNER, stored)
+        for group in ("npcs", "characters"):
+            for entry in pack.get(group, []):
+                if entry["name"].lower() == base:
+                    sheet = dict(entry)
+                    if n > 1:
+                        sheet["name"] = f"{entry['name']} {n}"
+                    return {"character": sheet, "player": GM}, None
+        raise BautaError(t("karmic.no_npc", None, name=name,
+                           names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
+
+    async def _world(self, guild_id: int) -> dict | None:
+        record = await self.store.character(guild_id, GM_OWNER, NAME, WORLD)
+        return record.get("world") if record else None
+
+    async def _remember(self, game, refs: dict[str, tuple[int, str]]) -> None:
+        fresh = await self.store.game(game.id) or game
+        meta = dict(fresh.meta)
+        meta[SHEETS] = {k: [o, n] for k, (o, n) in refs.items()}
+        meta[USES_WORLD] = True
+        await self.store.set_meta(fresh, meta)
+        # a game that ended inside start (nothing in Karmic does today) would have missed the write-back
+        if not fresh.active:
+            await write_back(self.host, fresh, ENGINE.load_state(fresh.state))
+
+    # ---------------------------------------------------------------- autocomplete
+    async def _my_characters(self, interaction: discord.Interaction, current: str):
+        names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
+                 if not n.startswith("~")]
+        names += [c["name"] for c in load_sample_pack().get("characters", []) if c["name"] not in names]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+    async def _npc_names(self, interaction: discord.Interaction, current: str):
+        names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
+                 if not n.startswith("~")]
+        names += [e["name"] for e in load_sample_pack().get("npcs", [])]
+        head, _, last = current.rpartition(",")
+        prefix = f"{head}, " if head else ""
+        return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])
+                for n in names if last.strip().lower() in n.lower()][:25]
+
+    async def _difficulties(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=f"{k.replace('_', ' ')} ({v:+d})", value=k)
+                for k, v in DIFFICULTY.items() if current.lower() in k][:25]
+
+    # ---------------------------------------------------------------- characters
+    @character.command(name="import", description="Import a character sheet (YAML or JSON); re-import keeps the deck")
+    @app_commands.describe(file="The .yaml or .json sheet", gm_sheet="GM: store it as a GM sheet (an NPC)",
+                           fresh_deck="Start a new shuffled karma deck even if the character exists",
+                           pack="A guild pack whose weapons/armor the sheet names (default: the sample pack)")
+    async def character_import(self, interaction: discord.Interaction, file: discord.Attachment,
+                               gm_sheet: bool = False, fresh_deck: bool = False, pack: str | None = None):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        if file.size > MAX_SHEET_BYTES:
+            raise PackError(t("karmic.sheet_too_big", interaction.locale))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = (await file.read()).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PackError(t("karmic.sheet_not_utf8", interaction.locale, file=file.filename)) from None
+        sheet = parse_sheet(text, file.filename)          # PackError names the file and the field
+        if sheet["name"].startswith("~"):
+            raise PackError(t("karmic.reserved_name", interaction.locale, file=file.filename))
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        content = await self._pack(interaction.guild_id, pack)
+        char = character_from_sheet(sheet, content, "" if gm_sheet else str(owner),
+                                    Rng.from_seed(secrets.randbits(63)), file.filename)
+        old = await self._record(interaction.guild_id, owner, char.name)
+        name = old[0] if old else char.name
+        await self._busy(interaction.guild_id, [(owner, name)])
+        if old and not fresh_deck:
+            previous = Character.from_dict(old[1]["character"])
+            if (char.deck is None) == (previous.deck is None):
+                char.deck = previous.deck                 # the karma deck keeps its state
+            if "hp_marked" not in sheet:
+                char.hp_marked = previous.hp_marked
+            char.aim_row, char.saved_checks = previous.aim_row, previous.saved_checks
+            char.training, char.reload = previous.training, previous.reload
+        await self.store.save_character(interaction.guild_id, owner, NAME, name,
+                                        {"sheet": sheet, "character": char.to_dict()})
+        key = "karmic.imported_gm" if gm_sheet else ("karmic.reimported" if old else "karmic.imported")
+        await interaction.followup.send(t(key, interaction.locale, name=name) + "\n" +
+                                        self._sheet_text(char, interaction.locale), ephemeral=True)
+
+    def _sheet_text(self, char: Character, locale=None) -> str:
+        d = "karmic.sheet."
+        attrs = " · ".join(f"{a} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
+        skills = ", ".join(f"{s.replace('_', ' ')} {v}" for s, v in sorted(char.skills.items())) or "—"
+        weapons = ", ".join(w.name + (" (wielded)" if i in char.wielding else "") for i, w in enumerate(char.weapons))
+        lines = [t(d + "title", locale, name=char.name, npc=" (NPC)" if char.npc else ""),
+                 t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
+                 t(d + "weapons", locale, weapons=weapons or "—", armor=char.armor.name if char.armor else "—"),
+                 t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+        if char.distinctions:
+            lines.append(t(d + "distinctions", locale,
+                           items=", ".join(f"{x.name} ({x.karma_value:+d})" for x in char.distinctions)))
+        summary = deck_summary(char)
+        if summary.get("world_deck"):
+            lines.append(t(d + "world_deck", locale))
+        else:
+            lines.append(t(d + "deck", locale, deck=summary["deck"], discards=summary["discards"],
+                           sideboard=summary["sideboard"]))
+        return "\n".join(lines)
+
+    @character.command(name="show", description="Show one of your characters (privately)")
+    @app_commands.describe(name="The character (default: your only one)", gm_sheet="GM: show a GM sheet (an NPC)")
+    @app_commands.autocomplete(name=_my_characters)
+    async def character_show(self, interaction: discord.Interaction, name: str | None = None,
+                             gm_sheet: bool = False):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        found = await self._record(interaction.guild_id, owner, name, interaction.locale)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+        await interaction.followup.send(self._sheet_text(Character.from_dict(found[1]["character"]),
+                                                         interaction.locale), ephemeral=True)
+
+    @character.command(name="list", description="Your Karmic characters on this server (GMs also see GM sheets)")
+    async def character_list(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
+                if not n.startswith("~")]
+        lines = [t("karmic.list_mine", interaction.locale, names=", ".join(mine) or "—")]
+        if await self.host.is_gm(interaction):
+            gm = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
+                  if not n.startswith("~")]
+            lines.append(t("karmic.list_gm", interaction.locale, names=", ".join(gm) or "—"))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    @character.command(name="delete", description="Delete one of your characters (and its deck)")
+    @app_commands.describe(name="The character", gm_sheet="GM: delete a GM sheet")
+    @app_commands.autocomplete(name=_my_characters)
+    async def character_delete(self, interaction: discord.Interaction, name: str, gm_sheet: bool = False):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
+
+    # ---------------------------------------------------------------- deck
+    @karmic.command(name="deck", description="Your karma deck: cards left, discards, sideboard (privately)")
+    @app_commands.describe(name="The character (default: your only one)")
+    @app_commands.autocomplete(name=_my_characters)
+    async def deck(self, interaction: discord.Interaction, name: str | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self._record(interaction.guild_id, interaction.user.id, name, interaction.locale)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+        stored, data = found
+        char = Character.from_dict(data["character"])
+        s = deck_summary(char)
+        if s.get("world_deck"):
+            await interaction.followup.send(t("karmic.sheet.world_deck", interaction.locale), ephemeral=True)
+            return
+        lines = [t("karmic.deck.header", interaction.locale, name=stored, deck=s["deck"], discards=s["discards"],
+                   sideboard=s["sideboard"], since=s["since_shuffle"]),
+                 t("karmic.deck.discards", interaction.locale,
+                   cards=", ".join(label(c) for c in s["discard_cards"]) or "—"),
+                 t("karmic.deck.sideboard", interaction.locale,
+                   cards=", ".join(label(c) for c in s["sideboard_cards"]) or "—")]
+        view = None
+        if s["reshuffle_offered"]:
+            lines.append(t("karmic.deck.offer", interaction.locale))
+            view = discord.ui.View(timeout=None)
+            view.add_item(DeckButton(interaction.user.id, "yes", stored, t("karmic.deck.yes", interaction.locale)))
+            view.add_item(DeckButton(interaction.user.id, "no", stored, t("karmic.deck.no", interaction.locale)))
+        else:
+            lines.append(t("karmic.deck.no_offer", interaction.locale))
+        kwargs = {"view": view} if view is not None else {}
+        await interaction.followup.send(chunks(lines)[0], ephemeral=True, **kwargs)
+
+    async def answer_deck_offer(self, interaction, owner: int, name: str, accept: bool) -> str:
+        if interaction.user.id != owner:
+            raise IllegalAction(t("karmic.deck.not_yours", interaction.locale))
+        found = await self._record(interaction.guild_id, owner, name)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+        stored, data = found
+        await self._busy(interaction.guild_id, [(owner, stored)])
+        char = Character.from_dict(data["character"])
+        if char.deck is None or not char.deck.offer:
+            raise IllegalAction(t("karmic.deck.closed", interaction.locale))
+        if accept:
+            char.deck.reshuffle(Rng.from_seed(secrets.randbits(63)))
+        else:
+            char.deck.decline()
+        data["character"] = char.to_dict()
+        await self.store.save_character(interaction.guild_id, owner, NAME, stored, data)
+        return t("karmic.deck.reshuffled" if accept else "karmic.deck.declined", interaction.locale, name=stored)
+
+    # ---------------------------------------------------------------- checks
+    @karmic.command(name="check", description="Make a check: your hand arrives by DM, the result is posted here")
+    @app_commands.describe(skill="The skill (e.g. tracking; 'none' for an attribute alone)",
+                           attribute="The attribute added", difficulty="very easy … nigh impossible, or a number",
+                           character="Your character (default: your only one)", modifier="A public modifier",
+                           field="Field of expertise, for skills that have them", pack="A guild pack (optional)")
+    @app_commands.choices(attribute=ATTRIBUTE_CHOICES)
+    @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties)
+    async def check(self, interaction: discord.Interaction, skill: str,
+                    attribute: app_commands.Choice[str] | None = None, difficulty: str | None = None,
+                    character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
+                    field: str | None = None, pack: str | None = None):
+        await interaction.response.defer(thinking=True)
+        content = await self._pack(interaction.guild_id, pack)
+        spec, ref = await self._player_character(interaction, interaction.user, character, content,
+                                                 interaction.locale)
+        await self._busy(interaction.guild_id, [ref])
+        skill_name = "" if skill.strip().lower() in ("none", "-", "") else skill.strip()
+        options = {"mode": "check", "actor": spec, "skill": skill_name,
+                   "attribute": attribute.value if attribute else None, "difficulty": difficulty,
+                   "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
+                   "pack": content}
+        game = await self.host.start(interaction, NAME, [str(interaction.user.id)], options,
+                                     intro=t("karmic.check_intro", interaction.guild_locale,
+                                             who=interaction.user.mention, name=ref[1]))
+        await self._remember(game, {"c1": ref})
+
+    @karmic.command(name="gm-modifier", description="GM: add a modifier to the check in this channel (hidden by default)")
+    @app_commands.describe(value="The modifier (e.g. -3)", hidden="Seen by the GM only (default yes)",
+                           side="1 = the acting character, 2 = the opponent")
+    async def gm_modifier(self, interaction: discord.Interaction, value: app_commands.Range[int, -20, 20],
+                          hidden: bool = True, side: app_commands.Range[int, 1, 2] = 1):
+        await self.host.require_gm(interaction)
+        await interaction.response.defer(ephemeral=hidden, thinking=True)
+        await self.host.act(interaction, GmModifier(int(value), side - 1, hidden), system=NAME)
+        if hidden:
+            await interaction.followup.send(t("karmic.gm_modifier_set", interaction.locale, value=f"{value:+d}"),
+                                            ephemeral=True)
+
+    # ---------------------------------------------------------------- combat
+    @combat.command(name="start", description="Start a combat here: members and/or NPCs; hands go by DM")
+    @app_commands.describe(
+        opponent="A member you fight", opponents="NPCs (pack or GM sheets), comma-separated: Soldier, Bandit",
+        ally="A member fighting on your side", character="Your character (default: your only one)",
+        opponent_character="The opposing member's character", ally_character="Your ally's character",
+        range="Starting range in yards (default: the longest weapon)", show_down="A show down: fast draw",
+        bot_plays_npcs="The bot plays the NPCs instead of the GM", pack="A guild pack (default: the sample)")
+    @app_commands.autocomplete(character=_my_characters, opponents=_npc_names)
+    async def combat_start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
+                           opponents: str | None = None, ally: discord.Member | None = None,
+                           character: str | None = None, opponent_character: str | None = None,
+                           ally_character: str | None = None, range: app_commands.Range[int, 0, 10] | None = None,
+                           show_down: bool = False, bot_plays_npcs: bool = False, pack: str | None = None):
+        await interaction.response.defer(thinking=True)
+        locale = interaction.locale
+        npcs = _split_names(opponents)
+        if opponent is None and not npcs:
+            raise BautaError(t("karmic.no_opponent", locale))
+        members = [m for m in (opponent, ally) if m is not None]
+        if any(getattr(m, "bot", False) for m in members):
+            raise BautaError(t("karmic.no_bots", locale))
+        ids = [interaction.user.id] + [m.id for m in members]
+        if len(set(ids)) != len(ids):
+            raise BautaError(t("karmic.twice", locale))
+        if len(npcs) > 8:
+            raise BautaError(t("karmic.too_many", locale))
+        content = await self._pack(interaction.guild_id, pack)
+        combatants, refs = [], {}
+
+        def add(spec, ref, side):
+            key = f"c{len(combatants) + 1}"
+            combatants.append({**spec, "side": side})
+            if ref is not None:
+                refs[key] = ref
+
+        spec, ref = await self._player_character(interaction, interaction.user, character, content, locale)
+        add(spec, ref, "A")
+        if ally is not None:
+            add(*await self._player_character(interaction, ally, ally_character, content, locale), "A")
+        if opponent is not None:
+            add(*await self._player_character(interaction, opponent, opponent_character, content, locale), "B")
+        taken: dict[str, int] = {}
+        for npc in npcs:
+            add(*await self._npc(interaction.guild_id, npc, content, taken), "B")
+        await self._busy(interaction.guild_id, list(refs.values()))
+        options = {"mode": "combat", "combatants": combatants, "range": range, "show_down": show_down,
+                   "bot_plays_npcs": bot_plays_npcs, "pack": content, "world": await self._world(interaction.guild_id)}
+        seats = [str(i) for i in ids]
+        game = await self.host.start(interaction, NAME, seats, options,
+                                     intro=t("karmic.combat_intro", interaction.guild_locale,
+                                             who=interaction.user.mention,
+                                             names=", ".join(c["character"]["name"] if isinstance(c["character"], dict)
+                                                             else str(c["character"]) for c in combatants),
+                                             npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
+                                                    interaction.guild_locale) if npcs else ""))
+        await self._remember(game, refs)
+
+    @combat.command(name="end", description="GM: end the combat here now (decks are written back)")
+    @app_commands.describe(reason="What happened (shown to the table)")
+    async def combat_end(self, interaction: discord.Interaction, reason: str | None = None):
+        await self.host.require_gm(interaction)
+        await interaction.response.defer(thinking=True)
+        await self.host.act(interaction, EndCombat((reason or t("karmic.gm_ends", interaction.guild_locale))[:300]),
+                            system=NAME)
+
+    @combat.command(name="board", description="Post the combat board again here (the live board moves down)")
+    async def combat_board(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.host.channel_game(interaction, NAME)
+        state = ENGINE.load_state(game.state)
+        if state.mode != "combat":
+            raise BautaError(t("karmic.not_combat", interaction.locale))
+        await show_board(self.host, game, state, [], force_new=True)
+        await interaction.followup.send(t("karmic.board_posted", interaction.locale), ephemeral=True)
+
+
+async def setup(bot):
+    await bot.add_cog(KarmicCog(bot))

@@ -1,0 +1,559 @@
+"""Karmic through the cog layer: fake interactions, a real SQLite file, sheets that outlive games,
+checks with hands by DM, and a full combat (two members and an NPC, several rounds, a
+resolve-immediately maneuver, a closed DM, a restart) that never shows a hidden card in the channel."""
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+
+import cogs.karmic as K
+from cogs import systems
+from cogs.errors import NotGM
+from cogs.framework import PromptSelect
+from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn, PackError
+from rules.karmic import ENGINE
+from rules.karmic.cards import label
+from rules.karmic.character import Character
+from rules.karmic.tables import MANEUVERS
+from tests.conftest import make_bot
+from tests.support.fakes import FakeChannel, FakeHTTPResponse, click
+
+TABLE = "channel:10"
+GM_ROOM = "channel:11"
+
+DEVON_YAML = """
+name: Devon
+attributes: {might: 1, fortitude: 0, finesse: 0, awareness: 0, will: 0}
+skills: {sword: 3, dagger: 2, combat_training: 1, brawling: 2, dodge: 2, tracking: 2}
+weapons: [Sword, Dagger]
+wielding: [Sword]
+"""
+
+
+# ------------------------------------------------------------------------------ fakes
+class Attachment:
+    """Enough of discord.Attachment for an import."""
+
+    def __init__(self, filename: str, text: str):
+        self.filename = filename
+        self.data = text.encode("utf-8")
+        self.size = len(self.data)
+
+    async def read(self) -> bytes:
+        return self.data
+
+
+class _PartialMessage:
+    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
+
+    def __init__(self, channel: FakeChannel, message_id: int):
+        self.channel, self.id = channel, message_id
+
+    async def edit(self, **kwargs):
+        world = self.channel.world
+        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
+        if message is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        if "content" in kwargs:
+            message.content = kwargs["content"]
+        if kwargs.get("attachments"):
+            message.file = kwargs["attachments"][0]
+        message.edits = getattr(message, "edits", 0) + 1
+        return message
+
+
+@pytest.fixture(autouse=True)
+def editable_channels(monkeypatch):
+    monkeypatch.setattr(FakeChannel, "get_partial_message", lambda self, mid: _PartialMessage(self, mid),
+                        raising=False)
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    def use(value: int):
+        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
+    use(5)
+    return use
+
+
+@pytest.fixture
+def tracks(monkeypatch):
+    """Every view the register track was drawn from (the images posted in the channel)."""
+    seen: list[dict] = []
+    real = K.R.register_track
+
+    def spy(view):
+        seen.append(view)
+        return real(view)
+    monkeypatch.setattr(K.R, "register_track", spy)
+    return seen
+
+
+def cog_of(bot):
+    return bot.get_cog("KarmicCog")
+
+
+def game_cog(bot):
+    return bot.get_cog("GameCog")
+
+
+def table_text(world) -> str:
+    return "\n".join(text for m in world.sent if m.where == TABLE for text in m.texts())
+
+
+def file_bytes(message) -> bytes:
+    fp = message.file.fp
+    fp.seek(0)
+    return fp.read()
+
+
+async def import_sheet(bot, world, user, text=DEVON_YAML, filename="devon.yaml", **kw):
+    cog = cog_of(bot)
+    await cog.character_import.callback(cog, world.interaction(user, world.channels[10]),
+                                        file=Attachment(filename, text), **kw)
+
+
+async def active_game(bot, channel=10):
+    return await bot.store.active_game(1, channel)
+
+
+async def click_deck_button(world, message, user, index):
+    item = message.view.children[index]
+    custom_id = item.custom_id
+    match = K.DeckButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    interaction = world.interaction(user, world.channels[10], message=message, data={"custom_id": custom_id})
+    button = await K.DeckButton.from_custom_id(interaction, item.item, match)
+    await button.callback(interaction)
+    return interaction
+
+
+async def answer_prompt(world, message, user, prompt, option_id, channel=None, in_dm=None):
+    """Click the component of `message` that stands for `option_id` of `prompt`."""
+    first = message.view.children[0]
+    if isinstance(first, PromptSelect):
+        return await click(world, message, user, index=0, values=[option_id], in_dm=in_dm, channel=channel)
+    ids = [o.id for o in prompt.options]
+    return await click(world, message, user, index=ids.index(option_id), in_dm=in_dm, channel=channel)
+
+
+# ------------------------------------------------------------------------------ characters and decks
+async def test_import_errors_name_the_field_and_change_nothing(bot, world):
+    alice = world.users[2]
+    with pytest.raises(PackError, match="skills"):
+        await import_sheet(bot, world, alice, "name: Bad\nskills: {sword: many}\n", "bad.yaml")
+    with pytest.raises(PackError, match="weapons"):
+        await import_sheet(bot, world, alice, "name: Bad\nweapons: [Laser Sword]\n", "bad.yaml")
+    with pytest.raises(PackError, match="name"):
+        await import_sheet(bot, world, alice, '{"skills": {"sword": 2}}', "bad.json")
+    with pytest.raises(PackError, match="reserved"):
+        await import_sheet(bot, world, alice, "name: ~world\n", "w.yaml")
+    assert await bot.store.characters(1, "karmic") == []
+
+
+async def test_import_show_list_and_a_reimport_keeps_the_deck(bot, world):
+    alice, bruno = world.users[2], world.users[3]
+    await import_sheet(bot, world, alice)
+    reply = world.ephemeral(alice)[-1].content
+    assert "Devon" in reply and "Karma deck: 44 cards" in reply and "Sword (wielded)" in reply
+    stored = await bot.store.character(1, alice.id, "karmic", "Devon")
+    deck = stored["character"]["deck"]
+    assert len(deck["cards"]) == 44 and len(deck["sideboard"]) == 10
+    # JSON works too, and sheets belong to their owner
+    await import_sheet(bot, world, bruno, '{"name": "Mara", "skills": {"ax": 3}, "weapons": ["Medium Axe"]}',
+                       "mara.json")
+    cog = cog_of(bot)
+    await cog.character_list.callback(cog, world.interaction(alice, world.channels[10]))
+    assert "Devon" in world.ephemeral(alice)[-1].content and "Mara" not in world.ephemeral(alice)[-1].content
+    await cog.character_show.callback(cog, world.interaction(bruno, world.channels[10]))
+    assert "**Mara**" in world.ephemeral(bruno)[-1].content
+    with pytest.raises(BautaError):
+        await cog.character_show.callback(cog, world.interaction(bruno, world.channels[10]), name="Devon")
+    # a re-import changes the sheet but not the deck's state
+    stored["character"]["deck"]["discards"] = [stored["character"]["deck"]["cards"].pop()]
+    await bot.store.save_character(1, alice.id, "karmic", "Devon", stored)
+    await import_sheet(bot, world, alice, DEVON_YAML.replace("tracking: 2", "tracking: 3"))
+    again = await bot.store.character(1, alice.id, "karmic", "Devon")
+    assert again["character"]["skills"]["tracking"] == 3
+    assert again["character"]["deck"] == stored["character"]["deck"]
+    # GM sheets are GM-only and stored under owner 0
+    with pytest.raises(NotGM):
+        await import_sheet(bot, world, alice, "name: Orc\nnpc: true\n", "orc.yaml", gm_sheet=True)
+    await import_sheet(bot, world, world.users[1], "name: Orc\nnpc: true\nskills: {brawling: 2}\n", "orc.yaml",
+                       gm_sheet=True)
+    assert await bot.store.character(1, K.GM_OWNER, "karmic", "Orc") is not None
+    assert not all(m.public for m in world.sent) and not world.public()      # nothing of this in a channel
+
+
+async def test_deck_shows_counts_privately_and_offers_the_reshuffle_when_open(bot, world):
+    alice, bruno = world.users[2], world.users[3]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await cog.deck.callback(cog, world.interaction(alice, world.channels[10]))
+    shown = world.ephemeral(alice)[-1]
+    assert "deck 44" in shown.content and "No reshuffle window" in shown.content and shown.view is None
+    # a Rule-of-Fives window left open by the last game
+    stored = await bot.store.character(1, alice.id, "karmic", "Devon")
+    deck = stored["character"]["deck"]
+    deck["discards"] = [deck["cards"].pop() for _ in range(5)]
+    deck["since_shuffle"], deck["offer"] = 5, True
+    await bot.store.save_character(1, alice.id, "karmic", "Devon", stored)
+    await cog.deck.callback(cog, world.interaction(alice, world.channels[10]))
+    shown = world.ephemeral(alice)[-1]
+    assert "deck 39" in shown.content and "discards 5" in shown.content and shown.view is not None
+    assert not world.public()
+    # someone else's click is refused and changes nothing
+    await click_deck_button(world, shown, bruno, 0)
+    assert "not yours" in world.ephemeral(bruno)[-1].content
+    assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]["offer"] is True
+    await click_deck_button(world, shown, alice, 0)
+    after = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert len(after["cards"]) == 44 and after["discards"] == [] and after["offer"] is False
+    assert "reshuffled" in world.ephemeral(alice)[-1].content
+    await click_deck_button(world, shown, alice, 1)                 # the window is closed now
+    assert "No reshuffle window" in world.ephemeral(alice)[-1].content
+
+
+# ------------------------------------------------------------------------------ checks
+async def play_check_by_dm(bot, world, user, game_id):
+    """Answer the check's DM prompts (first card, stand on hits, no reshuffle) until it is over."""
+    for _ in range(20):
+        record = await bot.store.game(game_id)
+        if not record.active:
+            return record
+        state = ENGINE.load_state(record.state)
+        prompt = ENGINE.pending(state)[0]
+        assert prompt.player == str(user.id) and prompt.private
+        message = world.last(f"dm:{user.id}", with_view=True)
+        assert prompt.text in message.content
+        ids = [o.id for o in prompt.options]
+        option = "stand" if "stand" in ids else "no" if "no" in ids else ids[0]
+        await answer_prompt(world, message, user, prompt, option)
+    raise AssertionError("the check never ended")
+
+
+async def test_check_hand_by_dm_result_in_channel_hidden_gm_modifier_and_deck_written_back(bot, world, seed):
+    alice, gm = world.users[2], world.users[1]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                             attribute=discord.app_commands.Choice(name="awareness", value="awareness"),
+                             difficulty="easy")
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    hand = state.check.sides[0].hand
+    assert len(hand) == 2                                           # tracking 2: two cards
+    dm = world.last("dm:2", with_view=True)
+    assert [b.item.label for b in dm.view.children] == [label(c) for c in hand]
+    images = [m for m in world.dms(alice) if m.file is not None]
+    assert images and images[-1].file.filename.endswith("hand.png")
+    assert file_bytes(images[-1])[:8] == b"\x89PNG\r\n\x1a\n"
+    # the GM's hidden modifier: an ephemeral answer, nothing in the channel
+    await cog.gm_modifier.callback(cog, world.interaction(gm, world.channels[10]), value=-3)
+    assert "Hidden modifier -3" in world.ephemeral(gm)[-1].content
+    assert "-3" not in table_text(world).split("Combat")[0].replace("(+3 difficulty)", "")
+    with pytest.raises(NotGM):
+        await cog.gm_modifier.callback(cog, world.interaction(alice, world.channels[10]), value=5)
+    for card in hand:
+        assert label(card) not in table_text(world)                 # the hand stays secret until played
+    record = await play_check_by_dm(bot, world, alice, game.id)
+    final = ENGINE.load_state(record.state)
+    played = final.check.sides[0].play.card
+    text = table_text(world)
+    assert "plays a card" in text and label(played) in text and "hidden GM modifier" in text
+    assert ("SUCCESS" in text) or ("FAILURE" in text)
+    assert "Hidden modifier -3" not in text
+    unplayed = [c for c in hand if c != played]
+    for card in unplayed:
+        assert label(card) not in text
+    # the deck was written back: the two drawn cards are on the discard pile
+    stored = await bot.store.character(1, alice.id, "karmic", "Devon")
+    assert sorted(stored["character"]["deck"]["discards"]) == sorted(hand + final.check.sides[0].play.chain)
+    assert len(stored["character"]["deck"]["cards"]) == 44 - len(stored["character"]["deck"]["discards"])
+    assert "Decks saved: Devon" in text
+
+
+async def test_a_pack_character_becomes_yours_and_one_character_plays_one_game_at_a_time(bot, world, seed):
+    alice = world.users[2]
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                             character="Enris")
+    assert await bot.store.character(1, alice.id, "karmic", "Enris") is not None
+    world.channel(12, "elsewhere")
+    with pytest.raises(BautaError, match="already in game"):
+        await cog.check.callback(cog, world.interaction(alice, world.channels[12]), skill="tracking",
+                                 character="Enris")
+    with pytest.raises(BautaError, match="no Karmic character"):
+        await cog.check.callback(cog, world.interaction(world.users[3], world.channels[12]), skill="tracking")
+
+
+# ------------------------------------------------------------------------------ combat
+def hidden_cards(state) -> set[str]:
+    cb = state.combat
+    out = set()
+    for f in cb.fighters.values():
+        out.update(f.hand)
+    for r in cb.registers:
+        for d in r.decls:
+            if not d.revealed:
+                out.add(d.card)
+    for hand in cb.init_hands.values():
+        out.update(hand)
+    return out
+
+
+def shown_cards(state, events) -> set[str]:
+    """Cards legitimately public now (to tell another deck's card with the same id from a leak)."""
+    shown = set()
+    for r in state.combat.registers:
+        for d in r.decls:
+            if d.revealed:
+                shown.update([d.card] + d.chain)
+    for e in events:
+        if e.get("audience") != PUBLIC:
+            continue
+        data = e.get("data") or {}
+        if e["kind"] == "reveal":
+            shown.update(item[2] for item in data.get("cards", []))
+        if data.get("card"):
+            shown.add(data["card"])
+            shown.update(data.get("chain", []))
+        for r in (data.get("track") or {}).get("registers", []):
+            for d in r["decls"]:
+                if d.get("revealed"):
+                    shown.update([d["card"]] + d.get("chain", []))
+    return shown
+
+
+def snapshot(world) -> dict[int, str]:
+    return {m.id: "\n".join(m.texts()) for m in world.sent if m.where == TABLE}
+
+
+def assert_public_track(view: dict) -> None:
+    """An image drawn for the channel holds no hand and no face-down card."""
+    combat = view.get("combat") or {}
+    for f in combat.get("fighters", []):
+        assert "hand" not in f and "initiative_hand" not in f
+    for r in combat.get("registers", []):
+        for d in r["decls"]:
+            assert d.get("revealed") or "card" not in d
+
+
+def choose_option(prompt, ri_wanted: bool) -> str:
+    ids = [o.id for o in prompt.options]
+    if prompt.id.startswith(("ini", "inih")):
+        return "stand" if "stand" in ids else ids[0]
+    for simple in ("stand", "no", "success", "struggle"):
+        if simple in ids:
+            return simple
+    if prompt.id.endswith(".c"):
+        return ids[0]                               # the first card of the hand, face down
+    if prompt.id.endswith(".l"):
+        return "legs" if "legs" in ids else ids[0]
+    prefs = (["darm.0"] if ri_wanted else []) + ["atk.0", "hatk.h", "par.0", "blk.1", "hblk.h", "mdg.0"]
+    for pref in prefs:
+        if pref in ids:
+            return pref
+    for fallback in ("pass", "stop"):
+        if fallback in ids:
+            return fallback
+    return next((i for i in ids if i not in ("hes", "more", "back")), ids[0])
+
+
+async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot, world, seed, tracks):
+    """Alice (Devon) and Bruno (Mara, DMs closed) against the GM's Soldier: several rounds by DM,
+    `/hand` and the GM room, a resolve-immediately maneuver, a restart mid-fight; after every step,
+    no card still hidden appears in any table message, button, file name or image."""
+    owner, alice, bruno = world.users[1], world.users[2], world.users[3]
+    await bot.store.update_settings(1, gm_channel_id=11)
+    await import_sheet(bot, world, alice)
+    bruno.dm_closed = True
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    ally=bruno, ally_character="Mara")
+    game = await active_game(bot)
+    assert game.meta[K.SHEETS] == {"c1": [2, "Devon"], "c2": [3, "Mara"]}
+    text = table_text(world)
+    assert "Devon" in text and "Mara" in text and "Soldier" in text and "could not DM" in text
+    board = next(m for m in world.sent if m.where == TABLE and m.file is not None)
+    assert board.file.filename.startswith(f"karmic-{game.id}-round")
+    assert "HP" in board.content and "maneuvers left" in board.content
+
+    current_bot = bot
+    restarted = False
+    ri_done = False
+    rounds_seen = set()
+    steps = 0
+    while steps < 400:
+        steps += 1
+        record = await current_bot.store.game(game.id)
+        state = ENGINE.load_state(record.state)
+        if state.combat.round >= 3 and state.phase == "declare" and not state.over:
+            break
+        assert not state.over, "the fight ended too early for this test"
+        rounds_seen.add(state.combat.round)
+        if state.combat.round == 2 and not restarted:
+            # the bot restarts mid-fight: old DM buttons, /hand and the GM room keep working
+            await current_bot.close()
+            current_bot = await make_bot(bot.config.db_path)
+            world.attach(current_bot)
+            restarted = True
+        prompt = ENGINE.pending(state)[0]
+        want_ri = not ri_done and prompt.player == "2"
+        option = choose_option(prompt, want_ri)
+        before = snapshot(world)
+        if prompt.player == GM:
+            message = world.last(GM_ROOM, with_view=True)
+            assert prompt.text in message.content
+            await answer_prompt(world, message, owner, prompt, option, channel=world.channels[11], in_dm=False)
+        elif prompt.player == "2":
+            message = world.last("dm:2", with_view=True)
+            assert prompt.text in message.content
+            await answer_prompt(world, message, alice, prompt, option)
+        else:
+            assert prompt.player == "3" and prompt.private
+            gc = game_cog(current_bot)
+            await gc.hand.callback(gc, world.interaction(bruno, world.channels[10]))
+            message = next(m for m in reversed(world.ephemeral(bruno)) if m.view is not None)
+            assert prompt.text in message.content
+            await answer_prompt(world, message, bruno, prompt, option, in_dm=False)
+        if option == "darm.0":
+            ri_done = True
+        record = await current_bot.store.game(game.id)
+        assert record.version > 0
+        new_state = ENGINE.load_state(record.state)
+        last = (await current_bot.store.actions(game.id, limit=1))[0]
+        shown = shown_cards(new_state, last.events)
+        after = snapshot(world)
+        changed = "\n".join(v for k, v in after.items() if before.get(k) != v)
+        for card in hidden_cards(new_state) - shown:
+            assert label(card) not in changed, (card, changed)
+        for view in tracks:
+            assert_public_track(view)
+        tracks.clear()
+    else:
+        raise AssertionError("the fight did not reach round 3")
+    assert restarted and ri_done and {1, 2} <= rounds_seen
+    text = table_text(world)
+    assert "resolve-immediately" in text and "Disarming Attack" in text
+    assert "revealed" in text and " = " in text                   # reveals with the arithmetic
+    # nothing a hand holds now is anywhere in the table channel, whatever happened before
+    final = ENGINE.load_state((await current_bot.store.game(game.id)).state)
+    for key, f in final.combat.fighters.items():
+        for card in f.hand:
+            ids_elsewhere = shown_cards(final, [])
+            if card not in ids_elsewhere:
+                assert f"{label(card)}" not in "\n".join(
+                    m.content or "" for m in world.sent if m.where == TABLE and "Round" not in (m.content or "")
+                    and "revealed" not in (m.content or "") and "Register" not in (m.content or ""))
+    # one board per round, edited as the round went on; the live one is the public view, exactly
+    boards = [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
+    assert len(boards) >= 3 and all(getattr(b, "edits", 0) >= 1 for b in boards[:-1])
+    assert file_bytes(boards[-1]) == K.R.register_track(ENGINE.view_for(final, PUBLIC))
+    assert "final" in boards[0].content                              # round 1's board closed with its snapshot
+    # the GM ends the fight: the decks go back to the sheets
+    end_cog = cog_of(current_bot)
+    await end_cog.combat_end.callback(end_cog, world.interaction(owner, world.channels[10]), reason="They part.")
+    assert not (await current_bot.store.game(game.id)).active
+    ended = ENGINE.load_state((await current_bot.store.game(game.id)).state)
+    devon = (await current_bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    mara = (await current_bot.store.character(1, bruno.id, "karmic", "Mara"))["character"]
+    assert devon["deck"] == ended.characters["c1"].deck.to_dict()
+    assert mara["deck"] == ended.characters["c2"].deck.to_dict()
+    assert devon["hp_marked"] == ended.characters["c1"].hp_marked
+    world_deck = (await current_bot.store.character(1, K.GM_OWNER, "karmic", K.WORLD))["world"]
+    assert world_deck == ended.world.to_dict()
+    assert len(devon["deck"]["cards"]) + len(devon["deck"]["discards"]) == 44      # no card lost
+    assert "Decks saved" in table_text(world)
+    if current_bot is not bot:
+        await current_bot.close()
+
+
+async def test_bot_played_npcs_and_the_world_deck_carries_over(bot, world, seed):
+    alice = world.users[2]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier, Soldier",
+                                    character="Devon", bot_plays_npcs=True)
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    assert [c.name for c in state.characters.values()] == ["Devon", "Soldier", "Soldier 2"]
+    assert all(p.player == "2" for p in ENGINE.pending(state))          # nothing waits for the GM
+    for _ in range(60):
+        record = await bot.store.game(game.id)
+        state = ENGINE.load_state(record.state)
+        if state.combat.round >= 2 or state.over:
+            break
+        prompt = ENGINE.pending(state)[0]
+        message = world.last("dm:2", with_view=True)
+        await answer_prompt(world, message, alice, prompt, choose_option(prompt, False))
+    # with no GM room, nothing of the NPCs' hands reaches any channel at all
+    npc_secrets = set()
+    for key in ("c2", "c3"):
+        npc_secrets.update(state.combat.fighters[key].hand)
+    for card in npc_secrets - shown_cards(state, []):
+        assert label(card) not in "\n".join(m.content or "" for m in world.sent if m.where == TABLE
+                                            and "Register" not in (m.content or "")
+                                            and "revealed" not in (m.content or ""))
+    gm = world.users[1]
+    await cog.combat_end.callback(cog, world.interaction(gm, world.channels[10]))
+    stored = (await bot.store.character(1, K.GM_OWNER, "karmic", K.WORLD))["world"]
+    ended = ENGINE.load_state((await bot.store.game(game.id)).state)
+    assert stored == ended.world.to_dict() and stored["discards"]
+    # the next fight draws from the same world deck
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Bandit",
+                                    bot_plays_npcs=True)
+    nxt = ENGINE.load_state((await active_game(bot)).state)
+    assert set(nxt.world.cards) | set(nxt.world.discards) <= set(stored["cards"]) | set(stored["discards"])
+    assert len(nxt.world.discards) >= len(stored["discards"])
+
+
+async def test_combat_start_refuses_bad_setups(bot, world):
+    alice = world.users[2]
+    cog = cog_of(bot)
+    inter = world.interaction(alice, world.channels[10])
+    with pytest.raises(BautaError, match="opponent"):
+        await cog.combat_start.callback(cog, inter, character="Devon")
+    with pytest.raises(BautaError, match="No NPC called"):
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), character="Devon",
+                                        opponents="Dragon")
+    with pytest.raises(BautaError, match="once"):
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), character="Devon",
+                                        opponent=alice)
+    assert await active_game(bot) is None
+
+
+async def test_gm_sheet_npc_fights_and_is_written_back(bot, world, seed):
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, gm, "name: Orc\nnpc: true\nown_deck: true\nskills: {brawling: 2, sword: 2}\n"
+                                       "weapons: [Sword]\n", "orc.yaml", gm_sheet=True)
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Orc",
+                                    character="Devon", bot_plays_npcs=True)
+    game = await active_game(bot)
+    assert game.meta[K.SHEETS]["c2"] == [0, "Orc"]
+    await cog.combat_end.callback(cog, world.interaction(gm, world.channels[10]))
+    ended = ENGINE.load_state((await bot.store.game(game.id)).state)
+    orc = (await bot.store.character(1, K.GM_OWNER, "karmic", "Orc"))["character"]
+    assert orc["deck"] == ended.characters["c2"].deck.to_dict()
+
+
+async def test_describe_and_status_show_only_the_viewers_cards(bot, world, seed):
+    alice = world.users[2]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    character="Devon", bot_plays_npcs=True)
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    mine = K.describe(ENGINE.view_for(state, "2"), "2")
+    public = K.describe(ENGINE.view_for(state, PUBLIC), PUBLIC)
+    hand = state.combat.fighters["c1"].hand or state.combat.init_hands.get("c1", [])
+    assert hand and all(label(c) in mine for c in hand)
+    assert not any(label(c) in public for c in hand)
+    gc = game_cog(bot)
+    await gc.status.callback(gc, world.interaction(world.users[3], world.channels[10]))
+    status = next(m for m in reversed(world.sent) if m.where == TABLE and m.file is not None
+                  and m.file.filename == f"karmic-{game.id}.png")
+    assert "Round" in status.content and "Devon" in status.content
+    assert not any(label(c) in table_text(world) for c in set(hand) - shown_cards(state, []))
+    assert K.render({"mode": "check"}) == b""
