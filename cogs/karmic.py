@@ -201,7 +201,8 @@ async def show_board(host, game, state, events, *, force_new: bool = False) -> N
     if ends and live.get("message") and not force_new:
         # close the finished round's board with its public snapshot (every register revealed)
         snap = {"combat": ends[-1].data.get("track") or {}, "mode": "combat"}
-        snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": snap["combat"]}
+        snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": snap["combat"], "waiting_for": [],
+                     "phase": t("karmic.round_over", None)}
         png = await asyncio.to_thread(R.register_track, snap_view)
         await _edit_board(host, game, live, board_text(snap_view, final=True), png, snap["combat"].get("round", 0))
         live = {}
@@ -608,27 +609,42 @@ class KarmicCog(commands.Cog):
     @app_commands.describe(skill="The skill (e.g. tracking; 'none' for an attribute alone)",
                            attribute="The attribute added", difficulty="very easy … nigh impossible, or a number",
                            character="Your character (default: your only one)", modifier="A public modifier",
-                           field="Field of expertise, for skills that have them", pack="A guild pack (optional)")
-    @app_commands.choices(attribute=ATTRIBUTE_CHOICES)
-    @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties)
+                           field="Field of expertise, for skills that have them", pack="A guild pack (optional)",
+                           opponent="An NPC opposing the check (pack or GM sheet): an opposed check",
+                           opponent_skill="The NPC's skill (default: the same skill)",
+                           opponent_attribute="The NPC's attribute (default: the same attribute)",
+                           bot_plays_npcs="The bot plays the NPC's card instead of the GM")
+    @app_commands.choices(attribute=ATTRIBUTE_CHOICES, opponent_attribute=ATTRIBUTE_CHOICES)
+    @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties, opponent=_npc_names)
     async def check(self, interaction: discord.Interaction, skill: str,
                     attribute: app_commands.Choice[str] | None = None, difficulty: str | None = None,
                     character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
-                    field: str | None = None, pack: str | None = None):
+                    field: str | None = None, pack: str | None = None, opponent: str | None = None,
+                    opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
+                    bot_plays_npcs: bool = False):
         await interaction.response.defer(thinking=True)
         content = await self._pack(interaction.guild_id, pack)
         spec, ref = await self._player_character(interaction, interaction.user, character, content,
                                                  interaction.locale)
-        await self._busy(interaction.guild_id, [ref])
+        refs = {"c1": ref}
         skill_name = "" if skill.strip().lower() in ("none", "-", "") else skill.strip()
         options = {"mode": "check", "actor": spec, "skill": skill_name,
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
-                   "pack": content}
+                   "pack": content, "bot_plays_npcs": bot_plays_npcs}
+        if opponent:
+            ospec, oref = await self._npc(interaction.guild_id, opponent.strip(), content, {})
+            oskill = (opponent_skill or skill_name).strip()
+            options["opponent"] = {**ospec, "skill": "" if oskill.lower() in ("none", "-") else oskill,
+                                   "attribute": (opponent_attribute or attribute).value
+                                   if (opponent_attribute or attribute) else None}
+            if oref is not None:
+                refs["o1"] = oref
+        await self._busy(interaction.guild_id, list(refs.values()))
         game = await self.host.start(interaction, NAME, [str(interaction.user.id)], options,
                                      intro=t("karmic.check_intro", interaction.guild_locale,
                                              who=interaction.user.mention, name=ref[1]))
-        await self._remember(game, {"c1": ref})
+        await self._remember(game, refs)
 
     @karmic.command(name="gm-modifier", description="GM: add a modifier to the check in this channel (hidden by default)")
     @app_commands.describe(value="The modifier (e.g. -3)", hidden="Seen by the GM only (default yes)",

@@ -393,13 +393,15 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
             break
         assert not state.over, "the fight ended too early for this test"
         rounds_seen.add(state.combat.round)
-        if state.combat.round == 2 and not restarted:
-            # the bot restarts mid-fight: old DM buttons, /hand and the GM room keep working
+        prompt = ENGINE.pending(state)[0]
+        old_dm = None
+        if state.combat.round == 2 and not restarted and prompt.player == "2":
+            # the bot restarts mid-round: the DM button sent before the restart still works
+            old_dm = world.last("dm:2", with_view=True)
             await current_bot.close()
             current_bot = await make_bot(bot.config.db_path)
             world.attach(current_bot)
             restarted = True
-        prompt = ENGINE.pending(state)[0]
         want_ri = not ri_done and prompt.player == "2"
         option = choose_option(prompt, want_ri)
         before = snapshot(world)
@@ -409,8 +411,11 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
             await answer_prompt(world, message, owner, prompt, option, channel=world.channels[11], in_dm=False)
         elif prompt.player == "2":
             message = world.last("dm:2", with_view=True)
+            assert old_dm is None or message is old_dm
             assert prompt.text in message.content
+            version = record.version
             await answer_prompt(world, message, alice, prompt, option)
+            assert (await current_bot.store.game(game.id)).version > version
         else:
             assert prompt.player == "3" and prompt.private
             gc = game_cog(current_bot)
@@ -557,3 +562,54 @@ async def test_describe_and_status_show_only_the_viewers_cards(bot, world, seed)
     assert "Round" in status.content and "Devon" in status.content
     assert not any(label(c) in table_text(world) for c in set(hand) - shown_cards(state, []))
     assert K.render({"mode": "check"}) == b""
+
+
+async def test_a_stale_or_foreign_click_is_refused_and_changes_nothing(bot, world, seed):
+    alice, bruno = world.users[2], world.users[3]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponent=bruno,
+                                    character="Devon", opponent_character="Mara")
+    game = await active_game(bot)
+    for _ in range(10):                     # play until Alice owes a declaration
+        record = await bot.store.game(game.id)
+        state = ENGINE.load_state(record.state)
+        prompt = ENGINE.pending(state)[0]
+        if prompt.player == "2" and prompt.id.startswith("d"):
+            break
+        user = world.users[int(prompt.player)]
+        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
+                            choose_option(prompt, False))
+    message = world.last("dm:2", with_view=True)
+    option = choose_option(prompt, False)
+    version = (await bot.store.game(game.id)).version
+    await answer_prompt(world, message, bruno, prompt, option)            # Bruno clicks Alice's DM button
+    assert "not yours" in world.ephemeral(bruno)[-1].content
+    assert (await bot.store.game(game.id)).version == version
+    buttons = message.view
+    await answer_prompt(world, message, alice, prompt, option)
+    assert (await bot.store.game(game.id)).version == version + 1
+    message.view = buttons                  # a client still showing the old buttons (or a double click)
+    await answer_prompt(world, message, alice, prompt, option)            # the same button again: stale
+    assert "already been made" in world.ephemeral(alice)[-1].content
+    assert (await bot.store.game(game.id)).version == version + 1
+
+
+async def test_opposed_check_against_an_npc(bot, world, seed):
+    alice, gm = world.users[1 + 1], world.users[1]
+    await bot.store.update_settings(1, gm_channel_id=11)
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="sword", character="Devon",
+                             opponent="Soldier")
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    npc_hand = state.check.sides[1].hand
+    gm_prompt = world.last(GM_ROOM, with_view=True)                  # the GM plays the Soldier's card
+    assert "Soldier" in gm_prompt.content
+    prompt = next(p for p in ENGINE.pending(state) if p.player == GM)
+    await answer_prompt(world, gm_prompt, gm, prompt, prompt.options[0].id, channel=world.channels[11], in_dm=False)
+    record = await play_check_by_dm(bot, world, alice, game.id)
+    text = table_text(world)
+    assert "against Soldier" in text and ("SUCCESS" in text or "FAILURE" in text)
+    for card in npc_hand:                                              # world-deck draws stay GM-only
+        assert label(card) not in text or card in state.check.sides[0].hand
+    assert not record.active
