@@ -43,11 +43,11 @@ from i18n import t
 from renderers import karmic as R
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack
-from rules.karmic.actions import EndCombat, GmModifier
+from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
 from rules.karmic.character import Character, character_from_sheet, deck_summary, parse_sheet
 from rules.karmic.state import HOUSE_RULES
-from rules.karmic.tables import ATTRIBUTES, DIFFICULTY
+from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS
 
 from . import systems
 from .framework import MESSAGE_LIMIT, chunks, mention, reply
@@ -715,6 +715,56 @@ class KarmicCog(commands.Cog):
                                              npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
                                                     interaction.guild_locale) if npcs else ""))
         await self._remember(game, refs)
+
+    async def _my_state(self, interaction: discord.Interaction):
+        game = await self.store.active_game(interaction.guild_id, interaction.channel_id) \
+            if interaction.guild_id else None
+        if game is None or game.system != NAME:
+            return None
+        return ENGINE.load_state(game.state)
+
+    async def _maneuver_names(self, interaction: discord.Interaction, current: str):
+        state = await self._my_state(interaction)
+        me = str(interaction.user.id)
+        seen: dict[str, str] = {}
+        if state is not None:
+            for prompt in ENGINE.pending(state):
+                if prompt.player == me and prompt.id.startswith("d") and ".m" in prompt.id:
+                    for o in prompt.options:
+                        base = o.id.split(".")[0]
+                        if base not in ("more", "chw") and base not in seen:
+                            seen[base] = o.label.split(" — ")[0].split(" (")[0]
+        if not seen:
+            seen = {k: m.name for k, m in MANEUVERS.items()}
+            seen.update({"stop": "Stop declaring", "pass": "No response", "hes": "Hesitate / yield"})
+        return [app_commands.Choice(name=f"{n} ({k})"[:100], value=k) for k, n in seen.items()
+                if current.lower() in n.lower() or current.lower() in k][:25]
+
+    async def _hand_cards_choices(self, interaction: discord.Interaction, current: str):
+        state = await self._my_state(interaction)
+        if state is None or state.combat is None:
+            return []
+        me = str(interaction.user.id)
+        cards = [c for k, f in state.combat.fighters.items() if state.controllers.get(k) == me for c in f.hand]
+        return [app_commands.Choice(name=label(c), value=c) for c in cards
+                if current.lower() in label(c).lower() or current.upper() in c][:25]
+
+    async def _locations(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=n, value=k) for k, n in LOCATION_NAMES.items()
+                if current.lower() in n.lower()][:25]
+
+    @combat.command(name="declare", description="Declare a maneuver by command instead of the DM buttons")
+    @app_commands.describe(maneuver="The maneuver (or stop, pass, hes)", card="The card to put face down",
+                           weapon="The weapon (default: the main one)", location="A called shot's location",
+                           no_step="Attack without stepping forward / parry standing your ground (−2)")
+    @app_commands.autocomplete(maneuver=_maneuver_names, card=_hand_cards_choices, location=_locations)
+    async def combat_declare(self, interaction: discord.Interaction, maneuver: str, card: str | None = None,
+                             weapon: str | None = None, location: str | None = None, no_step: bool = False):
+        # Ephemeral first answer (the card must stay secret); the public "face down" line follows.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(t("karmic.declaring", interaction.locale, maneuver=maneuver), ephemeral=True)
+        await self.host.act(interaction, Declare(maneuver.strip().lower(), (card or "").strip().upper(),
+                                                 weapon or "", location or "torso", no_step), system=NAME)
 
     @combat.command(name="end", description="GM: end the combat here now (decks are written back)")
     @app_commands.describe(reason="What happened (shown to the table)")

@@ -252,7 +252,7 @@ async def test_check_hand_by_dm_result_in_channel_hidden_gm_modifier_and_deck_wr
     # the GM's hidden modifier: an ephemeral answer, nothing in the channel
     await cog.gm_modifier.callback(cog, world.interaction(gm, world.channels[10]), value=-3)
     assert "Hidden modifier -3" in world.ephemeral(gm)[-1].content
-    assert "-3" not in table_text(world).split("Combat")[0].replace("(+3 difficulty)", "")
+    assert "Hidden modifier" not in table_text(world) and "-3" not in world.last(TABLE).content
     with pytest.raises(NotGM):
         await cog.gm_modifier.callback(cog, world.interaction(alice, world.channels[10]), value=5)
     for card in hand:
@@ -613,3 +613,55 @@ async def test_opposed_check_against_an_npc(bot, world, seed):
     for card in npc_hand:                                              # world-deck draws stay GM-only
         assert label(card) not in text or card in state.check.sides[0].hand
     assert not record.active
+
+
+async def test_typed_declarations_illegal_ones_are_refused_with_a_reason_and_change_nothing(bot, world, seed):
+    """`/karmic combat declare`: the engine refuses what the DM select would never offer."""
+    alice, bruno = world.users[2], world.users[3]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponent=bruno,
+                                    character="Devon", opponent_character="Mara")
+    game = await active_game(bot)
+    for _ in range(10):                     # initiative by DM until the first declaration
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        prompt = ENGINE.pending(state)[0]
+        if prompt.id.startswith("d"):
+            break
+        user = world.users[int(prompt.player)]
+        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
+                            choose_option(prompt, False))
+    holder = world.users[int(prompt.player)]
+    other = bruno if holder is alice else alice
+    key = next(k for k, c in state.controllers.items() if c == str(holder.id))
+    hand = list(state.combat.fighters[key].hand)
+    other_key = next(k for k, c in state.controllers.items() if c == str(other.id))
+    other_hand = list(state.combat.fighters[other_key].hand)
+    version = (await bot.store.game(game.id)).version
+    public_before = len(world.public())
+
+    async def declare(user, **kw):
+        await cog.combat_declare.callback(cog, world.interaction(user, world.channels[10]), **kw)
+
+    with pytest.raises(IllegalAction, match="wrestling range"):
+        await declare(holder, maneuver="suf", card=hand[0])
+    with pytest.raises(IllegalAction, match="not in your hand"):
+        await declare(holder, maneuver="atk", card="ZZ")
+    with pytest.raises(NotYourTurn):
+        await declare(other, maneuver="atk", card=other_hand[0])
+    with pytest.raises(IllegalAction, match="a defense"):
+        await declare(holder, maneuver="par", card=hand[0])
+    assert (await bot.store.game(game.id)).version == version
+    assert len(world.public()) == public_before or all("face down" not in (m.content or "")
+                                                       for m in world.public()[public_before:])
+    # a legal typed declaration: the maneuver in the channel, the card only for its owner
+    await declare(holder, maneuver="atk", card=hand[0])
+    assert (await bot.store.game(game.id)).version == version + 1
+    assert "Attack" in table_text(world) and "face down" in table_text(world)
+    assert label(hand[0]) not in table_text(world)
+    assert any(label(hand[0]) in (m.content or "") for m in world.dms(holder))
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    assert state.combat.registers[0].decls[0].card == hand[0]
+    # the defender cannot attack: he has no initiative
+    with pytest.raises(IllegalAction, match="needs the initiative|a defense|cannot stop"):
+        await declare(other, maneuver="atk", card=other_hand[0])
+    assert (await bot.store.game(game.id)).version == version + 1
