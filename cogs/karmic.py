@@ -25,6 +25,15 @@ This cog adds:
   the game's meta so a restarted bot edits the same message). When a round ends the board is
   edited one last time with the round's revealed registers (the `round_end` event's public
   snapshot) and the next round gets a fresh board. Each new hand is DMed as an image too.
+  `/karmic combat declare` types a declaration instead of clicking (the engine refuses illegal
+  ones with its reason); `/karmic combat end` (GM) ends the fight and writes the decks back;
+  `/karmic combat board` posts the board again lower in the channel.
+
+Limits, on purpose: `/game end` abandons a game WITHOUT writing decks back (the framework has no
+end hook): the sheets keep their state from before the game, so no card is lost; use
+`/karmic combat end` to keep what happened. The world deck is one record per guild: two games
+drawing from it at the same time each write back their own copy, the last to end wins. A channel
+hosts one game at a time, so a check during a combat needs another channel or a thread.
 """
 from __future__ import annotations
 
@@ -220,7 +229,8 @@ async def show_board(host, game, state, events, *, force_new: bool = False) -> N
                 meta[LIVE] = {**live, "round": round_}
                 await host.store.set_meta(fresh, meta)
             return
-    message = await host.courier.send_channel(game.channel_id, content, file=_board_file(png, game.id, round_))
+    message = await host.courier.send_channel(game.channel_id, content, file=_board_file(png, game.id, round_),
+                                              allowed_mentions=discord.AllowedMentions.none())
     meta[LIVE] = {"message": getattr(message, "id", None), "channel": game.channel_id, "round": round_}
     await host.store.set_meta(fresh, meta)
 
@@ -275,7 +285,9 @@ async def write_back(host, game, state) -> list[str]:
         record["character"] = char.to_dict()
         await host.store.save_character(game.guild_id, owner, NAME, name, record)
         saved.append(char.name)
-    if fresh.meta.get(USES_WORLD):
+    if fresh.meta.get(USES_WORLD) and any(c.deck is None for _, c in characters_out(state).values()):
+        # only a game that drew from the world deck writes it back (two games in two channels
+        # that both use it: the last to end wins; see the module notes)
         await host.store.save_character(game.guild_id, GM_OWNER, NAME, WORLD, {"world": state.world.to_dict()})
     return saved
 

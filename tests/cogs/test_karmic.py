@@ -665,3 +665,32 @@ async def test_typed_declarations_illegal_ones_are_refused_with_a_reason_and_cha
     with pytest.raises(IllegalAction, match="needs the initiative|a defense|cannot stop"):
         await declare(other, maneuver="atk", card=other_hand[0])
     assert (await bot.store.game(game.id)).version == version + 1
+
+
+async def test_without_a_gm_room_the_gm_declares_for_npcs_through_hand(bot, world, seed):
+    gm, alice = world.users[1], world.users[2]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    character="Devon")
+    game = await active_game(bot)
+    gc = game_cog(bot)
+    gm_turns = 0
+    for _ in range(40):
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        if state.combat.round >= 2:
+            break
+        prompt = ENGINE.pending(state)[0]
+        option = choose_option(prompt, False)
+        if prompt.player == GM:
+            gm_turns += 1
+            await gc.hand.callback(gc, world.interaction(gm, world.channels[10]))
+            message = next(m for m in reversed(world.ephemeral(gm)) if m.view is not None)
+            assert prompt.text in message.content
+            await answer_prompt(world, message, gm, prompt, option, in_dm=False)
+        else:
+            await answer_prompt(world, world.last("dm:2", with_view=True), alice, prompt, option)
+    else:
+        raise AssertionError("round 2 never came")
+    assert gm_turns >= 1
+    assert "GM" in table_text(world)
+    assert not any(m.where == GM_ROOM for m in world.sent)
