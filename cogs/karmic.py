@@ -432,6 +432,14 @@ class KarmicCog(commands.Cog):
         raise BautaError(t("karmic.no_npc", None, name=name,
                            names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
 
+    async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
+        """NPC hands go to the GM channel: refuse when that channel is the table itself."""
+        if not npcs or bot_plays:
+            return
+        settings = await self.store.settings(interaction.guild_id)
+        if settings.gm_channel_id and settings.gm_channel_id == interaction.channel_id:
+            raise BautaError(t("karmic.gm_room_is_table", interaction.locale))
+
     async def _world(self, guild_id: int) -> dict | None:
         record = await self.store.character(guild_id, GM_OWNER, NAME, WORLD)
         return record.get("world") if record else None
@@ -644,6 +652,7 @@ class KarmicCog(commands.Cog):
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs}
+        await self._gm_room_is_private(interaction, bool(opponent), bot_plays_npcs)
         if opponent:
             ospec, oref = await self._npc(interaction.guild_id, opponent.strip(), content, {})
             oskill = (opponent_skill or skill_name).strip()
@@ -697,6 +706,7 @@ class KarmicCog(commands.Cog):
             raise BautaError(t("karmic.twice", locale))
         if len(npcs) > 8:
             raise BautaError(t("karmic.too_many", locale))
+        await self._gm_room_is_private(interaction, bool(npcs), bot_plays_npcs)
         content = await self._pack(interaction.guild_id, pack)
         combatants, refs = [], {}
 

@@ -443,15 +443,11 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
     text = table_text(world)
     assert "resolve-immediately" in text and "Disarming Attack" in text
     assert "revealed" in text and " = " in text                   # reveals with the arithmetic
-    # nothing a hand holds now is anywhere in the table channel, whatever happened before
     final = ENGINE.load_state((await current_bot.store.game(game.id)).state)
-    for key, f in final.combat.fighters.items():
-        for card in f.hand:
-            ids_elsewhere = shown_cards(final, [])
-            if card not in ids_elsewhere:
-                assert f"{label(card)}" not in "\n".join(
-                    m.content or "" for m in world.sent if m.where == TABLE and "Round" not in (m.content or "")
-                    and "revealed" not in (m.content or "") and "Register" not in (m.content or ""))
+    # hand images went to DMs only; Bruno (DMs closed) got none, and no DM was retried for him
+    assert not any(m.file is not None and "hand" in m.file.filename for m in world.sent if m.public)
+    assert any(m.file is not None and "hand" in m.file.filename for m in world.dms(alice))
+    assert bruno.dm_attempts == 1
     # one board per round, edited as the round went on; the live one is the public view, exactly
     boards = [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
     assert len(boards) >= 3 and all(getattr(b, "edits", 0) >= 1 for b in boards[:-1])
@@ -694,3 +690,19 @@ async def test_without_a_gm_room_the_gm_declares_for_npcs_through_hand(bot, worl
     assert gm_turns >= 1
     assert "GM" in table_text(world)
     assert not any(m.where == GM_ROOM for m in world.sent)
+
+
+async def test_a_gm_room_that_is_the_table_is_refused_for_npc_hands(bot, world):
+    alice = world.users[2]
+    await bot.store.update_settings(1, gm_channel_id=10)
+    cog = cog_of(bot)
+    with pytest.raises(BautaError, match="GM channel"):
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                        character="Devon")
+    with pytest.raises(BautaError, match="GM channel"):
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="sword",
+                                 character="Devon", opponent="Soldier")
+    assert await active_game(bot) is None
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    character="Devon", bot_plays_npcs=True)
+    assert await active_game(bot) is not None
