@@ -444,6 +444,11 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
     assert "resolve-immediately" in text and "Disarming Attack" in text
     assert "revealed" in text and " = " in text                   # reveals with the arithmetic
     final = ENGINE.load_state((await current_bot.store.game(game.id)).state)
+    # no private or GM event text of the whole fight ever reached the table
+    table = table_text(world)
+    private = [e for a in await current_bot.store.actions(game.id, limit=1000, include_undone=True)
+               for e in a.events if e["audience"] != PUBLIC]
+    assert private and not [e["text"] for e in private if e["text"] in table]
     # hand images went to DMs only; Bruno (DMs closed) got none, and no DM was retried for him
     assert not any(m.file is not None and "hand" in m.file.filename for m in world.sent if m.public)
     assert any(m.file is not None and "hand" in m.file.filename for m in world.dms(alice))
@@ -488,14 +493,12 @@ async def test_bot_played_npcs_and_the_world_deck_carries_over(bot, world, seed)
         prompt = ENGINE.pending(state)[0]
         message = world.last("dm:2", with_view=True)
         await answer_prompt(world, message, alice, prompt, choose_option(prompt, False))
-    # with no GM room, nothing of the NPCs' hands reaches any channel at all
-    npc_secrets = set()
-    for key in ("c2", "c3"):
-        npc_secrets.update(state.combat.fighters[key].hand)
-    for card in npc_secrets - shown_cards(state, []):
-        assert label(card) not in "\n".join(m.content or "" for m in world.sent if m.where == TABLE
-                                            and "Register" not in (m.content or "")
-                                            and "revealed" not in (m.content or ""))
+    # with no GM room, no private or GM event (NPC hands, world-deck draws) reaches any channel at all
+    everything_public = world.public_text()
+    private = [e for a in await bot.store.actions(game.id, limit=1000) for e in a.events if e["audience"] != PUBLIC]
+    assert any(e["audience"] == GM for e in private)
+    assert not [e["text"] for e in private if e["text"] in everything_public]
+    assert not any(m.where == GM_ROOM for m in world.sent)
     gm = world.users[1]
     await cog.combat_end.callback(cog, world.interaction(gm, world.channels[10]))
     stored = (await bot.store.character(1, K.GM_OWNER, "karmic", K.WORLD))["world"]
