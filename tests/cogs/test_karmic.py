@@ -709,3 +709,39 @@ async def test_a_gm_room_that_is_the_table_is_refused_for_npc_hands(bot, world):
     await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
                                     character="Devon", bot_plays_npcs=True)
     assert await active_game(bot) is not None
+
+
+@pytest.mark.parametrize("seed_value", [1, 2, 3])
+async def test_random_fights_to_the_end_log_no_error_and_leak_nothing(bot, world, seed, caplog, seed_value):
+    """Random legal clicks (hesitating and called shots included) with two members against two
+    bot-played NPCs: the board and the hand images never fail, no private text reaches the table."""
+    import logging
+    import random
+
+    seed(seed_value)
+    caplog.set_level(logging.WARNING, logger="bauta")
+    picker = random.Random(seed_value)
+    alice, bruno = world.users[2], world.users[3]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Bandit, Soldier",
+                                    ally=bruno, character="Devon", ally_character="Enris", bot_plays_npcs=True)
+    game = await active_game(bot)
+    for _ in range(150):
+        record = await bot.store.game(game.id)
+        if not record.active:
+            break
+        state = ENGINE.load_state(record.state)
+        if state.combat.round >= 4:
+            break
+        prompt = ENGINE.pending(state)[0]
+        user = world.users[int(prompt.player)]
+        ids = [o.id for o in prompt.options]
+        option = picker.choice([i for i in ids if i != "more"] or ids)
+        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt, option)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+    table = table_text(world)
+    private = [e for a in await bot.store.actions(game.id, limit=1000) for e in a.events if e["audience"] != PUBLIC]
+    assert not [e["text"] for e in private if e["text"] in table]
+    boards = [m for m in world.sent if m.where == TABLE and m.file is not None]
+    assert boards
