@@ -382,15 +382,22 @@ class KarmicCog(commands.Cog):
             raise BautaError(t("karmic.which_character", locale, names=", ".join(n for n, _ in mine)))
         return None
 
-    async def _busy(self, guild_id: int, refs: list[tuple[int, str]]) -> None:
-        """Refuse a character already in a running game (its deck lives in that game until it ends)."""
+    async def _games_of(self, guild_id: int, refs: list[tuple[int, str]]) -> list[tuple[Any, str]]:
+        """(running game, name) for each of these characters that is in a running game."""
         wanted = {(o, n.lower()) for o, n in refs}
+        found = []
         for game in await self.store.games(guild_id, status="active"):
             if game.system != NAME:
                 continue
             for owner, name in (game.meta.get(SHEETS) or {}).values():
                 if (int(owner), name.lower()) in wanted:
-                    raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
+                    found.append((game, name))
+        return found
+
+    async def _busy(self, guild_id: int, refs: list[tuple[int, str]]) -> None:
+        """Refuse a character already in a running game (its deck lives in that game until it ends)."""
+        for game, name in await self._games_of(guild_id, refs):
+            raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
 
     async def _player_character(self, interaction, member, name: str | None, pack: dict,
                                 locale=None) -> tuple[dict, tuple[int, str]]:
@@ -595,7 +602,11 @@ class KarmicCog(commands.Cog):
                  t("karmic.deck.sideboard", interaction.locale,
                    cards=", ".join(label(c) for c in s["sideboard_cards"]) or "—")]
         view = None
-        if s["reshuffle_offered"]:
+        playing = await self._games_of(interaction.guild_id, [(interaction.user.id, stored)])
+        if playing:
+            game = playing[0][0]
+            lines.append(t("karmic.deck.in_game", interaction.locale, id=game.id, channel=f"<#{game.channel_id}>"))
+        elif s["reshuffle_offered"]:
             lines.append(t("karmic.deck.offer", interaction.locale))
             view = discord.ui.View(timeout=None)
             view.add_item(DeckButton(interaction.user.id, "yes", stored, t("karmic.deck.yes", interaction.locale)))

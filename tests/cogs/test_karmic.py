@@ -280,6 +280,8 @@ async def test_a_pack_character_becomes_yours_and_one_character_plays_one_game_a
     await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
                              character="Enris")
     assert await bot.store.character(1, alice.id, "karmic", "Enris") is not None
+    await cog.deck.callback(cog, world.interaction(alice, world.channels[10]), name="Enris")
+    assert "in play there" in world.ephemeral(alice)[-1].content
     world.channel(12, "elsewhere")
     with pytest.raises(BautaError, match="already in game"):
         await cog.check.callback(cog, world.interaction(alice, world.channels[12]), skill="tracking",
