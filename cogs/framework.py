@@ -21,7 +21,7 @@ import discord
 
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
-from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Prompt, StalePrompt
+from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Outcome, Prompt, StalePrompt
 
 from rules.common.lobby import Lobby
 
@@ -178,6 +178,22 @@ class Courier:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
 
+    async def edit(self, channel_id: int, message_id: int, content: str | None = None,
+                   file: discord.File | None = None) -> bool:
+        """Edit a message the bot posted; False when it cannot be (deleted, no access, unknown)."""
+        channel = await self.channel(channel_id)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return False
+        kwargs: dict[str, Any] = {"content": content}
+        if file is not None:
+            kwargs["attachments"] = [file]
+        try:
+            await channel.get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as exc:
+            log.info("message %s in %s cannot be edited (%s)", message_id, channel_id, exc)
+            return False
+        return True
+
     async def dm_open(self, guild_id: int, user_id: int) -> bool:
         since = await self._closed_since(guild_id, user_id)
         if since is None:
@@ -284,27 +300,31 @@ class GameHost:
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
 
-    async def _run(self, interaction: discord.Interaction, game: GameRecord, action: Any, actor: Actor,
-                   answered: Prompt | None = None) -> GameRecord:
+    async def commit(self, game: GameRecord, action: Any, actor: Actor, locale: Any = None,
+                     log_as: str | None = None) -> tuple[GameRecord, Outcome, set[str]]:
+        """Apply and commit one action without publishing: (new record, outcome, prompt ids pending
+        before). A lost race is replayed against the fresh state, so only a really stale action is
+        refused. `log_as` replaces the actor in the game's log, for actions whose author is secret."""
         engine = systems.get(game.system).engine
-        for attempt in range(self.RETRIES):
+        for _attempt in range(self.RETRIES):
             state = engine.load_state(game.state)
             before = {p.id for p in engine.pending(state)}
             outcome = engine.apply(state, action, actor)
             try:
                 new = await self.store.commit_action(
-                    game, actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
+                    game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
                     [e.to_dict() for e in outcome.events])
-                break
+                return new, outcome, before
             except VersionConflict:
-                # Someone acted first: replay against the fresh state. If our action is now
-                # stale, the engine says so on the next pass.
                 fresh = await self.store.game(game.id)
                 if fresh is None or not fresh.active:
-                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
+                    raise StalePrompt(t("errors.game_ended", locale)) from None
                 game = fresh
-        else:
-            raise VersionConflict(t("errors.already_done", interaction.locale))
+        raise VersionConflict(t("errors.already_done", locale))
+
+    async def _run(self, interaction: discord.Interaction, game: GameRecord, action: Any, actor: Actor,
+                   answered: Prompt | None = None) -> GameRecord:
+        new, outcome, before = await self.commit(game, action, actor, interaction.locale)
         if answered is not None:
             await self._mark_answered(interaction, answered, action)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
@@ -404,6 +424,24 @@ class GameHost:
         if interaction is not None and interaction.channel_id == game.channel_id and interaction.response.is_done():
             return await interaction.followup.send(content, **kwargs)
         return await self.courier.send_channel(game.channel_id, content, **kwargs)
+
+    async def live_message(self, game: GameRecord, key: str, content: str, *, file: discord.File | None = None,
+                           new: bool = False, **record: Any) -> GameRecord:
+        """Keep one live message per `key` (a board image, a draft table) for the game: edit it in
+        place, or post it anew when asked, when it was deleted, or after a restart lost nothing (its
+        id is kept in the game's meta, with any extra `record` fields the caller wants back)."""
+        fresh = await self.store.game(game.id) or game
+        live = dict(fresh.meta.get(key) or {})
+        if not new and live.get("message"):
+            if await self.courier.edit(int(live.get("channel") or game.channel_id), int(live["message"]),
+                                       content=content, file=file):
+                if record and any(live.get(k) != v for k, v in record.items()):
+                    fresh = await self.store.set_meta(fresh, {**fresh.meta, key: {**live, **record}})
+                return fresh
+        message = await self.courier.send_channel(game.channel_id, content, **({"file": file} if file else {}),
+                                                  allowed_mentions=discord.AllowedMentions.none())
+        entry = {**record, "message": getattr(message, "id", None), "channel": game.channel_id}
+        return await self.store.set_meta(fresh, {**fresh.meta, key: entry})
 
     async def republish(self, interaction: discord.Interaction, game: GameRecord, events: Sequence[Event] = (),
                         dm_prompts: bool = True) -> None:

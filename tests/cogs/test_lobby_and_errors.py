@@ -82,3 +82,17 @@ def test_kill_9_between_actions_loses_nothing_acknowledged(tmp_path):
         version, = conn.execute("SELECT version FROM games").fetchone()
         logged, = conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()
     assert version >= acknowledged and logged == version
+
+
+async def test_live_message_is_edited_in_place_and_reposted_when_gone(bot, world):
+    from tests.cogs.test_framework import start_duel
+
+    game = await start_duel(world)
+    game = await bot.host.live_message(game, "board", "v1", round=1)
+    first = world.last("channel:10")
+    assert first.content == "v1" and game.meta["board"]["message"] == first.id
+    game = await bot.host.live_message(game, "board", "v2", round=2)
+    assert first.content == "v2" and first.edits == 1 and game.meta["board"]["round"] == 2
+    world.sent.remove(first)                                   # someone deleted it
+    game = await bot.host.live_message(game, "board", "v3")
+    assert world.last("channel:10").content == "v3" and game.meta["board"]["message"] != first.id

@@ -26,6 +26,7 @@ class Sent:
     embed: Any = None
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
+    edits: int = 0
 
     @property
     def public(self) -> bool:
@@ -103,6 +104,30 @@ class FakeChannel:
 
     async def send(self, content=None, **kwargs):
         return self.world.record(f"channel:{self.id}", content, **kwargs)
+
+    def get_partial_message(self, message_id: int) -> FakePartialMessage:
+        return FakePartialMessage(self, message_id)
+
+
+class FakePartialMessage:
+    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
+
+    def __init__(self, channel: "FakeChannel", message_id: int):
+        self.channel, self.id = channel, message_id
+
+    async def edit(self, **kwargs):
+        world = self.channel.world
+        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
+        if message is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        if "content" in kwargs:
+            message.content = kwargs["content"]
+        if kwargs.get("attachments"):
+            message.file = kwargs["attachments"][0]
+        if "view" in kwargs:
+            message.view = kwargs["view"]
+        message.edits += 1
+        return message
 
 
 class FakeGuild:
