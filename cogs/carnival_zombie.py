@@ -185,16 +185,18 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     if view["night"] and not view["over"]:
         night = _night_key(view)
         live = dict(meta.get(LIVE) or {})
+        # `game.version` is the version `state` belongs to: an older step finishing late never
+        # paints over a newer image.
         if not force and live.get("night") == night:
-            if live.get("version") == fresh.version:
+            if int(live.get("version", -1)) >= game.version:
                 return
             if await _edit_board(host, game, live, view):
-                meta[LIVE] = {**live, "version": fresh.version}
+                meta[LIVE] = {**live, "version": game.version}
                 await host.store.set_meta(fresh, meta)
                 return
         message = await _post_board(host, game, view)
         meta[LIVE] = {"night": night, "message": getattr(message, "id", None), "channel": game.channel_id,
-                      "version": fresh.version}
+                      "version": game.version}
         meta[SHOWN] = {"key": f"{view['phase']}:{view['calendar']['ticket']}", "move": ""}
         await host.store.set_meta(fresh, meta)
         return
