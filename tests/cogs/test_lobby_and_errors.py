@@ -96,3 +96,15 @@ async def test_live_message_is_edited_in_place_and_reposted_when_gone(bot, world
     world.sent.remove(first)                                   # someone deleted it
     game = await bot.host.live_message(game, "board", "v3")
     assert world.last("channel:10").content == "v3" and game.meta["board"]["message"] != first.id
+
+
+async def test_help_overview_and_per_game_lists(bot, world):
+    cog = bot.get_cog("HelpCog")
+    user = world.users[2]
+    await cog.help.callback(cog, world.interaction(user, world.channels[10]), game=None)
+    overview = "\n".join(m.content for m in world.ephemeral(user))
+    assert "/roll" in overview and "/game undo" in overview and all(len(m.content) <= 2000 for m in world.ephemeral(user))
+    world.sent.clear()
+    await cog.help.callback(cog, world.interaction(user, world.channels[10]), game="carnevale")
+    listing = "\n".join(m.content for m in world.ephemeral(user))
+    assert "/carnevale odds" in listing and "/roll " not in listing
