@@ -16,7 +16,8 @@ player who owns it (only they may click; a stale click gets an ephemeral answer)
 - Typed actions with autocompletion for models, targets, spells and Event Cards: `deploy`,
   `activate`, `move`, `disengage`, `assault`, `volley`, `charge`, `magic`, `recover`, `token`,
   `end`, `event`, `pass`. Positions are `x y` in cm, or `toward` a model / the Altar / a Gate
-  (with an optional `distance`), or a `distance` and a `direction`.
+  (with an optional `distance`), or a `distance` and a `direction`. An action typed for a Ready model
+  when nothing is active activates it first (a separate engine action, so undo steps stay small).
 - Event Card hands: the engine's private prompts give a button per playable card by DM; the cog
   also DMs the `hand_png` image when a hand changes. `/klash event` is answered ephemerally and its
   public result is posted to the channel, so a refused play never shows a card in the channel.
@@ -57,6 +58,8 @@ NAME = ENGINE.system                 # "klash"
 TITLE = "Klash! Sangue & Sabbia"
 DRAFT = "klash_draft"                # meta: {message, channel, round}
 ARENA = "klash_arena"                # meta: {message, channel, n}
+WORDS = {"EAST": "E", "NORTH": "N", "WEST": "W", "SOUTH": "S", "NORTHEAST": "NE", "NORTHWEST": "NW",
+         "SOUTHEAST": "SE", "SOUTHWEST": "SW", "EST": "E", "NORD": "N", "OVEST": "W", "SUD": "S"}
 COMPASS = {"E": 0, "ENE": 22.5, "NE": 45, "NNE": 67.5, "N": 90, "NNW": 112.5, "NW": 135, "WNW": 157.5, "W": 180,
            "WSW": 202.5, "SW": 225, "SSW": 247.5, "S": 270, "SSE": 292.5, "SE": 315, "ESE": 337.5}
 HAND_KINDS = ("event_card", "event_played", "event_swap", "undo")
@@ -295,7 +298,8 @@ def _model_id(state, text: str | None, locale=None) -> str:
 
 
 def _direction(text: str, locale=None) -> float:
-    text = (text or "").strip().upper()
+    text = (text or "").strip().upper().replace("-", "").replace(" ", "")
+    text = WORDS.get(text, text)
     if text in COMPASS:
         return float(COMPASS[text])
     try:
@@ -359,6 +363,16 @@ class KlashCog(commands.Cog):
     async def _act(self, interaction: discord.Interaction, action: Any) -> None:
         """A public action: the engine's events and the next prompts follow the command."""
         await self.host.act(interaction, action, system=NAME)
+
+    async def _ensure_active(self, interaction: discord.Interaction, state, mid: str):
+        """An action typed for a Ready model when nothing is active yet: activate it first (its own
+        engine action, so undo takes back one step at a time). Returns the fresh state."""
+        me = str(interaction.user.id)
+        for prompt in ENGINE.pending(state):
+            if prompt.id.endswith(":activate") and prompt.player == me and mid in [o.id for o in prompt.options]:
+                await self.host.act(interaction, Activate(mid), system=NAME)
+                return (await self._game_state(interaction))[1]
+        return state
 
     async def _quiet_act(self, interaction: discord.Interaction, action: Any):
         """Apply an action after an ephemeral defer: the public events and prompts go to the channel
@@ -619,6 +633,7 @@ class KlashCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
         mid = _model_id(state, model, interaction.locale)
+        state = await self._ensure_active(interaction, state, mid)
         points = _destination(state, mid, x, y, toward, distance, direction, double=double, locale=interaction.locale)
         via = tuple(c for p in points[:-1] for c in p)
         await self._act(interaction, Move(mid, points[-1][0], points[-1][1], double=double, via=via))
@@ -634,6 +649,7 @@ class KlashCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
         mid = _model_id(state, model, interaction.locale)
+        state = await self._ensure_active(interaction, state, mid)
         points = _destination(state, mid, x, y, toward, distance, direction, disengage=True, locale=interaction.locale)
         await self._act(interaction, Disengage(mid, points[-1][0], points[-1][1]))
 
@@ -645,7 +661,9 @@ class KlashCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
         loc = interaction.locale
-        await self._act(interaction, Assault(_model_id(state, model, loc), _model_id(state, target, loc), double))
+        mid = _model_id(state, model, loc)
+        state = await self._ensure_active(interaction, state, mid)
+        await self._act(interaction, Assault(mid, _model_id(state, target, loc), double))
 
     @klash.command(name="volley", description="Shoot an enemy in range and line of sight")
     @app_commands.describe(model="The active model", target="An enemy in range", double="Spend both actions: Increased")
@@ -654,7 +672,9 @@ class KlashCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
         loc = interaction.locale
-        await self._act(interaction, Volley(_model_id(state, model, loc), _model_id(state, target, loc), double))
+        mid = _model_id(state, model, loc)
+        state = await self._ensure_active(interaction, state, mid)
+        await self._act(interaction, Volley(mid, _model_id(state, target, loc), double))
 
     @klash.command(name="charge", description="Charge an enemy in a straight line within Speed, then attack")
     @app_commands.describe(model="The active model", target="An enemy it can reach", double="Spend both actions: Increased",
@@ -665,7 +685,9 @@ class KlashCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
         loc = interaction.locale
-        await self._act(interaction, Charge(_model_id(state, model, loc), _model_id(state, target, loc), double, touch))
+        mid = _model_id(state, model, loc)
+        state = await self._ensure_active(interaction, state, mid)
+        await self._act(interaction, Charge(mid, _model_id(state, target, loc), double, touch))
 
     @klash.command(name="magic", description="Cast a spell (Teleport: give x y)")
     @app_commands.describe(model="The active Spellcaster", spell="One of its spells", target="The spell's target",
@@ -677,6 +699,7 @@ class KlashCog(commands.Cog):
         _, state = await self._game_state(interaction)
         loc = interaction.locale
         mid = _model_id(state, model, loc)
+        state = await self._ensure_active(interaction, state, mid)
         spell = spell.strip().lower().replace(" ", "_")
         tid = _model_id(state, target, loc) if target else ""
         if spell == "teleport" and (x is None or y is None):
@@ -691,7 +714,9 @@ class KlashCog(commands.Cog):
     async def recover(self, interaction: discord.Interaction, model: str, free: bool = False):
         await interaction.response.defer(thinking=True)
         _, state = await self._game_state(interaction)
-        await self._act(interaction, Recover(_model_id(state, model, interaction.locale), free))
+        mid = _model_id(state, model, interaction.locale)
+        state = await self._ensure_active(interaction, state, mid)
+        await self._act(interaction, Recover(mid, free))
 
     @klash.command(name="token", description="Spend a Training Token: extra action, extra activation or a re-roll")
     @app_commands.describe(model="Your model", effect="What the token does")

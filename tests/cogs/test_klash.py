@@ -298,7 +298,7 @@ async def test_typed_actions_with_autocompletion(bot, world):
     assert abs(state.model("m1").x - 30.0) < 0.1 and state.acts[-1].used == 1
     assert world.edited                                             # the same image was edited
     await cog.move.callback(cog, world.interaction(alice, world.channels[10]), model="m1", x=None, y=None,
-                            toward=None, distance=5.0, direction="N", double=False)
+                            toward=None, distance=5.0, direction="north", double=False)
     _, state = await state_of(bot, game.id)
     assert abs(state.model("m1").y - 65.0) < 0.1
     # Alice ends the activation by command and declines the Training Token extra activation (a button)
@@ -478,13 +478,17 @@ async def test_charge_assault_and_magic_by_command(bot, world):
                                              "3": [("dwarf", 28, 60), ("wolf", 55, 80)]})
     cog = bot.get_cog("KlashCog")
     alice, bruno = world.users[2], world.users[3]
-    await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
-    targets = await cog.ac_charge_target(world.interaction(alice, world.channels[10]), "")
+    interaction = world.interaction(alice, world.channels[10])
+    interaction.namespace = SimpleNamespace(model="m1")
+    targets = await cog.ac_charge_target(interaction, "")
     assert [c.value for c in targets] == ["m3"]
+    # typed for a Ready model with nothing active: it is activated first (two actions in the log)
     await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
                               double=False, touch=False)
     record, state = await state_of(bot, game.id)
     assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
+    assert [x.action["type"] for x in await bot.store.actions(game.id, limit=5)][::-1][:2] in (
+        ["activate", "charge"], ["charge", "activate"])
     ext = next((p for p in ENGINE.pending(state) if ":ext" in p.id), None)
     if ext:
         await answer(world, game.id, ext, ["no"])
