@@ -339,6 +339,26 @@ def _destination(state, mid: str, x, y, toward, distance, direction, *, double=F
     raise BautaError(t("klash.where", locale))
 
 
+def card_text(card: dict, locale=None) -> str:
+    """A character card (public: profiles are on the table) as a short sheet."""
+    stats = " · ".join(f"{label} {card.get(key, '0')}" for key, label in (
+        ("melee_attack", "Melee"), ("melee_defence", "Def"), ("ranged_attack", "Ranged"),
+        ("ranged_defence", "RDef"), ("magic_attack", "Magic"), ("magic_defence", "MDef"), ("tenacity", "Tenacity")))
+    lines = [t("klash.card.header", locale, name=_clean(card["name"]), type=card["type"], vp=card["vp"],
+               copies=card.get("copies", 1)),
+             t("klash.card.stats", locale, stats=stats, initiative=card["initiative"], speed=card["speed"],
+               discipline=card["discipline"])]
+    if card.get("ranged_range"):
+        lines.append(t("klash.card.range", locale, short=card["ranged_range"][0], long=card["ranged_range"][-1]))
+    if card.get("qualities"):
+        lines.append(t("klash.card.qualities", locale, q=", ".join(q.replace("_", " ") for q in card["qualities"])))
+    if card.get("spells"):
+        lines.append(t("klash.card.spells", locale, s=", ".join(x.replace("_", " ") for x in card["spells"])))
+    for req in card.get("requirements") or []:
+        lines.append(t("klash.card.requires", locale, r=", ".join(f"{k} {v}" for k, v in req.items())))
+    return "\n".join(lines)
+
+
 # ============================================================================ the cog
 class KlashCog(commands.Cog):
     klash = app_commands.Group(name="klash", description="Klash! Sangue & Sabbia: gladiator auction and arena",
@@ -525,6 +545,28 @@ class KlashCog(commands.Cog):
             return []
         packs = await self.store.packs(interaction.guild_id, NAME)
         return self._choices([(p["name"], p["name"]) for p in packs], current)
+
+    async def ac_card(self, interaction, current: str):
+        state = await self._state_or_none(interaction)
+        if state is None:
+            return []
+        return self._choices([(cid, _clean(c["name"])) for cid, c in sorted(state.cards.items())], current)
+
+    # ---------------------------------------------------------------- /klash card
+    @klash.command(name="card", description="Show a gladiator card's profile (only to you)")
+    @app_commands.describe(name="A card of this game's pack, or a model in the arena")
+    @app_commands.autocomplete(name=ac_card)
+    async def card(self, interaction: discord.Interaction, name: str):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        _, state = await self._game_state(interaction)
+        key = name.strip()
+        if key not in state.cards:
+            model = _find_model(state, key)
+            key = model.card if model else next(
+                (cid for cid, c in state.cards.items() if _clean(c["name"]).lower() == key.lower()), key)
+        if key not in state.cards:
+            raise BautaError(t("klash.unknown_card", interaction.locale, name=name[:60]))
+        await interaction.followup.send(card_text(state.cards[key], interaction.locale)[:2000], ephemeral=True)
 
     # ---------------------------------------------------------------- /klash draft
     @klash.command(name="draft", description="Start a Klash! game: the Gladiator Auction against an opponent")

@@ -574,3 +574,16 @@ async def test_secret_team_house_rule_and_a_guild_pack(bot, world, monkeypatch):
     await answer(world, game.id, prompt, [f"p{i}" for i in valid_team(state, "3", 8)])
     _, state = await state_of(bot, game.id)
     assert state.phase == "deploy" and "Teams: " in world.public_text()
+
+
+async def test_card_profiles_are_shown_privately(bot, world):
+    game = await skirmish_game(bot, world, {"2": [("acolyte", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    choices = await cog.ac_card(world.interaction(world.users[4], world.channels[10]), "acol")
+    assert [c.value for c in choices] == ["acolyte"]
+    await cog.card.callback(cog, world.interaction(world.users[4], world.channels[10]), name="m1")
+    text = world.ephemeral(world.users[4])[-1].content
+    assert "Chaos Acolyte" in text and "Spells: mystic dart" in text and "Discipline" in text
+    from rules.common import BautaError
+    with pytest.raises(BautaError):
+        await cog.card.callback(cog, world.interaction(world.users[4], world.channels[10]), name="unicorn")
