@@ -47,7 +47,7 @@ from rules.carnival_zombie.state import CAVES
 from rules.common import GM, PUBLIC, Actor, BautaError, Event, StalePrompt
 
 from . import systems
-from .framework import MESSAGE_LIMIT, chunks, mention, reply
+from .framework import MESSAGE_LIMIT, chunks, mention
 
 log = logging.getLogger("bauta.carnival_zombie")
 

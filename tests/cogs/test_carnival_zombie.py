@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from cogs.carnival_zombie import LIVE, NAME
-from rules.carnival_zombie import ENGINE, census, load_sample_pack  # noqa: F401
+from rules.carnival_zombie import ENGINE, census
 from rules.carnival_zombie.content import DATA
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
 from tests.conftest import make_bot
@@ -612,4 +612,25 @@ async def test_a_drop_whose_timing_was_lost_is_healed_by_status(bot, world, seed
     record, state = await state_of(bot, game.id)
     assert not ENGINE.pending(state) or ENGINE.pending(state)[0].id != prompt.id
     assert "drops with an untimed hand" in table_text(world)
+    assert not errors_shown(world)
+
+
+async def test_simultaneous_clicks_on_a_night_prompt_apply_once_and_keep_one_board(bot, world, seed):
+    import asyncio
+    game = await open_table(bot, world, [world.users[2], world.users[3]], difficulty="medium", quick="night")
+    policy = sensible_policy(random.Random(8))
+    while not (await state_of(bot, game.id))[1].night:
+        await answer(bot, world, game.id, policy)
+    record, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    message = prompt_message(world, prompt.id)
+    user = world.users[int(prompt.player)]
+    if message.custom_ids()[0].startswith("bauta:s:"):
+        clicks = [click(world, message, user, index=0, values=["#0"]) for _ in range(10)]
+    else:
+        clicks = [click(world, message, user, index=i % len(message.custom_ids())) for i in range(10)]
+    await asyncio.gather(*clicks)
+    after = await bot.store.game(game.id)
+    assert after.version == record.version + 1
+    assert len(live_boards(world)) == 1
     assert not errors_shown(world)
