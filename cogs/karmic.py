@@ -59,7 +59,7 @@ from rules.karmic.state import HOUSE_RULES
 from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS
 
 from . import systems
-from .framework import MESSAGE_LIMIT, chunks, mention, reply
+from .framework import MESSAGE_LIMIT, chunks, mention
 
 log = logging.getLogger("bauta.karmic")
 
@@ -183,56 +183,32 @@ def board_text(view: dict, *, final: bool = False) -> str:
     return (chunks([head, describe(view, PUBLIC)]) or [head])[0][:MESSAGE_LIMIT]
 
 
-async def _edit_board(host, game, live: dict, content: str, png: bytes, round_: int) -> bool:
-    """Edit the live board in place; False when it cannot be (deleted, no access, unknown channel)."""
-    if not live.get("message"):
-        return False
-    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
-    if channel is None or not hasattr(channel, "get_partial_message"):
-        return False
-    try:
-        message = channel.get_partial_message(int(live["message"]))
-        await message.edit(content=content, attachments=[_board_file(png, game.id, round_)])
-    except discord.HTTPException as exc:
-        log.info("karmic board %s of game %s cannot be edited (%s)", live.get("message"), game.id, exc)
-        return False
-    return True
-
-
 async def show_board(host, game, state, events, *, force_new: bool = False) -> None:
-    """One live board per round: edited after every step, closed with the round's snapshot."""
+    """One live board per round (`host.live_message`): edited after every step, closed with the
+    round's public snapshot when the round ends; the next round gets a new message."""
     if state.mode != "combat" or state.combat is None:
         return
     fresh = await host.store.game(game.id) or game
-    meta = dict(fresh.meta)
-    live = dict(meta.get(LIVE) or {})
+    live = dict(fresh.meta.get(LIVE) or {})
     ends = [e for e in events if e.kind == "round_end" and e.audience == PUBLIC]
     if ends and live.get("message") and not force_new:
         # close the finished round's board with its public snapshot (every register revealed)
-        snap = {"combat": ends[-1].data.get("track") or {}, "mode": "combat"}
-        snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": snap["combat"], "waiting_for": [],
+        track = ends[-1].data.get("track") or {}
+        snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": track, "waiting_for": [],
                      "phase": t("karmic.round_over", None)}
         png = await asyncio.to_thread(R.register_track, snap_view)
-        await _edit_board(host, game, live, board_text(snap_view, final=True), png, snap["combat"].get("round", 0))
+        await host.courier.edit(int(live.get("channel") or game.channel_id), int(live["message"]),
+                                content=board_text(snap_view, final=True),
+                                file=_board_file(png, game.id, track.get("round", 0)))
+        fresh = await host.store.set_meta(fresh, {**fresh.meta, LIVE: {}})
         live = {}
+    if state.phase == "offers" and not live:
+        return                                   # the next board comes with the next round
     view = ENGINE.view_for(state, PUBLIC)
     round_ = view["combat"]["round"]
-    if state.phase == "offers" and not live:
-        meta[LIVE] = live
-        await host.store.set_meta(fresh, meta)
-        return
     png = await asyncio.to_thread(R.register_track, view)
-    content = board_text(view, final=view["over"])
-    if not force_new and live.get("message"):
-        if await _edit_board(host, game, live, content, png, round_):
-            if live.get("round") != round_:          # initiative (round 0) flows into round 1
-                meta[LIVE] = {**live, "round": round_}
-                await host.store.set_meta(fresh, meta)
-            return
-    message = await host.courier.send_channel(game.channel_id, content, file=_board_file(png, game.id, round_),
-                                              allowed_mentions=discord.AllowedMentions.none())
-    meta[LIVE] = {"message": getattr(message, "id", None), "channel": game.channel_id, "round": round_}
-    await host.store.set_meta(fresh, meta)
+    await host.live_message(fresh, LIVE, board_text(view, final=view["over"]),
+                            file=_board_file(png, game.id, round_), new=force_new, round=round_)
 
 
 def _hand_cards(view: dict) -> list[str]:

@@ -3,22 +3,17 @@ checks with hands by DM, and a full combat (two members and an NPC, several roun
 resolve-immediately maneuver, a closed DM, a restart) that never shows a hidden card in the channel."""
 from __future__ import annotations
 
-import io
-
 import discord
 import pytest
 
 import cogs.karmic as K
-from cogs import systems
 from cogs.errors import NotGM
 from cogs.framework import PromptSelect
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn, PackError
 from rules.karmic import ENGINE
 from rules.karmic.cards import label
-from rules.karmic.character import Character
-from rules.karmic.tables import MANEUVERS
 from tests.conftest import make_bot
-from tests.support.fakes import FakeChannel, FakeHTTPResponse, click
+from tests.support.fakes import click
 
 TABLE = "channel:10"
 GM_ROOM = "channel:11"
@@ -43,31 +38,6 @@ class Attachment:
 
     async def read(self) -> bytes:
         return self.data
-
-
-class _PartialMessage:
-    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
-
-    def __init__(self, channel: FakeChannel, message_id: int):
-        self.channel, self.id = channel, message_id
-
-    async def edit(self, **kwargs):
-        world = self.channel.world
-        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
-        if message is None:
-            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
-        if "content" in kwargs:
-            message.content = kwargs["content"]
-        if kwargs.get("attachments"):
-            message.file = kwargs["attachments"][0]
-        message.edits = getattr(message, "edits", 0) + 1
-        return message
-
-
-@pytest.fixture(autouse=True)
-def editable_channels(monkeypatch):
-    monkeypatch.setattr(FakeChannel, "get_partial_message", lambda self, mid: _PartialMessage(self, mid),
-                        raising=False)
 
 
 @pytest.fixture
@@ -457,7 +427,7 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
     assert bruno.dm_attempts == 1
     # one board per round, edited as the round went on; the live one is the public view, exactly
     boards = [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
-    assert len(boards) >= 3 and all(getattr(b, "edits", 0) >= 1 for b in boards[:-1])
+    assert len(boards) >= 3 and all(b.edits >= 1 for b in boards[:-1])
     assert file_bytes(boards[-1]) == K.R.register_track(ENGINE.view_for(final, PUBLIC))
     assert "final" in boards[0].content                              # round 1's board closed with its snapshot
     # the GM ends the fight: the decks go back to the sheets
