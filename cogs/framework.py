@@ -262,8 +262,21 @@ class GameHost:
         return game
 
     # ---- the cycle
+    async def begin(self, interaction: discord.Interaction) -> None:
+        """Acknowledge a slash command privately (the 3-second deadline) unless the cog already did.
+        Public output then goes to the channel as ordinary messages, refusals stay with the sender,
+        and `finish` closes the private "thinking…" with a short confirmation."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            interaction.extras["bauta_private_ack"] = True
+
+    async def finish(self, interaction: discord.Interaction, text: str | None = None) -> None:
+        if interaction.extras.pop("bauta_private_ack", False):
+            await interaction.followup.send(text or t("game.done", interaction.locale), ephemeral=True)
+
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | None = None) -> GameRecord:
+        await self.begin(interaction)
         system = systems.get(system_name)
         house = {**system.house_rules, **await self.store.house_rules(interaction.guild_id, system_name)}
         options = {"house_rules": house, **(options or {})}
@@ -276,13 +289,17 @@ class GameHost:
                                              id=game.id, players=", ".join(map(mention, seats)))),
                   *started.events]
         await self.publish(interaction, game, state, events, before=set())
+        await self.finish(interaction)
         return game
 
     async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
                   system: str | None = None) -> GameRecord:
+        await self.begin(interaction)
         game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game.guild_id)
-        return await self._run(interaction, game, action, actor)
+        new = await self._run(interaction, game, action, actor)
+        await self.finish(interaction)
+        return new
 
     async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
                      options: list[str]) -> None:
@@ -421,7 +438,10 @@ class GameHost:
                                         host=interaction.user.mention))
 
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
-        if interaction is not None and interaction.channel_id == game.channel_id and interaction.response.is_done():
+        """A public message in the game's channel: as a followup of a publicly answered interaction
+        there (no extra permission needed), else as an ordinary channel message."""
+        if (interaction is not None and interaction.channel_id == game.channel_id
+                and interaction.response.is_done() and not interaction.extras.get("bauta_private_ack")):
             return await interaction.followup.send(content, **kwargs)
         return await self.courier.send_channel(game.channel_id, content, **kwargs)
 

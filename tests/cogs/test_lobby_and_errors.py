@@ -108,3 +108,27 @@ async def test_help_overview_and_per_game_lists(bot, world):
     await cog.help.callback(cog, world.interaction(user, world.channels[10]), game="carnevale")
     listing = "\n".join(m.content for m in world.ephemeral(user))
     assert "/carnevale odds" in listing and "/roll " not in listing
+
+
+async def test_host_acknowledges_privately_so_refusals_stay_private(bot, world):
+    """A cog that leaves deferral to the host: public events go to the channel, a refusal only to
+    its sender, and the private "thinking…" is closed."""
+    from tests.cogs.test_framework import start_duel
+    from tests.support.duel import Concede
+
+    game = await start_duel(world)
+    carla = world.users[4]
+    interaction = world.interaction(carla, world.channels[10])
+    try:
+        await bot.host.act(interaction, Concede(), system="duel")
+    except IllegalAction as exc:
+        await bot.tree.on_error(interaction, app_commands.CommandInvokeError(bot.tree.get_command("hand"), exc))
+    assert interaction.response.deferred.ephemeral
+    assert world.ephemeral(carla)[-1].content == "Only a player can concede."
+    assert "concede" not in world.public_text().lower()
+    bruno = world.users[3]
+    interaction = world.interaction(bruno, world.channels[10])
+    await bot.host.act(interaction, Concede(), system="duel")
+    assert world.last("channel:10").content.startswith("<@3> concedes.")
+    assert world.ephemeral(bruno)[-1].content == "✓ Done."
+    assert not (await bot.store.game(game.id)).active

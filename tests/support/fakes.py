@@ -196,6 +196,7 @@ class FakeInteraction:
         self.message = message
         self.data = data or {}
         self.command = None
+        self.extras: dict = {}
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
         self.followups_sent = 0
