@@ -402,6 +402,13 @@ async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatc
         public = world.public_text()
         for card in unplayed:
             assert state.event_cards[card]["name"] not in public, card
+        if steps % 5 == 0 and state.phase in ("deploy", "match"):
+            # the live arena image is what a hands-swapped state would give: it cannot depend on hands
+            latest = next(m for m in reversed(world.sent) if m.public and m.file is not None and "arena" in m.file.filename)
+            swapped = ENGINE.load_state(record.state)
+            decoys = sorted(set(state.event_cards))
+            swapped.hands = {p: [decoys[(i + 1) % len(decoys)] for i, _ in enumerate(state.hands[p])] for p in state.seats}
+            assert _bytes(latest.file) == R.arena_png(K.public_view(bot.host, swapped))
         prompts = ENGINE.pending(state)
         hand_prompts = [p for p in prompts if ":hand:" in p.id or ":resp" in p.id or ":etgt" in p.id]
         prompt = (rnd.choice(hand_prompts) if hand_prompts and rnd.random() < 0.3 else
