@@ -594,3 +594,28 @@ async def test_card_profiles_are_shown_privately(bot, world):
     from rules.common import BautaError
     with pytest.raises(BautaError):
         await cog.card.callback(cog, world.interaction(world.users[4], world.channels[10]), name="unicorn")
+
+
+async def test_gm_undo_per_action_in_the_match(bot, world):
+    live(world)
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    alice = world.users[2]
+    await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
+    before = (await bot.store.game(game.id)).state
+    await cog.move.callback(cog, world.interaction(alice, world.channels[10]), model="m1", x=None, y=None,
+                            toward="alt", distance=None, direction=None, double=True)
+    moved = (await bot.store.game(game.id)).state
+    assert moved != before
+    edits = len(world.edited)
+    game_cog = bot.get_cog("GameCog")
+    await game_cog.undo.callback(game_cog, world.interaction(world.users[1], world.channels[10]), steps=1)
+    record, state = await state_of(bot, game.id)
+    assert record.state == before and state.model("m1").x == 20.0
+    assert len(world.edited) == edits + 1                     # the live arena image shows the undone position
+    # the activation prompt is posted again and works
+    prompt = next(p for p in ENGINE.pending(state) if ":act" in p.id)
+    await answer(world, game.id, prompt, ["mv2"])
+    _, state = await state_of(bot, game.id)
+    await answer(world, game.id, next(p for p in ENGINE.pending(state) if ":tgt" in p.id), ["to:alt"])
+    assert (await bot.store.game(game.id)).state["models"][0]["x"] == moved["models"][0]["x"]
