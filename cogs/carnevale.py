@@ -7,7 +7,8 @@ squads per owner and guild, and reposts the squad sheet image when the public sh
 - `/carnevale roll|opposed|odds` need no game (a fresh `Rng` per roll, seeded with `secrets`).
 - `/carnevale squad create|add|remove|show|list|delete`: squads saved with `store.save_character`,
   built from the SAMPLE pack or a guild pack imported with `/pack import`.
-- `/carnevale game start` and the in-game commands (activate, ap, attack, damage, cast, morale, …).
+- `/carnevale-game start` and the turn commands (activate, ap, attack, shoot, cast, …); `/carnevale-table` for
+  bookkeeping (damage, heal, stun, karma, command, morale, fall, status, event, objective, agenda).
   The framework turns the engine's prompts into buttons, so a game can also be played by clicking.
 """
 from __future__ import annotations
@@ -223,7 +224,12 @@ class CarnevaleCog(commands.Cog):
                                    guild_only=True)
     squad = app_commands.Group(name="squad", description="Carnevale squads: build, show, list",
                                parent=carnevale)
-    game = app_commands.Group(name="game", description="A Carnevale game in this channel", parent=carnevale)
+    # Discord caps one top-level command at 4,000 characters of names and descriptions, so the game's
+    # commands live in two top-level groups of their own: playing turns, and keeping the table's books.
+    game = app_commands.Group(name="carnevale-game", description="Play a Carnevale game in this channel: turns and actions",
+                              guild_only=True)
+    table = app_commands.Group(name="carnevale-table", description="Carnevale game bookkeeping: damage, healing, morale, table facts",
+                               guild_only=True)
     campaign = app_commands.Group(name="campaign", description="A squad's campaign ledger between adventures",
                                   parent=carnevale)
 
@@ -736,7 +742,7 @@ class CarnevaleCog(commands.Cog):
     async def disengage(self, interaction: discord.Interaction, model: str, enemies: str):
         await self._act(interaction, A.Disengage(model, _split_ids(enemies)))
 
-    @game.command(name="damage", description="Apply damage to a model: Protection and Penetration worked out")
+    @table.command(name="damage", description="Apply damage to a model: Protection and Penetration worked out")
     @app_commands.describe(model="The model hit", amount="Damage before Protection (Aces + weapon modifier)",
                            penetration="Penetration", spiritual="Spiritual damage", flames="Flames",
                            ignore_protection="Ignores Protection", source="What hit it")
@@ -747,7 +753,7 @@ class CarnevaleCog(commands.Cog):
         await self._act(interaction, A.Damage(model, amount, penetration, spiritual, flames, ignore_protection,
                                               source or ""))
 
-    @game.command(name="heal", description="Heal: a healer's roll (2 AP), Regeneration, or a GM's direct LP")
+    @table.command(name="heal", description="Heal: a healer's roll (2 AP), Regeneration, or a GM's direct LP")
     @app_commands.describe(model="The model healed", healer="The model with Healing (itself: Regeneration)",
                            amount="LP restored directly (GM only)", karma="Karma dice for the roll")
     @app_commands.autocomplete(model=model_autocomplete, healer=model_autocomplete)
@@ -755,20 +761,20 @@ class CarnevaleCog(commands.Cog):
                    amount: app_commands.Range[int, 0, 30] = 0, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0):
         await self._act(interaction, A.Heal(model, healer or "", amount, karma))
 
-    @game.command(name="stun", description="Stun a model (a second Stun in a later Turn becomes damage)")
+    @table.command(name="stun", description="Stun a model (a second Stun in a later Turn becomes damage)")
     @app_commands.autocomplete(model=model_autocomplete)
     async def stun(self, interaction: discord.Interaction, model: str,
                    source: app_commands.Range[str, 1, 80] | None = None):
         await self._act(interaction, A.Stun(model, source or ""))
 
-    @game.command(name="karma", description="Spend a model's Karma: Protection, Defensive Combat, Swift…")
+    @table.command(name="karma", description="Spend a model's Karma: Protection, Defensive Combat, Swift…")
     @app_commands.autocomplete(model=model_autocomplete)
     @app_commands.choices(use=[app_commands.Choice(name=u, value=u) for u in KARMA_USES])
     async def karma(self, interaction: discord.Interaction, model: str, n: app_commands.Range[int, 1, 10] = 1,
                     use: str = "other"):
         await self._act(interaction, A.SpendKarma(model, n, use))
 
-    @game.command(name="command", description="The Leader spends Command: AP for the activating model")
+    @table.command(name="command", description="The Leader spends Command: AP for the activating model")
     @app_commands.describe(model="The Leader", target="The activating model", n="AP given (Command spent)")
     @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete)
     async def command_(self, interaction: discord.Interaction, model: str, target: str,
@@ -789,7 +795,7 @@ class CarnevaleCog(commands.Cog):
         await self._act(interaction, A.Cast(model, spell, target or "", _split_ids(targets), attribute or "", karma,
                                             use_diamond, _split_ids(enemies)))
 
-    @game.command(name="morale", description="A Morale test: one model, or a squad's group test")
+    @table.command(name="morale", description="A Morale test: one model, or a squad's group test")
     @app_commands.describe(model="The model testing (single test)", group="A group test of a player's squad",
                            player="Whose squad tests (default: yours)", modifier="Dice added or removed")
     @app_commands.autocomplete(model=model_autocomplete)
@@ -798,13 +804,13 @@ class CarnevaleCog(commands.Cog):
         pid = str(player.id) if player else (self._me(interaction) if group else "")
         await self._act(interaction, A.Morale((model,) if model else (), group, pid, modifier))
 
-    @game.command(name="fall", description="A model falls (or jumps down) from a height in inches")
+    @table.command(name="fall", description="A model falls (or jumps down) from a height in inches")
     @app_commands.autocomplete(model=model_autocomplete)
     async def fall(self, interaction: discord.Interaction, model: str, height: app_commands.Range[float, 0, 100],
                    voluntary: bool = False):
         await self._act(interaction, A.Fall(model, height, voluntary))
 
-    @game.command(name="status", description="Tell the bot a table fact: in water, hidden, immobilised…")
+    @table.command(name="status", description="Tell the bot a table fact: in water, hidden, immobilised…")
     @app_commands.autocomplete(model=model_autocomplete)
     @app_commands.choices(status=[app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES])
     async def status(self, interaction: discord.Interaction, model: str, status: str, value: bool = True):
@@ -830,16 +836,16 @@ class CarnevaleCog(commands.Cog):
                      count: app_commands.Range[int, 1, 10] = 1):
         await self._act(interaction, A.Reroll(model, mode, count))
 
-    @game.command(name="event", description="Play one of your squad's Events (2d10 on the table)")
+    @table.command(name="event", description="Play one of your squad's Events (2d10 on the table)")
     @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete)
     async def play_event(self, interaction: discord.Interaction, model: str | None = None, target: str | None = None):
         await self._act(interaction, A.PlayEvent(self._me(interaction), model or "", target or ""))
 
-    @game.command(name="objective", description="GM: award (or take back) the adventure objective")
+    @table.command(name="objective", description="GM: award (or take back) the adventure objective")
     async def objective(self, interaction: discord.Interaction, player: discord.Member, achieved: bool = True):
         await self._act(interaction, A.Objective(str(player.id), achieved))
 
-    @game.command(name="agenda", description="Declare your secret Agenda achieved (table-judged Agendas)")
+    @table.command(name="agenda", description="Declare your secret Agenda achieved (table-judged Agendas)")
     async def agenda(self, interaction: discord.Interaction):
         await self._act(interaction, A.ClaimAgenda(self._me(interaction)))
 

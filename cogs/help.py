@@ -10,8 +10,14 @@ from i18n import t
 from . import systems
 from .framework import chunks, reply
 
-# The slash-command group of each game, for `/help game`.
-GROUPS = {"karmic": "karmic", "klash": "klash", "carnival_zombie": "cz", "carnevale": "carnevale"}
+# The top-level slash commands of each game, for `/help game`.
+GROUPS = {"karmic": ("karmic",), "klash": ("klash",), "carnival_zombie": ("cz",),
+          "carnevale": ("carnevale", "carnevale-game", "carnevale-table")}
+ALL_GROUPS = {g for groups in GROUPS.values() for g in groups}
+
+
+def _top(line: str) -> str:
+    return line.split(" ", 1)[0].lstrip("/")
 
 
 async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -30,8 +36,7 @@ class HelpCog(commands.Cog):
         from bot import command_list  # the tree is only complete once every cog is loaded
         commands_ = command_list(self.bot.tree)
         if game:
-            group = GROUPS.get(game, game)
-            mine = [line for line in commands_ if line.startswith(f"/{group} ")]
+            mine = [line for line in commands_ if _top(line) in GROUPS.get(game, (game,))]
             title = systems.SYSTEMS[game].title if game in systems.SYSTEMS else game
             lines = [t("help.game_header", interaction.locale, title=title)] + [f"• {line}" for line in mine]
             if not mine:
@@ -42,12 +47,11 @@ class HelpCog(commands.Cog):
                 lines.append(t("help.games", interaction.locale,
                                games=", ".join(s.title for s in systems.listed())))
             lines.append(t("help.commands", interaction.locale))
-            shared = [line for line in commands_ if line.split(" ", 1)[0].lstrip("/") not in GROUPS.values()]
-            lines += [f"• {line}" for line in shared]
-            for name, group in GROUPS.items():
-                count = sum(line.startswith(f"/{group} ") for line in commands_)
+            lines += [f"• {line}" for line in commands_ if _top(line) not in ALL_GROUPS]
+            for name, groups in GROUPS.items():
+                count = sum(_top(line) in groups for line in commands_)
                 if count:
-                    lines.append(t("help.game_line", interaction.locale, group=group, n=count,
+                    lines.append(t("help.game_line", interaction.locale, group=groups[0], n=count,
                                    title=systems.SYSTEMS[name].title if name in systems.SYSTEMS else name))
             lines.append(t("help.privacy", interaction.locale))
         for text in chunks(lines):

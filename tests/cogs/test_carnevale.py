@@ -451,7 +451,7 @@ async def test_closed_dms_the_agenda_waits_in_hand(bot, world):
     game_cog = bot.get_cog("GameCog")
     await game_cog.hand.callback(game_cog, world.interaction(bruno, world.channels[10]))
     assert agenda in "\n".join(m.content or "" for m in world.ephemeral(bruno))
-    # /carnevale game sheet: the public sheet again, and the private view to the caller only
+    # /carnevale-game sheet: the public sheet again, and the private view to the caller only
     await call(world, cog.sheet, 3)
     private = "\n".join(m.content or "" for m in world.ephemeral(bruno))
     assert "Your private view" in private and agenda in private
