@@ -31,6 +31,7 @@ from .errors import NotGM, report_error
 log = logging.getLogger("bauta.framework")
 
 MESSAGE_LIMIT = 2000
+SENT, CLOSED, SKIPPED = "sent", "closed", "skipped"   # outcomes of a DM
 BUTTONS_MAX = 10          # more options than this (or a multi-choice) become a select menu
 SELECT_MAX = 25
 
@@ -201,8 +202,13 @@ class Courier:
         return datetime.now(timezone.utc) - datetime.fromisoformat(since) >= self.RETRY_AFTER
 
     async def send_dm(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> bool:
+        return await self.deliver(guild_id, user_id, content, **kwargs) == SENT
+
+    async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
+        """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
+        their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
         if not await self.dm_open(guild_id, user_id):
-            return False
+            return SKIPPED
         user = self.bot.get_user(user_id)
         try:
             if user is None:
@@ -212,14 +218,14 @@ class Courier:
             # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
             await self.store.mark_dm_closed(guild_id, user_id)
             self._closed.pop((guild_id, user_id), None)
-            return False
+            return CLOSED
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
-            return False
+            return SKIPPED
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
-        return True
+        return SENT
 
 
 # ---------------------------------------------------------------------------- the host
@@ -230,6 +236,7 @@ class GameHost:
         self.bot = bot
         self.store = store
         self.courier = Courier(bot, store)
+        self._last_pinged: dict[int, str] = {}
 
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
@@ -275,16 +282,20 @@ class GameHost:
             await interaction.followup.send(text or t("game.done", interaction.locale), ephemeral=True)
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
-                    options: dict | None = None, seed: int | None = None, intro: str | None = None) -> GameRecord:
+                    options: dict | None = None, seed: int | None = None, intro: str | None = None,
+                    meta: dict | None = None) -> GameRecord:
         await self.begin(interaction)
         system = systems.get(system_name)
-        house = {**system.house_rules, **await self.store.house_rules(interaction.guild_id, system_name)}
+        # Only the server's explicit choices: each engine applies its own defaults, and can tell a
+        # server's choice from a default (a scenario may bring defaults of its own).
+        house = await self.store.house_rules(interaction.guild_id, system_name)
         options = {"house_rules": house, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
         started = system.engine.start(list(seats), options, seed)
         state = started.state
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
-                                            list(seats), system.engine.dump_state(state), interaction.user.id)
+                                            list(seats), system.engine.dump_state(state), interaction.user.id,
+                                            meta=meta)
         events = [Event("start", intro or t("game.started", interaction.guild_locale, title=system.title,
                                              id=game.id, players=", ".join(map(mention, seats)))),
                   *started.events]
@@ -372,11 +383,18 @@ class GameHost:
             if event.audience not in (PUBLIC, GM):
                 private[event.audience].append(event.text)
         header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
+        # `closed`: Discord refused a DM just now (explain once, publicly: the player may not be the
+        # one clicking). `waiting`: DMs remembered closed and a private decision is owed (a short
+        # nudge to /hand). A private *event* to a remembered-closed player says nothing in public:
+        # naming who receives secrets could point at a hidden role.
+        waiting: set[str] = set()
         for player, lines in private.items():
             if player.isdigit():
                 for text in chunks([header, *lines]):
-                    if not await self.courier.send_dm(game.guild_id, int(player), text):
-                        closed.add(player)
+                    outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                    if outcome != SENT:
+                        if outcome == CLOSED:
+                            closed.add(player)
                         break
         gm_lines = [e.text for e in events if e.audience == GM]
         if gm_lines and settings.gm_channel_id:
@@ -399,15 +417,28 @@ class GameHost:
             elif prompt.private and not dm_prompts:
                 public_lines.append(t("prompt.private_waiting", locale, player=mention(prompt.player)))
             elif prompt.private:
-                sent = prompt.player.isdigit() and prompt.player not in closed and await self.courier.send_dm(
-                    game.guild_id, int(prompt.player), f"{header}\n{prompt.text}", view=view)
-                if not sent:
+                outcome = SKIPPED
+                if prompt.player.isdigit() and prompt.player not in closed:
+                    outcome = await self.courier.deliver(game.guild_id, int(prompt.player),
+                                                         f"{header}\n{prompt.text}", view=view)
+                if outcome == CLOSED:
                     closed.add(prompt.player)
+                elif outcome == SKIPPED and prompt.player not in closed:
+                    waiting.add(prompt.player)
             else:
                 public_prompts.append(prompt)
 
-        for player in sorted(closed):
-            public_lines.append(t("dm.closed_public", locale, player=mention(player)))
+        if closed or waiting:
+            # Once per player per game: a notice on every private prompt would tell the table when
+            # someone holds something playable.
+            fresh = await self.store.game(game.id) or game
+            nudged = set(fresh.meta.get("dm_nudged", []))
+            for player in sorted(closed - nudged):
+                public_lines.append(t("dm.closed_public", locale, player=mention(player)))
+            for player in sorted(waiting - closed - nudged):
+                public_lines.append(t("prompt.private_waiting", locale, player=mention(player)))
+            if (closed | waiting) - nudged:
+                await self.store.set_meta(fresh, {**fresh.meta, "dm_nudged": sorted(nudged | closed | waiting)})
         if gm_waiting:
             public_lines.append(t("dm.gm_waiting", locale))
         if over:
@@ -418,14 +449,26 @@ class GameHost:
             await self._post(interaction, game, text)
         for prompt in public_prompts:
             who = "" if prompt.player == ANYONE else f"{mention(prompt.player)} — "
+            # Ping a player when the turn comes to them, not again for each step of their own turn.
+            ping = self._last_pinged.get(game.id) != prompt.player
+            self._last_pinged[game.id] = prompt.player
             await self._post(interaction, game, f"{who}{prompt.text}"[:MESSAGE_LIMIT],
-                             view=prompt_view(game.id, prompt))
-        if interaction is not None and str(interaction.user.id) in closed:
+                             view=prompt_view(game.id, prompt),
+                             allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
+        if interaction is not None and str(interaction.user.id) in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
         if system.after_publish is not None:
             await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
+
+    async def end(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
+        """End a game by force (/game end): the system's `on_over` runs as when its rules end it."""
+        ended = await self.store.end_game(game)
+        system = systems.get(game.system)
+        if system.on_over is not None:
+            await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
+        return ended
 
     async def open_lobby(self, interaction: discord.Interaction, system_name: str, min_players: int,
                          max_players: int, options: dict | None = None) -> GameRecord:

@@ -81,7 +81,7 @@ class GameCog(commands.Cog):
         game = await self.host.channel_game(interaction)
         user = str(interaction.user.id)
         if await self.host.is_gm(interaction):
-            await self.store.end_game(game)
+            await self.host.end(interaction, game)
             await reply(interaction, t("game.ended_by_gm", interaction.guild_locale, id=game.id,
                                        who=interaction.user.mention))
             return
@@ -95,7 +95,7 @@ class GameCog(commands.Cog):
             await reply(interaction, t("game.end_vote", interaction.guild_locale, who=interaction.user.mention,
                                        missing=", ".join(map(mention, missing))))
             return
-        await self.store.end_game(game)
+        await self.host.end(interaction, game)
         await reply(interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id))
 
     @game.command(name="export", description="Download the game as JSON (GMs get everything, players their own view)")

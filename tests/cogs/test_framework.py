@@ -148,3 +148,25 @@ async def test_random_games_never_leak_private_text_into_channels(bot, world):
         assert "Final score" in public and f"Game #{game.id} is over" in public
         view = engine.view_for(engine.load_state(record.state), PUBLIC)
         assert "hands" not in json.dumps(view) and "hand\"" not in json.dumps(view)
+
+
+async def test_closed_dms_are_announced_once_not_on_every_private_prompt(bot, world):
+    bruno = world.users[3]
+    bruno.dm_closed = True
+    game = await start_duel(world)
+    await click(world, start_prompt(world), world.users[2], index=1)          # Bruno's private prompt
+    for _ in range(3):                                                        # three more turns each
+        record = await bot.store.game(game.id)
+        from cogs import systems
+        engine = systems.get("duel").engine
+        prompt = engine.pending(engine.load_state(record.state))[0]
+        if prompt.player == "3":
+            interaction = world.interaction(bruno, world.channels[10])
+            await bot.get_cog("GameCog").hand.callback(bot.get_cog("GameCog"), interaction)
+            message = next(m for m in reversed(world.ephemeral(bruno)) if m.view is not None)
+            await click(world, message, bruno, index=0, in_dm=False)
+        else:
+            await click(world, world.last("dm:2", with_view=True), world.users[2], index=0)
+    public = world.public_text()
+    assert public.count("<@3>: I could not DM you") + public.count("<@3>: I can't DM you") == 1
+    assert bruno.dm_attempts == 1
