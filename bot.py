@@ -63,6 +63,11 @@ def available_cogs() -> list[str]:
     return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
 
 
+# Bauta never joins voice: silence discord.py's start-up warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class BautaBot(commands.AutoShardedBot):
     """Auto-sharded from day one: one process serves any number of guilds (2,500 per shard)."""
 
