@@ -179,6 +179,11 @@ async def main() -> None:
         print(line(f"render: {kind}", samples, sum(samples), floor_render))
 
 
+# A game needs more than seats to start for some systems: enough to draw its board.
+RENDER_SETUP = {"karmic": {"mode": "combat", "combatants": [{"character": "Devon", "player": "100"},
+                                                            {"character": "Soldier", "player": "gm"}]}}
+
+
 def render_timings(repeat: int = 20) -> dict[str, list[float]]:
     """Time each registered game's board image on a fresh game's public view."""
     from rules.common import PUBLIC
@@ -189,7 +194,7 @@ def render_timings(repeat: int = 20) -> dict[str, list[float]]:
             continue
         try:
             seats = [str(100 + i) for i in range(2)]
-            state = system.engine.new_game(seats, {"house_rules": dict(system.house_rules)}, seed=1)
+            state = system.engine.new_game(seats, RENDER_SETUP.get(system.name, {}), seed=1)
             view = system.engine.view_for(state, PUBLIC)
         except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
             print(f"render: {system.name}: cannot set up a game for timing ({exc})")
