@@ -19,8 +19,11 @@ player who owns it (only they may click; a stale click gets an ephemeral answer)
   (with an optional `distance`), or a `distance` and a `direction`. An action typed for a Ready model
   when nothing is active activates it first (a separate engine action, so undo steps stay small).
 - Event Card hands: the engine's private prompts give a button per playable card by DM; the cog
-  also DMs the `hand_png` image when a hand changes. `/klash event` is answered ephemerally and its
-  public result is posted to the channel, so a refused play never shows a card in the channel.
+  also DMs the `hand_png` image when a hand changes.
+
+Every command that acts is acknowledged privately by the host (`host.begin`): its public result is
+posted to the channel, and a refusal (a card not in your hand, a model not yours) is seen only by
+its sender. The live boards are `host.live_message`s.
 
 Everything is one engine action per click or command, committed before anything is posted, so a
 match pauses anywhere and resumes with `/klash match`; `/game undo` takes back any action.
@@ -39,10 +42,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.store import VersionConflict
 from i18n import t
 from renderers import klash as R
-from rules.common import GM, PUBLIC, BautaError, Event, StalePrompt
+from rules.common import GM, PUBLIC, BautaError
 from rules.klash import ENGINE, load_pack_text
 from rules.klash import arena
 from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
@@ -50,7 +52,7 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
 from rules.klash.state import HOUSE_RULES
 
 from . import systems
-from .framework import chunks, mention
+from .framework import chunks, mention, prompt_view
 
 log = logging.getLogger("bauta.klash")
 
@@ -188,45 +190,21 @@ def _arena_caption(view: dict, locale=None) -> str:
              vp=_vp(view))
 
 
-async def _edit(host, game, live: dict, content: str, file: discord.File) -> bool:
-    """Edit a live message in place; False when it cannot be (deleted, no access, unknown)."""
-    if not live.get("message"):
-        return False
-    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
-    if channel is None or not hasattr(channel, "get_partial_message"):
-        return False
-    try:
-        await channel.get_partial_message(int(live["message"])).edit(content=content, attachments=[file])
-    except discord.HTTPException as exc:
-        log.info("live board %s of game %s cannot be edited (%s); posting a new one", live["message"], game.id, exc)
-        return False
-    return True
-
-
 async def show_board(host, game, state, *, new: bool = False) -> None:
-    """Post or edit the draft board (auction) or the arena (deployment and match)."""
+    """Post or edit the draft board (one message per auction round) or the arena (deployment and match)."""
     view = public_view(host, state)
-    fresh = await host.store.game(game.id) or game
-    meta = dict(fresh.meta)
     if state.phase in ("draft", "team"):
-        if state.phase == "team" and (meta.get(DRAFT) or {}).get("done") and not new:
+        live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
+        if state.phase == "team" and live.get("done") and not new:
             return
         png = await asyncio.to_thread(R.draft_png, view)
-        caption, name, key = _draft_caption(view), f"klash-{game.id}-draft.png", DRAFT
-        live = dict(meta.get(DRAFT) or {})
-        same = live.get("round") == state.draft_round and not new
-        record = {"round": state.draft_round, "done": state.phase == "team"}
+        await host.live_message(game, DRAFT, _draft_caption(view), file=_file(png, f"klash-{game.id}-draft.png"),
+                                new=new or live.get("round") != state.draft_round,
+                                round=state.draft_round, done=state.phase == "team")
     else:
         png = await asyncio.to_thread(R.arena_png, view)
-        caption, name, key = _arena_caption(view), f"klash-{game.id}-arena.png", ARENA
-        live = dict(meta.get(ARENA) or {})
-        same = bool(live) and not new
-        record = {}
-    if same and await _edit(host, game, live, caption, _file(png, name)):
-        return
-    message = await host.courier.send_channel(game.channel_id, caption, file=_file(png, name))
-    meta[key] = {**record, "message": getattr(message, "id", None), "channel": game.channel_id}
-    await host.store.set_meta(fresh, meta)
+        await host.live_message(game, ARENA, _arena_caption(view), file=_file(png, f"klash-{game.id}-arena.png"),
+                                new=new)
 
 
 async def send_hand(host, game, state, player: str) -> bool:
@@ -360,6 +338,16 @@ def card_text(card: dict, locale=None) -> str:
 
 
 # ============================================================================ the cog
+def _autocomplete(helper: str, kind: str):
+    """An autocomplete method of the cog: `helper` (`_models` or `_targets`) for one scope or kind."""
+    async def callback(self, interaction, current: str):
+        return await getattr(self, helper)(interaction, current, kind)
+    # discord.py passes the cog to an autocomplete callback whose qualified name is a class's method
+    callback.__name__ = f"ac_{helper.strip('_')}_{kind}"
+    callback.__qualname__ = f"KlashCog.{callback.__name__}"
+    return callback
+
+
 class KlashCog(commands.Cog):
     klash = app_commands.Group(name="klash", description="Klash! Sangue & Sabbia: gladiator auction and arena",
                                guild_only=True)
@@ -380,42 +368,35 @@ class KlashCog(commands.Cog):
         game = await self.host.channel_game(interaction, NAME)
         return game, ENGINE.load_state(game.state)
 
-    async def _act(self, interaction: discord.Interaction, action: Any) -> None:
-        """A public action: the engine's events and the next prompts follow the command."""
-        await self.host.act(interaction, action, system=NAME)
+    async def _apply(self, interaction: discord.Interaction, action: Any) -> None:
+        """One engine action of a command: acknowledged privately (a refusal reaches only its
+        sender), committed, its public events and prompts posted to the channel."""
+        await self.host.begin(interaction)
+        game = await self.host.channel_game(interaction, NAME)
+        actor = await self.host.actor(interaction, game.guild_id)
+        new, outcome, before = await self.host.commit(game, action, actor, interaction.locale)
+        await self.host.publish(interaction, new, outcome.state, outcome.events, before)
 
-    async def _ensure_active(self, interaction: discord.Interaction, state, mid: str):
-        """An action typed for a Ready model when nothing is active yet: activate it first (its own
-        engine action, so undo takes back one step at a time). Returns the fresh state."""
+    async def _act(self, interaction: discord.Interaction, action: Any, done: str | None = None) -> None:
+        """`_apply`, then the private "✓ Done." (or `done`) that closes the command."""
+        await self._apply(interaction, action)
+        await self.host.finish(interaction, done)
+
+    async def _typed(self, interaction: discord.Interaction, model: str, activate: bool = True):
+        """The start of a typed action: acknowledged privately, the channel's game and the model
+        named. With `activate`, a Ready model when nothing is active yet is activated first (its
+        own engine action, so undo takes back one step at a time). Returns (fresh state, model id)."""
+        await self.host.begin(interaction)
+        _, state = await self._game_state(interaction)
+        mid = _model_id(state, model, interaction.locale)
+        if not activate:
+            return state, mid
         me = str(interaction.user.id)
         for prompt in ENGINE.pending(state):
             if prompt.id.endswith(":activate") and prompt.player == me and mid in [o.id for o in prompt.options]:
-                await self.host.act(interaction, Activate(mid), system=NAME)
-                return (await self._game_state(interaction))[1]
-        return state
-
-    async def _quiet_act(self, interaction: discord.Interaction, action: Any):
-        """Apply an action after an ephemeral defer: the public events and prompts go to the channel
-        as bot messages (not as the command's reply, which is private); nothing secret is posted."""
-        game = await self.host.channel_game(interaction, NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
-        for _attempt in range(3):
-            state = ENGINE.load_state(game.state)
-            before = {p.id for p in ENGINE.pending(state)}
-            outcome = ENGINE.apply(state, action, actor)
-            try:
-                new = await self.store.commit_action(game, actor.id, ENGINE.dump_action(action),
-                                                     ENGINE.dump_state(outcome.state),
-                                                     [e.to_dict() for e in outcome.events])
-                break
-            except VersionConflict:
-                game = await self.store.game(game.id)
-                if game is None or not game.active:
-                    raise StalePrompt(t("errors.game_ended", interaction.locale)) from None
-        else:
-            raise VersionConflict(t("errors.already_done", interaction.locale))
-        await self.host.publish(None, new, outcome.state, outcome.events, before)
-        return new, outcome
+                await self._apply(interaction, Activate(mid))
+                return (await self._game_state(interaction))[1], mid
+        return state, mid
 
     # ---------------------------------------------------------------- autocomplete
     async def _state_or_none(self, interaction):
@@ -450,17 +431,10 @@ class KlashCog(commands.Cog):
             models = ENGINE.command_models(state, me, "own")
         return self._choices([(m.id, self._label(m)) for m in models], current)
 
-    async def ac_deploy_model(self, interaction, current: str):
-        return await self._models(interaction, current, "deploy")
-
-    async def ac_ready_model(self, interaction, current: str):
-        return await self._models(interaction, current, "ready")
-
-    async def ac_active_model(self, interaction, current: str):
-        return await self._models(interaction, current, "active")
-
-    async def ac_own_model(self, interaction, current: str):
-        return await self._models(interaction, current, "own")
+    ac_deploy_model = _autocomplete("_models", "deploy")
+    ac_ready_model = _autocomplete("_models", "ready")
+    ac_active_model = _autocomplete("_models", "active")
+    ac_own_model = _autocomplete("_models", "own")
 
     def _namespace_model(self, interaction, state):
         text = getattr(getattr(interaction, "namespace", None), "model", None)
@@ -482,17 +456,10 @@ class KlashCog(commands.Cog):
         targets = ENGINE.command_targets(state, m.id, kind)
         return self._choices([(x.id, self._label(x)) for x in targets], current)
 
-    async def ac_assault_target(self, interaction, current: str):
-        return await self._targets(interaction, current, "assault")
-
-    async def ac_volley_target(self, interaction, current: str):
-        return await self._targets(interaction, current, "volley")
-
-    async def ac_charge_target(self, interaction, current: str):
-        return await self._targets(interaction, current, "charge")
-
-    async def ac_spell_target(self, interaction, current: str):
-        return await self._targets(interaction, current, "spell")
+    ac_assault_target = _autocomplete("_targets", "assault")
+    ac_volley_target = _autocomplete("_targets", "volley")
+    ac_charge_target = _autocomplete("_targets", "charge")
+    ac_spell_target = _autocomplete("_targets", "spell")
 
     async def ac_spell(self, interaction, current: str):
         state = await self._state_or_none(interaction)
@@ -573,7 +540,7 @@ class KlashCog(commands.Cog):
     @app_commands.describe(opponent="The other player", pack="A content pack imported with /pack import (default: sample)")
     @app_commands.autocomplete(pack=_pack_choices)
     async def draft(self, interaction: discord.Interaction, opponent: discord.Member, pack: str | None = None):
-        await interaction.response.defer(thinking=True)
+        await self.host.begin(interaction)
         locale = interaction.locale
         if opponent.id == interaction.user.id:
             raise BautaError(t("klash.not_yourself", locale))
@@ -596,7 +563,7 @@ class KlashCog(commands.Cog):
     @klash.command(name="team", description="Choose your team: up to 8 of your 12 cards (or see them and the select)")
     @app_commands.describe(cards="Numbers of your cards, e.g. `1 2 5 7 9` (leave empty to see your 12 cards)")
     async def team(self, interaction: discord.Interaction, cards: str | None = None):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.host.begin(interaction)
         game, state = await self._game_state(interaction)
         me = str(interaction.user.id)
         locale = interaction.locale
@@ -611,7 +578,6 @@ class KlashCog(commands.Cog):
                 f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
                 for i, c in enumerate(picks)]
             await interaction.followup.send(chunks(lines)[0], ephemeral=True)
-            from .framework import prompt_view
             for prompt in ENGINE.pending(state):
                 if prompt.player == me:
                     await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
@@ -623,14 +589,13 @@ class KlashCog(commands.Cog):
             raise BautaError(t("klash.team_bad", locale, n=n)) from None
         if not numbers or any(not 1 <= x <= n for x in numbers):
             raise BautaError(t("klash.team_bad", locale, n=n))
-        await self._quiet_act(interaction, SelectTeam(tuple(x - 1 for x in numbers)))
-        await interaction.followup.send(t("klash.team_sent", locale), ephemeral=True)
+        await self._act(interaction, SelectTeam(tuple(x - 1 for x in numbers)), t("klash.team_sent", locale))
 
     # ---------------------------------------------------------------- /klash match
     @klash.command(name="match", description="The arena (or auction), the score and the pending decision: resume here")
     async def match(self, interaction: discord.Interaction):
+        game, state = await self._game_state(interaction)   # no game here: refused privately
         await interaction.response.defer(thinking=True)
-        game, state = await self._game_state(interaction)
         view = ENGINE.view_for(state, PUBLIC)
         for text in chunks([describe(view, PUBLIC)]):
             await interaction.followup.send(text)
@@ -644,9 +609,7 @@ class KlashCog(commands.Cog):
     @app_commands.describe(model="Your model to deploy", x="cm from the west edge (0–120)", y="cm from the south edge (0–120)")
     @app_commands.autocomplete(model=ac_deploy_model)
     async def deploy(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
+        state, mid = await self._typed(interaction, model, activate=False)
         if x is None or y is None:
             spots = ENGINE.deploy_spots(state, mid)
             if not spots:
@@ -658,9 +621,8 @@ class KlashCog(commands.Cog):
     @app_commands.describe(model="The model to activate")
     @app_commands.autocomplete(model=ac_ready_model)
     async def activate(self, interaction: discord.Interaction, model: str):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        await self._act(interaction, Activate(_model_id(state, model, interaction.locale)))
+        _, mid = await self._typed(interaction, model, activate=False)
+        await self._act(interaction, Activate(mid))
 
     # ---------------------------------------------------------------- the seven actions
     @klash.command(name="move", description="Move the active model: x y in cm, toward something, or distance + direction")
@@ -672,10 +634,7 @@ class KlashCog(commands.Cog):
     async def move(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None,
                    toward: str | None = None, distance: app_commands.Range[float, 0.1, 200.0] | None = None,
                    direction: str | None = None, double: bool = False):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
-        state = await self._ensure_active(interaction, state, mid)
+        state, mid = await self._typed(interaction, model)
         points = _destination(state, mid, x, y, toward, distance, direction, double=double, locale=interaction.locale)
         via = tuple(c for p in points[:-1] for c in p)
         await self._act(interaction, Move(mid, points[-1][0], points[-1][1], double=double, via=via))
@@ -688,10 +647,7 @@ class KlashCog(commands.Cog):
     async def disengage(self, interaction: discord.Interaction, model: str, x: float | None = None,
                         y: float | None = None, toward: str | None = None,
                         distance: app_commands.Range[float, 0.1, 200.0] | None = None, direction: str | None = None):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
-        state = await self._ensure_active(interaction, state, mid)
+        state, mid = await self._typed(interaction, model)
         points = _destination(state, mid, x, y, toward, distance, direction, disengage=True, locale=interaction.locale)
         await self._act(interaction, Disengage(mid, points[-1][0], points[-1][1]))
 
@@ -700,22 +656,16 @@ class KlashCog(commands.Cog):
                            double="Spend both actions: Increased attack")
     @app_commands.autocomplete(model=ac_active_model, target=ac_assault_target)
     async def assault(self, interaction: discord.Interaction, model: str, target: str, double: bool = False):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
+        state, mid = await self._typed(interaction, model)
         loc = interaction.locale
-        mid = _model_id(state, model, loc)
-        state = await self._ensure_active(interaction, state, mid)
         await self._act(interaction, Assault(mid, _model_id(state, target, loc), double))
 
     @klash.command(name="volley", description="Shoot an enemy in range and line of sight")
     @app_commands.describe(model="The active model", target="An enemy in range", double="Spend both actions: Increased")
     @app_commands.autocomplete(model=ac_active_model, target=ac_volley_target)
     async def volley(self, interaction: discord.Interaction, model: str, target: str, double: bool = False):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
+        state, mid = await self._typed(interaction, model)
         loc = interaction.locale
-        mid = _model_id(state, model, loc)
-        state = await self._ensure_active(interaction, state, mid)
         await self._act(interaction, Volley(mid, _model_id(state, target, loc), double))
 
     @klash.command(name="charge", description="Charge an enemy in a straight line within Speed, then attack")
@@ -724,11 +674,8 @@ class KlashCog(commands.Cog):
     @app_commands.autocomplete(model=ac_active_model, target=ac_charge_target)
     async def charge(self, interaction: discord.Interaction, model: str, target: str, double: bool = False,
                      touch: bool = False):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
+        state, mid = await self._typed(interaction, model)
         loc = interaction.locale
-        mid = _model_id(state, model, loc)
-        state = await self._ensure_active(interaction, state, mid)
         await self._act(interaction, Charge(mid, _model_id(state, target, loc), double, touch))
 
     @klash.command(name="magic", description="Cast a spell (Teleport: give x y)")
@@ -737,11 +684,8 @@ class KlashCog(commands.Cog):
     @app_commands.autocomplete(model=ac_active_model, spell=ac_spell, target=ac_spell_target)
     async def magic(self, interaction: discord.Interaction, model: str, spell: str, target: str | None = None,
                     double: bool = False, x: float | None = None, y: float | None = None):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
+        state, mid = await self._typed(interaction, model)
         loc = interaction.locale
-        mid = _model_id(state, model, loc)
-        state = await self._ensure_active(interaction, state, mid)
         spell = spell.strip().lower().replace(" ", "_")
         tid = _model_id(state, target, loc) if target else ""
         if spell == "teleport" and (x is None or y is None):
@@ -754,10 +698,7 @@ class KlashCog(commands.Cog):
     @app_commands.describe(model="The active model", free="Regeneration: recover for free, no test")
     @app_commands.autocomplete(model=ac_active_model)
     async def recover(self, interaction: discord.Interaction, model: str, free: bool = False):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
-        state = await self._ensure_active(interaction, state, mid)
+        state, mid = await self._typed(interaction, model)
         await self._act(interaction, Recover(mid, free))
 
     @klash.command(name="token", description="Spend a Training Token: extra action, extra activation or a re-roll")
@@ -767,41 +708,36 @@ class KlashCog(commands.Cog):
                                   app_commands.Choice(name="Arm a re-roll (next failed test this turn)", value="reroll")])
     @app_commands.autocomplete(model=ac_own_model)
     async def token(self, interaction: discord.Interaction, model: str, effect: str):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        await self._act(interaction, UseToken(_model_id(state, model, interaction.locale), effect))
+        _, mid = await self._typed(interaction, model, activate=False)
+        await self._act(interaction, UseToken(mid, effect))
 
     @klash.command(name="end", description="End the active model's activation")
     @app_commands.describe(model="The active model")
     @app_commands.autocomplete(model=ac_active_model)
     async def end(self, interaction: discord.Interaction, model: str):
-        await interaction.response.defer(thinking=True)
-        _, state = await self._game_state(interaction)
-        await self._act(interaction, EndActivation(_model_id(state, model, interaction.locale)))
+        _, mid = await self._typed(interaction, model, activate=False)
+        await self._act(interaction, EndActivation(mid))
 
     # ---------------------------------------------------------------- Event Cards
     @klash.command(name="event", description="Play an Event Card from your hand (your hand is in your DMs)")
     @app_commands.describe(card="A card in your hand", target="The card's target model, if it needs one")
     @app_commands.autocomplete(card=ac_event_card, target=ac_event_target)
     async def event(self, interaction: discord.Interaction, card: str, target: str | None = None):
-        # Ephemeral: a refused play names nothing in the channel; a played card is announced by the engine.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game, state = await self._game_state(interaction)
+        # Acknowledged privately: a refused play names nothing in the channel; the engine announces a played card.
+        await self.host.begin(interaction)
+        _, state = await self._game_state(interaction)
         me = str(interaction.user.id)
         hand = state.hands.get(me, [])
         key = card.strip()
         if key not in hand:   # a typed name instead of the autocompleted id
             key = next((c for c in hand if _clean(state.event_cards[c]["name"]).lower() == key.lower()), key)
         tid = _model_id(state, target, interaction.locale) if target else ""
-        await self._quiet_act(interaction, PlayEvent(key, tid))
         name = _clean(state.event_cards[key]["name"]) if key in state.event_cards else key
-        await interaction.followup.send(t("klash.played", interaction.locale, card=name), ephemeral=True)
+        await self._act(interaction, PlayEvent(key, tid), t("klash.played", interaction.locale, card=name))
 
     @klash.command(name="pass", description="Do not answer the Event Card just played: the cards resolve")
     async def pass_(self, interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._quiet_act(interaction, PassEvent())
-        await interaction.followup.send(t("klash.passed", interaction.locale), ephemeral=True)
+        await self._act(interaction, PassEvent(), t("klash.passed", interaction.locale))
 
 
 async def setup(bot):

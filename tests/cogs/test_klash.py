@@ -8,7 +8,6 @@ import io
 import random
 from types import SimpleNamespace
 
-import discord
 import pytest
 
 from cogs import klash as K
@@ -16,45 +15,24 @@ from renderers import klash as R
 from rules.common import GM, PUBLIC
 from rules.klash import ENGINE
 from tests.conftest import make_bot
-from tests.support.fakes import FakeHTTPResponse, click
+from tests.support.fakes import click
 
 SEED = 20261129
 
 
 # ---------------------------------------------------------------------------- helpers
-class _Partial:
-    """A message as `channel.get_partial_message` gives it: editing changes the recorded message."""
-
-    def __init__(self, world, message_id):
-        self.world, self.id = world, int(message_id)
-
-    async def edit(self, content=None, attachments=None, **kwargs):
-        message = next((m for m in self.world.sent if m.id == self.id), None)
-        if message is None:
-            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
-        message.content = content
-        if attachments:
-            message.file = attachments[0]
-            self.world.images.append((message.where, _bytes(attachments[0])))
-        self.world.edited.append(self.id)
-
-
 def _bytes(file) -> bytes:
     return file.fp.getvalue() if hasattr(file.fp, "getvalue") else b""
 
 
-def live(world):
-    """Let the fake channels edit messages (live boards) and keep every image sent or edited."""
-    world.images, world.edited = [], []
-    for channel in world.channels.values():
-        channel.get_partial_message = lambda mid, _w=world: _Partial(_w, mid)
-    return world
+def edits(world, message_id=None) -> int:
+    """How many times the bot edited its channel messages (the live boards), or one of them."""
+    return sum(m.edits for m in world.public() if message_id is None or m.id == message_id)
 
 
 def public_images(world) -> list[bytes]:
-    posted = [_bytes(m.file) for m in world.public() if m.file is not None]
-    edited = [data for where, data in world.images if where.startswith("channel:")]
-    return posted + edited
+    """Every image in the channel as it shows now (a live board shows its latest edit)."""
+    return [_bytes(m.file) for m in world.public() if m.file is not None]
 
 
 async def state_of(bot, game_id):
@@ -115,7 +93,6 @@ def valid_team(state, player, size=8):
 
 # ---------------------------------------------------------------------------- the auction
 async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
-    live(world)
     game = await start_draft(bot, world, monkeypatch)
     rnd = random.Random(1)
     _, state = await state_of(bot, game.id)
@@ -156,7 +133,7 @@ async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
     # the draft board: one image per round, edited after each later pick of the round
     boards = [m for m in world.public() if m.file is not None and "draft" in m.file.filename]
     assert len(boards) == 8
-    assert len(world.edited) == 2 * 7 + 3         # the last pick shows on the last board too
+    assert edits(world) == 2 * 7 + 3               # the last pick shows on the last board too
     assert "auction is over" in boards[-1].content
     # both team selects are posted (public, tabletop default)
     selects = [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
@@ -178,13 +155,13 @@ async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, mo
 
 
 async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world, monkeypatch):
-    live(world)
     game = await start_draft(bot, world, monkeypatch)
     await run_draft(bot, world, game.id, random.Random(2), until=4)
     _, state = await state_of(bot, game.id)
     prompt = ENGINE.pending(state)[0]
     old = prompt_message(world, game.id, prompt)
     board_id = (await bot.store.game(game.id)).meta[K.DRAFT]["message"]
+    board_edits = edits(world, board_id)
     await bot.close()
     second = await make_bot(bot.config.db_path)
     try:
@@ -192,7 +169,7 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
         await click(world, old, world.users[int(prompt.player)], index=0)
         record, state = await state_of(second, game.id)
         assert record.version == 5 and len(state.draft_log) == 5
-        assert record.meta[K.DRAFT]["message"] == board_id and board_id in world.edited   # same live board
+        assert record.meta[K.DRAFT]["message"] == board_id and edits(world, board_id) == board_edits + 1   # same live board
         state = await run_draft(second, world, game.id, random.Random(3))
         assert state.phase == "team" and len(state.picks["2"]) == len(state.picks["3"]) == 12
     finally:
@@ -200,7 +177,6 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
 
 
 async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, monkeypatch):
-    live(world)
     game = await start_draft(bot, world, monkeypatch)
     await run_draft(bot, world, game.id, random.Random(4), until=2)
     before = (await bot.store.game(game.id)).state
@@ -221,7 +197,6 @@ async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, monkeyp
 
 # ---------------------------------------------------------------------------- team and deployment
 async def test_team_by_command_and_by_select_then_deployment(bot, world, monkeypatch):
-    live(world)
     game = await start_draft(bot, world, monkeypatch)
     state = await run_draft(bot, world, game.id, random.Random(6))
     cog = bot.get_cog("KlashCog")
@@ -268,7 +243,7 @@ async def test_team_by_command_and_by_select_then_deployment(bot, world, monkeyp
         _, state = await state_of(bot, game.id)
     assert state.phase == "match" and all(m.placed for m in state.models)
     arena = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
-    assert len(arena) == 1 and world.edited       # one live arena message through the deployment
+    assert len(arena) == 1 and edits(world)        # one live arena message through the deployment
 
 
 # ---------------------------------------------------------------------------- typed actions
@@ -279,7 +254,6 @@ async def skirmish_game(bot, world, teams, first="2"):
 
 
 async def test_typed_actions_with_autocompletion(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60), ("javelin", 30, 80)],
                                              "3": [("dwarf", 100, 60), ("wolf", 60, 95)]})
     cog = bot.get_cog("KlashCog")
@@ -296,7 +270,7 @@ async def test_typed_actions_with_autocompletion(bot, world):
                             x=None, y=None, distance=None, direction=None, double=False)
     _, state = await state_of(bot, game.id)
     assert abs(state.model("m1").x - 30.0) < 0.1 and state.acts[-1].used == 1
-    assert world.edited                                             # the same image was edited
+    assert edits(world)                                             # the same image was edited
     await cog.move.callback(cog, world.interaction(alice, world.channels[10]), model="m1", x=None, y=None,
                             toward=None, distance=5.0, direction="north", double=False)
     _, state = await state_of(bot, game.id)
@@ -309,9 +283,13 @@ async def test_typed_actions_with_autocompletion(bot, world):
     # Bruno's turn: the wolf is his; Alice cannot act for him
     _, state = await state_of(bot, game.id)
     assert state.turn_player == "3"
+    before = world.public_text()
+    refused = world.interaction(alice, world.channels[10])
     with pytest.raises(Exception):
-        await cog.activate.callback(cog, world.interaction(alice, world.channels[10]), model="m4")
+        await cog.activate.callback(cog, refused, model="m4")
+    assert refused.response.deferred.ephemeral and world.public_text() == before   # the refusal is hers alone
     await cog.activate.callback(cog, world.interaction(bruno, world.channels[10]), model="wolf")   # by name
+    assert world.ephemeral(bruno)[-1].content == "✓ Done."      # acknowledged privately, the output is public
     _, state = await state_of(bot, game.id)
     assert state.acts and state.acts[-1].model == "m4" or state.model("m4").activated
     arena_posts = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
@@ -332,7 +310,6 @@ async def test_typed_actions_with_autocompletion(bot, world):
 
 
 async def test_event_card_by_command_is_answered_privately(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
     alice = world.users[2]
@@ -382,7 +359,6 @@ def _policy(rnd, prompt):
 async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatch):
     """A seeded game from the auction to the final result, all by clicks (Event Cards included, by DM);
     no card in a hand ever shows in the channel before it is played, in text or in an image."""
-    live(world)
     world.users[3].dm_closed = False
     game = await start_draft(bot, world, monkeypatch, seed=7)
     rnd = random.Random(7)
@@ -445,7 +421,6 @@ async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatc
 
 
 async def test_closed_dms_fall_back_to_hand_without_naming_cards(bot, world):
-    live(world)
     world.users[3].dm_closed = True
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
@@ -464,7 +439,6 @@ async def test_closed_dms_fall_back_to_hand_without_naming_cards(bot, world):
 
 
 async def test_status_describes_only_public_things(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
     await cog.match.callback(cog, world.interaction(world.users[3], world.channels[10]))
@@ -480,7 +454,6 @@ async def test_status_describes_only_public_things(bot, world):
 
 
 async def test_charge_assault_and_magic_by_command(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60), ("acolyte", 40, 80)],
                                              "3": [("dwarf", 28, 60), ("wolf", 55, 80)]})
     cog = bot.get_cog("KlashCog")
@@ -521,7 +494,6 @@ async def test_charge_assault_and_magic_by_command(bot, world):
 
 
 async def test_pause_and_resume_after_a_restart_mid_match(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
     await cog.activate.callback(cog, world.interaction(world.users[2], world.channels[10]), model="m1")
@@ -597,7 +569,6 @@ async def test_card_profiles_are_shown_privately(bot, world):
 
 
 async def test_gm_undo_per_action_in_the_match(bot, world):
-    live(world)
     game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
     alice = world.users[2]
@@ -607,12 +578,12 @@ async def test_gm_undo_per_action_in_the_match(bot, world):
                             toward="alt", distance=None, direction=None, double=True)
     moved = (await bot.store.game(game.id)).state
     assert moved != before
-    edits = len(world.edited)
+    before_edits = edits(world)
     game_cog = bot.get_cog("GameCog")
     await game_cog.undo.callback(game_cog, world.interaction(world.users[1], world.channels[10]), steps=1)
     record, state = await state_of(bot, game.id)
     assert record.state == before and state.model("m1").x == 20.0
-    assert len(world.edited) == edits + 1                     # the live arena image shows the undone position
+    assert edits(world) == before_edits + 1                   # the live arena image shows the undone position
     # the activation prompt is posted again and works
     prompt = next(p for p in ENGINE.pending(state) if ":act" in p.id)
     await answer(world, game.id, prompt, ["mv2"])
