@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Prompt, Rng
+from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Outcome, Prompt, Rng
 from rules.common.errors import NotYourTurn
 
 from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
@@ -61,6 +61,14 @@ class CarnivalZombie(Engine[GameState]):
 
     # ================================================================= setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:
+        return self._setup(seats, options, seed).state
+
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
+        """The starting state and what set-up said: with `auto_start` (no setup prompt) the Group
+        gathers at once and, in Just a Matter of Time, every seat is dealt its role by DM."""
+        return self._setup(list(seats), dict(options or {}), seed)
+
+    def _setup(self, seats: list[str], options: dict, seed: int) -> Outcome:
         if not 1 <= len(seats) <= 6:
             raise IllegalAction("Carnival Zombie is for 1 to 6 players.")
         if len(set(seats)) != len(seats):
@@ -156,7 +164,7 @@ class CarnivalZombie(Engine[GameState]):
         else:
             s.ask = {"kind": "setup"}
         self._run(g)
-        return s
+        return Outcome(state=s, events=g.ev)
 
     @staticmethod
     def default_assignment(seats: list[str], chars: list[str]) -> dict:

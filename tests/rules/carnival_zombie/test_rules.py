@@ -52,6 +52,24 @@ def test_group_characters_are_decided_by_the_first_player():
     assert ENGINE.owner(s, group[0].id) == ENGINE.first_player(s) == "a"
 
 
+def test_start_returns_what_an_auto_started_set_up_says():
+    """With the setup prompt nothing is said yet; with `auto_start` the set-up's events (every
+    seat's role in Just a Matter of Time, privately) come back from `start` for the host to publish."""
+    seats = ["a", "b", "c"]
+    prompted = ENGINE.start(seats, {"scenario": "jmot"}, 3)
+    assert prompted.events == []
+    assert ENGINE.dump_state(prompted.state) == ENGINE.dump_state(ENGINE.new_game(seats, {"scenario": "jmot"}, 3))
+    started = ENGINE.start(seats, {"scenario": "jmot", "auto_start": True}, 3)
+    s = started.state
+    assert ENGINE.dump_state(s) == ENGINE.dump_state(ENGINE.new_game(seats, {"scenario": "jmot", "auto_start": True}, 3))
+    roles = {e.audience: e.text for e in started.events if e.audience != PUBLIC}
+    assert set(roles) == set(seats)
+    assert "You are the traitor" in roles[s.traitor]
+    assert all("You are loyal" in text for seat, text in roles.items() if seat != s.traitor)
+    public = " ".join(e.text for e in started.events if e.audience == PUBLIC)
+    assert "The Group gathers" in public and "traitor" not in public.lower()
+
+
 def test_setup_prompt_swaps_and_orders():
     s = ENGINE.new_game(["a", "b"], {}, 3)
     p = prompt(s)
