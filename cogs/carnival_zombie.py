@@ -9,8 +9,8 @@ First Player). This cog adds:
   Start the engine's setup prompt offers Character swaps and the Activation Order.
 - Board images: the Venice map by Day (a new image when the Day begins, at each Group Movement
   step with the route costs, and when the phase changes); by Night ONE live board message (tactical
-  map + Clock/Calendar/Terror strip) edited after every step. Its message id is kept in the game's
-  `meta`, so a restarted bot edits the same message; if it is gone, a new one is posted.
+  map + Clock/Calendar/Terror strip) edited after every step (`host.live_message`: its id is kept in
+  the game's `meta`, so a restarted bot edits the same message; if it is gone, a new one is posted).
 - `/cz status`: the board, a summary, and the pending prompt again (pinging its player).
 - `/cz remind`: ping the player who owes the pending decision once more (once per decision).
 - `/cz sabotage cave`, `/cz unmask`: the traitor of "Just a Matter of Time", answered ephemerally;
@@ -38,13 +38,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from db.store import VersionConflict
 from i18n import t
 from renderers import carnival_zombie as R
 from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
                                    load_pack_text, load_sample_pack)
 from rules.carnival_zombie.state import CAVES
-from rules.common import GM, PUBLIC, Actor, BautaError, Event, StalePrompt
+from rules.common import GM, PUBLIC, Actor, BautaError
 
 from . import systems
 from .framework import MESSAGE_LIMIT, chunks, mention
@@ -54,7 +53,7 @@ log = logging.getLogger("bauta.carnival_zombie")
 NAME = ENGINE.system                      # "carnival_zombie"
 TITLE = "Carnival Zombie 2nd Edition"
 LIVE = "cz_live"                          # meta: the Night's live board {message, channel, night, version}
-SHOWN = "cz_shown"                        # meta: the last Day board posted {key, move}
+SHOWN = "cz_shown"                        # meta: the last Day board posted {step, move, message, channel}
 REMINDED = "cz_reminded"                  # meta: the prompt id whose player was last reminded
 SECRET_ACTOR = "secret"                   # the log's actor for a traitor's secret action
 REACT = "cz_react"                        # meta: when the reaction-mode "Drop!" prompt appeared {prompt, at}
@@ -150,28 +149,6 @@ def _file(png: bytes, game_id: int) -> discord.File:
     return discord.File(io.BytesIO(png), filename=f"cz-{game_id}-board.png")
 
 
-async def _post_board(host, game, view: dict) -> Any:
-    png = await asyncio.to_thread(render, view)
-    return await host.courier.send_channel(game.channel_id, _board_caption(view), file=_file(png, game.id))
-
-
-async def _edit_board(host, game, live: dict, view: dict) -> bool:
-    """Edit the live board in place; False when it cannot be (deleted, no access, unknown channel)."""
-    if not live.get("message"):
-        return False
-    channel = await host.courier.channel(int(live.get("channel") or game.channel_id))
-    if channel is None or not hasattr(channel, "get_partial_message"):
-        return False
-    png = await asyncio.to_thread(render, view)
-    try:
-        message = channel.get_partial_message(int(live["message"]))
-        await message.edit(content=_board_caption(view), attachments=[_file(png, game.id)])
-    except discord.HTTPException as exc:
-        log.info("live board %s of game %s cannot be edited (%s); posting a new one", live["message"], game.id, exc)
-        return False
-    return True
-
-
 def _night_key(view: dict) -> str:
     return f"{view['calendar']['ticket']}:{view['scenario']}"
 
@@ -180,55 +157,30 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     """Post or edit the board after a step. Night: one live message, edited; Day: a new image when
     the phase changes or a Group Movement decision is pending (with its route costs)."""
     view = ENGINE.view_for(state, PUBLIC)
-    fresh = await host.store.game(game.id) or game
-    meta = dict(fresh.meta)
+    meta = (await host.store.game(game.id) or game).meta
     if view["night"] and not view["over"]:
         night = _night_key(view)
-        live = dict(meta.get(LIVE) or {})
+        live = meta.get(LIVE) or {}
+        same_night = live.get("night") == night
         # `game.version` is the version `state` belongs to: an older step finishing late never
         # paints over a newer image.
-        if not force and live.get("night") == night:
-            if int(live.get("version", -1)) >= game.version:
-                return
-            if await _edit_board(host, game, live, view):
-                meta[LIVE] = {**live, "version": game.version}
-                await host.store.set_meta(fresh, meta)
-                return
-        message = await _post_board(host, game, view)
-        meta[LIVE] = {"night": night, "message": getattr(message, "id", None), "channel": game.channel_id,
-                      "version": game.version}
-        meta[SHOWN] = {"key": f"{view['phase']}:{view['calendar']['ticket']}", "move": ""}
-        await host.store.set_meta(fresh, meta)
+        if not force and same_night and int(live.get("version", -1)) >= game.version:
+            return
+        png = await asyncio.to_thread(render, view)
+        await host.live_message(game, LIVE, _board_caption(view), file=_file(png, game.id),
+                                new=force or not same_night, night=night, version=game.version)
         return
-    key = f"{view['phase']}:{view['calendar']['ticket']}:{view['over']}"
+    step = f"{view['phase']}:{view['calendar']['ticket']}:{view['over']}"
     move = next((w["prompt"] for w in view["waiting_for"] if w["kind"] == "move"), "")
     shown = meta.get(SHOWN) or {}
-    if not force and shown.get("key") == key and (not move or shown.get("move") == move):
+    # A Night just ended (its live board is still recorded): the Day's first map is always posted.
+    if not force and LIVE not in meta and shown.get("step") == step and (not move or shown.get("move") == move):
         return
-    await _post_board(host, game, view)
-    meta.pop(LIVE, None)
-    meta[SHOWN] = {"key": key, "move": move}
-    await host.store.set_meta(fresh, meta)
-
-
-async def commit(host, game, action: Any, actor: Actor, locale=None, log_as: str | None = None):
-    """Apply and commit one action (version-checked, a lost race replayed on the fresh state), without
-    publishing. `log_as` replaces the actor's id in the game's log (`/game log`, `/game export` show
-    it to every player). Returns (new record, outcome, prompt ids pending before)."""
-    for _attempt in range(host.RETRIES):
-        state = ENGINE.load_state(game.state)
-        before = {p.id for p in ENGINE.pending(state)}
-        outcome = ENGINE.apply(state, action, actor)
-        try:
-            new = await host.store.commit_action(game, log_as or actor.id, ENGINE.dump_action(action),
-                                                 ENGINE.dump_state(outcome.state),
-                                                 [e.to_dict() for e in outcome.events])
-            return new, outcome, before
-        except VersionConflict:
-            game = await host.store.game(game.id)
-            if game is None or not game.active:
-                raise StalePrompt(t("errors.game_ended", locale)) from None
-    raise VersionConflict(t("errors.already_done", locale))
+    png = await asyncio.to_thread(render, view)
+    fresh = await host.live_message(game, SHOWN, _board_caption(view), file=_file(png, game.id), new=True,
+                                    step=step, move=move)
+    if LIVE in fresh.meta:
+        await host.store.set_meta(fresh, {k: v for k, v in fresh.meta.items() if k != LIVE})
 
 
 def _now() -> float:
@@ -272,7 +224,7 @@ async def time_the_drop(host, interaction, game, state) -> bool:
     fresh = await host.store.set_meta(fresh, meta)
     # The cog vouches for the measurement on behalf of the prompt's player (only they, or a GM,
     # could press the button).
-    new, outcome, before = await commit(host, fresh, PileTiming(ms=ms), Actor(prompt.player))
+    new, outcome, before = await host.commit(fresh, PileTiming(ms=ms), Actor(prompt.player))
     await host.publish(None, new, outcome.state, outcome.events, before - {prompt.id})
     return True
 
@@ -355,15 +307,12 @@ class CarnivalZombieCog(commands.Cog):
     @app_commands.autocomplete(scenario=_scenario_choices, pack=_pack_choices)
     async def start(self, interaction: discord.Interaction, difficulty: str, scenario: str | None = None,
                     pack: str | None = None, quick: str | None = None):
-        await interaction.response.defer(thinking=True)
+        await self.host.begin(interaction)          # private: a refusal is seen by its sender only
         locale = interaction.locale
         difficulty = {"hard": "difficult"}.get((difficulty or "").lower(), (difficulty or "").lower())
         if difficulty not in DIFFICULTIES:
             raise BautaError(t("carnival_zombie.unknown_difficulty", locale))
-        # Only the house rules this server set explicitly: the engine fills in the defaults, and a
-        # Scenario's own default (Doctor Gorini plays the Pile in honour mode) wins over them.
-        options: dict[str, Any] = {"difficulty": difficulty,
-                                   "house_rules": dict(await self.store.house_rules(interaction.guild_id, NAME))}
+        options: dict[str, Any] = {"difficulty": difficulty}
         content = None
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
@@ -383,15 +332,16 @@ class CarnivalZombieCog(commands.Cog):
             options["quick_night"] = True
         min_players = max(1, int(known[scenario].get("min_players", 1)))
         await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
-        await interaction.followup.send(t(
-            "carnival_zombie.lobby_note", interaction.guild_locale, difficulty=difficulty.capitalize(),
-            scenario=known[scenario]["name"], pack=t("carnival_zombie.pack_note", locale, name=pack) if pack else "",
-            quick=t(f"carnival_zombie.quick_{quick}", locale) if quick in ("day", "night") else ""))
+        public = interaction.guild_locale
+        await self.host.courier.send_channel(interaction.channel_id, t(
+            "carnival_zombie.lobby_note", public, difficulty=difficulty.capitalize(), scenario=known[scenario]["name"],
+            pack=t("carnival_zombie.pack_note", public, name=pack) if pack else "",
+            quick=t(f"carnival_zombie.quick_{quick}", public) if quick in ("day", "night") else ""))
 
     # ---------------------------------------------------------------- /cz status
     @cz.command(name="status", description="The board, the state and the pending decision (its player is pinged)")
     async def status(self, interaction: discord.Interaction):
-        await interaction.response.defer(thinking=True)
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
         state = ENGINE.load_state(game.state)
         if await time_the_drop(self.host, interaction, game, state):    # a drop whose timing was lost
@@ -402,35 +352,36 @@ class CarnivalZombieCog(commands.Cog):
                    players=", ".join(map(mention, game.seats)))
         lines = [header, describe(view, PUBLIC),
                  t("carnival_zombie.pile_modes", interaction.guild_locale, mode=view["house_rules"]["pile_mode"])]
-        for text in chunks(lines):
-            await interaction.followup.send(text)
-        # The board goes to the channel as a bot message, so by Night it becomes the live board.
-        await show_board(self.host, game, state, force=True)
         if not view["waiting_for"]:
-            await interaction.followup.send(t("carnival_zombie.nothing_pending", interaction.guild_locale))
+            lines.append(t("carnival_zombie.nothing_pending", interaction.guild_locale))
+        for text in chunks(lines):
+            await self.host.courier.send_channel(game.channel_id, text, allowed_mentions=discord.AllowedMentions.none())
+        # By Night this becomes the live board, here at the bottom of the channel.
+        await show_board(self.host, game, state, force=True)
         await self.host.republish(interaction, await self.store.game(game.id) or game, dm_prompts=False)
+        await self.host.finish(interaction)
 
     # ---------------------------------------------------------------- /cz remind
     @cz.command(name="remind", description="Ping the player who owes the pending decision (once per decision)")
     async def remind(self, interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
         if str(interaction.user.id) not in game.seats and not await self.host.is_gm(interaction):
             raise BautaError(t("carnival_zombie.not_seated", interaction.locale))
         pending = ENGINE.pending(ENGINE.load_state(game.state))
         if not pending:
-            await interaction.followup.send(t("carnival_zombie.remind_none", interaction.locale), ephemeral=True)
+            await self.host.finish(interaction, t("carnival_zombie.remind_none", interaction.locale))
             return
         prompt = pending[0]
         if game.meta.get(REMINDED) == prompt.id:
-            await interaction.followup.send(t("carnival_zombie.remind_done", interaction.locale,
-                                              player=mention(prompt.player)), ephemeral=True)
+            await self.host.finish(interaction, t("carnival_zombie.remind_done", interaction.locale,
+                                                  player=mention(prompt.player)))
             return
         await self.store.set_meta(game, {**game.meta, REMINDED: prompt.id})
         await self.host.courier.send_channel(game.channel_id, t(
             "carnival_zombie.remind", interaction.guild_locale, player=mention(prompt.player),
             text=prompt.text)[:MESSAGE_LIMIT])
-        await interaction.followup.send(t("carnival_zombie.remind_sent", interaction.locale), ephemeral=True)
+        await self.host.finish(interaction, t("carnival_zombie.remind_sent", interaction.locale))
 
     # ---------------------------------------------------------------- the traitor
     @cz.command(name="sabotage", description="Just a Matter of Time, traitor only: 2 more cubes at a Cave's next Entrance")
@@ -438,41 +389,34 @@ class CarnivalZombieCog(commands.Cog):
     @app_commands.choices(cave=[app_commands.Choice(name=c, value=c) for c in CAVES])
     async def sabotage(self, interaction: discord.Interaction, cave: str):
         mine = await self._secret_act(interaction, Sabotage(cave=cave))
-        await interaction.followup.send(t("carnival_zombie.sabotage_done", interaction.locale,
-                                          details=" ".join(mine))[:MESSAGE_LIMIT], ephemeral=True)
+        await self.host.finish(interaction, t("carnival_zombie.sabotage_done", interaction.locale,
+                                              details=" ".join(mine))[:MESSAGE_LIMIT])
 
     @cz.command(name="unmask", description="Just a Matter of Time, traitor only: reveal yourself (the next attack cannot be stopped)")
     async def unmask(self, interaction: discord.Interaction):
         await self._secret_act(interaction, Unmask())
-        await interaction.followup.send(t("carnival_zombie.unmask_done", interaction.locale), ephemeral=True)
+        await self.host.finish(interaction, t("carnival_zombie.unmask_done", interaction.locale))
 
     async def _secret_act(self, interaction: discord.Interaction, action: Any) -> list[str]:
-        """Apply a traitor action without the framework's DM path: the actor's private events come
-        back to be shown ephemerally, GM events go to the GM channel, and only public events (and
-        the prompts) reach the channel. `host.act` would DM the traitor and, with DMs closed,
-        announce "could not DM @traitor" in the channel — which would unmask them."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Apply a traitor action without DMing its author: the actor's private events come back to
+        be shown privately (the caller closes the private acknowledgement with them); only public and
+        GM events are published. `host.act` would DM the traitor and, with DMs closed, announce
+        "could not DM @traitor" in the channel — which would unmask them."""
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
         actor = await self.host.actor(interaction, game.guild_id)
         # A secret action is logged without its author: `/game log` and `/game export` list every
         # action's actor to any player, which would name the traitor.
         log_as = SECRET_ACTOR if isinstance(action, Sabotage) else None
-        new, outcome, before = await commit(self.host, game, action, actor, interaction.locale, log_as=log_as)
-        settings = await self.store.settings(new.guild_id)
-        gm_lines = [e.text for e in outcome.events if e.audience == GM]
-        if gm_lines and settings.gm_channel_id:
-            header = t("dm.header", settings.locale, title=TITLE, id=new.id, channel=f"<#{new.channel_id}>")
-            for text in chunks([header, *gm_lines]):
-                await self.host.courier.send_channel(settings.gm_channel_id, text)
-        public: list[Event] = [e for e in outcome.events if e.audience == PUBLIC]
-        await self.host.publish(None, new, outcome.state, public, before)
+        new, outcome, before = await self.host.commit(game, action, actor, interaction.locale, log_as=log_as)
+        shared = [e for e in outcome.events if e.audience in (PUBLIC, GM)]
+        await self.host.publish(None, new, outcome.state, shared, before)
         return [e.text for e in outcome.events if e.audience == actor.id]
 
     # ---------------------------------------------------------------- Battle Focus
     @cz.command(name="focus", description="Battle Focus broken (optional rule): 3 cubes crawl into a random Cave")
     @app_commands.describe(reason="What happened (optional)")
     async def focus(self, interaction: discord.Interaction, reason: str | None = None):
-        await interaction.response.defer(thinking=True)
         await self.host.act(interaction, FocusPenalty(reason=(reason or "")[:200]), system=NAME)
 
 

@@ -6,7 +6,6 @@ import io
 import random
 import sys
 
-import discord
 import pytest
 from PIL import Image
 
@@ -16,35 +15,9 @@ from rules.carnival_zombie.content import DATA
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
 from tests.conftest import make_bot
 from tests.rules.carnival_zombie.policies import sensible_policy
-from tests.support.fakes import FakeChannel, FakeHTTPResponse, click
+from tests.support.fakes import click
 
 TABLE = "channel:10"
-
-
-# ------------------------------------------------------------------------------ fakes for the live board
-class _PartialMessage:
-    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
-
-    def __init__(self, channel: FakeChannel, message_id: int):
-        self.channel, self.id = channel, message_id
-
-    async def edit(self, **kwargs):
-        world = self.channel.world
-        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
-        if message is None:
-            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
-        if "content" in kwargs:
-            message.content = kwargs["content"]
-        if kwargs.get("attachments"):
-            message.file = kwargs["attachments"][0]
-        message.edits = getattr(message, "edits", 0) + 1
-        return message
-
-
-@pytest.fixture(autouse=True)
-def editable_channels(monkeypatch):
-    monkeypatch.setattr(FakeChannel, "get_partial_message", lambda self, mid: _PartialMessage(self, mid),
-                        raising=False)
 
 
 @pytest.fixture
@@ -168,8 +141,10 @@ async def test_start_checks_its_options_and_the_scenario_minimum(bot, world):
     with pytest.raises(BautaError, match="pack"):
         await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",
                                  pack="missing")
+    refused = world.interaction(world.users[2], world.channels[10])
     with pytest.raises(BautaError, match="Difficulty"):
-        await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="extreme")
+        await cog.start.callback(cog, refused, difficulty="extreme")
+    assert refused.response.deferred.ephemeral                     # acknowledged privately: the refusal too
     assert await bot.store.active_game(1, 10) is None
     # Just a Matter of Time needs 3 players: the lobby refuses to start with 1
     await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",
@@ -231,7 +206,7 @@ async def test_one_full_night_through_the_cog_with_a_restart_in_the_middle(tmp_p
         # the whole Night lived in ONE board message, edited step after step (across the restart too)
         boards = live_boards(world)
         assert len(boards) == 1
-        assert getattr(boards[0], "edits", 0) >= len(kinds) // 2
+        assert boards[0].edits >= len(kinds) // 2
         night_png = png_of(boards[0])
         assert night_png.width == 760 and night_png.height > 640           # tactical map + strip
         # the channel got the narration of the Infected and the Bosses
@@ -543,6 +518,17 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     record, state = await state_of(bot, game.id)
     board = live_boards(world)[-1]
     assert record.meta[LIVE]["message"] == board.id and record.meta[LIVE]["version"] == record.version
+    fp = board.file.fp
+    fp.seek(0)
+    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    # an older step finishing late never paints over a newer image (the module the bot loaded)
+    older, older_state = record, state
+    await answer(bot, world, game.id, policy)
+    record, state = await state_of(bot, game.id)
+    assert state.night and not state.over
+    edits = board.edits
+    await sys.modules["cogs.carnival_zombie"].show_board(bot.host, older, older_state)
+    assert board.edits == edits and record.meta[LIVE]["version"] == record.version
     fp = board.file.fp
     fp.seek(0)
     assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
