@@ -2,7 +2,8 @@
 
 The cog is thin: every rule is in `rules/carnevale` (the engine decides what is legal, rolls the
 dice and writes the events); the cog maps slash commands and autocompletes to engine actions, keeps
-squads per owner and guild, and reposts the squad sheet image when the public sheet changes.
+squads per owner and guild, and keeps one live squad sheet image (`host.live_message`), redrawn in
+place when the public sheet changes.
 
 - `/carnevale roll|opposed|odds` need no game (a fresh `Rng` per roll, seeded with `secrets`).
 - `/carnevale squad create|add|remove|show|list|delete`: squads saved with `store.save_character`,
@@ -31,11 +32,11 @@ from rules.carnevale import (ENGINE, Squad, SquadMember, add_member, load_pack_t
 from rules.carnevale import actions as A
 from rules.carnevale import campaign as C
 from rules.carnevale.campaign import BLACK_STATUE, CampaignRecord
-from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, build_pool, odds, roll_pool
+from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, odds, roll_pool
 from rules.carnevale.engine import MOVE_ACTIONS
 from rules.carnevale.squad import member_cost, squad_cost, validate_squad
 from rules.carnevale.state import DEFAULT_HOUSE_RULES
-from rules.common import GM, PUBLIC, BautaError, IllegalAction, Rng
+from rules.common import GM, PUBLIC, BautaError, Rng
 
 from . import systems
 from .framework import chunks, mention
@@ -45,7 +46,8 @@ ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 STATUSES = ("in_water", "hidden", "immobilised", "drowning", "darkness", "fragment", "off_table")
 KARMA_USES = ("protection", "defensive", "swift", "other")
 MANOEUVRES = ("charge", "low_blow", "push", "round_house", "strike_from_above", "trample", "drown")
-SHEET_KEYS_IGNORED = ("ap", "active")        # AP moves with every click: the sheet is reposted for the rest
+SHEET_KEY = "live_sheet"                     # game meta: the live sheet's message and digest
+SHEET_KEYS_IGNORED = ("ap", "active")        # AP moves with every click: the sheet is redrawn for the rest
 
 
 # ============================================================================ text helpers
@@ -173,18 +175,18 @@ def sheet_digest(view: dict) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-async def post_sheet(host, game, state, force: bool = False) -> None:
-    """Post the public squad sheet when it differs from the last one posted (digest in game meta)."""
+async def post_sheet(host, game, state, new: bool = False) -> None:
+    """The public squad sheet, one live message edited in place when the sheet changes (its digest
+    is kept with it in the game's meta); `new` posts it again at the foot of the channel."""
     view = ENGINE.view_for(state, PUBLIC)
     digest = sheet_digest(view)
     fresh = await host.store.game(game.id) or game
-    if not force and fresh.meta.get("sheet") == digest:
+    if not new and (fresh.meta.get(SHEET_KEY) or {}).get("digest") == digest:
         return
     png = await asyncio.to_thread(game_sheet, view)
     caption = t("carnevale.game.sheet", None, round=view["round"], max_rounds=view["max_rounds"])
-    await host.courier.send_channel(game.channel_id, caption,
-                                    file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))
-    await host.store.set_meta(fresh, {**fresh.meta, "sheet": digest})
+    await host.live_message(fresh, SHEET_KEY, caption, new=new, digest=digest,
+                            file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
@@ -332,28 +334,24 @@ class CarnevaleCog(commands.Cog):
         return [app_commands.Choice(name=f"{w.name} ({w.kind})"[:100], value=w.name)
                 for w in state.models[uid].weapons if current.lower() in w.name.lower()][:25]
 
-    async def my_squad_autocomplete(self, interaction: discord.Interaction, current: str):
-        if interaction.guild_id is None:
-            return []
-        rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, interaction.user.id)
-        return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
-                if current.lower() in name.lower()][:25]
-
-    async def their_squad_autocomplete(self, interaction: discord.Interaction, current: str):
-        owner = _user_id(getattr(interaction.namespace, "opponent", None) or getattr(interaction.namespace, "member", None))
+    async def _squad_choices(self, interaction: discord.Interaction, owner: int | None, current: str):
         if interaction.guild_id is None or owner is None:
             return []
         rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
         return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
                 if current.lower() in name.lower()][:25]
 
+    async def my_squad_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await self._squad_choices(interaction, interaction.user.id, current)
+
+    async def their_squad_autocomplete(self, interaction: discord.Interaction, current: str):
+        ns = interaction.namespace
+        owner = _user_id(getattr(ns, "opponent", None) or getattr(ns, "member", None))
+        return await self._squad_choices(interaction, owner, current)
+
     async def shown_squad_autocomplete(self, interaction: discord.Interaction, current: str):
         owner = _user_id(getattr(interaction.namespace, "member", None)) or interaction.user.id
-        if interaction.guild_id is None:
-            return []
-        rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
-        return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
-                if current.lower() in name.lower()][:25]
+        return await self._squad_choices(interaction, owner, current)
 
     async def pack_autocomplete(self, interaction: discord.Interaction, current: str):
         if interaction.guild_id is None:
@@ -606,9 +604,9 @@ class CarnevaleCog(commands.Cog):
             raise BautaError(t("carnevale.game.opponent_self", loc))
         if getattr(opponent, "bot", False):
             raise BautaError(t("carnevale.game.opponent_bot", loc))
-        # Deferred privately: every refusal (no such squad, an illegal squad, a busy channel) stays
-        # with the caller; once the set-up is known to work, the game is announced in public.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # Acknowledged privately: every refusal (no such squad, an illegal squad, a busy channel) stays
+        # with the caller; host.start announces the game in public once the engine has set it up.
+        await self.host.begin(interaction)
         me, them = str(interaction.user.id), str(opponent.id)
         squads, packs = {}, {}
         for pid, owner, name in ((me, interaction.user, my_squad), (them, opponent, their_squad)):
@@ -634,45 +632,16 @@ class CarnevaleCog(commands.Cog):
         if adventure:
             options["adventure"] = adventure
         title = next((a["name"] for a in BLACK_STATUE if a["id"] == adventure), "")
-        # Set the game up once here with the seed the host will use: the refusals (an illegal squad)
-        # come before anything is stored, and the opening rolls (deployment, Initiative) are shown.
-        seed = secrets.randbits(63)
-        house = {**SYSTEM.house_rules, **await self.store.house_rules(interaction.guild_id, SYSTEM_NAME)}
-        preview = ENGINE.new_game([me, them], {"house_rules": house, **options}, seed)
         if await self.store.active_game(interaction.guild_id, interaction.channel_id) is not None:
             raise BautaError(t("carnevale.game.busy", loc))
-        await interaction.followup.send(t("carnevale.game.done", loc), ephemeral=True)
         intro = t("carnevale.game.intro", interaction.guild_locale, a=interaction.user.mention, b=opponent.mention,
-                  adventure=f" — {title}" if title else "", rounds=preview.max_rounds)
-        intro = "\n".join([intro, *preview.log])
-        game = await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, seed=seed, intro=intro)
-        if preview.phase != "deploy":
-            # Deployed at once: the Agendas dealt in the set-up reach their players by DM here.
-            await self._send_agendas(interaction, game, preview)
-        return game
-
-    async def _send_agendas(self, interaction: discord.Interaction, game, state) -> None:
-        header = t("dm.header", interaction.guild_locale, title=SYSTEM.title, id=game.id,
-                   channel=f"<#{game.channel_id}>")
-        for pid in state.seats:
-            agenda = ENGINE.view_for(state, pid)["players"][pid]["agenda"]
-            if not agenda:
-                continue
-            text = t("carnevale.game.agenda_dm", interaction.guild_locale, name=agenda["name"],
-                     condition=agenda["condition"], vp=agenda["vp"])
-            if not await self.host.courier.send_dm(game.guild_id, int(pid), f"{header}\n{text}"):
-                await self.host.courier.send_channel(game.channel_id, t("dm.closed_public", interaction.guild_locale,
-                                                                        player=mention(pid)))
+                  adventure=f" — {title}" if title else "", rounds=ENGINE.rounds_of(options))
+        # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
+        return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro)
 
     async def _act(self, interaction: discord.Interaction, action) -> None:
-        """Run one action. The refusal of an illegal action stays private: the command is deferred
-        ephemerally, the action is tried on a copy first, and only then the public events follow."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.host.channel_game(interaction, SYSTEM_NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
-        ENGINE.apply(ENGINE.load_state(game.state), action, actor)      # raises IllegalAction, changes nothing
-        await interaction.followup.send(t("carnevale.game.done", interaction.locale), ephemeral=True)
-        await self.host.act(interaction, action, game=game)
+        """One action through the host: acknowledged privately, so a refusal stays with its sender."""
+        await self.host.act(interaction, action, system=SYSTEM_NAME)
 
     def _me(self, interaction: discord.Interaction) -> str:
         return str(interaction.user.id)
@@ -859,7 +828,7 @@ class CarnevaleCog(commands.Cog):
 
     @game.command(name="sheet", description="Post the squad sheets; your private view (Agenda, items) to you")
     async def sheet(self, interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, SYSTEM_NAME)
         state = ENGINE.load_state(game.state)
         me = self._me(interaction)
@@ -869,7 +838,7 @@ class CarnevaleCog(commands.Cog):
             describe(ENGINE.view_for(state, viewer), viewer, interaction.locale)
         for part in chunks(text.split("\n")):
             await interaction.followup.send(part, ephemeral=True)
-        await post_sheet(self.host, game, state, force=True)
+        await post_sheet(self.host, game, state, new=True)
 
     # ------------------------------------------------------------------ the campaign ledger
     async def _campaign(self, interaction: discord.Interaction, squad: str):
@@ -885,16 +854,16 @@ class CarnevaleCog(commands.Cog):
     async def _ledger(self, interaction: discord.Interaction, squad: str, change) -> None:
         """Change a campaign record (rolls use the record's own Rng): a refusal stays private and
         changes nothing; a result is saved, then told to the channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.host.begin(interaction)
         data, rec = await self._campaign(interaction, squad)
         lines = change(rec)                                   # raises IllegalAction: nothing saved
         data["campaign"] = rec.to_dict()
         await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, data["squad"]["name"],
                                         data)
-        await interaction.followup.send(t("carnevale.game.done", interaction.locale), ephemeral=True)
         head = t("carnevale.campaign.head", interaction.guild_locale, who=interaction.user.mention, name=rec.squad)
         for part in chunks([head, *lines]):
-            await interaction.followup.send(part)
+            await self.host.courier.send_channel(interaction.channel_id, part)
+        await self.host.finish(interaction)
 
     async def campaign_member_autocomplete(self, interaction: discord.Interaction, current: str):
         squad = getattr(interaction.namespace, "squad", None)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Option, Prompt, Rng
+from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Option, Outcome,
+                          Prompt, Rng)
 
 from . import actions as A
 from . import combat, mechanics as M, tables
@@ -65,12 +66,28 @@ class CarnevaleEngine(Engine[GameState]):
 
     # ================================================================== setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:
-        """seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document; the
+        return self.start(seats, options, seed).state
+
+    @staticmethod
+    def rounds_of(options: dict) -> int:
+        """The Rounds a game lasts: `rounds`, else the Black Statue adventure's, else 5."""
+        if "rounds" in options:
+            return int(options["rounds"])
+        from .campaign import BLACK_STATUE
+        adv = str(options.get("adventure", ""))
+        return next((entry["rounds"] for entry in BLACK_STATUE if entry["id"] == adv), 5)
+
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
+        """The starting state and the set-up events: with `deploy_all` the deployment roll, the
+        Initiative and each player's secret Agenda (addressed to its owner, for a DM).
+
+        seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document; the
         SAMPLE pack when absent), factions {pid: faction} and points (sample squads when no squad is
         given), rounds (5), names {pid: name}, house_rules {key: value}, deploy_all (skip the
         advance-party choice), adventure (a label), agendas (bool)."""
         if len(seats) != 2 or seats[0] == seats[1] or GM in seats or PUBLIC in seats:
             raise IllegalAction("Carnevale needs exactly two different players.")
+        seats, options = list(seats), dict(options or {})
         pack = pack_from_doc(options.get("pack"))
         house = dict(DEFAULT_HOUSE_RULES)
         for key, value in (options.get("house_rules") or {}).items():
@@ -82,13 +99,8 @@ class CarnevaleEngine(Engine[GameState]):
         rng = Rng.from_seed(seed)
         state = GameState(rng=rng, seats=list(seats), players={}, models={}, house_rules=house,
                           spells={k: dict(v) for k, v in pack.spells.items()},
-                          max_rounds=int(options.get("rounds", 5)), adventure=str(options.get("adventure", "")))
+                          max_rounds=self.rounds_of(options), adventure=str(options.get("adventure", "")))
         adv = str(options.get("adventure", ""))
-        if adv and "rounds" not in options:
-            from .campaign import BLACK_STATUE
-            for entry in BLACK_STATUE:
-                if entry["id"] == adv:
-                    state.max_rounds = entry["rounds"]
         state.fountains = int(options.get("fountains", 4 if adv == "fountains_of_life" else 0))
         first_always = options.get("first_player_every_round", "")
         if first_always:
@@ -129,7 +141,7 @@ class CarnevaleEngine(Engine[GameState]):
                 state.deployed[pid] = [m.uid for m in state.squad(pid)]
             self._after_deploy(state, events)
         state.log = [e.text for e in events if e.public][-30:]
-        return state
+        return Outcome(state=state, events=events)
 
     # ================================================================== helpers
     def _pname(self, state: GameState, pid: str) -> str:

@@ -1,8 +1,6 @@
 """/carnevale through the cog layer: dice, odds, squads, and a full game of two sample squads."""
 import json
 
-import pytest
-
 from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale.tables import AGENDAS
@@ -289,14 +287,19 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
     thresholds = next(m for m in before["models"] if m["uid"] == "b1")["thresholds"]
     protection = next(m for m in before["models"] if m["uid"] == "b1")["attributes"]["PRO"]
     amount = thresholds[1] + 1 + protection        # one box past the second threshold after Protection
-    sheets_before = sum(1 for m in world.public() if m.file and "sheet" in m.file.filename)
+    sheets = [m for m in world.public() if m.file and "sheet" in m.file.filename]
+    assert len(sheets) == 1                        # one live sheet, edited in place as the game goes
+    sheet, edits_before, image_before = sheets[0], sheets[0].edits, sheets[0].file
     await call(world, cog.damage, 2, model="b1", amount=amount, source="Ugdru claws")
     record = await bot.store.game(game.id)
     after = ENGINE.view_for(ENGINE.load_state(record.state), PUBLIC)
     b1 = next(m for m in after["models"] if m["uid"] == "b1")
     assert b1["damage"] == thresholds[1] + 1 and b1["pain_penalty"] == capo["life_track"][thresholds[1]]
     assert world.public_text().count("crosses a Pain Threshold") >= 2
-    assert sum(1 for m in world.public() if m.file and "sheet" in m.file.filename) == sheets_before + 1
+    # the public sheet changed: the live sheet is redrawn once, in place
+    assert [m for m in world.public() if m.file and "sheet" in m.file.filename] == [sheet]
+    assert sheet.edits == edits_before + 1 and sheet.file is not image_before
+    assert sheet.file.filename == f"carnevale-{game.id}-sheet.png"
     await call(world, cog.end, 2, model="a3")
     # --- play the Round out by buttons: activate the first model offered, then end its activation
     for _ in range(60):

@@ -562,3 +562,30 @@ def test_a_public_squad_sheet_outside_a_game_hides_the_magical_item():
     assert [m["magic_item"] for m in public["models"]] == ["", "hidden"]
     bad = squad("The Guild", SquadMember("Harlot", equipment=["Devil's Mask", "Newt Gill Potion"]))
     assert "Newt Gill" not in json.dumps(squad_view(pack, bad, "u1", viewer=PUBLIC))
+
+
+def test_start_returns_the_set_up_events_with_each_agenda_addressed_to_its_owner():
+    from rules.carnevale.tables import AGENDAS
+    rashaar = squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Hybrid", points=200)
+    guild = squad("The Guild", ("Capodecime", {"leader": True}), "Butcher", points=200)
+    options = {"squads": {P1: rashaar.to_dict(), P2: guild.to_dict()}, "deploy_all": True,
+               "names": {P1: "Ann", P2: "Bob"}}
+    out = ENGINE.start([P1, P2], options, seed=3)
+    assert ENGINE.dump_state(out.state) == ENGINE.dump_state(ENGINE.new_game([P1, P2], options, seed=3))
+    agendas = [e for e in out.events if e.kind == "agenda"]
+    assert sorted(e.audience for e in agendas) == [P1, P2]
+    for e in agendas:
+        assert AGENDAS[out.state.players[e.audience].agenda][0] in e.text
+    public = [e.text for e in out.events if e.public]
+    assert [e.kind for e in out.events if e.public][:2] == ["deploy_roll", "initiative"]
+    assert public == out.state.log                      # the opening rolls, as the game's log shows them
+    for name in _agenda_names(out.state):
+        assert not any(name in text for text in public)
+    # an advance party to choose first: no Agenda yet (it comes with the last Deploy), nothing to tell
+    out = ENGINE.start([P1, P2], {**options, "deploy_all": False}, seed=3)
+    assert out.state.phase == "deploy" and out.events == []
+    # the Rounds: asked for, else the adventure's, else 5
+    assert ENGINE.rounds_of({"rounds": 3}) == 3 == ENGINE.start([P1, P2], {**options, "rounds": 3}).state.max_rounds
+    assert ENGINE.rounds_of({}) == 5
+    assert ENGINE.rounds_of({"adventure": "nighttime_ambush"}) == ENGINE.start(
+        [P1, P2], {**options, "adventure": "nighttime_ambush"}).state.max_rounds
