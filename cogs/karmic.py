@@ -11,29 +11,35 @@ This cog adds:
   sheets with `gm_sheet: True`: they are stored as **GM-owned characters (owner 0)** and can be
   named as opponents. The GM's **world deck** is a guild-level record stored as the GM-owned
   character `~world` (names starting with `~` are reserved and never listed).
-- Write-back: when a check or combat ends by its rules (the System's `on_over`), the characters'
-  decks, hit points, aim rows… are written back from `characters_out(state)`, and the world deck
-  from `state.world`. Which game key is which stored sheet is kept in the game's meta
-  (`karmic_sheets`). A character in a running game cannot join a second one.
+- Write-back: when a check or combat ends, by its rules or by force (`/game end`: the System's
+  `on_over` runs either way), the characters' decks, hit points, aim rows… are written back from
+  `characters_out(state)`, and the world deck from `state.world`. After a forced end every card
+  still in play (hands, face-down registers, initiative hands, a check's hand) first goes back to
+  its owner's discard pile (`settle_cards`), so no card is lost. Which game key is which stored
+  sheet is kept in the game's meta (`karmic_sheets`, stored with the game by `host.start`). A
+  character in a running game cannot join a second one.
 - `/karmic deck [name]`: counts, discards and sideboard privately, with Reshuffle / Not now buttons
   when a Rule-of-Fives window is open (persistent `DeckButton`, survives restarts).
 - `/karmic check skill …`: the hand arrives by DM (the engine's prompt with a button per card, plus
   the `hand_image` PNG); the channel sees the card played, the arithmetic and the result.
   `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
 - `/karmic combat start …`: the combat runs on the engine's prompts. The channel keeps ONE live
-  board per round (text summary + register-track image, edited after every step; its id is in
-  the game's meta so a restarted bot edits the same message). When a round ends the board is
-  edited one last time with the round's revealed registers (the `round_end` event's public
-  snapshot) and the next round gets a fresh board. Each new hand is DMed as an image too.
+  board per round (`host.live_message`: text summary + register-track image, edited after every
+  step, reposted when deleted; its id is in the game's meta so a restarted bot edits the same
+  message). When a round ends the board is edited one last time with the round's revealed
+  registers (the `round_end` event's public snapshot) and the next round gets a fresh board. Each
+  new hand is DMed as an image too.
   `/karmic combat declare` types a declaration instead of clicking (the engine refuses illegal
-  ones with its reason); `/karmic combat end` (GM) ends the fight and writes the decks back;
-  `/karmic combat board` posts the board again lower in the channel.
+  ones with its reason, privately); `/karmic combat end` (GM) ends the fight by the rules, with
+  a reason shown to the table, the engine's closing events and the final board, and writes the
+  decks back; `/karmic combat board` posts the board again lower in the channel.
 
-Limits, on purpose: `/game end` abandons a game WITHOUT writing decks back (the framework has no
-end hook): the sheets keep their state from before the game, so no card is lost; use
-`/karmic combat end` to keep what happened. The world deck is one record per guild: two games
-drawing from it at the same time each write back their own copy, the last to end wins. A channel
-hosts one game at a time, so a check during a combat needs another channel or a thread.
+Commands that start or play a game leave the acknowledgement to the host (`host.begin`, or
+`host.start`/`host.act` themselves): it is private, so a refusal only reaches its sender.
+
+Limits, on purpose: the world deck is one record per guild: two games drawing from it at the same
+time each write back their own copy, the last to end wins. A channel hosts one game at a time, so
+a check during a combat needs another channel or a thread.
 """
 from __future__ import annotations
 
@@ -51,7 +57,7 @@ from discord.ext import commands
 from i18n import t
 from renderers import karmic as R
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, PackError, Rng
-from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack
+from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
 from rules.karmic.character import Character, character_from_sheet, deck_summary, parse_sheet
@@ -269,6 +275,9 @@ async def write_back(host, game, state) -> list[str]:
 
 
 async def on_over(host, interaction, game, state) -> None:
+    """Ended by its rules, or by force (`/game end`): then the cards still in play go back first."""
+    if not state.over:
+        settle_cards(state)
     saved = await write_back(host, game, state)
     if saved:
         await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
@@ -427,15 +436,10 @@ class KarmicCog(commands.Cog):
         record = await self.store.character(guild_id, GM_OWNER, NAME, WORLD)
         return record.get("world") if record else None
 
-    async def _remember(self, game, refs: dict[str, tuple[int, str]]) -> None:
-        fresh = await self.store.game(game.id) or game
-        meta = dict(fresh.meta)
-        meta[SHEETS] = {k: [o, n] for k, (o, n) in refs.items()}
-        meta[USES_WORLD] = True
-        await self.store.set_meta(fresh, meta)
-        # a game that ended inside start (nothing in Karmic does today) would have missed the write-back
-        if not fresh.active:
-            await write_back(self.host, fresh, ENGINE.load_state(fresh.state))
+    @staticmethod
+    def _sheets_meta(refs: dict[str, tuple[int, str]]) -> dict:
+        """The game's meta: which fighter key is which stored sheet, and that the world deck goes back."""
+        return {SHEETS: {k: [o, n] for k, (o, n) in refs.items()}, USES_WORLD: True}
 
     # ---------------------------------------------------------------- autocomplete
     async def _my_characters(self, interaction: discord.Interaction, current: str):
@@ -629,7 +633,7 @@ class KarmicCog(commands.Cog):
                     field: str | None = None, pack: str | None = None, opponent: str | None = None,
                     opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
                     bot_plays_npcs: bool = False):
-        await interaction.response.defer(thinking=True)
+        await self.host.begin(interaction)
         content = await self._pack(interaction.guild_id, pack)
         spec, ref = await self._player_character(interaction, interaction.user, character, content,
                                                  interaction.locale)
@@ -649,10 +653,10 @@ class KarmicCog(commands.Cog):
             if oref is not None:
                 refs["o1"] = oref
         await self._busy(interaction.guild_id, list(refs.values()))
-        game = await self.host.start(interaction, NAME, [str(interaction.user.id)], options,
-                                     intro=t("karmic.check_intro", interaction.guild_locale,
-                                             who=interaction.user.mention, name=ref[1]))
-        await self._remember(game, refs)
+        await self.host.start(interaction, NAME, [str(interaction.user.id)], options,
+                              intro=t("karmic.check_intro", interaction.guild_locale,
+                                      who=interaction.user.mention, name=ref[1]),
+                              meta=self._sheets_meta(refs))
 
     @karmic.command(name="gm-modifier", description="GM: add a modifier to the check in this channel (hidden by default)")
     @app_commands.describe(value="The modifier (e.g. -3)", hidden="Seen by the GM only (default yes)",
@@ -660,7 +664,6 @@ class KarmicCog(commands.Cog):
     async def gm_modifier(self, interaction: discord.Interaction, value: app_commands.Range[int, -20, 20],
                           hidden: bool = True, side: app_commands.Range[int, 1, 2] = 1):
         await self.host.require_gm(interaction)
-        await interaction.response.defer(ephemeral=hidden, thinking=True)
         await self.host.act(interaction, GmModifier(int(value), side - 1, hidden), system=NAME)
         if hidden:
             await interaction.followup.send(t("karmic.gm_modifier_set", interaction.locale, value=f"{value:+d}"),
@@ -680,7 +683,7 @@ class KarmicCog(commands.Cog):
                            character: str | None = None, opponent_character: str | None = None,
                            ally_character: str | None = None, range: app_commands.Range[int, 0, 10] | None = None,
                            show_down: bool = False, bot_plays_npcs: bool = False, pack: str | None = None):
-        await interaction.response.defer(thinking=True)
+        await self.host.begin(interaction)
         locale = interaction.locale
         npcs = _split_names(opponents)
         if opponent is None and not npcs:
@@ -716,14 +719,14 @@ class KarmicCog(commands.Cog):
         options = {"mode": "combat", "combatants": combatants, "range": range, "show_down": show_down,
                    "bot_plays_npcs": bot_plays_npcs, "pack": content, "world": await self._world(interaction.guild_id)}
         seats = [str(i) for i in ids]
-        game = await self.host.start(interaction, NAME, seats, options,
-                                     intro=t("karmic.combat_intro", interaction.guild_locale,
-                                             who=interaction.user.mention,
-                                             names=", ".join(c["character"]["name"] if isinstance(c["character"], dict)
-                                                             else str(c["character"]) for c in combatants),
-                                             npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
-                                                    interaction.guild_locale) if npcs else ""))
-        await self._remember(game, refs)
+        await self.host.start(interaction, NAME, seats, options,
+                              intro=t("karmic.combat_intro", interaction.guild_locale,
+                                      who=interaction.user.mention,
+                                      names=", ".join(c["character"]["name"] if isinstance(c["character"], dict)
+                                                      else str(c["character"]) for c in combatants),
+                                      npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
+                                             interaction.guild_locale) if npcs else ""),
+                              meta=self._sheets_meta(refs))
 
     async def _my_state(self, interaction: discord.Interaction):
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id) \
@@ -769,9 +772,6 @@ class KarmicCog(commands.Cog):
     @app_commands.autocomplete(maneuver=_maneuver_names, card=_hand_cards_choices, location=_locations)
     async def combat_declare(self, interaction: discord.Interaction, maneuver: str, card: str | None = None,
                              weapon: str | None = None, location: str | None = None, no_step: bool = False):
-        # Ephemeral first answer (the card must stay secret); the public "face down" line follows.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(t("karmic.declaring", interaction.locale, maneuver=maneuver), ephemeral=True)
         await self.host.act(interaction, Declare(maneuver.strip().lower(), (card or "").strip().upper(),
                                                  weapon or "", location or "torso", no_step), system=NAME)
 
@@ -779,19 +779,18 @@ class KarmicCog(commands.Cog):
     @app_commands.describe(reason="What happened (shown to the table)")
     async def combat_end(self, interaction: discord.Interaction, reason: str | None = None):
         await self.host.require_gm(interaction)
-        await interaction.response.defer(thinking=True)
         await self.host.act(interaction, EndCombat((reason or t("karmic.gm_ends", interaction.guild_locale))[:300]),
                             system=NAME)
 
     @combat.command(name="board", description="Post the combat board again here (the live board moves down)")
     async def combat_board(self, interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
         state = ENGINE.load_state(game.state)
         if state.mode != "combat":
             raise BautaError(t("karmic.not_combat", interaction.locale))
         await show_board(self.host, game, state, [], force_new=True)
-        await interaction.followup.send(t("karmic.board_posted", interaction.locale), ephemeral=True)
+        await self.host.finish(interaction, t("karmic.board_posted", interaction.locale))
 
 
 async def setup(bot):

@@ -1,8 +1,8 @@
 """Karmic: karma decks, checks and register combat (pure rules)."""
 from .data import PACK_SCHEMA, load_pack_text, load_sample_pack
-from .engine import KarmicEngine, characters_out
+from .engine import KarmicEngine, characters_out, settle_cards
 
 ENGINE = KarmicEngine()
 
 __all__ = ["ENGINE", "KarmicEngine", "PACK_SCHEMA", "characters_out", "load_pack_text", "load_sample_pack",
-           "setup_events"]
+           "settle_cards"]

@@ -338,6 +338,26 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
         state.over = True
 
 
+def return_cards(state: KarmicState) -> None:
+    """A check ended by force before its result: every card drawn for it (hands, hits, helper
+    cards) goes to its owner's discard pile, so no card is lost."""
+    check = state.check
+    if check.result:
+        return                      # resolved: `_resolve` has discarded them already
+    for side in check.sides:
+        play = side.play
+        used = list(side.hand)
+        if play is not None and side.played_from:
+            discard(state, side.played_from, [play.card, *play.chain])
+            side.helper_cards.pop(side.played_from, None)
+        elif play is not None:
+            used += play.chain
+        discard(state, side.key, used)
+        for helper, card in side.helper_cards.items():
+            discard(state, helper, [card])
+        side.hand, side.play, side.helper_cards = [], None, {}
+
+
 def answer_offer(state: KarmicState, key: str, accept: bool, events: list[Event]) -> None:
     deck = state.characters[key].deck
     if deck is None or not deck.offer:

@@ -1192,15 +1192,7 @@ def _check_over(state: KarmicState, events: list[Event]) -> bool:
     cb = state.combat
     if any(e.live for e in cb.engagements):
         return False
-    for f in cb.fighters.values():
-        if f.hand:
-            discard(state, f.id, f.hand)
-            f.hand = []
-    for r in cb.registers:
-        if not r.resolved:
-            for d in r.decls:
-                discard(state, d.owner, [d.card] + d.chain)
-            r.resolved = True
+    return_cards(state)
     cb.turn = None
     if any(h.get("active") for h in cb.holds) and state.phase != "over_forced":
         state.phase = "hold"
@@ -1260,6 +1252,25 @@ def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
                     break
     if not any(x.get("active") for x in cb.holds):
         _finish(state, events)
+
+
+def return_cards(state: KarmicState) -> None:
+    """Every card still in play (hands, face-down registers, initiative hands and their hits) goes
+    to its owner's discard pile: for a fight ended by the GM or by force, no card is lost."""
+    cb = state.combat
+    for f in cb.fighters.values():
+        if f.hand:
+            discard(state, f.id, f.hand)
+            f.hand = []
+    for r in cb.registers:
+        if not r.resolved:
+            for d in r.decls:
+                discard(state, d.owner, [d.card] + d.chain)
+            r.resolved = True
+    for k, hand in cb.init_hands.items():
+        play = cb.init_plays.get(k)
+        discard(state, k, list(hand) + (list(play.chain) if play else []))
+    cb.init_hands, cb.init_plays, cb.init_rulings = {}, {}, {}
 
 
 def end_combat(state: KarmicState, reason: str, events: list[Event]) -> None:

@@ -3,7 +3,8 @@
 - `mode: "check"` — a basic, opposed, combined or ranged check (digest §1.7–§1.10, §5).
 - `mode: "combat"` — compound-action melee (§2–§4).
 Characters (sheet + karma deck) are copied into the state; the cog writes them back from
-`characters_out(state)` (and `state.world`, the GM's world deck) when the game is over.
+`characters_out(state)` (and `state.world`, the GM's world deck) when the game is over, after
+`settle_cards(state)` when it was ended by force.
 """
 from __future__ import annotations
 
@@ -256,3 +257,14 @@ def _uses_pack_names(options: dict) -> bool:
 def characters_out(state: KarmicState) -> dict:
     """key -> (controller, Character): what the cog writes back when a game ends."""
     return {k: (state.controllers.get(k, GM), c) for k, c in state.characters.items()}
+
+
+def settle_cards(state: KarmicState) -> KarmicState:
+    """A game ended by force (not by its rules): every card still in play goes to its owner's
+    discard pile (the world deck's for NPCs without a deck), in place, so the decks written back
+    lose no card. Idempotent: what it returns is cleared from the state."""
+    if state.combat is not None:
+        combat.return_cards(state)
+    if state.check is not None:
+        checks.return_cards(state)
+    return state

@@ -586,6 +586,19 @@ async def test_opposed_check_against_an_npc(bot, world, seed):
     assert not record.active
 
 
+async def to_first_declaration(bot, world, game):
+    """Answer the initiative prompts by DM until the first declaration is owed: (state, its prompt)."""
+    for _ in range(10):
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        prompt = ENGINE.pending(state)[0]
+        if prompt.id.startswith("d"):
+            return state, prompt
+        user = world.users[int(prompt.player)]
+        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
+                            choose_option(prompt, False))
+    raise AssertionError("no declaration was ever owed")
+
+
 async def test_typed_declarations_illegal_ones_are_refused_with_a_reason_and_change_nothing(bot, world, seed):
     """`/karmic combat declare`: the engine refuses what the DM select would never offer."""
     alice, bruno = world.users[2], world.users[3]
@@ -593,14 +606,7 @@ async def test_typed_declarations_illegal_ones_are_refused_with_a_reason_and_cha
     await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponent=bruno,
                                     character="Devon", opponent_character="Mara")
     game = await active_game(bot)
-    for _ in range(10):                     # initiative by DM until the first declaration
-        state = ENGINE.load_state((await bot.store.game(game.id)).state)
-        prompt = ENGINE.pending(state)[0]
-        if prompt.id.startswith("d"):
-            break
-        user = world.users[int(prompt.player)]
-        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
-                            choose_option(prompt, False))
+    state, prompt = await to_first_declaration(bot, world, game)
     holder = world.users[int(prompt.player)]
     other = bruno if holder is alice else alice
     key = next(k for k, c in state.controllers.items() if c == str(holder.id))
@@ -717,3 +723,112 @@ async def test_random_fights_to_the_end_log_no_error_and_leak_nothing(bot, world
     assert not [e["text"] for e in private if e["text"] in table]
     boards = [m for m in world.sent if m.where == TABLE and m.file is not None]
     assert boards
+
+
+# ------------------------------------------------------------------------------ forced ends and private refusals
+def assert_whole(deck: dict, size: int) -> None:
+    """No card lost or doubled: the deck and its discard pile hold every card once."""
+    cards = deck["cards"] + deck["discards"]
+    assert len(cards) == len(set(cards)) == size, (len(cards), len(set(cards)))
+
+
+async def test_game_end_by_the_gm_mid_fight_writes_the_decks_back_and_loses_no_card(bot, world, seed):
+    """`/game end` runs the system's `on_over`: the cards still in hands, face down in registers
+    or in initiative hands go back to their discard piles, then the decks are saved."""
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice)
+    await import_sheet(bot, world, gm, "name: Orc\nnpc: true\nown_deck: true\nskills: {brawling: 2, sword: 2}\n"
+                                       "weapons: [Sword]\n", "orc.yaml", gm_sheet=True)
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Orc, Soldier",
+                                    character="Devon", bot_plays_npcs=True)
+    game = await active_game(bot)
+    assert game.meta[K.SHEETS] == {"c1": [2, "Devon"], "c2": [0, "Orc"]} and game.meta[K.USES_WORLD]
+    for _ in range(60):                     # into the declarations: a face-down card and a hand in play
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        if any(d.card and not d.revealed for r in state.combat.registers for d in r.decls):
+            break
+        prompt = ENGINE.pending(state)[0]
+        await answer_prompt(world, world.last("dm:2", with_view=True), alice, prompt, choose_option(prompt, False))
+    else:
+        raise AssertionError("no card was ever declared face down")
+    in_play = set(state.combat.fighters["c1"].hand) | {d.card for r in state.combat.registers for d in r.decls
+                                                      if d.owner == "c1" and d.card}
+    assert in_play
+    gc = game_cog(bot)
+    await gc.end.callback(gc, world.interaction(gm, world.channels[10]))
+    assert not (await bot.store.game(game.id)).active
+    devon = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    orc = (await bot.store.character(1, K.GM_OWNER, "karmic", "Orc"))["character"]
+    assert_whole(devon["deck"], 44)
+    assert in_play <= set(devon["deck"]["discards"])               # the hand and the face-down card came back
+    assert_whole(orc["deck"], 44)
+    world_deck = (await bot.store.character(1, K.GM_OWNER, "karmic", K.WORLD))["world"]
+    assert_whole(world_deck, 42) and world_deck["discards"]       # the Soldier drew from the world deck
+    assert "Decks saved: Devon, Orc" in table_text(world)
+    # the characters are free again
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking", character="Devon")
+    assert await active_game(bot) is not None
+
+
+async def test_game_end_voted_by_the_players_mid_check_writes_the_hand_back(bot, world, seed):
+    alice = world.users[2]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking")
+    game = await active_game(bot)
+    hand = ENGINE.load_state(game.state).check.sides[0].hand
+    gc = game_cog(bot)
+    await gc.end.callback(gc, world.interaction(alice, world.channels[10]))    # the only seat: the vote ends it
+    assert not (await bot.store.game(game.id)).active
+    deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert_whole(deck, 44)
+    assert sorted(deck["discards"]) == sorted(hand)
+    assert "Decks saved: Devon" in table_text(world)
+
+
+async def call(world, command, user, channel=10, **kwargs):
+    """Run a slash command as discord.py does: an error goes through the tree's error reply."""
+    from cogs.errors import report_error
+
+    interaction = world.interaction(user, world.channels[channel])
+    try:
+        await command.callback(cog_of(world.bot), interaction, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - the tree's error handler does this in production
+        await report_error(interaction, exc)
+    return interaction
+
+
+async def test_refusals_reach_only_their_sender_and_public_lines_go_to_the_channel(bot, world, seed):
+    """The cog leaves the acknowledgement to the host: private, so an engine refusal (or one of
+    the cog's own, before the game starts) is seen by its sender only."""
+    gm, alice, bruno = world.users[1], world.users[2], world.users[3]
+    cog = cog_of(bot)
+    started = await call(world, cog.combat_start, alice, opponent=bruno, character="Devon",
+                         opponent_character="Mara")
+    assert started.response.deferred.ephemeral and world.ephemeral(alice)[-1].content == "✓ Done."
+    assert "starts a fight" in table_text(world)
+    game = await active_game(bot)
+    state, prompt = await to_first_declaration(bot, world, game)
+    holder = world.users[int(prompt.player)]
+    other = bruno if holder is alice else alice
+    public_before = len(world.public())
+    refused = [await call(world, cog.combat_declare, other, maneuver="atk", card="ZZ"),
+               await call(world, cog.combat_declare, holder, maneuver="atk", card="ZZ"),
+               await call(world, cog.gm_modifier, gm, value=-2, hidden=False),        # no check here
+               await call(world, cog.check, alice, channel=10, skill="tracking", character="Devon")]
+    assert all(i.response.deferred is None or i.response.deferred.ephemeral for i in refused)
+    assert "not in your hand" in world.ephemeral(holder)[-1].content
+    assert "check" in world.ephemeral(gm)[-1].content.lower()
+    assert len(world.public()) == public_before                      # nothing of the refusals in public
+    # a legal typed declaration: the "face down" line is a channel message, the sender gets "✓ Done."
+    key = next(k for k, c in state.controllers.items() if c == str(holder.id))
+    card = state.combat.fighters[key].hand[0]
+    done = await call(world, cog.combat_declare, holder, maneuver="atk", card=card)
+    assert done.response.deferred.ephemeral and done.followups_sent == 1
+    assert world.ephemeral(holder)[-1].content == "✓ Done."
+    assert "face down" in table_text(world) and label(card) not in table_text(world)
+    # the GM ends the fight: the reason in the channel, the decks written back
+    await call(world, cog.combat_end, gm, reason="They part.")
+    assert "They part." in table_text(world) and "Decks saved: Devon, Mara" in table_text(world)
+    assert not (await bot.store.game(game.id)).active
