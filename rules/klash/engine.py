@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.engine import PUBLIC, Actor, Choose, Engine, Event, Option, Prompt
+from rules.common.engine import PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
@@ -39,8 +39,13 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ setup
     def setup(self, seats: list[str], options: dict, seed: int) -> KlashState:
+        return self.start(seats, options, seed).state
+
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """seats: two distinct player ids. options: ``pack`` (a dict from load_pack_text / load_sample_pack;
-        default the SAMPLE pack) and ``house_rules`` (overrides of HOUSE_RULES)."""
+        default the SAMPLE pack) and ``house_rules`` (overrides of HOUSE_RULES). The events: the first
+        auction round's five cards, revealed (public, like every later round's)."""
+        seats, options = list(seats), dict(options or {})
         if len(seats) != 2 or seats[0] == seats[1]:
             raise IllegalAction("Klash! is played by exactly two different players.")
         pack = options.get("pack") or load_sample_pack()
@@ -65,8 +70,9 @@ class KlashEngine(Engine[KlashState]):
         events = [eid for eid, e in pack["events"].items() for _ in range(e["copies"])]
         state.event_deck = Deck(cards=events)
         state.event_deck.shuffle(state.rng)
-        self._start_round(state, [])
-        return state
+        out: list[Event] = []
+        self._start_round(state, out)
+        return Outcome(state=state, events=out)
 
     def new_skirmish(self, seats: list[str], teams: dict, seed: int = 0, options: dict | None = None,
                      hourglass: int = 1, first: str | None = None) -> KlashState:

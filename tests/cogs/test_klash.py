@@ -99,6 +99,7 @@ async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
     a, b = state.player_a, state.player_b
     assert sorted([a, b]) == ["2", "3"]
     assert "Gladiator Auction" in world.public()[-1].content           # the draft board follows the buttons
+    assert "Auction round 1: " in world.public_text()                 # the first reveal, as every later one
     wrong_refused = 0
     for pick in range(24):
         record, state = await state_of(bot, game.id)

@@ -47,6 +47,16 @@ def _legal_team(state, player):
     raise AssertionError
 
 
+def test_start_reveals_the_first_auction_round_publicly():
+    started = ENGINE.start([A, B], {}, seed=2024)
+    state = started.state
+    assert [e.kind for e in started.events] == ["draft_round"]
+    event = started.events[0]
+    assert event.audience == PUBLIC and event.data["round"] == 1 and event.data["revealed"] == state.revealed
+    assert all(state.cards[c]["name"] in event.text for c in state.revealed)
+    assert ENGINE.dump_state(state) == ENGINE.dump_state(ENGINE.new_game([A, B], seed=2024))
+
+
 def test_team_prompts_multi_select_and_vp_recorded():
     state = _to_team_phase()
     prompts = ENGINE.pending(state)
