@@ -36,7 +36,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from i18n import t
 from renderers import carnival_zombie as R
@@ -46,7 +45,7 @@ from rules.carnival_zombie.state import CAVES
 from rules.common import GM, PUBLIC, Actor, BautaError
 
 from . import systems
-from .framework import MESSAGE_LIMIT, chunks, mention
+from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
 
 log = logging.getLogger("bauta.carnival_zombie")
 
@@ -255,20 +254,9 @@ def _scenarios(pack: dict | None = None) -> dict[str, dict]:
     return {s["id"]: s for s in (pack or load_sample_pack())["scenarios"]}
 
 
-class CarnivalZombieCog(commands.Cog):
+class CarnivalZombieCog(BautaCog):
     cz = app_commands.Group(name="cz", description="Carnival Zombie 2nd Edition: the cooperative campaign",
                             guild_only=True)
-
-    def __init__(self, bot):
-        self.bot = bot
-
-    @property
-    def host(self):
-        return self.bot.host
-
-    @property
-    def store(self):
-        return self.bot.store
 
     # ---------------------------------------------------------------- autocomplete
     async def _scenario_choices(self, interaction: discord.Interaction, current: str):

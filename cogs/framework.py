@@ -18,10 +18,11 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Sequence
 
 import discord
+from discord.ext import commands
 
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
-from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, Outcome, Prompt, StalePrompt
+from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
 from rules.common.lobby import Lobby
 
@@ -226,6 +227,22 @@ class Courier:
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
         return SENT
+
+
+# ---------------------------------------------------------------------------- cogs
+class BautaCog(commands.Cog):
+    """Base of every Bauta cog: the bot, its game host and its store."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    @property
+    def host(self) -> "GameHost":
+        return self.bot.host
+
+    @property
+    def store(self) -> Store:
+        return self.bot.store
 
 
 # ---------------------------------------------------------------------------- the host

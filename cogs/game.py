@@ -7,28 +7,16 @@ import json
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from i18n import t
 from rules.common import GM, PUBLIC, Event
 
 from . import systems
-from .framework import chunks, mention, prompt_view, reply
+from .framework import BautaCog, chunks, mention, prompt_view, reply
 
 
-class GameCog(commands.Cog):
+class GameCog(BautaCog):
     game = app_commands.Group(name="game", description="The game in this channel", guild_only=True)
-
-    def __init__(self, bot):
-        self.bot = bot
-
-    @property
-    def host(self):
-        return self.bot.host
-
-    @property
-    def store(self):
-        return self.bot.store
 
     @game.command(name="status", description="Show the game in this channel: board, state and pending decisions")
     async def status(self, interaction: discord.Interaction):

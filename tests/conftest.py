@@ -33,3 +33,12 @@ def world(bot):
     world.user(3, "Bruno")
     world.user(4, "Carla")
     return world
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """Fix the game seed the host draws, so a test plays the same game every time: `seed(7)`."""
+    def use(value: int):
+        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
+    use(5)
+    return use

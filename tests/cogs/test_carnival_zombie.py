@@ -20,13 +20,6 @@ from tests.support.fakes import click
 TABLE = "channel:10"
 
 
-@pytest.fixture
-def seed(monkeypatch):
-    """Fix the game seed the host draws, so a test plays the same game every time."""
-    def use(value: int):
-        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
-    use(5)
-    return use
 
 
 # ------------------------------------------------------------------------------ helpers
