@@ -75,7 +75,7 @@ GM_OWNER = 0                         # owner id of GM sheets (NPCs) and of the w
 WORLD = "~world"                     # the GM-owned record holding the guild's world deck
 SHEETS = "karmic_sheets"             # game meta: {fighter key: [owner id, stored name]}
 USES_WORLD = "karmic_world"          # game meta: the world deck came from (and goes back to) the store
-LIVE = "karmic_live"                 # game meta: the live board {message, channel, round}
+LIVE = "karmic_live"                 # game meta: the live board {message, channel, round, closed}
 MAX_SHEET_BYTES = 200_000
 
 
@@ -195,26 +195,25 @@ async def show_board(host, game, state, events, *, force_new: bool = False) -> N
     if state.mode != "combat" or state.combat is None:
         return
     fresh = await host.store.game(game.id) or game
-    live = dict(fresh.meta.get(LIVE) or {})
+    live = fresh.meta.get(LIVE) or {}
     ends = [e for e in events if e.kind == "round_end" and e.audience == PUBLIC]
-    if ends and live.get("message") and not force_new:
+    if ends and live.get("message") and not live.get("closed") and not force_new:
         # close the finished round's board with its public snapshot (every register revealed)
         track = ends[-1].data.get("track") or {}
         snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": track, "waiting_for": [],
                      "phase": t("karmic.round_over", None)}
         png = await asyncio.to_thread(R.register_track, snap_view)
-        await host.courier.edit(int(live.get("channel") or game.channel_id), int(live["message"]),
-                                content=board_text(snap_view, final=True),
-                                file=_board_file(png, game.id, track.get("round", 0)))
-        fresh = await host.store.set_meta(fresh, {**fresh.meta, LIVE: {}})
-        live = {}
-    if state.phase == "offers" and not live:
+        fresh = await host.live_message(fresh, LIVE, board_text(snap_view, final=True),
+                                        file=_board_file(png, game.id, track.get("round", 0)), closed=True)
+        live = fresh.meta.get(LIVE) or {}
+    if state.phase == "offers" and (not live or live.get("closed")):
         return                                   # the next board comes with the next round
     view = ENGINE.view_for(state, PUBLIC)
     round_ = view["combat"]["round"]
     png = await asyncio.to_thread(R.register_track, view)
     await host.live_message(fresh, LIVE, board_text(view, final=view["over"]),
-                            file=_board_file(png, game.id, round_), new=force_new, round=round_)
+                            file=_board_file(png, game.id, round_), new=force_new or bool(live.get("closed")),
+                            round=round_, closed=False)
 
 
 def _hand_cards(view: dict) -> list[str]:

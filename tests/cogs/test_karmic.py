@@ -832,3 +832,41 @@ async def test_refusals_reach_only_their_sender_and_public_lines_go_to_the_chann
     await call(world, cog.combat_end, gm, reason="They part.")
     assert "They part." in table_text(world) and "Decks saved: Devon, Mara" in table_text(world)
     assert not (await bot.store.game(game.id)).active
+
+
+async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_board(bot, world, seed):
+    alice = world.users[2]
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    character="Devon", bot_plays_npcs=True)
+    game = await active_game(bot)
+
+    def boards():
+        return [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
+
+    async def step():
+        state = ENGINE.load_state((await bot.store.game(game.id)).state)
+        prompt = ENGINE.pending(state)[0]
+        await answer_prompt(world, world.last("dm:2", with_view=True), alice, prompt, choose_option(prompt, False))
+
+    first = boards()[-1]
+    assert (await bot.store.game(game.id)).meta[K.LIVE]["message"] == first.id
+    await step()
+    assert len(boards()) == 1 and first.edits >= 1                   # edited in place
+    world.sent.remove(first)                                         # someone deleted the board
+    await step()
+    second = boards()[-1]
+    assert second is not first and (await bot.store.game(game.id)).meta[K.LIVE]["message"] == second.id
+    moved = await call(world, cog.combat_board, alice)
+    assert world.ephemeral(alice)[-1].content == "Board posted." and moved.response.deferred.ephemeral
+    third = boards()[-1]
+    assert third is not second and (await bot.store.game(game.id)).meta[K.LIVE]["message"] == third.id
+    edits = second.edits
+    await step()
+    assert second.edits == edits and third.edits >= 1                # only the newest board follows the fight
+    # in a check there is no board: the refusal is private
+    await call(world, cog.combat_end, world.users[1])
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking", character="Devon")
+    public = len(world.public())
+    await call(world, cog.combat_board, alice)
+    assert "not a combat" in world.ephemeral(alice)[-1].content and len(world.public()) == public
