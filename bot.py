@@ -93,6 +93,7 @@ class BautaBot(commands.AutoShardedBot):
         self._logged_in = True
         await self.prepare()
         await self.sync_commands()
+        self.loop.create_task(self._remind_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
             self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")))
 
@@ -111,6 +112,16 @@ class BautaBot(commands.AutoShardedBot):
         synced = await self.tree.sync()
         await self.store.set_meta_value("commands_digest", digest)
         log.info("synced %d global commands (they may take a while to appear)", len(synced))
+
+    async def _remind_forever(self, every: float = 300.0) -> None:
+        """Every few minutes, remind idle games' players (guilds that set `/gm reminder`)."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.host.remind_idle()
+            except Exception:  # noqa: BLE001 - a failed round of reminders must not stop the next
+                log.exception("reminders failed")
+            await asyncio.sleep(every)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s, serving %d guild(s)", self.user, len(self.guilds))

@@ -479,6 +479,25 @@ class GameHost:
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
 
+    async def remind_idle(self) -> int:
+        """Ping the players an idle game waits on, once per set of pending decisions, in guilds
+        that asked for reminders (`/gm reminder`). Returns how many reminders went out."""
+        sent = 0
+        for game in await self.store.idle_games():
+            engine = systems.get(game.system).engine
+            prompts = engine.pending(engine.load_state(game.state))
+            key = ",".join(sorted(p.id for p in prompts))
+            if not prompts or game.meta.get("reminded") == key:
+                continue
+            settings = await self.store.settings(game.guild_id)
+            players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
+            who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
+            await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
+                                                               title=systems.get(game.system).title))
+            await self.store.set_meta(game, {**game.meta, "reminded": key})
+            sent += 1
+        return sent
+
     async def end(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
         """End a game by force (/game end): the system's `on_over` runs as when its rules end it."""
         ended = await self.store.end_game(game)

@@ -85,6 +85,14 @@ class GMCog(commands.Cog):
         await reply(interaction, t("gm.rule_set", interaction.locale, title=system.title, setting=setting,
                                    value=json.dumps(parsed)), ephemeral=True)
 
+    @gm.command(name="reminder", description="Ping whoever a game waits on after this many hours (0: off)")
+    @app_commands.describe(hours="Hours of waiting before one reminder per decision (0 turns reminders off)")
+    async def reminder(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]):
+        await self.bot.host.require_gm(interaction)
+        await self.bot.store.update_settings(interaction.guild_id, reminder_hours=hours or None)
+        key = "gm.reminder_set" if hours else "gm.reminder_off"
+        await reply(interaction, t(key, interaction.locale, hours=f"{hours:g}"), ephemeral=True)
+
     @gm.command(name="forget", description="Server admins: delete everything Bauta keeps about this server")
     @app_commands.describe(confirm="Type the server's name to confirm")
     @app_commands.default_permissions(administrator=True)

@@ -87,6 +87,7 @@ class GuildSettings:
     gm_role_id: int | None = None
     gm_channel_id: int | None = None
     locale: str | None = None
+    reminder_hours: float | None = None
 
 
 @dataclass
@@ -172,12 +173,12 @@ class Store:
         if cached is None:
             row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             cached = GuildSettings(guild_id) if row is None else GuildSettings(
-                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"])
+                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"], row["reminder_hours"])
             self._settings[guild_id] = cached
         return GuildSettings(**cached.__dict__)
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
-        allowed = {"gm_role_id", "gm_channel_id", "locale"}
+        allowed = {"gm_role_id", "gm_channel_id", "locale", "reminder_hours"}
         unknown = set(values) - allowed
         if unknown:
             raise StoreError(f"unknown settings {sorted(unknown)}")
@@ -185,10 +186,11 @@ class Store:
         for key, value in values.items():
             setattr(current, key, value)
         await self._write((
-            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id, "
-            "gm_channel_id = excluded.gm_channel_id, locale = excluded.locale, updated_at = excluded.updated_at",
-            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, now())))
+            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, reminder_hours, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id, "
+            "gm_channel_id = excluded.gm_channel_id, locale = excluded.locale, "
+            "reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
+            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, current.reminder_hours, now())))
         self._settings[guild_id] = GuildSettings(**current.__dict__)
         return current
 
@@ -225,6 +227,18 @@ class Store:
         row = await self._one("SELECT * FROM games WHERE guild_id = ? AND channel_id = ? AND status = 'active'",
                               (guild_id, channel_id))
         return GameRecord.from_row(row) if row else None
+
+    async def idle_games(self, older_than: str | None = None) -> list[GameRecord]:
+        """Active games in guilds with a reminder set, idle longer than their guild's reminder
+        (or than `older_than`, an ISO time, when given)."""
+        if older_than is not None:
+            rows = await self._all("SELECT * FROM games WHERE status = 'active' AND updated_at < ?", (older_than,))
+            return [GameRecord.from_row(r) for r in rows]
+        rows = await self._all(
+            "SELECT g.* FROM games g JOIN guild_settings s ON s.guild_id = g.guild_id "
+            "WHERE g.status = 'active' AND s.reminder_hours > 0 "
+            "AND (julianday('now') - julianday(g.updated_at)) * 24 >= s.reminder_hours")
+        return [GameRecord.from_row(r) for r in rows]
 
     async def games(self, guild_id: int, status: str | None = None) -> list[GameRecord]:
         sql = "SELECT * FROM games WHERE guild_id = ?" + (" AND status = ?" if status else "") + " ORDER BY id"

@@ -8,10 +8,10 @@ from db.store import ChannelBusy, Store, VersionConflict
 async def test_migrations_wal_and_reopen(tmp_path):
     path = tmp_path / "nested" / "bauta.sqlite3"
     store = await Store.open(path)
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == 2
     await store.close()
     store = await Store.open(path)             # idempotent
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == 2
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -60,4 +60,21 @@ async def test_purge_guild_removes_everything_of_that_guild_only(tmp_path):
     assert (await store.settings(1)).gm_role_id is None and await store.packs(1) == []
     assert (await store.roll_stats(1, 2)).rolls == 0 and await store.dm_closed_since(1, 2) is None
     assert len(await store.games(2)) == 1 and (await store.settings(2)).gm_role_id == 5
+    await store.close()
+
+
+async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
+    from db.store import MIGRATIONS, _split_sql
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statement in _split_sql((MIGRATIONS / "001_initial.sql").read_text()):
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_version VALUES (1)")
+        conn.execute("INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (1, 5, 'x')")
+    store = await Store.open(path)
+    assert await store.schema_version() == 2
+    settings = await store.settings(1)
+    assert settings.gm_role_id == 5 and settings.reminder_hours is None
     await store.close()
