@@ -52,7 +52,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from i18n import t
 from renderers import karmic as R
@@ -65,7 +64,7 @@ from rules.karmic.state import HOUSE_RULES
 from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS
 
 from . import systems
-from .framework import MESSAGE_LIMIT, chunks, mention
+from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
 
 log = logging.getLogger("bauta.karmic")
 
@@ -321,28 +320,17 @@ def _split_names(text: str | None) -> list[str]:
     return [n.strip() for n in re.split(r"[,;]", text or "") if n.strip()]
 
 
-class KarmicCog(commands.Cog):
+class KarmicCog(BautaCog):
     karmic = app_commands.Group(name="karmic", description="Karmic: karma decks, checks and register combat",
                                 guild_only=True)
     character = app_commands.Group(name="character", description="Your Karmic characters", parent=karmic)
     combat = app_commands.Group(name="combat", description="Karmic compound combat", parent=karmic)
-
-    def __init__(self, bot):
-        self.bot = bot
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeckButton)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DeckButton)
-
-    @property
-    def host(self):
-        return self.bot.host
-
-    @property
-    def store(self):
-        return self.bot.store
 
     # ---------------------------------------------------------------- helpers
     async def _pack(self, guild_id: int, name: str | None) -> dict:

@@ -41,14 +41,6 @@ class Attachment:
 
 
 @pytest.fixture
-def seed(monkeypatch):
-    def use(value: int):
-        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
-    use(5)
-    return use
-
-
-@pytest.fixture
 def tracks(monkeypatch):
     """Every view the register track was drawn from (the images posted in the channel)."""
     seen: list[dict] = []
