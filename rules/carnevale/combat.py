@@ -221,7 +221,10 @@ def own_reroll_options(m: ModelState, r: PoolResult) -> list[tuple[str, str]]:
 
 def offer_reroll(state: GameState, roller: ModelState, r: PoolResult, ctx: dict, events: list[Event],
                  stages: tuple[str, ...] = ("own", "foe")) -> bool:
-    """Open a reroll window (the roller's own abilities first, then its opponents'); True if one opened."""
+    """Open a reroll window (the roller's own abilities first, then its opponents'); True if one opened.
+    Never while another reaction is pending (a roll made then stands)."""
+    if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot"):
+        return False
     for stage in stages:
         opts = own_reroll_options(roller, r) if stage == "own" else foe_reroll_options(state, roller, r)
         if opts:
@@ -687,13 +690,20 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
         return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
                 "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
     r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events)
+    ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
+           "targets": [x.uid for x in targets], "attribute": attribute.upper(), "paid": 0 if diamond else cost}
+    if state.house_rules.get("reroll_window", True) and offer_reroll(
+            state, c, r, {"type": "cast", "a": c.uid, "t": c.uid, "cast": ctx}, events):
+        return {**ctx, "deferred": True}, events
+    return magic_roll_stands(state, c, ctx, r, events), events
+
+
+def magic_roll_stands(state: GameState, c: ModelState, ctx: dict, r: PoolResult, events: list[Event]) -> dict:
+    """The Magic roll is final (after any reroll window): a failure locks casting for the Round."""
     if not r.success:
         c.cast_locked = True
         events.append(ev("cast_fail", f"The Magic roll fails: {c.name} cannot cast again this Round.", model=c.uid))
-    ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
-           "targets": [x.uid for x in targets], "attribute": attribute.upper(), "aces": r.aces,
-           "critical": r.critical, "fumble": r.fumble, "paid": 0 if diamond else cost}
-    return ctx, events
+    return {**ctx, "aces": r.aces, "critical": r.critical, "fumble": r.fumble}
 
 
 def resolve_spell(state: GameState, ctx: dict, spell: dict) -> list[Event]:

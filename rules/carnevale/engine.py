@@ -902,9 +902,63 @@ class CarnevaleEngine(Engine[GameState]):
             return events
         if ctx["type"] == "shoot":
             return events + combat.finish_shot(state, ctx, r)
+        if ctx["type"] == "cast":
+            done = combat.magic_roll_stands(state, a, ctx["cast"], r, events)
+            return events + self._after_magic_roll(state, a, done, self._spell(state, done["spell"]))
+        if ctx["type"] == "morale":
+            events += M.morale_result(state, a, r)
+            return events + self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"])
+        if ctx["type"] == "morale_group":
+            return events + self._group_stands(state, ctx, r)
         weapon = WeaponState.from_dict(ctx["weapon"])
         combat.finish_melee(state, a, t, weapon, ctx["manoeuvre"], r, events)
         return events
+
+    # ------------------------------------------------------------------ Morale with a reroll window
+    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str) -> list[Event]:
+        """Single Morale rolls one model after another; a reroll window after a roll pauses the
+        queue (the rest goes into the window's context and resumes when the roll stands)."""
+        events: list[Event] = []
+        uids = list(uids)
+        while uids:
+            m = state.model(uids.pop(0))
+            if not m.in_play:
+                continue
+            base, mods, auto = M.morale_pool(state, m, modifier)
+            r = M.model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
+                             auto_mods=auto, events=events)
+            ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason}
+            if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx, events):
+                return events
+            events += M.morale_result(state, m, r)
+        return events
+
+    def _morale_group(self, state: GameState, pid: str, reason: str, modifier: int = 0) -> list[Event]:
+        """A group Morale roll (highest current Mind + the main Leader's Command), with a reroll window."""
+        squad = state.squad(pid)
+        if not squad:
+            return []
+        roller = max(squad, key=lambda x: (attr(x, "MIN"), x.uid == state.players[pid].leader))
+        leader = M.first_leader(state, pid)
+        events: list[Event] = []
+        base, mods, auto = M.morale_pool(state, roller, modifier, single=False)
+        if leader and leader.command:
+            mods = mods + [("Leader's Command", leader.command)]
+        r = M.model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
+                         mods=mods, auto_mods=auto, events=events)
+        ctx = {"type": "morale_group", "a": roller.uid, "t": roller.uid, "player": pid, "modifier": modifier,
+               "reason": reason}
+        if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, roller, r, ctx, events):
+            return events
+        return events + self._group_stands(state, ctx, r)
+
+    def _group_stands(self, state: GameState, ctx: dict, r) -> list[Event]:
+        pid = ctx["player"]
+        if r.success:
+            return [ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid)]
+        events = [ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid)]
+        return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
+                                           "group failure")
 
     def _bodyguard(self, state: GameState, pick: str) -> list[Event]:
         from .dice import PoolResult
@@ -1217,18 +1271,16 @@ class CarnevaleEngine(Engine[GameState]):
                 raise IllegalAction("Name the squad's player.")
             if not (actor.gm or actor.id in state.seats):
                 raise NotYourTurn("Only the players or a GM call for Morale.")
-            return M.morale_group(state, pid, "called", a.modifier)
+            return self._morale_group(state, pid, "called", a.modifier)
         if not a.models:
             raise IllegalAction("Name the models that test.")
-        events: list[Event] = []
         for uid in a.models:
             m = state.model(uid)
             if not (actor.gm or actor.id in state.seats):
                 raise NotYourTurn("Only the players or a GM call for Morale.")
             if not m.in_play:
                 raise IllegalAction(f"{m.name} is not on the table.")
-            events += M.morale_single(state, m, a.modifier, "called")
-        return events
+        return self._morale_queue(state, list(dict.fromkeys(a.models)), a.modifier, "called")
 
     def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
         if a.difficulty < 2 or a.difficulty > 10:
@@ -1337,11 +1389,11 @@ class CarnevaleEngine(Engine[GameState]):
             combat.reload(w)
             return [ev("event_effect", f"{own.name}'s {w.name} is reloaded.", model=own.uid)]
         if total == 9:
-            return M.morale_group(state, enemy, "Anxiety")
+            return self._morale_group(state, enemy, "Anxiety")
         if total == 10:
             if tgt is None or state.players[enemy].leader == tgt.uid or tgt.independent or "Leader" in tgt.descriptors:
                 return lost
-            return M.morale_single(state, tgt, 0, "Battle Shock")
+            return self._morale_queue(state, [tgt.uid], 0, "Battle Shock")
         if total == 11:
             state.geyser = True
             s = scatter(state.rng, 0)
@@ -1449,8 +1501,13 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction(f"{c.name} holds a Spiritual Bond and may only Walk.")
         ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond, enemies)
         c.last_action = "cast"
-        if ctx.get("interrupted"):
+        if ctx.get("interrupted") or ctx.get("deferred"):
             return events
+        return events + self._after_magic_roll(state, c, ctx, spell)
+
+    def _after_magic_roll(self, state: GameState, c: ModelState, ctx: dict, spell: dict) -> list[Event]:
+        """The Magic roll stands: an enemy Naach-Tith Annulment window, else the spell resolves."""
+        events: list[Event] = []
         if ctx["aces"] > 0 and not ctx["critical"]:
             for m in state.squad(state.opponent(c.owner)):
                 if "Naach-Tith Annulment" in m.spells and m.karma >= ctx["paid"] + 1:
@@ -1688,13 +1745,10 @@ class CarnevaleEngine(Engine[GameState]):
         p = prompt.id
         if p.startswith("mor-"):
             item = state.morale_queue.pop(0)
-            events: list[Event] = []
-            for uid in a.options:
-                if uid != "none" and state.models[uid].in_play:
-                    events += M.morale_single(state, state.models[uid], 0, "a friend fell within 5''")
-            if not events:
-                events.append(ev("morale_none", "Nobody was close enough to test.", player=item["player"]))
-            return events
+            testers = [uid for uid in a.options if uid != "none" and state.models[uid].in_play]
+            if not testers:
+                return [ev("morale_none", "Nobody was close enough to test.", player=item["player"])]
+            return self._morale_queue(state, testers, 0, "a friend fell within 5''")
         if p.startswith("annul-"):
             return self._annul(state, pick)
         if p.startswith("dis-"):
