@@ -300,7 +300,7 @@ class GameHost:
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | None = None,
-                    meta: dict | None = None) -> GameRecord:
+                    meta: dict | None = None, done: str | None = None) -> GameRecord:
         await self.begin(interaction)
         system = systems.get(system_name)
         # Only the server's explicit choices: each engine applies its own defaults, and can tell a
@@ -317,16 +317,17 @@ class GameHost:
                                              id=game.id, players=", ".join(map(mention, seats)))),
                   *started.events]
         await self.publish(interaction, game, state, events, before=set())
-        await self.finish(interaction)
+        await self.finish(interaction, done)
         return game
 
     async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
-                  system: str | None = None) -> GameRecord:
+                  system: str | None = None, done: str | None = None) -> GameRecord:
+        """Run a slash-command action; `done` is the private closing line (default "✓ Done.")."""
         await self.begin(interaction)
         game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game.guild_id)
         new = await self._run(interaction, game, action, actor)
-        await self.finish(interaction)
+        await self.finish(interaction, done)
         return new
 
     async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
