@@ -40,7 +40,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from i18n import t
 from renderers import klash as R
@@ -52,7 +51,7 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
 from rules.klash.state import HOUSE_RULES
 
 from . import systems
-from .framework import chunks, mention, prompt_view
+from .framework import BautaCog, chunks, mention, prompt_view
 
 log = logging.getLogger("bauta.klash")
 
@@ -348,20 +347,9 @@ def _autocomplete(helper: str, kind: str):
     return callback
 
 
-class KlashCog(commands.Cog):
+class KlashCog(BautaCog):
     klash = app_commands.Group(name="klash", description="Klash! Sangue & Sabbia: gladiator auction and arena",
                                guild_only=True)
-
-    def __init__(self, bot):
-        self.bot = bot
-
-    @property
-    def host(self):
-        return self.bot.host
-
-    @property
-    def store(self):
-        return self.bot.store
 
     # ---------------------------------------------------------------- shared
     async def _game_state(self, interaction):

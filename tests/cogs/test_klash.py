@@ -60,8 +60,8 @@ async def answer(world, game_id, prompt, option_ids, user=None):
     return await click(world, message, user, index=index)
 
 
-async def start_draft(bot, world, monkeypatch, seed=SEED):
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda n: seed)
+async def start_draft(bot, world, seed, value=SEED):
+    seed(value)
     cog = bot.get_cog("KlashCog")
     interaction = world.interaction(world.users[2], world.channels[10])
     await cog.draft.callback(cog, interaction, opponent=world.users[3])
@@ -92,8 +92,8 @@ def valid_team(state, player, size=8):
 
 
 # ---------------------------------------------------------------------------- the auction
-async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
-    game = await start_draft(bot, world, monkeypatch)
+async def test_seeded_full_auction_through_the_cog(bot, world, seed):
+    game = await start_draft(bot, world, seed)
     rnd = random.Random(1)
     _, state = await state_of(bot, game.id)
     a, b = state.player_a, state.player_b
@@ -141,8 +141,8 @@ async def test_seeded_full_auction_through_the_cog(bot, world, monkeypatch):
     assert len(selects) == 2
 
 
-async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, monkeypatch):
-    game = await start_draft(bot, world, monkeypatch)
+async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, seed):
+    game = await start_draft(bot, world, seed)
     _, state = await state_of(bot, game.id)
     prompt = ENGINE.pending(state)[0]
     message = prompt_message(world, game.id, prompt)
@@ -155,8 +155,8 @@ async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, mo
     assert len(refusals) == 19
 
 
-async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world, monkeypatch):
-    game = await start_draft(bot, world, monkeypatch)
+async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world, seed):
+    game = await start_draft(bot, world, seed)
     await run_draft(bot, world, game.id, random.Random(2), until=4)
     _, state = await state_of(bot, game.id)
     prompt = ENGINE.pending(state)[0]
@@ -177,8 +177,8 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
         await second.close()
 
 
-async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, monkeypatch):
-    game = await start_draft(bot, world, monkeypatch)
+async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, seed):
+    game = await start_draft(bot, world, seed)
     await run_draft(bot, world, game.id, random.Random(4), until=2)
     before = (await bot.store.game(game.id)).state
     await run_draft(bot, world, game.id, random.Random(4), until=3)
@@ -197,8 +197,8 @@ async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, monkeyp
 
 
 # ---------------------------------------------------------------------------- team and deployment
-async def test_team_by_command_and_by_select_then_deployment(bot, world, monkeypatch):
-    game = await start_draft(bot, world, monkeypatch)
+async def test_team_by_command_and_by_select_then_deployment(bot, world, seed):
+    game = await start_draft(bot, world, seed)
     state = await run_draft(bot, world, game.id, random.Random(6))
     cog = bot.get_cog("KlashCog")
     # without arguments: your 12 cards and the select, only to you
@@ -357,11 +357,11 @@ def _policy(rnd, prompt):
     return [rnd.choice(forward)]
 
 
-async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, monkeypatch):
+async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, seed):
     """A seeded game from the auction to the final result, all by clicks (Event Cards included, by DM);
     no card in a hand ever shows in the channel before it is played, in text or in an image."""
     world.users[3].dm_closed = False
-    game = await start_draft(bot, world, monkeypatch, seed=7)
+    game = await start_draft(bot, world, seed, 7)
     rnd = random.Random(7)
     state = await run_draft(bot, world, game.id, rnd)
     for p in ("2", "3"):
@@ -518,7 +518,7 @@ async def test_pause_and_resume_after_a_restart_mid_match(bot, world):
         await second.close()
 
 
-async def test_secret_team_house_rule_and_a_guild_pack(bot, world, monkeypatch):
+async def test_secret_team_house_rule_and_a_guild_pack(bot, world, seed):
     from pathlib import Path
     text = (Path(__file__).resolve().parents[2] / "rules/klash/data/sample.yaml").read_text(encoding="utf-8")
     await bot.store.save_pack(1, "klash", "arena-club", text.replace("SAMPLE: Arena di Prova", "Arena Club"), 1)
@@ -534,7 +534,7 @@ async def test_secret_team_house_rule_and_a_guild_pack(bot, world, monkeypatch):
     # nor can you play against yourself
     with pytest.raises(BautaError):
         await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[2])
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda n: 11)
+    seed(11)
     await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[3],
                              pack="arena-club")
     game = await bot.store.active_game(1, 10)
