@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import secrets
 from collections import defaultdict
@@ -426,19 +428,20 @@ class GameHost:
         for prompt in prompts:
             if prompt.id in before:
                 continue
-            view = prompt_view(game.id, prompt)
             if prompt.player == GM and prompt.private:
                 if settings.gm_channel_id:
-                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{prompt.text}", view=view)
+                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{prompt.text}",
+                                                    **await self.prompt_parts(game, state, prompt))
                 else:
                     gm_waiting = True
             elif prompt.private and not dm_prompts:
-                public_lines.append(t("prompt.private_waiting", locale, player=mention(prompt.player)))
+                continue    # /game status: private decisions stay in DMs and /hand, unannounced
             elif prompt.private:
                 outcome = SKIPPED
                 if prompt.player.isdigit() and prompt.player not in closed:
                     outcome = await self.courier.deliver(game.guild_id, int(prompt.player),
-                                                         f"{header}\n{prompt.text}", view=view)
+                                                         f"{header}\n{prompt.text}",
+                                                         **await self.prompt_parts(game, state, prompt))
                 if outcome == CLOSED:
                     closed.add(prompt.player)
                 elif outcome == SKIPPED and prompt.player not in closed:
@@ -471,7 +474,7 @@ class GameHost:
             ping = self._last_pinged.get(game.id) != prompt.player
             self._last_pinged[game.id] = prompt.player
             await self._post(interaction, game, f"{who}{prompt.text}"[:MESSAGE_LIMIT],
-                             view=prompt_view(game.id, prompt),
+                             **await self.prompt_parts(game, state, prompt),
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
@@ -516,6 +519,24 @@ class GameHost:
                                          "max_players": max_players, "options": options or {}},
                                 intro=t("lobby.opened", getattr(interaction, "guild_locale", None), title=title,
                                         host=interaction.user.mention))
+
+    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt) -> dict[str, Any]:
+        """The components of a prompt's message, and its image when the system draws one (from the
+        recipient's own view, so the picture never shows more than they may see)."""
+        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt)}
+        system = systems.get(game.system)
+        if system.prompt_image is None:
+            return parts
+        viewer = (GM if prompt.player == GM else prompt.player) if prompt.private else PUBLIC
+        try:
+            drawn = await asyncio.to_thread(system.prompt_image, system.engine.view_for(state, viewer), prompt)
+        except Exception:  # noqa: BLE001 - a picture must never stop a decision from being asked
+            log.exception("prompt image failed for game %s", game.id)
+            return parts
+        if drawn:
+            name, png = drawn
+            parts["file"] = discord.File(io.BytesIO(png), filename=name)
+        return parts
 
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
         """A public message in the game's channel: as a followup of a publicly answered interaction

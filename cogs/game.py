@@ -12,7 +12,7 @@ from i18n import t
 from rules.common import GM, PUBLIC, Event
 
 from . import systems
-from .framework import BautaCog, chunks, mention, prompt_view, reply
+from .framework import BautaCog, chunks, mention, reply
 
 
 class GameCog(BautaCog):
@@ -133,7 +133,8 @@ class GameCog(BautaCog):
         for text in chunks(lines):
             await interaction.followup.send(text, ephemeral=True)
         for prompt in mine:
-            await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
+            await interaction.followup.send(prompt.text[:2000], ephemeral=True,
+                                            **await self.host.prompt_parts(game, state, prompt))
 
 
 async def setup(bot):

@@ -31,6 +31,9 @@ class System:
     on_over: Optional[Callable[..., Awaitable[None]]] = None
     # Called after every publish (e.g. to edit a live board image): (host, interaction, game, state, events).
     after_publish: Optional[Callable[..., Awaitable[None]]] = None
+    # An image to send with a prompt's buttons (a draft table, the hand being played from):
+    # (view_for the prompt's recipient, prompt) -> (file name, PNG bytes) or None. Runs in a thread.
+    prompt_image: Optional[Callable[[dict, Any], Optional[tuple[str, bytes]]]] = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
 
 

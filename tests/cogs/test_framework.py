@@ -170,3 +170,29 @@ async def test_closed_dms_are_announced_once_not_on_every_private_prompt(bot, wo
     public = world.public_text()
     assert public.count("<@3>: I could not DM you") + public.count("<@3>: I can't DM you") == 1
     assert bruno.dm_attempts == 1
+
+
+async def test_prompts_carry_an_image_drawn_from_their_recipients_view(bot, world):
+    """A system's prompt_image goes with the buttons: public prompts from the public view, a private
+    prompt from its player's own view (so a hand picture shows only that hand)."""
+    from cogs import systems
+
+    seen = []
+
+    def picture(view, prompt):
+        seen.append((prompt.player, prompt.private, sorted(view)))
+        return (f"{prompt.id}.png", b"\x89PNG fake")
+
+    duel = systems.get("duel")
+    duel.prompt_image = picture
+    try:
+        await start_duel(world)
+        public = start_prompt(world)
+        assert public.file is not None and public.file.filename == "start.png"
+        await click(world, public, world.users[2], index=0)
+        dm = world.last("dm:2", with_view=True)
+        assert dm.file is not None and dm.file.filename.startswith("play-2-")
+        assert seen[0] == ("2", False, sorted(["phase", "scores", "turn", "hand_sizes", "deck", "winner"]))
+        assert seen[-1][0] == "2" and seen[-1][1] and "hand" in seen[-1][2] and "hands" not in seen[-1][2]
+    finally:
+        duel.prompt_image = None
