@@ -23,6 +23,11 @@ This cog adds:
 - `/karmic check skill …`: the hand arrives by DM (the engine's prompt with a button per card, plus
   the `hand_image` PNG); the channel sees the card played, the arithmetic and the result.
   `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
+- `/karmic shoot weapon distance …`: a ranged attack is a check of the weapon's skill (§5): range
+  band, target situation, called-shot location; `target`/`target_member` with `defense` dodge or
+  block makes the target draw its own DODGE+Awareness / SHIELD+Finesse hand (by DM, or the GM room
+  for an NPC); `into_melee` (no defense; a negative total hits someone else); `from_aim` fires from
+  the aim row that `/karmic aim weapon` deals face up round by round (kept on the stored sheet).
 - `/karmic combat start …`: the combat runs on the engine's prompts. The channel keeps ONE live
   board per round (`host.live_message`: text summary + register-track image, edited after every
   step, reposted when deleted; its id is in the game's meta so a restarted bot edits the same
@@ -61,7 +66,8 @@ from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
 from rules.karmic.character import Character, character_from_sheet, deck_summary, parse_sheet
 from rules.karmic.state import HOUSE_RULES
-from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS
+from rules.karmic.ranged import aim, weapon_named
+from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
 from . import systems
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
@@ -656,6 +662,116 @@ class KarmicCog(BautaCog):
             await interaction.followup.send(t("karmic.gm_modifier_set", interaction.locale, value=f"{value:+d}"),
                                             ephemeral=True)
 
+    # ---------------------------------------------------------------- ranged attacks
+    async def _locations(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=n, value=k) for k, n in LOCATION_NAMES.items()
+                if current.lower() in n.lower()][:25]
+
+    async def _situations(self, interaction: discord.Interaction, current: str):
+        head, _, last = current.rpartition(",")
+        prefix = f"{head}, " if head else ""
+        return [app_commands.Choice(name=prefix + k, value=prefix + k) for k in TARGET_SITUATION
+                if last.strip().lower() in k][:25]
+
+    async def _ranged_weapons(self, interaction: discord.Interaction, current: str):
+        names = {w["name"] for w in load_sample_pack().get("weapons", []) if w.get("ranged")}
+        for _, _, data in await self.store.characters(interaction.guild_id, NAME, interaction.user.id):
+            for w in (data.get("character") or {}).get("weapons", []):
+                if isinstance(w, dict) and w.get("ranged"):
+                    names.add(w["name"])
+        return [app_commands.Choice(name=n, value=n) for n in sorted(names) if current.lower() in n.lower()][:25]
+
+    @karmic.command(name="shoot", description="Ranged attack: a check with the weapon; the target may dodge or block")
+    @app_commands.describe(
+        weapon="Your ranged weapon", distance="Yards to the target (range bands)",
+        target="The target: an NPC (pack or GM sheet)", target_member="The target: a member",
+        target_character="The target member's character", defense="The target dodges or blocks (a check of its own)",
+        situation="Target situation, comma-separated: running, prone…", location="Called shot: hit location",
+        into_melee="The target is in a melee: no defense; a negative total hits someone else",
+        from_aim="Fire with the best card of your aim row (/karmic aim)", character="Your character",
+        modifier="A public modifier", pack="A guild pack (optional)", bot_plays_npcs="The bot plays the NPC's card")
+    @app_commands.choices(defense=[app_commands.Choice(name="dodge", value="dodge"),
+                                   app_commands.Choice(name="shield block", value="block")])
+    @app_commands.autocomplete(weapon=_ranged_weapons, target=_npc_names, character=_my_characters,
+                               situation=_situations, location=_locations)
+    async def shoot(self, interaction: discord.Interaction, weapon: str, distance: app_commands.Range[float, 0, 2000],
+                    target: str | None = None, target_member: discord.Member | None = None,
+                    target_character: str | None = None, defense: app_commands.Choice[str] | None = None,
+                    situation: str | None = None, location: str | None = None, into_melee: bool = False,
+                    from_aim: bool = False, character: str | None = None,
+                    modifier: app_commands.Range[int, -20, 20] = 0, pack: str | None = None,
+                    bot_plays_npcs: bool = False):
+        await self.host.begin(interaction)
+        locale = interaction.locale
+        if target and target_member is not None:
+            raise BautaError(t("karmic.shoot.one_target", locale))
+        if defense is not None and not (target or target_member):
+            raise BautaError(t("karmic.shoot.defense_needs_target", locale))
+        if defense is not None and into_melee:
+            raise BautaError(t("karmic.shoot.melee_no_defense", locale))
+        if target_member is not None and (getattr(target_member, "bot", False)
+                                          or target_member.id == interaction.user.id):
+            raise BautaError(t("karmic.shoot.bad_member", locale))
+        content = await self._pack(interaction.guild_id, pack)
+        spec, ref = await self._player_character(interaction, interaction.user, character, content, locale)
+        refs = {"c1": ref}
+        ranged = {"weapon": weapon.strip(), "distance": float(distance), "into_melee": into_melee,
+                  "from_aim": from_aim, "situation": [s.strip().lower().replace(" ", "_")
+                                                      for s in _split_names(situation)]}
+        if location:
+            ranged["location"] = location
+        seats = [str(interaction.user.id)]
+        options = {"mode": "check", "actor": spec, "skill": "", "attribute": None, "modifier": int(modifier),
+                   "label": f"{weapon.strip()} shot", "world": await self._world(interaction.guild_id),
+                   "pack": content, "bot_plays_npcs": bot_plays_npcs, "ranged": ranged}
+        target_name = target or (target_member.mention if target_member is not None else "")
+        if defense is not None:
+            ranged["defense"] = defense.value
+            if target_member is not None:
+                ospec, oref = await self._player_character(interaction, target_member, target_character,
+                                                           content, locale)
+                seats.append(str(target_member.id))
+            else:
+                await self._gm_room_is_private(interaction, True, bot_plays_npcs)
+                ospec, oref = await self._npc(interaction.guild_id, target.strip(), content, {})
+            options["opponent"] = ospec
+            if oref is not None:
+                refs["o1"] = oref
+        await self._busy(interaction.guild_id, list(refs.values()))
+        await self.host.start(interaction, NAME, seats, options,
+                              intro=t("karmic.shoot.intro", interaction.guild_locale, who=interaction.user.mention,
+                                      name=ref[1], weapon=weapon.strip(),
+                                      target=f" → {target_name}" if target_name else "",
+                                      defense=t("karmic.shoot." + defense.value, interaction.guild_locale)
+                                      if defense is not None else ""),
+                              meta=self._sheets_meta(refs))
+
+    @karmic.command(name="aim", description="Aim a ranged weapon for a round: one card face up into your aim row")
+    @app_commands.describe(weapon="The ranged weapon", character="Your character (default: your only one)")
+    @app_commands.autocomplete(weapon=_ranged_weapons, character=_my_characters)
+    async def aim_weapon(self, interaction: discord.Interaction, weapon: str, character: str | None = None):
+        await self.host.begin(interaction)
+        found = await self._record(interaction.guild_id, interaction.user.id, character, interaction.locale)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=character or "—"))
+        stored, data = found
+        await self._busy(interaction.guild_id, [(interaction.user.id, stored)])
+        char = Character.from_dict(data["character"])
+        if char.deck is None:
+            raise BautaError(t("karmic.sheet.world_deck", interaction.locale))
+        w = weapon_named(char, weapon.strip())
+        if not w.ranged:
+            raise IllegalAction(t("karmic.shoot.not_ranged", interaction.locale, weapon=w.name))
+        dropped = aim(char, w, Rng.from_seed(secrets.randbits(63)))
+        data["character"] = char.to_dict()
+        await self.store.save_character(interaction.guild_id, interaction.user.id, NAME, stored, data)
+        await self.host.courier.send_channel(interaction.channel_id, t(
+            "karmic.shoot.aimed", interaction.guild_locale, name=stored, weapon=w.name,
+            row=" ".join(label(c) for c in char.aim_row), aim=w.aim,
+            dropped=t("karmic.shoot.dropped", interaction.guild_locale, cards=" ".join(label(c) for c in dropped))
+            if dropped else ""))
+        await self.host.finish(interaction, t("karmic.shoot.aim_done", interaction.locale))
+
     # ---------------------------------------------------------------- combat
     @combat.command(name="start", description="Start a combat here: members and/or NPCs; hands go by DM")
     @app_commands.describe(
@@ -747,10 +863,6 @@ class KarmicCog(BautaCog):
         cards = [c for k, f in state.combat.fighters.items() if state.controllers.get(k) == me for c in f.hand]
         return [app_commands.Choice(name=label(c), value=c) for c in cards
                 if current.lower() in label(c).lower() or current.upper() in c][:25]
-
-    async def _locations(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=n, value=k) for k, n in LOCATION_NAMES.items()
-                if current.lower() in n.lower()][:25]
 
     @combat.command(name="declare", description="Declare a maneuver by command instead of the DM buttons")
     @app_commands.describe(maneuver="The maneuver (or stop, pass, hes)", card="The card to put face down",

@@ -41,6 +41,9 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
 
     diff = difficulty_mod(options.get("difficulty"))
     skill = options.get("skill") or ""
+    ranged_opts = options.get("ranged") or {}
+    if ranged_opts.get("weapon") and not skill:     # a shot is a check of the weapon's skill (§5.2)
+        skill = rangedmod.weapon_named(state.characters["c1"], ranged_opts["weapon"]).skill
     attr = attribute_name(options["attribute"]) if options.get("attribute") else ""
     check = Check(label=options.get("label", skill or attr or "check"), difficulty=diff,
                   ranged=dict(options.get("ranged") or {}))

@@ -862,3 +862,134 @@ async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_
     public = len(world.public())
     await call(world, cog.combat_board, alice)
     assert "not a combat" in world.ephemeral(alice)[-1].content and len(world.public()) == public
+
+
+# ------------------------------------------------------------------------------ ranged attacks (/karmic shoot, /karmic aim)
+ENRIS_YAML = """
+name: Enris
+attributes: {might: 0, fortitude: 1, finesse: 1, awareness: 2, will: 0}
+skills: {spear_throwing: 3, bow: 2, tracking: 3}
+weapons: [Thrown Spear, Short Bow]
+"""
+
+
+async def stack_deck(bot, owner: int, name: str, cards: list[str]) -> None:
+    """Put these cards on top of a stored karma deck, drawn in the order given."""
+    from rules.karmic.character import Character
+    record = await bot.store.character(1, owner, "karmic", name)
+    char = Character.from_dict(record["character"])
+    char.deck.stack(cards)
+    record["character"] = char.to_dict()
+    await bot.store.save_character(1, owner, "karmic", name, record)
+
+
+async def play_cards_by_dm(bot, world, game_id, wanted: dict[int, str]) -> object:
+    """Each member plays the card `wanted[user id]` from the DM buttons, then stands/declines until over."""
+    users = {u.id: u for u in world.users.values()}
+    for _ in range(20):
+        record = await bot.store.game(game_id)
+        if not record.active:
+            return record
+        state = ENGINE.load_state(record.state)
+        prompt = ENGINE.pending(state)[0]
+        assert prompt.private and prompt.player.isdigit()
+        user = users[int(prompt.player)]
+        ids = [o.id for o in prompt.options]
+        option = "stand" if "stand" in ids else "no" if "no" in ids else wanted[user.id]
+        message = world.last(f"dm:{user.id}", with_view=True)
+        assert prompt.text in message.content
+        await answer_prompt(world, message, user, prompt, option)
+    raise AssertionError("the check never ended")
+
+
+async def test_shoot_a_dodging_member_through_dm_hands_uses_the_digest_arithmetic(bot, world, seed):
+    """§5.2/§5.3/§5.5: Thrown Spear at 5 yards (range 30: short band −2), target stationary (+1),
+    finesse +1, force 0; the target's DODGE+Awareness total, when positive, comes off the attack."""
+    alice, bruno = world.users[2], world.users[3]
+    await import_sheet(bot, world, alice, ENRIS_YAML, "enris.yaml")
+    await import_sheet(bot, world, bruno)                             # Devon: dodge 2, awareness 0
+    await stack_deck(bot, alice.id, "Enris", ["5S", "AS", "2S"])
+    await stack_deck(bot, bruno.id, "Devon", ["3S", "2H"])
+    cog = cog_of(bot)
+    await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                             distance=5, target_member=bruno,
+                             defense=discord.app_commands.Choice(name="dodge", value="dodge"),
+                             situation="stationary")
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    assert sorted(state.check.sides[0].hand) == ["2S", "5S", "AS"]      # spear throwing 3: three cards
+    assert state.check.sides[1].skill == "dodge" and state.check.sides[1].attribute == "awareness"
+    assert sorted(state.check.sides[1].hand) == ["2H", "3S"]
+    assert game.meta[K.SHEETS] == {"c1": [2, "Enris"], "o1": [3, "Devon"]}
+    assert "Thrown Spear" in table_text(world) and "dodges" in table_text(world)
+    for card in ("5S", "AS", "2S", "3S", "2H"):
+        assert label(card) not in table_text(world)                    # both hands stay in the DMs
+    record = await play_cards_by_dm(bot, world, game.id, {alice.id: "5S", bruno.id: "3S"})
+    result = ENGINE.load_state(record.state).check.result
+    # 5 + finesse 1 + force 0 + stationary +1 + short range −2 = 5; dodge 3 + 0 = 3 → 5 − 3 = 2 > 0: a hit
+    assert result["mt"] == 5 and result["attack_total"] == 2 and result["success"]
+    assert result["damage_total"] == 5 + 0 + 1 and result["damage"] == 5      # capped by max damage 5
+    text = table_text(world)
+    assert "SUCCESS" in text and "damage 6 (max 5) = 5" in text
+    assert label("AS") not in text and label("2H") not in text          # unplayed cards never shown
+    enris = await bot.store.character(1, alice.id, "karmic", "Enris")
+    devon = await bot.store.character(1, bruno.id, "karmic", "Devon")
+    assert sorted(enris["character"]["deck"]["discards"]) == ["2S", "5S", "AS"]
+    assert sorted(devon["character"]["deck"]["discards"]) == ["2H", "3S"]
+
+
+async def test_shoot_into_melee_a_negative_total_hits_another_and_defenses_are_refused(bot, world, seed):
+    """§5.6 (T9): firing into a melee, no dodge or block; −5 + finesse 1 = −4 hits another combatant
+    with the inverse card value: 5 + might 0 + edge 1 = 6, max damage 5."""
+    alice = world.users[2]
+    await import_sheet(bot, world, alice, ENRIS_YAML, "enris.yaml")
+    cog = cog_of(bot)
+    with pytest.raises(BautaError, match="cannot dodge or block"):
+        await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                                 distance=1, target="Soldier", into_melee=True,
+                                 defense=discord.app_commands.Choice(name="dodge", value="dodge"))
+    with pytest.raises(BautaError, match="needs a target"):
+        await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                                 distance=1, defense=discord.app_commands.Choice(name="dodge", value="dodge"))
+    with pytest.raises(IllegalAction, match="out of range"):
+        await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                                 distance=31)
+    assert await active_game(bot) is None and not world.public()
+    await stack_deck(bot, alice.id, "Enris", ["5H", "AS", "2S"])
+    await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                             distance=1, target="Soldier", into_melee=True)
+    game = await active_game(bot)
+    record = await play_cards_by_dm(bot, world, game.id, {alice.id: "5H"})
+    result = ENGINE.load_state(record.state).check.result
+    assert result["attack_total"] == -4 and result["into_melee"] == "other"
+    assert result["damage_total"] == 6 and result["damage"] == 5
+    assert "another combatant in the melee" in table_text(world)
+
+
+async def test_aim_rounds_then_fire_from_the_aim_row(bot, world, seed):
+    """§5.4 (T8): Thrown Spear, Aim 3: four rounds of aiming push out the oldest card (2♠); firing
+    uses the best card showing (5♠) for attack and damage: 5 + 1 + 0 + 1 − 2 = 5, damage 5 + 0 + 1 → 5."""
+    alice = world.users[2]
+    await import_sheet(bot, world, alice, ENRIS_YAML, "enris.yaml")
+    await stack_deck(bot, alice.id, "Enris", ["2S", "4H", "7H", "5S"])
+    cog = cog_of(bot)
+    for _ in range(4):
+        await cog.aim_weapon.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear")
+    stored = await bot.store.character(1, alice.id, "karmic", "Enris")
+    assert stored["character"]["aim_row"] == ["4H", "7H", "5S"]
+    assert stored["character"]["deck"]["discards"] == ["2S"]
+    last = world.last(TABLE).content
+    assert "aim row" in last and label("5S") in last and label("2S") in last and "pushed out" in last
+    with pytest.raises(IllegalAction, match="not a ranged weapon|no weapon|Unknown|not"):
+        await cog.aim_weapon.callback(cog, world.interaction(alice, world.channels[10]), weapon="Sword")
+    await cog.shoot.callback(cog, world.interaction(alice, world.channels[10]), weapon="Thrown Spear",
+                             distance=5, situation="stationary", from_aim=True, target="Deer")
+    game = await active_game(bot)
+    assert sorted(ENGINE.load_state(game.state).check.sides[0].hand) == ["4H", "5S", "7H"]
+    record = await play_cards_by_dm(bot, world, game.id, {alice.id: "5S"})
+    result = ENGINE.load_state(record.state).check.result
+    assert result["attack_total"] == 5 and result["success"]
+    assert result["damage_total"] == 6 and result["damage"] == 5
+    stored = await bot.store.character(1, alice.id, "karmic", "Enris")
+    assert stored["character"]["aim_row"] == []
+    assert sorted(stored["character"]["deck"]["discards"]) == ["2S", "4H", "5S", "7H"]

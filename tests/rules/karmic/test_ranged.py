@@ -116,3 +116,11 @@ def test_target_dodges_or_blocks_with_its_own_check():
                                 "stack": {"c1": ["4S", "AH", "2H"], "o1": ["5S"]}}, 3)
     res = ENGINE.apply(out.state, PlayCard("4S"), Actor("u1")).state.check.result
     assert res["attack_total"] == 5 and res.get("blocked") and not res["success"]   # 5 does not beat 5
+
+
+def test_a_shot_without_a_named_skill_draws_the_weapon_skill_hand():
+    """§5.2: the shot is a basic check with the weapon's skill: spear throwing 3 → three cards."""
+    out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": ENRIS, "player": "u1"},
+                                "ranged": {"weapon": "Thrown Spear", "distance": 5}}, 3)
+    side = out.state.check.sides[0]
+    assert side.skill == "spear_throwing" and len(side.hand) == 3
