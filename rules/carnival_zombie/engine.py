@@ -1458,7 +1458,6 @@ class CarnivalZombie(Engine[GameState]):
 
     def fire_spaces(self, s: GameState, ch: Character, rng_limit: int = 9) -> list[str]:
         """Ring spaces this Character may target with a Fire Action now (rule (b) and Building)."""
-        c = _content(s)
         nt = s.night
         caves = list(self.pit_caves(ch.refuge))
         if nt.forts.get(ch.refuge) == "belltower":
@@ -2023,7 +2022,7 @@ class CarnivalZombie(Engine[GameState]):
         self._attack_loop(g, after="n_time")
 
     def _attack_loop(self, g: G, after: str) -> None:
-        s, c = g.s, g.c
+        s = g.s
         ctx = s.ctx
         nt = s.night
         while ctx["k"] < len(ctx["list"]) and not s.over:
@@ -2080,7 +2079,7 @@ class CarnivalZombie(Engine[GameState]):
             g.say("finale", f"The Boat is damaged ({s.night.hull} Boat Tokens left).")
 
     def _h_attack(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
+        s = g.s
         ctx = s.ctx
         a = ctx["list"][ctx["k"]]
         pick = picks[0]
@@ -2164,7 +2163,7 @@ class CarnivalZombie(Engine[GameState]):
         self._ask(g, "dawn_asl", char=ch.id)
 
     def _h_dawn_asl(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
+        s = g.s
         ch = self._ch(s, ask["char"])
         if picks[0] == "pass":
             s.ctx["i"] += 1
