@@ -1,17 +1,15 @@
-"""Golden images for the Carnival Zombie renderers (regenerate: CZ_GOLDEN=1 pytest this file)."""
+"""Golden images for the Carnival Zombie renderers (regenerate: BAUTA_GOLDEN=1 pytest this file)."""
 from __future__ import annotations
 
-import io
-import os
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
 
 from renderers import carnival_zombie as R
 from rules.carnival_zombie import ENGINE
 from rules.carnival_zombie.state import BossSlot
 from rules.common import PUBLIC, Actor, Choose
+from tests.support.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -44,13 +42,4 @@ CASES = {"venice": lambda: R.venice_map(_day_view()), "tactical": lambda: R.tact
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_against_golden(name):
-    data = CASES[name]()
-    path = GOLDEN / f"{name}.png"
-    if os.environ.get("CZ_GOLDEN") or not path.exists():
-        path.write_bytes(data)
-    got = Image.open(io.BytesIO(data)).convert("RGB")
-    want = Image.open(path).convert("RGB")
-    assert got.size == want.size
-    diff = ImageChops.difference(got, want).convert("L")
-    changed = diff.point(lambda v: 255 if v > 40 else 0).histogram()[255]
-    assert changed <= 0.01 * got.size[0] * got.size[1], f"{name}: {changed} pixels differ"
+    assert_matches_golden(CASES[name](), GOLDEN / f"{name}.png")
