@@ -34,6 +34,9 @@ This cog adds:
   message). When a round ends the board is edited one last time with the round's revealed
   registers (the `round_end` event's public snapshot) and the next round gets a fresh board. Each
   new hand is DMed as an image too.
+  Options of the engine's set-up: `charge` (a fighter's name), `surprised`/`ambusher`/`unaware`
+  (GM only: the GM declares a surprise), `dodge_only` and `riding` (comma-separated names), `pairs`
+  ("Devon-Soldier; Mara-Bandit": custom engagements).
   `/karmic combat declare` types a declaration instead of clicking (the engine refuses illegal
   ones with its reason, privately); `/karmic combat end` (GM) ends the fight by the rules, with
   a reason shown to the table, the engine's closing events and the final board, and writes the
@@ -779,15 +782,29 @@ class KarmicCog(BautaCog):
         ally="A member fighting on your side", character="Your character (default: your only one)",
         opponent_character="The opposing member's character", ally_character="Your ally's character",
         range="Starting range in yards (default: the longest weapon)", show_down="A show down: fast draw",
-        bot_plays_npcs="The bot plays the NPCs instead of the GM", pack="A guild pack (default: the sample)")
+        bot_plays_npcs="The bot plays the NPCs instead of the GM", pack="A guild pack (default: the sample)",
+        charge="Who charges (a fighter's name): one maneuver each this round, +1 max damage",
+        surprised="GM: who is caught by surprise (one undefended attack)",
+        ambusher="GM: who springs the surprise (default: your character)",
+        unaware="GM: the surprised one is totally unaware (−5 instead of −3)",
+        dodge_only="Fighters who only dodge, comma-separated (a whole DODGE hand)",
+        riding="Fighters fighting while riding, comma-separated (the lower hand)",
+        pairs="Who fights whom: 'Devon-Soldier; Mara-Bandit' (default: every foe)")
     @app_commands.autocomplete(character=_my_characters, opponents=_npc_names)
     async def combat_start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                            opponents: str | None = None, ally: discord.Member | None = None,
                            character: str | None = None, opponent_character: str | None = None,
                            ally_character: str | None = None, range: app_commands.Range[int, 0, 10] | None = None,
-                           show_down: bool = False, bot_plays_npcs: bool = False, pack: str | None = None):
+                           show_down: bool = False, bot_plays_npcs: bool = False, pack: str | None = None,
+                           charge: str | None = None, surprised: str | None = None, ambusher: str | None = None,
+                           unaware: bool = False, dodge_only: str | None = None, riding: str | None = None,
+                           pairs: str | None = None):
         await self.host.begin(interaction)
         locale = interaction.locale
+        if surprised or ambusher or unaware:
+            await self.host.require_gm(interaction)       # the GM declares a surprise (§2.13)
+        if charge and surprised:
+            raise BautaError(t("karmic.start.charge_and_surprise", locale))
         npcs = _split_names(opponents)
         if opponent is None and not npcs:
             raise BautaError(t("karmic.no_opponent", locale))
@@ -818,9 +835,38 @@ class KarmicCog(BautaCog):
         taken: dict[str, int] = {}
         for npc in npcs:
             add(*await self._npc(interaction.guild_id, npc, content, taken), "B")
+        names = [(c["character"]["name"] if isinstance(c["character"], dict) else str(c["character"])).lower()
+                 for c in combatants]
+
+        def who(text: str) -> int:
+            wanted = text.strip().lower()
+            if wanted not in names:
+                raise BautaError(t("karmic.start.no_fighter", locale, name=text.strip(),
+                                   names=", ".join(n.title() for n in names)))
+            return names.index(wanted)
+
+        for name in _split_names(dodge_only):
+            combatants[who(name)]["dodge_only"] = True
+        for name in _split_names(riding):
+            combatants[who(name)]["multitask"] = "riding"
         await self._busy(interaction.guild_id, list(refs.values()))
         options = {"mode": "combat", "combatants": combatants, "range": range, "show_down": show_down,
                    "bot_plays_npcs": bot_plays_npcs, "pack": content, "world": await self._world(interaction.guild_id)}
+        if pairs:
+            engagements = []
+            for pair in re.split(r"[;,]", pairs):
+                if not pair.strip():
+                    continue
+                ab = [x for x in re.split(r"\s*(?:-|vs\.?|/)\s*", pair.strip()) if x]
+                if len(ab) != 2 or who(ab[0]) == who(ab[1]):
+                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=pair.strip()))
+                engagements.append([who(ab[0]), who(ab[1])])
+            options["engagements"] = engagements
+        if charge:
+            options["charge"] = who(charge)
+        if surprised:
+            options["surprise"] = {"attacker": who(ambusher) if ambusher else 0, "target": who(surprised),
+                                   "totally_unaware": unaware}
         seats = [str(i) for i in ids]
         await self.host.start(interaction, NAME, seats, options,
                               intro=t("karmic.combat_intro", interaction.guild_locale,

@@ -993,3 +993,79 @@ async def test_aim_rounds_then_fire_from_the_aim_row(bot, world, seed):
     stored = await bot.store.character(1, alice.id, "karmic", "Enris")
     assert stored["character"]["aim_row"] == []
     assert sorted(stored["character"]["deck"]["discards"]) == ["2S", "4H", "5S", "7H"]
+
+
+# ------------------------------------------------------------------------------ combat start: charge, surprise, dodge-only, riding, pairs
+async def drive_round(bot, world, game_id, prefer_card=None, steps=60):
+    """Answer the members' DM prompts (NPCs are bot-played) until round 2 starts; the events of round 1."""
+    users = {u.id: u for u in world.users.values()}
+    events = []
+    for _ in range(steps):
+        record = await bot.store.game(game_id)
+        state = ENGINE.load_state(record.state)
+        if state.over or state.combat.round >= 2:
+            actions = await bot.store.actions(game_id, limit=500)
+            return state, [e for a in actions for e in a.events]
+        prompt = ENGINE.pending(state)[0]
+        assert prompt.player.isdigit() and prompt.private, prompt
+        ids = [o.id for o in prompt.options]
+        option = prefer_card if prompt.id.endswith(".c") and prefer_card in ids else choose_option(prompt, False)
+        user = users[int(prompt.player)]
+        await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt, option)
+    raise AssertionError("round 1 never ended")
+
+
+async def test_combat_start_with_a_charge_pairs_dodge_only_and_riding(bot, world, seed):
+    """§2.12: the charger (Devon, reach 1 vs the Soldier's 1) has the initiative, no initiative draw,
+    exactly one maneuver each in that round; §3.6 a dodging-only fighter draws a whole DODGE hand;
+    riding (multitasking) draws the lower of the two hands; `pairs` sets who fights whom."""
+    alice, bruno = world.users[2], world.users[3]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    with pytest.raises(BautaError, match="No fighter called `Dragon`"):
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                        charge="Dragon")
+    with pytest.raises(NotGM):
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                        surprised="Soldier")
+    assert await active_game(bot) is None
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier, Bandit",
+                                    ally=bruno, ally_character="Mara", bot_plays_npcs=True, charge="Devon",
+                                    pairs="Devon-Soldier; Mara-Bandit", dodge_only="Soldier", riding="Mara")
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    cb = state.combat
+    assert [(e.a, e.b) for e in cb.engagements] == [("c1", "c3"), ("c2", "c4")]
+    assert cb.engagements[0].init == "c1" and cb.charge == "c1"
+    assert state.phase == "declare" and not any(p.id.startswith("ini") for p in ENGINE.pending(state))
+    # Devon sword 3 → 3 cards; Mara riding (untrained: 1) → 1; the Soldier dodging only (untrained) → 1
+    assert [len(cb.fighters[k].hand) for k in ("c1", "c2", "c3")] == [3, 1, 1]
+    assert cb.fighters["c3"].dodge_hand and cb.fighters["c2"].multitask == "riding"
+    assert "charges" in table_text(world)
+    state, events = await drive_round(bot, world, game.id)
+    assert state.over or state.combat.round == 2
+    declared = [e for e in events if e["kind"] == "declare" and e["audience"] == PUBLIC]
+    by_devon = [e for e in declared if e["text"].startswith("Devon")]
+    by_soldier = [e for e in declared if e["text"].startswith("Soldier")]
+    assert len(by_devon) == 1 and len(by_soldier) <= 1       # the charge: one maneuver each
+
+
+async def test_gm_surprise_gives_one_attack_that_cannot_be_defended(bot, world, seed):
+    """§2.13: the Soldier has no combat training, so he cannot try to avoid the surprise: no hand in
+    round 1, Devon's attack is unopposed; the next round deals him a normal hand (sword 2 → 2 cards)."""
+    gm = world.users[1]
+    await import_sheet(bot, world, gm)
+    await stack_deck(bot, gm.id, "Devon", ["9S", "8S", "7S"])
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(gm, world.channels[10]), opponents="Soldier",
+                                    surprised="Soldier", bot_plays_npcs=True)
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    assert state.combat.surprise == {"attacker": "c1", "target": "c2", "active": True}
+    assert state.combat.fighters["c2"].hand == [] and sorted(state.combat.fighters["c1"].hand) == ["7S", "8S", "9S"]
+    assert "caught by surprise" in table_text(world)
+    state, events = await drive_round(bot, world, game.id, prefer_card="9S")
+    outs = [o for e in events if e["kind"] == "resolve" and e["audience"] == PUBLIC for o in e["data"]["outcomes"]]
+    assert outs and outs[0]["unopposed"] and outs[0]["success"]
+    if not state.over:
+        assert len(state.combat.fighters["c2"].hand) == 2
