@@ -22,7 +22,8 @@ This cog adds:
   when a Rule-of-Fives window is open (persistent `DeckButton`, survives restarts).
 - `/karmic check skill …`: the hand arrives by DM (the engine's prompt with a button per card, plus
   the `hand_image` PNG); the channel sees the card played, the arithmetic and the result.
-  `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
+  `helper`/`helper2` (members: each draws and offers his best card, §1.10), `skill2` (two skills
+  at once: the lower hand), `max_helpers` (GM cap). `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
 - `/karmic shoot weapon distance …`: a ranged attack is a check of the weapon's skill (§5): range
   band, target situation, called-shot location; `target`/`target_member` with `defense` dodge or
   block makes the target draw its own DODGE+Awareness / SHIELD+Finesse hand (by DM, or the GM room
@@ -620,7 +621,9 @@ class KarmicCog(BautaCog):
                            opponent="An NPC opposing the check (pack or GM sheet): an opposed check",
                            opponent_skill="The NPC's skill (default: the same skill)",
                            opponent_attribute="The NPC's attribute (default: the same attribute)",
-                           bot_plays_npcs="The bot plays the NPC's card instead of the GM")
+                           bot_plays_npcs="The bot plays the NPC's card instead of the GM",
+                           skill2="Two things at once: the hand of the lower skill", helper="A member who helps",
+                           helper2="Another member who helps", max_helpers="GM cap on helpers")
     @app_commands.choices(attribute=ATTRIBUTE_CHOICES, opponent_attribute=ATTRIBUTE_CHOICES)
     @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties, opponent=_npc_names)
     async def check(self, interaction: discord.Interaction, skill: str,
@@ -628,7 +631,8 @@ class KarmicCog(BautaCog):
                     character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
                     field: str | None = None, pack: str | None = None, opponent: str | None = None,
                     opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
-                    bot_plays_npcs: bool = False):
+                    bot_plays_npcs: bool = False, skill2: str | None = None, helper: discord.Member | None = None,
+                    helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None):
         await self.host.begin(interaction)
         content = await self._pack(interaction.guild_id, pack)
         spec, ref = await self._player_character(interaction, interaction.user, character, content,
@@ -639,6 +643,20 @@ class KarmicCog(BautaCog):
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs}
+        if skill2 and skill2.strip():
+            options["skill2"] = skill2.strip()
+        seats = [str(interaction.user.id)]
+        helpers = [m for m in (helper, helper2) if m is not None]
+        if max_helpers is not None:
+            await self.host.require_gm(interaction)           # the GM caps how many may help (§1.10)
+            options["max_helpers"] = int(max_helpers)
+        for member in helpers:
+            if getattr(member, "bot", False) or str(member.id) in seats:
+                raise BautaError(t("karmic.helper_bad", interaction.locale))
+            hspec, href = await self._player_character(interaction, member, None, content, interaction.locale)
+            options.setdefault("helpers", []).append(hspec)
+            refs[f"h{len(options['helpers'])}"] = href
+            seats.append(str(member.id))
         await self._gm_room_is_private(interaction, bool(opponent), bot_plays_npcs)
         if opponent:
             ospec, oref = await self._npc(interaction.guild_id, opponent.strip(), content, {})
@@ -649,7 +667,7 @@ class KarmicCog(BautaCog):
             if oref is not None:
                 refs["o1"] = oref
         await self._busy(interaction.guild_id, list(refs.values()))
-        await self.host.start(interaction, NAME, [str(interaction.user.id)], options,
+        await self.host.start(interaction, NAME, seats, options,
                               intro=t("karmic.check_intro", interaction.guild_locale,
                                       who=interaction.user.mention, name=ref[1]),
                               meta=self._sheets_meta(refs))
@@ -686,13 +704,13 @@ class KarmicCog(BautaCog):
 
     @karmic.command(name="shoot", description="Ranged attack: a check with the weapon; the target may dodge or block")
     @app_commands.describe(
-        weapon="Your ranged weapon", distance="Yards to the target (range bands)",
-        target="The target: an NPC (pack or GM sheet)", target_member="The target: a member",
-        target_character="The target member's character", defense="The target dodges or blocks (a check of its own)",
-        situation="Target situation, comma-separated: running, prone…", location="Called shot: hit location",
-        into_melee="The target is in a melee: no defense; a negative total hits someone else",
-        from_aim="Fire with the best card of your aim row (/karmic aim)", character="Your character",
-        modifier="A public modifier", pack="A guild pack (optional)", bot_plays_npcs="The bot plays the NPC's card")
+        weapon="Your ranged weapon", distance="Yards to the target",
+        target="An NPC target", target_member="A member target",
+        target_character="The target member's character", defense="The target dodges or blocks",
+        situation="Target: running, prone… (comma-separated)", location="Called shot location",
+        into_melee="Target in a melee (no defense)",
+        from_aim="Fire from your aim row", character="Your character",
+        modifier="A public modifier", pack="A guild pack", bot_plays_npcs="The bot plays the NPC")
     @app_commands.choices(defense=[app_commands.Choice(name="dodge", value="dodge"),
                                    app_commands.Choice(name="shield block", value="block")])
     @app_commands.autocomplete(weapon=_ranged_weapons, target=_npc_names, character=_my_characters,
@@ -783,13 +801,10 @@ class KarmicCog(BautaCog):
         opponent_character="The opposing member's character", ally_character="Your ally's character",
         range="Starting range in yards (default: the longest weapon)", show_down="A show down: fast draw",
         bot_plays_npcs="The bot plays the NPCs instead of the GM", pack="A guild pack (default: the sample)",
-        charge="Who charges (a fighter's name): one maneuver each this round, +1 max damage",
-        surprised="GM: who is caught by surprise (one undefended attack)",
-        ambusher="GM: who springs the surprise (default: your character)",
-        unaware="GM: the surprised one is totally unaware (−5 instead of −3)",
-        dodge_only="Fighters who only dodge, comma-separated (a whole DODGE hand)",
-        riding="Fighters fighting while riding, comma-separated (the lower hand)",
-        pairs="Who fights whom: 'Devon-Soldier; Mara-Bandit' (default: every foe)")
+        charge="Who charges (name)", surprised="GM: who is surprised (name)",
+        ambusher="GM: who surprises (default: you)", unaware="GM: totally unaware (−5)",
+        dodge_only="Names that only dodge", riding="Names fighting while riding",
+        pairs="Who fights whom: Devon-Soldier; Mara-Bandit")
     @app_commands.autocomplete(character=_my_characters, opponents=_npc_names)
     async def combat_start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
                            opponents: str | None = None, ally: discord.Member | None = None,

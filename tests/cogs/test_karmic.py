@@ -1069,3 +1069,46 @@ async def test_gm_surprise_gives_one_attack_that_cannot_be_defended(bot, world, 
     assert outs and outs[0]["unopposed"] and outs[0]["success"]
     if not state.over:
         assert len(state.combat.fighters["c2"].hand) == 2
+
+
+# ------------------------------------------------------------------------------ combined and multiple skills
+async def test_check_with_helpers_plays_a_helpers_best_card_and_skill2_draws_the_lower_hand(bot, world, seed):
+    """§1.10 (T10): each helper draws a hand and offers his single best card; the lead may play it
+    and the lead's attribute applies (A12): 9♠ from Bruno's hand + Alice's awareness 2 = 11.
+    Two skills at once draw the hand of the lower one (tracking 3, charm 2 → 2 cards)."""
+    alice, bruno, carla = world.users[2], world.users[3], world.users[4]
+    await import_sheet(bot, world, alice, ENRIS_YAML.replace("bow: 2", "bow: 2, charm: 2")
+                       .replace("finesse: 1, awareness: 2", "finesse: 1, awareness: 2"), "enris.yaml")
+    await import_sheet(bot, world, bruno)                        # Devon: tracking 2
+    await stack_deck(bot, alice.id, "Enris", ["2S", "3H", "4H"])
+    await stack_deck(bot, bruno.id, "Devon", ["9S", "3H"])
+    cog = cog_of(bot)
+    aware = discord.app_commands.Choice(name="awareness", value="awareness")
+    with pytest.raises(BautaError, match="helper"):
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                                 helper=alice)
+    with pytest.raises(NotGM):
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                                 helper=bruno, max_helpers=1)
+    assert await active_game(bot) is None
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                             attribute=aware, helper=bruno)
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    assert sorted(state.check.sides[0].hand) == ["2S", "3H", "4H"]     # tracking 3
+    assert state.check.sides[0].helper_cards == {"h1": "9S"}
+    assert game.meta[K.SHEETS] == {"c1": [2, "Enris"], "h1": [3, "Devon"]}
+    assert "helps and offers a card" in table_text(world) and label("9S") not in table_text(world)
+    assert any(label("9S") in m.content for m in world.dms(bruno))    # the helper sees his own hand
+    prompt = ENGINE.pending(state)[0]
+    assert [o.id for o in prompt.options][-1] == "h1:9S"
+    record = await play_cards_by_dm(bot, world, game.id, {alice.id: "h1:9S"})
+    final = ENGINE.load_state(record.state)
+    assert final.check.result["mt"] == 9 + 2 and final.check.result["success"]
+    devon = await bot.store.character(1, bruno.id, "karmic", "Devon")
+    assert sorted(devon["character"]["deck"]["discards"]) == ["3H", "9S"]        # written back
+    # two skills at once: the lower hand
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking",
+                             attribute=aware, skill2="charm")
+    game = await active_game(bot)
+    assert len(ENGINE.load_state(game.state).check.sides[0].hand) == 2
