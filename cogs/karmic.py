@@ -39,7 +39,11 @@ This cog adds:
   (GM only: the GM declares a surprise), `dodge_only` and `riding` (comma-separated names), `pairs`
   ("Devon-Soldier; Mara-Bandit": custom engagements).
   `/karmic combat declare` types a declaration instead of clicking (the engine refuses illegal
-  ones with its reason, privately); `/karmic combat end` (GM) ends the fight by the rules, with
+  ones with its reason, privately); `/karmic combat nudge [minutes]` (GM) answers every decision
+  overdue in this channel's game (a combat or a check) with `ENGINE.default_option` (stand, decline,
+  pass/hesitate; NPC seats by the bot's policy), each through `host.commit` (logged as "timeout") and
+  `host.publish`; the table only reads whose decision timed out, never the option taken; decisions
+  that arise from those answers wait for their players. `/karmic combat end` (GM) ends the fight by the rules, with
   a reason shown to the table, the engine's closing events and the final board, and writes the
   decks back; `/karmic combat board` posts the board again lower in the channel.
 
@@ -57,6 +61,7 @@ import io
 import logging
 import re
 import secrets
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import discord
@@ -64,7 +69,7 @@ from discord import app_commands
 
 from i18n import t
 from renderers import karmic as R
-from rules.common import GM, PUBLIC, BautaError, IllegalAction, PackError, Rng
+from rules.common import GM, PUBLIC, Actor, BautaError, Choose, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
@@ -941,6 +946,38 @@ class KarmicCog(BautaCog):
         await self.host.require_gm(interaction)
         await self.host.act(interaction, EndCombat((reason or t("karmic.gm_ends", interaction.guild_locale))[:300]),
                             system=NAME)
+
+    @combat.command(name="nudge", description="GM: answer every overdue decision here with its time-out default")
+    @app_commands.describe(minutes="Only if the game has waited at least this long (default 0)")
+    async def combat_nudge(self, interaction: discord.Interaction,
+                           minutes: app_commands.Range[int, 0, 10080] = 0):
+        await self.host.require_gm(interaction)
+        await self.host.begin(interaction)
+        game = await self.host.channel_game(interaction, NAME)
+        waited = datetime.now(timezone.utc) - datetime.fromisoformat(game.updated_at)
+        if waited < timedelta(minutes=minutes):
+            raise BautaError(t("karmic.nudge.not_yet", interaction.locale,
+                               minutes=int(waited.total_seconds() // 60), wanted=minutes))
+        overdue = {p.id for p in ENGINE.pending(ENGINE.load_state(game.state))}
+        answered: list[str] = []
+        for _ in range(50):
+            state = ENGINE.load_state(game.state)
+            due = [p for p in ENGINE.pending(state) if p.id in overdue and p.id not in answered]
+            if state.over or not due:
+                break
+            prompt = due[0]
+            option = ENGINE.default_option(state, prompt.id)
+            actor = Actor(prompt.player, gm=prompt.player == GM)
+            # logged as "timeout" and announced without the option: it may be a card of a hidden hand
+            game, outcome, before = await self.host.commit(game, Choose(prompt.id, (option,)), actor,
+                                                           interaction.locale, log_as="timeout")
+            answered.append(prompt.id)
+            who = _who(prompt.player)
+            await self.host.courier.send_channel(game.channel_id, t("karmic.nudge.answered", interaction.guild_locale,
+                                                                    who=who))
+            await self.host.publish(interaction, game, outcome.state, outcome.events, before)
+        await self.host.finish(interaction, t("karmic.nudge.done" if answered else "karmic.nudge.none",
+                                              interaction.locale, n=len(answered)))
 
     @combat.command(name="board", description="Post the combat board again here (the live board moves down)")
     async def combat_board(self, interaction: discord.Interaction):

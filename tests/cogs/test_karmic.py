@@ -1112,3 +1112,46 @@ async def test_check_with_helpers_plays_a_helpers_best_card_and_skill2_draws_the
                              attribute=aware, skill2="charm")
     game = await active_game(bot)
     assert len(ENGINE.load_state(game.state).check.sides[0].hand) == 2
+
+
+# ------------------------------------------------------------------------------ time-outs
+async def test_gm_nudge_answers_every_overdue_prompt_with_its_default_and_keeps_secrets(bot, world, seed):
+    owner, alice = world.users[1], world.users[2]
+    await bot.store.update_settings(1, gm_channel_id=11)
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier")
+    game = await active_game(bot)
+    state = ENGINE.load_state(game.state)
+    overdue = {p.id for p in ENGINE.pending(state)}
+    assert overdue == {"d1.1.c1.a-1.m0"}                          # Devon's first declaration
+    assert ENGINE.default_option(state, "d1.1.c1.a-1.m0") == "hes"   # a time-out yields the initiative
+    with pytest.raises(NotGM):
+        await cog.combat_nudge.callback(cog, world.interaction(alice, world.channels[10]))
+    with pytest.raises(BautaError, match="not 60 yet"):
+        await cog.combat_nudge.callback(cog, world.interaction(owner, world.channels[10]), minutes=60)
+    assert (await active_game(bot)).version == game.version
+    before = snapshot(world)
+    await cog.combat_nudge.callback(cog, world.interaction(owner, world.channels[10]))
+    record = await active_game(bot)
+    new_state = ENGINE.load_state(record.state)
+    assert not overdue & {p.id for p in ENGINE.pending(new_state)}         # every overdue prompt answered
+    actions = await bot.store.actions(game.id, limit=50)
+    assert len(actions) >= 1 and all(a.actor == "timeout" for a in actions)
+    assert [a.action["options"] for a in actions] == [["hes"]]
+    assert "Devon gives the initiative to Soldier" in table_text(world)
+    assert "overdue decision(s) answered" in world.ephemeral(owner)[-1].content
+    after = snapshot(world)
+    changed = "\n".join(v for k, v in after.items() if before.get(k) != v)
+    assert "Time-out" in changed
+    shown = set()
+    for a in actions:
+        shown |= shown_cards(new_state, a.events)
+    for card in hidden_cards(new_state) - shown:
+        assert label(card) not in changed
+    # the answers only cover what was overdue: the new decision (the Soldier's) waits for the GM
+    waiting = ENGINE.pending(new_state)
+    assert waiting and waiting[0].player == GM and not new_state.over
+    # a second nudge answers it with the bot's policy for an NPC seat
+    await cog.combat_nudge.callback(cog, world.interaction(owner, world.channels[10]))
+    assert waiting[0].id not in {p.id for p in ENGINE.pending(ENGINE.load_state((await active_game(bot)).state))}
