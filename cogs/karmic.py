@@ -23,7 +23,9 @@ This cog adds:
 - `/karmic check skill …`: the hand arrives by DM (the engine's prompt with a button per card, plus
   the `hand_image` PNG); the channel sees the card played, the arithmetic and the result.
   `helper`/`helper2` (members: each draws and offers his best card, §1.10), `skill2` (two skills
-  at once: the lower hand), `max_helpers` (GM cap). `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check.
+  at once: the lower hand), `max_helpers` (GM cap). `/karmic gm-modifier value` adds a (by default hidden) modifier to the running check; in a
+  combat it is a standing modifier on every maneuver total of fighter number `side` (a hidden one:
+  the table reads "hidden GM modifier = ?" and no totals; the GM room gets the numbers).
 - `/karmic shoot weapon distance …`: a ranged attack is a check of the weapon's skill (§5): range
   band, target situation, called-shot location; `target`/`target_member` with `defense` dodge or
   block makes the target draw its own DODGE+Awareness / SHIELD+Finesse hand (by DM, or the GM room
@@ -677,11 +679,11 @@ class KarmicCog(BautaCog):
                                       who=interaction.user.mention, name=ref[1]),
                               meta=self._sheets_meta(refs))
 
-    @karmic.command(name="gm-modifier", description="GM: add a modifier to the check in this channel (hidden by default)")
+    @karmic.command(name="gm-modifier", description="GM: a modifier on the check or a fighter here (hidden by default)")
     @app_commands.describe(value="The modifier (e.g. -3)", hidden="Seen by the GM only (default yes)",
-                           side="1 = the acting character, 2 = the opponent")
+                           side="Check: 1 actor, 2 opponent; combat: the fighter's number")
     async def gm_modifier(self, interaction: discord.Interaction, value: app_commands.Range[int, -20, 20],
-                          hidden: bool = True, side: app_commands.Range[int, 1, 2] = 1):
+                          hidden: bool = True, side: app_commands.Range[int, 1, 12] = 1):
         await self.host.require_gm(interaction)
         await self.host.act(interaction, GmModifier(int(value), side - 1, hidden), system=NAME)
         if hidden:

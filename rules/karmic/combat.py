@@ -949,7 +949,37 @@ def decl_mt(state: KarmicState, d: Decl, target: str) -> tuple[int, str]:
     if wp:
         mt += wp
         parts.append(f"{signed(wp)} wounds")
+    f = state.combat.fighters.get(d.owner)
+    if f is not None and f.gm_mod:
+        mt += f.gm_mod
+        parts.append(f"{signed(f.gm_mod)} GM")
+    if f is not None and f.gm_hidden:
+        mt += f.gm_hidden                  # the table reads the arithmetic without it, and no total
+        return mt, " ".join(parts) + " + hidden GM modifier = ?"
     return mt, " ".join(parts) + f" = {mt}"
+
+
+def hidden_total(state: KarmicState, key: str) -> bool:
+    f = state.combat.fighters.get(key)
+    return f is not None and bool(f.gm_hidden)
+
+
+def gm_modifier(state: KarmicState, index: int, val: int, hidden: bool, events: list[Event]) -> None:
+    """A standing GM modifier on every maneuver total of one fighter (index in the combatants'
+    order), until the GM changes it; a hidden one is seen by the GM only (digest §1.7, §9.3)."""
+    keys = list(state.combat.fighters)
+    if not 0 <= index < len(keys):
+        raise IllegalAction(f"No fighter number {index + 1} in this combat.")
+    f = state.combat.fighters[keys[index]]
+    if hidden:
+        f.gm_hidden += val
+        events.append(Event("gm_modifier", f"Hidden modifier {signed(val)} on {name(state, f.id)}'s maneuver "
+                                           f"totals (now {signed(f.gm_hidden)}).", GM,
+                            {"side": f.id, "value": val, "total": f.gm_hidden}))
+    else:
+        f.gm_mod += val
+        events.append(Event("modifier", f"The GM sets a modifier of {signed(val)} on {name(state, f.id)}'s "
+                                        f"maneuver totals.", PUBLIC, {"side": f.id, "value": val}))
 
 
 def damage_of(state: KarmicState, d: Decl, joker: bool = False) -> tuple[int, str]:
@@ -1035,8 +1065,11 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
                     total = amt - max(0, dmt)
                     success = total > 0
                     o["defense_mt"], o["total"] = dmt, total
-                    line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} ({dtext}): " \
-                            f"{amt} − {max(0, dmt)} = {total}"
+                    if hidden_total(state, a.owner) or hidden_total(state, t):
+                        line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} ({dtext})"
+                    else:
+                        line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} ({dtext}): " \
+                                f"{amt} − {max(0, dmt)} = {total}"
             else:
                 need_pos = a.man in ("darm", "hdis") or hr["unopposed_needs_positive_total"]
                 if defense is not None and not hr["unstoppable_defense_is_unopposed"] and not d_joker:
@@ -1106,6 +1139,15 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
                     e.live = False
     ranges = "; ".join(f"{name(state, e.a)}–{name(state, e.b)} {rng_text(e.range)}"
                        for e in cb.engagements if e.live)
+    secret = [o for o in outcomes if hidden_total(state, o["attacker"]) or hidden_total(state, o["target"])]
+    if secret:
+        events.append(Event("resolve_gm", f"GM: register {reg.n} totals: " + "; ".join(
+            f"{name(state, o['attacker'])} {o['mt']}" + (f" vs {name(state, o['target'])} {o['defense_mt']}"
+                                                         if o["defense_mt"] is not None else "")
+            for o in secret) + ".", GM, {"register": reg.n, "outcomes": [dict(o) for o in secret]}))
+        outcomes = [dict(o, mt=None if hidden_total(state, o["attacker"]) else o["mt"],
+                         defense_mt=None if hidden_total(state, o["target"]) else o["defense_mt"], total=None)
+                    if o in secret else o for o in outcomes]
     events.append(Event("resolve", f"Register {reg.n}: " + " ".join(lines) + (f" Range: {ranges}." if ranges else ""),
                         PUBLIC, {"register": reg.n, "lines": lines, "outcomes": outcomes,
                                  "ranges": [[e.a, e.b, e.range] for e in cb.engagements if e.live],

@@ -104,9 +104,12 @@ class KarmicEngine(Engine[KarmicState]):
                 raise IllegalAction("No hit decision is waiting for you.")
         elif isinstance(action, GmModifier):
             self._gm(actor)
-            if state.mode != "check":
-                raise IllegalAction("Modifiers are set on checks.")
-            checks.gm_modifier(state, action.side, action.value, action.hidden, events)
+            if state.mode == "combat":
+                if state.over or state.combat is None:
+                    raise IllegalAction("The combat is over.")
+                combat.gm_modifier(state, action.side, action.value, action.hidden, events)
+            else:
+                checks.gm_modifier(state, action.side, action.value, action.hidden, events)
         elif isinstance(action, Ruling):
             self._gm(actor)
             for prompt, meta in self._prompts(state):

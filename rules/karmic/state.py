@@ -130,6 +130,8 @@ class Fighter(Serial):
     cling: str = ""
     charged: bool = False
     multitask: str = ""        # a second skill used all along (riding…): the hand is the lower (§1.10)
+    gm_mod: int = 0            # the GM's standing modifier on every maneuver total (public)
+    gm_hidden: int = 0         # the GM's hidden standing modifier: only the GM sees it and the totals
 
 
 @dataclass

@@ -115,6 +115,10 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
             if k in cb.init_hands:
                 entry["initiative_hand"] = list(cb.init_hands[k])
         entry["initiative_cards"] = len(cb.init_hands.get(k, []))
+        if f.gm_mod:
+            entry["gm_modifier"] = f.gm_mod
+        if viewer == GM and f.gm_hidden:
+            entry["hidden_modifier"] = f.gm_hidden
         fighters.append(entry)
     registers = []
     for r in cb.registers:

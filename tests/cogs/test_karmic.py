@@ -1155,3 +1155,27 @@ async def test_gm_nudge_answers_every_overdue_prompt_with_its_default_and_keeps_
     # a second nudge answers it with the bot's policy for an NPC seat
     await cog.combat_nudge.callback(cog, world.interaction(owner, world.channels[10]))
     assert waiting[0].id not in {p.id for p in ENGINE.pending(ENGINE.load_state((await active_game(bot)).state))}
+
+
+async def test_gm_hidden_modifier_in_combat_reaches_only_the_gm(bot, world, seed):
+    """A hidden standing modifier on a fighter: the GM's ephemeral answer and the GM room; the table,
+    the public view and the board image never hold it."""
+    owner, alice = world.users[1], world.users[2]
+    await bot.store.update_settings(1, gm_channel_id=11)
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier")
+    before = snapshot(world)
+    with pytest.raises(NotGM):
+        await cog.gm_modifier.callback(cog, world.interaction(alice, world.channels[10]), value=-3, side=2)
+    with pytest.raises(IllegalAction, match="No fighter number 3"):
+        await cog.gm_modifier.callback(cog, world.interaction(owner, world.channels[10]), value=-3, side=3)
+    await cog.gm_modifier.callback(cog, world.interaction(owner, world.channels[10]), value=-3, side=2)
+    assert "Hidden modifier -3" in world.ephemeral(owner)[-1].content
+    state = ENGINE.load_state((await active_game(bot)).state)
+    assert state.combat.fighters["c2"].gm_hidden == -3
+    after = snapshot(world)
+    changed = "\n".join(v for k, v in after.items() if before.get(k) != v)
+    assert "-3" not in changed and "Hidden modifier" not in table_text(world)
+    assert "hidden_modifier" not in repr(ENGINE.view_for(state, PUBLIC))
+    assert any("Hidden modifier -3" in m.content for m in world.sent if m.where == GM_ROOM)
