@@ -807,11 +807,11 @@ async def test_refusals_reach_only_their_sender_and_public_lines_go_to_the_chann
     public_before = len(world.public())
     refused = [await call(world, cog.combat_declare, other, maneuver="atk", card="ZZ"),
                await call(world, cog.combat_declare, holder, maneuver="atk", card="ZZ"),
-               await call(world, cog.gm_modifier, gm, value=-2, hidden=False),        # no check here
+               await call(world, cog.gm_modifier, gm, value=-2, hidden=False, side=12),   # no fighter 12
                await call(world, cog.check, alice, channel=10, skill="tracking", character="Devon")]
     assert all(i.response.deferred is None or i.response.deferred.ephemeral for i in refused)
     assert "not in your hand" in world.ephemeral(holder)[-1].content
-    assert "check" in world.ephemeral(gm)[-1].content.lower()
+    assert "no fighter number 12" in world.ephemeral(gm)[-1].content.lower()
     assert len(world.public()) == public_before                      # nothing of the refusals in public
     # a legal typed declaration: the "face down" line is a channel message, the sender gets "✓ Done."
     key = next(k for k, c in state.controllers.items() if c == str(holder.id))
