@@ -1179,3 +1179,97 @@ async def test_gm_hidden_modifier_in_combat_reaches_only_the_gm(bot, world, seed
     assert "-3" not in changed and "Hidden modifier" not in table_text(world)
     assert "hidden_modifier" not in repr(ENGINE.view_for(state, PUBLIC))
     assert any("Hidden modifier -3" in m.content for m in world.sent if m.where == GM_ROOM)
+
+
+# ------------------------------------------------------------------------------ advancement and karma (/karmic-advance)
+def choice(value: str):
+    return discord.app_commands.Choice(name=value, value=value)
+
+
+async def test_karma_award_is_paid_in_cards_and_reaches_the_owner_privately(bot, world, seed):
+    """§6.3/§1.3: a +4 award removes negative cards totalling exactly 4 from the deck to the sideboard."""
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    with pytest.raises(NotGM):
+        await cog.advance_karma.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
+                                         amount=4, cards="4H", how=choice("remove_negative"))
+    with pytest.raises(IllegalAction, match="not exactly 4"):
+        await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                         amount=4, cards="3H", how=choice("remove_negative"))
+    with pytest.raises(IllegalAction, match="cannot pay"):
+        await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                         amount=4, cards="4S", how=choice("remove_positive"))
+    deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert len(deck["cards"]) == 44 and len(deck["sideboard"]) == 10            # refusals changed nothing
+    await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                     amount=4, cards="AH 3H", how=choice("remove_negative"))
+    deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert len(deck["cards"]) == 42 and "AH" in deck["sideboard"] and "3H" in deck["sideboard"]
+    assert "karma +4" in world.dms(alice)[-1].content and "sideboard 12" in world.dms(alice)[-1].content
+    assert not world.public()
+
+
+async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_skill(bot, world, seed):
+    """§6.8 (T15): hard work = 3 checks; a draw improves a skill when it beats the level (tracking 2:
+    5♠ → 3); listed twice it still improves once; the unspent check is saved; 8 checks buy an
+    attribute attempt (long and tiring = 8; might 1: 3♠ → 2); a teacher adds a card, the best is used."""
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    await stack_deck(bot, alice.id, "Devon", ["5S"])
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("hard"), skills="tracking, tracking")
+    stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert stored["skills"]["tracking"] == 3 and stored["saved_checks"] == 1
+    text = table_text(world)
+    assert "3 skill check(s)" in text and "improves to 3" in text and "already improved" in text
+    assert "5♠" in text and "Skill checks saved: 1" in text
+    await stack_deck(bot, alice.id, "Devon", ["3S"])
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("long_and_tiring"), attribute=choice("might"))
+    stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert stored["attributes"]["might"] == 2 and stored["saved_checks"] == 1       # 1 + 8 − 8
+    with pytest.raises(IllegalAction, match="8 skill checks"):
+        await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                          effort=choice("some"), attribute=choice("might"))
+    # a month of training with a teacher: two cards, the best counts (9♠ beats sword 3)
+    await stack_deck(bot, alice.id, "Devon", ["2S", "9S"])
+    await cog.advance_improve.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                       target="sword", teacher=True)
+    stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert stored["skills"]["sword"] == 4 and "best of" in world.last(TABLE).content
+    assert {"2S", "9S", "5S", "3S"} <= set(stored["deck"]["discards"])
+    with pytest.raises(NotGM):
+        await cog.advance_improve.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
+                                           target="sword")
+
+
+async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too(bot, world, seed):
+    """§6.4 (T18): Blahblah (−4) moves positive cards totalling 4 (A♠ + 3♠) to the sideboard; the
+    GM's cap on negative distinctions (house rule distinction_cap) refuses more, at import as well."""
+    alice, bruno = world.users[2], world.users[3]
+    await import_sheet(bot, world, alice)
+    cog = cog_of(bot)
+    with pytest.raises(IllegalAction, match="not exactly 4"):
+        await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
+                                               cards="5S", how=choice("remove_positive"))
+    await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
+                                           cards="AS 3S", how=choice("remove_positive"))
+    record = await bot.store.character(1, alice.id, "karmic", "Devon")
+    deck = record["character"]["deck"]
+    assert {"AS", "3S"} <= set(deck["sideboard"]) and len(deck["cards"]) == 42
+    assert record["sheet"]["distinctions"] == ["Blahblah"]
+    assert record["character"]["distinctions"][0]["karma_value"] == -4
+    assert "Blahblah" in world.ephemeral(alice)[-1].content
+    # the GM caps negative distinctions at −5: Empathic (−2) would make −6
+    await bot.store.set_house_rule(1, "karmic", "distinction_cap", 5)
+    with pytest.raises(IllegalAction, match="at most −5"):
+        await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Empathic",
+                                               cards="2S", how=choice("remove_positive"))
+    assert len((await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["distinctions"]) == 1
+    with pytest.raises(PackError, match="distinctions"):
+        await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah, Empathic]\n", "pia.yaml")
+    assert await bot.store.character(1, bruno.id, "karmic", "Pia") is None
+    await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah]\n", "pia.yaml")
+    assert await bot.store.character(1, bruno.id, "karmic", "Pia") is not None
