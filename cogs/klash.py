@@ -693,7 +693,7 @@ class KlashCog(BautaCog):
     @app_commands.describe(model="Your model", effect="What the token does")
     @app_commands.choices(effect=[app_commands.Choice(name="Extra action (during its activation)", value="action"),
                                   app_commands.Choice(name="Extra activation (after your activation)", value="activation"),
-                                  app_commands.Choice(name="Arm a re-roll (next failed test this turn)", value="reroll")])
+                                  app_commands.Choice(name="Arm a re-roll (house rule; else asked after a failed roll)", value="reroll")])
     @app_commands.autocomplete(model=ac_own_model)
     async def token(self, interaction: discord.Interaction, model: str, effect: str):
         _, mid = await self._typed(interaction, model, activate=False)

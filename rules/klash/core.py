@@ -91,10 +91,79 @@ def limit_key(state: KlashState) -> int:
 
 # ---------------------------------------------------------------- dice
 def die(state: KlashState, sides: int) -> int:
+    rr = state.__dict__.get("_rr")
+    if rr is not None and rr["at"] < len(rr["rolled"]):
+        # replaying an action after a re-roll window: the dice already seen stand
+        value, src = rr["rolled"][rr["at"]]
+        rr["at"] += 1
+        if src == "r":
+            state.rng.die(sides)   # the Rng moves on exactly as it did the first time
+        rr["log"].append([value, src])
+        return value
     if state.dice_queue:
-        value = int(state.dice_queue.pop(0))
-        return max(1, min(sides, value))
-    return state.rng.die(sides)
+        value, src = max(1, min(sides, int(state.dice_queue.pop(0)))), "q"
+    else:
+        value, src = state.rng.die(sides), "r"
+    if rr is not None:
+        rr["at"] += 1
+        rr["log"].append([value, src])
+    return value
+
+
+class RerollWindow(Exception):
+    """Raised by a failed roll that a Training Token may re-roll: the engine rewinds the action, asks the
+    model's player, and replays the action with the answer (the dice already rolled stand)."""
+
+    def __init__(self, model: str, player: str, what: str):
+        super().__init__(what)
+        self.model, self.player, self.what = model, player, what
+
+
+def token_reroll_ok(state: KlashState, m: Model) -> bool:
+    """May m's player spend a Training Token to re-roll m's roll now? (§3.9, one token per character per Turn)"""
+    return (m.placed and not m.removed and state.tokens.get(m.owner, 0) > 0 and not is_beast(state, m)
+            and m.token_mark != limit_key(state))
+
+
+def spend_token(state: KlashState, out: list, m: Model, effect: str) -> bool:
+    """Pay a token on m: the Discipline test (Veteran skips it). True if the effect happens."""
+    state.tokens[m.owner] -= 1
+    m.token_mark = limit_key(state)
+    if has(state, m, "veteran"):
+        ok = True
+        say(out, "test", f"{m.name} is a Veteran: no test needed for the token.", model=m.id)
+    else:
+        ok, _ = discipline_test(state, out, m, "Training Token", allow_armed=False)
+    say(out, "token", f"{who(m.owner)} spends a Training Token on {m.name} ({effect}): "
+        f"{'it works' if ok else 'wasted'}.", player=m.owner, model=m.id, effect=effect, ok=ok)
+    return ok
+
+
+def reroll(state: KlashState, out: list, m: Model, what: str) -> bool:
+    """A roll of m failed: is it re-rolled with a Training Token?
+
+    House rule ``reroll_window`` (default): the player decides after seeing the dice; the engine asks
+    (``RerollWindow``) and replays the action with the answer. Otherwise a re-roll armed in advance
+    (``reroll_armed``) is used on the first failed roll."""
+    if not state.house_rules.get("reroll_window", True):
+        if not m.reroll_armed:
+            return False
+        m.reroll_armed = False
+        say(out, "reroll", f"{m.name} uses its Training Token re-roll on {what}.", model=m.id)
+        return True
+    rr = state.__dict__.get("_rr")
+    if rr is None or not token_reroll_ok(state, m):
+        return False
+    i = rr["asked"]
+    rr["asked"] += 1
+    if i >= len(rr["decisions"]):
+        raise RerollWindow(m.id, m.owner, what)
+    if not rr["decisions"][i]:
+        return False
+    if not spend_token(state, out, m, "reroll"):
+        return False
+    say(out, "reroll", f"{m.name} re-rolls {what}.", model=m.id)
+    return True
 
 
 def roll_stat(state: KlashState, text: str, net: int, reroll_ones: bool = False) -> tuple[int, list[int]]:
@@ -117,9 +186,7 @@ def discipline_test(state: KlashState, out: list, m: Model, why: str, *, add: in
 
     a, b = throw()
     ok = a + b + add <= target
-    if not ok and allow_armed and m.reroll_armed:
-        m.reroll_armed = False
-        say(out, "reroll", f"{m.name} uses its Training Token re-roll on the {why} test ({a}+{b}).", model=m.id)
+    if not ok and allow_armed and reroll(state, out, m, f"the {why} test ({a}+{b} vs Discipline {target})"):
         a, b = throw()
         ok = a + b + add <= target
     extra = f" + {add}" if add else ""
@@ -193,9 +260,8 @@ def apply_damage(state: KlashState, out: list, target: Model, damage: int, sourc
     mod = (-1 if target.stunned else 0) + (-1 if lethal else 0) + (1 if target.armour else 0)
     tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
     outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
-    if outcome in ("defeated", "massacre") and target.reroll_armed:
-        target.reroll_armed = False
-        say(out, "reroll", f"{target.name} re-rolls its Tenacity ({tough}).", model=target.id)
+    if outcome in ("defeated", "massacre") and reroll(state, out, target, f"its Tenacity ({tough} against "
+                                                                           f"{damage} Damage: {outcome})"):
         tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
         outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
     say(out, "tenacity", f"{target.name} takes {damage} Damage, Tenacity {dice.shift(stat(state, target, 'tenacity'), mod)} "
@@ -224,13 +290,9 @@ def _opposed(state: KlashState, out: list, attacker: Model, target: Model, a_sta
     a_text, d_text = stat(state, attacker, a_stat), stat(state, target, d_stat)
     att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
     dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
-    if att <= dfn and attacker.reroll_armed:
-        attacker.reroll_armed = False
-        say(out, "reroll", f"{attacker.name} re-rolls its attack ({att}).", model=attacker.id)
+    if att <= dfn and attacker.id != target.id and reroll(state, out, attacker, f"its {label} roll ({att} against {dfn})"):
         att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
-    if att > dfn and target.reroll_armed:
-        target.reroll_armed = False
-        say(out, "reroll", f"{target.name} re-rolls its defence ({dfn}).", model=target.id)
+    if att > dfn and reroll(state, out, target, f"its defence against {label} ({dfn} against {att})"):
         dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
     say(out, "roll", f"{label}: {attacker.name} {dice.shift(a_text, a_mod)} rolls {att}, {target.name} "
         f"{dice.shift(d_text, d_mod)} rolls {dfn}.", attacker=attacker.id, target=target.id, attack=att,
@@ -417,8 +479,8 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
     if spell in SPELL_DIFFICULTY:
         mod = inc + _consume(caster) - (1 if caster.stunned else 0)
         roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
-        if roll < SPELL_DIFFICULTY[spell] and caster.reroll_armed:
-            caster.reroll_armed = False
+        if roll < SPELL_DIFFICULTY[spell] and reroll(state, out, caster, f"its Magic Attack ({roll} against "
+                                                                            f"Difficulty {SPELL_DIFFICULTY[spell]})"):
             roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
         ok = roll >= SPELL_DIFFICULTY[spell]
         say(out, "spell", f"{caster.name} casts {spell.replace('_', ' ').title()} (Difficulty {SPELL_DIFFICULTY[spell]}): "

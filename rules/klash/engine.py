@@ -6,6 +6,7 @@ Prompts are derived from the state only, so the cog never needs to know the rule
 """
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -344,6 +345,8 @@ class KlashEngine(Engine[KlashState]):
                 if act.ended or m.removed or kinds in ([], ["end"]):
                     self._finish_activation(state, out)
                     continue
+                if state.sel is not None and state.sel.get("kind") not in kinds:
+                    state.sel = None   # an Event Card changed things while a target was being chosen
                 return
             if state.ext_offer:
                 if self._ext_candidates(state):
@@ -609,7 +612,8 @@ class KlashEngine(Engine[KlashState]):
         if (self._token_ok(state, m, act.controller) and not act.extra_action and not act.dominated
                 and state.turn_player == act.controller):
             opts.append(("tka", "Training Token: extra action"))
-        if self._token_ok(state, m, act.controller) and not m.reroll_armed and not act.dominated:
+        if (self._token_ok(state, m, act.controller) and not m.reroll_armed and not act.dominated
+                and not state.house_rules.get("reroll_window", True)):
             opts.append(("tkr", "Training Token: arm a re-roll"))
         if not (not m.stunned and self._madman_bound(state, act, m)):
             opts.append(("end", "End activation"))
@@ -792,6 +796,8 @@ class KlashEngine(Engine[KlashState]):
                     and not state.extra_activation_used, "An extra activation follows your activation in your turn.")
             require(not m.activated, f"{m.name} has already been activated this Hourglass.")
         elif effect == "reroll":
+            require(not state.house_rules.get("reroll_window", True),
+                    "A Training Token re-roll is offered right after a failed roll (house rule reroll_window).")
             require(not m.reroll_armed, f"{m.name} already has a re-roll ready.")
         else:
             raise IllegalAction("Token effects: action, activation, reroll.")
@@ -1039,6 +1045,12 @@ class KlashEngine(Engine[KlashState]):
                            options=tuple(Option(m.id, _lbl(m.name)) for m in state.models
                                          if m.owner == p and not m.placed))]
         prompts: list[Prompt] = []
+        if state.window is not None:
+            w = state.window
+            m = state.model(w["model"])
+            return [Prompt(id=f"k{s}:rr{len(w['decisions'])}", player=w["player"],
+                           text=_lbl(f"{m.name} fails {w['what']}. Re-roll with a Training Token?"),
+                           options=(Option("yes", "Yes, re-roll (Training Token)"), Option("no", "No, let it stand")))]
         if state.stack:
             p = state.stack_next
             if state.esel is not None:
@@ -1107,7 +1119,7 @@ class KlashEngine(Engine[KlashState]):
         # The player who is not acting may arm a Training Token re-roll (optional, public).
         other = state.other(state.turn_player) if state.turn_player else ""
         acting = state.acts[-1].controller if state.acts else state.turn_player
-        if other and other != acting:
+        if other and other != acting and not state.house_rules.get("reroll_window", True):
             eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
             if eligible:
                 prompts.append(Prompt(id=f"k:tok:{state.seats.index(other)}:{state.tokens[other]}.{state.turn_no}",
@@ -1130,14 +1142,54 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ step
     def step(self, state: KlashState, action: Any, actor: Actor) -> list[Event]:
+        if state.window is not None:
+            return self._answer_window(state, action, actor)
+        return self._run(state, action, actor, [], [], 0)
+
+    def _run(self, state: KlashState, action: Any, actor: Actor, decisions: list, rolled: list,
+             shown: int) -> list[Event]:
+        """Apply an action. A failed roll that a Training Token could re-roll stops it (``core.RerollWindow``):
+        the state goes back to before the action and a window asks the player; the answer replays the
+        action with the same dice up to that roll (``decisions``/``rolled``), so nothing is applied twice."""
         out: list[Event] = []
-        if isinstance(action, Choose):
-            self._choose(state, action, actor, out)
-        else:
-            self._rich(state, action, actor, out)
-        state.seq += 1
-        self._settle(state, out)
-        return out
+        windowed = state.phase == "match" and state.house_rules.get("reroll_window", True)
+        snap = copy.deepcopy(state) if windowed else None
+        if windowed:
+            state.__dict__["_rr"] = {"decisions": list(decisions), "asked": 0, "rolled": rolled, "at": 0, "log": []}
+        try:
+            if isinstance(action, Choose):
+                self._choose(state, action, actor, out)
+            else:
+                self._rich(state, action, actor, out)
+            state.seq += 1
+            self._settle(state, out)
+        except core.RerollWindow as w:
+            log = state.__dict__["_rr"]["log"]
+            queue = list(state.dice_queue)
+            state.__dict__.clear()
+            state.__dict__.update(snap.__dict__)
+            state.dice_queue = queue   # forced dice already used stay used (they are in ``rolled``)
+            m = state.model(w.model)
+            state.window = {"action": self.dump_action(action), "actor": [actor.id, actor.gm],
+                            "decisions": list(decisions), "rolled": log, "shown": len(out),
+                            "player": w.player, "model": m.id, "what": w.what}
+            say(out, "reroll_offer", f"{m.name} fails {w.what}: {who(w.player)} may re-roll it with a Training "
+                f"Token ({state.tokens.get(w.player, 0)} left).", player=w.player, model=m.id)
+            return out[shown:]
+        finally:
+            state.__dict__.pop("_rr", None)
+        return out[shown:]
+
+    def _answer_window(self, state: KlashState, action: Any, actor: Actor) -> list[Event]:
+        w = state.window
+        if not isinstance(action, Choose):
+            raise IllegalAction("First answer the Training Token re-roll question.")
+        prompt = self.check_choice(state, action, actor)
+        yes = action.options[0] == "yes"
+        del prompt
+        state.window = None
+        return self._run(state, self.load_action(w["action"]), Actor(w["actor"][0], bool(w["actor"][1])),
+                         w["decisions"] + [yes], w["rolled"], w["shown"])
 
     def _seat_of(self, state: KlashState, actor: Actor, player: str) -> str:
         if not actor.may_act_for(player):

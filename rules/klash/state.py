@@ -18,7 +18,8 @@ HOUSE_RULES: dict = {
     "destructive_touch_is_melee": False, # §6.9: Destructive Touch does not break the no-melee VP
     "dominated_marked_activated": True,  # §6.15: a dominated model counts as activated afterwards
     "annihilation_immediate": True,      # §6.26: end as soon as a team has no models left
-    "secret_team": False,                # §6.27: team selection public (tabletop); True = simultaneous secret
+    "secret_team": False,
+    "reroll_window": True,                # §4.3/§7.2: Training Token re-roll decided after seeing the dice (False = armed in advance)                # §6.27: team selection public (tabletop); True = simultaneous secret
 }
 
 # Readings of digest §6 that are fixed (not switches), for the record:
@@ -36,8 +37,9 @@ HOUSE_RULES: dict = {
 #      two-action Charge is Increased.  §6.22 one spell per caster per Action Phase, tokens included.
 # §6.24 empty Event deck: reshuffle the discards; no hand limit.  §6.25 the side with more models
 #      deploys the rest.  §6.26 both teams wiped out at once: VP, then d12.
-# Training Token re-roll (§4.3): no reaction window exists in a button game, so the token is spent in
-# advance ("arm a re-roll") and re-rolls that model's next failed test or trial in this turn.
+# Training Token re-roll (§4.3, §7.2): after a failed roll the engine opens a window (``window``) asking the
+# model's player "Re-roll with a Training Token?" before the outcome applies (house rule ``reroll_window``;
+# False = the old way: the token is spent in advance and re-rolls that model's next failed roll).
 
 
 @dataclass
@@ -140,6 +142,8 @@ class KlashState(Serial):
     result: str = ""
     over: bool = False
     dice_queue: list[int] = field(default_factory=list)  # physical/forced dice, consumed before the Rng
+    # an open Training Token re-roll window: {action, actor, decisions, rolled, shown, player, model, what}
+    window: Optional[dict] = None
 
     def __deepcopy__(self, memo):
         """A fast deep copy that knows the shape of every field. The pack content (``cards``,

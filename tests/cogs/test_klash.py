@@ -48,6 +48,16 @@ def prompt_message(world, game_id, prompt):
     raise LookupError(prompt.id)
 
 
+async def decline_rerolls(bot, world, game_id):
+    """Answer every Training Token re-roll window "no" with its button (the dice stand)."""
+    while True:
+        _, state = await state_of(bot, game_id)
+        window = next((p for p in ENGINE.pending(state) if ":rr" in p.id), None)
+        if window is None:
+            return state
+        await answer(world, game_id, window, ["no"])
+
+
 async def answer(world, game_id, prompt, option_ids, user=None):
     """Answer a prompt the way a player does: click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
@@ -466,10 +476,10 @@ async def test_charge_assault_and_magic_by_command(bot, world):
     # typed for a Ready model with nothing active: it is activated first (two actions in the log)
     await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
                               double=False, touch=False)
-    record, state = await state_of(bot, game.id)
+    state = await decline_rerolls(bot, world, game.id)
     assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
-    assert [x.action["type"] for x in await bot.store.actions(game.id, limit=5)][::-1][:2] in (
-        ["activate", "charge"], ["charge", "activate"])
+    types = [x.action["type"] for x in await bot.store.actions(game.id, limit=20)][::-1]
+    assert [t for t in types if t != "choose"][:2] in (["activate", "charge"], ["charge", "activate"])
     ext = next((p for p in ENGINE.pending(state) if ":ext" in p.id), None)
     if ext:
         await answer(world, game.id, ext, ["no"])

@@ -14,13 +14,23 @@ def skirmish(teams_a, teams_b, seed=1, options=None, first=A, hourglass=1):
                                hourglass=hourglass)
 
 
-def do(state, action, who=None, dice=None):
-    """Apply an action (with forced dice) and return (new_state, events)."""
+def do(state, action, who=None, dice=None, window=False):
+    """Apply an action (with forced dice) and return (new_state, events). Training Token re-roll windows
+    are declined (the dice stand) unless ``window`` is true."""
     if dice is not None:
         state.dice_queue = list(dice)
     who = who or _owner(state, action)
     out = ENGINE.apply(state, action, Actor(who))
-    return out.state, out.events
+    return _decline(out.state, list(out.events), window)
+
+
+def _decline(state, events, window):
+    while state.window is not None and not window:
+        p = ENGINE.pending(state)[0]
+        out = ENGINE.apply(state, Choose(p.id, ("no",)), Actor(p.player))
+        state = out.state
+        events += out.events
+    return state, events
 
 
 def _owner(state, action):
@@ -32,13 +42,13 @@ def _owner(state, action):
     return state.turn_player or A
 
 
-def choose(state, prompt_tag, *options, dice=None):
+def choose(state, prompt_tag, *options, dice=None, window=False):
     for p in ENGINE.pending(state):
         if p.id.split(":")[1] == prompt_tag:
             if dice is not None:
                 state.dice_queue = list(dice)
             out = ENGINE.apply(state, Choose(p.id, tuple(options)), Actor(p.player))
-            return out.state, out.events
+            return _decline(out.state, list(out.events), window)
     raise AssertionError(f"no prompt {prompt_tag}: {[p.id for p in ENGINE.pending(state)]}")
 
 

@@ -311,7 +311,8 @@ def test_state_round_trips_through_json():
 
 
 def test_armed_reroll_repeats_a_failed_attack_and_the_idle_player_can_arm_by_button():
-    state = tskirmish([("plain", 50, 30)], [("plain", 53, 30)])
+    # house rule: the old way, a re-roll armed in advance (the default is the window after the dice)
+    state = tskirmish([("plain", 50, 30)], [("plain", 53, 30)], options={"house_rules": {"reroll_window": False}})
     p = prompt(state, "tok")
     assert p.player == B and [o.id for o in p.options] == ["r:m2"]
     state, ev = choose(state, "tok", "r:m2", dice=[1, 1])
@@ -369,7 +370,7 @@ def test_madman_with_no_action_left_may_end_its_activation():
     state, _ = do(state, Activate("m1"))
     state, _ = do(state, Assault("m1", "m2"), dice=[1, 6])
     state, _ = do(state, Assault("m1", "m2"), dice=[1, 6])
-    assert [o.id for o in prompt(state, "act").options] == ["tka", "tkr", "end"]
+    assert [o.id for o in prompt(state, "act").options] == ["tka", "end"]   # re-rolls: the window after the dice
     state2 = tskirmish([(f"q{QUALITIES.index('madman')}", 50, 30)], [("plain", 53, 30), ("plain", 90, 90)])
     state2.tokens[A] = 0
     state2, _ = do(state2, Activate("m1"))

@@ -378,10 +378,11 @@ def test_q40_rapid_fire_two_decreased_shots():
 
 
 def test_q41_veteran_uses_tokens_without_a_test():
-    state = duel(Q("veteran"))
+    armed = {"house_rules": {"reroll_window": False}}
+    state = duel(Q("veteran"), options=armed)
     state, ev = do(state, UseToken("m1", "reroll"), dice=[])
     assert state.model("m1").reroll_armed and state.tokens[A] == 4
-    state = duel("plain")
+    state = duel("plain", options=armed)
     state, ev = do(state, UseToken("m1", "reroll"), dice=[6, 6])
     assert not state.model("m1").reroll_armed and state.tokens[A] == 4
     with pytest.raises(IllegalAction, match="already used a token"):
