@@ -355,8 +355,9 @@ def melee(state: KlashState, out: list, attacker: Model, target: Model, *, inc: 
         if (allow_follow and has(state, attacker, "fury") and not attacker.removed and state.turn_player == attacker.owner
                 and state.acts and state.acts[-1].model == attacker.id and attacker.fury_mark != limit_key(state)):
             state.choices.append({"kind": "fury", "player": attacker.owner, "model": attacker.id})
-    elif dfn > att and allow_follow:
-        # Counterattack: a strictly higher Melee Defence allows a free attack, once per Turn.
+    elif dfn > att and kind != "self":
+        # Counterattack: a strictly higher Melee Defence allows a free attack, once per Turn. Free attacks
+        # are normal melee attacks (§6.12): AoO, Repel Charge, Fury and another Counterattack allow it too.
         if (has(state, target, "counterattack") and not target.stunned and not attacker.removed
                 and target.owner != attacker.owner and target.counter_mark != limit_key(state)):
             state.choices.append({"kind": "counter", "player": target.owner, "model": target.id,

@@ -324,7 +324,15 @@ class KlashEngine(Engine[KlashState]):
                 return
             if state.house_rules.get("annihilation_immediate", True) and self._annihilation(state, out):
                 return
-            state.choices = [c for c in state.choices if self._choice_options(state, c)]
+            state.choices = [c for c in state.choices if c["kind"] == "resume" or self._choice_options(state, c)]
+            if state.choices and state.choices[0]["kind"] == "resume":
+                c = state.choices.pop(0)
+                m = state.model(c["model"])
+                if not m.removed:
+                    m.x, m.y = c["x"], c["y"]
+                    say(out, "moved", f"{m.name} disengages to ({m.x:.1f}, {m.y:.1f}).", model=m.id, x=m.x, y=m.y,
+                        disengage=True)
+                continue
             if state.choices or state.stack or state.esel is not None:
                 return
             if state.stage == "initiative" or (state.stage == "final" and state.final_order):
@@ -674,10 +682,16 @@ class KlashEngine(Engine[KlashState]):
             return
         if disengage:
             if not has(state, m, "elusive"):
+                before = len(state.choices)
                 for e in core.engaged_with(state, m):
                     if m.removed:
                         break
                     core.melee(state, out, e, m, kind="aoo", allow_follow=False)
+                if len(state.choices) > before and not m.removed:
+                    # a Counterattack on an Attack of Opportunity strikes before the model walks away
+                    state.choices.append({"kind": "resume", "player": player, "model": m.id,
+                                          "x": path[-1][0], "y": path[-1][1]})
+                    return
             if m.removed:
                 return
         m.x, m.y = path[-1]
