@@ -11,7 +11,7 @@ from . import systems
 from .framework import chunks, reply
 
 # The top-level slash commands of each game, for `/help game`.
-GROUPS = {"karmic": ("karmic",), "klash": ("klash",), "carnival_zombie": ("cz",),
+GROUPS = {"karmic": ("karmic", "karmic-advance"), "klash": ("klash",), "carnival_zombie": ("cz",),
           "carnevale": ("carnevale", "carnevale-game", "carnevale-table")}
 ALL_GROUPS = {g for groups in GROUPS.values() for g in groups}
 
