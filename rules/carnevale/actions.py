@@ -125,6 +125,7 @@ class Shoot(Serial):
     at_ready: bool = False     # a 0-AP At the Ready shot
     targets: tuple[str, ...] = ()
     split: tuple[int, ...] = ()    # Multiple Targets: damage per target, in `targets` order
+    good_cover: bool = False   # the target is behind the piece of cover Event 8 improved
     type: ClassVar[str] = "shoot"
 
 

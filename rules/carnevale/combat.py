@@ -376,8 +376,12 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
 def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: str = "", distance: float = 0,
           cover_size: str = "", cover_hardness: str = "", aim: int = 0, aim_at: str = "dice", moving: str = "",
           target_contacts: int = 0, shooter_enemies: int = 0, in_contact: bool = False, karma: int = 0,
-          at_ready: bool = False, targets: tuple[ModelState, ...] = (), split: tuple[int, ...] = ()) -> list[Event]:
+          at_ready: bool = False, targets: tuple[ModelState, ...] = (), split: tuple[int, ...] = (),
+          good_cover: bool = False, free: str = "") -> list[Event]:
+    """`free`: a 0-AP shot outside the activation (the Mad Minute of Event 16)."""
     w = pick_weapon(a, weapon_name, "ranged")
+    if free and not w.firearm:
+        raise IllegalAction(f"The Mad Minute fires firearms only; {w.name} is not one.")
     if w.jammed:
         raise IllegalAction(f"{a.name}'s {w.name} is jammed: 2 AP to fix it, then reload.")
     if not w.loaded:
@@ -388,13 +392,14 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         raise IllegalAction(f"{t.name} is Hidden and cannot be shot (any enemy within 3'' reveals it).")
     if aim < 0 or aim > 2:
         raise IllegalAction("Aiming costs 1 or 2 extra AP.")
-    if aim and (shooter_enemies or in_contact or moving or at_ready):
-        raise IllegalAction("A model cannot aim while engaged, shooting on the move or At the Ready.")
+    if aim and (shooter_enemies or in_contact or moving or at_ready or free):
+        raise IllegalAction("A model cannot aim while engaged, shooting on the move, At the Ready or in a "
+                            "Mad Minute.")
     if aim and has(a, "Expert Marksman"):
         pass
     if moving == "climb" and weapon_x(w.abilities, "Short Weapon") is None:
         raise IllegalAction("Only a Short Weapon can be fired while climbing.")
-    cost = 0 if at_ready else 1 + aim
+    cost = 0 if at_ready or free else 1 + aim
     if a.ap < cost:
         raise IllegalAction(f"{a.name} needs {cost} AP for that shot and has {a.ap}.")
     blast = weapon_x(w.abilities, "Blast")
@@ -415,6 +420,12 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         cover_size, cover_hardness = "medium", "light"      # TTCombat: a model in the water is in cover
     if not flames and t is not None:
         hard = cover_hardness or ""
+        if good_cover:
+            if not state.good_cover:
+                raise IllegalAction("No piece of cover was improved (that is Event 8, Good Cover).")
+            if not (cover_size or hard):
+                raise IllegalAction("Name the size and hardness of the improved piece of cover.")
+            hard = tables.better_hardness(hard or "none")
         if has(t, "Cautious") and (cover_size or hard):
             hard = tables.better_hardness(hard or "none")
         if hard == "heavy+":
@@ -458,7 +469,8 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     a.ap -= cost
     a.hidden = False
     events: list[Event] = [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
-                                       + (" (At the Ready)" if at_ready else f" ({cost} AP, {a.ap} left)") + ".",
+                                       + (" (At the Ready)" if at_ready else f" ({free})" if free
+                                 else f" ({cost} AP, {a.ap} left)") + ".",
                               model=a.uid, target=t.uid if t else "", weapon=w.name)]
     events += end_walk(a)
     fear = weapon_x(w.abilities, "Fear")
@@ -467,7 +479,10 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     if fear is not None and t is not None and not has(t, "Mindless"):
         events += morale_single(state, t, fear, f"Fear ({fear})")
     _unload(w)
-    a.last_action = "shoot"
+    if free:
+        w.loaded = False          # fired in the Mad Minute: it must be reloaded before firing again
+    else:
+        a.last_action = "shoot"
     if w.damage_dice:
         return events + _template_weapon(state, a, t, w, mods, karma, blast, targets)
     if t is None:

@@ -307,8 +307,33 @@ class CarnevaleEngine(Engine[GameState]):
         self._begin_turn(state, events)
         return events
 
+    def _queue_geyser(self, state: GameState, pid: str) -> None:
+        state.counter += 1
+        state.morale_queue.append({"id": f"gy-{state.counter}", "player": pid, "kind": "geyser"})
+
+    def _geyser_attacks(self, state: GameState, uids: list[str]) -> list[Event]:
+        """The Geyser: a Combat-4 attack with Penetration (4) on each model within 5'' (each its own roll
+        against its DEX; no template Dex roll, digest §7.19); a Critical Stuns as in close combat."""
+        from .dice import roll_pool
+        events: list[Event] = []
+        for uid in uids:
+            m = state.model(uid)
+            if not m.in_play:
+                continue
+            dex = attr(m, "DEX", state)
+            r = roll_pool(state.rng, 4, dex, label="the Geyser")
+            events.append(M.record(state, None, r, f"the Geyser (Combat 4) against {m.name}, DEX {dex}"))
+            if r.aces:
+                events += M.apply_damage(state, m, r.aces, penetration=4, source="the Geyser")[1]
+            else:
+                events.append(ev("miss", f"The Geyser misses {m.name}.", model=m.uid))
+            if r.critical:
+                events += M.stun(state, m, "the Geyser's Critical")
+        return events
+
     def _begin_turn(self, state: GameState, events: list[Event]) -> None:
         state.turn += 1
+        state.mad_minute = []
         state.reinforce_tried = False
         state.sub = {}
         pid = state.turn_player
@@ -526,8 +551,9 @@ class CarnevaleEngine(Engine[GameState]):
                 else:
                     m.drowning = m.in_water and m.immobilised
         if state.geyser:
+            self._queue_geyser(state, state.first_player or state.seats[0])
             events.append(ev("geyser", "The Geyser attacks every model within 5'' (Combat 4, Penetration 4): "
-                                       "use Damage for each model hit."))
+                                       "name the models it reaches."))
         if state.aqua_alta:
             d = state.rng.die(10)
             if d >= 7:
@@ -1051,18 +1077,24 @@ class CarnevaleEngine(Engine[GameState]):
     def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
         sh = state.model(a.model)
         self._own(state, sh, actor)
+        free = ""
         if a.at_ready:
             if sh.at_ready != "shooting":
                 raise IllegalAction(f"{sh.name} is not At the Ready for shooting.")
             sh.at_ready = ""
+        elif sh.uid in state.mad_minute and state.active != sh.uid:
+            if not sh.in_play:
+                raise IllegalAction(f"{sh.name} is not on the table.")
+            state.mad_minute.remove(sh.uid)
+            free = "Mad Minute, 0 AP"
         else:
             self._active(state, a.model, actor)
         tgt = state.model(a.target) if a.target else None
         targets = tuple(state.model(u) for u in a.targets)
-        pre = [] if a.at_ready else self._gondola_check(state, sh)
+        pre = [] if a.at_ready or free else self._gondola_check(state, sh)
         return pre + combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
                             a.moving, a.target_contacts, a.shooter_enemies, a.in_contact, a.karma, a.at_ready,
-                            targets, tuple(a.split))
+                            targets, tuple(a.split), a.good_cover, free)
 
     # ------------------------------------------------------------------ books
     def _do_damage(self, state: GameState, a: A.Damage, actor: Actor) -> list[Event]:
@@ -1362,6 +1394,20 @@ class CarnevaleEngine(Engine[GameState]):
         if total == 2:
             state.aqua_alta = pid
             return []
+        if total == 8:
+            state.good_cover = pid
+            return [ev("event_effect", "The chosen piece of cover is one hardness step better for the rest of the "
+                                       f"game (Heavy: {state.house_rules.get('event8_heavy', -4)} dice); shoot with "
+                                       "good_cover at a model behind it.", player=pid)]
+        if total == 16:
+            shooters = [m.uid for m in state.squad(pid) if any(
+                w.firearm and w.loaded and not w.jammed and not w.destroyed for w in m.weapons)]
+            if not shooters:
+                return lost
+            state.mad_minute = shooters
+            names = ", ".join(state.models[u].name for u in shooters)
+            return [ev("mad_minute", f"Mad Minute: {names} fire now (0 AP, no activation); each weapon fired must "
+                                     "be reloaded before it fires again.", player=pid, models=shooters)]
         if total == 3:
             if tgt is None or tgt.activated or not tgt.in_play:
                 return lost
@@ -1397,6 +1443,7 @@ class CarnevaleEngine(Engine[GameState]):
         if total == 11:
             state.geyser = True
             s = scatter(state.rng, 0)
+            self._queue_geyser(state, pid)
             return [ev("geyser", f"Place the Geyser marker, then it scatters {s.distance}'' towards {s.clock} o'clock; "
                                  "it attacks every model within 5'' now and at every End of Round.",
                        distance=s.distance, clock=s.clock)]
@@ -1417,8 +1464,14 @@ class CarnevaleEngine(Engine[GameState]):
             if r.critical:
                 events += M.stun(state, tgt, "Evil Eye")
             if r.fumble:
-                events.append(ev("event_effect", f"{self._pname(state, enemy)} may remove a Stun from one model "
-                                                 "(Event 6 style: use /stun-clear via GM)."))
+                if any(m.stunned for m in state.squad(enemy)):
+                    state.counter += 1
+                    state.morale_queue.append({"id": f"ee-{state.counter}", "player": enemy, "kind": "evil_eye"})
+                    events.append(ev("event_effect", f"Fumble: {self._pname(state, enemy)} removes the Stun from one "
+                                                     "of their models.", player=enemy))
+                else:
+                    events.append(ev("event_effect", f"Fumble: {self._pname(state, enemy)} has no Stunned model to "
+                                                     "free.", player=enemy))
             return events
         if total == 14:
             if own is None or not own.in_play:
@@ -1477,7 +1530,7 @@ class CarnevaleEngine(Engine[GameState]):
             leader.command -= 1
             return [ev("event_effect", f"{leader.name} loses 1 Command ({leader.command}/{leader.command_max}).",
                        model=leader.uid)]
-        return []   # 8, 16: the players apply them on the table
+        return []
 
     # ------------------------------------------------------------------ magic
     def _do_cast(self, state: GameState, a: A.Cast, actor: Actor) -> list[Event]:
@@ -1553,6 +1606,20 @@ class CarnevaleEngine(Engine[GameState]):
             return []
         prompts: list[Prompt] = []
         for item in state.morale_queue[:1]:
+            if item.get("kind") == "geyser":
+                opts = [Option("none", "Nobody")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in
+                                                     list(state.models.values()) if m.in_play][:24]
+                prompts.append(Prompt(id=item["id"], player=item["player"],
+                                      text="The Geyser attacks (Combat 4, Penetration 4). Which models are within "
+                                           "5'' of it?", options=tuple(opts), min_choices=1, max_choices=len(opts)))
+                continue
+            if item.get("kind") == "evil_eye":
+                opts = [Option("none", "None")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80])
+                                                   for m in state.squad(item["player"]) if m.stunned][:24]
+                prompts.append(Prompt(id=item["id"], player=item["player"],
+                                      text="The Evil Eye fumbled: remove the Stun from one of your models.",
+                                      options=tuple(opts)))
+                continue
             squad = state.squad(item["player"])
             fallen = state.models[item["fallen"]].name
             opts = [Option("none", "Nobody was within 5''")] + [
@@ -1560,6 +1627,12 @@ class CarnevaleEngine(Engine[GameState]):
             prompts.append(Prompt(id=item["id"], player=item["player"],
                                   text=f"{fallen} fell. Which of your models were within 5''? They test Morale.",
                                   options=tuple(opts), min_choices=1, max_choices=len(opts)))
+        if state.mad_minute and not state.sub:
+            names = ", ".join(state.models[u].name for u in state.mad_minute if u in state.models)
+            prompts.append(Prompt(id=f"mm-{state.turn}-{len(state.mad_minute)}",
+                                  player=state.models[state.mad_minute[0]].owner,
+                                  text=f"Mad Minute: {names} may still fire (shoot with each, 0 AP).",
+                                  options=(Option("done", "No more shots"),)))
         if state.sub.get("kind") == "annul":
             opts = [Option("no", "Let the spell through")] + [
                 Option(m.uid, f"Annul with {m.name}"[:80]) for m in state.squad(state.sub["player"])
@@ -1743,6 +1816,21 @@ class CarnevaleEngine(Engine[GameState]):
         who = Actor(pid, actor.gm)
         pick = a.options[0]
         p = prompt.id
+        if p.startswith("gy-"):
+            state.morale_queue.pop(0)
+            hit = [u for u in a.options if u != "none"]
+            return self._geyser_attacks(state, hit) if hit else [ev("geyser_none", "Nobody is within 5'' of the "
+                                                                                   "Geyser.")]
+        if p.startswith("ee-"):
+            state.morale_queue.pop(0)
+            if pick == "none":
+                return []
+            m = state.model(pick)
+            m.stunned = False
+            return [ev("event_effect", f"{m.name} is no longer Stunned (Evil Eye fumble).", model=m.uid)]
+        if p.startswith("mm-"):
+            state.mad_minute = []
+            return [ev("mad_minute_end", "The Mad Minute is over.")]
         if p.startswith("mor-"):
             item = state.morale_queue.pop(0)
             testers = [uid for uid in a.options if uid != "none" and state.models[uid].in_play]

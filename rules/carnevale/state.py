@@ -194,6 +194,8 @@ class GameState(Serial):
     spells: dict[str, dict] = field(default_factory=dict)   # the pack's spell table, copied in
     aqua_alta: str = ""                     # player who played it
     geyser: bool = False
+    good_cover: str = ""                    # Event 8: the player whose piece of cover was improved
+    mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
     over: bool = False
     winner: Optional[str] = None
     result: dict = field(default_factory=dict)

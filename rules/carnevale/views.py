@@ -66,7 +66,7 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
         "last_roll": {k: v for k, v in state.last_roll.items() if k != "result"}
         | ({"result": state.last_roll["result"]} if "result" in state.last_roll else {}),
         "log": list(state.log[-15:]), "house_rules": dict(state.house_rules),
-        "aqua_alta": bool(state.aqua_alta), "geyser": state.geyser, "fountains": state.fountains,
+        "aqua_alta": bool(state.aqua_alta), "geyser": state.geyser, "good_cover": bool(state.good_cover), "mad_minute": list(state.mad_minute), "fountains": state.fountains,
         "fixed_first": state.fixed_first,
         "over": state.over, "winner": state.winner, "result": state.result if state.over else {},
     }

@@ -6,7 +6,7 @@ from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.common import Choose, IllegalAction
 
-from .helpers import P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
 
 
 def base(first=P1, **kw):
@@ -81,3 +81,88 @@ def test_reroll_window_after_a_group_morale_roll_then_the_single_rolls_resume():
     assert [e.data["model"] for e in ev if e.kind == "stun"] == ["b2", "b3"]
     assert not s.models["b1"].stunned and s.models["b1"].karma == 5
     assert ENGINE.pending(s)[0].id.startswith("do-") or ENGINE.pending(s)[0].id.startswith("turn-")
+
+
+# ------------------------------------------------------------------ 2. Events and the Geyser, resolved
+def with_event(s, pid=P1):
+    s.players[pid].events_left = 1
+    return s
+
+
+def test_event_16_mad_minute_fires_every_loaded_firearm_for_0_ap():
+    s = with_event(base())
+    script(s, 7, 9)
+    s, ev = apply(s, A.PlayEvent(P1), P1)
+    assert ev[0].data["total"] == 16 and s.mad_minute == ["a1"]          # the Capodecime's pistol
+    assert any(p.id.startswith("mm-") for p in ENGINE.pending(s))
+    ap = s.models["a1"].ap
+    script(s, 8, 8, 2, 2)                                               # SHO 4 at difficulty 7: 2 Aces
+    s, ev = apply(s, A.Shoot("a1", "b2"), P1)                            # no activation
+    assert s.models["a1"].ap == ap and not s.models["a1"].activated
+    assert [(e.data["amount"], e.data["lost"]) for e in ev if e.kind == "damage"] == [(2 + 2, 2)]
+    pistol = next(w for w in s.models["a1"].weapons if w.name == "Pistol")
+    assert not pistol.loaded and s.mad_minute == []
+    with pytest.raises(IllegalAction):
+        apply(s, A.Shoot("a1", "b2"), P1)
+
+
+def test_event_16_is_lost_without_a_loaded_firearm():
+    s = with_event(base(), P2)
+    s.turn_player = P2
+    script(s, 7, 9)
+    s, ev = apply(s, A.PlayEvent(P2), P2)
+    assert "event_lost" in kinds(ev) and s.mad_minute == []
+
+
+def test_event_8_good_cover_is_one_hardness_step_better_and_heavy_gives_minus_4():
+    s = with_event(base())
+    s, _ = apply(s, A.Activate("a1"), P1)
+    with pytest.raises(IllegalAction, match="Event 8"):
+        apply(s, A.Shoot("a1", "b2", cover_size="medium", cover_hardness="light", good_cover=True), P1)
+    script(s, 5, 3)
+    s, ev = apply(s, A.PlayEvent(P1), P1)
+    assert ev[0].data["total"] == 8 and s.good_cover == P1
+    s, ev = apply(s, A.Shoot("a1", "b2", cover_size="medium", cover_hardness="light", good_cover=True), P1)
+    assert len(rolls(ev)[0]["dice"]) == 4 - 1 - 2                      # medium −1, light→blunt −2
+    s2 = s                                                               # reload and shoot again
+    s2.models["a1"].weapons[1].loaded = True
+    s2.models["a1"].ap = 3
+    s2, ev = apply(s2, A.Shoot("a1", "b2", cover_size="medium", cover_hardness="blunt", good_cover=True), P1)
+    assert len(rolls(ev)[0]["dice"]) == 4 - 1 - 3                      # blunt→heavy −3: 0 dice
+    s2.models["a1"].weapons[1].loaded = True
+    s2.models["a1"].ap = 3
+    give(s2, "a1", "Sniper", 5)                                         # +5 dice, to see the −4
+    s2, ev = apply(s2, A.Shoot("a1", "b3", cover_size="medium", cover_hardness="heavy", good_cover=True), P1)
+    assert len(rolls(ev)[0]["dice"]) == 4 + 5 - 1 - 4                  # heavy → "+4 cover": −4 dice
+
+
+def test_event_11_the_geyser_attacks_the_models_named_now_and_at_each_end_of_round():
+    s = with_event(base())
+    script(s, 5, 6)
+    s, ev = apply(s, A.PlayEvent(P1), P1)
+    assert ev[0].data["total"] == 11 and s.geyser
+    p = next(p for p in ENGINE.pending(s) if p.id.startswith("gy-"))
+    assert p.player == P1 and p.max_choices == len(p.options)
+    script(s, 5, 6, 2, 2, 10, 4, 1, 1)
+    s, ev = apply(s, Choose(p.id, ("b2", "a2")), P1)
+    # b2: 4 dice at its DEX 5 → 2 Aces; Penetration 4 against Protection 2 → 2 LP
+    # a2: DEX 4, the Destiny Die 10 → 2 Aces and a Critical → 2 LP and a Stun
+    assert [r["difficulty"] for r in rolls(ev)] == [5, 4]
+    assert [(e.data["model"], e.data["protection"], e.data["lost"]) for e in ev if e.kind == "damage"] == \
+        [("b2", 0, 2), ("a2", 0, 2)]
+    assert s.models["a2"].stunned and not s.models["b2"].stunned
+    assert not any(p.id.startswith("gy-") for p in ENGINE.pending(s))
+    s, ev = apply(s, A.EndRound(), GM_ACTOR)
+    assert any(p.id.startswith("gy-") for p in ENGINE.pending(s))
+
+
+def test_event_13_evil_eye_fumble_lets_the_opponent_clear_a_stun():
+    s = with_event(base())
+    s.models["b3"].stunned = True
+    script(s, 6, 7, 1, 2, 3, 4)                                         # 13; then 4 dice, Destiny 1, no Ace
+    s, ev = apply(s, A.PlayEvent(P1, target="b2"), P1)
+    assert ev[0].data["total"] == 13 and rolls(ev)[0]["fumble"]
+    p = next(p for p in ENGINE.pending(s) if p.id.startswith("ee-"))
+    assert p.player == P2 and [o.id for o in p.options] == ["none", "b3"]
+    s, ev = apply(s, Choose(p.id, ("b3",)), P2)
+    assert not s.models["b3"].stunned
