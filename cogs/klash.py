@@ -4,9 +4,10 @@ Thin on purpose: the rules live in `rules/klash/`, the images in `renderers/klas
 decision is one of the engine's prompts, which the framework turns into buttons or a select for the
 player who owns it (only they may click; a stale click gets an ephemeral answer). This cog adds:
 
-- `/klash draft opponent [pack]`: opens the game (the auction). After every pick the **draft board**
-  image (the five revealed cards, who picks, both players' picks so far) is updated: one message per
-  auction round, edited after each pick of the round (its id is kept in the game's `meta`).
+- `/klash draft opponent [pack]`: opens the game (the auction). Each pick prompt is ONE message: the
+  **draft table** image (the revealed cards, who picks, both players' picks so far, drawn from the
+  public view by `prompt_image`) with a button per card. When the auction ends, the final table is
+  posted once (its id is kept in the game's `meta`).
 - `/klash team [cards]`: the team select is posted by the framework; the command shows your 12 cards
   and takes a typed choice too. The engine checks the requirements and posts the team VP.
 - `/klash match`: the arena, the state and the pending decision again (also the way to resume a
@@ -18,8 +19,10 @@ player who owns it (only they may click; a stale click gets an ephemeral answer)
   `end`, `event`, `pass`. Positions are `x y` in cm, or `toward` a model / the Altar / a Gate
   (with an optional `distance`), or a `distance` and a `direction`. An action typed for a Ready model
   when nothing is active activates it first (a separate engine action, so undo steps stay small).
-- Event Card hands: the engine's private prompts give a button per playable card by DM; the cog
-  also DMs the `hand_png` image when a hand changes.
+- Event Card hands: the engine's private prompts give a button per playable card by DM, with the
+  `hand_png` image of that player's own hand in the same message (`prompt_image`, the player's view;
+  also on the answer and Final Phase swap prompts). When a hand changes and no hand prompt is up (no
+  card playable now), the hand image alone is DMed.
 
 Every command that acts is acknowledged privately by the host (`host.begin`): its public result is
 posted to the channel, and a refusal (a card not in your hand, a model not yours) is seen only by
@@ -189,16 +192,33 @@ def _arena_caption(view: dict, locale=None) -> str:
              vp=_vp(view))
 
 
+def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
+    """The picture that goes with a prompt's buttons, from its recipient's own view: the auction table
+    (the revealed cards and both players' picks so far) with the pick buttons; the player's own Event
+    Card hand with the private hand, answer and Final Phase swap buttons."""
+    tag = prompt.id.split(":")[1] if ":" in prompt.id else ""
+    if tag == "pick":
+        if _BOT is not None and "names" not in view:
+            view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
+        return "klash-draft.png", R.draft_png(view)
+    if prompt.private and (tag == "hand" or tag == "resp" or tag == "swap") and "hand" in view:
+        return "klash-hand.png", R.hand_png(view)
+    return None
+
+
 async def show_board(host, game, state, *, new: bool = False) -> None:
-    """Post or edit the draft board (one message per auction round) or the arena (deployment and match)."""
+    """Post or edit the arena (deployment and match). During the auction the table goes with the pick
+    buttons (``prompt_image``); when it ends the final table (both players' 12 picks) is posted once."""
     view = public_view(host, state)
-    if state.phase in ("draft", "team"):
+    if state.phase == "draft":
+        return
+    if state.phase == "team":
         live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
-        if state.phase == "team" and live.get("done") and not new:
+        if live.get("done") and not new:
             return
         png = await asyncio.to_thread(R.draft_png, view)
         await host.live_message(game, DRAFT, _draft_caption(view), file=_file(png, f"klash-{game.id}-draft.png"),
-                                new=new or live.get("round") != state.draft_round,
+                                new=True,
                                 round=state.draft_round, done=state.phase == "team")
     else:
         png = await asyncio.to_thread(R.arena_png, view)
@@ -239,7 +259,8 @@ async def after_publish(host, interaction, game, state, events) -> None:
         await show_board(host, game, state, new=new)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)
-    for player in sorted(_hands_changed(state, events)):
+    holding = {p.player for p in ENGINE.pending(state) if p.private and ":hand:" in p.id}
+    for player in sorted(_hands_changed(state, events) - holding):   # else the hand buttons carry the image
         try:
             await send_hand(host, game, state, player)
         except Exception:  # noqa: BLE001
@@ -248,7 +269,7 @@ async def after_publish(host, interaction, game, state, events) -> None:
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
-    load_pack=load_pack, after_publish=after_publish))
+    load_pack=load_pack, after_publish=after_publish, prompt_image=prompt_image))
 
 
 # ============================================================================ parsing helpers

@@ -25,6 +25,11 @@ def _bytes(file) -> bytes:
     return file.fp.getvalue() if hasattr(file.fp, "getvalue") else b""
 
 
+def table(bot, state) -> bytes:
+    """The draft table of the public view, with the players' names (what the cog draws)."""
+    return R.draft_png(K.public_view(SimpleNamespace(bot=bot), state))
+
+
 def edits(world, message_id=None) -> int:
     """How many times the bot edited its channel messages (the live boards), or one of them."""
     return sum(m.edits for m in world.public() if message_id is None or m.id == message_id)
@@ -108,8 +113,10 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     _, state = await state_of(bot, game.id)
     a, b = state.player_a, state.player_b
     assert sorted([a, b]) == ["2", "3"]
-    assert "Gladiator Auction" in world.public()[-1].content           # the draft board follows the buttons
-    assert "Auction round 1: " in world.public_text()                 # the first reveal, as every later one
+    first = world.public()[-1]                                          # ONE message: the table and the buttons
+    assert "Auction round 1: " in first.content and len(first.custom_ids()) == 5
+    assert first.file is not None and "draft" in first.file.filename
+    images = []
     wrong_refused = 0
     for pick in range(24):
         record, state = await state_of(bot, game.id)
@@ -120,6 +127,11 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
         assert prompt.player == expected and len(prompt.options) == 5 - n
         message = prompt_message(world, game.id, prompt)
         assert message.public and len(message.custom_ids()) == 5 - n   # a button per revealed card
+        # ... and the draft table of this very moment in the same message: the public view (revealed
+        # cards, both players' picks so far)
+        assert message.file is not None and "draft" in message.file.filename
+        assert _bytes(message.file) == table(bot, state)
+        images.append(_bytes(message.file))
         other = world.users[int(b if expected == a else a)]
         await click(world, message, other, index=0)                       # not their pick: refused
         assert (await bot.store.game(game.id)).version == record.version
@@ -141,11 +153,13 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     actions = await bot.store.actions(game.id, limit=100)
     assert len(actions) == 24
     assert sorted(x.actor for x in actions) == sorted(p for _, p, _ in state.draft_log)
-    # the draft board: one image per round, edited after each later pick of the round
-    boards = [m for m in world.public() if m.file is not None and "draft" in m.file.filename]
-    assert len(boards) == 8
-    assert edits(world) == 2 * 7 + 3               # the last pick shows on the last board too
-    assert "auction is over" in boards[-1].content
+    # every pick prompt carried its own, different table (the picks grow); no separate live board
+    # during the auction: when it ends, the final table (12 picks each) is posted once
+    assert len(images) == 24 and len(set(images)) == 24
+    tables = [m for m in world.public() if m.file is not None and "draft" in m.file.filename]
+    boards = [m for m in tables if "auction is over" in m.content]
+    assert len(tables) == 25 and len(boards) == 1 and edits(world) == 0
+    assert _bytes(boards[0].file) == table(bot, state)
     # both team selects are posted (public, tabletop default)
     selects = [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
     assert len(selects) == 2
@@ -171,8 +185,7 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
     _, state = await state_of(bot, game.id)
     prompt = ENGINE.pending(state)[0]
     old = prompt_message(world, game.id, prompt)
-    board_id = (await bot.store.game(game.id)).meta[K.DRAFT]["message"]
-    board_edits = edits(world, board_id)
+    assert old.file is not None and "draft" in old.file.filename
     await bot.close()
     second = await make_bot(bot.config.db_path)
     try:
@@ -180,7 +193,9 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
         await click(world, old, world.users[int(prompt.player)], index=0)
         record, state = await state_of(second, game.id)
         assert record.version == 5 and len(state.draft_log) == 5
-        assert record.meta[K.DRAFT]["message"] == board_id and edits(world, board_id) == board_edits + 1   # same live board
+        # the next pick's message, posted by the restarted bot, carries the table with the 5th pick
+        nxt = prompt_message(world, game.id, ENGINE.pending(state)[0])
+        assert nxt is not old and nxt.file is not None and _bytes(nxt.file) == table(second, state)
         state = await run_draft(second, world, game.id, random.Random(3))
         assert state.phase == "team" and len(state.picks["2"]) == len(state.picks["3"]) == 12
     finally:
@@ -601,3 +616,28 @@ async def test_gm_undo_per_action_in_the_match(bot, world):
     _, state = await state_of(bot, game.id)
     await answer(world, game.id, next(p for p in ENGINE.pending(state) if ":tgt" in p.id), ["to:alt"])
     assert (await bot.store.game(game.id)).state["models"][0]["x"] == moved["models"][0]["x"]
+
+
+async def test_hand_buttons_and_hand_image_come_in_one_dm(bot, world):
+    """The Event Card hand image goes with the private card buttons (k:hand:, the answer prompt), drawn
+    from that player's own view; no separate hand-image DM while those buttons are up."""
+    game = await skirmish_game(bot, world, {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]})
+    cog = bot.get_cog("KlashCog")
+    alice, bruno = world.users[2], world.users[3]
+    await cog.event.callback(cog, world.interaction(alice, world.channels[10]), card="roar", target=None)
+    _, state = await state_of(bot, game.id)
+    resp = next(p for p in ENGINE.pending(state) if ":resp" in p.id)
+    message = prompt_message(world, game.id, resp)
+    assert message.where == "dm:3" and message.file is not None
+    assert _bytes(message.file) == R.hand_png(ENGINE.view_for(state, "3"))          # Bruno's own hand only
+    dms_before = len(world.dms(alice))
+    await cog.pass_.callback(cog, world.interaction(bruno, world.channels[10]))
+    _, state = await state_of(bot, game.id)
+    assert state.hands["2"] == ["sand"]
+    hand = next(p for p in ENGINE.pending(state) if p.player == "2" and ":hand:" in p.id)
+    message = prompt_message(world, game.id, hand)
+    assert message.where == "dm:2" and len(message.custom_ids()) == 1                # Sand in the Eyes
+    assert message.file is not None and _bytes(message.file) == R.hand_png(ENGINE.view_for(state, "2"))
+    hand_dms = [m for m in world.dms(alice)[dms_before:] if m.file is not None and "hand" in m.file.filename]
+    assert hand_dms == [message]                                   # one message: the image and its buttons
+    assert not [m for m in world.public() if m.file and "hand" in m.file.filename]
