@@ -40,6 +40,40 @@ def pick_weapon(m: ModelState, name: str, kind: str) -> WeaponState:
     return (loaded or cands)[0]
 
 
+# The two Powers that are attacks (digest §5.7, Powers table 3 and 8; §7.31: the GM should confirm
+# them). Fire Breath: a cone (Blast (−9)) of Flames with 1d10 damage, like the flamethrower; the
+# extract's "Shot (3d10)" has no rule the bot can apply beyond that. Lightning Bolt: Aces+2, Reload (3),
+# Multiple Shot (2), Multiple Targets (2), Stun; its range is not given (house rule
+# lightning_bolt_range, 0 = no range penalty).
+POWER_WEAPONS = ("Fire Breath", "Lightning Bolt")
+
+
+def power_weapon(name: str, bolt_range: int = 0) -> WeaponState | None:
+    if name == "Fire Breath":
+        return WeaponState(name=name, kind="ranged", damage_dice="1d10",
+                           abilities=[{"name": "Blast", "x": -9}, {"name": "Flames"}])
+    if name == "Lightning Bolt":
+        return WeaponState(name=name, kind="ranged", damage=2, range=int(bolt_range), shots_left=2,
+                           abilities=[{"name": "Reload", "x": 3}, {"name": "Multiple Shot", "x": 2},
+                                      {"name": "Multiple Targets", "x": 2}, {"name": "Stun"}])
+    return None
+
+
+def arm_powers(state: GameState, m: ModelState) -> list[str]:
+    """Give a model the weapon of each attack Power it holds (and take it back when the Power is
+    gone, e.g. the Infusion's Power at the End of Round). Returns the weapons added."""
+    added = []
+    for name in POWER_WEAPONS:
+        holds = has(m, name)
+        armed = any(w.name == name for w in m.weapons)
+        if holds and not armed:
+            m.weapons.append(power_weapon(name, int(state.house_rules.get("lightning_bolt_range", 0))))
+            added.append(name)
+        elif armed and not holds:
+            m.weapons = [w for w in m.weapons if w.name != name]
+    return added
+
+
 def unarmed() -> WeaponState:
     return WeaponState(name="Unarmed", kind="melee", damage=-1)
 

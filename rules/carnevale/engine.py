@@ -129,6 +129,7 @@ class CarnevaleEngine(Engine[GameState]):
                 m = make_model(pack, member, pid, uid)
                 m.ap = m.ap_max
                 state.models[uid] = m
+                combat.arm_powers(state, m)
                 if member.leader:
                     player.leader = uid
             state.players[pid] = player
@@ -542,6 +543,8 @@ class CarnevaleEngine(Engine[GameState]):
                 if e.kind == "petrify":
                     m.petrified = False
                 events.append(ev("effect_end", f"{e.name} on {m.name} ends.", model=m.uid))
+            if expired:
+                combat.arm_powers(state, m)
         for m in list(state.models.values()):
             if m.in_play and (m.drowning or (m.in_water and m.immobilised)):
                 events += M.hold_breath(state, m)
@@ -850,9 +853,13 @@ class CarnevaleEngine(Engine[GameState]):
         for name, x in names:
             m.effects.append(Effect(name="Infusion" if temporary else "Power", kind="ability", ability=name,
                                     x=x or 0, expires=state.round if temporary else 0))
+        armed = combat.arm_powers(state, m)
         events.append(ev("power", f"{m.name} rolls on the Powers table ({faces}): "
                                   f"{', '.join(n for n, _ in names) or 'nothing new'}"
                                   f"{' until the End of Round' if temporary else ''}.", model=m.uid))
+        if armed:
+            events.append(ev("power_weapon", f"{m.name} can now attack with {', '.join(armed)} (Shoot, weapon "
+                                             f"{armed[0]}).", model=m.uid, weapons=armed))
         return events
 
     def _do_attack(self, state: GameState, a: A.Attack, actor: Actor) -> list[Event]:

@@ -35,6 +35,7 @@ DEFAULT_HOUSE_RULES: dict[str, Any] = {
     "leader_kill_karma": 3,                   # §1.8 (instead of the +1 for a fall)
     "agendas": True,                          # §5.5 optional rule
     "fragment_bearer_penalty": 1,             # §5.9 adventure 2
+    "lightning_bolt_range": 0,                # §7.31: the Lightning Bolt Power's range (0 = no range penalty)
     "reroll_window": True,                    # offer Reroll Dice / Reroll All Dice after a close-combat roll
 }
 

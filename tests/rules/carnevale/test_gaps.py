@@ -166,3 +166,57 @@ def test_event_13_evil_eye_fumble_lets_the_opponent_clear_a_stun():
     assert p.player == P2 and [o.id for o in p.options] == ["none", "b3"]
     s, ev = apply(s, Choose(p.id, ("b3",)), P2)
     assert not s.models["b3"].stunned
+
+
+# ------------------------------------------------------------------ 3. the attack Powers
+def drink(s, face):
+    s.models["a1"].magic_item = "Infusion of the Rent in the Sky"
+    s, _ = apply(s, A.Activate("a1"), P1)
+    script(s, face)
+    return apply(s, A.SpendAP("a1", "drink_infusion"), P1)
+
+
+def test_lightning_bolt_power_aces_plus_2_two_targets_two_shots_stun_reload_3():
+    s, ev = drink(base(), 8)
+    assert "power_weapon" in kinds(ev)
+    bolt = next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt")
+    assert (bolt.damage, bolt.shots_left) == (2, 2)
+    script(s, 8, 8, 8, 2)                   # SHO 4 at max(7, DEX 5, DEX 4) = 7: 3 Aces → 3 + 2 = 5 damage
+    s, ev = apply(s, A.Shoot("a1", "b2", weapon="Lightning Bolt", targets=("b3",), split=(3, 2)), P1)
+    assert rolls(ev)[0]["difficulty"] == 7
+    assert [(e.data["model"], e.data["lost"]) for e in ev if e.kind == "damage"] == [("b2", 1), ("b3", 0)]
+    assert s.models["b2"].stunned and not s.models["b3"].stunned        # Stun only where LP were lost
+    bolt = next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt")
+    assert bolt.loaded and bolt.shots_left == 1
+    with pytest.raises(IllegalAction, match="at most 2"):
+        apply(s, A.Shoot("a1", "b2", weapon="Lightning Bolt", targets=("b3", "b1")), P1)
+    s, ev = apply(s, A.Shoot("a1", "b1", weapon="Lightning Bolt"), P1)  # the second shot of Multiple Shot (2)
+    assert not next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt").loaded
+    from rules.carnevale.combat import reload_cost
+    assert reload_cost(next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt")) == 3
+
+
+def test_fire_breath_power_is_a_flaming_cone_and_the_infusion_power_ends_at_end_of_round():
+    s, ev = drink(base(), 3)
+    fire = next(w for w in s.models["a1"].weapons if w.name == "Fire Breath")
+    assert fire.damage_dice == "1d10" and {a["name"]: a.get("x") for a in fire.abilities} == \
+        {"Blast": -9, "Flames": None}
+    # Blast slide 1d10 − 9 (a 9: 0''), one shared 1d10 = 4 damage; each victim's Dex roll takes 1 per Ace;
+    # Flames ignore Protection
+    script(s, 9, 4, 8, 2, 2, 2, 2, 2, 2, 2, 2)
+    s, ev = apply(s, A.Shoot("a1", "", weapon="Fire Breath", targets=("b2", "b3")), P1)
+    assert [e.data["inches"] for e in ev if e.kind == "blast"] == [0]
+    assert [(e.data["model"], e.data["protection"], e.data["lost"]) for e in ev if e.kind == "damage"] == \
+        [("b2", 0, 3), ("b3", 0, 4)]
+    s, _ = apply(s, A.EndRound(), GM_ACTOR)
+    assert not any(w.name == "Fire Breath" for w in s.models["a1"].weapons)
+
+
+def test_a_profile_power_comes_with_its_weapon_and_the_bolt_range_house_rule():
+    s = game(squad("The Guild", ("Capodecime", {"leader": True})),
+             squad("The Rashaar", ("Magi-Rashaar", {"leader": True})),
+             house_rules={"lightning_bolt_range": 12})
+    s.models["a1"].abilities.append({"name": "Lightning Bolt"})
+    from rules.carnevale.combat import arm_powers
+    assert arm_powers(s, s.models["a1"]) == ["Lightning Bolt"]
+    assert next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt").range == 12
