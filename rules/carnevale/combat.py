@@ -202,7 +202,33 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
         return events
     if manoeuvre == "drown":
         return events + _drown(state, a, t, drown_attr, karma)
-    _one_melee(state, a, t, weapon, manoeuvre, allies, enemies, karma, companion, two_weapons, events,
+    ctx = {"a": a.uid, "t": t.uid, "weapon": weapon.to_dict(), "manoeuvre": manoeuvre, "allies": allies,
+           "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons}
+    if not opportunity and defensive_allowance(state, t) and state.sub.get("kind") is None:
+        state.counter += 1
+        state.sub = {"kind": "defensive", "n": state.counter, "player": t.owner, "ctx": ctx}
+        a.last_action = "attack"
+        events.append(ev("defensive_window", f"{t.name} may spend Karma on Defensive Combat before "
+                                             f"{a.name} rolls.", model=t.uid))
+        return events
+    return events + resume_melee(state, ctx, opportunity)
+
+
+def defensive_allowance(state: GameState, t: ModelState) -> int:
+    """Karma the target may still put into Defensive Combat (X) this Turn (+1 DEX each)."""
+    x = ability_x(t, "Defensive Combat")
+    if x is None or not t.in_play or not state.house_rules.get("defensive_prompt", True):
+        return 0
+    already = t.defensive_dex if t.defensive_turn == state.turn else 0
+    return max(0, min(x - already, t.karma))
+
+
+def resume_melee(state: GameState, ctx: dict, opportunity: bool = False) -> list[Event]:
+    """The attack roll and its effects, once every reaction before the roll is answered."""
+    a, t = state.model(ctx["a"]), state.model(ctx["t"])
+    events: list[Event] = []
+    _one_melee(state, a, t, WeaponState.from_dict(ctx["weapon"]), ctx["manoeuvre"], ctx["allies"], ctx["enemies"],
+               ctx["karma"], ctx["companion"], ctx["two_weapons"], events,
                defer=bool(state.house_rules.get("reroll_window", True)) and not opportunity,
                ask_bodyguard=not opportunity)
     a.first_strike_used = True

@@ -200,7 +200,7 @@ class CarnevaleEngine(Engine[GameState]):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
             raise IllegalAction(f"Unknown action '{action.type}'.")
-        if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard") and \
+        if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive") and \
                 action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
@@ -222,7 +222,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.models[state.active].ap += state.models[state.partner].ap
             state.models[state.partner].ap = 0
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
-                and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard")):
+                and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive")):
             events += self._end_activation(state, state.models[state.active])
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
@@ -993,6 +993,22 @@ class CarnevaleEngine(Engine[GameState]):
         return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
                                            "group failure")
 
+    def _defensive(self, state: GameState, n: int) -> list[Event]:
+        ctx = state.sub["ctx"]
+        state.sub = {}
+        t = state.model(ctx["t"])
+        events: list[Event] = []
+        if n:
+            if n > combat.defensive_allowance(state, t):
+                raise IllegalAction(f"{t.name} cannot spend {n} Karma on Defensive Combat now.")
+            already = t.defensive_dex if t.defensive_turn == state.turn else 0
+            M.spend_karma(t, n, "Defensive Combat")
+            t.defensive_dex, t.defensive_turn = already + n, state.turn
+            events.append(ev("karma", f"{t.name} spends {n} Karma: +{t.defensive_dex} DEX until the end of this "
+                                      f"Turn (Defensive Combat) ({t.karma}/{t.karma_max} left).",
+                             model=t.uid, karma=t.karma, use="defensive"))
+        return events + combat.resume_melee(state, ctx)
+
     def _bodyguard(self, state: GameState, pick: str) -> list[Event]:
         from .dice import PoolResult
         from .state import WeaponState
@@ -1661,6 +1677,16 @@ class CarnevaleEngine(Engine[GameState]):
                                   text=f"{m.name} rolled {r.summary()}. "
                                        + ("Reroll?" if own else "Force a reroll?"), options=tuple(opts)))
             return prompts
+        if state.sub.get("kind") == "defensive":
+            t = state.models[state.sub["ctx"]["t"]]
+            a = state.models[state.sub["ctx"]["a"]]
+            k = combat.defensive_allowance(state, t)
+            opts = [Option("0", "No Karma")] + [Option(str(i), f"{i} Karma: DEX {attr(t, 'DEX', state)} → "
+                                                             f"{attr(t, 'DEX', state) + i}") for i in range(1, k + 1)]
+            prompts.append(Prompt(id=f"dc-{state.sub['n']}", player=state.sub["player"],
+                                  text=f"{a.name} attacks {t.name}. Defensive Combat: spend Karma for +1 DEX each "
+                                       "(until the end of this Turn) before the roll?", options=tuple(opts)))
+            return prompts
         if state.sub.get("kind") == "bodyguard":
             t = state.models[state.sub["ctx"]["t"]]
             opts = [Option("no", f"{t.name} takes it")] + [
@@ -1850,6 +1876,8 @@ class CarnevaleEngine(Engine[GameState]):
             return self._disengage_reaction(state, pick)
         if p.startswith("rr-"):
             return self._reroll_window(state, pick)
+        if p.startswith("dc-"):
+            return self._defensive(state, int(pick))
         if p.startswith("bg-"):
             return self._bodyguard(state, pick)
         if p.startswith("cancel-"):

@@ -220,3 +220,34 @@ def test_a_profile_power_comes_with_its_weapon_and_the_bolt_range_house_rule():
     from rules.carnevale.combat import arm_powers
     assert arm_powers(s, s.models["a1"]) == ["Lightning Bolt"]
     assert next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt").range == 12
+
+
+# ------------------------------------------------------------------ 4. reactions before the roll
+def test_defensive_combat_is_asked_of_the_defender_before_the_enemys_roll():
+    s = base()
+    give(s, "b2", "Defensive Combat", 2)                # Hybrid: DEX 5, Karma 2
+    s, _ = apply(s, A.Activate("a2"), P1)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)          # Butcher, COM 5
+    assert "defensive_window" in kinds(ev) and not rolls(ev)
+    p = ENGINE.pending(s)[0]
+    assert p.id.startswith("dc-") and p.player == P2 and [o.id for o in p.options] == ["0", "1", "2"]
+    with pytest.raises(IllegalAction, match="pending"):
+        apply(s, A.EndActivation("a2"), P1)
+    script(s, 7, 7, 6, 6, 6)
+    s, ev = apply(s, Choose(p.id, ("2",)), P2)
+    r = rolls(ev)[0]
+    assert r["difficulty"] == 5 + 2 and r["aces"] == 2 and s.models["b2"].karma == 0
+    assert s.models["a2"].ap == 3 - 1
+    # the same Turn: nothing left to spend, so no prompt; the +2 DEX still counts
+    script(s, 7, 7, 6, 6, 6)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)
+    assert "defensive_window" not in kinds(ev) and rolls(ev)[0]["difficulty"] == 7
+
+
+def test_defensive_combat_declined_keeps_the_karma():
+    s = base()
+    give(s, "b2", "Defensive Combat", 1)
+    s, _ = apply(s, A.Activate("a2"), P1)
+    s, ev = apply(s, A.Attack("a2", "b2"), P1)
+    s, ev = apply(s, Choose(ENGINE.pending(s)[0].id, ("0",)), P2)
+    assert rolls(ev)[0]["difficulty"] == 5 and s.models["b2"].karma == 2
