@@ -852,7 +852,10 @@ class KlashEngine(Engine[KlashState]):
 
     def _playable(self, state: KlashState, player: str, card: str, ignore_sel: bool = False) -> bool:
         """ignore_sel: as if no action target were being chosen (a card played then cancels the choice)."""
-        if state.phase != "match" or state.stage != "action" or state.choices or \
+        # A card says when it is played (§3.11, §6.24): "any" cards at any moment of the match -- the
+        # Initiative and Final Phases and a free-attack choice included; "own_turn" cards in your turn of
+        # the Action Phase.
+        if state.phase != "match" or state.stage not in ("initiative", "action", "final") or \
                 (state.sel is not None and not ignore_sel):
             return False
         spec = state.event_cards[card]
@@ -862,7 +865,8 @@ class KlashEngine(Engine[KlashState]):
         else:
             if spec["effect"] == "cancel":
                 return False
-            if spec["timing"] == "own_turn" and player != state.turn_player:
+            if spec["timing"] == "own_turn" and (player != state.turn_player or state.stage != "action"
+                                                  or state.choices):
                 return False
         targets = self._card_targets(state, player, card)
         return targets is None or bool(targets)
@@ -1083,10 +1087,11 @@ class KlashEngine(Engine[KlashState]):
                     "rapid": "Rapid Fire: second shot"}[c["kind"]]
             opts = [Option(o, _lbl(l)) for o, l in self._choice_options(state, c)]
             return [Prompt(id=f"k{s}:free", player=c["player"], text=f"{m.name} — {what}?",
-                           options=tuple(opts + [Option("no", "Decline")]))]
+                           options=tuple(opts + [Option("no", "Decline")]))] + self._hand_prompts(state)
         if state.stage == "initiative":
             return [Prompt(id=f"k{s}:init", player=state.init_winner, text="You won the Initiative: who activates first?",
-                           options=(Option("me", "I activate first"), Option("you", "My opponent activates first")))]
+                           options=(Option("me", "I activate first"), Option("you", "My opponent activates first")))
+                    ] + self._hand_prompts(state)
         if state.stage == "final" and state.final_order:
             p = state.final_order[0]
             return [Prompt(id=f"k{s}:swap", player=p, private=True,
@@ -1094,7 +1099,7 @@ class KlashEngine(Engine[KlashState]):
                            options=tuple([Option(f"h{i}", _lbl(f"Discard {state.event_cards[c]['name']}"))
                                           for i, c in enumerate(state.hands[p])] + [Option("keep", "Keep my cards")]),
                            # "keep" makes "none" choosable with buttons too (one card: two buttons)
-                           min_choices=0, max_choices=len(state.hands[p]))]
+                           min_choices=0, max_choices=len(state.hands[p]))] + self._hand_prompts(state)
         if state.stage != "action":
             return []
         if state.acts:
@@ -1119,17 +1124,7 @@ class KlashEngine(Engine[KlashState]):
             p = state.turn_player
             prompts.append(Prompt(id=f"k{s}:activate", player=p, text="Activate one of your Ready models.",
                                   options=tuple(Option(m.id, _lbl(m.name)) for m in self._ready(state, p))))
-        # Optional prompts stay up while a target is being chosen, so their buttons (DMs for hands) are
-        # not sent again after every step. Your own card played then cancels your half-made choice; an
-        # opponent's card leaves it waiting for after the Event Cards resolve.
-        for i, p in enumerate(state.seats):
-            opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
-                    if self._playable(state, p, c, ignore_sel=True)]
-            if opts:
-                # stable while the hands and the deck do not change (only public counts in the id)
-                sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
-                prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
-                                      text="Play an Event Card?", options=tuple(opts)))
+        prompts += self._hand_prompts(state)
         # The player who is not acting may arm a Training Token re-roll (optional, public).
         other = state.other(state.turn_player) if state.turn_player else ""
         acting = state.acts[-1].controller if state.acts else state.turn_player
@@ -1140,6 +1135,21 @@ class KlashEngine(Engine[KlashState]):
                                       player=other, text="Optional: spend a Training Token to arm a re-roll.",
                                       options=tuple(Option(f"r:{m.id}", _lbl(f"Re-roll ready for {m.name}"))
                                                     for m in eligible[:25])))
+        return prompts
+
+    def _hand_prompts(self, state: KlashState) -> list[Prompt]:
+        # Optional prompts stay up while a target is being chosen, so their buttons (DMs for hands) are
+        # not sent again after every step. Your own card played then cancels your half-made choice; an
+        # opponent's card leaves it waiting for after the Event Cards resolve.
+        prompts = []
+        for i, p in enumerate(state.seats):
+            opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
+                    if self._playable(state, p, c, ignore_sel=True)]
+            if opts:
+                # stable while the hands and the deck do not change (only public counts in the id)
+                sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
+                prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
+                                      text="Play an Event Card?", options=tuple(opts)))
         return prompts
 
     def _esel_prompt(self, state: KlashState) -> Prompt:
