@@ -11,6 +11,9 @@ place when the public sheet changes.
 - `/carnevale-game start` and the turn commands (activate, ap, attack, shoot, cast, …); `/carnevale-table` for
   bookkeeping (damage, heal, stun, karma, command, morale, fall, status, event, objective, agenda).
   The framework turns the engine's prompts into buttons, so a game can also be played by clicking.
+- `/carnevale-campaign …`: the campaign ledger (start, record, experience, bonus, injury, power, hostage,
+  spend, upkeep, promote, retire, legacy, show). A game played with saved squads that have a ledger is
+  recorded into both ledgers when it ends (`on_over`).
 """
 from __future__ import annotations
 
@@ -193,13 +196,41 @@ async def after_publish(host, interaction, game, state, events) -> None:
     await post_sheet(host, game, state)
 
 
+def adventure_title(state) -> str:
+    return next((a["name"] for a in BLACK_STATUE if a["id"] == state.adventure), state.adventure or "")
+
+
+async def record_result(store, guild_id: int, state) -> list[str]:
+    """Write a finished game into the campaign ledger of each squad that has one (the squad of the
+    same name saved by the player): VP, the win and Campaign Points. Returns one line per ledger."""
+    vp = (state.result or {}).get("vp", {})
+    lines = []
+    for pid in state.seats:
+        if pid not in vp or not str(pid).isdigit():
+            continue
+        name = state.players[pid].squad
+        data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
+        if not data or not data.get("campaign"):
+            continue
+        rec = CampaignRecord.from_dict(data["campaign"])
+        title = adventure_title(state) or f"Adventure {len(rec.adventures) + 1}"
+        C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid)
+        data["campaign"] = rec.to_dict()
+        await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
+        lines.append(t("carnevale.game.recorded", None, who=mention(pid), squad=name, line=rec.history[-1]))
+    return lines
+
+
 async def on_over(host, interaction, game, state) -> None:
-    """The adventure is over: point the players at their campaign ledgers with their VP."""
+    """The adventure is over: the score, and the result written into both squads' campaign ledgers."""
     vp = (state.result or {}).get("vp", {})
     if not vp:
         return
     scores = ", ".join(f"{mention(pid)} {r['total']} VP" for pid, r in vp.items())
-    await host.courier.send_channel(game.channel_id, t("carnevale.game.over_campaign", None, scores=scores))
+    lines = [t("carnevale.game.over_campaign", None, scores=scores)]
+    lines += await record_result(host.store, game.guild_id, state)
+    for part in chunks(lines):
+        await host.courier.send_channel(game.channel_id, part)
 
 
 SYSTEM = systems.register(systems.System(
@@ -232,8 +263,9 @@ class CarnevaleCog(commands.Cog):
                               guild_only=True)
     table = app_commands.Group(name="carnevale-table", description="Carnevale game bookkeeping: damage, healing, morale, table facts",
                                guild_only=True)
-    campaign = app_commands.Group(name="campaign", description="A squad's campaign ledger between adventures",
-                                  parent=carnevale)
+    # The campaign ledger is a top-level group too (/carnevale would pass Discord's 4,000 characters).
+    campaign = app_commands.Group(name="carnevale-campaign",
+                                  description="Carnevale: a squad's campaign ledger between adventures", guild_only=True)
 
     def __init__(self, bot):
         self.bot = bot
@@ -966,6 +998,50 @@ class CarnevaleCog(commands.Cog):
     async def campaign_upkeep(self, interaction: discord.Interaction, squad: str):
         def change(rec):
             return C.pay_upkeep(rec) or [t("carnevale.campaign.no_upkeep", interaction.guild_locale)]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="power", description="A character rolls on the Powers table (duplicates −1, a 10 rolls twice)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
+    async def campaign_power(self, interaction: discord.Interaction, squad: str, member: str):
+        def change(rec):
+            m = rec.member(member)
+            res = C.roll_power(rec.rng, m)
+            line = f"{m.name}: Powers table {', '.join(map(str, res['faces']))} → {res['result']}"
+            rec.history.append(line)
+            return [f"• {line}"]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="hostage", description="Rescue of the Prisoner: of the models that died, the cheapest was captured")
+    @app_commands.describe(squad="Your squad (the loser of Nighttime Ambush)",
+                           members="The models that died on the Fallen table, comma-separated")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_hostage(self, interaction: discord.Interaction, squad: str, members: str):
+        def change(rec):
+            h = C.hostage(rec, list(_split_ids(members)))
+            if h is None:
+                return [t("carnevale.campaign.no_hostage", interaction.guild_locale)]
+            return [t("carnevale.campaign.hostage", interaction.guild_locale, name=h.name)]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="promote", description="Legacy: the old Leader retires and a veteran is promoted")
+    @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
+    async def campaign_promote(self, interaction: discord.Interaction, squad: str, member: str):
+        await self._ledger(interaction, squad, lambda rec: [C.legacy_promote(rec, member)])
+
+    @campaign.command(name="retire", description="Legacy: a member tries to retire (1d10, 5+ leaves; else it stays, paid)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
+    async def campaign_retire(self, interaction: discord.Interaction, squad: str, member: str):
+        def change(rec):
+            C.legacy_retire(rec.rng, rec, member)
+            return [rec.history[-1]]
+        await self._ledger(interaction, squad, change)
+
+    @campaign.command(name="legacy", description="Legacy: start the next campaign with the kept squad (+10 pts per improvement)")
+    @app_commands.autocomplete(squad=my_squad_autocomplete)
+    async def campaign_legacy(self, interaction: discord.Interaction, squad: str):
+        def change(rec):
+            points = C.new_legacy_campaign(rec)
+            return [t("carnevale.campaign.legacy", interaction.guild_locale, no=rec.campaign_no, points=points)]
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")

@@ -334,7 +334,7 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
     await call(world, cog.concede, 3)
     record = await bot.store.game(game.id)
     assert not record.active and "wins" in world.public_text()
-    assert "/carnevale campaign record" in world.public_text()
+    assert "/carnevale-campaign record" in world.public_text()      # these squads keep no ledger
     # --- secrecy: nothing private ever reached the channel before the end revealed it
     assert_no_secrets_before_the_end(world, s)
 
@@ -598,3 +598,60 @@ async def test_ap_karma_command_and_penetration_through_the_cog(bot, world):
     assert (await models()).state["models"]["b1"]["damage"] == 3
     await call(world, cog.damage, 2, model="b1", amount=pro)                # all absorbed by Protection
     assert (await models()).state["models"]["b1"]["damage"] == 3
+
+
+async def test_a_finished_game_is_recorded_in_both_campaign_ledgers(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    cog = cog_of(bot)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_start, 3, squad="Guild")
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               adventure="unexpected_clash", deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    await call(world, cog.concede, 3)
+    result = (await bot.store.game(game.id)).state["result"]["vp"]
+    records = {u: (await bot.store.character(1, u, "carnevale", n))["campaign"] for u, n in ((2, "Rashaar"),
+                                                                                          (3, "Guild"))}
+    # 1 VP per own model alive, the Trifling Citizen of Venice ignored (3 and 4), nobody killed;
+    # Campaign Points = VP, +5 for the winner (the side that did not concede)
+    assert (result["2"]["alive"], result["3"]["alive"], result["2"]["kills"]) == (3, 4, 0)
+    for u, won in ((2, True), (3, False)):
+        (adv,) = records[u]["adventures"]
+        assert adv["name"] == "Unexpected Clash" and adv["won"] is won and adv["vp"] == result[str(u)]["total"]
+        assert adv["cp"] == adv["vp"] + (5 if won else 0) and records[u]["bank"] == adv["cp"]
+    text = world.public_text()
+    assert f"→ {records[2]['bank']} Campaign Points (bank {records[2]['bank']})" in text
+    assert f"→ {records[3]['bank']} Campaign Points (bank {records[3]['bank']})" in text
+
+
+async def test_campaign_powers_hostage_and_legacy_commands(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_power, 2, squad="Rashaar", member="Hybrid")
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    hybrid = next(m for m in data["campaign"]["members"] if m["name"] == "Hybrid")
+    assert "Hybrid: Powers table" in world.public_text() and (hybrid["powers"] or "nothing" in world.public_text())
+    await call(world, cog.campaign_hostage, 2, squad="Rashaar", members="Hybrid")
+    assert "nobody was captured" in world.public_text()
+    rec = data["campaign"]
+    for m in rec["members"]:
+        if m["name"] in ("Hybrid", "Citizen of Venice"):
+            m["dead"] = True
+    await bot.store.save_character(1, 2, "carnevale", "Rashaar", data)
+    await call(world, cog.campaign_hostage, 2, squad="Rashaar", members="Hybrid, Citizen of Venice")
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    citizen = next(m for m in data["campaign"]["members"] if m["name"] == "Citizen of Venice")
+    assert citizen["captured"] and not citizen["dead"]                 # the cheaper of the two
+    assert "Citizen of Venice did not die: captured" in world.public_text()
+    await call(world, cog.campaign_promote, 2, squad="Rashaar", member="Ugdru-Rashaar")
+    assert "gains Command (3) and Leader (+10 points)" in world.public_text()
+    await call(world, cog.campaign_retire, 2, squad="Rashaar", member="Citizen of Venice")
+    assert "Citizen of Venice retires (rolled" in world.public_text() or "must stay" in world.public_text()
+    await call(world, cog.campaign_legacy, 2, squad="Rashaar")
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    assert data["campaign"]["campaign_no"] == 2 and "Campaign 2 begins" in world.public_text()
+    await call(world, cog.campaign_promote, 3, squad="Rashaar", member="Hybrid")
+    assert "no squad called" in last_private(world, 3)
+
