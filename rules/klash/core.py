@@ -121,8 +121,9 @@ class RerollWindow(Exception):
 
 def token_reroll_ok(state: KlashState, m: Model) -> bool:
     """May m's player spend a Training Token to re-roll m's roll now? (§3.9, one token per character per Turn)"""
+    dominated = bool(state.acts and state.acts[-1].dominated and state.acts[-1].model == m.id)
     return (m.placed and not m.removed and state.tokens.get(m.owner, 0) > 0 and not is_beast(state, m)
-            and m.token_mark != limit_key(state))
+            and m.token_mark != limit_key(state) and not dominated)   # a dominated model acts for the enemy
 
 
 def spend_token(state: KlashState, out: list, m: Model, effect: str) -> bool:

@@ -1067,7 +1067,7 @@ class KlashEngine(Engine[KlashState]):
             w = state.window
             m = state.model(w["model"])
             return [Prompt(id=f"k{s}:rr{len(w['decisions'])}", player=w["player"],
-                           text=_lbl(f"{m.name} fails {w['what']}. Re-roll with a Training Token?"),
+                           text=f"{m.name} fails {w['what']}. Re-roll with a Training Token?",
                            options=(Option("yes", "Yes, re-roll (Training Token)"), Option("no", "No, let it stand")))]
         if state.stack:
             p = state.stack_next

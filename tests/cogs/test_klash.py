@@ -53,13 +53,17 @@ def prompt_message(world, game_id, prompt):
     raise LookupError(prompt.id)
 
 
-async def decline_rerolls(bot, world, game_id):
+async def decline_rerolls(bot, world, game_id, seen=None):
     """Answer every Training Token re-roll window "no" with its button (the dice stand)."""
     while True:
         _, state = await state_of(bot, game_id)
         window = next((p for p in ENGINE.pending(state) if ":rr" in p.id), None)
         if window is None:
             return state
+        message = prompt_message(world, game_id, window)
+        assert message.public and [o.id for o in window.options] == ["yes", "no"]
+        if seen is not None:
+            seen.append(window)
         await answer(world, game_id, window, ["no"])
 
 
@@ -491,7 +495,10 @@ async def test_charge_assault_and_magic_by_command(bot, world):
     # typed for a Ready model with nothing active: it is activated first (two actions in the log)
     await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
                               double=False, touch=False)
-    state = await decline_rerolls(bot, world, game.id)
+    windows = []
+    state = await decline_rerolls(bot, world, game.id, windows)
+    # seeded: the Charge attack fails (6 against 7) and Alice is asked, with buttons, before it applies
+    assert windows and windows[0].player == "2" and "Re-roll with a Training Token?" in world.public_text()
     assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
     types = [x.action["type"] for x in await bot.store.actions(game.id, limit=20)][::-1]
     assert [t for t in types if t != "choose"][:2] in (["activate", "charge"], ["charge", "activate"])

@@ -109,3 +109,13 @@ def test_window_survives_a_save_and_restore():
     assert again.to_dict() == state.to_dict() and ENGINE.pending(again) == ENGINE.pending(state)
     again, ev = choose(again, "rr0", "yes", dice=[3, 3, 6, 6])
     assert kinds(ev, "roll")[0].data["attack"] == 6
+
+
+def test_a_dominated_model_gets_no_window_from_its_owner():
+    from rules.klash import core
+    state = _duel()
+    assert core.token_reroll_ok(state, state.model("m1"))
+    state.acts[-1].dominated = True            # as if the enemy controlled it by Domination
+    assert not core.token_reroll_ok(state, state.model("m1"))
+    state, ev = do(state, Assault("m1", "m2"), who=A, dice=[2, 5], window=True)
+    assert state.window is None and not kinds(ev, "reroll_offer")
