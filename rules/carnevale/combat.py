@@ -185,6 +185,10 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
                                f"{'' if opportunity else f' ({cost} AP, {a.ap} left)'}.",
                      model=a.uid, target=t.uid, weapon=weapon.name, manoeuvre=manoeuvre))
     a.hidden = False
+    if t.hidden:
+        t.hidden = False          # in base contact, well within 3'': detected
+        events.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
+                         model=t.uid))
     events += end_walk(a)
     # Fear: the target tests before the roll
     fear = ability_x(a, "Fear")
@@ -448,8 +452,14 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         raise IllegalAction(f"{a.name}'s {w.name} is not loaded.")
     if t is not None and t.owner == a.owner:
         raise IllegalAction("A model never shoots a friendly model on purpose.")
+    detected: list[Event] = []
     if t is not None and t.hidden:
-        raise IllegalAction(f"{t.name} is Hidden and cannot be shot (any enemy within 3'' reveals it).")
+        if not 0 < distance <= 3:
+            raise IllegalAction(f"{t.name} is Hidden and cannot be shot (an enemy within 3'' detects it: give the "
+                                "distance).")
+        t.hidden = False
+        detected.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
+                           model=t.uid))
     if aim < 0 or aim > 2:
         raise IllegalAction("Aiming costs 1 or 2 extra AP.")
     if aim and (shooter_enemies or in_contact or moving or at_ready or free):
@@ -528,7 +538,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
                 mods.append(("aim", cancel))
     a.ap -= cost
     a.hidden = False
-    events: list[Event] = [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
+    events: list[Event] = detected + [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
                                        + (" (At the Ready)" if at_ready else f" ({free})" if free
                                  else f" ({cost} AP, {a.ap} left)") + ".",
                               model=a.uid, target=t.uid if t else "", weapon=w.name)]

@@ -33,6 +33,9 @@ HOUSE_RULE_CHOICES = {
     "hostage_freed_counts": ("as_written", "attacker_wins_when_freed"),
 }
 
+# A reinforcement's first action must be one of these moves from the table edge (digest §5.2).
+ENTRY_MOVES = {"walk", "walk_difficult", "run", "jump", "running_jump", "swim", "climb", "hide", "row"}
+
 MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "walk": (1, False), "walk_difficult": (1, False), "run": (1, True), "jump": (1, False),
     "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
@@ -206,6 +209,13 @@ class CarnevaleEngine(Engine[GameState]):
                                 "answer it first.")
         pre: list[Event] = []
         uid = getattr(action, "model", "")
+        if isinstance(uid, str) and uid in state.models and state.models[uid].entering and action.type in (
+                "attack", "shoot", "cast", "heal", "steal", "disengage", "fall", "spend_ap") and not (
+                action.type == "spend_ap" and action.action in ENTRY_MOVES) and not (
+                action.type == "attack" and getattr(action, "opportunity", False)) and not (
+                action.type == "fall" and not getattr(action, "voluntary", False)):
+            raise IllegalAction(f"{state.models[uid].name} has just arrived: its first action must be a Move from "
+                                "the table edge.")
         if isinstance(uid, str) and uid in state.models and action.type in (
                 "attack", "shoot", "heal", "disengage", "steal", "spend_ap") and not (
                 action.type == "spend_ap" and action.action in ("walk", "walk_difficult")) and not (
@@ -437,6 +447,7 @@ class CarnevaleEngine(Engine[GameState]):
             m.on_table = True
             where = {"assault": "from your deployment edge", "flanking": "from a side edge ≥5'' from enemies",
                      "sneak": "anywhere ≥5'' from enemies"}[a.method]
+            m.entering = True
             events.append(ev("reinforce", f"{m.name} enters {where}"
                                           f"{f' (rolled {rolls})' if rolls else ''}; its first action must be a move.",
                              model=m.uid, method=a.method, rolls=rolls))
@@ -467,6 +478,7 @@ class CarnevaleEngine(Engine[GameState]):
         if state.partner and m.uid == state.partner:
             m = state.models[state.active]
         m.activated = True
+        m.entering = False
         if state.partner:
             state.models[state.partner].activated = True
             state.partner = ""
@@ -727,6 +739,7 @@ class CarnevaleEngine(Engine[GameState]):
             if "elixir" in m.used_once:
                 raise IllegalAction("The Life Elixir was already used this adventure.")
         m.ap -= cost
+        m.entering = False
         events += self._gondola_check(state, m)
         mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
         text = f"{m.name}: {action.replace('_', ' ')} ({cost} AP, {m.ap} left)"
@@ -1759,7 +1772,9 @@ class CarnevaleEngine(Engine[GameState]):
         enemies = state.squad(state.opponent(m.owner))
         for key, label in BUTTON_ACTIONS:
             ok = m.ap >= 1 and not m.petrified
-            if key in ("walk", "run", "jump", "climb", "hide", "ready_cc"):
+            if m.entering and key not in ("walk", "run", "jump", "swim", "climb", "hide", "end"):
+                ok = False
+            elif key in ("walk", "run", "jump", "climb", "hide", "ready_cc"):
                 pass
             elif key == "swim":
                 ok = ok and m.in_water

@@ -129,6 +129,7 @@ class ModelState(Serial):
     half_ap: bool = False
     petrified: bool = False
     last_action: str = ""
+    entering: bool = False                  # a reinforcement that has not made its first Move yet
     savage_bonus: int = 0
     used_once: list[str] = field(default_factory=list)       # once-per-game items
     effects: list[Effect] = field(default_factory=list)

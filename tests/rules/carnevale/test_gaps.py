@@ -251,3 +251,38 @@ def test_defensive_combat_declined_keeps_the_karma():
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
     s, ev = apply(s, Choose(ENGINE.pending(s)[0].id, ("0",)), P2)
     assert rolls(ev)[0]["difficulty"] == 5 and s.models["b2"].karma == 2
+
+
+# ------------------------------------------------------------------ 5. enforcement from the table's input
+def test_a_reinforcements_first_action_must_be_a_move():
+    s = base()
+    s.models["a3"].on_table = False
+    s.round = 2
+    s, ev = apply(s, A.Reinforce("a3", "assault"), P1)               # Assault Order: no roll
+    assert s.active == "a3" and s.models["a3"].entering
+    opts = {o.id for o in ENGINE.pending(s)[0].options}
+    assert "melee" not in opts and "shoot" not in opts and {"walk", "run", "end"} <= opts
+    for action in (A.Attack("a3", "b2"), A.Shoot("a3", "b2"), A.SpendAP("a3", "clear_stun"),
+                   A.SpendAP("a3", "at_ready_melee"), A.Fall("a3", 3, voluntary=True)):
+        with pytest.raises(IllegalAction, match="first action must be a Move"):
+            apply(s, action, P1)
+    s, _ = apply(s, A.Fall("a3", 0.5), P1)                             # being pushed off is no action of its own
+    s, _ = apply(s, A.SpendAP("a3", "walk"), P1)
+    assert not s.models["a3"].entering
+    s, ev = apply(s, A.Attack("a3", "b2"), P1)
+    assert "attack" in kinds(ev)
+
+
+def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
+    s = base()
+    s.models["b2"].hidden = True
+    s, _ = apply(s, A.Activate("a1"), P1)
+    with pytest.raises(IllegalAction, match="Hidden"):
+        apply(s, A.Shoot("a1", "b2", distance=5), P1)
+    with pytest.raises(IllegalAction, match="Hidden"):
+        apply(s, A.Shoot("a1", "b2"), P1)                              # no distance given: still hidden
+    s, ev = apply(s, A.Shoot("a1", "b2", distance=3), P1)
+    assert kinds(ev)[0] == "detected" and not s.models["b2"].hidden and rolls(ev)
+    s.models["b3"].hidden = True
+    s, ev = apply(s, A.Attack("a1", "b3"), P1)                         # base contact: detected
+    assert "detected" in kinds(ev) and not s.models["b3"].hidden
