@@ -99,6 +99,24 @@ def end_walk(m: ModelState) -> list[Event]:
     return []
 
 
+def fear_test(state: GameState, t: ModelState, x: int) -> list[Event]:
+    """Fear (X): the target's Morale roll modified by X — now (after the attack is declared, before its
+    roll: the default reading) or, with fear_timing = after_attack, once the attack is resolved."""
+    if state.house_rules.get("fear_timing", "before_attack_roll") == "after_attack":
+        state.fear_after = {"t": t.uid, "x": x}
+        return []
+    return morale_single(state, t, x, f"Fear ({x})")
+
+
+def fear_after(state: GameState) -> list[Event]:
+    """The deferred Fear test of an attack that is now resolved (fear_timing = after_attack)."""
+    if not state.fear_after:
+        return []
+    pending, state.fear_after = state.fear_after, {}
+    t = state.models.get(pending["t"])
+    return morale_single(state, t, pending["x"], f"Fear ({pending['x']})") if t is not None else []
+
+
 def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
                allies: int, enemies: int, companion: bool) -> list[tuple[str, int]]:
     mods: list[tuple[str, int]] = []
@@ -193,7 +211,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     # Fear: the target tests before the roll
     fear = ability_x(a, "Fear")
     if fear is not None and not has(t, "Mindless"):
-        events += morale_single(state, t, fear, f"Fear ({fear})")
+        events += fear_test(state, t, fear)
     if manoeuvre == "round_house":
         order = [state.model(u) for u in (targets or (t.uid,))]
         for victim in order:
@@ -342,8 +360,11 @@ def finish_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
         if r.fumble:
             events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
                              model=t.uid, target=a.uid))
+        events += fear_after(state)
         return r.aces
-    return melee_damage(state, a, t, weapon, r.aces, manoeuvre, events, critical=r.critical, fumble=r.fumble)
+    lost = melee_damage(state, a, t, weapon, r.aces, manoeuvre, events, critical=r.critical, fumble=r.fumble)
+    events += fear_after(state)
+    return lost
 
 
 def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, aces: int, manoeuvre: str,
@@ -406,13 +427,15 @@ def resolve_at_ready(state: GameState, a: ModelState, t: ModelState, wa: WeaponS
     events.append(ev("opposed", f"At the Ready: {a.name} {res.a_aces} against {t.name} {res.b_aces}.",
                      a=res.a_aces, b=res.b_aces, winner=res.winner, margin=res.margin))
     crit_stun = bool(state.house_rules.get("at_ready_melee_critical_stun", False))
+    lost = 0
     if res.winner == "a":
-        return melee_damage(state, a, t, wa, res.margin, "", events, critical=ra.critical, crit_stun=crit_stun)
-    if res.winner == "b":
+        lost = melee_damage(state, a, t, wa, res.margin, "", events, critical=ra.critical, crit_stun=crit_stun)
+    elif res.winner == "b":
         melee_damage(state, t, a, wt, res.margin, "", events, critical=rt.critical, crit_stun=crit_stun)
-        return 0
-    events.append(ev("tie", "A tie: nobody is hurt."))
-    return 0
+    else:
+        events.append(ev("tie", "A tie: nobody is hurt."))
+    events += fear_after(state)
+    return lost
 
 
 def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: int) -> list[Event]:
@@ -433,7 +456,7 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
         t.drowned_by = ""
         events.append(ev("drown_free", f"{t.name} breaks free and may move 1'' away.", model=t.uid))
     a.last_action = "drown"
-    return events
+    return events + fear_after(state)
 
 
 # ------------------------------------------------------------------ shooting
@@ -547,14 +570,15 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     if fear is None:
         fear = ability_x(a, "Fear")
     if fear is not None and t is not None and not has(t, "Mindless"):
-        events += morale_single(state, t, fear, f"Fear ({fear})")
+        events += fear_test(state, t, fear)
     _unload(w)
     if free:
         w.loaded = False          # fired in the Mad Minute: it must be reloaded before firing again
     else:
         a.last_action = "shoot"
     if w.damage_dice:
-        return events + _template_weapon(state, a, t, w, mods, karma, blast, targets)
+        events += _template_weapon(state, a, t, w, mods, karma, blast, targets)
+        return events + fear_after(state)
     if t is None:
         raise IllegalAction("Name a target.")
     multi = max(weapon_x(w.abilities, "Multiple Targets", 0) or 0, ability_x(a, "Multiple Targets", 0) or 0)
@@ -584,7 +608,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
     events: list[Event] = []
     if r.fumble:
         events += shooting_fumble(state, a, w)
-        return events
+        return events + fear_after(state)
     if r.aces:
         total = r.aces + w.damage
         if len(victims) > 1:
@@ -606,7 +630,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
         events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
     if r.critical:
         events += stun(state, t, "Critical shot")
-    return events
+    return events + fear_after(state)
 
 
 def _unload(w: WeaponState) -> None:

@@ -30,11 +30,16 @@ HOUSE_RULE_CHOICES = {
     "fall_protection": ("base_only", "none"),
     "template_damage_roll": ("shared", "each"),
     "fragment_steal_tie": ("bearer_keeps", "reroll"),
-    "hostage_freed_counts": ("as_written", "attacker_wins_when_freed"),
+    "fear_timing": ("before_attack_roll", "after_attack"),
 }
 
 # A reinforcement's first action must be one of these moves from the table edge (digest §5.2).
 ENTRY_MOVES = {"walk", "walk_difficult", "run", "jump", "running_jump", "swim", "climb", "hide", "row"}
+
+# House rules that no longer exist, still ignored when a server's stored settings carry them:
+# hostage_freed_counts — Rescue of the Prisoner's objective is awarded by the GM (Objective), who
+# applies whichever reading the table agreed; no engine rule consulted the key.
+RETIRED_HOUSE_RULES = {"hostage_freed_counts"}
 
 MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "walk": (1, False), "walk_difficult": (1, False), "run": (1, True), "jump": (1, False),
@@ -94,6 +99,8 @@ class CarnevaleEngine(Engine[GameState]):
         pack = pack_from_doc(options.get("pack"))
         house = dict(DEFAULT_HOUSE_RULES)
         for key, value in (options.get("house_rules") or {}).items():
+            if key in RETIRED_HOUSE_RULES:
+                continue
             if key not in house:
                 raise IllegalAction(f"Unknown house rule '{key}'.")
             if key in HOUSE_RULE_CHOICES and value not in HOUSE_RULE_CHOICES[key]:

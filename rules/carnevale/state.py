@@ -22,14 +22,13 @@ DEFAULT_HOUSE_RULES: dict[str, Any] = {
     "second_stun_same_turn": "ignored",       # §7.15; or "damage"
     "fall_protection": "base_only",           # §7.10: base Protection 2 applies, Extra does not; or "none"
     "involuntary_fall_fumble": 1,             # §2.7: +1 category on a fumbled involuntary-fall roll
-    "fear_timing": "before_attack_roll",      # §7.16
+    "fear_timing": "before_attack_roll",      # §7.16; or "after_attack" (the test once the attack is resolved)
     "at_ready_melee_critical_stun": False,    # §7.17: only the opposed-roll adjustment
     "hide_distance": "half_mov",              # §7.18
     "template_damage_roll": "shared",         # §7.19; or "each"
     "kraken_template_dex": True,              # §7.19
     "evil_eye_ignores_protection": True,      # §7.20
     "fragment_steal_tie": "bearer_keeps",     # §7.25; or "reroll"
-    "hostage_freed_counts": "as_written",     # §7.26; or "attacker_wins_when_freed"
     "event8_heavy": -4,                       # §7.6
     "zero_karma_penalty": True,               # §1.8
     "leader_kill_karma": 3,                   # §1.8 (instead of the +1 for a fall)
@@ -199,6 +198,7 @@ class GameState(Serial):
     geyser: bool = False
     good_cover: str = ""                    # Event 8: the player whose piece of cover was improved
     mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
+    fear_after: dict = field(default_factory=dict)   # fear_timing after_attack: {t: uid, x: modifier}
     over: bool = False
     winner: Optional[str] = None
     result: dict = field(default_factory=dict)

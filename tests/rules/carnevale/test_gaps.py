@@ -286,3 +286,26 @@ def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
     s.models["b3"].hidden = True
     s, ev = apply(s, A.Attack("a1", "b3"), P1)                         # base contact: detected
     assert "detected" in kinds(ev) and not s.models["b3"].hidden
+
+
+# ------------------------------------------------------------------ 7. house rules
+def test_fear_timing_after_attack_tests_morale_once_the_attack_is_resolved():
+    for timing, order in (("before_attack_roll", ["Morale", "Combat"]), ("after_attack", ["Combat", "Morale"])):
+        s = base(house_rules={"fear_timing": timing})
+        give(s, "a2", "Fear", -1)
+        s, _ = apply(s, A.Activate("a2"), P1)
+        # b2's Morale (Mind 3, Fear −1: 2 dice) and the Butcher's Combat roll (5 dice, all missing)
+        script(s, *((8, 8, 3, 2, 2, 2, 2) if timing == "before_attack_roll" else (3, 2, 2, 2, 2, 8, 8)))
+        s, ev = apply(s, A.Attack("a2", "b2"), P1)
+        labels = [r["label"].split(" ")[0] for r in rolls(ev)]
+        assert labels == order
+        morale = next(r for r in rolls(ev) if r["label"].startswith("Morale"))
+        assert len(morale["dice"]) == 3 - 1 and morale["model"] == "b2"
+        assert not s.fear_after and "morale_pass" in kinds(ev)
+
+
+def test_the_retired_hostage_house_rule_is_ignored_and_unknown_ones_refused():
+    s = base(house_rules={"hostage_freed_counts": "attacker_wins_when_freed"})
+    assert "hostage_freed_counts" not in s.house_rules
+    with pytest.raises(IllegalAction, match="Unknown house rule"):
+        base(house_rules={"no_such_rule": 1})
