@@ -210,7 +210,7 @@ class CarnevaleEngine(Engine[GameState]):
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
             raise IllegalAction(f"Unknown action '{action.type}'.")
-        if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive") and \
+        if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot") and \
                 action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
@@ -234,12 +234,19 @@ class CarnevaleEngine(Engine[GameState]):
         if shared:   # Partners share one AP pool: lend it to the partner for this action
             state.models[state.partner].ap += state.models[state.active].ap
             state.models[state.active].ap = 0
+        acting = state.active if state.phase == "activation" else ""
+        ap_before = state.models[acting].ap if acting else 0
+        ready_before = state.models[acting].at_ready if acting else ""
         events = pre + handler(state, action, actor)
+        if acting and acting in state.models:
+            m = state.models[acting]
+            if m.ap < ap_before or (m.at_ready and not ready_before):   # an action of the activating model ended
+                events += self._offer_ready_shot(state, m)
         if shared and state.partner and state.active:
             state.models[state.active].ap += state.models[state.partner].ap
             state.models[state.partner].ap = 0
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
-                and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive")):
+                and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")):
             events += self._end_activation(state, state.models[state.active])
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
@@ -1013,6 +1020,41 @@ class CarnevaleEngine(Engine[GameState]):
         return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
                                            "group failure")
 
+    # ------------------------------------------------------------------ At the Ready: shooting interrupts
+    def ready_shooters(self, state: GameState, target: ModelState, done: tuple = ()) -> list[ModelState]:
+        return [x for x in state.squad(state.opponent(target.owner)) if x.at_ready == "shooting" and x.uid not in done
+                and any(w.kind == "ranged" and w.loaded and not w.jammed and not w.destroyed for w in x.weapons)]
+
+    def _offer_ready_shot(self, state: GameState, m: ModelState, done: tuple = ()) -> list[Event]:
+        """An enemy ended an action: models At the Ready for shooting may interrupt with a 0-AP shot
+        (each at most once per enemy action; line of sight is for the table to judge)."""
+        if (state.sub or not m.in_play or m.hidden or not state.house_rules.get("ready_shot_prompt", True)
+                or not self.ready_shooters(state, m, done)):
+            return []
+        state.counter += 1
+        state.sub = {"kind": "ready_shot", "n": state.counter, "player": state.opponent(m.owner), "target": m.uid,
+                     "done": list(done), "shooter": ""}
+        return [ev("ready_window", f"{m.name} ended an action: a model At the Ready may shoot at it.", model=m.uid)]
+
+    def _ready_shot(self, state: GameState, pick: str) -> list[Event]:
+        sub = dict(state.sub)
+        t = state.model(sub["target"])
+        if pick == "no":
+            state.sub = {}
+            return [ev("ready_hold", "No shot from At the Ready.", model=t.uid)]
+        if not sub["shooter"]:
+            state.counter += 1
+            state.sub = {**sub, "shooter": pick, "n": state.counter}
+            return []
+        _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+        sh = state.model(sub["shooter"])
+        state.sub = {}
+        events = self._do_shoot(state, A.Shoot(sh.uid, t.uid, cover_size=size, cover_hardness=hard, at_ready=True),
+                                Actor(sh.owner))
+        if not state.sub:
+            events += self._offer_ready_shot(state, t, tuple(sub["done"]) + (sh.uid,))
+        return events
+
     def _defensive(self, state: GameState, n: int) -> list[Event]:
         ctx = state.sub["ctx"]
         state.sub = {}
@@ -1697,6 +1739,18 @@ class CarnevaleEngine(Engine[GameState]):
                                   text=f"{m.name} rolled {r.summary()}. "
                                        + ("Reroll?" if own else "Force a reroll?"), options=tuple(opts)))
             return prompts
+        if state.sub.get("kind") == "ready_shot":
+            sub = state.sub
+            t = state.models[sub["target"]]
+            if not sub["shooter"]:
+                opts = [Option("no", "No shot")] + [Option(x.uid, f"{x.name} shoots (0 AP)"[:80])
+                                                    for x in self.ready_shooters(state, t, tuple(sub["done"]))][:24]
+                text = f"{t.name} ended an action. A model At the Ready with {t.name} in sight may shoot now."
+            else:
+                opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [Option("no", "No shot after all")]
+                text = f"{state.models[sub['shooter']].name} shoots at {t.name}: what cover does {t.name} have?"
+            prompts.append(Prompt(id=f"ar-{sub['n']}", player=sub["player"], text=text, options=tuple(opts)))
+            return prompts
         if state.sub.get("kind") == "defensive":
             t = state.models[state.sub["ctx"]["t"]]
             a = state.models[state.sub["ctx"]["a"]]
@@ -1900,6 +1954,8 @@ class CarnevaleEngine(Engine[GameState]):
             return self._reroll_window(state, pick)
         if p.startswith("dc-"):
             return self._defensive(state, int(pick))
+        if p.startswith("ar-"):
+            return self._ready_shot(state, pick)
         if p.startswith("bg-"):
             return self._bodyguard(state, pick)
         if p.startswith("cancel-"):

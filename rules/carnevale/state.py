@@ -35,6 +35,7 @@ DEFAULT_HOUSE_RULES: dict[str, Any] = {
     "agendas": True,                          # §5.5 optional rule
     "fragment_bearer_penalty": 1,             # §5.9 adventure 2
     "lightning_bolt_range": 0,                # §7.31: the Lightning Bolt Power's range (0 = no range penalty)
+    "ready_shot_prompt": True,                # offer At the Ready shooters their interrupt after each enemy action
     "defensive_prompt": True,                 # ask a Defensive Combat model for Karma before the enemy's roll
     "reroll_window": True,                    # offer Reroll Dice / Reroll All Dice after a close-combat roll
 }

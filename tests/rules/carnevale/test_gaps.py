@@ -253,6 +253,30 @@ def test_defensive_combat_declined_keeps_the_karma():
     assert rolls(ev)[0]["difficulty"] == 5 and s.models["b2"].karma == 2
 
 
+def test_at_the_ready_shooting_interrupts_when_an_enemy_ends_an_action():
+    s = base()
+    s, _ = apply(s, A.Activate("a1"), P1)                              # Capodecime, pistol (Aces+2), SHO 4
+    s, _ = apply(s, A.SpendAP("a1", "at_ready_shooting"), P1)
+    assert s.models["a1"].at_ready == "shooting" and s.turn_player == P2
+    s, _ = apply(s, A.Activate("b2"), P2)
+    s, ev = apply(s, A.SpendAP("b2", "walk"), P2)
+    assert "ready_window" in kinds(ev)
+    p = ENGINE.pending(s)[0]
+    assert p.id.startswith("ar-") and p.player == P1 and [o.id for o in p.options] == ["no", "a1"]
+    with pytest.raises(IllegalAction, match="pending"):
+        apply(s, A.SpendAP("b2", "walk"), P2)
+    s, _ = apply(s, Choose(p.id, ("a1",)), P1)
+    p = ENGINE.pending(s)[0]
+    assert p.id.startswith("ar-") and "m-light" in [o.id for o in p.options]
+    script(s, 8, 8)                                                     # 4 dice − Medium 1 − Light 1 = 2 dice
+    s, ev = apply(s, Choose(p.id, ("m-light",)), P1)
+    assert len(rolls(ev)[0]["dice"]) == 2 and rolls(ev)[0]["difficulty"] == 7
+    assert [(e.data["amount"], e.data["lost"]) for e in ev if e.kind == "damage"] == [(2 + 2, 2)]
+    assert s.models["a1"].at_ready == "" and ENGINE.pending(s)[0].id.startswith("do-b2")
+    s, ev = apply(s, A.SpendAP("b2", "walk"), P2)                      # the counter is spent: no window
+    assert "ready_window" not in kinds(ev)
+
+
 # ------------------------------------------------------------------ 5. enforcement from the table's input
 def test_a_reinforcements_first_action_must_be_a_move():
     s = base()
