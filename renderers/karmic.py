@@ -51,7 +51,7 @@ def register_track(view: dict) -> bytes:
         draw.line((10, y - 4, width - 10, y - 4), fill=GREY)
         name = f["name"] + (" ★" if f["key"] in holders else "")
         draw.text((12, y + 6), name[:18], fill=INK, font=font(14, True))
-        draw.text((12, y + 26), f"HP {f['hp_marked']}/{f['hp_max']}", fill=RED if f.get("out") else INK, font=font(12))
+        draw.text((12, y + 26), f"HP marked {f['hp_marked']}/{f['hp_max']}", fill=RED if f.get("out") else INK, font=font(12))
         left_txt = "∞" if f.get("maneuvers_left") is None else str(f["maneuvers_left"])
         draw.text((12, y + 44), f"cards {f['hand_count']} · man. {left_txt}", fill=INK, font=font(12))
         for reg in registers:
