@@ -46,7 +46,7 @@ from .framework import chunks, mention
 
 SYSTEM_NAME = "carnevale"
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
-STATUSES = ("in_water", "hidden", "immobilised", "drowning", "darkness", "fragment", "off_table")
+STATUSES = ("in_water", "hidden", "immobilised", "drowning", "darkness", "on_gondola", "fragment", "off_table")
 KARMA_USES = ("protection", "defensive", "swift", "other")
 MANOEUVRES = ("charge", "low_blow", "push", "round_house", "strike_from_above", "trample", "drown")
 SHEET_KEY = "live_sheet"                     # game meta: the live sheet's message and digest
@@ -721,7 +721,7 @@ class CarnevaleCog(commands.Cog):
                            distance="Distance in inches (0: within range)", cover_size="Cover the target has",
                            cover_hardness="How hard that cover is", aim="Extra AP spent aiming (0-2)",
                            aim_at="Aim for more dice or to beat Protection", moving="Shooting on the move",
-                           karma="Karma dice")
+                           karma="Karma dice", good_cover="The target is behind the cover Event 8 improved")
     @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete, weapon=weapon_autocomplete)
     @app_commands.choices(cover_size=[app_commands.Choice(name=c, value=c) for c in ("none", "medium", "big")],
                           cover_hardness=[app_commands.Choice(name=c, value=c)
@@ -731,11 +731,12 @@ class CarnevaleCog(commands.Cog):
     async def shoot(self, interaction: discord.Interaction, model: str, target: str, weapon: str | None = None,
                     distance: app_commands.Range[float, 0, 200] = 0, cover_size: str | None = None,
                     cover_hardness: str | None = None, aim: app_commands.Range[int, 0, 2] = 0, aim_at: str = "dice",
-                    moving: str | None = None, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0):
+                    moving: str | None = None, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0,
+                    good_cover: bool = False):
         size = "" if cover_size in (None, "none") else cover_size
         hard = "" if cover_hardness in (None, "none") else cover_hardness
         await self._act(interaction, A.Shoot(model, target, weapon or "", distance, size, hard, aim, aim_at,
-                                             moving or "", karma=karma))
+                                             moving or "", karma=karma, good_cover=good_cover))
 
     @game.command(name="disengage", description="Leave close combat (1 AP); the enemies in contact may react")
     @app_commands.describe(model="The model leaving", enemies="Enemy ids in base contact, comma-separated (b1, b2)")
@@ -814,8 +815,10 @@ class CarnevaleCog(commands.Cog):
     @table.command(name="status", description="Tell the bot a table fact: in water, hidden, immobilised…")
     @app_commands.autocomplete(model=model_autocomplete)
     @app_commands.choices(status=[app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES])
-    async def status(self, interaction: discord.Interaction, model: str, status: str, value: bool = True):
-        await self._act(interaction, A.SetStatus(model, status, value))
+    @app_commands.describe(gondola="on gondola: which gondola (each carries two 30 mm or one 40 mm model)")
+    async def status(self, interaction: discord.Interaction, model: str, status: str, value: bool = True,
+                     gondola: app_commands.Range[str, 1, 20] | None = None):
+        await self._act(interaction, A.SetStatus(model, status, value, gondola or ""))
 
     @game.command(name="roll", description="A roll in the game: a model's attribute (modifiers applied) or a pool")
     @app_commands.describe(model="The model rolling", attribute="Its attribute", pool="Or a plain pool",

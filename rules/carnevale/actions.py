@@ -235,6 +235,7 @@ class SetStatus(Serial):
     model: str
     status: str
     value: bool = True
+    gondola: str = ""          # on_gondola: which gondola (capacity is checked per gondola; "" = the only one)
     type: ClassVar[str] = "set_status"
 
 

@@ -1330,8 +1330,22 @@ class CarnevaleEngine(Engine[GameState]):
                     if other.carrying == "fragment":
                         other.carrying = ""
             m.carrying = "fragment" if a.value else ""
+        elif s == "on_gondola" and a.value:
+            name = a.gondola or "1"
+            seats = {"Medium": 1, "Large": 2}
+            if m.size not in seats:
+                raise IllegalAction(f"{m.name} is {m.size}: too big for a gondola (two 30 mm or one 40 mm model).")
+            riders = [x for x in state.models.values() if x.in_play and x.on_gondola and x.uid != m.uid
+                      and (x.gondola or "1") == name]
+            used = sum(seats.get(x.size, 2) for x in riders)
+            if used + seats[m.size] > 2:
+                raise IllegalAction(f"Gondola {name} is full ({', '.join(x.name for x in riders)} aboard): it carries "
+                                    "two 30 mm models or one 40 mm model.")
+            m.on_gondola, m.gondola = True, name
         elif s in fields:
             setattr(m, fields[s], a.value)
+            if s == "on_gondola":
+                m.gondola = ""
             if s == "in_water" and a.value:
                 ha = M.ability_x(m, "Heavy Armor")
                 if ha:

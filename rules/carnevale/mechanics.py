@@ -286,7 +286,7 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
                     events += break_bond(state, t, e, f"{m.name} crossed a Pain Threshold")
             events += stun(state, m, "Pain Threshold")
     if lost >= 3 and m.in_play and m.on_gondola and state.house_rules.get("terrain") == "es_ttcombat":
-        m.on_gondola = False
+        m.on_gondola, m.gondola = False, ""
         m.in_water = True
         events.append(ev("gondola_fall", f"{m.name} lost {lost} LP in one action and falls off the gondola "
                                          "into the water (shortest route).", model=m.uid))

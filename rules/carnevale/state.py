@@ -116,6 +116,7 @@ class ModelState(Serial):
     fleeing: bool = False
     in_darkness: bool = False
     on_gondola: bool = False
+    gondola: str = ""                       # which gondola it rides (capacity: two 30 mm or one 40 mm model)
     carrying: str = ""                      # "fragment" …
     # per round / per turn books
     casts_this_round: int = 0

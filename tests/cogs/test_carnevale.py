@@ -655,3 +655,16 @@ async def test_campaign_powers_hostage_and_legacy_commands(bot, world):
     await call(world, cog.campaign_promote, 3, squad="Rashaar", member="Hybrid")
     assert "no squad called" in last_private(world, 3)
 
+
+
+async def test_gondola_capacity_through_the_status_command(bot, world):
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    await call(world, cog.status, 2, model="a2", status="on_gondola", gondola="g1")     # Ugdru-Rashaar, 40 mm
+    await call(world, cog.status, 2, model="a3", status="on_gondola", gondola="g1")     # Hybrid, 30 mm: full
+    assert "Gondola g1 is full" in last_private(world, 2)
+    await call(world, cog.status, 2, model="a3", status="on_gondola", gondola="g2")
+    models = (await bot.store.game(game.id)).state["models"]
+    assert (models["a2"]["gondola"], models["a3"]["gondola"]) == ("g1", "g2")

@@ -312,6 +312,26 @@ def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
     assert "detected" in kinds(ev) and not s.models["b3"].hidden
 
 
+def test_gondola_capacity_two_30mm_or_one_40mm_model():
+    s = game(squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Ugdru-Rashaar", "Hybrid", "Citizen of Venice"),
+             squad("The Guild", ("Capodecime", {"leader": True})))
+    assert s.models["a2"].size == "Large" and s.models["a1"].size == "Medium"
+    s, _ = apply(s, A.SetStatus("a1", "on_gondola"), P1)
+    s, _ = apply(s, A.SetStatus("a3", "on_gondola"), P1)
+    with pytest.raises(IllegalAction, match="full"):
+        apply(s, A.SetStatus("a4", "on_gondola"), P1)                  # a third 30 mm model
+    with pytest.raises(IllegalAction, match="full"):
+        apply(s, A.SetStatus("a2", "on_gondola"), P1)                  # a 40 mm model with riders aboard
+    s, _ = apply(s, A.SetStatus("a2", "on_gondola", gondola="2"), P1)  # alone on another gondola
+    with pytest.raises(IllegalAction, match="full"):
+        apply(s, A.SetStatus("a4", "on_gondola", gondola="2"), P1)
+    s, _ = apply(s, A.SetStatus("a1", "on_gondola", False), P1)
+    s, _ = apply(s, A.SetStatus("a4", "on_gondola"), P1)               # a seat came free
+    s.models["b1"].size = "Huge"
+    with pytest.raises(IllegalAction, match="too big"):
+        apply(s, A.SetStatus("b1", "on_gondola", gondola="3"), P2)
+
+
 # ------------------------------------------------------------------ 7. house rules
 def test_fear_timing_after_attack_tests_morale_once_the_attack_is_resolved():
     for timing, order in (("before_attack_roll", ["Morale", "Combat"]), ("after_attack", ["Combat", "Morale"])):
