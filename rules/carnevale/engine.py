@@ -41,6 +41,8 @@ ENTRY_MOVES = {"walk", "walk_difficult", "run", "jump", "running_jump", "swim", 
 # applies whichever reading the table agreed; no engine rule consulted the key.
 RETIRED_HOUSE_RULES = {"hostage_freed_counts"}
 
+REACTIONS = ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")
+
 MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "walk": (1, False), "walk_difficult": (1, False), "run": (1, True), "jump": (1, False),
     "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
@@ -241,7 +243,14 @@ class CarnevaleEngine(Engine[GameState]):
         if acting and acting in state.models:
             m = state.models[acting]
             if m.ap < ap_before or (m.at_ready and not ready_before):   # an action of the activating model ended
-                events += self._offer_ready_shot(state, m)
+                if state.sub.get("kind") in REACTIONS:
+                    state.ready_due = m.uid          # once the reaction is answered
+                else:
+                    events += self._offer_ready_shot(state, m)
+        if state.ready_due and not state.sub:
+            due, state.ready_due = state.models.get(state.ready_due), ""
+            if due is not None:
+                events += self._offer_ready_shot(state, due)
         if shared and state.partner and state.active:
             state.models[state.active].ap += state.models[state.partner].ap
             state.models[state.partner].ap = 0

@@ -200,6 +200,7 @@ class GameState(Serial):
     geyser: bool = False
     good_cover: str = ""                    # Event 8: the player whose piece of cover was improved
     mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
+    ready_due: str = ""                     # a model whose action ended while a reaction was pending
     fear_after: dict = field(default_factory=dict)   # fear_timing after_attack: {t: uid, x: modifier}
     over: bool = False
     winner: Optional[str] = None

@@ -353,3 +353,18 @@ def test_the_retired_hostage_house_rule_is_ignored_and_unknown_ones_refused():
     assert "hostage_freed_counts" not in s.house_rules
     with pytest.raises(IllegalAction, match="Unknown house rule"):
         base(house_rules={"no_such_rule": 1})
+
+
+def test_the_ready_shot_waits_for_a_reroll_window_to_close():
+    s = base()
+    s, _ = apply(s, A.Activate("a1"), P1)
+    s, _ = apply(s, A.SpendAP("a1", "at_ready_shooting"), P1)
+    give(s, "b2", "Reroll Dice", 1)
+    s, _ = apply(s, A.Activate("b2"), P2)
+    script(s, 8, 2, 3, 9)                                              # Hybrid COM 4 at the Butcher's DEX 4
+    s, ev = apply(s, A.Attack("b2", "a2"), P2)
+    assert "reroll_window" in kinds(ev) and "ready_window" not in kinds(ev)
+    s, ev = apply(s, Choose(ENGINE.pending(s)[0].id, ("keep",)), P2)
+    assert "damage" in kinds(ev) and "ready_window" in kinds(ev)
+    p = ENGINE.pending(s)[0]
+    assert p.id.startswith("ar-") and p.player == P1 and [o.id for o in p.options] == ["no", "a1"]
