@@ -12,7 +12,7 @@ from .framework import chunks, reply
 
 # The top-level slash commands of each game, for `/help game`.
 GROUPS = {"karmic": ("karmic", "karmic-advance"), "klash": ("klash",), "carnival_zombie": ("cz",),
-          "carnevale": ("carnevale", "carnevale-game", "carnevale-table")}
+          "carnevale": ("carnevale", "carnevale-game", "carnevale-table", "carnevale-campaign")}
 ALL_GROUPS = {g for groups in GROUPS.values() for g in groups}
 
 
