@@ -37,50 +37,72 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(hint: Any, value: Any) -> Any:
+    return _decoder(hint)(value)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+@lru_cache(maxsize=None)
+def _decoder(hint: Any):
+    """A function that turns JSON data into a value of type `hint`, built once per hint: states
+    are decoded on every action, and re-reading type hints for every value was the main cost."""
     if hint is Any or hint is typing.Any:
-        return value
+        return _identity
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args:
-            return None
         options = [a for a in args if a is not type(None)]
+        nullable = type(None) in args
         if len(options) == 1:
-            return _decode(options[0], value)
-        for option in options:  # first type that accepts the value wins
-            try:
-                return _decode(option, value)
-            except (TypeError, ValueError, KeyError):
-                continue
-        return value
+            inner = _decoder(options[0])
+            return (lambda v: None if v is None else inner(v)) if nullable else inner
+        inners = [_decoder(o) for o in options]
+
+        def union(value):
+            if value is None and nullable:
+                return None
+            for inner in inners:  # first type that accepts the value wins
+                try:
+                    return inner(value)
+                except (TypeError, ValueError, KeyError, AttributeError):
+                    continue
+            return value
+        return union
     if origin is typing.Literal:
-        return value
+        return _identity
     if origin in (list, typing.List):
-        (item,) = args or (Any,)
-        return [_decode(item, v) for v in value]
+        item = _decoder(args[0]) if args else _identity
+        return _identity if item is _identity else (lambda v: [item(x) for x in v])
     if origin in (tuple, typing.Tuple):
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in value)
+            item = _decoder(args[0])
+            return lambda v: tuple(item(x) for x in v)
         if args:
-            return tuple(_decode(a, v) for a, v in zip(args, value))
-        return tuple(value)
+            items = [_decoder(a) for a in args]
+            return lambda v: tuple(f(x) for f, x in zip(items, v))
+        return tuple
     if origin in (set, frozenset):
-        (item,) = args or (Any,)
-        return origin(_decode(item, v) for v in value)
+        item = _decoder(args[0]) if args else _identity
+        return lambda v: origin(item(x) for x in v)
     if origin in (dict, typing.Dict):
         key_hint, val_hint = args or (Any, Any)
-        return {_decode_key(key_hint, k): _decode(val_hint, v) for k, v in value.items()}
+        val = _decoder(val_hint)
+        if key_hint in (str, Any) and val is _identity:
+            return dict
+        return lambda v: {_decode_key(key_hint, k): val(x) for k, x in v.items()}
     if isinstance(hint, type):
         if issubclass(hint, Serial):
-            return hint.from_dict(value)
+            return hint.from_dict
         if issubclass(hint, enum.Enum):
-            return hint(value)
-        if hint is float and isinstance(value, int):
-            return float(value)
+            return hint
+        if hint is float:
+            return lambda v: float(v) if isinstance(v, int) and not isinstance(v, bool) else v
         if dataclasses.is_dataclass(hint):
-            return hint(**{f.name: _decode(_hints(hint)[f.name], value[f.name])
-                           for f in dataclasses.fields(hint) if f.name in value})
-    return value
+            return lambda v: hint(**{f.name: _decode(_hints(hint)[f.name], v[f.name])
+                                     for f in dataclasses.fields(hint) if f.name in v})
+    return _identity
 
 
 def _decode_key(hint: Any, key: str) -> Any:
@@ -97,6 +119,12 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(module) if module else None)
 
 
+@lru_cache(maxsize=None)
+def _field_decoders(cls: type) -> tuple[tuple[str, Any], ...]:
+    hints = _hints(cls)
+    return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+
+
 class Serial:
     """Mixin for dataclasses: `to_dict()` gives JSON-safe data, `from_dict()` reads it back."""
 
@@ -105,12 +133,7 @@ class Serial:
 
     @classmethod
     def from_dict(cls: type[S], data: dict) -> S:
-        hints = _hints(cls)
-        kwargs = {}
-        for f in dataclasses.fields(cls):
-            if f.name in data:
-                kwargs[f.name] = _decode(hints[f.name], data[f.name])
-        return cls(**kwargs)
+        return cls(**{name: decode(data[name]) for name, decode in _field_decoders(cls) if name in data})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
