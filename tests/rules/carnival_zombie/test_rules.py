@@ -485,6 +485,16 @@ def test_battle_focus_penalty():
         ENGINE.apply(s2, ENGINE.load_action({"type": "focus_penalty"}), Actor("u1"))
 
 
+def calm(s, k, ids):
+    """A policy that keeps the Night quiet: the board cleared and Stress reset before each action,
+    entering from the North."""
+    if k == "act":
+        clear_board(s)
+        for c in s.characters:
+            c.stress = 0
+    return "N" if k in ("enter", "terrain_pit") else None
+
+
 def test_survivors_rescued_at_dawn_only_from_empty_caves():
     s = new(quick_night=True, location=6, house_rules=OFF)
     answer(s, "start")
@@ -709,12 +719,6 @@ def test_dawn_assault_scope_house_rule():
         s = new(quick_night=True, location=6, house_rules={**OFF, "dawn_assault_scope": scope})
         answer(s, "start")
 
-        def calm(s, k, ids):
-            if k == "act":
-                clear_board(s)
-                for c in s.characters:
-                    c.stress = 0
-            return "N" if k in ("enter", "terrain_pit") else None
 
         until(s, {"dawn_exit"}, policy=calm)
         clear_board(s)
@@ -886,12 +890,6 @@ def test_house_rule_boss_wounds_persist():
         s = new(quick_night=True, location=6, house_rules={**OFF, "boss_wounds_persist": persist})
         answer(s, "start")
 
-        def calm(s, k, ids):
-            if k == "act":
-                clear_board(s)
-                for c in s.characters:
-                    c.stress = 0
-            return "N" if k in ("enter", "terrain_pit") else None
 
         until(s, {"dawn_exit"}, policy=calm)
         clear_board(s)
@@ -910,12 +908,6 @@ def test_house_rule_survivor_rescue_counts_boxes():
         s = new(quick_night=True, location=6, house_rules={**OFF, "survivor_rescue_counts_boxes": counts})
         answer(s, "start")
 
-        def calm(s, k, ids):
-            if k == "act":
-                clear_board(s)
-                for c in s.characters:
-                    c.stress = 0
-            return "N" if k in ("enter", "terrain_pit") else None
 
         until(s, {"dawn_exit"}, policy=calm)
         clear_board(s)
