@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -136,10 +137,11 @@ class BautaBot(commands.AutoShardedBot):
         if getattr(self, "_logged_in", False):
             await super().close()
         else:
-            # Prepared offline (--check, tests) and never connected: the sharded client has no
-            # gateway state to close, so only unload the cogs.
+            # Prepared offline (--check, tests) or failed to log in: the sharded client has no
+            # gateway state to close, so unload the cogs and close the HTTP session if one opened.
             for name in list(self.extensions):
                 await self.unload_extension(name)
+            await self.http.close()
         if self.store is not None:
             await self.store.close()
             self.store = None
@@ -197,9 +199,15 @@ def main(argv: list[str] | None = None) -> int:
         print("DISCORD_TOKEN is not set: put it in the environment or in a .env file (see README).",
               file=sys.stderr)
         return 2
+    return asyncio.run(run(config))
+
+
+async def run(config: Config) -> int:
+    """Connect and serve until stopped. Every way start-up can fail ends in one line and exit 1."""
     bot = BautaBot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        async with bot:
+            await bot.start(config.token)
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: copy the token again from the developer portal (Bot → Reset Token).",
               file=sys.stderr)
@@ -207,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord refused a privileged intent; Bauta needs none, so check the code you changed.", file=sys.stderr)
         return 1
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound) as exc:
+        print(f"Cannot reach Discord ({exc.__class__.__name__}: {exc}). Check the network and try again.",
+              file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass
     return 0
 
 

@@ -26,3 +26,19 @@ def test_missing_token_is_one_clear_line(tmp_path):
     result = run([], tmp_path, DISCORD_TOKEN="")
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "DISCORD_TOKEN" in result.stderr
+
+
+def test_unreachable_discord_is_one_clear_line(tmp_path, monkeypatch):
+    """No network (or a bad proxy): one line and exit 1, not a traceback."""
+    import asyncio
+
+    import aiohttp
+
+    import bot as bot_module
+
+    async def refuse(self, token):
+        raise aiohttp.ClientConnectionError("no route to discord.com")
+
+    monkeypatch.setattr(bot_module.BautaBot, "start", refuse)
+    config = bot_module.Config(token="abc", db_path=str(tmp_path / "b.sqlite3"), dev_guild=None, log_level="WARNING")
+    assert asyncio.run(bot_module.run(config)) == 1
