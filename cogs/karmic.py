@@ -251,10 +251,23 @@ def _hand_cards(view: dict) -> list[str]:
     return cards
 
 
+def hand_picture(view: dict, prompt) -> tuple[str, bytes] | None:
+    """The player's hand, drawn from their own view, sent with the buttons of their private
+    decisions (the framework's prompt_image): one DM holds the cards and the choice."""
+    if not prompt.private or not prompt.player.isdigit():
+        return None     # the GM's view holds every hand: no picture for NPC decisions
+    cards = _hand_cards(view)
+    if not cards:
+        return None
+    return "karmic-hand.png", R.hand_image({"check": {"sides": [{"hand": cards}]}})
+
+
 async def send_hand_images(host, game, state, events) -> None:
-    """A new hand (check, round, initiative) also arrives as an image in its player's DMs."""
+    """A new hand whose player has no private decision waiting (so no buttons carry the picture)
+    still arrives as an image in their DMs."""
+    asked = {p.player for p in ENGINE.pending(state) if p.private}
     players = sorted({e.audience for e in events
-                      if e.kind in ("hand", "initiative_hand") and e.audience.isdigit()})
+                      if e.kind in ("hand", "initiative_hand") and e.audience.isdigit()} - asked)
     for player in players:
         view = ENGINE.view_for(state, player)
         cards = _hand_cards(view)
@@ -310,7 +323,7 @@ async def on_over(host, interaction, game, state) -> None:
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
-    load_pack=load_pack, after_publish=after_publish, on_over=on_over))
+    load_pack=load_pack, after_publish=after_publish, on_over=on_over, prompt_image=hand_picture))
 
 
 # ============================================================================ deck buttons

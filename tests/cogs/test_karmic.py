@@ -208,9 +208,9 @@ async def test_check_hand_by_dm_result_in_channel_hidden_gm_modifier_and_deck_wr
     assert len(hand) == 2                                           # tracking 2: two cards
     dm = world.last("dm:2", with_view=True)
     assert [b.item.label for b in dm.view.children] == [label(c) for c in hand]
-    images = [m for m in world.dms(alice) if m.file is not None]
-    assert images and images[-1].file.filename.endswith("hand.png")
-    assert file_bytes(images[-1])[:8] == b"\x89PNG\r\n\x1a\n"
+    # the hand picture comes in the same DM as its buttons, drawn from Alice's own view
+    assert dm.file is not None and dm.file.filename.endswith("hand.png")
+    assert file_bytes(dm)[:8] == b"\x89PNG\r\n\x1a\n"
     # the GM's hidden modifier: an ephemeral answer, nothing in the channel
     await cog.gm_modifier.callback(cog, world.interaction(gm, world.channels[10]), value=-3)
     assert "Hidden modifier -3" in world.ephemeral(gm)[-1].content
