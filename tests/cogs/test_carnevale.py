@@ -125,9 +125,8 @@ async def test_squad_building_refuses_over_limit_with_a_clear_reason(bot, world)
     assert not world.public()
 
 
-async def test_squads_from_a_guild_pack(bot, world):
-    from cogs import systems
-    text = """
+# A guild pack as a server would import it: two factions, one profile each.
+GUILD_PACK = """
 pack: {name: Our Pack}
 factions:
   - name: The Guild
@@ -140,7 +139,21 @@ factions:
         command: 2
         life_track: [0, 0, 0, -1, -1, -2]
         equipment: [Sword]
+  - name: The Rashaar
+    classes:
+      - name: Spawn
+        cost: 20
+        ap: 3
+        attributes: {MOV: 5, COM: 4, DEX: 4, SHO: 2, MIN: 3, PRO: 1}
+        karma: 1
+        command: 1
+        life_track: [0, 0, -1, -2]
 """
+
+
+async def test_squads_from_a_guild_pack(bot, world):
+    from cogs import systems
+    text = GUILD_PACK
     system = systems.get("carnevale")
     system.load_pack(text, "ours.yaml")            # validates
     await bot.store.save_pack(1, "carnevale", "ours", text, 1)
@@ -497,29 +510,7 @@ async def test_no_game_here_is_a_clear_private_answer(bot, world):
 
 
 async def test_game_with_a_guild_pack(bot, world):
-    text = """
-pack: {name: Our Pack}
-factions:
-  - name: The Guild
-    classes:
-      - name: Bravo
-        cost: 30
-        ap: 3
-        attributes: {MOV: 5, COM: 5, DEX: 5, SHO: 4, MIN: 4, PRO: 2}
-        karma: 2
-        command: 2
-        life_track: [0, 0, 0, -1, -1, -2]
-        equipment: [Sword]
-  - name: The Rashaar
-    classes:
-      - name: Spawn
-        cost: 20
-        ap: 3
-        attributes: {MOV: 5, COM: 4, DEX: 4, SHO: 2, MIN: 3, PRO: 1}
-        karma: 1
-        command: 1
-        life_track: [0, 0, -1, -2]
-"""
+    text = GUILD_PACK
     await bot.store.save_pack(1, "carnevale", "ours", text, 1)
     cog = cog_of(bot)
     await call(world, cog.squad_create, 2, name="Bravi", faction="The Guild", pack="ours", points=100)
