@@ -499,13 +499,6 @@ def test_survivors_rescued_at_dawn_only_from_empty_caves():
     s = new(quick_night=True, location=6, house_rules=OFF)
     answer(s, "start")
 
-    def calm(s, k, ids):
-        if k == "act":
-            clear_board(s)
-            for c in s.characters:
-                c.stress = 0
-        return "N" if k in ("enter", "terrain_pit") else None
-
     until(s, {"dawn_exit"}, policy=calm)
     clear_board(s)
     for sp, code in (("S1.3", "S"), ("S2.3", "S")):
@@ -549,13 +542,6 @@ def test_airship_finale_needs_the_pilot():
 
 
 def _finish_night(s):
-    def calm(s, k, ids):
-        if k == "act":
-            clear_board(s)
-            for c in s.characters:
-                c.stress = 0
-        return "N" if k in ("enter", "terrain_pit") else None
-
     until(s, {"dawn_exit"}, policy=calm)
     answer(s, options(s)[0])
     while not s.over:
@@ -700,13 +686,6 @@ def test_sunrise_of_day_two_sinks_a_location_and_draws_an_event():
 
 
 def _finish_dawn_only(s):
-    def calm(s, k, ids):
-        if k == "act":
-            clear_board(s)
-            for c in s.characters:
-                c.stress = 0
-        return "N" if k in ("enter", "terrain_pit") else None
-
     until(s, {"dawn_exit"}, policy=calm)
     clear_board(s)
     answer(s, "W")
