@@ -923,6 +923,13 @@ class CarnevaleCog(commands.Cog):
             text += f"; injury roll {res['injury_roll']}"
         return text + f" → **{res['result']}**"
 
+    @classmethod
+    def _record_rolls(cls, rec, results: list[dict]) -> list[str]:
+        """The channel lines for campaign rolls; the ledger's history keeps them as plain text."""
+        lines = [cls._roll_line(r) for r in results]
+        rec.history.extend(line[2:].replace("**", "") for line in lines)
+        return lines
+
     @campaign.command(name="start", description="Open the campaign ledger of one of your squads")
     @app_commands.describe(squad="Your squad", length="Adventures in the campaign (5)")
     @app_commands.autocomplete(squad=my_squad_autocomplete)
@@ -961,9 +968,7 @@ class CarnevaleCog(commands.Cog):
     @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
     async def campaign_experience(self, interaction: discord.Interaction, squad: str, member: str):
         def change(rec):
-            res = C.experience_roll(rec.rng, rec.member(member))
-            rec.history.append(self._roll_line(res)[2:].replace("**", ""))
-            return [self._roll_line(res)]
+            return self._record_rolls(rec, [C.experience_roll(rec.rng, rec.member(member))])
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="bonus", description="Bonus Experience: one roll per 5 VP for chosen non-Leaders")
@@ -973,18 +978,14 @@ class CarnevaleCog(commands.Cog):
     async def campaign_bonus(self, interaction: discord.Interaction, squad: str, vp: app_commands.Range[int, 0, 200],
                              members: str):
         def change(rec):
-            out = [self._roll_line(r) for r in C.bonus_experience(rec.rng, rec, vp, list(_split_ids(members)))]
-            rec.history.extend(line[2:].replace("**", "") for line in out)
-            return out
+            return self._record_rolls(rec, C.bonus_experience(rec.rng, rec, vp, list(_split_ids(members))))
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="injury", description="Fallen in Combat: a fallen character rolls (5+ recovers)")
     @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
     async def campaign_injury(self, interaction: discord.Interaction, squad: str, member: str):
         def change(rec):
-            res = C.fallen_roll(rec.rng, rec.member(member))
-            rec.history.append(self._roll_line(res)[2:].replace("**", ""))
-            return [self._roll_line(res)]
+            return self._record_rolls(rec, [C.fallen_roll(rec.rng, rec.member(member))])
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="spend", description="Spend Campaign Points from the squad's bank")

@@ -540,6 +540,10 @@ async def test_campaign_ledger_across_adventures(bot, world):
     assert "Hybrid: rolled" in world.public_text() and "(needs 8+)" in world.public_text()
     await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Citizen of Venice")
     assert "Citizen of Venice: rolled" in world.public_text()
+    history = (await bot.store.character(1, 2, "carnevale", "Rashaar"))["campaign"]["history"]
+    rolls = [line for line in history if ": rolled" in line]
+    assert [line.split(":")[0] for line in rolls] == ["Hybrid", "Citizen of Venice"]
+    assert not any("**" in line or line.startswith("•") for line in rolls)   # plain text in the ledger
     await call(world, cog.campaign_bonus, 2, squad="Rashaar", vp=7, members="Magi-Rashaar")
     assert "non-Leader" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")
