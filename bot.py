@@ -3,6 +3,8 @@
 Config comes from the environment or a `.env` file:
   DISCORD_TOKEN    (required to run)  the bot token from the Discord developer portal
   BAUTA_DB         SQLite file, default data/bauta.sqlite3 (folder created)
+  BAUTA_DATABASE_URL  postgresql://… : keep everything in PostgreSQL instead (several processes)
+  BAUTA_DB_SCHEMA  optional PostgreSQL schema for Bauta's tables (default: the database's own)
   BAUTA_DEV_GUILD  a guild id: commands are synced there at start-up, instantly; otherwise global
   BAUTA_LOG_LEVEL  DEBUG, INFO (default), WARNING, ...
 """
@@ -25,6 +27,7 @@ from discord.ext import commands
 
 from cogs.errors import report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
+from db import open_store
 from db.store import Store
 
 log = logging.getLogger("bauta")
@@ -44,6 +47,8 @@ class Config:
     db_path: str
     dev_guild: int | None
     log_level: str
+    database_url: str | None = None     # postgresql://…; None: the SQLite file at db_path
+    db_schema: str | None = None
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> "Config":
@@ -56,7 +61,9 @@ class Config:
         return cls(token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
                    db_path=os.environ.get("BAUTA_DB", "").strip() or str(ROOT / "data" / "bauta.sqlite3"),
                    dev_guild=int(guild) if guild else None,
-                   log_level=os.environ.get("BAUTA_LOG_LEVEL", "INFO").upper())
+                   log_level=os.environ.get("BAUTA_LOG_LEVEL", "INFO").upper(),
+                   database_url=os.environ.get("BAUTA_DATABASE_URL", "").strip() or None,
+                   db_schema=os.environ.get("BAUTA_DB_SCHEMA", "").strip() or None)
 
 
 def available_cogs() -> list[str]:
@@ -84,7 +91,7 @@ class BautaBot(commands.AutoShardedBot):
     async def prepare(self) -> None:
         """Everything start-up does that needs no connection to Discord."""
         if self.store is None:
-            self.store = await Store.open(self.config.db_path)
+            self.store = await open_store(self.config.db_path, self.config.database_url, self.config.db_schema)
         self.host = GameHost(self, self.store)
         self.add_dynamic_items(PromptButton, PromptSelect)
         for name in available_cogs():
@@ -147,6 +154,15 @@ class BautaBot(commands.AutoShardedBot):
             self.store = None
 
 
+def _redacted(url: str) -> str:
+    """A database URL without its password, for logs and --check."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    if parts.password:
+        parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@"))
+    return parts.geturl()
+
+
 def command_digest(tree: app_commands.CommandTree) -> str:
     payload = [command.to_dict(tree) for command in tree.get_commands()]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
@@ -174,7 +190,8 @@ async def check(config: Config) -> int:
     bot = BautaBot(config)
     try:
         await bot.prepare()
-        print(f"database: {config.db_path} (schema version {await bot.store.schema_version()})")
+        where = _redacted(config.database_url) if config.database_url else config.db_path
+        print(f"database: {where} (schema version {await bot.store.schema_version()})")
         print(f"cogs: {', '.join(sorted(bot.extensions))}")
         lines = command_list(bot.tree)
         print(f"{len(lines)} commands:")

@@ -1,8 +1,13 @@
-"""The SQLite store: one file, WAL, numbered migrations, everything scoped by guild.
+"""The store: numbered migrations, everything scoped by guild, one API over two engines.
+
+`Store` is the embedded default (one SQLite file, WAL); `db.postgres.PostgresStore` runs the same
+methods on PostgreSQL for deployments of several bot processes. Every method here is written in
+the SQL both engines share (`?` placeholders, upserts, RETURNING); a backend only supplies the
+primitives `_one`, `_all`, `_write` and the migration runner.
 
 Nothing here knows a game's rules: states, actions and events are opaque JSON. A game action is
 one transaction (new state + log row with the state before it) guarded by the game's version,
-so two racing clicks cannot both apply.
+so two racing clicks (or two processes) cannot both apply.
 """
 from __future__ import annotations
 
@@ -31,6 +36,21 @@ class VersionConflict(StoreError):
 
 class ChannelBusy(StoreError):
     """The channel already has an active game."""
+
+
+class Duplicate(StoreError):
+    """A write broke a uniqueness rule (both backends raise this, not their driver's error)."""
+
+
+@dataclass
+class Written:
+    """What a write transaction did: the rows its last statement changed (or returned)."""
+    rowcount: int
+    rows: list = field(default_factory=list)
+
+    @property
+    def row(self):
+        return self.rows[0] if self.rows else None
 
 
 def now() -> str:
@@ -134,8 +154,8 @@ class Store:
                 if number <= current:
                     continue
                 statements = _split_sql(script.read_text(encoding="utf-8"))
-                _transaction(raw, [(sql, ()) for sql in statements] +
-                             [("INSERT INTO schema_version (version) VALUES (?)", (number,))])
+                _transaction(raw, [_statement(sql) for sql in statements] +
+                             [_statement("INSERT INTO schema_version (version) VALUES (?)", (number,))])
                 current = number
             return current
         return await self._call(run)
@@ -163,9 +183,20 @@ class Store:
     async def _all(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
-    async def _write(self, *statements: tuple[str, Iterable]) -> sqlite3.Cursor:
-        """Run statements in one IMMEDIATE transaction; return the last cursor."""
-        return await self._call(_transaction, [(sql, tuple(params)) for sql, params in statements])
+    async def _write(self, *statements: tuple) -> Written:
+        """Run statements in one IMMEDIATE transaction. A statement is `(sql, params)` or
+        `(sql, params, error)`: then it must change exactly one row, or `error` is raised and the
+        whole transaction rolls back (the version check of every game write)."""
+        try:
+            return await self._call(_transaction, [_statement(*st) for st in statements])
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise
+            raise Duplicate(str(exc)) from None
+
+    def lock(self, name: str):
+        """Hold the deployment-wide lock `name` (see db.postgres): one process here, so always."""
+        return _HELD
 
     # ------------------------------------------------------------------ settings
     async def settings(self, guild_id: int) -> GuildSettings:
@@ -210,14 +241,14 @@ class Store:
                           state: dict, created_by: int, meta: dict | None = None) -> GameRecord:
         stamp = now()
         try:
-            cursor = await self._write((
+            written = await self._write((
                 "INSERT INTO games (guild_id, channel_id, system, seats, state, meta, created_by, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, system, _dumps(seats), _dumps(state), _dumps(meta or {}),
                  created_by, stamp, stamp)))
-        except aiosqlite.IntegrityError:
+        except Duplicate:
             raise ChannelBusy("This channel already has a game in progress.") from None
-        return await self.game(cursor.lastrowid)
+        return await self.game(written.row["id"])
 
     async def game(self, game_id: int) -> GameRecord | None:
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -234,11 +265,14 @@ class Store:
         if older_than is not None:
             rows = await self._all("SELECT * FROM games WHERE status = 'active' AND updated_at < ?", (older_than,))
             return [GameRecord.from_row(r) for r in rows]
+        # The idle test is done here, not in SQL: the engines' date arithmetic differs, and only
+        # games in guilds that asked for reminders are read.
         rows = await self._all(
-            "SELECT g.* FROM games g JOIN guild_settings s ON s.guild_id = g.guild_id "
-            "WHERE g.status = 'active' AND s.reminder_hours > 0 "
-            "AND (julianday('now') - julianday(g.updated_at)) * 24 >= s.reminder_hours")
-        return [GameRecord.from_row(r) for r in rows]
+            "SELECT g.*, s.reminder_hours AS reminder_hours FROM games g "
+            "JOIN guild_settings s ON s.guild_id = g.guild_id WHERE g.status = 'active' AND s.reminder_hours > 0")
+        current = datetime.now(timezone.utc)
+        return [GameRecord.from_row(r) for r in rows
+                if (current - datetime.fromisoformat(r["updated_at"])).total_seconds() >= r["reminder_hours"] * 3600]
 
     async def games(self, guild_id: int, status: str | None = None) -> list[GameRecord]:
         sql = "SELECT * FROM games WHERE guild_id = ?" + (" AND status = ?" if status else "") + " ORDER BY id"
@@ -250,27 +284,14 @@ class Store:
         """Apply one action atomically, if nobody else has changed the game since `game` was read.
         The log's seq is the version it produced: versions only grow, so seqs are unique."""
         stamp = now()
-
-        def run(raw: sqlite3.Connection) -> None:
-            raw.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = raw.execute(
-                    "UPDATE games SET state = ?, version = version + 1, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (_dumps(new_state), stamp, game.id, game.version))
-                if cursor.rowcount != 1:
-                    raise VersionConflict("That was already done.")
-                raw.execute(
-                    "INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, "
-                    "version_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.id, game.version + 1, actor, _dumps(action), _dumps(events), _dumps(game.state),
-                     game.version, stamp))
-                raw.execute("COMMIT")
-            except BaseException:
-                raw.execute("ROLLBACK")
-                raise
-
-        await self._call(run)
+        await self._write(
+            ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+             "WHERE id = ? AND version = ? AND status = 'active'",
+             (_dumps(new_state), stamp, game.id, game.version), VersionConflict("That was already done.")),
+            ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, "
+             "version_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (game.id, game.version + 1, actor, _dumps(action), _dumps(events), _dumps(game.state),
+              game.version, stamp)))
         return GameRecord(**{**game.__dict__, "state": new_state, "version": game.version + 1,
                              "updated_at": stamp})
 
@@ -303,28 +324,20 @@ class Store:
         if steps < 1:
             raise StoreError("Undo at least one step.")
 
-        def run(raw: sqlite3.Connection) -> int:
-            raw.execute("BEGIN IMMEDIATE")
-            try:
-                rows = raw.execute("SELECT seq, state_before FROM game_actions WHERE game_id = ? AND undone = 0 "
-                                   "ORDER BY seq DESC LIMIT ?", (game.id, steps)).fetchall()
-                if not rows:
-                    raise StoreError("There is nothing to undo.")
-                oldest = rows[-1]
-                cursor = raw.execute("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
-                                     "WHERE id = ? AND version = ? AND status = 'active'",
-                                     (oldest["state_before"], now(), game.id, game.version))
-                if cursor.rowcount != 1:
-                    raise VersionConflict("The game changed while undoing; try again.")
-                raw.execute("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?",
-                            (game.id, oldest["seq"]))
-                raw.execute("COMMIT")
-                return len(rows)
-            except BaseException:
-                raw.execute("ROLLBACK")
-                raise
-
-        undone = await self._call(run)
+        # Read outside the write: the version check below refuses the undo if anything was
+        # committed since `game` was read, so these rows are the ones just before it.
+        rows = await self._all("SELECT seq, state_before FROM game_actions WHERE game_id = ? AND undone = 0 "
+                               "ORDER BY seq DESC LIMIT ?", (game.id, steps))
+        if not rows:
+            raise StoreError("There is nothing to undo.")
+        oldest = rows[-1]
+        await self._write(
+            ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+             "WHERE id = ? AND version = ? AND status = 'active'",
+             (oldest["state_before"], now(), game.id, game.version),
+             VersionConflict("The game changed while undoing; try again.")),
+            ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])))
+        undone = len(rows)
         return await self.game(game.id), undone
 
     async def events_for(self, game_id: int, audiences: set[str], limit: int = 10) -> list[dict]:
@@ -351,7 +364,7 @@ class Store:
 
     async def character(self, guild_id: int, owner_id: int, system: str, name: str) -> dict | None:
         row = await self._one("SELECT data FROM characters WHERE guild_id = ? AND owner_id = ? AND system = ? "
-                              "AND name = ? COLLATE NOCASE", (guild_id, owner_id, system, name))
+                              "AND lower(name) = lower(?)", (guild_id, owner_id, system, name))
         return json.loads(row["data"]) if row else None
 
     async def characters(self, guild_id: int, system: str, owner_id: int | None = None) -> list[tuple[int, str, dict]]:
@@ -365,7 +378,7 @@ class Store:
 
     async def delete_character(self, guild_id: int, owner_id: int, system: str, name: str) -> bool:
         cursor = await self._write(("DELETE FROM characters WHERE guild_id = ? AND owner_id = ? AND system = ? "
-                                    "AND name = ? COLLATE NOCASE", (guild_id, owner_id, system, name)))
+                                    "AND lower(name) = lower(?)", (guild_id, owner_id, system, name)))
         return cursor.rowcount > 0
 
     async def save_pack(self, guild_id: int, system: str, name: str, content: str, imported_by: int) -> None:
@@ -414,7 +427,8 @@ class Store:
 
     # ------------------------------------------------------------------ DMs
     async def mark_dm_closed(self, guild_id: int, user_id: int) -> None:
-        await self._write(("INSERT OR REPLACE INTO closed_dms (guild_id, user_id, since) VALUES (?, ?, ?)",
+        await self._write(("INSERT INTO closed_dms (guild_id, user_id, since) VALUES (?, ?, ?) "
+                           "ON CONFLICT (guild_id, user_id) DO UPDATE SET since = excluded.since",
                            (guild_id, user_id, now())))
 
     async def dm_closed_since(self, guild_id: int, user_id: int) -> str | None:
@@ -430,7 +444,7 @@ class Store:
         return row["value"] if row else None
 
     async def set_meta_value(self, key: str, value: str) -> None:
-        await self._write(("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)))
+        await self._write(("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))
 
     async def purge_guild(self, guild_id: int) -> None:
         """Forget everything about a guild (e.g. when the bot is removed from it)."""
@@ -441,17 +455,38 @@ class Store:
         self._settings.pop(guild_id, None)
 
 
-def _transaction(raw: sqlite3.Connection, statements: list[tuple[str, tuple]]) -> sqlite3.Cursor:
+def _statement(sql: str, params: Iterable = (), error: Exception | None = None) -> tuple[str, tuple, Exception | None]:
+    return sql, tuple(params), error
+
+
+def _transaction(raw: sqlite3.Connection, statements: list[tuple[str, tuple, Exception | None]]) -> Written:
     raw.execute("BEGIN IMMEDIATE")
     try:
-        cursor = None
-        for sql, params in statements:
+        written = Written(0)
+        for sql, params, error in statements:
             cursor = raw.execute(sql, params)
+            rows = cursor.fetchall() if cursor.description else []
+            written = Written(cursor.rowcount, rows)
+            if error is not None and written.rowcount != 1:
+                raise error
         raw.execute("COMMIT")
-        return cursor
+        return written
     except BaseException:
         raw.execute("ROLLBACK")
         raise
+
+
+class _Held:
+    """The lock a single SQLite process always holds (an async context manager, truthy)."""
+
+    async def __aenter__(self) -> bool:
+        return True
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
+_HELD = _Held()
 
 
 def _split_sql(sql: str) -> list[str]:

@@ -3,22 +3,38 @@ import pytest
 from bot import BautaBot, Config
 from tests.support.duel import register as register_duel
 from tests.support.fakes import World
+from tests.support.stores import Database
 
 
 def make_config(path) -> Config:
     return Config(token=None, db_path=str(path), dev_guild=None, log_level="WARNING")
 
 
-async def make_bot(db_path) -> BautaBot:
-    bot = BautaBot(make_config(db_path))
+async def make_bot(db_path_or_config) -> BautaBot:
+    config = db_path_or_config if isinstance(db_path_or_config, Config) else make_config(db_path_or_config)
+    bot = BautaBot(config)
     await bot.prepare()
     register_duel()
     return bot
 
 
 @pytest.fixture
-async def bot(tmp_path):
-    bot = await make_bot(tmp_path / "bauta.sqlite3")
+def backend() -> str:
+    """SQLite for every test; a module that must also run on PostgreSQL overrides this fixture
+    with `params=BACKENDS` (tests/support/stores.py)."""
+    return "sqlite"
+
+
+@pytest.fixture
+async def database(backend, tmp_path):
+    database = Database(backend, tmp_path)
+    yield database
+    await database.drop()
+
+
+@pytest.fixture
+async def bot(database):
+    bot = await make_bot(database.config())
     yield bot
     await bot.close()
 

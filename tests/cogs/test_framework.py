@@ -2,9 +2,18 @@
 import asyncio
 import json
 
+import pytest
+
 from rules.common import GM, PUBLIC
 from tests.conftest import make_bot
 from tests.support.fakes import click
+from tests.support.stores import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    """These tests touch the store through the framework: run them on both backends."""
+    return request.param
 
 
 async def start_duel(world, seed=7):
@@ -44,7 +53,7 @@ async def test_a_fresh_bot_over_the_same_file_resolves_an_old_button(tmp_path, b
     game = await start_duel(world)
     old_message = start_prompt(world)
     await bot.close()
-    second = await make_bot(bot.config.db_path)
+    second = await make_bot(bot.config)
     try:
         world.attach(second)
         await click(world, old_message, world.users[2], index=1)   # "My opponent"

@@ -1,7 +1,16 @@
 import json
 
+import pytest
+
 from tests.cogs.test_framework import start_duel, start_prompt
 from tests.support.fakes import click
+from tests.support.stores import BACKENDS
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    """These tests touch the store through the framework: run them on both backends."""
+    return request.param
 
 
 async def test_status_shows_public_view_and_reposts_public_prompts(bot, world):

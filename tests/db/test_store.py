@@ -1,24 +1,28 @@
+import asyncio
 import sqlite3
 
 import pytest
 
-from db.store import ChannelBusy, Store, VersionConflict
+from db.store import ChannelBusy, StoreError, VersionConflict
 
 
-async def test_migrations_wal_and_reopen(tmp_path):
+async def test_migrations_and_reopen(database, store):
+    assert await store.schema_version() == 2
+    again = await database.open()               # idempotent
+    assert await again.schema_version() == 2
+    await again.close()
+
+
+async def test_sqlite_is_wal_in_a_created_folder(tmp_path):
+    from db.store import Store
     path = tmp_path / "nested" / "bauta.sqlite3"
     store = await Store.open(path)
-    assert await store.schema_version() == 2
-    await store.close()
-    store = await Store.open(path)             # idempotent
-    assert await store.schema_version() == 2
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_one_active_game_per_channel_and_version_check(tmp_path):
-    store = await Store.open(tmp_path / "b.sqlite3")
+async def test_one_active_game_per_channel_and_version_check(store):
     game = await store.create_game(1, 10, "duel", ["2", "3"], {"n": 0}, 2)
     with pytest.raises(ChannelBusy):
         await store.create_game(1, 10, "duel", ["2", "3"], {"n": 0}, 2)
@@ -26,26 +30,56 @@ async def test_one_active_game_per_channel_and_version_check(tmp_path):
     with pytest.raises(VersionConflict):
         await store.commit_action(game, "3", {"type": "y"}, {"n": 2}, [])
     assert (await store.game(game.id)).state == {"n": 1} and moved.version == 1
-    await store.close()
+    assert [a.action for a in await store.actions(game.id)] == [{"type": "x"}]
 
 
-async def test_acknowledged_actions_survive_a_crash(tmp_path):
-    """Whatever commit_action returned is on disk: a new process (here a new connection) sees it."""
-    path = tmp_path / "b.sqlite3"
-    store = await Store.open(path)
+async def test_two_processes_racing_on_one_game_apply_once(database, store):
+    """Twenty clicks from two stores (two bot processes) on the same version: exactly one lands."""
+    other = await database.open()
+    try:
+        game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+        attempts = [(store if i % 2 else other).commit_action(game, "2", {"i": i}, {"n": i}, [])
+                    for i in range(20)]
+        results = await asyncio.gather(*attempts, return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == 1
+        assert all(isinstance(r, VersionConflict) for r in results if isinstance(r, Exception))
+        assert (await store.game(game.id)).version == 1 and len(await other.actions(game.id)) == 1
+    finally:
+        await other.close()
+
+
+async def test_acknowledged_actions_survive_a_crash(database, store):
+    """Whatever commit_action returned is stored: a new process (here a new connection) sees it."""
     game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
     for n in range(1, 6):
         game = await store.commit_action(game, "2", {"n": n}, {"n": n}, [])
-    # no close(): simulate the process dying here
-    other = await Store.open(path)
+    # no close() before the second open: simulate the process dying here
+    other = await database.open()
     assert (await other.game(game.id)).state == {"n": 5}
     assert len(await other.actions(game.id)) == 5
     await other.close()
-    await store.close()
 
 
-async def test_purge_guild_removes_everything_of_that_guild_only(tmp_path):
-    store = await Store.open(tmp_path / "b.sqlite3")
+async def test_undo_restores_the_exact_state_and_keeps_the_history(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0, "rng": [1, 2]}, 2)
+    states = [game.state]
+    for n in range(1, 5):
+        game = await store.commit_action(game, "2", {"n": n}, {"n": n, "rng": [n, n * 7]}, [])
+        states.append(game.state)
+    game, undone = await store.undo(game, 2)
+    assert undone == 2 and game.state == states[2] and game.version == 5
+    stale = game
+    game = await store.commit_action(game, "2", {"n": 9}, {"n": 9}, [])
+    with pytest.raises(VersionConflict):
+        await store.undo(stale)                 # someone acted since: the undo is refused
+    assert len(await store.actions(game.id, include_undone=True)) == 5
+    game, undone = await store.undo(game, 10)
+    assert undone == 3 and game.state == states[0]
+    with pytest.raises(StoreError):
+        await store.undo(game)
+
+
+async def test_purge_guild_removes_everything_of_that_guild_only(store):
     for guild in (1, 2):
         game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
         await store.commit_action(game, "2", {}, {"a": 1}, [])
@@ -60,11 +94,45 @@ async def test_purge_guild_removes_everything_of_that_guild_only(tmp_path):
     assert (await store.settings(1)).gm_role_id is None and await store.packs(1) == []
     assert (await store.roll_stats(1, 2)).rolls == 0 and await store.dm_closed_since(1, 2) is None
     assert len(await store.games(2)) == 1 and (await store.settings(2)).gm_role_id == 5
-    await store.close()
+
+
+async def test_values_come_back_with_the_same_types_on_both_backends(store):
+    """Discord ids need 64 bits; sums are ints; names match without case; upserts replace."""
+    big = 1_234_567_890_123_456_789
+    await store.update_settings(big, gm_role_id=big - 1, reminder_hours=1.5)
+    store._settings.clear()
+    settings = await store.settings(big)
+    assert (settings.gm_role_id, settings.reminder_hours) == (big - 1, 1.5)
+    await store.save_character(big, big, "karmic", "Devon", {"x": 1})
+    await store.save_character(big, big, "karmic", "Devon", {"x": 2})
+    assert await store.character(big, big, "karmic", "dEVON") == {"x": 2}
+    for total in (3, 4, 5):
+        await store.log_roll(big, None, big, "1d6", total, expected=3.5, variance=35 / 12, secret=total == 5)
+    stats = await store.roll_stats(big, big)
+    assert (stats.rolls, stats.secret, stats.plain) == (3, 1, 3) and type(stats.secret) is int
+    assert stats.mean_offset == pytest.approx(0.5) and stats.by_expression == [("1d6", 3)]
+    await store.mark_dm_closed(big, big)
+    await store.mark_dm_closed(big, big)
+    assert await store.dm_closed_since(big, big) is not None
+    await store.set_meta_value("k", "a")
+    await store.set_meta_value("k", "b")
+    assert await store.get_meta("k") == "b"
+    await store.save_pack(big, "klash", "mine", "é: 1", big)
+    assert [(p["name"], p["size"]) for p in await store.packs(big)] == [("mine", 4)]
+
+
+async def test_idle_games_follow_each_guilds_reminder(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {}, 2)
+    await store.create_game(2, 10, "duel", ["2"], {}, 2)
+    await store.update_settings(1, reminder_hours=2)
+    assert await store.idle_games() == []
+    await store._write(("UPDATE games SET updated_at = ? WHERE guild_id IN (1, 2)", ("2020-01-01T00:00:00+00:00",)))
+    assert [g.id for g in await store.idle_games()] == [game.id]        # guild 2 asked for no reminders
+    assert len(await store.idle_games(older_than="2021-01-01T00:00:00+00:00")) == 2
 
 
 async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
-    from db.store import MIGRATIONS, _split_sql
+    from db.store import MIGRATIONS, Store, _split_sql
 
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as conn:
@@ -78,3 +146,17 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
     settings = await store.settings(1)
     assert settings.gm_role_id == 5 and settings.reminder_hours is None
     await store.close()
+
+
+async def test_deployment_lock_is_held_by_one_process_at_a_time(database, store):
+    other = await database.open()
+    try:
+        async with store.lock("sweep") as first:
+            async with other.lock("sweep") as second:
+                assert first is True
+                # SQLite is one process: its lock is always held. PostgreSQL: one holder.
+                assert second is (database.backend == "sqlite")
+        async with other.lock("sweep") as again:
+            assert again is True
+    finally:
+        await other.close()
