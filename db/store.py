@@ -15,15 +15,22 @@ import json
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
 import aiosqlite
 
+from . import delta
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
-_GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms")
+_GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox")
+
+# Every this many actions a log row keeps a whole (compressed) snapshot of the state before it
+# instead of a delta: an unreadable delta then costs at most this many steps of history.
+SNAPSHOT_EVERY = 50
+OUTBOX_LEASE_SECONDS = 60
 
 
 class StoreError(Exception):
@@ -102,6 +109,28 @@ class ActionRecord:
 
 
 @dataclass
+class OutboxMessage:
+    """One message an action caused, kept until it is delivered (payload: opaque JSON)."""
+    id: int
+    guild_id: int
+    game_id: int
+    seq: int
+    position: int
+    payload: dict
+    status: str
+
+    @classmethod
+    def from_row(cls, row) -> "OutboxMessage":
+        return cls(row["id"], row["guild_id"], row["game_id"], row["seq"], row["position"],
+                   json.loads(row["payload"]), row["status"])
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: which shard of `shard_count` carries a guild."""
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass
 class GuildSettings:
     guild_id: int
     gm_role_id: int | None = None
@@ -121,6 +150,8 @@ class RollStats:
 
 
 class Store:
+    dialect = "sqlite"
+    _SKIP_LOCKED = ""     # SQLite has one writer at a time: nothing to skip
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
         self.path = path
@@ -280,20 +311,30 @@ class Store:
         return [GameRecord.from_row(r) for r in rows]
 
     async def commit_action(self, game: GameRecord, actor: str, action: dict, new_state: dict,
-                            events: list[dict]) -> GameRecord:
+                            events: list[dict], outbox: Iterable[dict] = ()) -> GameRecord:
         """Apply one action atomically, if nobody else has changed the game since `game` was read.
-        The log's seq is the version it produced: versions only grow, so seqs are unique."""
+        The log's seq is the version it produced: versions only grow, so seqs are unique.
+        `outbox`: the messages the action causes (opaque JSON), recorded in the same transaction
+        as the action, to be delivered and marked sent (`outbox_pending`, `mark_sent`)."""
         stamp = now()
-        await self._write(
+        seq = game.version + 1
+        after_text = _dumps(new_state)
+        after = json.loads(after_text)        # as it will be read back: JSON types, string keys
+        before = json.loads(_dumps(game.state))
+        undo = (delta.pack(delta.SNAPSHOT, before) if seq % SNAPSHOT_EVERY == 0
+                else delta.pack(delta.DELTA, delta.diff(after, before)))
+        statements = [
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
-             (_dumps(new_state), stamp, game.id, game.version), VersionConflict("That was already done.")),
-            ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, "
-             "version_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-             (game.id, game.version + 1, actor, _dumps(action), _dumps(events), _dumps(game.state),
-              game.version, stamp)))
-        return GameRecord(**{**game.__dict__, "state": new_state, "version": game.version + 1,
-                             "updated_at": stamp})
+             (after_text, stamp, game.id, game.version), VersionConflict("That was already done.")),
+            ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, undo_data, "
+             "version_before, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
+             (game.id, seq, actor, _dumps(action), _dumps(events), undo, game.version, stamp))]
+        statements += [("INSERT INTO outbox (guild_id, game_id, seq, position, payload, created_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (game.guild_id, game.id, seq, position, _dumps(message), stamp))
+                       for position, message in enumerate(outbox)]
+        await self._write(*statements)
+        return GameRecord(**{**game.__dict__, "state": after, "version": seq, "updated_at": stamp})
 
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
         """Meta (end votes, message ids) is not game state: no version bump, no undo entry."""
@@ -326,17 +367,24 @@ class Store:
 
         # Read outside the write: the version check below refuses the undo if anything was
         # committed since `game` was read, so these rows are the ones just before it.
-        rows = await self._all("SELECT seq, state_before FROM game_actions WHERE game_id = ? AND undone = 0 "
-                               "ORDER BY seq DESC LIMIT ?", (game.id, steps))
+        rows = await self._all("SELECT seq, state_before, undo_data FROM game_actions WHERE game_id = ? "
+                               "AND undone = 0 ORDER BY seq DESC LIMIT ?", (game.id, steps))
         if not rows:
             raise StoreError("There is nothing to undo.")
+        # Walk back from the current state: each live row's delta turns the state after it into
+        # the state before it (rows older than migration 004 still hold their whole state_before).
+        state = json.loads(_dumps(game.state))
+        for row in rows:
+            state = json.loads(row["state_before"]) if row["state_before"] else delta.restore(row["undo_data"], state)
         oldest = rows[-1]
         await self._write(
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
-             (oldest["state_before"], now(), game.id, game.version),
+             (_dumps(state), now(), game.id, game.version),
              VersionConflict("The game changed while undoing; try again.")),
-            ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])))
+            ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])),
+            ("UPDATE outbox SET status = 'dropped' WHERE game_id = ? AND seq >= ? AND status = 'pending'",
+             (game.id, oldest["seq"])))
         undone = len(rows)
         return await self.game(game.id), undone
 
@@ -352,6 +400,51 @@ class Store:
                     if len(found) >= limit:
                         return list(reversed(found))
         return list(reversed(found))
+
+    # ------------------------------------------------------------------ outbox
+    async def outbox_pending(self, game_id: int, seq: int | None = None) -> list[OutboxMessage]:
+        """A game's undelivered messages (of one action when `seq` is given), oldest first."""
+        sql = "SELECT * FROM outbox WHERE game_id = ? AND status = 'pending'"
+        params: tuple = (game_id,)
+        if seq is not None:
+            sql += " AND seq = ?"
+            params += (seq,)
+        return [OutboxMessage.from_row(r) for r in await self._all(sql + " ORDER BY seq, position", params)]
+
+    async def claim_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
+                           older_than: str | None = None, limit: int = 100,
+                           lease_seconds: float = OUTBOX_LEASE_SECONDS) -> list[OutboxMessage]:
+        """Claim undelivered messages for delivery: those of guilds on `shard_ids` (all guilds when
+        None), created before `older_than` (an ISO time; leave the newest to the process that is
+        sending them now), not claimed by another process in the last `lease_seconds`. Oldest first.
+        A message is handed to one claimer at a time; `mark_sent` ends it."""
+        stamp = datetime.now(timezone.utc)
+        until = (stamp + timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
+        current = stamp.isoformat(timespec="seconds")
+        where = "status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
+        params: list[Any] = [current]
+        if older_than is not None:
+            where += " AND created_at < ?"
+            params.append(older_than)
+        if shard_ids is not None:
+            shards = sorted(set(shard_ids))
+            if not shards:
+                return []
+            where += f" AND ((guild_id / 4194304) % ?) IN ({', '.join('?' * len(shards))})"
+            params += [shard_count, *shards]
+        # The outer WHERE repeats the claim test, so a row another process claimed meanwhile is
+        # skipped; on PostgreSQL the inner SELECT also skips rows locked by a concurrent claim
+        # (`_SKIP_LOCKED`), so two sweeps share the work instead of one getting nothing.
+        written = await self._write((
+            f"UPDATE outbox SET claimed_until = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
+            f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *", (until, *params, limit, *params)))
+        return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
+
+    async def mark_sent(self, ids: Iterable[int]) -> None:
+        ids = list(ids)
+        if ids:
+            await self._write((f"UPDATE outbox SET status = 'sent', sent_at = ? WHERE id IN ({', '.join('?' * len(ids))})",
+                               (now(), *ids)))
 
     # ------------------------------------------------------------------ characters and packs
     async def save_character(self, guild_id: int, owner_id: int, system: str, name: str, data: dict) -> None:

@@ -7,9 +7,9 @@ from db.store import ChannelBusy, StoreError, VersionConflict
 
 
 async def test_migrations_and_reopen(database, store):
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 4
     again = await database.open()               # idempotent
-    assert await again.schema_version() == 2
+    assert await again.schema_version() == 4
     await again.close()
 
 
@@ -142,7 +142,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
         conn.execute("INSERT INTO schema_version VALUES (1)")
         conn.execute("INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (1, 5, 'x')")
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 4
     settings = await store.settings(1)
     assert settings.gm_role_id == 5 and settings.reminder_hours is None
     await store.close()

@@ -1,0 +1,82 @@
+"""Reverse deltas between two JSON states, so an action's log row need not keep the whole state
+before it (a Klash! state is ~18 KB; an action changes a few fields of it).
+
+`diff(new, old)` is a patch that turns `new` back into `old`; `patch(new, p)` applies it. Values
+compare strictly as JSON (`1`, `1.0` and `true` are different values), so a restored state is
+the same JSON as the one that was saved. Patches are JSON themselves:
+
+  None                           nothing changed
+  ["=", value]                   replaced
+  ["{", {key: patch}, [keys]]    a dict: changed/added keys, and keys to remove
+  ["[", length, {"i": patch}]    a list: cut or padded to `length`, then changed items
+
+`pack`/`unpack` store a patch (kind "D") or a whole state (kind "S", a snapshot) as zlib bytes.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+DELTA, SNAPSHOT = b"D", b"S"
+
+
+def diff(new: Any, old: Any) -> list | None:
+    if type(new) is not type(old):
+        return ["=", old]
+    if isinstance(old, dict):
+        changes: dict[str, Any] = {}
+        for key, value in old.items():
+            if key not in new:
+                changes[key] = ["=", value]
+            else:
+                sub = diff(new[key], value)
+                if sub is not None:
+                    changes[key] = sub
+        gone = [key for key in new if key not in old]
+        return ["{", changes, gone] if changes or gone else None
+    if isinstance(old, list):
+        items: dict[str, Any] = {}
+        for index, value in enumerate(old):
+            sub = diff(new[index], value) if index < len(new) else ["=", value]
+            if sub is not None:
+                items[str(index)] = sub
+        return ["[", len(old), items] if items or len(new) != len(old) else None
+    return None if new == old else ["=", old]
+
+
+def patch(value: Any, change: list | None) -> Any:
+    """`value` with `change` applied; `value` itself is never modified."""
+    if change is None:
+        return value
+    op = change[0]
+    if op == "=":
+        return change[1]
+    if op == "{":
+        gone = set(change[2])
+        out = {key: item for key, item in value.items() if key not in gone}
+        for key, sub in change[1].items():
+            out[key] = patch(value.get(key), sub)
+        return out
+    if op == "[":
+        length = change[1]
+        out = list(value[:length]) + [None] * max(0, length - len(value))
+        for index, sub in change[2].items():
+            out[int(index)] = patch(out[int(index)], sub)
+        return out
+    raise ValueError(f"unknown delta operation {op!r}")
+
+
+def pack(kind: bytes, value: Any) -> bytes:
+    return kind + zlib.compress(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(), 6)
+
+
+def unpack(data: bytes) -> tuple[bytes, Any]:
+    data = bytes(data)
+    return data[:1], json.loads(zlib.decompress(data[1:]))
+
+
+def restore(data: bytes, after: Any) -> Any:
+    """The state before an action, from its stored undo data and the state after it."""
+    kind, value = unpack(data)
+    return value if kind == SNAPSHOT else patch(after, value)

@@ -1,0 +1,71 @@
+"""The outbox: messages recorded with their action, claimed once, marked sent, dropped by undo."""
+import asyncio
+
+import pytest
+
+from db.store import VersionConflict, shard_of
+
+
+async def test_messages_are_recorded_in_the_actions_transaction(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"to": "channel", "text": "a"},
+                                                                            {"to": "dm:2", "text": "b"}])
+    pending = await store.outbox_pending(game.id)
+    assert [(m.seq, m.position, m.payload["text"]) for m in pending] == [(1, 0, "a"), (1, 1, "b")]
+    # A refused action records nothing: the messages belong to the action, not to the attempt.
+    stale = game.__class__(**{**game.__dict__, "version": 0})
+    with pytest.raises(VersionConflict):
+        await store.commit_action(stale, "2", {}, {"n": 9}, [], outbox=[{"text": "never"}])
+    assert len(await store.outbox_pending(game.id)) == 2
+    await store.mark_sent([pending[0].id])
+    assert [m.payload["text"] for m in await store.outbox_pending(game.id, seq=1)] == ["b"]
+
+
+async def test_a_sweep_claims_each_message_once_across_processes(database, store):
+    other = await database.open()
+    try:
+        game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+        for n in range(1, 11):
+            game = await store.commit_action(game, "2", {}, {"n": n}, [], outbox=[{"n": n}])
+        first, second = await asyncio.gather(store.claim_outbox(limit=6), other.claim_outbox(limit=6))
+        claimed = [m.payload["n"] for m in first + second]
+        assert sorted(claimed) == list(range(1, 11))          # each once, none twice
+        assert await store.claim_outbox() == []                # all leased now
+        await store.mark_sent(m.id for m in first)
+        # A claimer that died: its lease runs out and the messages it never sent come back.
+        again = await other.claim_outbox(lease_seconds=0)
+        assert again == []
+        await store._write(("UPDATE outbox SET claimed_until = ? WHERE status = 'pending'", ("2000-01-01",)))
+        assert sorted(m.payload["n"] for m in await other.claim_outbox()) == sorted(m.payload["n"] for m in second)
+    finally:
+        await other.close()
+
+
+async def test_each_process_sweeps_its_own_shards(store):
+    guilds = [(n << 22) + 7 for n in range(8)]        # guild n is on shard n % shard_count
+    for guild in guilds:
+        game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
+        await store.commit_action(game, "2", {}, {"a": 1}, [], outbox=[{"g": guild}])
+    mine = await store.claim_outbox(shard_ids=[0, 1], shard_count=4)
+    assert sorted(m.guild_id for m in mine) == [guilds[0], guilds[1], guilds[4], guilds[5]]
+    assert all(shard_of(m.guild_id, 4) in (0, 1) for m in mine)
+    assert await store.claim_outbox(shard_ids=[], shard_count=4) == []
+    assert await store.claim_outbox(older_than="2000-01-01T00:00:00+00:00") == []
+    assert len(await store.claim_outbox()) == 4
+
+
+async def test_undo_drops_the_undone_actions_undelivered_messages(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    game = await store.commit_action(game, "2", {}, {"n": 2}, [], outbox=[{"n": 2}])
+    game, _ = await store.undo(game)
+    assert [m.payload for m in await store.outbox_pending(game.id)] == [{"n": 1}]
+    assert [m.payload for m in await store.claim_outbox()] == [{"n": 1}]
+
+
+async def test_purge_guild_forgets_its_outbox(store):
+    for guild in (1, 2):
+        game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
+        await store.commit_action(game, "2", {}, {"a": 1}, [], outbox=[{"g": guild}])
+    await store.purge_guild(1)
+    assert [m.payload for m in await store.claim_outbox()] == [{"g": 2}]
