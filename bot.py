@@ -1,4 +1,6 @@
-"""Start Bauta: `python bot.py` runs the bot; `python bot.py --check` checks an install offline.
+"""Start Bauta: `python bot.py` runs the bot; `python bot.py --check` checks an install offline;
+`python bot.py --shards 0-3 --shard-count 16` runs shards 0..3 of 16 (one process of several over
+one PostgreSQL database); `python bot.py --copy-to postgresql://…` copies the SQLite database there.
 
 Config comes from the environment or a `.env` file:
   DISCORD_TOKEN    (required to run)  the bot token from the Discord developer portal
@@ -7,6 +9,7 @@ Config comes from the environment or a `.env` file:
   BAUTA_DB_SCHEMA  optional PostgreSQL schema for Bauta's tables (default: the database's own)
   BAUTA_DEV_GUILD  a guild id: commands are synced there at start-up, instantly; otherwise global
   BAUTA_LOG_LEVEL  DEBUG, INFO (default), WARNING, ...
+  BAUTA_SHARDS, BAUTA_SHARD_COUNT  as --shards and --shard-count (default: Discord's recommendation)
 """
 from __future__ import annotations
 
@@ -49,6 +52,8 @@ class Config:
     log_level: str
     database_url: str | None = None     # postgresql://…; None: the SQLite file at db_path
     db_schema: str | None = None
+    shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
+    shard_count: int | None = None      # shards of the whole deployment; None: Discord's recommendation
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> "Config":
@@ -58,12 +63,38 @@ class Config:
         guild = os.environ.get("BAUTA_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"BAUTA_DEV_GUILD must be a guild id (digits), not {guild!r}.")
+        shards = parse_shards(os.environ.get("BAUTA_SHARDS", ""), os.environ.get("BAUTA_SHARD_COUNT", ""))
         return cls(token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
                    db_path=os.environ.get("BAUTA_DB", "").strip() or str(ROOT / "data" / "bauta.sqlite3"),
                    dev_guild=int(guild) if guild else None,
                    log_level=os.environ.get("BAUTA_LOG_LEVEL", "INFO").upper(),
                    database_url=os.environ.get("BAUTA_DATABASE_URL", "").strip() or None,
-                   db_schema=os.environ.get("BAUTA_DB_SCHEMA", "").strip() or None)
+                   db_schema=os.environ.get("BAUTA_DB_SCHEMA", "").strip() or None,
+                   shard_ids=shards[0], shard_count=shards[1])
+
+
+def parse_shards(ids: str | None, count: str | int | None) -> tuple[list[int] | None, int | None]:
+    """`"0-3"`, `"0,2,5-7"` and a shard count → (sorted shard ids, count). A process runs a range
+    of the deployment's shards; discord.py needs the whole deployment's count to know which
+    guilds are its own. Errors end start-up with one line naming the setting."""
+    ids, count = (ids or "").strip(), str(count or "").strip()
+    if not ids and not count:
+        return None, None
+    if not count.isdigit() or int(count) < 1:
+        raise SystemExit(f"--shard-count / BAUTA_SHARD_COUNT must be a positive number, not {count!r}"
+                         + (" (it is needed with --shards)" if ids else ""))
+    total = int(count)
+    if not ids:
+        return None, total
+    chosen: set[int] = set()
+    for part in ids.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise SystemExit(f"--shards / BAUTA_SHARDS: write ids like 0-3 or 0,2,5-7, not {ids!r}")
+        chosen.update(range(int(low), int(high or low) + 1))
+    if not chosen or max(chosen) >= total:
+        raise SystemExit(f"--shards {ids}: shard ids go from 0 to {total - 1} with --shard-count {total}")
+    return sorted(chosen), total
 
 
 def available_cogs() -> list[str]:
@@ -82,7 +113,7 @@ class BautaBot(commands.AutoShardedBot):
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, shard_ids=config.shard_ids, shard_count=config.shard_count)
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None
@@ -113,20 +144,29 @@ class BautaBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to dev guild %s", len(synced), self.config.dev_guild)
             return
-        digest = command_digest(self.tree)
-        if await self.store.get_meta("commands_digest") == digest:
-            log.info("commands unchanged; no sync needed")
-            return
-        synced = await self.tree.sync()
-        await self.store.set_meta_value("commands_digest", digest)
-        log.info("synced %d global commands (they may take a while to appear)", len(synced))
+        # Once per deployment (the other processes skip it), and per application: a database
+        # moved to another application must sync that application's commands too.
+        async with self.store.lock("commands") as held:
+            if not held:
+                log.info("another process syncs the commands")
+                return
+            key = f"commands_digest:{self.application_id}"
+            digest = command_digest(self.tree)
+            if await self.store.get_meta(key) == digest:
+                log.info("commands unchanged; no sync needed")
+                return
+            synced = await self.tree.sync()
+            await self.store.set_meta_value(key, digest)
+            log.info("synced %d global commands (they may take a while to appear)", len(synced))
 
     async def _remind_forever(self, every: float = 300.0) -> None:
         """Every few minutes, remind idle games' players (guilds that set `/gm reminder`)."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                await self.host.remind_idle()
+                async with self.store.lock("reminders") as held:    # one process of the deployment
+                    if held:
+                        await self.host.remind_idle()
             except Exception:  # noqa: BLE001 - a failed round of reminders must not stop the next
                 log.exception("reminders failed")
             await asyncio.sleep(every)
@@ -192,6 +232,8 @@ async def check(config: Config) -> int:
         await bot.prepare()
         where = _redacted(config.database_url) if config.database_url else config.db_path
         print(f"database: {where} (schema version {await bot.store.schema_version()})")
+        if config.shard_count:
+            print(f"shards: {config.shard_ids if config.shard_ids is not None else 'all'} of {config.shard_count}")
         print(f"cogs: {', '.join(sorted(bot.extensions))}")
         lines = command_list(bot.tree)
         print(f"{len(lines)} commands:")
@@ -202,16 +244,62 @@ async def check(config: Config) -> int:
     return 0
 
 
+async def copy_to(config: Config, url: str) -> int:
+    """Copy this deployment's SQLite database into PostgreSQL (see db/copy.py)."""
+    import asyncpg
+
+    from db import is_postgres_url
+    from db.copy import copy_store
+    from db.postgres import PostgresStore
+    from db.store import StoreError
+
+    if not is_postgres_url(url):
+        print("--copy-to needs a postgresql:// URL.", file=sys.stderr)
+        return 2
+    if not Path(config.db_path).exists():
+        print(f"no SQLite database at {config.db_path} (BAUTA_DB) to copy.", file=sys.stderr)
+        return 2
+    source = await Store.open(config.db_path)
+    try:
+        target = await PostgresStore.open(url, schema=config.db_schema)
+    except (OSError, asyncpg.PostgresError) as exc:
+        await source.close()
+        print(f"cannot open {_redacted(url)}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        counts = await copy_store(source, target)
+    except StoreError as exc:
+        print(f"not copied: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await source.close()
+        await target.close()
+    print(f"copied {config.db_path} to {_redacted(url)}: "
+          + ", ".join(f"{table} {n}" for table, n in counts.items()))
+    print("now set BAUTA_DATABASE_URL to that URL and start the bot.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Bauta, a Discord game master.")
     parser.add_argument("--check", action="store_true", help="check the install offline and list the commands")
+    parser.add_argument("--shards", metavar="IDS", help="the shards this process runs, e.g. 0-3 (env BAUTA_SHARDS)")
+    parser.add_argument("--shard-count", metavar="N", help="shards of the whole deployment (env BAUTA_SHARD_COUNT)")
+    parser.add_argument("--copy-to", metavar="URL", help="copy the SQLite database (BAUTA_DB) into an empty "
+                                                           "PostgreSQL database, then exit")
     args = parser.parse_args(argv)
     config = Config.from_env()
+    if args.shards is not None or args.shard_count is not None:
+        config.shard_ids, config.shard_count = parse_shards(
+            args.shards if args.shards is not None else ",".join(map(str, config.shard_ids or [])),
+            args.shard_count if args.shard_count is not None else config.shard_count)
     logging.basicConfig(level=getattr(logging, config.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.INFO, getattr(logging, config.log_level, logging.INFO)))
     if args.check:
         return asyncio.run(check(config))
+    if args.copy_to:
+        return asyncio.run(copy_to(config, args.copy_to))
     if not config.token:
         print("DISCORD_TOKEN is not set: put it in the environment or in a .env file (see README).",
               file=sys.stderr)

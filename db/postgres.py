@@ -161,6 +161,16 @@ class PostgresStore(Store):
             raise Duplicate(str(exc)) from None
         return written
 
+    async def _insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.copy_records_to_table(table, records=rows, columns=columns, schema_name=self.schema)
+
+    async def _continue_ids(self, tables: Iterable[str]) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            for table in tables:
+                await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                                   f"COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}")
+
     def lock(self, name: str) -> _AdvisoryLock:
         return _AdvisoryLock(self.pool, name)
 

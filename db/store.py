@@ -225,6 +225,14 @@ class Store:
                 raise
             raise Duplicate(str(exc)) from None
 
+    async def _insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
+        """Bulk insert in one transaction (db.copy)."""
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        await self._write(*[(sql, row) for row in rows])
+
+    async def _continue_ids(self, tables: Iterable[str]) -> None:
+        """After rows were inserted with their ids: SQLite's AUTOINCREMENT follows by itself."""
+
     def lock(self, name: str):
         """Hold the deployment-wide lock `name` (see db.postgres): one process here, so always."""
         return _HELD

@@ -3,6 +3,7 @@ import functools
 import json
 import sqlite3
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from db import delta
 from db.store import MIGRATIONS, SNAPSHOT_EVERY, Store, _split_sql
 from rules.klash import ENGINE
 from tests.rules.klash.helpers import random_game
+from tests.support.matches import SYSTEMS, engine, random_match
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
@@ -99,3 +101,25 @@ async def test_an_old_database_keeps_its_whole_states_readable_for_undo(tmp_path
         assert game.state == {"n": 0}
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+async def test_each_game_stores_at_most_1_kb_of_undo_data_per_action(tmp_path, system):
+    """Whole random matches (the bytes are the same on both backends: SQLite only here)."""
+    first, steps = random_match(system, seed=2, max_actions=3000)
+    store = await Store.open(tmp_path / "b.sqlite3")
+    game = await store.create_game(1, 10, system, ["2", "3"], first, 2)
+    states = [first]
+    for actor, action, state in steps:
+        game = await store.commit_action(game, actor, action, state, [])
+        states.append(state)
+    rows = await store._all("SELECT state_before, undo_data FROM game_actions WHERE game_id = ?", (game.id,))
+    per_action = sum(len(r["state_before"]) + len(bytes(r["undo_data"])) for r in rows) / len(rows)
+    whole = sum(len(json.dumps(s, separators=(",", ":"))) for s in states[:-1]) / len(rows)
+    print(f"{system}: {len(rows)} actions, {per_action:.0f} B per action (whole state before: {whole:.0f} B)")
+    eng = engine(system)
+    assert eng.is_over(eng.load_state(states[-1]))           # a whole match, to its end
+    assert len(rows) >= 50 and per_action <= 1024
+    game, undone = await store.undo(game, len(rows))
+    assert undone == len(rows) and same_json(game.state, first)
+    await store.close()
