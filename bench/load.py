@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
@@ -174,6 +175,7 @@ def run_backend(label: str, args, processes: int, guilds: int, kill: bool) -> di
             await conn.close()
         return applied, doubled
     applied, doubled = asyncio.run(check())
+    shutil.rmtree(folder, ignore_errors=True)
     p50, p99 = percentiles(latencies)
     return {"label": label, "processes": processes, "guilds": processes * guilds, "actions": len(applied),
             "wall": wall, "p50": p50, "p99": p99, "killed": killed, "lost": len(journalled - applied),

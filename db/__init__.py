@@ -7,7 +7,7 @@ from .store import Store
 
 
 def is_postgres_url(url: str | None) -> bool:
-    return bool(url) and url.split("://", 1)[0] in ("postgres", "postgresql")
+    return url is not None and url.split("://", 1)[0] in ("postgres", "postgresql")
 
 
 async def open_store(db_path: str | Path, database_url: str | None = None, schema: str | None = None) -> Store:

@@ -60,10 +60,10 @@ def patch(value: Any, change: list | None) -> Any:
         return out
     if op == "[":
         length = change[1]
-        out = list(value[:length]) + [None] * max(0, length - len(value))
+        items = list(value[:length]) + [None] * max(0, length - len(value))
         for index, sub in change[2].items():
-            out[int(index)] = patch(out[int(index)], sub)
-        return out
+            items[int(index)] = patch(items[int(index)], sub)
+        return items
     raise ValueError(f"unknown delta operation {op!r}")
 
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Iterable
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from .store import MIGRATIONS, Duplicate, Store, Written, _split_sql, _statement
 
@@ -96,12 +96,12 @@ class PostgresStore(Store):
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool: asyncpg.Pool, url: str, schema: str | None = None):
-        super().__init__(None, url)
+        super().__init__(None, url)  # type: ignore[arg-type]  # no aiosqlite connection: a pool
         self.pool = pool
         self.schema = schema
 
     @classmethod
-    async def open(cls, url: str, *, schema: str | None = None, min_size: int = 1,
+    async def open(cls, url: str, *, schema: str | None = None, min_size: int = 1,  # type: ignore[override]
                    max_size: int = 10) -> "PostgresStore":
         """Connect and migrate. `schema` keeps this store's tables in their own PostgreSQL schema
         (created if missing): several deployments, or tests, can share one database."""

@@ -331,7 +331,7 @@ class Store:
         before = json.loads(_dumps(game.state))
         undo = (delta.pack(delta.SNAPSHOT, before) if seq % SNAPSHOT_EVERY == 0
                 else delta.pack(delta.DELTA, delta.diff(after, before)))
-        statements = [
+        statements: list[tuple] = [
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
              (after_text, stamp, game.id, game.version), VersionConflict("That was already done.")),
