@@ -363,9 +363,13 @@ class Store:
         rows = await self._all(
             "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "
             f"WHERE game_id = ?{where} ORDER BY seq DESC LIMIT ?", (game_id, limit))
-        return [ActionRecord(r["game_id"], r["seq"], r["actor"], json.loads(r["action"]),
-                             json.loads(r["events"]), r["version_before"], bool(r["undone"]),
-                             r["created_at"]) for r in reversed(rows)]
+        return _action_records(reversed(rows))
+
+    async def action(self, game_id: int, seq: int) -> ActionRecord | None:
+        rows = await self._all(
+            "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "
+            "WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return _action_records(rows)[0] if rows else None
 
     async def undo(self, game: GameRecord, steps: int = 1) -> tuple[GameRecord, int]:
         """Restore the exact state from before the last `steps` live actions (RNG included).
@@ -447,6 +451,11 @@ class Store:
             f"UPDATE outbox SET claimed_until = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
             f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *", (until, *params, limit, *params)))
         return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
+
+    async def mark_published(self, game_id: int, seq: int) -> None:
+        """Everything action `seq` of the game caused went out (its publish finished)."""
+        await self._write(("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
+                           "AND status = 'pending'", (now(), game_id, seq)))
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)
@@ -554,6 +563,11 @@ class Store:
         statements += [(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,)) for table in _GUILD_TABLES]
         await self._write(*statements)
         self._settings.pop(guild_id, None)
+
+
+def _action_records(rows: Iterable) -> list[ActionRecord]:
+    return [ActionRecord(r["game_id"], r["seq"], r["actor"], json.loads(r["action"]), json.loads(r["events"]),
+                         r["version_before"], bool(r["undone"]), r["created_at"]) for r in rows]
 
 
 def _statement(sql: str, params: Iterable = (), error: Exception | None = None) -> tuple[str, tuple, Exception | None]:

@@ -69,3 +69,13 @@ async def test_purge_guild_forgets_its_outbox(store):
         await store.commit_action(game, "2", {}, {"a": 1}, [], outbox=[{"g": guild}])
     await store.purge_guild(1)
     assert [m.payload for m in await store.claim_outbox()] == [{"g": 2}]
+
+
+async def test_a_finished_publish_marks_its_actions_messages_sent(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {"a": 1}, {"n": 1}, [{"text": "x"}], outbox=[{"m": 1}, {"m": 2}])
+    later = await store.commit_action(game, "2", {"a": 2}, {"n": 2}, [], outbox=[{"m": 3}])
+    await store.mark_published(game.id, 1)
+    assert [m.payload for m in await store.outbox_pending(game.id)] == [{"m": 3}]
+    assert (await store.action(game.id, 1)).events == [{"text": "x"}]
+    assert (await store.action(later.id, 2)).action == {"a": 2} and await store.action(game.id, 9) is None
