@@ -71,6 +71,11 @@ async def worker(args) -> None:
         a = world.user(guild_id * 10 + 1, "a")
         b = world.user(guild_id * 10 + 2, "b")
         rng = random.Random(guild_id)
+        # --rate: the whole deployment's offered load, spread over its guilds (people do not
+        # click flat out); 0: every guild as fast as it can (throughput, latency is queueing).
+        interval = args.total_guilds / args.rate if args.rate else 0.0
+        loop = asyncio.get_running_loop()
+        next_at = loop.time() + rng.random() * interval
         done = sum([len(await bot.store.actions(g.id, limit=10_000)) for g in await bot.store.games(guild_id)])
         while done < args.actions:
             game = await bot.store.active_game(guild_id, channel.id)
@@ -85,12 +90,15 @@ async def worker(args) -> None:
             user = world.users[int(prompt.player)]
             message = Sent(where=f"dm:{user.id}" if prompt.private else f"channel:{channel.id}",
                            content=prompt.text, view=prompt_view(game.id, prompt))
+            if interval:
+                next_at += interval
+                await asyncio.sleep(max(0.0, next_at - loop.time()))
             start = time.perf_counter()
             await click(world, message, user, index=rng.randrange(len(message.custom_ids())), channel=channel)
             latencies.append(time.perf_counter() - start)
             after = await bot.store.game(game.id)
-            if after.version == game.version + 1:
-                journal.write(f"{game.id} {after.version}\n")    # acknowledged: the click's reply went out
+            if after.version > game.version:      # applied (+1 more when it also ended the game)
+                journal.write(f"{game.id} {game.version + 1}\n")    # acknowledged: the click's reply went out
                 done += 1
             if len(world.sent) > 5000:
                 world.sent.clear()
@@ -106,7 +114,8 @@ async def worker(args) -> None:
 # ---------------------------------------------------------------------------- orchestration
 def spawn(worker_index: int, args, folder: Path, schema: str | None, sqlite: str | None, guilds: int):
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(worker_index),
-               "--guilds", str(guilds), "--actions", str(args.actions),
+               "--guilds", str(guilds), "--actions", str(args.actions), "--rate", str(args.rate),
+               "--total-guilds", str(args.processes * args.guilds),
                "--journal", str(folder / f"journal-{worker_index}.txt"),
                "--result", str(folder / f"result-{worker_index}-{time.monotonic_ns()}.json")]
     command += ["--sqlite", sqlite] if sqlite else ["--database-url", args.database_url, "--schema", schema]
@@ -188,7 +197,10 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--guilds", type=int, default=250, help="guilds per process")
     parser.add_argument("--actions", type=int, default=12, help="game actions per guild")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="offered load of the whole deployment, actions/s (0: as fast as possible)")
     parser.add_argument("--no-kill", action="store_true", help="skip the kill-and-restart run")
+    parser.add_argument("--total-guilds", type=int, help=argparse.SUPPRESS)
     # A worker (started by the orchestrator):
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--schema", help=argparse.SUPPRESS)
@@ -205,8 +217,9 @@ def main() -> None:
             run_backend("postgresql", args, args.processes, args.guilds, kill=False)]
     if not args.no_kill:
         runs.append(run_backend("postgresql", args, args.processes, args.guilds, kill=True))
-    print(f"Bauta load: {args.processes * args.guilds} guilds × {args.actions} Duel actions, "
-          f"in-process interactions, one database")
+    load = f"offered {args.rate:g} actions/s" if args.rate else "as fast as they can"
+    print(f"Bauta load: {args.processes * args.guilds} guilds × {args.actions} Duel actions, {load}, "
+          f"in-process interactions, one database; {os.cpu_count()} CPU cores")
     print(f"{'backend':<12}{'processes':>10}{'guilds':>8}{'actions':>9}{'wall s':>8}{'actions/s':>11}"
           f"{'p50 ms':>9}{'p99 ms':>9}{'killed':>8}{'lost':>6}{'doubled':>9}")
     for r in runs:
