@@ -22,7 +22,8 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -126,7 +127,6 @@ async def drive(bot: BautaBot, world: World, game_id: int, policy: Callable, tal
 
 # ------------------------------------------------------------------------------ the four games
 async def klash(bot, world, rnd) -> Tally:
-    from rules.klash import ENGINE
     from tests.cogs.test_klash import _policy, valid_team
 
     tally = Tally("klash")
@@ -197,7 +197,7 @@ async def karmic(bot, world, rnd) -> Tally:
                 lambda s: s.combat is not None and s.combat.round > 3)
     rounds = sorted(k for k in tally.phases if k.startswith("round"))
     fighters = Counter()
-    for (phase, where), n in tally.phase_dms.items():
+    for (phase, _where), n in tally.phase_dms.items():
         fighters[phase] = max(fighters[phase], n)
     tally.note = "; ".join(f"{k}: {tally.phases[k]} public, ≤{fighters[k]} DMs a fighter" for k in rounds)
     return tally
