@@ -1994,7 +1994,9 @@ class CarnivalZombie(Engine[GameState]):
                         out.append({"cave": cv, "box": False, "code": t, "atk": c.infected[t]["attack"],
                                     "boss": False, "rank": c.strength_order.index(t)})
         out = [a for a in out if a is not None]
-        out.sort(key=lambda a: (-a["atk"], 0 if a["boss"] else 1, a["rank"], CAVES.index(a["cave"])))
+        # "The stronger comes first" (L408-410): every Boss before any Infected, then the higher Attack;
+        # ties by Boss Area slot / Basic Infected Area order (Vermin last), then by Cave.
+        out.sort(key=lambda a: (0 if a["boss"] else 1, -a["atk"], a["rank"], CAVES.index(a["cave"])))
         return out
 
     def _boss_attacker(self, s: GameState, k: int, cv: str, box: bool) -> dict | None:

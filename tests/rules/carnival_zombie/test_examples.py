@@ -427,3 +427,30 @@ def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
     answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound
     answer(s, "W1.2.@0", expect="hit")
     assert s.boss_area[0] is None and kind(s) == "reward" and s.supply["W"] == 15
+
+
+def test_ex06_bosses_attack_before_any_infected_then_by_attack():
+    """"The stronger comes first" (L408-411): any Boss before any Infected, then from the higher Attack
+    down. The rulebook's own picture: the Joker (Attack 1) in E1's boxes attacks before the two Molochs
+    (Attack 2) in Ring I, and the Vermin comes last."""
+    s = _night()
+    clear_board(s)
+    s.night.obstacles, s.night.forts = {}, {}
+    for k in range(len(s.boss_area)):
+        if s.boss_area[k]:
+            s.boss_deck.append(s.boss_area[k].boss)
+            s.boss_area[k] = None
+    s.boss_deck.remove("joker")
+    s.boss_area[0] = BossSlot(boss="joker", pos="E1.b")
+    box(s, "E1", "@0", "@0", "@0")
+    put(s, "E1.1", M=2, V=1)
+    for c in s.characters:
+        c.refuge, c.stress, c.items = "E", 0, []
+    while kind(s) == "act":
+        answer(s, "end")
+    order = []
+    while kind(s) == "attack":
+        p = prompt(s)
+        order.append(p.text.split(" in ")[0])
+        answer(s, p.options[0].id, expect="attack")
+    assert order == ["The Joker", "The Moloch", "The Moloch", "The Vermin"], order
