@@ -1763,14 +1763,23 @@ class CarnivalZombie(Engine[GameState]):
                 self._kill_infected(g, ch, sp, code)
             else:
                 hurt[j] = total
+                self._wounded(g, ch, sp, code, total, life, quiet)
         elif w >= life:
             self._kill_infected(g, ch, sp, code)
         else:
             hurt.append(w)
+            self._wounded(g, ch, sp, code, w, life, quiet)
         if hurt:
             nt.focus[key] = hurt
         else:
             nt.focus.pop(key, None)
+
+    def _wounded(self, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
+        """A Hit that wounds an Infected without killing it is said too, so the table sees it land."""
+        if not quiet:
+            g.say("wound", f"{self._name(g, ch.id)} wounds a {g.c.infected[code]['name']} ({sp[:2]}): "
+                           f"{wounds}/{life} Wounds.", character=ch.id, infected=code, space=sp, wounds=wounds,
+                  life=life)
 
     def _kill_infected(self, g: G, ch: Character, sp: str, code: str) -> None:
         s, c = g.s, g.c

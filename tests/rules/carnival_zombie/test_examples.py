@@ -454,3 +454,23 @@ def test_ex06_bosses_attack_before_any_infected_then_by_attack():
         order.append(p.text.split(" in ")[0])
         answer(s, p.options[0].id, expect="attack")
     assert order == ["The Joker", "The Moloch", "The Moloch", "The Vermin"], order
+
+
+def test_a_hit_that_wounds_without_killing_is_told():
+    """A Goliath has Life 2: one Hit of 1 Wound leaves it standing, and the table is told (1/2)."""
+    s = _night(order=["arlecchino", "medico", "pantalone", "capitan", "colombina", "brighella"])
+    clear_board(s)
+    s.night.obstacles = {}
+    for k in range(len(s.boss_area)):
+        if s.boss_area[k]:
+            s.boss_deck.append(s.boss_area[k].boss)
+            s.boss_area[k] = None
+    put(s, "N2.1", G=1)
+    for c in s.characters:
+        c.refuge, c.stress, c.paranoia = "N", 0, False
+    assert prompt(s).text.startswith("Night Hour 1: Arlecchino")
+    answer(s, "fire.s", expect="act")
+    events = answer(s, "N2.1.G", expect="hit")
+    wound = [e for e in events if e.kind == "wound"]
+    assert [(e.data["infected"], e.data["wounds"], e.data["life"]) for e in wound] == [("G", 1, 2)]
+    assert s.night.rings["N2.1"]["G"] == 1 and s.night.focus["N2.1.G"] == [1]
