@@ -88,7 +88,7 @@ def command_lines(tree: app_commands.CommandTree, language: str) -> list[tuple[s
         parts = path.split(" ")
         names = [word(" ".join(parts[:i + 1]), part, 0) for i, part in enumerate(parts)]
         params = [word(f"{path} {p.name}", p.display_name, 0) for p in command.parameters]
-        params = [name if p.required else f"[{name}]" for name, p in zip(params, command.parameters)]
+        params = [name if p.required else f"[{name}]" for name, p in zip(params, command.parameters, strict=True)]
         text = " ".join(["/" + " ".join(names)] + params)
         lines.append((top, f"{text} — {word(path, command.description, 1)}"))
 
