@@ -18,6 +18,16 @@ async def system_choices(interaction: discord.Interaction, current: str) -> list
             if current.lower() in s.title.lower() or current.lower() in s.name][:25]
 
 
+async def setting_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The chosen game's house rules, each with its one-line explanation in the reader's language."""
+    system = systems.SYSTEMS.get(getattr(interaction.namespace, "game", None) or "")
+    if system is None:
+        return []
+    return [app_commands.Choice(name=f"{key}: {t(f'house_rules.{system.name}.{key}', interaction.locale)}"[:100],
+                                value=key)
+            for key in sorted(system.house_rules) if current.lower() in key.lower()][:25]
+
+
 # The languages Bauta speaks, each named in itself; "server default" follows the server's Discord setting.
 LANGUAGES = {"en": "English", "it": "Italiano", "es": "Español"}
 SERVER_DEFAULT = "default"
@@ -64,7 +74,7 @@ class GMCog(commands.Cog):
     @gm.command(name="rules", description="Show or change a house rule for a game (applies to new games)")
     @app_commands.describe(game="Which game", setting="The house rule (leave empty to list them)",
                            value="The new value (leave empty to show the current one)")
-    @app_commands.autocomplete(game=system_choices)
+    @app_commands.autocomplete(game=system_choices, setting=setting_choices)
     async def rules(self, interaction: discord.Interaction, game: str, setting: str | None = None,
                     value: str | None = None):
         system = systems.SYSTEMS.get(game)

@@ -111,3 +111,18 @@ async def test_help_in_spanish_names_the_commands_as_a_spanish_client_shows_them
     assert "• /gm idioma idioma — El idioma de los mensajes y las imágenes públicas" in text
     assert "`/ayuda juego:Klash! Sangue & Sabbia` los muestra." in text
     assert "/hand" not in text
+
+
+async def test_gm_rules_setting_autocomplete_explains_each_rule_in_the_readers_language(bot, world):
+    from types import SimpleNamespace
+
+    from cogs.gm import setting_choices
+    interaction = world.interaction(world.users[2], world.channels[10], locale="it")
+    interaction.namespace = SimpleNamespace(game="klash")
+    choices = await setting_choices(interaction, "")
+    assert [c.value for c in choices] == sorted(systems.SYSTEMS["klash"].house_rules)
+    once = next(c for c in choices if c.value == "once_per")
+    assert once.name.startswith("once_per: Quando si azzerano i limiti \"una volta per Turno\"")
+    assert all(len(c.name) <= 100 for c in choices)
+    interaction.namespace = SimpleNamespace(game="karmic")
+    assert [c.value for c in await setting_choices(interaction, "joker")] == ["joker_default", "joker_initiative"]
