@@ -23,7 +23,7 @@ async def setting_choices(interaction: discord.Interaction, current: str) -> lis
     system = systems.SYSTEMS.get(getattr(interaction.namespace, "game", None) or "")
     if system is None:
         return []
-    return [app_commands.Choice(name=f"{key}: {t(f'house_rules.{system.name}.{key}', interaction.locale)}"[:100],
+    return [app_commands.Choice(name=f"{key}: {explain(system.name, key, interaction.locale)}".rstrip(": ")[:100],
                                 value=key)
             for key in sorted(system.house_rules) if current.lower() in key.lower()][:25]
 
@@ -41,13 +41,18 @@ def parse_value(text: str):
         return text
 
 
-def rule_line(system: str, setting: str, value, default, locale) -> str:
-    """One house rule in the reader's language: its value, its default and what it changes."""
+def explain(system: str, setting: str, locale) -> str:
+    """What a house rule changes, in one line of the reader's language ("" for a rule nobody explained)."""
     key = f"house_rules.{system}.{setting}"
     explanation = t(key, locale)
+    return "" if explanation == key else explanation
+
+
+def rule_line(system: str, setting: str, value, default, locale) -> str:
+    """One house rule in the reader's language: its value, its default and what it changes."""
     return t("gm.rule_line", locale, setting=setting, value=json.dumps(value, ensure_ascii=False),
              default=json.dumps(default, ensure_ascii=False),
-             explanation="" if explanation == key else explanation).rstrip(": ")
+             explanation=explain(system, setting, locale)).rstrip(": ")
 
 
 class GMCog(commands.Cog):
