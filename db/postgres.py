@@ -17,9 +17,9 @@ import hashlib
 import re
 from decimal import Decimal
 from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 
 from .store import MIGRATIONS, Duplicate, Store, Written, _split_sql, _statement
 
@@ -102,7 +102,7 @@ class PostgresStore(Store):
 
     @classmethod
     async def open(cls, url: str, *, schema: str | None = None, min_size: int = 1,  # type: ignore[override]
-                   max_size: int = 10) -> "PostgresStore":
+                   max_size: int = 10) -> PostgresStore:
         """Connect and migrate. `schema` keeps this store's tables in their own PostgreSQL schema
         (created if missing): several deployments, or tests, can share one database."""
         settings = {}

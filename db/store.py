@@ -15,9 +15,10 @@ import json
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import aiosqlite
 
@@ -61,7 +62,7 @@ class Written:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _dumps(value: Any) -> str:
@@ -88,7 +89,7 @@ class GameRecord:
         return self.status == "active"
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> "GameRecord":
+    def from_row(cls, row: aiosqlite.Row) -> GameRecord:
         return cls(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
                    system=row["system"], status=row["status"], seats=json.loads(row["seats"]),
                    state=json.loads(row["state"]), version=row["version"],
@@ -120,7 +121,7 @@ class OutboxMessage:
     status: str
 
     @classmethod
-    def from_row(cls, row) -> "OutboxMessage":
+    def from_row(cls, row) -> OutboxMessage:
         return cls(row["id"], row["guild_id"], row["game_id"], row["seq"], row["position"],
                    json.loads(row["payload"]), row["status"])
 
@@ -159,7 +160,7 @@ class Store:
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    async def open(cls, path: str | Path) -> "Store":
+    async def open(cls, path: str | Path) -> Store:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -309,7 +310,7 @@ class Store:
         rows = await self._all(
             "SELECT g.*, s.reminder_hours AS reminder_hours FROM games g "
             "JOIN guild_settings s ON s.guild_id = g.guild_id WHERE g.status = 'active' AND s.reminder_hours > 0")
-        current = datetime.now(timezone.utc)
+        current = datetime.now(UTC)
         return [GameRecord.from_row(r) for r in rows
                 if (current - datetime.fromisoformat(r["updated_at"])).total_seconds() >= r["reminder_hours"] * 3600]
 
@@ -430,7 +431,7 @@ class Store:
         None), created before `older_than` (an ISO time; leave the newest to the process that is
         sending them now), not claimed by another process in the last `lease_seconds`. Oldest first.
         A message is handed to one claimer at a time; `mark_sent` ends it."""
-        stamp = datetime.now(timezone.utc)
+        stamp = datetime.now(UTC)
         until = (stamp + timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
         current = stamp.isoformat(timespec="seconds")
         where = "status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
