@@ -21,6 +21,7 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import aiohttp
@@ -103,6 +104,11 @@ def available_cogs() -> list[str]:
     return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
 
 
+# The outbox sweep leaves the newest actions to the publish under way in their own process, and
+# a shard's leftovers to that shard's process unless they are this old (its process is down).
+OUTBOX_GRACE = timedelta(seconds=3)
+OUTBOX_ORPHANED = timedelta(seconds=60)
+
 # Bauta never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -135,6 +141,7 @@ class BautaBot(commands.AutoShardedBot):
         await self.tree.set_translator(BautaTranslator())
         await self.sync_commands()
         self.loop.create_task(self._remind_forever())
+        self.loop.create_task(self._sweep_outbox_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
             self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")))
 
@@ -171,6 +178,31 @@ class BautaBot(commands.AutoShardedBot):
                         await self.host.remind_idle()
             except Exception:  # noqa: BLE001 - a failed round of reminders must not stop the next
                 log.exception("reminders failed")
+            await asyncio.sleep(every)
+
+    async def sweep_outbox(self, startup: bool = False) -> int:
+        """Deliver what an action committed but never published (see GameHost.deliver_outbox):
+        this process's own shards, everything at start-up and then what is older than a few
+        seconds; and, in one process of the deployment at a time, every shard's leftovers older
+        than a minute (a shard whose process is down)."""
+        shards = self.shard_ids if self.shard_ids is not None else None
+        count = self.shard_count or 1
+        sent = await self.host.deliver_outbox(shards, count, older_than=None if startup else OUTBOX_GRACE)
+        if shards is not None:
+            async with self.store.lock("outbox-orphans") as held:
+                if held:
+                    sent += await self.host.deliver_outbox(None, count, older_than=OUTBOX_ORPHANED)
+        return sent
+
+    async def _sweep_outbox_forever(self, every: float = 2.0) -> None:
+        await self.wait_until_ready()
+        startup = True
+        while not self.is_closed():
+            try:
+                await self.sweep_outbox(startup)
+                startup = False
+            except Exception:  # noqa: BLE001 - a failed sweep must not stop the next
+                log.exception("outbox sweep failed")
             await asyncio.sleep(every)
 
     async def on_ready(self) -> None:

@@ -90,6 +90,11 @@ def _resolve_option(prompt: Prompt, token: str) -> str:
     return token
 
 
+def _owed(before: set[str]) -> dict:
+    """The outbox entry of an action: publish it (its events, and the prompts not pending before)."""
+    return {"publish": True, "before": sorted(before)}
+
+
 # ---------------------------------------------------------------------------- components
 class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
                    template=r"bauta:b:(?P<game>[0-9]+):(?P<prompt>.+):(?P<option>[^:]+)"):
@@ -361,7 +366,7 @@ class GameHost:
             try:
                 new = await self.store.commit_action(
                     game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
-                    [e.to_dict() for e in outcome.events])
+                    [e.to_dict() for e in outcome.events], outbox=[_owed(before)])
                 return new, outcome, before
             except VersionConflict:
                 fresh = await self.store.game(game.id)
@@ -482,6 +487,27 @@ class GameHost:
             await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
+        await self.store.mark_published(game.id, game.version)
+
+    async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
+                             older_than: timedelta | None = None) -> int:
+        """Publish the actions whose publish never finished (the process died between the commit and
+        its messages): at start-up, and on a timer for those older than `older_than` (leaving the
+        newest to the publish under way). An action overtaken by a later one is only marked: the
+        later publish posted the prompts that are current. Returns how many actions were published."""
+        cutoff = None if older_than is None else (datetime.now(timezone.utc) - older_than).isoformat(timespec="seconds")
+        published = 0
+        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
+            game = await self.store.game(message.game_id)
+            record = await self.store.action(message.game_id, message.seq)
+            if game is not None and record is not None and game.version == message.seq and not record.undone:
+                engine = systems.get(game.system).engine
+                events = [Event.from_dict(e) for e in record.events]
+                await self.publish(None, game, engine.load_state(game.state), events,
+                                   before=set(message.payload.get("before", [])))
+                published += 1
+            await self.store.mark_sent([message.id])
+        return published
 
     async def remind_idle(self) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
