@@ -16,7 +16,7 @@ def run(args, tmp_path, **env):
 def test_check_works_offline_and_lists_commands(tmp_path):
     result = run(["--check"], tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "schema version 2" in result.stdout
+    assert "schema version 3" in result.stdout
     for command in ("/roll", "/game status", "/game undo", "/hand", "/gm role", "/pack import", "/help"):
         assert command in result.stdout
     assert (tmp_path / "db" / "b.sqlite3").exists()
