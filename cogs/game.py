@@ -54,7 +54,7 @@ class GameCog(BautaCog):
         for record in actions:
             # Only the public events of an action are shown: the action itself may name a secret card.
             said = "; ".join(e["text"] for e in record.events if e.get("audience") == PUBLIC) or "…"
-            if gm or _seen_by(record, {PUBLIC, viewer}, viewer):
+            if gm or _may_name_actor(record, {PUBLIC, viewer}, viewer):
                 line = f"`#{record.seq}` {mention(record.actor)}: {said}"
             else:
                 line = f"`#{record.seq}` {t('game.log_hidden', interaction.locale)}"
@@ -114,7 +114,7 @@ class GameCog(BautaCog):
             "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,
                      "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at},
             "state": game.state if gm else system.engine.view_for(state, viewer),
-            "log": [{"seq": a.seq, "actor": a.actor if gm or _seen_by(a, audiences, viewer) else None,
+            "log": [{"seq": a.seq, "actor": a.actor if gm or _may_name_actor(a, audiences, viewer) else None,
                      "at": a.created_at, "undone": a.undone,
                      **({"action": a.action} if gm else {}),
                      "events": [e for e in a.events if gm or e.get("audience") in audiences]} for a in actions],
@@ -152,9 +152,11 @@ class GameCog(BautaCog):
                                             **await self.host.prompt_parts(game, state, prompt))
 
 
-def _seen_by(record, audiences: set[str], viewer: str) -> bool:
-    """Whether the reader (`viewer`, reached by `audiences`) did the action or saw any of its events."""
-    return record.actor == viewer or any(e.get("audience") in audiences for e in record.events)
+def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:
+    """Whether a player (`viewer`, reached by `audiences`) may read who did an action: it names
+    nobody (logged as "secret", "timeout"…), or they did it, or they saw one of its events."""
+    return (not record.actor.isdigit() or record.actor == viewer
+            or any(e.get("audience") in audiences for e in record.events))
 
 
 async def setup(bot):

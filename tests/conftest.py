@@ -32,7 +32,9 @@ def world(bot):
     world.user(2, "Alice")
     world.user(3, "Bruno")
     world.user(4, "Carla")
-    return world
+    yield world
+    # Whatever the test did, no message the bot sent could have pinged everyone, here or a role.
+    assert world.mass_pings() == []
 
 
 @pytest.fixture
