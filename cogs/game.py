@@ -29,15 +29,17 @@ class GameCog(BautaCog):
         text = system.describe(view, PUBLIC)
         header = t("game.status_header", interaction.guild_locale, title=system.title, id=game.id,
                    players=", ".join(map(mention, game.seats)))
+        # The status names the players without calling them: whoever asked for it, nobody is pinged.
+        quiet = discord.AllowedMentions(users=False)
         kwargs = {}
         if system.render is not None:
             png = await asyncio.to_thread(system.render, view)
             if png:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{game.system}-{game.id}.png")
         first, *rest = chunks([header, text]) or [header]
-        await interaction.followup.send(first, **kwargs)
+        await interaction.followup.send(first, allowed_mentions=quiet, **kwargs)
         for more in rest:
-            await interaction.followup.send(more)
+            await interaction.followup.send(more, allowed_mentions=quiet)
         await self.host.republish(interaction, game, dm_prompts=False)
 
     @game.command(name="log", description="The latest actions of the game in this channel")

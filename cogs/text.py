@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 import discord
 
-MESSAGE_LIMIT = 2000
+MESSAGE_LIMIT = 2000     # Discord's limit on a message's content (framework.py has the same; this
+                         # module imports nothing of the cogs, so cogs/errors.py can use it too)
 
 
 def echo(text: str, limit: int = 100) -> str:
@@ -23,7 +24,7 @@ def echo(text: str, limit: int = 100) -> str:
     safe = discord.utils.escape_mentions(flat)
     if len(safe) <= limit:
         return safe
-    return safe[: max(limit - 1, 0)] + "…" if limit > 0 else ""
+    return safe[: limit - 1] + "…" if limit > 0 else ""
 
 
 def newest(header: str, lines: Sequence[str], limit: int = MESSAGE_LIMIT, older: str = "") -> str:

@@ -106,6 +106,15 @@ async def test_no_message_of_a_played_game_could_ping_everyone_or_a_role(bot, wo
     assert len(world.sent) > 3 and world.mass_pings() == []
 
 
+async def test_game_status_names_the_players_without_pinging_them(bot, world):
+    await start_duel(world)
+    cog = bot.get_cog("GameCog")
+    world.sent.clear()
+    await call(world, cog, cog.status, world.users[4])
+    status = next(m for m in world.public() if "Players: <@2>, <@3>" in (m.content or ""))
+    assert status.allowed_mentions.to_dict() == {"parse": []}
+
+
 # ---------------------------------------------------------------------------- 2. roll statistics
 async def test_secret_rolls_never_count_in_statistics_others_read(bot, world, monkeypatch):
     carla, dave = world.users[4], world.user(5, "Dave")
