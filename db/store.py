@@ -456,27 +456,31 @@ class Store:
         await self._write(("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)))
 
     async def purge_guild(self, guild_id: int) -> None:
-        """Forget everything about a guild (/gm forget, or when the bot is removed from it), on
-        disk too: deleted rows are overwritten with zeros (secure_delete) and the WAL, which still
-        holds the old pages until a checkpoint, is copied back and truncated to nothing."""
+        """Forget everything about a guild (/gm forget, or when the bot is removed from it)."""
         statements = [("DELETE FROM game_actions WHERE game_id IN (SELECT id FROM games WHERE guild_id = ?)",
                        (guild_id,)), ("DELETE FROM games WHERE guild_id = ?", (guild_id,))]
         statements += [(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,)) for table in _GUILD_TABLES]
+        await self._erase(*statements)
+        self._settings.pop(guild_id, None)
+        self._gms.pop(guild_id, None)
 
+    async def _erase(self, *statements: tuple[str, Iterable]) -> None:
+        """Run deletions in one transaction and leave nothing of the deleted rows in the files:
+        SQLite overwrites deleted content with zeros only under secure_delete (on just for this:
+        it costs I/O on every update), and the WAL keeps the old pages until a checkpoint, so it
+        is copied back and truncated to nothing."""
         def run(raw: sqlite3.Connection) -> None:
             previous = raw.execute("PRAGMA secure_delete").fetchone()[0]
             raw.execute("PRAGMA secure_delete = ON")
             try:
-                _transaction(raw, statements)
+                _transaction(raw, [(sql, tuple(params)) for sql, params in statements])
             finally:
                 raw.execute(f"PRAGMA secure_delete = {int(previous)}")
-            busy = raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            if busy:   # another connection is reading: the WAL is emptied at its next checkpoint
-                log.warning("WAL checkpoint after purging guild %s was blocked by a reader", guild_id)
+            if raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+                # another connection is reading: the WAL is emptied at the next checkpoint
+                log.warning("WAL checkpoint after a purge was blocked by a reader")
 
         await self._call(run)
-        self._settings.pop(guild_id, None)
-        self._gms.pop(guild_id, None)
 
 
 def _transaction(raw: sqlite3.Connection, statements: list[tuple[str, tuple]]) -> sqlite3.Cursor:
