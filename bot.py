@@ -109,6 +109,8 @@ def available_cogs() -> list[str]:
 OUTBOX_GRACE = timedelta(seconds=3)
 OUTBOX_ORPHANED = timedelta(seconds=60)
 
+SAFE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
 # Bauta never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -119,8 +121,11 @@ class BautaBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
+        # Every message may ping the users it names, never everyone/here or a role, and a reply
+        # never pings the author it answers: members' text echoed by the bot cannot ping a crowd.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, shard_ids=config.shard_ids, shard_count=config.shard_count)
+                         help_command=None, allowed_mentions=SAFE_MENTIONS,
+                         shard_ids=config.shard_ids, shard_count=config.shard_count)
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None

@@ -171,6 +171,11 @@ class PostgresStore(Store):
                 await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                                    f"COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM {table}")
 
+    async def _erase(self, *statements: tuple[str, Iterable]) -> None:
+        """Deletions in one transaction. PostgreSQL reuses a deleted row's space once VACUUM (autovacuum)
+        has passed; there is no file of ours to scrub, unlike SQLite's pages and WAL."""
+        await self._write(*statements)
+
     def lock(self, name: str) -> _AdvisoryLock:
         return _AdvisoryLock(self.pool, name)
 

@@ -3,13 +3,15 @@ import sqlite3
 
 import pytest
 
-from db.store import ChannelBusy, StoreError, VersionConflict
+from db.store import MIGRATIONS, ChannelBusy, StoreError, VersionConflict
+
+LATEST = max(int(script.name.split("_", 1)[0]) for script in MIGRATIONS.glob("*.sql"))
 
 
 async def test_migrations_and_reopen(database, store):
-    assert await store.schema_version() == 4
+    assert await store.schema_version() == LATEST
     again = await database.open()               # idempotent
-    assert await again.schema_version() == 4
+    assert await again.schema_version() == LATEST
     await again.close()
 
 
@@ -79,7 +81,7 @@ async def test_undo_restores_the_exact_state_and_keeps_the_history(store):
         await store.undo(game)
 
 
-async def test_purge_guild_removes_everything_of_that_guild_only(store):
+async def test_purge_guild_removes_everything_of_that_guild_only(database, store):
     for guild in (1, 2):
         game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
         await store.commit_action(game, "2", {}, {"a": 1}, [])
@@ -89,11 +91,16 @@ async def test_purge_guild_removes_everything_of_that_guild_only(store):
         await store.save_pack(guild, "klash", "mine", "a: 1", 2)
         await store.log_roll(guild, 10, 2, "1d6", 3)
         await store.mark_dm_closed(guild, 2)
+        await store.remember_gm(guild, 3)
     await store.purge_guild(1)
     assert await store.games(1) == [] and await store.characters(1, "karmic") == []
     assert (await store.settings(1)).gm_role_id is None and await store.packs(1) == []
     assert (await store.roll_stats(1, 2)).rolls == 0 and await store.dm_closed_since(1, 2) is None
     assert len(await store.games(2)) == 1 and (await store.settings(2)).gm_role_id == 5
+    assert await store.known_gms(1) == set() and await store.known_gms(2) == {3}
+    other = await database.open()                           # the purge is in the database, not only in caches
+    assert await other.known_gms(1) == set() and await other.known_gms(2) == {3}
+    await other.close()
 
 
 async def test_values_come_back_with_the_same_types_on_both_backends(store):
@@ -131,6 +138,17 @@ async def test_idle_games_follow_each_guilds_reminder(store):
     assert len(await store.idle_games(older_than="2021-01-01T00:00:00+00:00")) == 2
 
 
+async def test_known_gms_are_remembered_and_forgotten(database, store):
+    await store.remember_gm(1, 3)
+    await store.remember_gm(1, 4)
+    await store.remember_gm(1, 3)                              # seen again: still one entry
+    await store.forget_gm(1, 4)
+    assert await store.known_gms(1) == {3}
+    other = await database.open()
+    assert await other.known_gms(1) == {3} and await other.known_gms(2) == set()
+    await other.close()
+
+
 async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
     from db.store import MIGRATIONS, Store, _split_sql
 
@@ -142,7 +160,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
         conn.execute("INSERT INTO schema_version VALUES (1)")
         conn.execute("INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (1, 5, 'x')")
     store = await Store.open(path)
-    assert await store.schema_version() == 4
+    assert await store.schema_version() == LATEST
     settings = await store.settings(1)
     assert settings.gm_role_id == 5 and settings.reminder_hours is None
     await store.close()
