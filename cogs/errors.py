@@ -42,12 +42,15 @@ def friendly(error: BaseException, locale=None) -> str | None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     message = friendly(error, interaction.locale)
+    # Marks for tests and logs: this interaction was refused (and, for a bug, with which reference).
+    interaction.extras["bauta_refused"] = True
     if message is None:
         ref = secrets.token_hex(2)
         original = getattr(error, "original", error)
         log.error("unhandled error (ref %s) in %s", ref, getattr(interaction.command, "qualified_name", "component"),
                   exc_info=(type(original), original, original.__traceback__))
         message = t("errors.unexpected", interaction.locale, ref=ref)
+        interaction.extras["bauta_internal"] = f"{type(original).__name__}: {original}"[:300]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
