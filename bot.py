@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import report_error
+from cogs.errors import check_options, report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db.store import Store
 
@@ -75,11 +75,14 @@ class BautaBot(commands.AutoShardedBot):
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None,
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                                                  replied_user=False))
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None
         self.tree.on_error = self._on_app_command_error
+        self.tree.interaction_check = check_options     # declared option bounds, checked again
 
     async def prepare(self) -> None:
         """Everything start-up does that needs no connection to Discord."""

@@ -566,10 +566,11 @@ class CarnevaleCog(commands.Cog):
         owner = member or interaction.user
         mine = owner.id == interaction.user.id
         full = mine and not public                  # the owner's own eyes only: magical items shown
-        await interaction.response.defer(ephemeral=not public, thinking=True)
         loc = interaction.locale
+        # Looked up before the (maybe public) acknowledgement: a refusal stays with the caller.
         current, pack_name = await self._squad(interaction.guild_id, owner.id, squad, loc,
                                                who=None if mine else owner.mention)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         name = getattr(owner, "display_name", str(owner))
         view = squad_view(pack, current, name, viewer=None if full else PUBLIC)
@@ -1051,8 +1052,8 @@ class CarnevaleCog(commands.Cog):
     @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")
     @app_commands.autocomplete(squad=my_squad_autocomplete)
     async def campaign_show(self, interaction: discord.Interaction, squad: str, public: bool = False):
+        _, rec = await self._campaign(interaction, squad)     # before a public acknowledgement
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        _, rec = await self._campaign(interaction, squad)
         loc = interaction.locale
         lines = [t("carnevale.campaign.show", loc, name=rec.squad, faction=rec.faction, bank=rec.bank,
                    done=len(rec.adventures), length=rec.length, no=rec.campaign_no)]

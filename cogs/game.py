@@ -20,8 +20,8 @@ class GameCog(BautaCog):
 
     @game.command(name="status", description="Show the game in this channel: board, state and pending decisions")
     async def status(self, interaction: discord.Interaction):
+        game = await self.host.channel_game(interaction)      # before the public acknowledgement
         await interaction.response.defer(thinking=True)
-        game = await self.host.channel_game(interaction)
         system = systems.get(game.system)
         view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
         text = system.describe(view, PUBLIC)
@@ -58,8 +58,8 @@ class GameCog(BautaCog):
     @app_commands.describe(steps="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 20] = 1):
         await self.host.require_gm(interaction)
+        game = await self.host.channel_game(interaction)      # before the public acknowledgement
         await interaction.response.defer(thinking=True)
-        game = await self.host.channel_game(interaction)
         game, undone = await self.store.undo(game, steps)
         text = t("game.undone_n", interaction.guild_locale, n=undone, who=interaction.user.mention)
         await self.host.republish(interaction, game, [Event("undo", text)])

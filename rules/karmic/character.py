@@ -13,7 +13,7 @@ from typing import Optional
 from rules.common import IllegalAction, PackError, Rng, Serial
 from rules.common.packs import parse_yaml, validate
 
-from .cards import KarmaDeck, is_face, value
+from .cards import KarmaDeck, is_face, valid_card, value
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
 
 
@@ -212,6 +212,8 @@ def parse_sheet(text: str, source: str = "sheet") -> dict:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
             raise PackError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg}).") from None
+        except RecursionError:
+            raise PackError(f"{source}: nested too deeply to be a sheet.") from None
     else:
         doc = parse_yaml(text, source)
     if not isinstance(doc, dict):
@@ -366,6 +368,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
     deck = character.deck
     if deck is None:
         raise IllegalAction(f"{character.name} has no karma deck of his own.")
+    unknown = [c for c in cards if not valid_card(c)]
+    if unknown:
+        raise IllegalAction(f"'{unknown[0][:12]}' is not a card: give ids such as 4S, AS, 10H or KD.")
     total = sum(value(c) for c in cards)
     if not cards or any(c.startswith("JK") for c in cards):
         raise IllegalAction("Pay with numbered or face cards.")

@@ -39,9 +39,10 @@ def _at_table(world, user_id: int):
 
 async def karmic_combat(bot, world) -> None:
     cog = bot.get_cog("KarmicCog")
-    await cog._player_character(_at_table(world, 3), world.users[3], "Mara",
-                                cog_pack := await cog._pack(GUILD, None))
-    await cog._player_character(_at_table(world, 4), world.users[4], "Enris", cog_pack)
+    pack, new = await cog._pack(GUILD, None), {}
+    await cog._player_character(_at_table(world, 3), world.users[3], "Mara", pack, new)
+    await cog._player_character(_at_table(world, 4), world.users[4], "Enris", pack, new)
+    await cog._save_new(GUILD, new)
     await cog.combat_start.callback(cog, _at_table(world, 2), opponents="Soldier", character="Devon")
 
 
