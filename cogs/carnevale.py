@@ -43,6 +43,7 @@ from rules.common import GM, PUBLIC, BautaError, Rng
 
 from . import systems
 from .framework import chunks, mention
+from .text import echo
 
 SYSTEM_NAME = "carnevale"
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
@@ -284,15 +285,15 @@ class CarnevaleCog(commands.Cog):
             return load_sample_pack()
         text = await self.store.pack(guild_id, SYSTEM_NAME, name)
         if text is None:
-            raise BautaError(t("carnevale.squad.pack_missing", locale, name=name))
+            raise BautaError(t("carnevale.squad.pack_missing", locale, name=echo(name)))
         return load_pack_text(text, name)
 
     async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
         data = await self.store.character(guild_id, owner_id, SYSTEM_NAME, name)
         if data is None:
             if who:
-                raise BautaError(t("carnevale.squad.missing_of", locale, who=who, name=name))
-            raise BautaError(t("carnevale.squad.missing", locale, name=name))
+                raise BautaError(t("carnevale.squad.missing_of", locale, who=who, name=echo(name)))
+            raise BautaError(t("carnevale.squad.missing", locale, name=echo(name)))
         return Squad.from_dict(data["squad"]), data.get("pack") or ""
 
     async def _save(self, guild_id: int, owner_id: int, squad: Squad, pack_name: str) -> None:
@@ -509,10 +510,10 @@ class CarnevaleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
         if await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, name):
-            raise BautaError(t("carnevale.squad.exists", loc, name=name))
+            raise BautaError(t("carnevale.squad.exists", loc, name=echo(name)))
         content = await self._pack(interaction.guild_id, pack, loc)
         if faction not in content.factions or faction in content.independent_factions:
-            raise BautaError(t("carnevale.squad.no_faction", loc, faction=faction, pack=content.name,
+            raise BautaError(t("carnevale.squad.no_faction", loc, faction=echo(faction), pack=content.name,
                                factions=", ".join(f for f in content.factions
                                                   if f not in content.independent_factions)))
         squad = Squad(name=name, faction=faction, points_limit=points, events=events, campaign=campaign)
@@ -613,7 +614,7 @@ class CarnevaleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
         if not await self.store.delete_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad):
-            raise BautaError(t("carnevale.squad.missing", loc, name=squad))
+            raise BautaError(t("carnevale.squad.missing", loc, name=echo(squad)))
         await interaction.followup.send(t("carnevale.squad.deleted", loc, name=squad), ephemeral=True)
 
     # ------------------------------------------------------------------ a game
@@ -882,9 +883,9 @@ class CarnevaleCog(commands.Cog):
         loc = interaction.locale
         data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
         if data is None:
-            raise BautaError(t("carnevale.squad.missing", loc, name=squad))
+            raise BautaError(t("carnevale.squad.missing", loc, name=echo(squad)))
         if not data.get("campaign"):
-            raise BautaError(t("carnevale.campaign.none", loc, name=squad))
+            raise BautaError(t("carnevale.campaign.none", loc, name=echo(squad)))
         return data, CampaignRecord.from_dict(data["campaign"])
 
     async def _ledger(self, interaction: discord.Interaction, squad: str, change) -> None:

@@ -58,11 +58,13 @@ class GameCog(BautaCog):
     @app_commands.describe(steps="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 20] = 1):
         await self.host.require_gm(interaction)
-        game = await self.host.channel_game(interaction)      # before the public acknowledgement
-        await interaction.response.defer(thinking=True)
+        game = await self.host.channel_game(interaction)
+        # Acknowledged privately: "nothing to undo" stays with the GM; the undo itself is posted.
+        await self.host.begin(interaction)
         game, undone = await self.store.undo(game, steps)
         text = t("game.undone_n", interaction.guild_locale, n=undone, who=interaction.user.mention)
         await self.host.republish(interaction, game, [Event("undo", text)])
+        await self.host.finish(interaction)
 
     @game.command(name="end", description="End the game in this channel (GM at once, or every seated player)")
     async def end(self, interaction: discord.Interaction):

@@ -92,6 +92,7 @@ from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVER
 
 from . import systems
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
+from .text import echo
 
 log = logging.getLogger("bauta.karmic")
 
@@ -380,7 +381,7 @@ class KarmicCog(BautaCog):
             return load_sample_pack()
         text = await self.store.pack(guild_id, NAME, name)
         if text is None:
-            raise BautaError(t("karmic.no_pack", None, name=name))
+            raise BautaError(t("karmic.no_pack", None, name=echo(name)))
         return load_pack_text(text, name)
 
     async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
@@ -456,7 +457,7 @@ class KarmicCog(BautaCog):
                     if n > 1:
                         sheet["name"] = f"{entry['name']} {n}"
                     return {"character": sheet, "player": GM}, None
-        raise BautaError(t("karmic.no_npc", None, name=name,
+        raise BautaError(t("karmic.no_npc", None, name=echo(name),
                            names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
 
     async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
@@ -572,7 +573,7 @@ class KarmicCog(BautaCog):
         owner = GM_OWNER if gm_sheet else interaction.user.id
         found = await self._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         await interaction.followup.send(self._sheet_text(Character.from_dict(found[1]["character"]),
                                                          interaction.locale), ephemeral=True)
 
@@ -597,7 +598,7 @@ class KarmicCog(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         owner = GM_OWNER if gm_sheet else interaction.user.id
         if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
         await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
 
     # ---------------------------------------------------------------- deck
@@ -608,7 +609,7 @@ class KarmicCog(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._record(interaction.guild_id, interaction.user.id, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         stored, data = found
         char = Character.from_dict(data["character"])
         s = deck_summary(char)
@@ -641,7 +642,7 @@ class KarmicCog(BautaCog):
             raise IllegalAction(t("karmic.deck.not_yours", interaction.locale))
         found = await self._record(interaction.guild_id, owner, name)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
         stored, data = found
         await self._busy(interaction.guild_id, [(owner, stored)])
         char = Character.from_dict(data["character"])
@@ -822,7 +823,7 @@ class KarmicCog(BautaCog):
         await self.host.begin(interaction)
         found = await self._record(interaction.guild_id, interaction.user.id, character, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=character or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(character or "—")))
         stored, data = found
         await self._busy(interaction.guild_id, [(interaction.user.id, stored)])
         char = Character.from_dict(data["character"])
@@ -905,7 +906,7 @@ class KarmicCog(BautaCog):
         def who(text: str) -> int:
             wanted = text.strip().lower()
             if wanted not in names:
-                raise BautaError(t("karmic.start.no_fighter", locale, name=text.strip(),
+                raise BautaError(t("karmic.start.no_fighter", locale, name=echo(text.strip()),
                                    names=", ".join(n.title() for n in names)))
             return names.index(wanted)
 
@@ -923,7 +924,7 @@ class KarmicCog(BautaCog):
                     continue
                 ab = [x for x in re.split(r"\s*(?:-|vs\.?|/)\s*", pair.strip()) if x]
                 if len(ab) != 2 or who(ab[0]) == who(ab[1]):
-                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=pair.strip()))
+                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=echo(pair.strip())))
                 engagements.append([who(ab[0]), who(ab[1])])
             options["engagements"] = engagements
         if charge:
@@ -1039,7 +1040,7 @@ class KarmicCog(BautaCog):
         """A stored character with its own karma deck, not in a running game."""
         found = await self._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         stored, data = found
         await self._busy(interaction.guild_id, [(owner, stored)])
         char = Character.from_dict(data["character"])
@@ -1161,7 +1162,7 @@ class KarmicCog(BautaCog):
         content = await self._pack(interaction.guild_id, pack)
         entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
         if entry is None:
-            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=name,
+            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=echo(name),
                                names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—"))
         stored, data, char = await self._stored(interaction, interaction.user.id, character)
         if any(d.name.lower() == entry["name"].lower() for d in char.distinctions):
