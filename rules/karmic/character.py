@@ -7,6 +7,7 @@ Sheets are YAML/JSON documents validated by `SHEET_SCHEMA` (errors name the fiel
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -395,6 +396,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
 EFFORT_CHECKS = {"very_little": 0, "some": 1, "hard": 3, "very_difficult": 6, "long_and_tiring": 8}
 
 
+SKILL_NAME = re.compile(r"[^\W\d_][^\W\d]{0,39}")       # tracking, wilderness_survival, équitation
+
+
 def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus: bool = False,
                      hits: bool = True, joker_success: bool = True) -> dict:
     """Draw one card (two with a successful teacher, best used); success if it beats the level."""
@@ -402,6 +406,8 @@ def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus:
     if deck is None:
         raise IllegalAction("Only characters with a karma deck improve.")
     is_attr = target in ATTRIBUTES
+    if not is_attr and not SKILL_NAME.fullmatch(skill_key(target)):
+        raise IllegalAction(f"'{target[:40]}' is not a skill or an attribute (a skill name has at most 40 letters).")
     level = character.attributes[target] if is_attr else max(1, character.skill(target))
     drawn = deck.draw(rng, 2 if teacher_bonus else 1)
     best = max(drawn, key=lambda c: (c.startswith("JK"), value(c)))

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -83,31 +84,36 @@ def string_values(param: app_commands.Parameter, vocabulary: list[str]):
     return st.one_of(*parts)
 
 
-def int_values(param: app_commands.Parameter, vocabulary: list):
+def int_values(param: app_commands.Parameter, vocabulary: list, wild: bool):
     low, high = param.min_value, param.max_value
+    if wild:        # past the declared bounds, or past what Discord and SQLite can hold
+        outside = [-2**63, 2**63, -10**18, 10**18]
+        outside += [int(low) - 1] if low is not None else []
+        outside += [int(high) + 1] if high is not None else []
+        return st.sampled_from(outside)
     inside = st.integers(int(low) if low is not None else -10**6, int(high) if high is not None else 10**6)
-    outside = [-2**63, 2**63, -10**18, 10**18, -1]
-    outside += [int(low) - 1] if low is not None else []
-    outside += [int(high) + 1] if high is not None else []
-    parts = [inside, st.sampled_from(outside)]
     numbers = [v for v in vocabulary if isinstance(v, int) and not isinstance(v, bool)]
-    if numbers:
-        parts.insert(0, st.sampled_from(numbers))
-    return st.one_of(*parts)
+    return st.one_of(st.sampled_from(numbers), inside) if numbers else inside
 
 
-def float_values(param: app_commands.Parameter):
+def float_values(param: app_commands.Parameter, wild: bool):
     low, high = param.min_value, param.max_value
-    inside = st.floats(float(low) if low is not None else -1e6, float(high) if high is not None else 1e6)
-    outside = [float("nan"), float("inf"), float("-inf"), 1e308, -1e308, -1.0]
-    outside += [float(low) - 1] if low is not None else []
-    outside += [float(high) + 1] if high is not None else []
-    return st.one_of(inside, st.sampled_from(outside))
+    if wild:
+        outside = [float("nan"), float("inf"), float("-inf"), 1e308, -1e308]
+        outside += [float(low) - 1] if low is not None else []
+        outside += [float(high) + 1] if high is not None else []
+        return st.sampled_from(outside)
+    return st.floats(float(low) if low is not None else -1e6, float(high) if high is not None else 1e6)
 
 
-ATTACHMENT_TEXTS = [b"name: Mara\n", b"", b"\xff\xfe\x00garbage", b"[" * 5000, b"a: " + b"x" * 300_000,
+ATTACHMENT_TEXTS = [b"name: Mara\n", b"", b"\xff\xfe\x00garbage", b"[" * 600, b"a: " + b"x" * 300_000,
                     b"name: '@everyone'\nskills: {tracking: 99}\n", b"- &a [*a]\n", b"{" * 200 + b"}" * 200,
                     b"name: " + b"y" * 3000 + b"\n"]
+
+
+def bounded(param: app_commands.Parameter) -> bool:
+    """An option with declared bounds or choices, or a string (which Discord lets run to 6,000)."""
+    return bool(param.choices) or param.type in (T.integer, T.number, T.string)
 
 
 def attachment_values():
@@ -117,17 +123,21 @@ def attachment_values():
     return st.builds(FakeAttachment, names, texts, sizes)
 
 
-def value_strategy(param: app_commands.Parameter, world, vocabulary: list):
-    if param.choices:       # a value outside the choices, of the option's own type
-        wrong = "zzz" if param.type is T.string else -1
-        return st.one_of(st.sampled_from([c.value for c in param.choices]), st.just(wrong))
+def value_strategy(param: app_commands.Parameter, world, vocabulary: list, wild: bool = False):
+    """Values of the option's declared type: inside its bounds, or (`wild`) outside them."""
+    if param.choices:
+        if wild:        # a value outside the choices, of the option's own type
+            return st.just("zzz" if param.type is T.string else -1)
+        return st.sampled_from([c.value for c in param.choices])
     kind = param.type
     if kind is T.string:
+        if wild:
+            return st.sampled_from(["x" * 3000, "@everyone " * 300, "é" * 2100, "[" * 3000])
         return string_values(param, vocabulary)
     if kind is T.integer:
-        return int_values(param, vocabulary)
+        return int_values(param, vocabulary, wild)
     if kind is T.number:
-        return float_values(param)
+        return float_values(param, wild)
     if kind is T.boolean:
         return st.booleans()
     if kind is T.user:
@@ -184,6 +194,8 @@ class Figures:
     def __init__(self):
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self.examples: dict[str, list[str]] = defaultdict(list)
+        self.reasons: dict[str, Counter] = defaultdict(Counter)      # refusal sentences, for the report
+        self.seconds: dict[str, float] = {}
 
     def add(self, path: str, outcome: str, detail: str = "") -> None:
         self.counts[path][outcome] += 1
@@ -203,7 +215,9 @@ class Figures:
         if not target:
             return
         old = json.loads(Path(target).read_text()) if os.path.exists(target) else {}
-        old.update({path: {"counts": dict(c), "examples": self.examples[path]} for path, c in self.counts.items()})
+        old.update({path: {"counts": dict(c), "examples": self.examples[path],
+                           "reasons": self.reasons[path].most_common(5), "seconds": self.seconds.get(path)}
+                    for path, c in self.counts.items()})
         with open(target, "w") as out:
             json.dump(old, out, indent=1, sort_keys=True)
 
@@ -230,6 +244,8 @@ def judge(figures: Figures, path: str, interaction: TracedInteraction, traced: T
         figures.add(path, "changed_on_refusal", detail)
     else:
         figures.add(path, "refused" if refused else "answered")
+        if refused:
+            figures.reasons[path][interaction.answers[-1][1][:70]] += 1
 
 
 async def autocomplete_choices(bot, world, command, param, user, current: str) -> list:
@@ -276,19 +292,26 @@ def run_command(loop, bot, world, command: app_commands.Command, figures: Figure
     params = command.parameters
     users = [world.users[1], world.users[2], world.users[3], world.users[4]]
 
+    started = time.perf_counter()
+
     @settings(settings.get_profile("bauta-commands"), max_examples=EXAMPLES + 2 * len(params))
     @given(data=st.data())
     def example(data):
         user = data.draw(st.sampled_from(users), label="user")
         channel = world.channels[data.draw(st.sampled_from([TABLE, FREE_TABLE]), label="channel")]
+        # One example in four gives one option a value outside its declared bounds; the others
+        # stay inside, so the deeper code is reached too.
+        wild = data.draw(st.sampled_from([None, None, None, *[p.display_name for p in params if bounded(p)]])
+                         if any(bounded(p) for p in params) else st.none(), label="out of bounds")
         values = {}
         for param in params:
-            if param.required or data.draw(st.booleans(), label=f"give {param.name}"):
-                values[param.display_name] = data.draw(value_strategy(param, world, vocabulary[param.display_name]),
-                                                       label=param.display_name)
+            if param.required or param.display_name == wild or data.draw(st.booleans(), label=f"give {param.name}"):
+                strategy = value_strategy(param, world, vocabulary[param.display_name], param.display_name == wild)
+                values[param.display_name] = data.draw(strategy, label=param.display_name)
         loop.run_until_complete(run_one(bot, world, command, user, channel, values, figures))
 
     example()
+    figures.seconds[path] = round(time.perf_counter() - started, 2)
 
 
 async def run_one(bot, world, command, user, channel, values, figures: Figures) -> None:

@@ -64,7 +64,7 @@ async def test_out_of_range_values_are_refused_privately_even_where_answers_are_
 
 async def test_a_sheet_nested_thousands_deep_is_refused_as_a_bad_file(bot, server):
     interaction = await slash(bot, server, "karmic character import", 2,
-                              file=FakeAttachment("sheet.yaml", b"[" * 5000))
+                              file=FakeAttachment("sheet.yaml", b"[" * 600))
     ephemeral, text = answer(interaction)
     assert ephemeral and text == "sheet.yaml: nested too deeply to be a pack or a sheet."
     assert await stored(bot, 2) == []

@@ -60,9 +60,13 @@ async def karmic_combat(bot, world) -> None:
     await cog.combat_start.callback(cog, _at_table(world, 2), opponents="Soldier", character="Devon")
 
 
-async def klash_draft(bot, world) -> None:
-    cog = bot.get_cog("KlashCog")
-    await cog.draft.callback(cog, _at_table(world, 2), opponent=world.users[3])
+async def klash_match(bot, world) -> None:
+    """A skirmish in the arena (the draft is tried at the free table by /klash draft itself)."""
+    from rules.klash import ENGINE
+    state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60), ("javelin", 30, 80)],
+                                             "3": [("dwarf", 100, 60), ("wolf", 60, 95)]}, seed=3, first="2")
+    state.hands = {"2": ["roar", "sand"], "3": ["water"]}
+    await bot.store.create_game(GUILD, TABLE, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
 
 
 async def carnevale_game(bot, world) -> None:
@@ -82,7 +86,7 @@ async def duel_game(bot, world) -> None:
     await bot.host.start(_at_table(world, 2), "duel", ["2", "3"])
 
 
-CONTEXTS = {"karmic": karmic_combat, "karmic-advance": karmic_combat, "klash": klash_draft,
+CONTEXTS = {"karmic": karmic_combat, "karmic-advance": karmic_combat, "klash": klash_match,
             "carnevale-game": carnevale_game, "carnevale-table": carnevale_game, "cz": carnival_zombie_table,
             "game": duel_game, "hand": duel_game}
 
