@@ -371,8 +371,10 @@ class CarnevaleCog(commands.Cog):
         if interaction.guild_id is None or owner is None:
             return []
         rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
-        return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
-                if current.lower() in name.lower()][:25]
+        # A choice's value is at most 100 characters or Discord drops the whole list (older
+        # squads may have longer names: those are typed, not offered).
+        return [app_commands.Choice(name=name, value=name) for _, name, _ in rows
+                if len(name) <= 100 and current.lower() in name.lower()][:25]
 
     async def my_squad_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._squad_choices(interaction, interaction.user.id, current)
@@ -390,8 +392,8 @@ class CarnevaleCog(commands.Cog):
         if interaction.guild_id is None:
             return []
         packs = await self.store.packs(interaction.guild_id, SYSTEM_NAME)
-        return [app_commands.Choice(name=p["name"][:100], value=p["name"]) for p in packs
-                if current.lower() in p["name"].lower()][:25]
+        return [app_commands.Choice(name=p["name"], value=p["name"]) for p in packs
+                if len(p["name"]) <= 100 and current.lower() in p["name"].lower()][:25]
 
     async def _namespace_pack(self, interaction: discord.Interaction):
         """The pack of the squad named in the command (or of the `pack` option), else the sample."""
