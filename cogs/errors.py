@@ -15,11 +15,10 @@ from db.store import StoreError
 from i18n import t
 from rules.common import BautaError
 
-from .text import echo
+from .text import MESSAGE_LIMIT, echo
 
 log = logging.getLogger("bauta.errors")
 
-MESSAGE_LIMIT = 2000
 SAFE_INTEGER = 2 ** 53        # Discord's integer options stop here; SQLite's at 2**63
 
 
