@@ -13,6 +13,7 @@ from rules.common import PackError
 from . import systems
 from .framework import chunks, reply
 from .gm import system_choices
+from .text import echo
 
 MAX_PACK_BYTES = 1_000_000
 
@@ -32,7 +33,7 @@ class PackCog(commands.Cog):
         await self.bot.host.require_gm(interaction)
         system = systems.SYSTEMS.get(game)
         if system is None:
-            raise PackError(t("errors.unknown_system", interaction.locale, system=game))
+            raise PackError(t("errors.unknown_system", interaction.locale, system=echo(game)))
         if system.load_pack is None:
             raise PackError(t("pack.not_supported", interaction.locale, title=system.title))
         if file.size > MAX_PACK_BYTES:

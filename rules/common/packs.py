@@ -62,6 +62,8 @@ def parse_yaml(text: str, source: str = "pack") -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise PackError(f"{source}:{where}: not valid YAML ({getattr(exc, 'problem', exc)}).") from None
+    except RecursionError:      # "[[[[…" thousands deep: refused, not a crash
+        raise PackError(f"{source}: nested too deeply to be a pack or a sheet.") from None
 
 
 def load_pack(text: str, schema: dict, source: str = "pack") -> Any:
