@@ -163,8 +163,9 @@ class FakeResponse:
         return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
 
     async def edit_message(self, **kwargs):
+        """Answer a component click by editing the message it sits on (Discord's UPDATE_MESSAGE)."""
         self._claim()
-        self.interaction.edits.append(kwargs)
+        await self.interaction.edit_original_response(**kwargs)
 
 
 class FakeFollowup:
