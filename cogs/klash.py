@@ -382,7 +382,7 @@ class KlashCog(BautaCog):
         sender), committed, its public events and prompts posted to the channel."""
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
+        actor = await self.host.actor(interaction, game=game)
         new, outcome, before = await self.host.commit(game, action, actor, interaction.locale)
         await self.host.publish(interaction, new, outcome.state, outcome.events, before)
 

@@ -183,7 +183,7 @@ async def test_simultaneous_joins_beyond_the_table_size_are_refused_as_full(bot,
 
 # ---------------------------------------------------------------------------- a seated GM
 async def test_a_seated_gm_cannot_answer_the_opponents_duel_prompt(bot, world):
-    alice, bruno, owner = world.users[2], world.users[3], world.users[1]
+    alice, owner = world.users[2], world.users[1]
     await make_gm(bot, alice)
     game = await start_duel(world)
     await click(world, start_prompt(world), alice, index=1)                        # Bruno plays first
