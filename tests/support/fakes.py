@@ -173,6 +173,9 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content=None, *, ephemeral: bool = False, **kwargs):
+        if not self.interaction.response.is_done():
+            # Discord knows an interaction's webhook only once the interaction has been answered.
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), {"code": 10015, "message": "Unknown Webhook"})
         kwargs.pop("wait", None)
         deferred = self.interaction.response.deferred
         # A deferred slash command keeps the ephemerality chosen at defer time for its first followup.
