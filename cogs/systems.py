@@ -36,7 +36,7 @@ class System:
     prompt_image: Optional[Callable[[dict, Any], Optional[tuple[str, bytes]]]] = None
     # The game an ended game hands over to, created in the same transaction as its last action:
     # (final state) -> (system name, seats, options), or None (the lobby's Start opens its game).
-    successor: Optional[Callable[[Any], Optional[tuple[str, list[str], dict]]]] = None
+    successor: Callable[[Any], tuple[str, list[str], dict] | None] | None = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
 
 

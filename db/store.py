@@ -275,8 +275,10 @@ class Store:
                    created_by, stamp, stamp))
 
         def run(raw: sqlite3.Connection) -> int:
-            return _transaction(raw, [*_action_statements(game, actor, action, new_state, events, True, stamp),
-                                      insert]).lastrowid
+            cursor = _transaction(raw, [*_action_statements(game, actor, action, new_state, events, True, stamp),
+                                        insert])
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
 
         try:
             new_id = await self._call(run)
@@ -284,7 +286,9 @@ class Store:
             raise VersionConflict("That was already done.") from None
         ended = GameRecord(**{**game.__dict__, "state": new_state, "version": game.version + 1,
                               "status": "ended", "updated_at": stamp})
-        return ended, await self.game(new_id)
+        opened = await self.game(new_id)
+        assert opened is not None       # created just now in this transaction
+        return ended, opened
 
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
         """Meta (end votes, message ids) is not game state: no version bump, no undo entry."""
