@@ -66,6 +66,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = t("errors.unexpected", interaction.locale, ref=ref)
         interaction.extras["bauta_internal"] = f"{type(original).__name__}: {original}"[:300]
     message = fit(message)
+    deadline = interaction.extras.pop("bauta_deadline", None)   # see framework.Deadline
+    if deadline is not None:
+        await deadline.settle()
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

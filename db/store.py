@@ -325,30 +325,63 @@ class Store:
         return [GameRecord.from_row(r) for r in rows]
 
     async def commit_action(self, game: GameRecord, actor: str, action: dict, new_state: dict,
-                            events: list[dict], outbox: Iterable[dict] = ()) -> GameRecord:
-        """Apply one action atomically, if nobody else has changed the game since `game` was read.
+                            events: list[dict], outbox: Iterable[dict] = (), end: bool = False) -> GameRecord:
+        """Apply one action atomically, if nobody else has changed the game since `game` was read;
+        `end` also ends the game in the same transaction (the action that finishes it by its rules).
         The log's seq is the version it produced: versions only grow, so seqs are unique.
         `outbox`: the messages the action causes (opaque JSON), recorded in the same transaction
-        as the action, to be delivered and marked sent (`outbox_pending`, `mark_sent`)."""
+        as the action, to be delivered and marked sent (`outbox_pending`, `mark_published`)."""
         stamp = now()
+        statements, after = self._action_statements(game, actor, action, new_state, events, outbox, end, stamp)
+        await self._write(*statements)
+        return GameRecord(**{**game.__dict__, "state": after, "version": game.version + 1,
+                             "status": "ended" if end else game.status, "updated_at": stamp})
+
+    async def commit_and_create(self, game: GameRecord, actor: str, action: dict, new_state: dict,
+                                events: list[dict], system: str, seats: list[str], state: dict,
+                                created_by: int, meta: dict | None = None,
+                                outbox: Iterable[dict] = ()) -> tuple[GameRecord, GameRecord]:
+        """Commit the action that ends `game` and create the game that follows it in the same
+        channel, in one transaction (a lobby's Start): a crash leaves either the open table or the
+        new game, never an ended table without its game. Returns (ended game, new game)."""
+        stamp = now()
+        statements, after = self._action_statements(game, actor, action, new_state, events, outbox, True, stamp)
+        statements.append((
+            "INSERT INTO games (guild_id, channel_id, system, seats, state, meta, created_by, created_at, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (game.guild_id, game.channel_id, system, _dumps(seats), _dumps(state), _dumps(meta or {}),
+             created_by, stamp, stamp)))
+        written = await self._write(*statements)
+        ended = GameRecord(**{**game.__dict__, "state": after, "version": game.version + 1,
+                              "status": "ended", "updated_at": stamp})
+        opened = await self.game(written.row["id"])
+        assert opened is not None       # created just now in this transaction
+        return ended, opened
+
+    @staticmethod
+    def _action_statements(game: GameRecord, actor: str, action: dict, new_state: dict, events: list[dict],
+                           outbox: Iterable[dict], end: bool, stamp: str) -> tuple[list[tuple], dict]:
+        """One game action: the version-checked update (it must change exactly one row), its log
+        row with the compressed reverse delta (or snapshot) of the state before it, and its outbox
+        rows. Also the new state as it will be read back (JSON types, string keys)."""
         seq = game.version + 1
         after_text = _dumps(new_state)
-        after = json.loads(after_text)        # as it will be read back: JSON types, string keys
+        after = json.loads(after_text)
         before = json.loads(_dumps(game.state))
         undo = (delta.pack(delta.SNAPSHOT, before) if seq % SNAPSHOT_EVERY == 0
                 else delta.pack(delta.DELTA, delta.diff(after, before)))
         statements: list[tuple] = [
-            ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+            ("UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
+             "status = CASE WHEN ? = 1 THEN 'ended' ELSE status END "
              "WHERE id = ? AND version = ? AND status = 'active'",
-             (after_text, stamp, game.id, game.version), VersionConflict("That was already done.")),
+             (after_text, stamp, int(end), game.id, game.version), VersionConflict("That was already done.")),
             ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, undo_data, "
              "version_before, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
              (game.id, seq, actor, _dumps(action), _dumps(events), undo, game.version, stamp))]
         statements += [("INSERT INTO outbox (guild_id, game_id, seq, position, payload, created_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (game.guild_id, game.id, seq, position, _dumps(message), stamp))
+                        "VALUES (?, ?, ?, ?, ?, ?)", (game.guild_id, game.id, seq, position, _dumps(message), stamp))
                        for position, message in enumerate(outbox)]
-        await self._write(*statements)
-        return GameRecord(**{**game.__dict__, "state": after, "version": seq, "updated_at": stamp})
+        return statements, after
 
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
         """Meta (end votes, message ids) is not game state: no version bump, no undo entry."""
