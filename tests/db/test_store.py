@@ -178,3 +178,17 @@ async def test_deployment_lock_is_held_by_one_process_at_a_time(database, store)
             assert again is True
     finally:
         await other.close()
+
+
+async def test_an_action_can_end_its_game_or_hand_over_to_the_next_in_one_transaction(store):
+    lobby = await store.create_game(1, 10, "lobby", ["2"], {"n": 0}, 2)
+    ended, opened = await store.commit_and_create(lobby, "2", {"start": 1}, {"n": 1}, [], "duel", ["2", "3"],
+                                                  {"hands": {}}, 2, outbox=[{"publish": True}])
+    assert (ended.status, ended.version) == ("ended", 1) and (await store.game(lobby.id)).status == "ended"
+    assert opened.id != lobby.id and (await store.active_game(1, 10)).id == opened.id
+    assert [m.seq for m in await store.outbox_pending(lobby.id)] == [1]
+    with pytest.raises(VersionConflict):                     # the lobby's Start applies once
+        await store.commit_and_create(lobby, "2", {}, {"n": 2}, [], "duel", ["2"], {}, 2)
+    last = await store.commit_action(opened, "2", {}, {"over": True}, [], end=True)
+    assert last.status == "ended" and (await store.game(opened.id)).status == "ended"
+    assert await store.active_game(1, 10) is None
