@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
+import signal
 import traceback
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
 import asyncio
@@ -33,7 +33,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bauta.untrusted")
 
-PARSE_SECONDS = 10.0          # a valid 1 MB pack parses and validates in 2-4 s on a busy 2-core machine
+# The time limit is CPU time (RLIMIT_CPU, whole seconds), so a busy machine does not refuse a good file:
+# a valid 1 MB pack takes about 2.5 s of CPU to parse and validate. WALL_FACTOR bounds the wait.
+PARSE_SECONDS = 10
+WALL_FACTOR = 4
 MEMORY_BYTES = 1 << 30        # address space of one child (the fork server's own modules included)
 WORKERS = 2                   # children at once; more files wait their turn (the machine has 2 cores)
 
@@ -62,10 +65,10 @@ def _preload_once() -> None:
     _preloaded = True
 
 
-def warm() -> None:
+def warm() -> "Future[None]":
     """Start the fork server in the background (it takes seconds) so the first import is quick."""
     _preload_once()
-    _JOBS.submit(_start_server)
+    return _JOBS.submit(_start_server)
 
 
 def _start_server() -> None:
@@ -77,12 +80,13 @@ def _start_server() -> None:
         log.exception("could not start the fork server")
 
 
-def _child(conn, func: Callable[..., Any], args: tuple, memory: int) -> None:
-    """In the child: limit memory, lower the priority, run, send back ("ok", result) or why not."""
+def _child(conn, func: Callable[..., Any], args: tuple, seconds: int, memory: int) -> None:
+    """In the child: limit CPU time and memory, run, send back ("ok", result) or why not."""
     try:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        os.nice(10)
+        # SIGXCPU at the soft limit (it ends the process), SIGKILL a second later.
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
     except (ImportError, OSError, ValueError):
         pass
     try:
@@ -104,21 +108,23 @@ def _child(conn, func: Callable[..., Any], args: tuple, memory: int) -> None:
     conn.close()
 
 
-def _run_in_child(func: Callable[..., Any], args: tuple, seconds: float, memory: int) -> tuple:
+def _run_in_child(func: Callable[..., Any], args: tuple, seconds: int, memory: int) -> tuple:
     receiver, sender = _CONTEXT.Pipe(duplex=False)
-    process = _CONTEXT.Process(target=_child, args=(sender, func, args, memory), daemon=True,
+    process = _CONTEXT.Process(target=_child, args=(sender, func, args, seconds, memory), daemon=True,
                                name="bauta-untrusted")
     try:
         process.start()
     finally:
         sender.close()
     try:
-        if not receiver.poll(seconds):
+        if not receiver.poll(seconds * WALL_FACTOR + 5):
             return ("timeout", "")
         try:
             return receiver.recv()
-        except EOFError:  # killed by the memory limit or the kernel before it could answer
-            return ("too_big", "")
+        except EOFError:  # ended by a signal before it could answer
+            process.join(5)
+            stopped = (-signal.SIGXCPU, -signal.SIGKILL)
+            return ("timeout", "") if process.exitcode in stopped else ("too_big", "")
     finally:
         if process.is_alive():
             process.kill()
@@ -126,21 +132,19 @@ def _run_in_child(func: Callable[..., Any], args: tuple, seconds: float, memory:
         receiver.close()
 
 
-async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None,
-                seconds: float | None = None) -> Any:
+async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None, seconds: int = PARSE_SECONDS) -> Any:
     """`func(*args)` in a child process; its result, or PackError (a refusal by the rules, or the
     time or memory limit). `func` must be a module-level function (it is sent by name)."""
     _preload_once()
     loop = asyncio.get_running_loop()
-    kind, value = await loop.run_in_executor(_JOBS, _run_in_child, func, args,
-                                             PARSE_SECONDS if seconds is None else seconds, MEMORY_BYTES)
+    kind, value = await loop.run_in_executor(_JOBS, _run_in_child, func, args, seconds, MEMORY_BYTES)
     if kind == "ok":
         return value
     name = shorten(source, 60)
     if kind == "refused":
         raise PackError(value)
     if kind == "timeout":
-        raise PackError(t("files.too_slow", locale, file=name, seconds=f"{PARSE_SECONDS if seconds is None else seconds:g}"))
+        raise PackError(t("files.too_slow", locale, file=name, seconds=seconds))
     if kind == "too_deep":
         raise PackError(t("files.too_deep", locale, file=name))
     if kind == "too_big":
@@ -148,10 +152,14 @@ async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None,
     raise RuntimeError(f"reading {name} failed in the child process:\n{value}")
 
 
+def _size(limit: int) -> str:
+    return f"{limit / 1_000_000:g} MB" if limit >= 1_000_000 else f"{limit // 1000:,} KB"
+
+
 def check_size(attachment: "discord.Attachment", limit: int, locale=None, size: int | None = None) -> None:
     """PackError when the attachment (by the size Discord declares, so before downloading) is over `limit`."""
     if (attachment.size if size is None else size) > limit:
-        raise PackError(t("files.too_big", locale, file=shorten(attachment.filename, 60), limit=f"{limit // 1000:,} KB"))
+        raise PackError(t("files.too_big", locale, file=shorten(attachment.filename, 60), limit=_size(limit)))
 
 
 async def read_text(attachment: "discord.Attachment", limit: int, locale=None) -> str:

@@ -39,26 +39,30 @@ class BoundedLoader(_Base):  # type: ignore[misc, valid-type]
     """PyYAML's safe loader that counts nesting while composing and measures the node graph
     (aliases expanded) before constructing any Python object from it."""
 
-    def __init__(self, stream, max_size: int = MAX_SIZE, max_depth: int = MAX_DEPTH):
+    def __init__(self, stream, max_size: int = MAX_SIZE, max_depth: int = MAX_DEPTH, aliases: bool = True):
         super().__init__(stream)
         self.max_size, self.max_depth = max_size, max_depth
+        self.aliases = aliases      # False when the text has no '*': nothing can repeat, skip `measure`
         self._depth = 0
 
     # The composer calls these two around every node it builds (the C composer too), so this
-    # is where nesting is bounded, before the composer recurses another level.
+    # is where nesting is bounded, before the composer recurses another level. (The safe loader
+    # has no path resolvers, so the base methods have nothing to do.)
     def descend_resolver(self, current_node, current_index):
         self._depth += 1
         if self._depth > self.max_depth:
             raise LimitExceeded(f"nested more than {self.max_depth} levels deep")
-        return super().descend_resolver(current_node, current_index)
+        if self.yaml_path_resolvers:
+            super().descend_resolver(current_node, current_index)
 
     def ascend_resolver(self):
         self._depth -= 1
-        return super().ascend_resolver()
+        if self.yaml_path_resolvers:
+            super().ascend_resolver()
 
     def get_single_node(self):
         node = super().get_single_node()
-        if node is not None:
+        if node is not None and self.aliases:
             measure(node, self.max_size, self.max_depth)
         return node
 
@@ -118,7 +122,9 @@ def load_yaml(text: str, source: str = "pack", max_size: int = MAX_SIZE) -> Any:
     goes past a bound."""
     name = shorten(source, 60)
     try:
-        return yaml.load(text, Loader=lambda stream: BoundedLoader(stream, max_size))  # noqa: S506 - a SafeLoader
+        # Without a '*' the text has no alias: its size is bounded by its length already.
+        return yaml.load(text, Loader=lambda stream: BoundedLoader(stream, max_size,  # noqa: S506 - a SafeLoader
+                                                                   aliases="*" in text))
     except LimitExceeded as exc:
         raise PackError(f"{name}: refused: {exc}.") from None
     except yaml.YAMLError as exc:
