@@ -496,6 +496,7 @@ class KarmicCog(BautaCog):
     @app_commands.describe(file="The .yaml or .json sheet", gm_sheet="GM: store it as a GM sheet (an NPC)",
                            fresh_deck="Start a new shuffled karma deck even if the character exists",
                            pack="A guild pack whose weapons/armor the sheet names (default: the sample pack)")
+    @untrusted.uploads_cooldown()
     async def character_import(self, interaction: discord.Interaction, file: discord.Attachment,
                                gm_sheet: bool = False, fresh_deck: bool = False, pack: str | None = None):
         if gm_sheet:

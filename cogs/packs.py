@@ -31,6 +31,7 @@ class PackCog(commands.Cog):
     @app_commands.describe(game="Which game the pack is for", file="The .yaml file",
                            name="Name for the pack (default: the file name)")
     @app_commands.autocomplete(game=system_choices)
+    @untrusted.uploads_cooldown()
     async def import_(self, interaction: discord.Interaction, game: str, file: discord.Attachment,
                       name: str | None = None):
         await self.bot.host.require_gm(interaction)

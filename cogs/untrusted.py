@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import asyncio
 
+from discord import app_commands
+
 from i18n import t
 from rules.common import BautaError, PackError
 from rules.common.safe_yaml import shorten
@@ -150,6 +152,16 @@ async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None, 
     if kind == "too_big":
         raise PackError(t("files.too_big_to_read", locale, file=name))
     raise RuntimeError(f"reading {name} failed in the child process:\n{value}")
+
+
+# Each upload costs a child process up to PARSE_SECONDS of CPU: a member may send a few a minute.
+def per_member(interaction: "discord.Interaction") -> tuple:
+    return (interaction.guild_id, interaction.user.id)
+
+
+def uploads_cooldown():
+    """The cooldown check for a command that takes a file (CommandOnCooldown → "Slow down")."""
+    return app_commands.checks.cooldown(5, 60.0, key=per_member)
 
 
 def _size(limit: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import datetime, timezone
 
 import pytest
 from discord import app_commands
@@ -35,12 +36,17 @@ def fork_server():
     untrusted.warm().result(timeout=60)
 
 
+def command_of(bot, path: str):
+    cmd = bot.tree.get_command(path.split()[0])
+    for part in path.split()[1:]:
+        cmd = cmd.get_command(part)
+    return cmd
+
+
 async def run(bot, world, user, command: str, **options) -> tuple[str, float, object]:
     """Invoke a slash command's callback the way discord.py does (errors go to the tree's handler);
     return the user's last private answer, the seconds it took and the interaction."""
-    cmd = bot.tree.get_command(command.split()[0])
-    for part in command.split()[1:]:
-        cmd = cmd.get_command(part)
+    cmd = command_of(bot, command)
     interaction = world.interaction(user, world.channels[10])
     start = time.perf_counter()
     try:
@@ -156,6 +162,19 @@ async def test_a_player_still_imports_a_valid_sheet(bot, world):
     assert answer.startswith("✅ **Devon** is yours on this server, with a fresh shuffled karma deck.")
     [(owner, name, data)] = await bot.store.characters(1, "karmic", 2)
     assert (owner, name, data["character"]["skills"]) == (2, "Devon", {"sword": 3})
+
+
+@pytest.mark.parametrize("command", ["pack import", "karmic character import"])
+async def test_a_member_may_upload_five_files_a_minute(bot, world, command):
+    [check] = command_of(bot, command).checks
+    alice, bruno = (world.interaction(world.users[u], world.channels[10]) for u in (2, 3))
+    alice.created_at = bruno.created_at = datetime.now(timezone.utc)   # the cooldown's clock
+    for _ in range(5):
+        assert await check(alice)
+    with pytest.raises(app_commands.CommandOnCooldown) as err:
+        await check(alice)
+    assert 55 < err.value.retry_after <= 60
+    assert await check(bruno)                                # counted per member
 
 
 async def test_a_house_rule_value_thousands_of_brackets_deep(bot, world):
