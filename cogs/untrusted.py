@@ -20,7 +20,8 @@ import multiprocessing
 import signal
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 import asyncio
 
@@ -67,7 +68,7 @@ def _preload_once() -> None:
     _preloaded = True
 
 
-def warm() -> "Future[None]":
+def warm() -> Future[None]:
     """Start the fork server in the background (it takes seconds) so the first import is quick."""
     _preload_once()
     return _JOBS.submit(_start_server)
@@ -155,7 +156,7 @@ async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None, 
 
 
 # Each upload costs a child process up to PARSE_SECONDS of CPU: a member may send a few a minute.
-def per_member(interaction: "discord.Interaction") -> tuple:
+def per_member(interaction: discord.Interaction) -> tuple:
     return (interaction.guild_id, interaction.user.id)
 
 
@@ -168,13 +169,13 @@ def _size(limit: int) -> str:
     return f"{limit / 1_000_000:g} MB" if limit >= 1_000_000 else f"{limit // 1000:,} KB"
 
 
-def check_size(attachment: "discord.Attachment", limit: int, locale=None, size: int | None = None) -> None:
+def check_size(attachment: discord.Attachment, limit: int, locale=None, size: int | None = None) -> None:
     """PackError when the attachment (by the size Discord declares, so before downloading) is over `limit`."""
     if (attachment.size if size is None else size) > limit:
         raise PackError(t("files.too_big", locale, file=shorten(attachment.filename, 60), limit=_size(limit)))
 
 
-async def read_text(attachment: "discord.Attachment", limit: int, locale=None) -> str:
+async def read_text(attachment: discord.Attachment, limit: int, locale=None) -> str:
     """The attachment as text: refused before downloading when its declared size is over `limit`."""
     name = shorten(attachment.filename, 60)
     check_size(attachment, limit, locale)

@@ -122,9 +122,13 @@ def load_yaml(text: str, source: str = "pack", max_size: int = MAX_SIZE) -> Any:
     goes past a bound."""
     name = shorten(source, 60)
     try:
-        # Without a '*' the text has no alias: its size is bounded by its length already.
-        return yaml.load(text, Loader=lambda stream: BoundedLoader(stream, max_size,  # noqa: S506 - a SafeLoader
-                                                                   aliases="*" in text))
+        # What yaml.load does, with the limits. Without a '*' the text has no alias: its size is
+        # bounded by its length already, so the measuring pass is skipped.
+        loader = BoundedLoader(text, max_size, aliases="*" in text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except LimitExceeded as exc:
         raise PackError(f"{name}: refused: {exc}.") from None
     except yaml.YAMLError as exc:
