@@ -99,8 +99,10 @@ async def test_a_megabyte_of_bad_entries(bot, world):
     lines = answer.split("\n")
     assert lines[0] == "many.yaml: weapons[0] (w0): field 'aim': 'x' is not of type 'integer'"
     assert len(lines) == 11 and lines[-1] == "… and at least 990 more"
-    # About 2.5 s of CPU (libyaml and PyYAML's constructor take most of it); more on a busy machine.
-    short_and_clear(answer, text, seconds, limit=15.0)
+    # This is the error list, not "took more than 10 seconds": the child stayed within its CPU limit.
+    # It needs about 2.5 s of CPU (libyaml and PyYAML's constructor take most of it); the wall-clock
+    # time depends on how busy the machine is, so it is not asserted here.
+    short_and_clear(answer, text, seconds, limit=float("inf"))
 
 
 @pytest.mark.parametrize("command, limit, extra", [("pack import", "1 MB", {"game": "karmic"}),
