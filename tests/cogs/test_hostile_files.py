@@ -166,6 +166,19 @@ async def test_a_player_still_imports_a_valid_sheet(bot, world):
     assert (owner, name, data["character"]["skills"]) == (2, "Devon", {"sword": 3})
 
 
+@pytest.mark.parametrize("command, option", [("klash draft", {"opponent": 3}), ("cz start", {"difficulty": "easy"})])
+async def test_a_hostile_pack_stored_before_these_bounds_is_refused_when_a_game_starts(bot, world, command, option):
+    # Packs imported before the bounds existed are in the database unchecked; loading one must refuse
+    # it briefly (off the event loop), not hang or crash.
+    system = command_of(bot, command).binding.__cog_name__
+    game = {"KlashCog": "klash", "CarnivalZombieCog": "carnival_zombie"}[system]
+    await bot.store.save_pack(1, game, "old", billion_laughs(), 1)
+    options = {k: (world.users[v] if k == "opponent" else v) for k, v in option.items()}
+    answer, seconds, _ = await run(bot, world, world.users[2], command, pack="old", **options)
+    assert answer == "old: refused: its aliases expand to more than 2,000,000 values and characters."
+    assert seconds < 3.0 and await bot.store.active_game(1, 10) is None
+
+
 @pytest.mark.parametrize("command", ["pack import", "karmic character import"])
 async def test_a_member_may_upload_five_files_a_minute(bot, world, command):
     [check] = command_of(bot, command).checks
