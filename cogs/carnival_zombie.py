@@ -46,6 +46,7 @@ from rules.common import GM, PUBLIC, Actor, BautaError
 
 from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
+from .text import echo
 
 log = logging.getLogger("bauta.carnival_zombie")
 
@@ -306,13 +307,13 @@ class CarnivalZombieCog(BautaCog):
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
-                raise BautaError(t("carnival_zombie.no_pack", locale, name=pack))
+                raise BautaError(t("carnival_zombie.no_pack", locale, name=echo(pack)))
             content = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             options["pack"] = content
         known = _scenarios(content)
         scenario = (scenario or "campaign").strip()
         if scenario not in known:
-            raise BautaError(t("carnival_zombie.unknown_scenario", locale, scenario=scenario,
+            raise BautaError(t("carnival_zombie.unknown_scenario", locale, scenario=echo(scenario),
                                known=", ".join(known)))
         options["scenario"] = scenario
         if quick == "day":

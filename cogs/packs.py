@@ -9,11 +9,11 @@ from discord.ext import commands
 
 from i18n import t
 from rules.common import PackError
-from rules.common.safe_yaml import shorten
 
 from . import systems, untrusted
 from .framework import chunks, reply
 from .gm import system_choices
+from .text import echo
 
 MAX_PACK_BYTES = 1_000_000
 
@@ -37,7 +37,7 @@ class PackCog(commands.Cog):
         await self.bot.host.require_gm(interaction)
         system = systems.SYSTEMS.get(game)
         if system is None:
-            raise PackError(t("errors.unknown_system", interaction.locale, system=shorten(game, 40)))
+            raise PackError(t("errors.unknown_system", interaction.locale, system=echo(game)))
         if system.load_pack is None:
             raise PackError(t("pack.not_supported", interaction.locale, title=system.title))
         untrusted.check_size(file, MAX_PACK_BYTES, interaction.locale)  # before downloading or deferring

@@ -156,8 +156,10 @@ async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None, 
 
 
 # Each upload costs a child process up to PARSE_SECONDS of CPU: a member may send a few a minute.
+# The bucket is per client too: the cooldown lives on the command, which every bot in one process
+# (the test suite's) shares.
 def per_member(interaction: discord.Interaction) -> tuple:
-    return (interaction.guild_id, interaction.user.id)
+    return (id(interaction.client), interaction.guild_id, interaction.user.id)
 
 
 def uploads_cooldown():

@@ -6,6 +6,7 @@ Sheets are YAML/JSON documents validated by `SHEET_SCHEMA` (errors name the fiel
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -13,7 +14,7 @@ from rules.common import IllegalAction, PackError, Rng, Serial
 from rules.common.packs import parse_yaml, validate
 from rules.common.safe_yaml import load_json, shorten
 
-from .cards import KarmaDeck, is_face, value
+from .cards import KarmaDeck, is_face, valid_card, value
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
 
 
@@ -378,6 +379,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
     deck = character.deck
     if deck is None:
         raise IllegalAction(f"{character.name} has no karma deck of his own.")
+    unknown = [c for c in cards if not valid_card(c)]
+    if unknown:
+        raise IllegalAction(f"'{unknown[0][:12]}' is not a card: give ids such as 4S, AS, 10H or KD.")
     total = sum(value(c) for c in cards)
     if not cards or any(c.startswith("JK") for c in cards):
         raise IllegalAction("Pay with numbered or face cards.")
@@ -402,6 +406,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
 EFFORT_CHECKS = {"very_little": 0, "some": 1, "hard": 3, "very_difficult": 6, "long_and_tiring": 8}
 
 
+SKILL_NAME = re.compile(r"[^\W\d_][^\W\d]{0,39}")       # tracking, wilderness_survival, équitation
+
+
 def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus: bool = False,
                      hits: bool = True, joker_success: bool = True) -> dict:
     """Draw one card (two with a successful teacher, best used); success if it beats the level."""
@@ -409,6 +416,8 @@ def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus:
     if deck is None:
         raise IllegalAction("Only characters with a karma deck improve.")
     is_attr = target in ATTRIBUTES
+    if not is_attr and not SKILL_NAME.fullmatch(skill_key(target)):
+        raise IllegalAction(f"'{target[:40]}' is not a skill or an attribute (a skill name has at most 40 letters).")
     level = character.attributes[target] if is_attr else max(1, character.skill(target))
     drawn = deck.draw(rng, 2 if teacher_bonus else 1)
     best = max(drawn, key=lambda c: (c.startswith("JK"), value(c)))
