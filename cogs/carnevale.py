@@ -41,7 +41,7 @@ from rules.carnevale.squad import member_cost, squad_cost, validate_squad
 from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
-from . import systems
+from . import systems, untrusted
 from .framework import chunks, mention, reply
 from .text import echo
 
@@ -286,7 +286,7 @@ class CarnevaleCog(commands.Cog):
         text = await self.store.pack(guild_id, SYSTEM_NAME, name)
         if text is None:
             raise BautaError(t("carnevale.squad.pack_missing", locale, name=echo(name)))
-        return load_pack_text(text, name)
+        return await untrusted.parse(load_pack_text, text, name, source=name, locale=locale)  # seconds for a big pack
 
     async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
         data = await self.store.character(guild_id, owner_id, SYSTEM_NAME, name)

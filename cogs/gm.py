@@ -38,7 +38,7 @@ def parse_value(text: str):
     """House-rule values are typed as JSON when they parse (true, 3, "x"), else kept as text."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # '[[[[…' thousands deep stops the decoder: keep it as text
         return text
 
 

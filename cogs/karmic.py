@@ -85,12 +85,13 @@ from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
 from rules.karmic.character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks,
                                     character_from_sheet, check_distinction_cap, deck_summary,
-                                    improvement_draw, karma_award, parse_sheet, pay_distinction)
+                                    import_sheet, improvement_draw, karma_award, pay_distinction)
 from rules.karmic.state import HOUSE_RULES
 from rules.karmic.ranged import aim, weapon_named
+from rules.common.safe_yaml import shorten
 from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
-from . import systems
+from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
 from .text import echo
 
@@ -382,7 +383,7 @@ class KarmicCog(BautaCog):
         text = await self.store.pack(guild_id, NAME, name)
         if text is None:
             raise BautaError(t("karmic.no_pack", None, name=echo(name)))
-        return load_pack_text(text, name)
+        return await untrusted.parse(load_pack_text, text, name, source=name)   # seconds for a big pack
 
     async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
         """(stored name, data) of a character of `owner`: by name, or the only one when name is None."""
@@ -502,29 +503,27 @@ class KarmicCog(BautaCog):
     @app_commands.describe(file="The .yaml or .json sheet", gm_sheet="GM: store it as a GM sheet (an NPC)",
                            fresh_deck="Start a new shuffled karma deck even if the character exists",
                            pack="A guild pack whose weapons/armor the sheet names (default: the sample pack)")
+    @untrusted.uploads_cooldown()
     async def character_import(self, interaction: discord.Interaction, file: discord.Attachment,
                                gm_sheet: bool = False, fresh_deck: bool = False, pack: str | None = None):
         if gm_sheet:
             await self.host.require_gm(interaction)
-        if file.size > MAX_SHEET_BYTES:
-            raise PackError(t("karmic.sheet_too_big", interaction.locale))
+        untrusted.check_size(file, MAX_SHEET_BYTES, interaction.locale)   # before downloading or deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = (await file.read()).decode("utf-8")
-        except UnicodeDecodeError:
-            raise PackError(t("karmic.sheet_not_utf8", interaction.locale, file=file.filename)) from None
-        sheet = parse_sheet(text, file.filename)          # PackError names the file and the field
-        if sheet["name"].startswith("~"):
-            raise PackError(t("karmic.reserved_name", interaction.locale, file=file.filename))
+        text = await untrusted.read_text(file, MAX_SHEET_BYTES, interaction.locale)
         owner = GM_OWNER if gm_sheet else interaction.user.id
         content = await self._pack(interaction.guild_id, pack)
-        char = character_from_sheet(sheet, content, "" if gm_sheet else str(owner),
-                                    Rng.from_seed(secrets.randbits(63)), file.filename)
+        # Parsed, validated and built in a child process with a time limit (PackError names the field).
+        sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
+                                            secrets.randbits(63), file.filename, source=file.filename,
+                                            locale=interaction.locale)
+        if sheet["name"].startswith("~"):
+            raise PackError(t("karmic.reserved_name", interaction.locale, file=shorten(file.filename, 60)))
         cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
         except IllegalAction as exc:
-            raise PackError(f"{file.filename}: field 'distinctions': {exc}") from None
+            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {exc}") from None
         old = await self._record(interaction.guild_id, owner, char.name)
         name = old[0] if old else char.name
         await self._busy(interaction.guild_id, [(owner, name)])

@@ -53,7 +53,7 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
                                  PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from rules.klash.state import HOUSE_RULES
 
-from . import systems
+from . import systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
 from .text import echo
 
@@ -562,7 +562,7 @@ class KlashCog(BautaCog):
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
                 raise BautaError(t("klash.no_pack", locale, name=echo(pack)))
-            options["pack"] = load_pack_text(text, pack)
+            options["pack"] = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             label = t("klash.pack_named", locale, name=pack)
         seats = [str(interaction.user.id), str(opponent.id)]
         await self.host.start(interaction, NAME, seats, options=options,

@@ -66,7 +66,7 @@ async def test_a_sheet_nested_thousands_deep_is_refused_as_a_bad_file(bot, serve
     interaction = await slash(bot, server, "karmic character import", 2,
                               file=FakeAttachment("sheet.yaml", b"[" * 600))
     ephemeral, text = answer(interaction)
-    assert ephemeral and text == "sheet.yaml: nested too deeply to be a pack or a sheet."
+    assert ephemeral and text == "sheet.yaml: refused: nested more than 40 levels deep."
     assert await stored(bot, 2) == []
 
 
