@@ -199,7 +199,7 @@ class Store:
 
     async def schema_version(self) -> int:
         row = await self._one("SELECT MAX(version) FROM schema_version")
-        return row[0] or 0
+        return (row[0] if row else 0) or 0
 
     # ------------------------------------------------------------------ primitives
     async def _call(self, fn, *args):
@@ -214,7 +214,7 @@ class Store:
         return await self.conn._execute(fn, self.conn._conn, *args)
 
     async def _one(self, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
-        rows = await self.conn.execute_fetchall(sql, tuple(params))
+        rows = list(await self.conn.execute_fetchall(sql, tuple(params)))
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
@@ -293,11 +293,18 @@ class Store:
                  created_by, stamp, stamp)))
         except Duplicate:
             raise ChannelBusy("This channel already has a game in progress.") from None
-        return await self.game(written.row["id"])
+        return await self._written_game(written.row["id"])
 
     async def game(self, game_id: int) -> GameRecord | None:
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return GameRecord.from_row(row) if row else None
+
+    async def _written_game(self, game_id: int) -> GameRecord:
+        """A game this store has just written: it is there (no caller has to handle None)."""
+        game = await self.game(game_id)
+        if game is None:
+            raise StoreError(f"game {game_id} vanished right after it was written")
+        return game
 
     async def active_game(self, guild_id: int, channel_id: int) -> GameRecord | None:
         row = await self._one("SELECT * FROM games WHERE guild_id = ? AND channel_id = ? AND status = 'active'",
@@ -395,7 +402,7 @@ class Store:
             "WHERE id = ? AND status = 'active'", (stamp, game.id)))
         if cursor.rowcount != 1:
             raise VersionConflict("That game has already ended.")
-        return await self.game(game.id)
+        return await self._written_game(game.id)
 
     async def actions(self, game_id: int, limit: int = 20, include_undone: bool = False) -> list[ActionRecord]:
         where = "" if include_undone else " AND undone = 0"
@@ -437,7 +444,7 @@ class Store:
             ("UPDATE outbox SET status = 'dropped' WHERE game_id = ? AND seq >= ? AND status = 'pending'",
              (game.id, oldest["seq"])))
         undone = len(rows)
-        return await self.game(game.id), undone
+        return await self._written_game(game.id), undone
 
     async def events_for(self, game_id: int, audiences: set[str], limit: int = 10) -> list[dict]:
         """The latest events of live actions addressed to any of `audiences` (newest last)."""
@@ -566,6 +573,7 @@ class Store:
         row = await self._one(
             "SELECT COUNT(*) AS n, SUM(secret) AS s, COUNT(expected) AS p, "
             f"SUM(total - expected) AS off, SUM(variance) AS var FROM roll_log WHERE {where}", (guild_id, user_id))
+        assert row is not None          # an aggregate query always returns its one row
         stats = RollStats(rolls=row["n"] or 0, secret=row["s"] or 0, plain=row["p"] or 0)
         if stats.plain:
             stats.mean_offset = (row["off"] or 0.0) / stats.plain
