@@ -28,7 +28,7 @@ from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, O
 
 from rules.common.lobby import Lobby
 
-from . import systems
+from . import botplayer, systems
 from .errors import NotGM, report_error
 
 log = logging.getLogger("bauta.framework")
@@ -210,8 +210,8 @@ class Courier:
     async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
         """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
         their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
-        if not await self.dm_open(guild_id, user_id):
-            return SKIPPED
+        if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
+            return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
         try:
             if user is None:
@@ -409,7 +409,7 @@ class GameHost:
         # naming who receives secrets could point at a hidden role.
         waiting: set[str] = set()
         for player, lines in private.items():
-            if player.isdigit():
+            if player.isdigit() and not botplayer.quiet(game, player):
                 for text in chunks([header, *lines]):
                     outcome = await self.courier.deliver(game.guild_id, int(player), text)
                     if outcome != SENT:
@@ -426,7 +426,7 @@ class GameHost:
         public_prompts: list[Prompt] = []
         gm_waiting = False
         for prompt in prompts:
-            if prompt.id in before:
+            if prompt.id in before or botplayer.quiet(game, prompt.player):
                 continue
             if prompt.player == GM and prompt.private:
                 if settings.gm_channel_id:
@@ -482,6 +482,7 @@ class GameHost:
             await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
+        await botplayer.drive(self, interaction, game)
 
     async def remind_idle(self) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds

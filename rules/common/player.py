@@ -115,11 +115,17 @@ def mover(ai: GameAI, state: Any) -> Optional[str]:
     return None
 
 
+def deciders(ai: GameAI, state: Any) -> list[str]:
+    """Everyone a blocking prompt waits on, in the engine's order (several when choices are
+    simultaneous, e.g. both teams)."""
+    return list(dict.fromkeys(p.player for p in ai.engine.pending(state) if not ai.optional(p)))
+
+
 def moves(ai: GameAI, state: Any, seat: str, rng: Rng) -> list[Move]:
-    """The seat's candidate answers when it is the one who must decide (else none)."""
+    """The seat's candidate answers when a blocking prompt waits on it (else none): its blocking
+    prompts' answers and, as alternatives, its optional ones'."""
     prompts = ai.engine.pending(state)
-    blocking = next((p for p in prompts if not ai.optional(p)), None)
-    if blocking is None or blocking.player != seat:
+    if not any(p.player == seat and not ai.optional(p) for p in prompts):
         return []
     out: list[Move] = []
     for prompt in prompts:
