@@ -15,9 +15,8 @@ import time
 from typing import Any, Literal
 
 from i18n import t
-from rules.common.errors import BautaError
-
 from rules.common.engine import Actor
+from rules.common.errors import BautaError
 from rules.common.player import GameAI, decide, deciders, level, seed_for
 
 log = logging.getLogger("bauta.botplayer")
@@ -33,8 +32,9 @@ _running: set[int] = set()         # games a driver loop is working on (publish 
 
 def ais() -> dict[str, GameAI]:
     """The games the bot can play, by system name (imported lazily: rules modules are heavy)."""
+    from rules.carnevale.ai import AI as CARNEVALE
     from rules.klash.ai import AI as KLASH
-    return {"klash": KLASH}
+    return {"klash": KLASH, "carnevale": CARNEVALE}
 
 
 def bot_id(bot) -> str | None:
@@ -85,7 +85,7 @@ async def drive(host, interaction, game) -> int:
             new, outcome, before = await host.commit(record, choice, Actor(seat))
             made += 1
             await host.publish(None, new, outcome.state, outcome.events, before)
-    except Exception:  # noqa: BLE001 - a bot's failure must leave the game playable by hand (/game undo, GM)
+    except Exception:
         log.exception("the bot could not play game %s", game.id)
     finally:
         _running.discard(game.id)
@@ -118,3 +118,11 @@ def meta(bot, seats_: list[str], lvl: str) -> dict | None:
     """The game meta that seats the bot (None when it does not play)."""
     me = bot_id(bot)
     return {BOTS: {me: lvl if lvl in LEVELS else "normal"}} if me in seats_ else None
+
+
+def carnevale_squad(pack_doc: dict | None, points: int, faction: str | None, seed: int) -> dict:
+    """The squad the bot fields in Carnevale, within the points limit (see ``rules.carnevale.ai``)."""
+    from rules.carnevale.ai import build_squad
+    from rules.carnevale.content import pack_from_doc
+    from rules.common.rng import Rng
+    return build_squad(pack_from_doc(pack_doc), points, faction, Rng.from_seed(seed)).to_dict()

@@ -20,8 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from .engine import Actor, Choose, Engine, Prompt
 from .errors import IllegalAction
@@ -107,7 +108,7 @@ def seed_for(engine: Engine, state: Any, seat: str, salt: str = "") -> Rng:
 
 
 # ---------------------------------------------------------------------------- moves
-def mover(ai: GameAI, state: Any) -> Optional[str]:
+def mover(ai: GameAI, state: Any) -> str | None:
     """Who must decide now: the player of the first blocking prompt (None when nobody must)."""
     for prompt in ai.engine.pending(state):
         if not ai.optional(prompt):
@@ -205,8 +206,8 @@ def _greedy(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, sa
 @dataclass
 class _Node:
     player: str = ""              # who made the move leading here
-    move: Optional[Move] = None
-    parent: Optional["_Node"] = None
+    move: Move | None = None
+    parent: _Node | None = None
     children: dict = field(default_factory=dict)
     visits: int = 0
     available: int = 0
@@ -214,7 +215,7 @@ class _Node:
 
 
 def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
-            deadline: Optional[Callable[[], bool]]) -> Move:
+            deadline: Callable[[], bool] | None) -> Move:
     root = _Node()
     legal_root = set(options)
     for _ in range(lvl.iterations):
@@ -282,7 +283,7 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
 
 
 def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
-           deadline: Optional[Callable[[], bool]] = None) -> Optional[Choose]:
+           deadline: Callable[[], bool] | None = None) -> Choose | None:
     """The seat's answer to its blocking prompt (or to one of its optional ones instead), or None when
     the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search."""
     lvl = level(lvl) if isinstance(lvl, str) else lvl

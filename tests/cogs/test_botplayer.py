@@ -80,3 +80,51 @@ async def test_starting_against_the_bot_needs_it_or_a_member(bot, world, bauta):
     _, state = await state_of(bot, game.id)
     assert KLASH.picker(state) == "2"
     assert botplayer.quiet(game, str(BOT)) and not botplayer.quiet(game, "2")
+
+
+async def test_a_member_plays_a_whole_carnevale_game_against_the_bot(bot, world, bauta):
+    from rules.carnevale import ENGINE as CARNEVALE
+    from tests.cogs.test_carnevale import call, choose, cog_of
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, vs_bot=True, level="easy", points=150, rounds=3,
+               their_faction="The Guild")
+    game = await bot.store.active_game(1, 10)
+    assert game.seats == ["2", str(BOT)] and game.meta["bots"] == {str(BOT): "easy"}
+    _, state = await state_of_carnevale(bot, game.id)
+    squad = state.squad(str(BOT), in_play_only=False)
+    # the bot's squad: The Guild, a Leader, within the 150 points
+    assert {m.faction for m in squad} == {"The Guild"} and state.players[str(BOT)].points <= 150
+    assert state.players[str(BOT)].leader
+    rnd = random.Random(5)
+    steps = 0
+    while True:
+        record, state = await state_of_carnevale(bot, game.id)
+        if not record.active:
+            break
+        prompts = CARNEVALE.pending(state)
+        assert prompts and all(p.player == "2" for p in prompts), [p.id for p in prompts]
+        prompt = prompts[0]
+        message = next(m for m in reversed(world.public()) if m.view is not None and any(
+            cid.endswith(f":{prompt.id}") or f":{prompt.id}:" in cid for cid in m.custom_ids()))
+        ids = [o.id for o in prompt.options]
+        if prompt.max_choices > 1:
+            pick = [o.value for o in message.view.children[0].item.options][:max(1, prompt.min_choices)]
+            from tests.support.fakes import click
+            await click(world, message, world.users[2], index=0, values=pick)
+        else:
+            await choose(world, message, world.users[2], prompt,
+                         rnd.choice([i for i in ids if i not in ("back", "endchain")] or ids))
+        steps += 1
+        assert steps < 800
+    record, state = await state_of_carnevale(bot, game.id)
+    assert state.over and state.result["vp"][str(BOT)]["total"] >= 0
+    log = await bot.store.actions(game.id, limit=5000)
+    assert len([a for a in log if a.actor == str(BOT)]) > 10
+    assert not [m for m in world.sent if m.where == f"dm:{BOT}"]
+    assert "The adventure ends" in world.public_text()
+
+
+async def state_of_carnevale(bot, game_id):
+    from rules.carnevale import ENGINE as CARNEVALE
+    record = await bot.store.game(game_id)
+    return record, CARNEVALE.load_state(record.state)

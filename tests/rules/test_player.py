@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from rules.common.engine import Actor, Choose
-from rules.common.player import Level, decide, moves, mover, seed_for
+from rules.common.player import Level, decide, mover, moves, seed_for
 from rules.common.rng import Rng
 from rules.klash import ENGINE as KLASH
 from rules.klash.ai import AI as KLASH_AI
