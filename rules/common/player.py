@@ -88,8 +88,8 @@ LEVELS: dict[str, Level] = {
     "random": Level("random", "random"),
     "greedy": Level("greedy", "greedy"),
     "easy": Level("easy", "greedy", samples=1),
-    "normal": Level("normal", "ismcts", iterations=120, rollout=4),
-    "hard": Level("hard", "ismcts", iterations=400, rollout=4),
+    "normal": Level("normal", "ismcts", iterations=48, rollout=2),
+    "hard": Level("hard", "ismcts", iterations=160, rollout=2),
 }
 
 
@@ -125,14 +125,22 @@ def deciders(ai: GameAI, state: Any) -> list[str]:
 def moves(ai: GameAI, state: Any, seat: str, rng: Rng) -> list[Move]:
     """The seat's candidate answers when a blocking prompt waits on it (else none): its blocking
     prompts' answers and, as alternatives, its optional ones'."""
+    return _answers(ai, state, ai.engine.pending(state), seat, rng)
+
+
+def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[Optional[str], list[Move]]:
+    """Who must decide now and their candidate answers, from one ``pending`` (it can be costly)."""
     prompts = ai.engine.pending(state)
+    blocking = next((p for p in prompts if not ai.optional(p)), None)
+    if blocking is None:
+        return None, []
+    return blocking.player, _answers(ai, state, prompts, blocking.player, rng)
+
+
+def _answers(ai: GameAI, state: Any, prompts: list[Prompt], seat: str, rng: Rng) -> list[Move]:
     if not any(p.player == seat and not ai.optional(p) for p in prompts):
         return []
-    out: list[Move] = []
-    for prompt in prompts:
-        if prompt.player == seat:
-            out += [(prompt.id, opts) for opts in ai.candidates(state, prompt, rng)]
-    return out
+    return [(p.id, opts) for p in prompts if p.player == seat for opts in ai.candidates(state, p, rng)]
 
 
 def _apply(ai: GameAI, state: Any, player: str, move: Move) -> Any:
@@ -155,10 +163,9 @@ def _weighted(rng: Rng, weights: list[float]) -> int:
 
 def _random_step(ai: GameAI, state: Any, rng: Rng) -> Any | None:
     """One random (prior-weighted) legal move by whoever must decide; None if the game cannot go on."""
-    player = mover(ai, state)
+    player, options = turn(ai, state, rng)
     if player is None:
         return None
-    options = moves(ai, state, player, rng)
     weights = [ai.prior(state, player, m) for m in options]
     while options:
         i = _weighted(rng, weights)
@@ -225,10 +232,10 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
         node = root
         # selection and expansion over the moves this world allows
         while not _terminal(ai, world):
-            player = mover(ai, world)
-            if player is None:
-                break
-            here = options if node is root else moves(ai, world, player, rng)
+            if node is root:
+                player, here = seat, options
+            else:
+                player, here = turn(ai, world, rng)
             if not here:
                 break
             for m in here:
