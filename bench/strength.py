@@ -45,7 +45,7 @@ def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict
             raise RuntimeError("no one to decide")
         seat = who[0]
         lvl = levels[seat]
-        rng = seed_for(ai.engine, state, seat, f"bench{seed}")
+        rng = seed_for(ai, state, seat, f"bench{seed}")
         real = len(moves(ai, state, seat, Rng(0))) >= 2
         if real and measure_memory and n % 10 == 0:
             tracemalloc.start()

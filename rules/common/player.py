@@ -47,6 +47,10 @@ class GameAI:
         world.rng = Rng(rng.next_u64())
         return world
 
+    def information(self, state: Any, seat: str) -> Any:
+        """Everything the seat may know (what its choices may depend on). Default: its view."""
+        return self.engine.view_for(state, seat)
+
     def evaluate(self, state: Any, seat: str) -> float:
         """How good ``state`` is for ``seat``, in [0, 1] (1: won). Must not read hidden things."""
         raise NotImplementedError
@@ -100,9 +104,9 @@ def level(name: str) -> Level:
         raise IllegalAction(f"Unknown bot level '{name}'.") from None
 
 
-def seed_for(engine: Engine, state: Any, seat: str, salt: str = "") -> Rng:
-    """An Rng that depends only on what the seat sees (and the caller's salt)."""
-    text = json.dumps(engine.view_for(state, seat), sort_keys=True, default=str)
+def seed_for(ai: GameAI, state: Any, seat: str, salt: str = "") -> Rng:
+    """An Rng that depends only on what the seat may know (and the caller's salt)."""
+    text = json.dumps(ai.information(state, seat), sort_keys=True, default=str)
     digest = hashlib.sha256(f"{salt}|{seat}|{text}".encode()).digest()
     return Rng(int.from_bytes(digest[:8], "big"))
 
