@@ -20,9 +20,9 @@ import tracemalloc
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from rules.common.engine import Actor  # noqa: E402
-from rules.common.player import decide, deciders, level, moves, seed_for  # noqa: E402
-from rules.common.rng import Rng  # noqa: E402
+from rules.common.engine import Actor
+from rules.common.player import decide, deciders, level, moves, seed_for
+from rules.common.rng import Rng
 
 TARGETS = {("normal", "random"): 0.95, ("normal", "greedy"): 0.65, ("hard", "normal"): 0.5}
 SEATS = ["1", "2"]

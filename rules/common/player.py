@@ -132,7 +132,7 @@ def moves(ai: GameAI, state: Any, seat: str, rng: Rng) -> list[Move]:
     return _answers(ai, state, ai.engine.pending(state), seat, rng)
 
 
-def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[Optional[str], list[Move]]:
+def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[str | None, list[Move]]:
     """Who must decide now and their candidate answers, from one ``pending`` (it can be costly)."""
     prompts = ai.engine.pending(state)
     blocking = next((p for p in prompts if not ai.optional(p)), None)
@@ -294,11 +294,12 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
 
 
 def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
-           deadline: Callable[[], bool] | None = None) -> Choose | None:
+           deadline: Callable[[], bool] | None = None, only: str | None = None) -> Choose | None:
     """The seat's answer to its blocking prompt (or to one of its optional ones instead), or None when
-    the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search."""
+    the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search;
+    ``only`` names the one prompt to answer (an engine playing one character of a seat)."""
     lvl = level(lvl) if isinstance(lvl, str) else lvl
-    options = moves(ai, state, seat, rng)
+    options = [m for m in moves(ai, state, seat, rng) if only is None or m[0] == only]
     if not options:
         return None
     if len(options) == 1:

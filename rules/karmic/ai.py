@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from rules.common.engine import GM, PUBLIC
 from rules.common.player import GameAI
 from rules.common.rng import Rng
 
 from . import ENGINE
+from .engine import BOT_POLICY_PREFS
 from .state import KarmicState
 
 
@@ -92,6 +93,15 @@ class KarmicAI(GameAI):
         world.options = dict(world.options, bot_plays_npcs=False)   # in a sampled world the search plays them
         world.rng = Rng(rng.next_u64())
         return world
+
+    def candidates(self, state: KarmicState, prompt, rng: Rng) -> list[tuple[str, ...]]:
+        """Paging (``more``) and stepping back lead nowhere a search can score. Among maneuvers, the
+        bot fights: the attacks and defences of the fixed NPC policy, in their plain forms (a called
+        shot, a no-step or a disengage is left to people, whom a one-ply look cannot judge for)."""
+        ids = [o.id for o in prompt.options]
+        useful = [i for i in ids if i not in ("more", "back")] or ids
+        fighting = [i for i in useful if i.split(".")[0] in BOT_POLICY_PREFS and not i.endswith((".n", ".c"))]
+        return [(i,) for i in (fighting or useful)]
 
     def information(self, state: KarmicState, seat: str) -> dict:
         """A player knows its own view. The NPCs' side (the seat GM) knows the public view, its

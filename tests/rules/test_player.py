@@ -10,10 +10,6 @@ import copy
 
 import pytest
 
-from rules.common.engine import Actor, Choose
-from rules.common.player import Level, decide, mover, moves, seed_for
-from rules.common.errors import IllegalAction
-from rules.common.rng import Rng
 from rules.carnevale import ENGINE as CARNEVALE
 from rules.carnevale import load_sample_pack
 from rules.carnevale.ai import AI as CARNEVALE_AI
@@ -21,7 +17,10 @@ from rules.carnevale.content import as_ability_list
 from rules.carnevale.squad import sample_squad
 from rules.carnival_zombie import ENGINE as ZOMBIE
 from rules.carnival_zombie.ai import AI as ZOMBIE_AI
-from rules.common.engine import GM
+from rules.common.engine import GM, Actor, Choose
+from rules.common.errors import IllegalAction
+from rules.common.player import Level, decide, mover, moves, seed_for
+from rules.common.rng import Rng
 from rules.karmic import ENGINE as KARMIC
 from rules.karmic.ai import AI as KARMIC_AI
 from rules.klash import ENGINE as KLASH
@@ -213,3 +212,39 @@ def test_deadline_stops_the_search():
                     Rng(5), deadline=deadline)
     assert choice.options[0] in {f"c{i}" for i in range(5)}
     assert len(calls) == 3     # two iterations ran, the third check stopped it
+
+
+def test_karmic_bot_npcs_use_the_player_and_the_gm_takes_one_back():
+    from rules.karmic.actions import NpcControl
+    state = KARMIC.start(["1"], {"mode": "combat", "bot_plays_npcs": True,
+                                 "combatants": [{"character": "Devon", "player": "1"},
+                                                {"character": "Soldier", "player": GM}]}, 6).state
+    gm = Actor(GM, gm=True)
+
+    def walk(state, steps, allow_gm):
+        rng = Rng(8)
+        for _ in range(steps):
+            prompts = KARMIC.pending(state)
+            if state.over or not prompts:
+                break
+            if not allow_gm:
+                assert all(p.player == "1" for p in prompts)     # the bot answered every NPC decision
+            p = prompts[0]
+            ids = [o.id for o in p.options if o.id not in ("more", "back", "hes")] or [p.options[0].id]
+            state = KARMIC.apply(state, Choose(p.id, (ids[rng.below(len(ids))],)), Actor(p.player, gm=p.player == GM)).state
+        return state
+    state = walk(state, 3, allow_gm=False)
+    assert not state.over
+    with pytest.raises(IllegalAction):
+        KARMIC.apply(state, NpcControl("Soldier"), Actor("1"))           # only the GM
+    out = KARMIC.apply(state, NpcControl("Soldier"), gm)
+    assert out.events[-1].kind == "npc_control" and out.state.options["gm_plays"] == ["c2"]
+    state = out.state
+    for _ in range(60):
+        if state.over or any(p.player == GM for p in KARMIC.pending(state)):
+            break
+        state = walk(state, 1, allow_gm=True)
+    assert any(p.player == GM for p in KARMIC.pending(state))   # the Soldier's decisions now wait on the GM
+    state = KARMIC.apply(state, NpcControl("c2", bot=True), gm).state
+    assert state.options["gm_plays"] == []
+    assert state.over or all(p.player == "1" for p in KARMIC.pending(state))
