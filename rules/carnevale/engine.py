@@ -85,7 +85,8 @@ class CarnevaleEngine(Engine[GameState]):
             return int(options["rounds"])
         from .campaign import BLACK_STATUE
         adv = str(options.get("adventure", ""))
-        return next((entry["rounds"] for entry in BLACK_STATUE if entry["id"] == adv), 5)
+        rounds = next((entry["rounds"] for entry in BLACK_STATUE if entry["id"] == adv), 5)
+        return rounds if isinstance(rounds, int) else 5
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """The starting state and the set-up events: with `deploy_all` the deployment roll, the
@@ -257,6 +258,10 @@ class CarnevaleEngine(Engine[GameState]):
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
                 and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")):
             events += self._end_activation(state, state.models[state.active])
+        if state.finish_after_geyser and not state.morale_queue and not state.sub and not state.over:
+            # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
+            state.finish_after_geyser = False
+            events += self._finish(state)
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
 
@@ -626,6 +631,11 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("fountains", f"Fountains of Life: rolled {faces}; {dry} dried up, {state.fountains} left.",
                              faces=faces, left=state.fountains))
         if rnd >= state.max_rounds:
+            if state.geyser:
+                # The Geyser attacks at every End of Round, the last one too: the game ends once the
+                # models it reaches have been named and attacked.
+                state.finish_after_geyser = True
+                return events
             events += self._finish(state)
             return events
         state.round += 1
@@ -1812,12 +1822,12 @@ class CarnevaleEngine(Engine[GameState]):
                 if pid in state.deployed:
                     continue
                 squad = state.squad(pid, in_play_only=False)
-                opts = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
+                party = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
                 prompts.append(Prompt(id=f"deploy-{i}", player=pid,
                                       text="Choose your advance party (at least half the squad); "
                                            "the rest arrive as reinforcements from Round 2.",
-                                      options=opts, min_choices=min(len(opts), ceil_half(len(squad))),
-                                      max_choices=len(opts)))
+                                      options=party, min_choices=min(len(party), ceil_half(len(squad))),
+                                      max_choices=len(party)))
         elif state.phase == "order":
             prompts.append(Prompt(id=f"order-r{state.round}", player=state.initiative["winner"],
                                   text=f"You won the Initiative for Round {state.round}. Who activates first?",

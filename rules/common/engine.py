@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, TypeVar
+from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar, cast
 
 from .errors import GameOver, IllegalAction, NotYourTurn, StalePrompt
 from .serial import Serial
@@ -114,8 +114,9 @@ class Engine(ABC, Generic[St]):
     """
 
     system: ClassVar[str] = ""
-    state_type: ClassVar[type]
-    actions: ClassVar[dict[str, type]] = {"choose": Choose}
+    state_type: ClassVar[type[Serial]]
+    # A Mapping (read-only, covariant) so each engine can declare its own action classes.
+    actions: ClassVar[Mapping[str, type[Serial]]] = {"choose": Choose}
 
     # --- to implement -------------------------------------------------------------------
     @abstractmethod
@@ -180,7 +181,7 @@ class Engine(ABC, Generic[St]):
         return state.to_dict()
 
     def load_state(self, data: dict) -> St:
-        return self.state_type.from_dict(data)
+        return cast(St, self.state_type.from_dict(data))
 
     def dump_action(self, action: Any) -> dict:
         return {"type": action.type, **action.to_dict()}

@@ -1,8 +1,10 @@
+import re
 import time
 
 import pytest
 
 from cogs.dice import DiceError, format_roll, plain_moments, roll
+from i18n import t
 
 
 def test_notation_through_d20():
@@ -19,17 +21,20 @@ def test_success_pool_counts_dice_meeting_the_target():
 
 @pytest.mark.parametrize("bomb", ["1000000d1000000", "1000000d6>=4", "1001d6", "500d6+501d6"])
 def test_dice_bombs_are_refused_quickly(bomb):
+    t("roll.bomb", None, limit=1)      # the catalogues load once per process: time the refusal, not that
     start = time.perf_counter()
     with pytest.raises(DiceError, match="too many dice"):
         roll(bomb)
     assert time.perf_counter() - start < 0.1
 
 
-@pytest.mark.parametrize("bad", ["", "2d", "hello", "1d20+", "x" * 300, "1d6/0"])
-def test_bad_expressions_get_a_clear_message(bad):
-    with pytest.raises(DiceError) as err:
+@pytest.mark.parametrize("bad, says", [
+    ("", "at most 200 characters"), ("x" * 300, "at most 200 characters"),
+    ("2d", "can't read `2d` as dice"), ("hello", "can't read `hello` as dice"), ("1d20+", "can't read `1d20+`"),
+    ("1d6/0", "divide by zero")])
+def test_bad_expressions_get_a_clear_message(bad, says):
+    with pytest.raises(DiceError, match=re.escape(says)):
         roll(bad)
-    assert str(err.value) and "roll." not in str(err.value)
 
 
 def test_plain_moments():

@@ -268,7 +268,7 @@ def test_hands_never_leak_to_public_views_or_events():
 
 
 def test_prompt_limits_hold_in_random_games():
-    for seed in (7, 8):
+    for seed in (7, 8, 9, 10):
         state = ENGINE.new_game([A, B], seed=seed)
         import random
         rnd = random.Random(seed)
@@ -278,6 +278,8 @@ def test_prompt_limits_hold_in_random_games():
                 assert len(p.id) <= 40 and len(p.options) <= 25
                 assert all(len(o.id) <= 20 and len(o.label) <= 80 for o in p.options)
                 assert len({o.id for o in p.options}) == len(p.options)
+                # no dead end: an action is offered only when it has a legal use
+                assert [o.id for o in p.options] != ["back"], p
             pr = rnd.choice(prompts)
             ids = [o.id for o in pr.options]
             if pr.max_choices > 1 or pr.min_choices == 0:
@@ -391,3 +393,18 @@ def test_replay_is_exact_and_apply_is_fast():
     for _ in range(50):
         ENGINE.apply(mid, Choose(p.id, (p.options[0].id,) if p.max_choices == 1 else ()), Actor(p.player))
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+def test_deployment_spots_spread_along_the_gates_arc():
+    """Button deployment offers places across the whole reach: distances up to the Speed and a wide arc
+    around the Gate (they used to bunch within a few cm of it)."""
+    import math
+
+    from rules.klash import arena
+
+    gx, gy = arena.GATES[0]
+    spots = arena.deploy_spots(0, 1.25, 10, [], 0, "m1")
+    assert len(spots) == 12
+    angles = [math.degrees(math.atan2(y - gy, x - gx)) for x, y in spots]
+    reach = [math.hypot(x - gx, y - gy) - arena.GATE_RADIUS - 1.25 for x, y in spots]
+    assert max(angles) - min(angles) >= 120 and max(reach) == pytest.approx(8.0, abs=0.1) and min(reach) < 3
