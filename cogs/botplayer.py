@@ -96,7 +96,7 @@ async def drive(host, interaction, game) -> int:
 Level = Literal["easy", "normal", "hard"]
 
 
-def opponent(bot, interaction, member, vs_bot: bool) -> str:
+def opponent(bot, interaction, member, vs_bot: bool, yourself: str = "botplayer.not_yourself") -> str:
     """The second seat of a two-player start command: a member, or the bot itself (``vs_bot`` or the
     bot named as opponent). Refuses yourself, another bot, and no opponent at all."""
     me = bot_id(bot)
@@ -108,7 +108,7 @@ def opponent(bot, interaction, member, vs_bot: bool) -> str:
     if member is None:
         raise BautaError(t("botplayer.need_opponent", locale))
     if member.id == interaction.user.id:
-        raise BautaError(t("botplayer.not_yourself", locale))
+        raise BautaError(t(yourself, locale))      # the game's own words for it
     if getattr(member, "bot", False):
         raise BautaError(t("botplayer.other_bot", locale))
     return str(member.id)

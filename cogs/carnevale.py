@@ -638,7 +638,7 @@ class CarnevaleCog(commands.Cog):
                          rounds: app_commands.Range[int, 1, 20] | None = None, adventure: str | None = None,
                          deploy_all: bool = False, vs_bot: bool = False, level: botplayer.Level = "normal"):
         loc = interaction.locale
-        them = botplayer.opponent(self.bot, interaction, opponent, vs_bot)
+        them = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "carnevale.game.opponent_self")
         bot_seat = them == botplayer.bot_id(self.bot)
         if bot_seat:
             their_squad = None          # the bot keeps no saved squads: it builds one below

@@ -553,7 +553,7 @@ class KlashCog(BautaCog):
                     vs_bot: bool = False, level: botplayer.Level = "normal"):
         await self.host.begin(interaction)
         locale = interaction.locale
-        rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot)
+        rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "klash.not_yourself")
         options: dict[str, Any] = {}
         label = t("klash.sample_pack", locale)
         if pack:
