@@ -160,10 +160,15 @@ def test_never_peeks(name):
     for i, (state, seat) in enumerate(points):
         other = rehide(state, seat, Rng.from_seed(f"hide{i}"))
         assert ai.information(other, seat) == ai.information(state, seat)
-        lvl = TINY if i % 10 == 0 else "easy"
-        first = decide(ai, state, seat, lvl, Rng.from_seed(i))
-        second = decide(ai, other, seat, lvl, Rng.from_seed(i))
-        assert first == second, (i, seat, first, second)
+        # every point: the sampled world is the same whatever was hidden (so no search can tell);
+        # a quarter of them (and a tiny tree search on some): the bot's answer itself is the same
+        assert engine.dump_state(ai.determinize(other, seat, Rng(i))) == \
+            engine.dump_state(ai.determinize(state, seat, Rng(i)))
+        if i % 4 == 0:
+            lvl = TINY if i % 20 == 0 else "easy"
+            first = decide(ai, state, seat, lvl, Rng.from_seed(i))
+            second = decide(ai, other, seat, lvl, Rng.from_seed(i))
+            assert first == second, (i, seat, first, second)
         changed += engine.dump_state(other) != engine.dump_state(state)
     assert changed >= 900   # the hidden part really differed almost everywhere
 
