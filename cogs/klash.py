@@ -53,8 +53,9 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
                                  PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from rules.klash.state import HOUSE_RULES
 
-from . import botplayer, systems
-from .framework import BautaCog, chunks, mention, prompt_view
+from . import botplayer, systems, untrusted
+from .framework import BautaCog, chunks, mention, prompt_view, reply
+from .text import echo
 
 log = logging.getLogger("bauta.klash")
 
@@ -291,7 +292,7 @@ def _find_model(state, text: str | None):
 def _model_id(state, text: str | None, locale=None) -> str:
     m = _find_model(state, text)
     if m is None:
-        raise BautaError(t("klash.unknown_model", locale, name=(text or "")[:40]))
+        raise BautaError(t("klash.unknown_model", locale, name=echo(text or "", 40)))
     return m.id
 
 
@@ -382,7 +383,7 @@ class KlashCog(BautaCog):
         sender), committed, its public events and prompts posted to the channel."""
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
+        actor = await self.host.actor(interaction, game=game)
         new, outcome, before = await self.host.commit(game, action, actor, interaction.locale)
         await self.host.publish(interaction, new, outcome.state, outcome.events, before)
 
@@ -541,7 +542,7 @@ class KlashCog(BautaCog):
             key = model.card if model else next(
                 (cid for cid, c in state.cards.items() if _clean(c["name"]).lower() == key.lower()), key)
         if key not in state.cards:
-            raise BautaError(t("klash.unknown_card", interaction.locale, name=name[:60]))
+            raise BautaError(t("klash.unknown_card", interaction.locale, name=echo(name, 60)))
         await interaction.followup.send(card_text(state.cards[key], interaction.locale)[:2000], ephemeral=True)
 
     # ---------------------------------------------------------------- /klash draft
@@ -559,8 +560,8 @@ class KlashCog(BautaCog):
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
-                raise BautaError(t("klash.no_pack", locale, name=pack))
-            options["pack"] = load_pack_text(text, pack)
+                raise BautaError(t("klash.no_pack", locale, name=echo(pack)))
+            options["pack"] = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             label = t("klash.pack_named", locale, name=pack)
         seats = [str(interaction.user.id), rival]
         await self.host.start(interaction, NAME, seats, options=options, meta=botplayer.meta(self.bot, seats, level),
@@ -579,13 +580,13 @@ class KlashCog(BautaCog):
             raise BautaError(t("klash.not_seated", locale))
         if not cards:
             if state.phase != "team" or me not in state.seats or me in state.team_choice:
-                await interaction.followup.send(t("klash.team_none", locale), ephemeral=True)
+                await reply(interaction, t("klash.team_none", locale), ephemeral=True)
                 return
             picks = state.picks[me]
             lines = [t("klash.team_picks", locale)] + [
                 f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
                 for i, c in enumerate(picks)]
-            await interaction.followup.send(chunks(lines)[0], ephemeral=True)
+            await reply(interaction, chunks(lines)[0], ephemeral=True)    # host.begin promised an answer
             for prompt in ENGINE.pending(state):
                 if prompt.player == me:
                     await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)

@@ -42,7 +42,9 @@ class Lobby(Engine[LobbyState]):
         if state.over:
             return []
         names = ", ".join(f"<@{p}>" for p in state.players) or "nobody yet"
-        return [Prompt(id=f"lobby-{state.round}", player=ANYONE,
+        # One id while the table is open: simultaneous Joins all answer the same live prompt (the
+        # host retries each against the fresh table, where the engine checks it again).
+        return [Prompt(id="lobby", player=ANYONE,
                        text=(f"**{state.title}** table ({len(state.players)}/{state.max_players}, "
                              f"at least {state.min_players}): {names}. Join or leave; the host (<@{state.host}>) "
                              f"starts when everyone is in."),
