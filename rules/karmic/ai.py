@@ -43,7 +43,7 @@ class _Slots:
     def shuffle(self, rng: Rng) -> None:
         pool = sorted(g() for g in self.get)
         rng.shuffle(pool)
-        for put, card in zip(self.put, pool):
+        for put, card in zip(self.put, pool, strict=True):
             put(card)
 
 
