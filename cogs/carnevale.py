@@ -41,7 +41,7 @@ from rules.carnevale.squad import member_cost, squad_cost, validate_squad
 from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
-from . import systems, untrusted
+from . import botplayer, systems, untrusted
 from .framework import chunks, mention, reply
 from .text import echo
 
@@ -623,7 +623,9 @@ class CarnevaleCog(commands.Cog):
 
     # ------------------------------------------------------------------ a game
     @game.command(name="start", description="Start a game here against another member, with your squads")
-    @app_commands.describe(opponent="Who you play against", my_squad="Your saved squad (default: a sample squad)",
+    @app_commands.describe(opponent="Who you play against (or Bauta itself)", vs_bot="Play against Bauta",
+                           level="How well Bauta plays (default normal)",
+                           my_squad="Your saved squad (default: a sample squad)",
                            their_squad="Their saved squad (default: a sample squad)",
                            my_faction="Sample squad faction when you name no squad",
                            their_faction="Their sample squad faction", points="Sample squads' points (200)",
@@ -632,20 +634,22 @@ class CarnevaleCog(commands.Cog):
     @app_commands.autocomplete(my_squad=my_squad_autocomplete, their_squad=their_squad_autocomplete,
                                my_faction=faction_autocomplete, their_faction=faction_autocomplete)
     @app_commands.choices(adventure=[app_commands.Choice(name=a["name"], value=a["id"]) for a in BLACK_STATUE])
-    async def game_start(self, interaction: discord.Interaction, opponent: discord.Member, my_squad: str | None = None,
+    async def game_start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
+                         my_squad: str | None = None,
                          their_squad: str | None = None, my_faction: str | None = None,
                          their_faction: str | None = None, points: app_commands.Range[int, 20, 1000] = 200,
                          rounds: app_commands.Range[int, 1, 20] | None = None, adventure: str | None = None,
-                         deploy_all: bool = False):
+                         deploy_all: bool = False, vs_bot: bool = False, level: botplayer.Level = "normal"):
         loc = interaction.locale
-        if opponent.id == interaction.user.id:
-            raise BautaError(t("carnevale.game.opponent_self", loc))
-        if getattr(opponent, "bot", False):
-            raise BautaError(t("carnevale.game.opponent_bot", loc))
+        them = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "carnevale.game.opponent_self")
+        bot_seat = them == botplayer.bot_id(self.bot)
+        if bot_seat:
+            their_squad = None          # the bot keeps no saved squads: it builds one below
+            opponent = opponent or self.bot.user
         # Acknowledged privately: every refusal (no such squad, an illegal squad, a busy channel) stays
         # with the caller; host.start announces the game in public once the engine has set it up.
         await self.host.begin(interaction)
-        me, them = str(interaction.user.id), str(opponent.id)
+        me = str(interaction.user.id)
         squads, packs = {}, {}
         for pid, owner, name in ((me, interaction.user, my_squad), (them, opponent, their_squad)):
             if name:
@@ -665,6 +669,8 @@ class CarnevaleCog(commands.Cog):
             options["factions"] = factions
         if pack_name:
             options["pack"] = (await self._pack(interaction.guild_id, pack_name, loc)).doc
+        if bot_seat:
+            squads[them] = botplayer.carnevale_squad(options.get("pack"), points, their_faction, interaction.channel_id)
         if rounds:
             options["rounds"] = rounds
         if adventure:
@@ -675,7 +681,8 @@ class CarnevaleCog(commands.Cog):
         intro = t("carnevale.game.intro", interaction.guild_locale, a=interaction.user.mention, b=opponent.mention,
                   adventure=f" — {title}" if title else "", rounds=ENGINE.rounds_of(options))
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
-        return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro)
+        return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
+                                     meta=botplayer.meta(self.bot, [me, them], level))
 
     async def _act(self, interaction: discord.Interaction, action) -> None:
         """One action through the host: acknowledged privately, so a refusal stays with its sender."""

@@ -29,7 +29,7 @@ from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, O
 
 from rules.common.lobby import Lobby
 
-from . import systems
+from . import botplayer, systems
 from .errors import NotGM, fit, report_error
 
 log = logging.getLogger("bauta.framework")
@@ -256,8 +256,8 @@ class Courier:
     async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
         """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
         their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
-        if not await self.dm_open(guild_id, user_id):
-            return SKIPPED
+        if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
+            return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
         try:
             if user is None:
@@ -495,7 +495,7 @@ class GameHost:
         # naming who receives secrets could point at a hidden role.
         waiting: set[str] = set()
         for player, lines in private.items():
-            if player.isdigit():
+            if player.isdigit() and not botplayer.quiet(game, player):
                 for text in chunks([header, *lines]):
                     outcome = await self.courier.deliver(game.guild_id, int(player), text)
                     if outcome != SENT:
@@ -512,7 +512,7 @@ class GameHost:
         public_prompts: list[Prompt] = []
         gm_waiting = False
         for prompt in prompts:
-            if prompt.id in before:
+            if prompt.id in before or botplayer.quiet(game, prompt.player):
                 continue
             if prompt.player == GM and prompt.private:
                 if settings.gm_channel_id:
@@ -577,6 +577,7 @@ class GameHost:
                                      players=", ".join(map(mention, record.seats))))
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
         await self.store.mark_published(game.id, game.version)
+        await botplayer.drive(self, interaction, game)
 
     async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
                              older_than: timedelta | None = None) -> int:

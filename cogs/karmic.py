@@ -81,7 +81,7 @@ from i18n import t
 from renderers import karmic as R
 from rules.common import GM, PUBLIC, Actor, BautaError, Choose, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
-from rules.karmic.actions import Declare, EndCombat, GmModifier
+from rules.karmic.actions import Declare, EndCombat, GmModifier, NpcControl
 from rules.karmic.cards import label
 from rules.karmic.character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks,
                                     character_from_sheet, check_distinction_cap, deck_summary,
@@ -991,6 +991,13 @@ class KarmicCog(BautaCog):
         await self.host.require_gm(interaction)
         await self.host.act(interaction, EndCombat((reason or t("karmic.gm_ends", interaction.guild_locale))[:300]),
                             system=NAME)
+
+    @combat.command(name="npc", description="GM: take an NPC back from the bot (or give it back to the bot)")
+    @app_commands.describe(name="The NPC's name", bot="True: the bot plays it again")
+    async def combat_npc(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+                         bot: bool = False):
+        await self.host.require_gm(interaction)
+        await self.host.act(interaction, NpcControl(name, bot), system=NAME)
 
     @combat.command(name="nudge", description="GM: answer every overdue decision here with its time-out default")
     @app_commands.describe(minutes="Only if the game has waited at least this long (default 0)")

@@ -53,7 +53,7 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
                                  PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from rules.klash.state import HOUSE_RULES
 
-from . import systems, untrusted
+from . import botplayer, systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
 from .text import echo
 
@@ -547,15 +547,14 @@ class KlashCog(BautaCog):
 
     # ---------------------------------------------------------------- /klash draft
     @klash.command(name="draft", description="Start a Klash! game: the Gladiator Auction against an opponent")
-    @app_commands.describe(opponent="The other player", pack="A content pack imported with /pack import (default: sample)")
+    @app_commands.describe(opponent="The other player (or Bauta itself)", pack="A content pack imported with /pack import (default: sample)",
+                           vs_bot="Play against Bauta", level="How well Bauta plays (default normal)")
     @app_commands.autocomplete(pack=_pack_choices)
-    async def draft(self, interaction: discord.Interaction, opponent: discord.Member, pack: str | None = None):
+    async def draft(self, interaction: discord.Interaction, opponent: discord.Member | None = None, pack: str | None = None,
+                    vs_bot: bool = False, level: botplayer.Level = "normal"):
         await self.host.begin(interaction)
         locale = interaction.locale
-        if opponent.id == interaction.user.id:
-            raise BautaError(t("klash.not_yourself", locale))
-        if getattr(opponent, "bot", False):
-            raise BautaError(t("klash.not_a_bot", locale))
+        rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "klash.not_yourself")
         options: dict[str, Any] = {}
         label = t("klash.sample_pack", locale)
         if pack:
@@ -564,8 +563,8 @@ class KlashCog(BautaCog):
                 raise BautaError(t("klash.no_pack", locale, name=echo(pack)))
             options["pack"] = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             label = t("klash.pack_named", locale, name=pack)
-        seats = [str(interaction.user.id), str(opponent.id)]
-        await self.host.start(interaction, NAME, seats, options=options,
+        seats = [str(interaction.user.id), rival]
+        await self.host.start(interaction, NAME, seats, options=options, meta=botplayer.meta(self.bot, seats, level),
                               intro=t("klash.intro", interaction.guild_locale,
                                       players=" vs ".join(map(mention, seats)), pack=label))
 

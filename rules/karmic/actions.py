@@ -76,4 +76,14 @@ class EndCombat(Serial):
     type: ClassVar[str] = "end_combat"
 
 
-ACTIONS = {c.type: c for c in (Choose, Declare, PlayCard, Hit, GmModifier, Ruling, Reshuffle, EndCombat)}
+@dataclass(frozen=True)
+class NpcControl(Serial):
+    """GM: who plays an NPC when the bot plays NPCs: ``bot=False`` takes it back (the GM answers its
+    prompts), ``bot=True`` hands it to the bot again. ``combatant``: its key (``c2``) or name."""
+    combatant: str
+    bot: bool = False
+    type: ClassVar[str] = "npc_control"
+
+
+ACTIONS = {c.type: c for c in (Choose, Declare, PlayCard, Hit, GmModifier, Ruling, Reshuffle, EndCombat,
+                               NpcControl)}

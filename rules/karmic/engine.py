@@ -13,7 +13,7 @@ from typing import Any
 from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
 
 from . import checks, combat
-from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, PlayCard, Reshuffle, Ruling
+from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
 from .state import SCHEMA, KarmicState, house_rules
 from .views import view_for
@@ -126,6 +126,14 @@ class KarmicEngine(Engine[KarmicState]):
                     break
             else:
                 raise IllegalAction("No reshuffle is offered to you right now.")
+        elif isinstance(action, NpcControl):
+            self._gm(actor)
+            key = self._npc_key(state, action.combatant)
+            manual = [k for k in state.options.get("gm_plays", []) if k != key] + ([] if action.bot else [key])
+            state.options = dict(state.options, gm_plays=sorted(manual))
+            name = state.characters[key].name
+            events.append(Event("npc_control", f"The bot plays {name} again." if action.bot
+                                else f"The GM takes {name} back from the bot.", data={"key": key, "bot": action.bot}))
         elif isinstance(action, EndCombat):
             self._gm(actor)
             if state.mode != "combat":
@@ -179,12 +187,35 @@ class KarmicEngine(Engine[KarmicState]):
         for _ in range(500):
             if state.over:
                 return
+            manual = set(state.options.get("gm_plays", []))
             todo = [(p, m) for p, m in self._prompts(state)
-                    if p.player == GM and m["kind"] not in ("ruling", "iniruling") and state.characters[m["key"]].npc]
+                    if p.player == GM and m["kind"] not in ("ruling", "iniruling") and state.characters[m["key"]].npc
+                    and m["key"] not in manual]
             if not todo:
                 return
             prompt, meta = todo[0]
-            self._choose(state, meta, self.bot_choice(state, prompt, meta), events)
+            self._choose(state, meta, self.npc_choice(state, prompt, meta), events)
+
+    @staticmethod
+    def _npc_key(state: KarmicState, who: str) -> str:
+        for key, char in state.characters.items():
+            if who in (key, char.name) and char.npc and state.controllers.get(key) == GM:
+                return key
+        raise IllegalAction(f"There is no NPC '{who}' in this scene.")
+
+    def npc_choice(self, state: KarmicState, prompt: Prompt, meta: dict) -> str:
+        """The bot's answer for an NPC: the generic player (``rules.karmic.ai``: one ply over worlds
+        sampled without the players' cards), seeded from what the NPCs' side knows; the fixed policy
+        when the option ``npc_level`` is "fixed" or the player finds nothing."""
+        lvl = state.options.get("npc_level", "easy")
+        if lvl != "fixed":
+            from rules.common.player import decide, seed_for
+
+            from .ai import AI
+            choice = decide(AI, state, GM, lvl, seed_for(AI, state, GM, "npc"), only=prompt.id)
+            if choice is not None:
+                return choice.options[0]
+        return self.bot_choice(state, prompt, meta)
 
     def bot_choice(self, state: KarmicState, prompt: Prompt, meta: dict) -> str:
         """A deterministic NPC policy over the prompt's own options (ties broken by the state's Rng)."""

@@ -99,7 +99,7 @@ async def test_help_for_a_game_opens_with_how_it_is_played_then_lists_every_comm
     assert lines[0].startswith(opening)
     assert lines[3] == header                  # three lines on how it is played, then the commands
     commands = [line for line in lines if line.startswith("• /")]
-    assert len(commands) == 18                 # 14 /karmic commands and the 4 of /karmic-advance
+    assert len(commands) == 19                 # 15 /karmic commands and the 4 of /karmic-advance
     assert any(line.startswith(advance) for line in commands)
 
 

@@ -1,0 +1,98 @@
+"""What the generic player (``rules.common.player``) needs to play Carnevale, and the squad it fields.
+
+Hidden from a seat (``views.game_view``): the other player's Agenda (and whether it claimed it), the
+magical item of each of the other squad's models while unused, and the dice to come. ``determinize``
+keeps the rest; it re-rolls the other Agenda (when Agendas are in play, i.e. the seat holds one) and
+plays the other side's unrevealed magical items as absent: their effects are what the seat cannot
+know, and guessing a specific item would not change what the search may rely on.
+
+Carnevale is played on a physical table; against the bot there is none, so the questions the engine
+asks the table (who stands within 5'' of a fallen friend or of the Geyser, what cover a target has) get
+one fixed answer from the bot: nobody, no cover.
+"""
+from __future__ import annotations
+
+import copy
+import math
+
+from rules.common.engine import Prompt
+from rules.common.player import GameAI
+from rules.common.rng import Rng
+
+from . import ENGINE, tables
+from .content import Pack
+from .squad import Squad, sample_squad
+from .state import GameState
+
+TABLE_NOBODY = ("mor-", "gy-")     # multi-selects about distances on the table
+TABLE_COVER = ("cv-",)
+
+
+class CarnevaleAI(GameAI):
+    def determinize(self, state: GameState, seat: str, rng: Rng) -> GameState:
+        world = copy.deepcopy(state)
+        other = world.opponent(seat)
+        theirs = world.players[other]
+        if not world.over:
+            theirs.agenda = rng.die(10) if world.players[seat].agenda else 0
+            theirs.agenda_claimed = False
+            for m in world.models.values():
+                if m.owner == other and m.magic_item and "diamond" not in m.used_once \
+                        and "infusion" not in m.used_once:
+                    m.items = [i for i in m.items if i != m.magic_item]
+                    m.magic_item, m.magic_abilities = "", []
+        world.rng = Rng(rng.next_u64())
+        return world
+
+    def evaluate(self, state: GameState, seat: str) -> float:
+        if state.over:
+            return 1.0 if state.winner == seat else (0.5 if not state.winner else 0.0)
+        other = state.opponent(seat)
+
+        def side(pid: str) -> tuple[int, int, float, int]:
+            models = [m for m in state.models.values() if m.owner == pid]
+            fallen = sum(1 for m in models if m.fallen)
+            life = sum(m.life_left / max(1, m.life) for m in models if not m.fallen)
+            stunned = sum(1 for m in models if m.stunned and not m.fallen)
+            return fallen, len(models) - fallen, life, stunned
+        f_me, a_me, l_me, s_me = side(seat)
+        f_op, a_op, l_op, s_op = side(other)
+        me, op = state.players[seat], state.players[other]
+        vp = (2 * f_op + a_me + 5 * bool(me.objective) + me.vials) - (2 * f_me + a_op + 5 * bool(op.objective) + op.vials)
+        if me.agenda and ENGINE._agenda_met(state, seat):
+            vp += tables.AGENDAS[me.agenda][1]
+        x = vp + 1.5 * (l_me - l_op) + 0.3 * (s_op - s_me)
+        return 1.0 / (1.0 + math.exp(-0.35 * x))
+
+    def candidates(self, state: GameState, prompt: Prompt, rng: Rng) -> list[tuple[str, ...]]:
+        ids = [o.id for o in prompt.options]
+        if prompt.id.startswith(TABLE_NOBODY) and "none" in ids:
+            return [("none",)]
+        if prompt.id.startswith(TABLE_COVER):
+            return [(ids[0],)]
+        if prompt.max_choices > 1:
+            return super().candidates(state, prompt, rng)
+        useful = [i for i in ids if i != "back"] or ids
+        return [(i,) for i in useful]
+
+    def prior(self, state: GameState, seat: str, move) -> float:
+        opt = move[1][0] if move[1] else ""
+        if opt in ("melee", "shoot") or opt.startswith("act:"):
+            return 3.0
+        if opt in ("end", "pass", "back", "hold"):
+            return 0.3
+        return 1.0
+
+
+AI = CarnevaleAI(ENGINE)
+
+
+def build_squad(pack: Pack, points: int, faction: str | None, rng: Rng) -> Squad:
+    """The bot's squad: the faction asked for (else one drawn from the pack's), built within the
+    points limit by the engine's own squad builder (a Leader, then the most models that fit)."""
+    factions = sorted(f for f in pack.factions
+                      if any(p["faction"] == f and p.get("command") for p in pack.profiles.values()))
+    chosen = faction if faction in factions else factions[rng.below(len(factions))]
+    squad = sample_squad(pack, chosen, points)
+    squad.name = f"{chosen} (Bauta)"
+    return squad

@@ -1,0 +1,315 @@
+"""A player for any engine: it answers a seat's prompts with one of their legal options.
+
+Strategies:
+- ``random``: a uniform legal choice.
+- ``greedy``: one ply: every candidate is applied to a few sampled worlds and scored by the game's
+  evaluation; the best average wins.
+- ``ismcts``: single-observer Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse,
+  IEEE TCIAIG 2012). Each iteration samples a world consistent with what the seat can see, walks one
+  shared tree (UCB1 over the moves available in that world), rolls out a few random moves and scores
+  the result with the game's evaluation.
+
+It never peeks: every world it looks at comes from ``GameAI.determinize(state, seat, rng)``, which keeps
+only what ``view_for(state, seat)`` shows and re-samples the rest (hands, deck orders, the dice still
+to come). Everything here is pure: the randomness is an ``Rng`` the caller seeds (``seed_for`` derives
+one from the seat's view, so a bot's game replays exactly), and a time budget is a ``deadline``
+callable handed in by the caller, never a clock read here.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import Actor, Choose, Engine, Prompt
+from .errors import IllegalAction
+from .rng import Rng
+
+Move = tuple[str, tuple[str, ...]]          # (prompt id, chosen option ids)
+
+
+class GameAI:
+    """What one game tells the player. Subclass per game (``rules/<game>/ai.py``)."""
+
+    engine: Engine
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
+        """A full state consistent with ``view_for(state, seat)``: everything the seat cannot see is
+        re-sampled from ``rng`` (at least the dice to come: the state's own Rng is replaced)."""
+        import copy
+        world = copy.deepcopy(state)
+        world.rng = Rng(rng.next_u64())
+        return world
+
+    def information(self, state: Any, seat: str) -> Any:
+        """Everything the seat may know (what its choices may depend on). Default: its view."""
+        return self.engine.view_for(state, seat)
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good ``state`` is for ``seat``, in [0, 1] (1: won). Must not read hidden things."""
+        raise NotImplementedError
+
+    def optional(self, prompt: Prompt) -> bool:
+        """Prompts that never block the game (play a card if you like); a bot answers them only when a
+        blocking decision is also its own, as one more candidate move."""
+        return False
+
+    def candidates(self, state: Any, prompt: Prompt, rng: Rng) -> list[tuple[str, ...]]:
+        """The answers worth considering. Default: every single option; for a multi-choice, the
+        largest allowed set of options in order plus a few random legal-sized sets."""
+        ids = [o.id for o in prompt.options]
+        if prompt.max_choices <= 1:
+            return [(i,) for i in ids] if prompt.min_choices >= 1 else [(i,) for i in ids] + [()]
+        out: list[tuple[str, ...]] = [tuple(ids[:prompt.max_choices])]
+        for _ in range(6):
+            k = rng.randint(prompt.min_choices, prompt.max_choices)
+            out.append(tuple(sorted(rng.sample(ids, k), key=ids.index)))
+        return list(dict.fromkeys(out))
+
+    def prior(self, state: Any, seat: str, move: Move) -> float:
+        """Weight of a move in rollouts (1: as likely as any other). Cheap heuristics only."""
+        return 1.0
+
+
+# ---------------------------------------------------------------------------- levels
+@dataclass(frozen=True)
+class Level:
+    name: str
+    strategy: str                 # random | greedy | ismcts
+    iterations: int = 0           # ismcts: iterations (a deadline may stop it sooner)
+    rollout: int = 0              # ismcts: random moves after leaving the tree, then the evaluation
+    samples: int = 2              # greedy: worlds sampled per candidate
+    exploration: float = 0.7      # ismcts: UCB1 constant
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level("random", "random"),
+    "greedy": Level("greedy", "greedy"),
+    "easy": Level("easy", "greedy", samples=1),
+    "normal": Level("normal", "ismcts", iterations=48, rollout=2),
+    "hard": Level("hard", "ismcts", iterations=160, rollout=2),
+}
+
+
+def level(name: str) -> Level:
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise IllegalAction(f"Unknown bot level '{name}'.") from None
+
+
+def seed_for(ai: GameAI, state: Any, seat: str, salt: str = "") -> Rng:
+    """An Rng that depends only on what the seat may know (and the caller's salt)."""
+    text = json.dumps(ai.information(state, seat), sort_keys=True, default=str)
+    digest = hashlib.sha256(f"{salt}|{seat}|{text}".encode()).digest()
+    return Rng(int.from_bytes(digest[:8], "big"))
+
+
+# ---------------------------------------------------------------------------- moves
+def mover(ai: GameAI, state: Any) -> str | None:
+    """Who must decide now: the player of the first blocking prompt (None when nobody must)."""
+    for prompt in ai.engine.pending(state):
+        if not ai.optional(prompt):
+            return prompt.player
+    return None
+
+
+def deciders(ai: GameAI, state: Any) -> list[str]:
+    """Everyone a blocking prompt waits on, in the engine's order (several when choices are
+    simultaneous, e.g. both teams)."""
+    return list(dict.fromkeys(p.player for p in ai.engine.pending(state) if not ai.optional(p)))
+
+
+def moves(ai: GameAI, state: Any, seat: str, rng: Rng) -> list[Move]:
+    """The seat's candidate answers when a blocking prompt waits on it (else none): its blocking
+    prompts' answers and, as alternatives, its optional ones'."""
+    return _answers(ai, state, ai.engine.pending(state), seat, rng)
+
+
+def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[str | None, list[Move]]:
+    """Who must decide now and their candidate answers, from one ``pending`` (it can be costly)."""
+    prompts = ai.engine.pending(state)
+    blocking = next((p for p in prompts if not ai.optional(p)), None)
+    if blocking is None:
+        return None, []
+    return blocking.player, _answers(ai, state, prompts, blocking.player, rng)
+
+
+def _answers(ai: GameAI, state: Any, prompts: list[Prompt], seat: str, rng: Rng) -> list[Move]:
+    if not any(p.player == seat and not ai.optional(p) for p in prompts):
+        return []
+    return [(p.id, opts) for p in prompts if p.player == seat for opts in ai.candidates(state, p, rng)]
+
+
+def _apply(ai: GameAI, state: Any, player: str, move: Move) -> Any:
+    return ai.engine.apply(state, Choose(move[0], move[1]), Actor(player)).state
+
+
+def _terminal(ai: GameAI, state: Any) -> bool:
+    return ai.engine.is_over(state)
+
+
+def _weighted(rng: Rng, weights: list[float]) -> int:
+    total = sum(weights)
+    x = rng.random() * total
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
+def _random_step(ai: GameAI, state: Any, rng: Rng) -> Any | None:
+    """One random (prior-weighted) legal move by whoever must decide; None if the game cannot go on."""
+    player, options = turn(ai, state, rng)
+    if player is None:
+        return None
+    weights = [ai.prior(state, player, m) for m in options]
+    while options:
+        i = _weighted(rng, weights)
+        try:
+            return _apply(ai, state, player, options[i])
+        except IllegalAction:
+            options.pop(i)
+            weights.pop(i)
+    return None
+
+
+# ---------------------------------------------------------------------------- strategies
+def _random(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng) -> Move:
+    world = ai.determinize(state, seat, rng)
+    order = list(range(len(options)))
+    rng.shuffle(order)
+    for i in order:      # a multi-choice candidate may break a rule the prompt cannot show (e.g. a team)
+        try:
+            _apply(ai, world, seat, options[i])
+            return options[i]
+        except IllegalAction:
+            continue
+    return options[order[0]]
+
+
+def _greedy(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, samples: int) -> Move:
+    worlds = [ai.determinize(state, seat, rng) for _ in range(max(1, samples))]
+    best: list[Move] = []
+    best_value = -1.0
+    for move in options:
+        total = 0.0
+        try:
+            for world in worlds:
+                total += ai.evaluate(_apply(ai, world, seat, move), seat)
+        except IllegalAction:
+            continue
+        value = total / len(worlds)
+        if value > best_value + 1e-12:
+            best, best_value = [move], value
+        elif abs(value - best_value) <= 1e-12:
+            best.append(move)
+    return rng.choice(best) if best else options[0]
+
+
+@dataclass
+class _Node:
+    player: str = ""              # who made the move leading here
+    move: Move | None = None
+    parent: _Node | None = None
+    children: dict = field(default_factory=dict)
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+
+
+def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
+            deadline: Callable[[], bool] | None) -> Move:
+    root = _Node()
+    legal_root = set(options)
+    for _ in range(lvl.iterations):
+        if deadline is not None and deadline():
+            break
+        world = ai.determinize(state, seat, rng)
+        node = root
+        # selection and expansion over the moves this world allows
+        while not _terminal(ai, world):
+            if node is root:
+                player, here = seat, options
+            else:
+                player, here = turn(ai, world, rng)
+            if not here:
+                break
+            for m in here:
+                child = node.children.get(m)
+                if child is not None:
+                    child.available += 1
+            untried = [m for m in here if m not in node.children]
+            if untried:
+                m = untried[rng.below(len(untried))]
+                try:
+                    world = _apply(ai, world, player, m)
+                except IllegalAction:
+                    if node is root:
+                        legal_root.discard(m)
+                    node.children[m] = None     # never legal in this set: skip it for good
+                    continue
+                child = _Node(player=player, move=m, parent=node, available=1)
+                node.children[m] = child
+                node = child
+                break
+            live = [node.children[m] for m in here if node.children[m] is not None]
+            if not live:
+                break
+            c = lvl.exploration
+            child = max(live, key=lambda ch: ch.reward / ch.visits
+                        + c * math.sqrt(math.log(max(ch.available, 1)) / ch.visits))
+            try:
+                world = _apply(ai, world, player, child.move)
+            except IllegalAction:
+                break
+            node = child
+        # rollout
+        for _step in range(lvl.rollout):
+            if _terminal(ai, world):
+                break
+            nxt = _random_step(ai, world, rng)
+            if nxt is None:
+                break
+            world = nxt
+        value = ai.evaluate(world, seat)
+        while node is not None and node is not root:
+            node.visits += 1
+            node.reward += value if node.player == seat else 1.0 - value
+            node = node.parent
+        root.visits += 1
+    tried = [(m, ch) for m, ch in root.children.items() if ch is not None and m in legal_root]
+    if not tried:
+        return _random(ai, state, seat, [m for m in options if m in legal_root] or options, rng)
+    most = max(ch.visits for _, ch in tried)
+    best = [m for m, ch in tried if ch.visits == most]
+    return best[0] if len(best) == 1 else max(best, key=lambda m: root.children[m].reward)
+
+
+def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
+           deadline: Callable[[], bool] | None = None, only: str | None = None) -> Choose | None:
+    """The seat's answer to its blocking prompt (or to one of its optional ones instead), or None when
+    the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search;
+    ``only`` names the one prompt to answer (an engine playing one character of a seat)."""
+    lvl = level(lvl) if isinstance(lvl, str) else lvl
+    options = [m for m in moves(ai, state, seat, rng) if only is None or m[0] == only]
+    if not options:
+        return None
+    if len(options) == 1:
+        move = options[0]
+    elif lvl.strategy == "random":
+        move = _random(ai, state, seat, options, rng)
+    elif lvl.strategy == "greedy":
+        move = _greedy(ai, state, seat, options, rng, lvl.samples)
+    elif lvl.strategy == "ismcts":
+        move = _ismcts(ai, state, seat, options, rng, lvl, deadline)
+    else:
+        raise IllegalAction(f"Unknown strategy '{lvl.strategy}'.")
+    return Choose(move[0], move[1])
