@@ -15,6 +15,9 @@ import yaml
 
 HERE = Path(__file__).parent
 DEFAULT = "en"
+# The sections of a game's catalogue that belong to its presenter (i18n/present.py), not to t():
+# each game has its own `events.*`, so they are not merged into the one flat catalogue.
+PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words")
 log = logging.getLogger("bauta.i18n")
 
 
@@ -34,7 +37,10 @@ def catalogue(language: str) -> dict[str, str]:
     """`en.yaml` plus every `en.<part>.yaml` (one per game, so each game owns its file)."""
     flat: dict[str, str] = {}
     for path in sorted(HERE.glob(f"{language}.yaml")) + sorted(HERE.glob(f"{language}.*.yaml")):
-        flat.update(_flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {}))
+        tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if path.name != f"{language}.yaml":
+            tree = {k: v for k, v in tree.items() if k not in PROTOCOL_SECTIONS}
+        flat.update(_flatten(tree))
     return flat
 
 
