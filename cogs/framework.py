@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
+from i18n.present import Presenter
 from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
 from rules.common.lobby import Lobby
@@ -123,7 +124,9 @@ class PromptSelect(discord.ui.DynamicItem[discord.ui.Select],
         await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, values)
 
 
-def prompt_view(game_id: int, prompt: Prompt) -> discord.ui.View:
+def prompt_view(game_id: int, prompt: Prompt, say: Presenter | None = None) -> discord.ui.View:
+    """Buttons or a select for a prompt, labelled by `say` (the reader's presenter)."""
+    say = say or Presenter()
     view = discord.ui.View(timeout=None)
     options = prompt.options[:SELECT_MAX]
     if len(prompt.options) > SELECT_MAX:
@@ -131,14 +134,14 @@ def prompt_view(game_id: int, prompt: Prompt) -> discord.ui.View:
     if prompt.max_choices == 1 and len(options) <= BUTTONS_MAX:
         room = 100 - len(f"bauta:b:{game_id}:{prompt.id}:")
         for index, option in enumerate(options):
-            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), option.label,
+            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), say.option(option),
                                        discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary))
     else:
         select = discord.ui.Select(
-            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=prompt.text[:150],
+            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=say.prompt(prompt, plain=True)[:150],
             min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
-            options=[discord.SelectOption(label=o.label[:100], value=_token(o.id, i, 100),
-                                          description=o.description[:100] or None)
+            options=[discord.SelectOption(label=say.option(o)[:100] or "…", value=_token(o.id, i, 100),
+                                          description=say.option_detail(o)[:100] or None)
                      for i, o in enumerate(options)])
         view.add_item(PromptSelect(game_id, prompt.id, select))
     return view
@@ -257,6 +260,10 @@ class GameHost:
         self.courier = Courier(bot, store)
         self._last_pinged: dict[int, str] = {}
 
+    def presenter(self, game: GameRecord, locale: Any) -> Presenter:
+        """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
+        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
+
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
         user = interaction.user
@@ -374,14 +381,16 @@ class GameHost:
                    answered: Prompt | None = None) -> GameRecord:
         new, outcome, before = await self.commit(game, action, actor, interaction.locale)
         if answered is not None:
-            await self._mark_answered(interaction, answered, action)
+            await self._mark_answered(interaction, new, answered, action)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
 
-    async def _mark_answered(self, interaction: discord.Interaction, prompt: Prompt, action: Choose) -> None:
-        labels = ", ".join(o.label for o in prompt.options if o.id in action.options)
+    async def _mark_answered(self, interaction: discord.Interaction, game: GameRecord, prompt: Prompt,
+                             action: Choose) -> None:
+        say = self.presenter(game, interaction.locale)
+        labels = ", ".join(say.option(o) for o in prompt.options if o.id in action.options)
         who = getattr(interaction.user, "display_name", None) or str(interaction.user)
-        original = getattr(interaction.message, "content", "") or prompt.text
+        original = getattr(interaction.message, "content", "") or say.prompt(prompt)
         note = t("prompt.answered", interaction.locale, who=who, choice=labels)
         try:
             await interaction.edit_original_response(content=f"{original}\n{note}"[:MESSAGE_LIMIT], view=None)
@@ -395,13 +404,20 @@ class GameHost:
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
         locale = settings.locale or getattr(interaction, "guild_locale", None)
-        public_lines = [e.text for e in events if e.audience == PUBLIC]
+        say = self.presenter(game, locale)
+        clicker = str(interaction.user.id) if interaction is not None else None
+
+        def reader(player: str) -> Presenter:
+            """DMs in the reader's own language when we know it (they are the one acting)."""
+            return self.presenter(game, interaction.locale) if player == clicker else say
+
+        public_lines = say.events(e for e in events if e.audience == PUBLIC)
         closed: set[str] = set()
 
-        private: dict[str, list[str]] = defaultdict(list)
+        private: dict[str, list[Event]] = defaultdict(list)
         for event in events:
             if event.audience not in (PUBLIC, GM):
-                private[event.audience].append(event.text)
+                private[event.audience].append(event)
         header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
         # `closed`: Discord refused a DM just now (explain once, publicly: the player may not be the
         # one clicking). `waiting`: DMs remembered closed and a private decision is owed (a short
@@ -410,13 +426,13 @@ class GameHost:
         waiting: set[str] = set()
         for player, lines in private.items():
             if player.isdigit():
-                for text in chunks([header, *lines]):
+                for text in chunks([header, *reader(player).events(lines)]):
                     outcome = await self.courier.deliver(game.guild_id, int(player), text)
                     if outcome != SENT:
                         if outcome == CLOSED:
                             closed.add(player)
                         break
-        gm_lines = [e.text for e in events if e.audience == GM]
+        gm_lines = say.events(e for e in events if e.audience == GM)
         if gm_lines and settings.gm_channel_id:
             for text in chunks([header, *gm_lines]):
                 await self.courier.send_channel(settings.gm_channel_id, text)
@@ -430,8 +446,8 @@ class GameHost:
                 continue
             if prompt.player == GM and prompt.private:
                 if settings.gm_channel_id:
-                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{prompt.text}",
-                                                    **await self.prompt_parts(game, state, prompt))
+                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}",
+                                                    **await self.prompt_parts(game, state, prompt, say))
                 else:
                     gm_waiting = True
             elif prompt.private and not dm_prompts:
@@ -439,9 +455,10 @@ class GameHost:
             elif prompt.private:
                 outcome = SKIPPED
                 if prompt.player.isdigit() and prompt.player not in closed:
+                    own = reader(prompt.player)
                     outcome = await self.courier.deliver(game.guild_id, int(prompt.player),
-                                                         f"{header}\n{prompt.text}",
-                                                         **await self.prompt_parts(game, state, prompt))
+                                                         f"{header}\n{own.prompt(prompt)}",
+                                                         **await self.prompt_parts(game, state, prompt, own))
                 if outcome == CLOSED:
                     closed.add(prompt.player)
                 elif outcome == SKIPPED and prompt.player not in closed:
@@ -473,8 +490,8 @@ class GameHost:
             # Ping a player when the turn comes to them, not again for each step of their own turn.
             ping = self._last_pinged.get(game.id) != prompt.player
             self._last_pinged[game.id] = prompt.player
-            await self._post(interaction, game, f"{who}{prompt.text}"[:MESSAGE_LIMIT],
-                             **await self.prompt_parts(game, state, prompt),
+            await self._post(interaction, game, f"{who}{say.prompt(prompt)}"[:MESSAGE_LIMIT],
+                             **await self.prompt_parts(game, state, prompt, say),
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
@@ -520,10 +537,12 @@ class GameHost:
                                 intro=t("lobby.opened", getattr(interaction, "guild_locale", None), title=title,
                                         host=interaction.user.mention))
 
-    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt) -> dict[str, Any]:
-        """The components of a prompt's message, and its image when the system draws one (from the
-        recipient's own view, so the picture never shows more than they may see)."""
-        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt)}
+    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
+                           say: Presenter | None = None) -> dict[str, Any]:
+        """The components of a prompt's message, labelled by `say` (its reader's presenter), and its
+        image when the system draws one (from the recipient's own view, so the picture never shows
+        more than they may see)."""
+        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt, say or self.presenter(game, None))}
         system = systems.get(game.system)
         if system.prompt_image is None:
             return parts

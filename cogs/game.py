@@ -47,9 +47,10 @@ class GameCog(BautaCog):
             await reply(interaction, t("game.log_empty", interaction.locale), ephemeral=True)
             return
         lines = [t("game.log_header", interaction.locale, id=game.id)]
+        say = self.host.presenter(game, interaction.locale)
         for record in actions:
             # Only the public events of an action are shown: the action itself may name a secret card.
-            said = "; ".join(e["text"] for e in record.events if e.get("audience") == PUBLIC) or "…"
+            said = "; ".join(say.events(e for e in record.events if e.get("audience") == PUBLIC)) or "…"
             line = f"`#{record.seq}` {mention(record.actor)}: {said}"
             lines.append(f"~~{line}~~ {t('game.undone', interaction.locale)}" if record.undone else line)
         await reply(interaction, chunks(lines)[0], ephemeral=True)
@@ -124,17 +125,18 @@ class GameCog(BautaCog):
                  system.describe(engine.view_for(state, viewer), viewer)]
         audiences = {me} | ({GM} if gm else set())
         recent = await self.store.events_for(game.id, audiences, limit=10)
+        say = self.host.presenter(game, interaction.locale)
         if recent:
             lines.append(t("hand.recent", interaction.locale))
-            lines += [f"• {e['text']}" for e in recent]
+            lines += [f"• {text}" for text in say.events(recent)]
         mine = [p for p in engine.pending(state) if p.player == me or (gm and p.player == GM)]
         if not mine:
             lines.append(t("hand.nothing_pending", interaction.locale))
         for text in chunks(lines):
             await interaction.followup.send(text, ephemeral=True)
         for prompt in mine:
-            await interaction.followup.send(prompt.text[:2000], ephemeral=True,
-                                            **await self.host.prompt_parts(game, state, prompt))
+            await interaction.followup.send(say.prompt(prompt)[:2000], ephemeral=True,
+                                            **await self.host.prompt_parts(game, state, prompt, say))
 
 
 async def setup(bot):
