@@ -25,7 +25,7 @@ async def test_start_posts_public_prompt_and_private_hands_stay_private(bot, wor
     assert game.system == "duel" and game.version == 0
     first = start_prompt(world)
     assert first.content.startswith("<@2>")
-    await click(world, first, world.users[2], index=0)             # "Me"
+    await click(world, first, world.users[2], index=0)             # "Alice starts"
     dm = world.last("dm:2", with_view=True)
     assert "Play a card" in dm.content
     state = (await bot.store.game(game.id)).state
@@ -48,7 +48,7 @@ async def test_a_fresh_bot_over_the_same_file_resolves_an_old_button(tmp_path, b
     second = await make_bot(bot.config.db_path)
     try:
         world.attach(second)
-        await click(world, old_message, world.users[2], index=1)   # "My opponent"
+        await click(world, old_message, world.users[2], index=1)   # "Bruno starts"
         record = await second.store.game(game.id)
         assert record.version == 1 and record.state["phase"] == "play" and record.state["turn"] == 1
         dm = world.last("dm:3", with_view=True)

@@ -58,7 +58,9 @@ class Duel(Engine[DuelState]):
 
     def pending(self, state):
         if state.phase == "start":
-            return [Prompt.ask("start", {}, state.seats[0], (Option.of("me"), Option.of("you")))]
+            first, second = state.seats
+            return [Prompt.ask("start", {}, first, (Option.of("me", "starts", player=first),
+                                                    Option.of("you", "starts", player=second)))]
         if state.phase == "play":
             player = self.current(state)
             n = state.played[player]

@@ -1,0 +1,63 @@
+"""The framework words every game through the presenter: the server's language in the channel,
+each reader's own in DMs and ephemeral replies (Duel, the data-only test engine)."""
+from i18n import present
+from tests.support.fakes import click
+
+
+def labels(message):
+    return [getattr(getattr(item, "item", item), "label", None) for item in message.view.children]
+
+
+async def start_duel(world, locale):
+    interaction = world.interaction(world.users[2], world.channels[10], locale=locale)
+    await interaction.response.defer(thinking=True)
+    return await world.bot.host.start(interaction, "duel", ["2", "3"], seed=7)
+
+
+async def test_public_prompts_and_events_follow_the_servers_language(bot, world):
+    await start_duel(world, "it")
+    prompt = world.last("channel:10", with_view=True)
+    assert prompt.content == "<@2> — Chi gioca per primo?"
+    assert [label.split()[0] for label in labels(prompt)] == ["Inizia", "Inizia"]
+    # Alice reads Spanish; the server is Italian: the table says it in Italian, her DM in Spanish
+    await click(world, prompt, world.users[2], index=0, locale="es-ES", guild_locale="it")
+    assert "Inizia <@2>." in world.public_text()
+    dm = world.last("dm:2", with_view=True)
+    assert dm.content.endswith("\nJuega una carta de tu mano.")
+    assert sorted(labels(dm)) == sorted(f"Carta {c}" for c in (await bot.store.game(1)).state["hands"]["2"])
+
+
+async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
+    """`tests/support/data/main-474ae93.sqlite3` was written by main at 474ae93 (before events were
+    data): a Duel three actions in, its events stored as English text. They are shown as they were;
+    the game goes on under the new protocol."""
+    import shutil
+    from pathlib import Path
+
+    from tests.conftest import make_bot
+    from tests.support.fakes import World
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(Path(__file__).parents[1] / "support" / "data" / "main-474ae93.sqlite3", path)
+    bot = await make_bot(path)
+    try:
+        world = World(bot)
+        world.channel(10, "table")
+        alice = world.user(2, "Alice")
+        world.user(3, "Bruno")
+        cog = bot.get_cog("GameCog")
+        with present.watch() as notes:
+            await cog.log.callback(cog, world.interaction(alice, world.channels[10]), n=10)
+        log = world.ephemeral(alice)[-1].content
+        assert "`#1` <@2>: <@2> plays first." in log and "`#2` <@2>: <@2> plays 4." in log
+        assert {n.source for n in notes} == {present.LEGACY}
+        await cog.hand.callback(cog, world.interaction(alice, world.channels[10]))
+        assert "• You draw the 5." in "\n".join(m.content or "" for m in world.ephemeral(alice))
+        # the decision waiting since then is asked again in the new words, and answering it works
+        hand_prompt = world.last("ephemeral:2", with_view=True)
+        assert hand_prompt.content == "Play a card from your hand."
+        await click(world, hand_prompt, alice, index=0)
+        record = await bot.store.game(1)
+        assert record.version == 4 and record.state["played"] == {"2": 2, "3": 1}
+    finally:
+        await bot.close()
