@@ -28,7 +28,7 @@ async def test_public_prompts_and_events_follow_the_servers_language(bot, world)
 
 
 async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
-    """`tests/support/data/main-474ae93.sqlite3` was written by main at 474ae93 (before events were
+    """`tests/support/data/main-474ae93.sqlite` was written by main at 474ae93 (before events were
     data): a Duel three actions in, its events stored as English text. They are shown as they were;
     the game goes on under the new protocol."""
     import shutil
@@ -38,7 +38,7 @@ async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
     from tests.support.fakes import World
 
     path = tmp_path / "old.sqlite3"
-    shutil.copy(Path(__file__).parents[1] / "support" / "data" / "main-474ae93.sqlite3", path)
+    shutil.copy(Path(__file__).parents[1] / "support" / "data" / "main-474ae93.sqlite", path)
     bot = await make_bot(path)
     try:
         world = World(bot)
