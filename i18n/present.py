@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import yaml
 
@@ -65,7 +66,7 @@ def add_catalogues(directory: Path | str) -> None:
         _game_catalogue.cache_clear()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_catalogue(lang: str, game: str) -> dict[str, str]:
     flat: dict[str, str] = {}
     for directory in _DIRECTORIES:

@@ -311,7 +311,7 @@ def fallen_roll(rng: Rng, m: CampaignMember, first: int | None = None, second: i
         m.dead = True
         text = "dies and leaves the campaign"
     elif kind == "attr":
-        m.attr_mods[what] = m.attr_mods.get(what, 0) - 1
+        m.attr_mods[str(what)] = m.attr_mods.get(str(what), 0) - 1
         text = f"−1 {what}"
     elif kind == "lose_ability":
         if not m.abilities:
@@ -333,7 +333,7 @@ def fallen_roll(rng: Rng, m: CampaignMember, first: int | None = None, second: i
             item = m.equipment.pop(rng.below(len(m.equipment)))
             text = f"loses {item}"
     else:
-        m.maintenance = max(m.maintenance, what)
+        m.maintenance = max(m.maintenance, int(what or 0))
         text = f"compulsory maintenance of {what} CP, paid first before every adventure"
     m.injuries.append(text)
     return {"member": m.name, "roll": face, "injury_roll": inj, "result": text}

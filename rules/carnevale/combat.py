@@ -151,11 +151,12 @@ def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     hw = weapon_x(weapon.abilities, "Heavy Weapon")
     if hw:
         mods.append(("Heavy Weapon", -abs(hw)))
-    saves = [int(x.get("x", 0)) for x in t.abilities + t.item_abilities if x["name"] == "Save"]
+    saves: list[int] = [int(x.get("x", 0)) for x in t.abilities + t.item_abilities if x["name"] == "Save"]
     saves += [int(x.get("x", 0)) for w in t.weapons if w.kind == "melee" and not w.destroyed
               for x in w.abilities if x["name"] == "Save"]
-    if saves and max(saves):
-        mods.append(("target's Save", -max(saves)))
+    best_save = max(saves, default=0)
+    if best_save:
+        mods.append(("target's Save", -best_save))
     fas = ability_x(t, "Fascination")
     if fas and not has(a, "Mindless"):
         mods.append(("Fascination", -abs(fas)))

@@ -85,7 +85,8 @@ class CarnevaleEngine(Engine[GameState]):
             return int(options["rounds"])
         from .campaign import BLACK_STATUE
         adv = str(options.get("adventure", ""))
-        return next((entry["rounds"] for entry in BLACK_STATUE if entry["id"] == adv), 5)
+        rounds = next((entry["rounds"] for entry in BLACK_STATUE if entry["id"] == adv), 5)
+        return rounds if isinstance(rounds, int) else 5
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """The starting state and the set-up events: with `deploy_all` the deployment roll, the
@@ -1812,12 +1813,12 @@ class CarnevaleEngine(Engine[GameState]):
                 if pid in state.deployed:
                     continue
                 squad = state.squad(pid, in_play_only=False)
-                opts = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
+                party = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
                 prompts.append(Prompt(id=f"deploy-{i}", player=pid,
                                       text="Choose your advance party (at least half the squad); "
                                            "the rest arrive as reinforcements from Round 2.",
-                                      options=opts, min_choices=min(len(opts), ceil_half(len(squad))),
-                                      max_choices=len(opts)))
+                                      options=party, min_choices=min(len(party), ceil_half(len(squad))),
+                                      max_choices=len(party)))
         elif state.phase == "order":
             prompts.append(Prompt(id=f"order-r{state.round}", player=state.initiative["winner"],
                                   text=f"You won the Initiative for Round {state.round}. Who activates first?",

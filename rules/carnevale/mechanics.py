@@ -12,7 +12,7 @@ from rules.common import PUBLIC, Event, IllegalAction
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, roll_pool
-from .state import GameState, ModelState
+from .state import Effect, GameState, ModelState
 
 # Penalty abilities: "best" for the bearer is the smallest penalty.
 PENALTY_ABILITIES = {"Heavy Armor", "Heavy Weapon", "Rickety"}
@@ -178,7 +178,7 @@ def default_crit_fumble(m: ModelState, result: PoolResult) -> list[Event]:
 
 
 # ------------------------------------------------------------------ Spiritual Bond
-def bonds_of(state: GameState, m: ModelState) -> list[tuple[ModelState, object]]:
+def bonds_of(state: GameState, m: ModelState) -> list[tuple[ModelState, Effect]]:
     """(bound model, effect) pairs where m is the bound model or the caster."""
     out = []
     for t in state.models.values():

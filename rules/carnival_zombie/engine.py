@@ -29,7 +29,8 @@ class G:
     __slots__ = ("s", "c", "ev", "hr")
 
     def __init__(self, s: GameState, c: Content):
-        self.s, self.c, self.ev = s, c, []
+        self.s, self.c = s, c
+        self.ev: list[Event] = []
         self.hr = {**DEFAULT_HOUSE_RULES, **(s.house_rules or {})}
 
     def say(self, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
@@ -1189,7 +1190,7 @@ class CarnivalZombie(Engine[GameState]):
         fin = c.finales.get(nt.finale, {}) if nt.finale else {}
         pits = fin.get("entrance_pits") or PITS
         per = fin.get("entrance_cubes", 3)
-        drawn = {}
+        drawn: dict[str, Any] = {}
         for cave in CAVES:
             if cave[0] not in pits:
                 continue

@@ -26,7 +26,8 @@ import hashlib
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, Iterator, Mapping, TypeVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from .errors import BautaError, GameOver, IllegalAction, NotYourTurn, StalePrompt
 from .serial import Serial
@@ -91,7 +92,7 @@ class Event(Serial):
             named = ("audience", "data")
         else:                                   # (kind, data, audience)
             named = ("data", "audience")
-        given = {"data": data, "audience": audience}
+        given: dict[str, Any] = {"data": data, "audience": audience}
         for name in named:
             if not rest:
                 break
@@ -133,7 +134,7 @@ class Option(Serial):
     detail: str = ""
 
     @classmethod
-    def of(cls, id: str, kind: str = "", *, detail: str = "", **args: Any) -> "Option":
+    def of(cls, id: str, kind: str = "", *, detail: str = "", **args: Any) -> Option:
         """An option whose label is `options.<kind>` (the id when no kind is given) with `args`."""
         return cls(id=id, kind=kind or id, args=args, detail=detail)
 
@@ -169,7 +170,7 @@ class Prompt(Serial):
     @classmethod
     def ask(cls, kind: str, args: Mapping | None, player: str, options: Iterable[Option], *,
             key: Iterable[Any] = (), private: bool = False, min_choices: int = 1,
-            max_choices: int = 1) -> "Prompt":
+            max_choices: int = 1) -> Prompt:
         return cls(id=prompt_id(kind, *key), player=player, options=tuple(options), private=private,
                    min_choices=min_choices, max_choices=max_choices, kind=kind, args=dict(args or {}))
 
@@ -213,8 +214,9 @@ class Engine(ABC, Generic[St]):
     """
 
     system: ClassVar[str] = ""
-    state_type: ClassVar[type]
-    actions: ClassVar[dict[str, type]] = {"choose": Choose}
+    state_type: ClassVar[type[Serial]]
+    # A Mapping (read-only, covariant) so each engine can declare its own action classes.
+    actions: ClassVar[Mapping[str, type[Serial]]] = {"choose": Choose}
 
     # --- to implement -------------------------------------------------------------------
     @abstractmethod
@@ -250,7 +252,7 @@ class Engine(ABC, Generic[St]):
         with self._speaking():
             return self.setup(list(seats), dict(options or {}), seed)
 
-    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> "Outcome":
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """The starting state and the events set-up caused (e.g. first hands dealt, by DM).
         Engines whose set-up tells players something override this; the host publishes them."""
         return Outcome(state=self.new_game(seats, options, seed), events=[])
@@ -291,7 +293,7 @@ class Engine(ABC, Generic[St]):
         return state.to_dict()
 
     def load_state(self, data: dict) -> St:
-        return self.state_type.from_dict(data)
+        return cast(St, self.state_type.from_dict(data))
 
     def dump_action(self, action: Any) -> dict:
         return {"type": action.type, **action.to_dict()}

@@ -15,7 +15,7 @@ import sys
 import types
 import typing
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 S = TypeVar("S", bound="Serial")
 
@@ -129,11 +129,13 @@ class Serial:
     """Mixin for dataclasses: `to_dict()` gives JSON-safe data, `from_dict()` reads it back."""
 
     def to_dict(self) -> dict:
-        return {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        # Every Serial is a dataclass (the mixin is only used on them); mypy cannot know that.
+        return {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
 
     @classmethod
     def from_dict(cls: type[S], data: dict) -> S:
-        return cls(**{name: decode(data[name]) for name, decode in _field_decoders(cls) if name in data})
+        decoders = _field_decoders(cast(type, cls))
+        return cls(**{name: decode(data[name]) for name, decode in decoders if name in data})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))

@@ -286,7 +286,7 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
     if check.ranged:
         result.update(rangedmod.resolve(state, state.characters["c1"], check.ranged, actor, success,
                                         check.sides[1] if len(check.sides) > 1 else None))
-        success = result["success"]
+        success = bool(result["success"])
     check.result = result
     verdict = "success" if success else "failure"
     shown_mt = "?" if actor.hidden else str(actor.mt)

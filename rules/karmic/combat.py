@@ -1379,7 +1379,7 @@ PAGE = 23
 
 def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
     cb = state.combat
-    out = []
+    out: list[tuple[Prompt, dict]] = []
     if state.phase == "declare" and cb.turn is not None:
         t = cb.turn
         who = t.who

@@ -39,6 +39,7 @@ def aim(char: Character, weapon: Weapon, rng: Rng, card_rules: bool = True) -> l
     if weapon.aim <= 0:
         raise IllegalAction(f"{weapon.name} cannot be aimed.")
     deck = char.deck
+    assert deck is not None, "a character on the table always carries its karma deck"
     card = deck.draw(rng, 1)[0]
     char.aim_row.append(card)
     dropped = []

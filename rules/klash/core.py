@@ -550,6 +550,6 @@ def fear_immune(state: KlashState, m: Model) -> bool:
     return any(has(state, m, q) for q in IMMUNE_FRIGHT)
 
 
-def require(cond: bool, message: str) -> None:
+def require(cond: object, message: str) -> None:
     if not cond:
         raise IllegalAction(message)

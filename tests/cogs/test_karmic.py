@@ -572,7 +572,11 @@ async def test_opposed_check_against_an_npc(bot, world, seed):
     await answer_prompt(world, gm_prompt, gm, prompt, prompt.options[0].id, channel=world.channels[11], in_dm=False)
     record = await play_check_by_dm(bot, world, alice, game.id)
     text = table_text(world)
-    assert "against Soldier" in text and ("SUCCESS" in text or "FAILURE" in text)
+    result = ENGINE.load_state(record.state).check.result
+    # Opposed (no joker here): success exactly when Alice's total beats the Soldier's, margin = the difference.
+    assert result["success"] == (result["margin"] > 0)
+    verdict, other = ("SUCCESS", "FAILURE") if result["success"] else ("FAILURE", "SUCCESS")
+    assert "against Soldier" in text and f"→ {verdict}" in text and other not in text
     for card in npc_hand:                                              # world-deck draws stay GM-only
         assert label(card) not in text or card in state.check.sides[0].hand
     assert not record.active
@@ -1067,8 +1071,8 @@ async def test_gm_surprise_gives_one_attack_that_cannot_be_defended(bot, world, 
     state, events = await drive_round(bot, world, game.id, prefer_card="9S")
     outs = [o for e in events if e["kind"] == "resolve" and e["audience"] == PUBLIC for o in e["data"]["outcomes"]]
     assert outs and outs[0]["unopposed"] and outs[0]["success"]
-    if not state.over:
-        assert len(state.combat.fighters["c2"].hand) == 2
+    assert not state.over                      # one sword hit does not take out the Soldier
+    assert len(state.combat.fighters["c2"].hand) == 2
 
 
 # ------------------------------------------------------------------------------ combined and multiple skills

@@ -377,12 +377,6 @@ def test_swift_and_sworn_enemy():
 
 
 def test_water_creature_drowns_for_one_ap_with_two_dice_and_cannot_drown():
-    s = base()
-    for uid, pid in (("a3", P1), ("b2", P2)):
-        s, _ = apply(s, A.SetStatus(uid, "in_water"), pid)
-    s.turn_player = P2
-    s, _ = apply(s, A.Activate("b1"), P2)
-    s, _ = apply(s, A.EndActivation("b1"), P2) if False else (s, [])
     s2 = base()
     give(s2, "b2", "Water Creature")
     for uid, pid in (("a3", P1), ("b2", P2)):

@@ -414,8 +414,7 @@ def test_E35_rowing_table():
     assert tables.row_distance(result_from_dice([3, 2], 7)) == 2
     assert tables.row_distance(result_from_dice([10, 9, 9, 2], 7)) == 4 + 3
     assert tables.row_distance(result_from_dice([1, 2, 3], 7)) is None
-    s = start(_swim_game(house_rules={"terrain": "es_ttcombat"}) if False else
-              game(squad("Test House", ("Test Mage", {"leader": True})), squad("Test House", ("Dull Mage", {"leader": True})),
+    s = start(game(squad("Test House", ("Test Mage", {"leader": True})), squad("Test House", ("Dull Mage", {"leader": True})),
                    pack=tpack(), house_rules={"terrain": "es_ttcombat"}), P1)
     s, _ = apply(s, A.Activate("a1"), P1)
     script(s, 10, 9, 9, 2, 2)             # DEX 5: Critical with 3 Aces

@@ -147,7 +147,10 @@ def test_karma_awards_cleansing_and_distinction_cap():
                                                              {"name": "Coward", "karma_value": -3}]})
     karma_award(c, 6, ["6C"], "add_positive")
     assert "6C" in c.deck.cards
-    karma_award(c, -2, ["2H"], "remove_negative") if False else None
+    karma_award(c, 2, ["2H"], "remove_negative")          # §1.3: an award of +2 may drop the −2 card
+    assert "2H" not in c.deck.cards and "2H" in c.deck.sideboard
+    with pytest.raises(IllegalAction, match="cannot pay"):
+        karma_award(c, -2, ["3H"], "remove_negative")     # a penalty never removes negative cards
     with pytest.raises(IllegalAction):
         karma_award(c, 2, ["2S"], "remove_positive")
     c.deck.move_to_sideboard(["5S"])

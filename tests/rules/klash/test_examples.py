@@ -235,9 +235,11 @@ def test_EX19_disengage(card, reach, aoo):
 
 
 def test_EX19_hinder_costs_two_actions():
+    plain, _ = do(duel("plain", "plain"), Disengage("m1", 45, 30), dice=[1, 6])
+    assert plain.acts[-1].used == 1                       # an ordinary Disengage is one action
     state = duel("plain", Q("hinder"))
     state, ev = do(state, Disengage("m1", 45, 30), dice=[1, 6])
-    assert state.acts == [] or state.acts[-1].used == 2
+    assert state.acts[-1].used == 2 and "moved" in [e.kind for e in ev]
     state = duel("plain", Q("hinder"))
     state.acts[-1].used = 1
     with pytest.raises(IllegalAction):

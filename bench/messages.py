@@ -1,0 +1,282 @@
+"""How many messages a table costs: seeded whole games of each system through the real cogs.
+
+    python bench/messages.py [--seed 7] [--games klash,carnival_zombie,karmic,carnevale]
+
+Every decision is answered the way a player answers it, by clicking the message that carries the
+prompt (in the channel, a DM or the GM channel), with a seeded policy. Printed per game: public
+messages posted, edits of public messages, DMs (and the most any one player got), prompt messages,
+decisions, and messages per decision; next to the budgets of issue 10 (a Klash! match ≤ 150 public
+messages, a Carnival Zombie Night ≤ 40, a Karmic combat round ≤ 6 public messages and ≤ 2 DMs per
+fighter, at most one DM per private decision).
+
+A prompt that no message carries (closed DMs aside) is counted as "unreachable": a player could not
+have answered it by clicking.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from collections.abc import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot import BautaBot, Config  # noqa: E402
+from cogs import systems  # noqa: E402
+from rules.common import ANYONE, GM  # noqa: E402
+from tests.support.fakes import Sent, World, click  # noqa: E402
+
+BUDGETS = {
+    "klash": "≤ 150 public messages per match",
+    "carnival_zombie": "≤ 40 public messages per Night",
+    "karmic": "≤ 6 public messages per combat round, ≤ 2 DMs per fighter per round",
+    "carnevale": "within the framework's budget",
+}
+
+
+@dataclass
+class Tally:
+    name: str
+    decisions: int = 0
+    unreachable: int = 0
+    phases: Counter = field(default_factory=Counter)     # public messages per phase (Night, round…)
+    phase_dms: Counter = field(default_factory=Counter)
+    note: str = ""
+
+
+def prompt_message(world: World, game_id: int, prompt_id: str) -> Sent | None:
+    """The newest message whose components answer this prompt (the custom_id names game and prompt)."""
+    heads = (f"bauta:b:{game_id}:{prompt_id}:", f"bauta:s:{game_id}:{prompt_id}")
+    for message in reversed(world.sent):
+        if message.view is not None and any(cid == heads[1] or cid.startswith(heads[0])
+                                            for cid in message.custom_ids()):
+            return message
+    return None
+
+
+async def answer(world: World, game_id: int, prompt, option_ids: list[str], user) -> bool:
+    """Click the prompt's message as `user`; False when no message carries it."""
+    message = prompt_message(world, game_id, prompt.id)
+    if message is None:
+        return False
+    ids = message.custom_ids()
+    options = [o.id for o in prompt.options]
+    if len(ids) == 1 and ids[0].startswith("bauta:s:"):
+        await click(world, message, user, index=0, values=[f"#{options.index(o)}" for o in option_ids])
+    else:
+        # a button's custom_id ends with the option's token (its id, or #index when too long)
+        wanted = option_ids[0]
+        index = next(i for i, cid in enumerate(ids)
+                     if cid.rsplit(":", 1)[-1] in (wanted, f"#{options.index(wanted)}"))
+        await click(world, message, user, index=index)
+    return True
+
+
+def random_policy(rnd: random.Random, prompt) -> list[str]:
+    ids = [o.id for o in prompt.options]
+    if prompt.max_choices > 1:
+        k = rnd.randint(max(1, prompt.min_choices), min(prompt.max_choices, len(ids)))
+        return rnd.sample(ids, k)
+    forward = [i for i in ids if i not in ("back", "no", "pass")] or ids
+    return [rnd.choice(forward)]
+
+
+async def drive(bot: BautaBot, world: World, game_id: int, policy: Callable, tally: Tally,
+                phase_of: Callable[[Any], str], stop: Callable[[Any], bool], max_steps: int = 3000,
+                pick_prompt: Callable | None = None) -> Any:
+    """Answer prompts until the game ends or `stop(state)`; counts messages per phase."""
+    engine = systems.get((await bot.store.game(game_id)).system).engine
+    seen = len(world.sent)
+    gm = world.users[world.guild.owner_id]
+    state = None
+    for _ in range(max_steps):
+        record = await bot.store.game(game_id)
+        state = engine.load_state(record.state)
+        phase = phase_of(state)
+        for message in world.sent[seen:]:
+            if message.public:
+                tally.phases[phase] += 1
+            elif message.where.startswith("dm:"):
+                tally.phase_dms[(phase, message.where)] += 1
+        seen = len(world.sent)
+        if not record.active or stop(state):
+            break
+        prompts = engine.pending(state)
+        if not prompts:
+            break
+        prompt = pick_prompt(prompts) if pick_prompt else prompts[0]
+        if prompt.player == GM:
+            user = gm
+        elif prompt.player == ANYONE:
+            user = world.users[int(record.seats[0])]
+        else:
+            user = world.users[int(prompt.player)]
+        if not await answer(world, game_id, prompt, policy(prompt), user):
+            tally.unreachable += 1
+            await bot.host.choose(world.interaction(user, world.channels[10]), game_id, prompt.id, policy(prompt))
+        tally.decisions += 1
+    return state
+
+
+# ------------------------------------------------------------------------------ the four games
+async def klash(bot, world, rnd) -> Tally:
+    from tests.cogs.test_klash import _policy, valid_team
+
+    tally = Tally("klash")
+    cog = bot.get_cog("KlashCog")
+    await cog.draft.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[3])
+    game = await bot.store.active_game(1, 10)
+    latest: dict[str, Any] = {}
+
+    def phase_of(state):
+        latest["state"] = state
+        return "match"
+
+    def policy(prompt):
+        state = latest["state"]
+        if state.phase == "team":
+            return [f"p{i}" for i in valid_team(state, prompt.player, 3)]
+        return _policy(rnd, prompt)
+
+    def pick(prompts):
+        plain = [p for p in prompts if ":hand:" not in p.id and ":tok:" not in p.id]
+        return plain[0] if plain else prompts[0]
+
+    await drive(bot, world, game.id, policy, tally, phase_of, lambda s: False, pick_prompt=pick)
+    return tally
+
+
+async def carnival_zombie(bot, world, rnd) -> Tally:
+    from tests.rules.carnival_zombie.policies import sensible_policy
+
+    tally = Tally("carnival_zombie")
+    cog = bot.get_cog("CarnivalZombieCog")
+    await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy")
+    lobby = world.last("channel:10", with_view=True)
+    for user in (world.users[3], world.users[4]):
+        await click(world, lobby, user, index=0)
+        lobby = world.last("channel:10", with_view=True)
+    await click(world, lobby, world.users[2], index=2)
+    game = await bot.store.active_game(1, 10)
+    pick = sensible_policy(rnd)
+    latest: dict[str, Any] = {}
+
+    def phase_of(state):
+        latest["state"] = state
+        if state.night is not None:
+            return f"Night {state.ticket}"
+        return f"Day {state.ticket}"
+
+    await drive(bot, world, game.id, lambda p: [pick(latest["state"], p)], tally, phase_of, lambda s: False)
+    nights = [k for k in tally.phases if k.startswith("Night")]
+    tally.note = "; ".join(f"{k}: {tally.phases[k]} public" for k in nights)
+    return tally
+
+
+async def karmic(bot, world, rnd) -> Tally:
+    from tests.cogs.test_karmic import choose_option
+
+    tally = Tally("karmic")
+    cog = bot.get_cog("KarmicCog")
+    await cog.combat_start.callback(cog, world.interaction(world.users[2], world.channels[10]), opponents="Soldier",
+                                    ally=world.users[3], character="Devon", ally_character="Mara",
+                                    bot_plays_npcs=True)
+    game = await bot.store.active_game(1, 10)
+
+    def phase_of(state):
+        return f"round {state.combat.round}" if state.combat else "over"
+
+    await drive(bot, world, game.id, lambda p: [choose_option(p, False)], tally, phase_of,
+                lambda s: s.combat is not None and s.combat.round > 3)
+    rounds = sorted(k for k in tally.phases if k.startswith("round"))
+    fighters = Counter()
+    for (phase, _where), n in tally.phase_dms.items():
+        fighters[phase] = max(fighters[phase], n)
+    tally.note = "; ".join(f"{k}: {tally.phases[k]} public, ≤{fighters[k]} DMs a fighter" for k in rounds)
+    return tally
+
+
+async def carnevale(bot, world, rnd) -> Tally:
+    tally = Tally("carnevale")
+    cog = bot.get_cog("CarnevaleCog")
+    await cog.game_start.callback(cog, world.interaction(world.users[2], world.channels[10]), opponent=world.users[3],
+                                  my_faction="The Guild", their_faction="Doctors of the Ospedale", rounds=2)
+    game = await bot.store.active_game(1, 10)
+
+    def phase_of(state):
+        return f"round {state.round}"
+
+    await drive(bot, world, game.id, lambda p: random_policy(rnd, p), tally, phase_of, lambda s: False)
+    return tally
+
+
+GAMES = {"klash": klash, "carnival_zombie": carnival_zombie, "karmic": karmic, "carnevale": carnevale}
+
+
+async def run_one(name: str, seed: int) -> tuple[Tally, World]:
+    import cogs.framework
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = BautaBot(Config(token=None, db_path=str(Path(tmp) / "bench.sqlite3"), dev_guild=None,
+                              log_level="ERROR"))
+        await bot.prepare()
+        world = World(bot)
+        record = world.record
+
+        def record_prompts(where, content=None, **kwargs):
+            message = record(where, content, **kwargs)
+            message.was_prompt = message.view is not None    # answered prompts lose their view later
+            return message
+        world.record = record_prompts
+        world.channel(10, "table")
+        world.channel(11, "gm-room")
+        world.user(1, "Owner", admin=True)
+        for uid, name_ in ((2, "Alice"), (3, "Bruno"), (4, "Carla")):
+            world.user(uid, name_)
+        randbits = cogs.framework.secrets.randbits
+        cogs.framework.secrets.randbits = lambda bits: seed      # the seeded game the host draws
+        try:
+            tally = await GAMES[name](bot, world, random.Random(seed))
+        finally:
+            cogs.framework.secrets.randbits = randbits
+            await bot.close()
+    return tally, world
+
+
+def report(tally: Tally, world: World) -> str:
+    public = [m for m in world.sent if m.public]
+    dms = [m for m in world.sent if m.where.startswith("dm:")]
+    per_player = Counter(m.where for m in dms)
+    prompts = [m for m in world.sent if getattr(m, "was_prompt", False)]
+    edits = sum(m.edits for m in public)
+    per_decision = (len(public) + len(dms)) / max(1, tally.decisions)
+    lines = [f"{tally.name:<16} public={len(public):>5}  edits={edits:>5}  DMs={len(dms):>4} "
+             f"(max {max(per_player.values(), default=0)} a player)  prompts={len(prompts):>4}  "
+             f"decisions={tally.decisions:>4}  messages/decision={per_decision:4.2f}  "
+             f"unreachable={tally.unreachable}",
+             f"{'':<16} budget: {BUDGETS[tally.name]}"]
+    if tally.note:
+        lines.append(f"{'':<16} {tally.note}")
+    return "\n".join(lines)
+
+
+async def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--games", default=",".join(GAMES))
+    args = parser.parse_args(argv)
+    for name in args.games.split(","):
+        tally, world = await run_one(name.strip(), args.seed)
+        print(report(tally, world), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))
