@@ -45,6 +45,12 @@ def mention(player: str) -> str:
     return f"<@{player}>" if player.isdigit() else ("GM" if player == GM else player)
 
 
+def display_name(user: Any) -> str:
+    """What a player is called where a mention does not render: server nickname, else global name."""
+    return str(getattr(user, "display_name", None) or getattr(user, "global_name", None)
+               or getattr(user, "name", None) or "")
+
+
 def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Join lines into messages of at most `limit` characters, cutting overlong lines."""
     out: list[str] = []
@@ -264,6 +270,41 @@ class GameHost:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
         return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
 
+    def reader(self, game: GameRecord, player: str, default: Any,
+               interaction: discord.Interaction | None = None) -> Presenter:
+        """What `player` reads in private (DMs, /hand): in their own language when known (they
+        are acting now, or acted before), else in `default` (the server's)."""
+        if interaction is not None and str(interaction.user.id) == player:
+            return self.presenter(game, interaction.locale)
+        return self.presenter(game, (game.meta.get("locales") or {}).get(player) or default)
+
+    async def remember(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
+        """Keep in the game's meta the display name and language of whoever acts, and the names of
+        seated players the client already knows: labels and images name players, never show ids.
+        One meta write, only when something changed (a player's first action, a new nickname)."""
+        if interaction is None:
+            return game
+        names = dict(game.meta.get("names") or {})
+        locales = dict(game.meta.get("locales") or {})
+        me = str(interaction.user.id)
+        names[me] = display_name(interaction.user) or names.get(me, "")
+        if interaction.locale is not None:
+            locales[me] = str(getattr(interaction.locale, "value", interaction.locale))
+        guild = getattr(interaction, "guild", None)
+        for seat in game.seats:
+            if seat.isdigit() and not names.get(seat):
+                known = (getattr(guild, "get_member", lambda _id: None)(int(seat))
+                         or self.bot.get_user(int(seat)))
+                if known is not None and display_name(known):
+                    names[seat] = display_name(known)
+        names = {k: v for k, v in names.items() if v}
+        if names == game.meta.get("names", {}) and locales == game.meta.get("locales", {}):
+            return game
+        fresh = await self.store.game(game.id) or game
+        meta = {**fresh.meta, "names": names, "locales": locales}
+        await self.store.set_meta(fresh, meta)
+        return GameRecord(**{**game.__dict__, "meta": meta})
+
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
         user = interaction.user
@@ -322,9 +363,9 @@ class GameHost:
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                             list(seats), system.engine.dump_state(state), interaction.user.id,
                                             meta=meta)
-        events = [Event("start", intro or t("game.started", interaction.guild_locale, title=system.title,
-                                             id=game.id, players=", ".join(map(mention, seats)))),
-                  *started.events]
+        opening = (Event("start", intro) if intro else    # a cog's own intro: already worded (legacy)
+                   Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
+        events = [opening, *started.events]
         await self.publish(interaction, game, state, events, before=set())
         await self.finish(interaction, done)
         return game
@@ -404,12 +445,11 @@ class GameHost:
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
         locale = settings.locale or getattr(interaction, "guild_locale", None)
+        game = await self.remember(interaction, game)
         say = self.presenter(game, locale)
-        clicker = str(interaction.user.id) if interaction is not None else None
 
         def reader(player: str) -> Presenter:
-            """DMs in the reader's own language when we know it (they are the one acting)."""
-            return self.presenter(game, interaction.locale) if player == clicker else say
+            return self.reader(game, player, locale, interaction)
 
         public_lines = say.events(e for e in events if e.audience == PUBLIC)
         closed: set[str] = set()

@@ -62,8 +62,8 @@ class GameCog(BautaCog):
         await interaction.response.defer(thinking=True)
         game = await self.host.channel_game(interaction)
         game, undone = await self.store.undo(game, steps)
-        text = t("game.undone_n", interaction.guild_locale, n=undone, who=interaction.user.mention)
-        await self.host.republish(interaction, game, [Event("undo", text)])
+        await self.host.republish(interaction, game, [Event("game_undone", {"player": str(interaction.user.id),
+                                                                           "n": undone})])
 
     @game.command(name="end", description="End the game in this channel (GM at once, or every seated player)")
     async def end(self, interaction: discord.Interaction):
@@ -97,13 +97,18 @@ class GameCog(BautaCog):
         viewer = GM if gm else str(interaction.user.id)
         actions = await self.store.actions(game.id, limit=10_000, include_undone=True)
         audiences = {PUBLIC, viewer} | ({GM} if gm else set())
+        # Each event also as its reader reads it ("said": their language, players by name); the
+        # stored kind and data stay as they are, for tools.
+        say = self.host.presenter(game, interaction.locale)
         document = {
             "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,
                      "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at},
             "state": game.state if gm else system.engine.view_for(state, viewer),
+            "names": game.meta.get("names", {}),
             "log": [{"seq": a.seq, "actor": a.actor, "at": a.created_at, "undone": a.undone,
                      **({"action": a.action} if gm else {}),
-                     "events": [e for e in a.events if gm or e.get("audience") in audiences]} for a in actions],
+                     "events": [{**e, "said": say.event(e, plain=True)} for e in a.events
+                                if gm or e.get("audience") in audiences]} for a in actions],
         }
         data = json.dumps(document, indent=2, ensure_ascii=False).encode()
         await interaction.followup.send(t("game.export_ready", interaction.locale),

@@ -18,13 +18,39 @@ async def test_public_prompts_and_events_follow_the_servers_language(bot, world)
     await start_duel(world, "it")
     prompt = world.last("channel:10", with_view=True)
     assert prompt.content == "<@2> — Chi gioca per primo?"
-    assert [label.split()[0] for label in labels(prompt)] == ["Inizia", "Inizia"]
+    assert labels(prompt) == ["Inizia Alice", "Inizia Bruno"]          # names, not ids: labels show no mentions
     # Alice reads Spanish; the server is Italian: the table says it in Italian, her DM in Spanish
     await click(world, prompt, world.users[2], index=0, locale="es-ES", guild_locale="it")
     assert "Inizia <@2>." in world.public_text()
     dm = world.last("dm:2", with_view=True)
     assert dm.content.endswith("\nJuega una carta de tu mano.")
     assert sorted(labels(dm)) == sorted(f"Carta {c}" for c in (await bot.store.game(1)).state["hands"]["2"])
+
+
+async def test_a_duel_played_in_spanish_never_falls_back(bot, world):
+    """Every string of the Duel's own catalogue is found in Spanish; the framework's own lines
+    (t() keys, the start line) are not the presenter's and are not counted here."""
+    with present.watch() as notes:
+        await start_duel(world, "es-419")
+        await click(world, world.last("channel:10", with_view=True), world.users[2], index=1,
+                    locale="es-419")                                   # Bruno starts
+        for _ in range(8):
+            record = await bot.store.game(1)
+            if not record.active:
+                break
+            player = "3" if record.state["turn"] % 2 else "2"
+            await click(world, world.last(f"dm:{player}", with_view=True), world.users[int(player)], index=0,
+                        locale="es-419")
+    assert not (await bot.store.game(1)).active
+    # no legacy text, no missing key, no unfilled placeholder, no player without a name
+    assert [(n.source, n.key) for n in notes if n.fallback and n.source != present.ENGLISH] == []
+    # every word of the Duel's own comes from its Spanish catalogue; English only for the
+    # framework's `common.*` keys, whose Spanish is i18n/es.yaml's to give
+    duel_keys = set(present._game_catalogue("es", "duel"))
+    assert {n.key for n in notes} & duel_keys >= {"prompts.start", "options.starts", "events.first",
+                                                   "prompts.play", "options.card", "events.play", "events.end"}
+    assert all(n.source == present.CATALOGUE and n.language == "es" for n in notes if n.key in duel_keys)
+    assert "Puntuación final " in world.public_text()
 
 
 async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
@@ -61,3 +87,32 @@ async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
         assert record.version == 4 and record.state["played"] == {"2": 2, "3": 1}
     finally:
         await bot.close()
+
+
+async def test_game_log_and_export_speak_the_readers_language(bot, world):
+    import json
+
+    await start_duel(world, "en-US")
+    await click(world, world.last("channel:10", with_view=True), world.users[2], index=0)   # Alice starts
+    await click(world, world.last("dm:2", with_view=True), world.users[2], index=0)
+    cog = bot.get_cog("GameCog")
+    bruno = world.users[3]
+    await cog.log.callback(cog, world.interaction(bruno, world.channels[10], locale="it"), n=10)
+    log = world.ephemeral(bruno)[-1].content
+    assert "`#1` <@2>: Inizia <@2>." in log and "`#2` <@2>: <@2> gioca il " in log
+    await cog.export.callback(cog, world.interaction(bruno, world.channels[10], locale="es-ES"))
+    document = json.loads(world.ephemeral(bruno)[-1].file.fp.getvalue())
+    said = [e["said"] for a in document["log"] for e in a["events"]]
+    assert said[0] == "Empieza Alice." and said[1].startswith("Alice juega el ")
+    assert document["names"] == {"2": "Alice", "3": "Bruno"}
+    assert not any("<@" in text for text in said)
+
+
+async def test_undo_is_told_as_data(bot, world):
+    await start_duel(world, "en-US")
+    await click(world, world.last("channel:10", with_view=True), world.users[2], index=0)
+    cog = bot.get_cog("GameCog")
+    with present.watch() as notes:
+        await cog.undo.callback(cog, world.interaction(world.users[1], world.channels[10]), steps=1)
+    assert "↩️ <@1> undid 1 action(s). The game is back exactly where it was." in world.public_text()
+    assert ("catalogue", "events.game_undone") in {(n.source, n.key) for n in notes}
