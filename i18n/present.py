@@ -6,48 +6,39 @@ and its parameters. A `Presenter` turns each into text from YAML catalogues:
 
 - `i18n/<lang>.<game>.yaml`, sections `events.*`, `prompts.*`, `options.*`, `errors.*`,
   `terms.*` (the game's vocabulary) and `words.*`, for the game's own keys;
-- `i18n/<lang>.yaml`, section `common.*` (same sub-sections), for what every game shares: the
-  engine contract's errors, the lobby, the words for GM or "anyone".
+- `i18n/<lang>.common.yaml`, section `common.*` (same sub-sections), for what every game shares:
+  the engine contract's errors, the lobby, the framework's own events, the words for GM or "anyone".
 
 A key is looked up in the game's catalogue, then in `common.`, first in the reader's language,
 then in English. Players in the data (keys `player`, `players`, `*_player`, `*_players`) become
 mentions (`<@id>`) in messages, and display names in plain text (button labels, select options,
 images), since Discord does not render mentions there; `term(key)` values become `terms.<key>`.
 
-Every string made is reported to the hooks (`watch()`), with where it came from: `catalogue`,
-`english` (the reader's language lacks the key), `legacy` (an unconverted engine's English text),
-`missing` (no catalogue has the key: the key itself is shown), `unresolved` (a placeholder the data
-did not fill: shown as `{name}`) and `no_name` (a player with no display name known). Everything but
-`catalogue` is a fallback, counted in `Presenter.counts` too, so a test can demand zero of them.
+Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
+where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
+unconverted engine's English text), `missing` (no catalogue has the key: the key itself is shown),
+`unresolved` (a placeholder the data did not fill: shown as `{name}`) and `no_name` (a player with
+no display name known). Everything but `catalogue` is a fallback, counted in `Presenter.counts` too,
+so a test can demand zero of them.
 """
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import yaml
 
 from rules.common import ANYONE, GM, BautaError, Event, Option, Prompt
 
-from . import DEFAULT, HERE, PROTOCOL_SECTIONS, _flatten, catalogue, language_of
+from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
+               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, report, watch)
+from . import supported as language
 
-SUPPORTED = ("en", "it", "es")
-
-CATALOGUE, ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME = (
-    "catalogue", "english", "legacy", "missing", "unresolved", "no_name")
-FALLBACKS = frozenset({ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME})
-
-
-def language(locale: Any) -> str:
-    """The catalogue language for a Discord locale: 'es-419' and 'es-ES' -> 'es', 'en-GB' -> 'en';
-    a language Bauta does not speak (yet) -> English."""
-    lang = language_of(locale)
-    return lang if lang in SUPPORTED else DEFAULT
+__all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
+           "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
 
 
 def is_player_key(key: str) -> bool:
@@ -75,36 +66,6 @@ def _game_catalogue(lang: str, game: str) -> dict[str, str]:
             tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
             flat.update(_flatten({k: v for k, v in tree.items() if k in PROTOCOL_SECTIONS}))
     return flat
-
-
-# ---------------------------------------------------------------------------- reporting
-@dataclass(frozen=True)
-class Note:
-    """Where one string (or one part of it) came from."""
-
-    source: str            # CATALOGUE, or one of FALLBACKS
-    key: str               # the catalogue key, or the event/prompt kind of a legacy text
-    language: str
-    game: str | None
-    text: str
-
-    @property
-    def fallback(self) -> bool:
-        return self.source in FALLBACKS
-
-
-HOOKS: list[Callable[[Note], None]] = []
-
-
-@contextmanager
-def watch() -> Iterator[list[Note]]:
-    """Collect the notes of everything presented inside the block (a test's zero-fallback check)."""
-    notes: list[Note] = []
-    HOOKS.append(notes.append)
-    try:
-        yield notes
-    finally:
-        HOOKS.remove(notes.append)
 
 
 class _Params:
@@ -253,6 +214,4 @@ class Presenter:
 
     def _note(self, source: str, key: str, text: str, game: str | None = None, lang: str | None = None) -> None:
         self.counts[source] += 1
-        note = Note(source, key, lang or self.language, game or self.game, text)
-        for hook in HOOKS:
-            hook(note)
+        report(source, key, lang or self.language, text, game or self.game)

@@ -207,3 +207,29 @@ def test_a_whole_duel_in_italian_comes_from_the_catalogue():
     assert notes and all(n.source == CATALOGUE and n.language == "it" for n in notes)
     assert "Chi gioca per primo?" in texts and any(t.startswith("Punteggio finale ") for t in texts)
     assert not any("{" in t or t.startswith(("events.", "prompts.", "options.")) for t in texts)
+
+
+@pytest.mark.parametrize("language", ["it", "es"])
+def test_the_common_catalogue_is_complete_in_every_language(language):
+    import string
+
+    import yaml
+
+    def flat(name):
+        return i18n._flatten(yaml.safe_load((present.HERE / name).read_text(encoding="utf-8")))
+
+    def fields(text):
+        return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+    english, other = flat("en.common.yaml"), flat(f"{language}.common.yaml")
+    assert sorted(set(english) ^ set(other)) == []
+    assert {k: fields(v) for k, v in english.items()} == {k: fields(v) for k, v in other.items()}
+
+
+def test_t_reports_where_its_words_came_from():
+    with present.watch() as notes:
+        assert i18n.t("game.done", "en-GB") == "✓ Done."
+        assert i18n.t("no.such.key", "it") == "no.such.key"
+        assert i18n.t("common.errors.game_over", "it") == "Questa partita è finita."
+    assert [(n.source, n.key, n.language) for n in notes] == [
+        (CATALOGUE, "game.done", "en"), (MISSING, "no.such.key", "it"), (CATALOGUE, "common.errors.game_over", "it")]

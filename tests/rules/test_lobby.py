@@ -57,3 +57,13 @@ def test_the_table_reads_as_before_in_english():
         choose(full, "5", "join")
     assert say.error(refused.value) == "The table is full (3 players)."
     assert say.fallbacks == 0
+
+
+def test_the_table_in_italian_and_spanish():
+    state = choose(table(), "3", "join").state
+    prompt = ENGINE.pending(state)[0]
+    it, es = Presenter("it", "lobby"), Presenter("es-419", "lobby")
+    assert [it.option(o) for o in prompt.options] == ["Entra", "Esci", "Via", "Annulla"]
+    assert it.prompt(prompt).startswith("Tavolo di **Duel** (2/3, almeno 2): <@2>, <@3>.")
+    assert es.event(choose(state, "4", "join").events[0]) == "<@4> se sienta a la mesa."
+    assert it.fallbacks == es.fallbacks == 0
