@@ -328,11 +328,11 @@ class GameHost:
     # ---- finding games
     async def channel_game(self, interaction: discord.Interaction, system: str | None = None) -> GameRecord:
         if interaction.guild_id is None:
-            raise BautaError(t("errors.guild_only", interaction.locale))
+            raise BautaError("guild_only")
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
         if game is None or (system and game.system != system):
             title = systems.get(system).title if system else None
-            raise BautaError(t("errors.no_game", interaction.locale, system=title or t("game.any", interaction.locale)))
+            raise BautaError("no_game", system=title) if title else BautaError("no_game_here")
         return game
 
     # ---- the cycle

@@ -9,8 +9,9 @@ and its parameters. A `Presenter` turns each into text from YAML catalogues:
 - `i18n/<lang>.common.yaml`, section `common.*` (same sub-sections), for what every game shares:
   the engine contract's errors, the lobby, the framework's own events, the words for GM or "anyone".
 
-A key is looked up in the game's catalogue, then in `common.`, first in the reader's language,
-then in English. Players in the data (keys `player`, `players`, `*_player`, `*_players`) become
+A key is looked up in the game's catalogue, then as `common.<key>`, then as the key itself in
+`i18n.t()`'s catalogue (the framework's own `errors.*`), first in the reader's language, then in
+English. Players in the data (keys `player`, `players`, `*_player`, `*_players`) become
 mentions (`<@id>`) in messages, and display names in plain text (button labels, select options,
 images), since Discord does not render mentions there; `term(key)` values become `terms.<key>`.
 
@@ -188,7 +189,8 @@ class Presenter:
                 found = _game_catalogue(lang, game).get(key)
                 if found is not None:
                     return found, source, lang
-            found = catalogue(lang).get(f"common.{key}")
+            # common.<key>, then the key itself: the framework's errors are t()'s `errors.*`
+            found = catalogue(lang).get(f"common.{key}") or catalogue(lang).get(key)
             if found is not None:
                 return found, source, lang
         return None, MISSING, self.language

@@ -1,6 +1,9 @@
 """The framework words every game through the presenter: the server's language in the channel,
 each reader's own in DMs and ephemeral replies (Duel, the data-only test engine)."""
+import pytest
+
 from i18n import present
+from rules.common import BautaError
 from tests.support.fakes import click
 
 
@@ -120,3 +123,13 @@ async def test_undo_is_told_as_data(bot, world):
         await cog.undo.callback(cog, world.interaction(world.users[1], world.channels[10]), steps=1)
     assert "↩️ <@1> undid 1 action(s). The game is back exactly where it was." in world.public_text()
     assert ("catalogue", "events.game_undone") in {(n.source, n.key) for n in notes}
+
+
+async def test_framework_refusals_are_codes_worded_for_their_reader(bot, world):
+    cog = bot.get_cog("GameCog")
+    interaction = world.interaction(world.users[2], world.channels[10], locale="it")
+    with pytest.raises(BautaError) as refused:
+        await cog.hand.callback(cog, interaction)
+    assert (refused.value.code, refused.value.params) == ("no_game_here", {})
+    await bot.tree.on_error(interaction, refused.value)        # the tree's error handler words it
+    assert world.ephemeral(world.users[2])[-1].content == "In questo canale non c'è nessuna partita in corso."
