@@ -349,7 +349,7 @@ class GameHost:
             await interaction.followup.send(text or t("game.done", interaction.locale), ephemeral=True)
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
-                    options: dict | None = None, seed: int | None = None, intro: str | None = None,
+                    options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
                     meta: dict | None = None, done: str | None = None) -> GameRecord:
         await self.begin(interaction)
         system = systems.get(system_name)
@@ -363,7 +363,8 @@ class GameHost:
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                             list(seats), system.engine.dump_state(state), interaction.user.id,
                                             meta=meta)
-        opening = (Event("start", intro) if intro else    # a cog's own intro: already worded (legacy)
+        # `intro`: an Event the cog words through its catalogue, or (legacy) a sentence already worded
+        opening = (intro if isinstance(intro, Event) else Event("start", intro) if intro else
                    Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
         events = [opening, *started.events]
         await self.publish(interaction, game, state, events, before=set())
@@ -574,8 +575,7 @@ class GameHost:
         return await self.start(interaction, "lobby", [str(interaction.user.id)],
                                 options={"system": system_name, "title": title, "min_players": min_players,
                                          "max_players": max_players, "options": options or {}},
-                                intro=t("lobby.opened", getattr(interaction, "guild_locale", None), title=title,
-                                        host=interaction.user.mention))
+                                intro=Event("table_opened", {"player": str(interaction.user.id), "title": title}))
 
     async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
                            say: Presenter | None = None) -> dict[str, Any]:
