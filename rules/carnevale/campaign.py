@@ -257,17 +257,24 @@ def roll_power(rng: Rng, m: CampaignMember, first: int | None = None) -> dict:
     return {"faces": faces, "result": ", ".join(p for p, _ in gained) or "nothing"}
 
 
+def is_leader(m: CampaignMember) -> bool:
+    """The Leader descriptor: the squad's nominated Leader, and every model with Command (§2), including
+    one that gained Command from the Basic improvement table."""
+    return m.leader or m.command > 0 or any(a.get("name") == "Command" for a in m.abilities)
+
+
 def experience_roll(rng: Rng, m: CampaignMember, first: int | None = None) -> dict:
     """After an adventure, a surviving character rolls 1d10: a Leader needs 9+ (Leaders' table),
     anyone else 8+ (Basic table)."""
     why = can_improve(m)
     if why:
         return {"member": m.name, "eligible": False, "reason": f"{m.name} {why}."}
-    need = 9 if m.leader else 8
+    leader = is_leader(m)
+    need = 9 if leader else 8
     face = first if first is not None else rng.die(10)
     out = {"member": m.name, "eligible": True, "roll": face, "needed": need}
     if face >= need:
-        out.update(roll_improvement(rng, m, m.leader))
+        out.update(roll_improvement(rng, m, leader))
     else:
         out["result"] = "no improvement"
     return out
@@ -281,7 +288,7 @@ def bonus_experience(rng: Rng, rec: CampaignRecord, vp: int, chosen: list[str]) 
     out = []
     for name in chosen:
         m = rec.member(name)
-        if m.leader:
+        if is_leader(m):
             raise IllegalAction("The bonus roll is for a non-Leader.")
         if m.improved_this_adventure:
             raise IllegalAction(f"{m.name} already improved in this adventure.")

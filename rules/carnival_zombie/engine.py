@@ -1763,14 +1763,23 @@ class CarnivalZombie(Engine[GameState]):
                 self._kill_infected(g, ch, sp, code)
             else:
                 hurt[j] = total
+                self._wounded(g, ch, sp, code, total, life, quiet)
         elif w >= life:
             self._kill_infected(g, ch, sp, code)
         else:
             hurt.append(w)
+            self._wounded(g, ch, sp, code, w, life, quiet)
         if hurt:
             nt.focus[key] = hurt
         else:
             nt.focus.pop(key, None)
+
+    def _wounded(self, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
+        """A Hit that wounds an Infected without killing it is said too, so the table sees it land."""
+        if not quiet:
+            g.say("wound", f"{self._name(g, ch.id)} wounds a {g.c.infected[code]['name']} ({sp[:2]}): "
+                           f"{wounds}/{life} Wounds.", character=ch.id, infected=code, space=sp, wounds=wounds,
+                  life=life)
 
     def _kill_infected(self, g: G, ch: Character, sp: str, code: str) -> None:
         s, c = g.s, g.c
@@ -1994,7 +2003,9 @@ class CarnivalZombie(Engine[GameState]):
                         out.append({"cave": cv, "box": False, "code": t, "atk": c.infected[t]["attack"],
                                     "boss": False, "rank": c.strength_order.index(t)})
         out = [a for a in out if a is not None]
-        out.sort(key=lambda a: (-a["atk"], 0 if a["boss"] else 1, a["rank"], CAVES.index(a["cave"])))
+        # "The stronger comes first" (L408-410): every Boss before any Infected, then the higher Attack;
+        # ties by Boss Area slot / Basic Infected Area order (Vermin last), then by Cave.
+        out.sort(key=lambda a: (0 if a["boss"] else 1, -a["atk"], a["rank"], CAVES.index(a["cave"])))
         return out
 
     def _boss_attacker(self, s: GameState, k: int, cv: str, box: bool) -> dict | None:

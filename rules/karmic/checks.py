@@ -97,7 +97,8 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
     state.phase = "play"
     what = skill or attr or "a check"
     vs = f" against {name(state, 'o1')}" if opp else ""
-    events.append(Event("check_start", f"{char.name} makes a {what} check{vs} ({signed(diff)} difficulty); "
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    events.append(Event("check_start", f"{char.name} makes {article} {what} check{vs} ({signed(diff)} difficulty); "
                                        f"{len(side.hand)} card(s) drawn.", PUBLIC,
                         {"skill": skill, "attribute": attr, "difficulty": diff, "cards": len(side.hand)}))
     for s in check.sides:

@@ -30,13 +30,16 @@ def difficulty_mod(difficulty) -> int:
         return 0
     if isinstance(difficulty, int):
         return difficulty
-    key = str(difficulty).strip().lower().replace(" ", "_").replace("-", "_")
+    text = str(difficulty).strip()
+    # A number first: "-2", "+3" and the typographic minus "−2" (the named ones use "-" between words).
+    try:
+        return int(text.replace("\u2212", "-"))
+    except ValueError:
+        pass
+    key = text.lower().replace(" ", "_").replace("-", "_")
     if key in DIFFICULTY:
         return DIFFICULTY[key]
-    try:
-        return int(key)
-    except ValueError:
-        raise IllegalAction(f"Unknown difficulty '{difficulty}'.") from None
+    raise IllegalAction(f"Unknown difficulty '{difficulty}'.")
 
 
 # Result chart, index -10..+10: (general, information, money %, reaction, speed factor)

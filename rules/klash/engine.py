@@ -597,11 +597,11 @@ class KlashEngine(Engine[KlashState]):
                     opts.append(("ch2", "Charge with both actions (Increased)"))
             if not madman:
                 engaged = core.engaged(state, m)
-                if rem >= 1 and not engaged:
+                if rem >= 1 and not engaged and self._can_move(state, m, "mv"):
                     opts.append(("mv", f"Move (up to {self._move_allowance(state, m, False):.0f} cm)"))
                     if can_double:
                         opts.append(("mv2", f"Move with both actions (up to {self._move_allowance(state, m, True):.0f} cm)"))
-                if engaged and rem >= self._disengage_cost(state, m):
+                if engaged and rem >= self._disengage_cost(state, m) and self._can_move(state, m, "dis"):
                     opts.append(("dis", f"Disengage (up to {self._disengage_allowance(state, m):.0f} cm)"))
                 if rem >= 1 and self._volley_targets(state, m):
                     opts.append(("vo", "Volley"))
@@ -967,7 +967,8 @@ class KlashEngine(Engine[KlashState]):
             core.volley(state, out, m, t, inc=c.get("inc", 0))
 
     # ================================================================ targets for button play
-    def _move_destinations(self, state: KlashState, m: Model, allowance: float, disengage: bool) -> list[tuple]:
+    def _move_destinations(self, state: KlashState, m: Model, allowance: float, disengage: bool,
+                           first_only: bool = False) -> list[tuple]:
         """[(option_id, label, [points])] steps toward useful places (around the Altar if needed)."""
         me = core.disc(state, m)
         models = core.discs(state)
@@ -995,7 +996,14 @@ class KlashEngine(Engine[KlashState]):
                 p = route[-1]
                 via = " around the Altar" if len(route) > 1 else ""
                 result.append((oid, _lbl(f"{label}{via} → ({p[0]:.0f}, {p[1]:.0f})"), route))
+                if first_only:
+                    break
         return result
+
+    def _can_move(self, state: KlashState, m: Model, kind: str) -> bool:
+        """An action that moves is offered only when it has somewhere to go (no dead-end prompt)."""
+        allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, kind == "mv2")
+        return bool(self._move_destinations(state, m, allowance, kind == "dis", first_only=True))
 
     @staticmethod
     def _route(me, goal, models, allowance, stop, exempt, altar=False):

@@ -198,3 +198,24 @@ def test_sample_pack_labels_and_all_five_factions():
     assert all(p.get("sample") for p in pack.profiles.values())
     assert all("SAMPLE" in p.get("note", "") for p in pack.profiles.values())
     assert len(pack.spells) == 14 and len(pack.weapons) == 17
+
+
+def test_command_gives_the_leader_descriptor_for_experience():
+    """§5.7 with §2 (every model with Command has the Leader descriptor): the Butcher gains Command (3)
+    from the Basic table (a 6); from then on he is a Leader for Experience: 9+ to improve, on the
+    Leaders' table (a 1 gives +2 COM, not +1), and no bonus roll for VP."""
+    rec = record()
+    butcher = rec.member("Butcher")
+    res = C.experience_roll(FixedRng(faces=[6]), butcher, first=8)
+    assert res["result"] == "Command (3)" and butcher.command == 3 and C.is_leader(butcher)
+    butcher.improved_this_adventure = False
+    res = C.experience_roll(FixedRng(faces=[]), butcher, first=8)
+    assert res == {"member": "Butcher", "eligible": True, "roll": 8, "needed": 9, "result": "no improvement"}
+    res = C.experience_roll(FixedRng(faces=[1]), butcher, first=9)
+    assert res["needed"] == 9 and res["result"] == "+2 COM" and butcher.attr_mods == {"COM": 2}
+    butcher.improved_this_adventure = False
+    with pytest.raises(IllegalAction, match="non-Leader"):
+        C.bonus_experience(Rng.from_seed(1), rec, 10, ["Butcher"])
+    # a profile that carries Command is a Leader too, nominated or not; one without is not
+    assert C.is_leader(C.CampaignMember(name="x", profile="y", abilities=[{"name": "Command", "x": 2}], command=2))
+    assert not C.is_leader(C.CampaignMember(name="z", profile="y"))

@@ -427,3 +427,50 @@ def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
     answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound
     answer(s, "W1.2.@0", expect="hit")
     assert s.boss_area[0] is None and kind(s) == "reward" and s.supply["W"] == 15
+
+
+def test_ex06_bosses_attack_before_any_infected_then_by_attack():
+    """"The stronger comes first" (L408-411): any Boss before any Infected, then from the higher Attack
+    down. The rulebook's own picture: the Joker (Attack 1) in E1's boxes attacks before the two Molochs
+    (Attack 2) in Ring I, and the Vermin comes last."""
+    s = _night()
+    clear_board(s)
+    s.night.obstacles, s.night.forts = {}, {}
+    for k in range(len(s.boss_area)):
+        if s.boss_area[k]:
+            s.boss_deck.append(s.boss_area[k].boss)
+            s.boss_area[k] = None
+    s.boss_deck.remove("joker")
+    s.boss_area[0] = BossSlot(boss="joker", pos="E1.b")
+    box(s, "E1", "@0", "@0", "@0")
+    put(s, "E1.1", M=2, V=1)
+    for c in s.characters:
+        c.refuge, c.stress, c.items = "E", 0, []
+    while kind(s) == "act":
+        answer(s, "end")
+    order = []
+    while kind(s) == "attack":
+        p = prompt(s)
+        order.append(p.text.split(" in ")[0])
+        answer(s, p.options[0].id, expect="attack")
+    assert order == ["The Joker", "The Moloch", "The Moloch", "The Vermin"], order
+
+
+def test_a_hit_that_wounds_without_killing_is_told():
+    """A Goliath has Life 2: one Hit of 1 Wound leaves it standing, and the table is told (1/2)."""
+    s = _night(order=["arlecchino", "medico", "pantalone", "capitan", "colombina", "brighella"])
+    clear_board(s)
+    s.night.obstacles = {}
+    for k in range(len(s.boss_area)):
+        if s.boss_area[k]:
+            s.boss_deck.append(s.boss_area[k].boss)
+            s.boss_area[k] = None
+    put(s, "N2.1", G=1)
+    for c in s.characters:
+        c.refuge, c.stress, c.paranoia = "N", 0, False
+    assert prompt(s).text.startswith("Night Hour 1: Arlecchino")
+    answer(s, "fire.s", expect="act")
+    events = answer(s, "N2.1.G", expect="hit")
+    wound = [e for e in events if e.kind == "wound"]
+    assert [(e.data["infected"], e.data["wounds"], e.data["life"]) for e in wound] == [("G", 1, 2)]
+    assert s.night.rings["N2.1"]["G"] == 1 and s.night.focus["N2.1.G"] == [1]

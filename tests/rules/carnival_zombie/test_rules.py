@@ -7,7 +7,7 @@ import pytest
 
 from rules.carnival_zombie import ENGINE, census, load_pack_text, load_sample_pack
 from rules.carnival_zombie.engine import CarnivalZombie
-from rules.carnival_zombie.content import DATA
+from rules.carnival_zombie.content import DATA, content_for
 from rules.carnival_zombie.state import BossSlot
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
 
@@ -377,8 +377,9 @@ def test_focus_the_attacks_within_one_activation_only():
     s = night()
     put(s, "N1.1", G=1)
     cap = s.characters[0]
-    answer(s, "fire.s")                 # Pistol 2 hits of 1: the same Goliath twice
+    answer(s, "fire.s")                 # the sample Pistol: 3 Hits of 1; one on the Goliath, two wasted
     answer(s, "N1.1.G")
+    answer(s, "waste")
     answer(s, "waste")
     assert s.night.rings["N1.1"]["G"] == 1
     answer(s, "fire.s")                 # second Action: the Wound carries over (Focus)
@@ -386,7 +387,7 @@ def test_focus_the_attacks_within_one_activation_only():
     assert s.night.rings["N1.1"]["G"] == 0 and cap.stress == 1
     put(s, "N1.1", G=1)
     answer(s, "end")
-    answer(s, "fire.s")                 # Colombina: Rifle 1x2 kills a Goliath alone
+    answer(s, "fire.s")                 # Colombina: one Rifle Hit of 2 kills a Goliath alone
     answer(s, "N1.1.G")
     assert s.night.rings["N1.1"]["G"] == 0
 
@@ -565,7 +566,7 @@ def test_boat_finale_sinks_when_the_hull_is_gone():
     s = new(quick=True, auto_start=True, ticket=3, location=10, house_rules=OFF)
     _to_sunset(s)
     answer(s, "fin.boat")
-    assert s.night.hull == 4
+    assert s.night.hull == content_for(s.pack).finales["boat"]["hull"] == 12     # the sample pack's Boat
     s.night.hull = 0
     _finish_night(s)
     assert s.result == "loss" and "Boat" in s.reason

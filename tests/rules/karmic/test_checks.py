@@ -194,3 +194,18 @@ def test_gm_marked_advanced_skills_have_no_default():
                "house_rules": {"extra_advanced_skills": ["engineering"]}})
     state, _ = check({"actor": {"character": ENRIS, "player": "u1"}, "skill": "engineering"})
     assert len(state.check.sides[0].hand) == 1
+
+
+@pytest.mark.parametrize("given, mod", [("-2", -2), ("−2", -2), ("+3", 3), ("4", 4), (-1, -1),
+                                        ("very difficult", -5), ("Very-Easy", 5), ("nigh_impossible", -8)])
+def test_difficulty_by_name_or_any_number(given, mod):
+    from rules.karmic.tables import difficulty_mod
+
+    assert difficulty_mod(given) == mod
+
+
+def test_unknown_difficulty_is_refused():
+    from rules.karmic.tables import difficulty_mod
+
+    with pytest.raises(IllegalAction, match="Unknown difficulty 'hardish'"):
+        difficulty_mod("hardish")

@@ -268,7 +268,7 @@ def test_hands_never_leak_to_public_views_or_events():
 
 
 def test_prompt_limits_hold_in_random_games():
-    for seed in (7, 8):
+    for seed in (7, 8, 9, 10):
         state = ENGINE.new_game([A, B], seed=seed)
         import random
         rnd = random.Random(seed)
@@ -278,6 +278,8 @@ def test_prompt_limits_hold_in_random_games():
                 assert len(p.id) <= 40 and len(p.options) <= 25
                 assert all(len(o.id) <= 20 and len(o.label) <= 80 for o in p.options)
                 assert len({o.id for o in p.options}) == len(p.options)
+                # no dead end: an action is offered only when it has a legal use
+                assert [o.id for o in p.options] != ["back"], p
             pr = rnd.choice(prompts)
             ids = [o.id for o in pr.options]
             if pr.max_choices > 1 or pr.min_choices == 0:
