@@ -42,7 +42,7 @@ from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
 from . import systems
-from .framework import chunks, mention
+from .framework import chunks, mention, reply
 
 SYSTEM_NAME = "carnevale"
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
@@ -872,7 +872,7 @@ class CarnevaleCog(commands.Cog):
         text = t("carnevale.game.my_sheet", interaction.locale) + "\n" + \
             describe(ENGINE.view_for(state, viewer), viewer, interaction.locale)
         for part in chunks(text.split("\n")):
-            await interaction.followup.send(part, ephemeral=True)
+            await reply(interaction, part, ephemeral=True)      # host.begin promises, reply answers
         await post_sheet(self.host, game, state, new=True)
 
     # ------------------------------------------------------------------ the campaign ledger

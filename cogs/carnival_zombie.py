@@ -392,7 +392,7 @@ class CarnivalZombieCog(BautaCog):
         "could not DM @traitor" in the channel — which would unmask them."""
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
+        actor = await self.host.actor(interaction, game=game)
         # A secret action is logged without its author: `/game log` and `/game export` list every
         # action's actor to any player, which would name the traitor.
         log_as = SECRET_ACTOR if isinstance(action, Sabotage) else None

@@ -51,6 +51,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.error("unhandled error (ref %s) in %s", ref, getattr(interaction.command, "qualified_name", "component"),
                   exc_info=(type(original), original, original.__traceback__))
         message = t("errors.unexpected", interaction.locale, ref=ref)
+    deadline = interaction.extras.pop("bauta_deadline", None)   # see framework.Deadline
+    if deadline is not None:
+        await deadline.settle()
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -2,7 +2,8 @@
 
 - `GameHost.start/act/choose` run an action through the engine and the store (one transaction,
   version-checked; a lost race is retried against the fresh state, so only a click that is
-  really stale is refused).
+  really stale is refused), and acknowledge it only once it is committed: a crash can lose only
+  what its sender never saw accepted.
 - `publish` sends public events to the game's channel, private ones by DM (or keeps them for
   `/hand` when DMs are closed), and turns each new prompt into buttons or a select addressed to
   its player.
@@ -78,10 +79,17 @@ def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
                 **kwargs: Any) -> None:
     """Answer an interaction whether or not it has been responded to yet."""
+    await settle(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+def _headline(prompt: Prompt, say: Presenter) -> str:
+    """A public prompt's message: whose decision it is, then the question."""
+    text = say.prompt(prompt)
+    return text if prompt.player == ANYONE else f"{say.player(prompt.player)} — {text}"
 
 
 def _token(value: str, index: int, room: int) -> str:
@@ -95,6 +103,39 @@ def _resolve_option(prompt: Prompt, token: str) -> str:
         if index < len(prompt.options):
             return prompt.options[index].id
     return token
+
+
+class Deadline:
+    """Discord's 3-second deadline for an interaction whose answer waits for a commit: when the
+    work runs past `seconds`, a private "thinking…" holds the interaction open (it promises
+    nothing; the answer comes after the commit). Whoever answers calls `settle()` first."""
+
+    def __init__(self, interaction: discord.Interaction, seconds: float):
+        self.interaction = interaction
+        self.deferring = False
+        self.task = asyncio.get_running_loop().create_task(self._expire(seconds))
+
+    async def _expire(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.deferring = True       # from here on not cancelled: the defer may be on the wire
+        if not self.interaction.response.is_done():
+            try:
+                await self.interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as exc:
+                log.info("could not defer a slow interaction: %s", exc)
+
+    async def settle(self) -> None:
+        """Stop the timer, or let its deferral finish: afterwards `response.is_done()` is true."""
+        if not self.deferring:
+            self.task.cancel()
+        else:
+            await asyncio.shield(self.task)
+
+
+async def settle(interaction: discord.Interaction) -> None:
+    deadline = interaction.extras.pop("bauta_deadline", None)
+    if deadline is not None:
+        await deadline.settle()
 
 
 # ---------------------------------------------------------------------------- components
@@ -258,17 +299,27 @@ class BautaCog(commands.Cog):
 
 # ---------------------------------------------------------------------------- the host
 class GameHost:
-    RETRIES = 3
+    # A lost race means another action committed, so retries always make progress; the cap only
+    # stops a storm. Six simultaneous Joins need up to six attempts for the last one.
+    RETRIES = 20
+    ACK_DEADLINE = 2.0      # seconds (Discord's is 3): past it a slow command shows a private "thinking…"
 
     def __init__(self, bot: discord.Client, store: Store):
         self.bot = bot
         self.store = store
         self.courier = Courier(bot, store)
         self._last_pinged: dict[int, str] = {}
+        # A lobby's successor, created in the lobby's last transaction, announced by its publish.
+        self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
         return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
+
+    async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
+        """The language of the game's channel: `/gm language`, else the server's own."""
+        settings = await self.store.settings(game.guild_id)
+        return settings.locale or getattr(interaction, "guild_locale", None)
 
     def reader(self, game: GameRecord, player: str, default: Any,
                interaction: discord.Interaction | None = None) -> Presenter:
@@ -322,8 +373,13 @@ class GameHost:
         if not await self.is_gm(interaction, guild_id):
             raise NotGM()
 
-    async def actor(self, interaction: discord.Interaction, guild_id: int | None = None) -> Actor:
-        return Actor(str(interaction.user.id), gm=await self.is_gm(interaction, guild_id))
+    async def actor(self, interaction: discord.Interaction, guild_id: int | None = None,
+                    game: GameRecord | None = None) -> Actor:
+        """The sender as the engine sees them; with `game`, whether they hold a seat in it (a GM
+        who plays a seat decides only for that seat, see `Actor`)."""
+        me = str(interaction.user.id)
+        return Actor(me, gm=await self.is_gm(interaction, game.guild_id if game else guild_id),
+                     seated=game is not None and me in game.seats)
 
     # ---- finding games
     async def channel_game(self, interaction: discord.Interaction, system: str | None = None) -> GameRecord:
@@ -337,107 +393,142 @@ class GameHost:
 
     # ---- the cycle
     async def begin(self, interaction: discord.Interaction) -> None:
-        """Acknowledge a slash command privately (the 3-second deadline) unless the cog already did.
-        Public output then goes to the channel as ordinary messages, refusals stay with the sender,
-        and `finish` closes the private "thinking…" with a short confirmation."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            interaction.extras["bauta_private_ack"] = True
+        """Promise the sender of a slash command a private answer (unless the cog answered already).
+        Nothing is sent now: the answer (`finish`, or the refusal) comes once the action is
+        committed, and only work running past ACK_DEADLINE shows a private "thinking…" meanwhile.
+        Public output goes to the channel as ordinary messages; refusals stay with the sender."""
+        if interaction.response.is_done() or interaction.extras.get("bauta_private_ack"):
+            return
+        interaction.extras["bauta_private_ack"] = True     # public output goes to the channel
+        interaction.extras["bauta_owed"] = True            # the private closing line is still owed
+        interaction.extras["bauta_deadline"] = Deadline(interaction, self.ACK_DEADLINE)
 
     async def finish(self, interaction: discord.Interaction, text: str | None = None) -> None:
-        if interaction.extras.pop("bauta_private_ack", False):
-            await interaction.followup.send(text or t("game.done", interaction.locale), ephemeral=True)
+        """The private acknowledgement promised by `begin` ("✓ Done." unless `text`)."""
+        if interaction.extras.pop("bauta_owed", False):
+            await reply(interaction, text or t("game.done", interaction.locale), ephemeral=True)
+
+    async def _setup(self, guild_id: int, system_name: str, seats: Sequence[str], options: dict | None,
+                     seed: int | None = None) -> tuple[systems.System, Outcome]:
+        """A new game's first state and set-up events (nothing stored yet)."""
+        system = systems.get(system_name)
+        # Only the server's explicit choices: each engine applies its own defaults, and can tell a
+        # server's choice from a default (a scenario may bring defaults of its own).
+        house = await self.store.house_rules(guild_id, system_name)
+        options = {"house_rules": house, **(options or {})}
+        seed = secrets.randbits(63) if seed is None else seed
+        return system, system.engine.start(list(seats), options, seed)
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
                     meta: dict | None = None, done: str | None = None) -> GameRecord:
         await self.begin(interaction)
-        system = systems.get(system_name)
-        # Only the server's explicit choices: each engine applies its own defaults, and can tell a
-        # server's choice from a default (a scenario may bring defaults of its own).
-        house = await self.store.house_rules(interaction.guild_id, system_name)
-        options = {"house_rules": house, **(options or {})}
-        seed = secrets.randbits(63) if seed is None else seed
-        started = system.engine.start(list(seats), options, seed)
+        system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed)
         state = started.state
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                             list(seats), system.engine.dump_state(state), interaction.user.id,
                                             meta=meta)
+        await self.finish(interaction, done)
         # `intro`: an Event the cog words through its catalogue, or (legacy) a sentence already worded
         opening = (intro if isinstance(intro, Event) else Event("start", intro) if intro else
                    Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
         events = [opening, *started.events]
         await self.publish(interaction, game, state, events, before=set())
-        await self.finish(interaction, done)
         return game
 
     async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
                   system: str | None = None, done: str | None = None) -> GameRecord:
-        """Run a slash-command action; `done` is the private closing line (default "✓ Done.")."""
+        """Run a slash-command action; `done` is the private closing line (default "✓ Done."),
+        sent once the action is committed, before its public output."""
         await self.begin(interaction)
-        game = game or await self.channel_game(interaction, system)
-        actor = await self.actor(interaction, game.guild_id)
-        new = await self._run(interaction, game, action, actor)
+        game = await self.remember(interaction, game or await self.channel_game(interaction, system))
+        actor = await self.actor(interaction, game=game)
+        new, outcome, before = await self.commit(game, action, actor, interaction.locale)
         await self.finish(interaction, done)
+        await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
 
     async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
                      options: list[str]) -> None:
-        """A click on a persistent button or select."""
+        """A click on a persistent button or select: load, apply, commit, and only then answer the
+        click, by editing the prompt's message in the same response; then publish."""
         try:
-            await interaction.response.defer()
             game = await self.store.game(game_id)
             if game is None or not game.active:
-                raise StalePrompt(t("errors.game_ended", interaction.locale))
+                raise StalePrompt("game_ended")
             engine = systems.get(game.system).engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
-            chosen = tuple(_resolve_option(prompt, o) for o in options)
-            actor = await self.actor(interaction, game.guild_id)
-            await self._run(interaction, game, Choose(prompt_id, chosen), actor, answered=prompt)
+            action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
+            game = await self.remember(interaction, game)      # labels of what follows name the clicker
+            actor = await self.actor(interaction, game=game)
+            new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+            await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
+            await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
 
     async def commit(self, game: GameRecord, action: Any, actor: Actor, locale: Any = None,
                      log_as: str | None = None) -> tuple[GameRecord, Outcome, set[str]]:
         """Apply and commit one action without publishing: (new record, outcome, prompt ids pending
-        before). A lost race is replayed against the fresh state, so only a really stale action is
-        refused. `log_as` replaces the actor in the game's log, for actions whose author is secret."""
-        engine = systems.get(game.system).engine
+        before). A lost race is replayed against the fresh state (so the engine checks it again),
+        and only a really stale action is refused. `log_as` replaces the actor in the game's log,
+        for actions whose author is secret. The action that ends a game ends it in the same
+        transaction; one that hands over to another game (a lobby's Start) creates it there too."""
+        system = systems.get(game.system)
+        engine = system.engine
         for _attempt in range(self.RETRIES):
             state = engine.load_state(game.state)
             before = {p.id for p in engine.pending(state)}
             outcome = engine.apply(state, action, actor)
+            over = engine.is_over(outcome.state)
+            after = system.successor(outcome.state) if over and system.successor else None
+            logged = (game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
+                      [e.to_dict() for e in outcome.events])
             try:
-                new = await self.store.commit_action(
-                    game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
-                    [e.to_dict() for e in outcome.events])
-                return new, outcome, before
+                if after is None:
+                    return await self.store.commit_action(*logged, end=over), outcome, before
+                name, seats, options = after
+                nxt, started = await self._setup(game.guild_id, name, seats, options)
+                ended, opened = await self.store.commit_and_create(
+                    *logged, name, list(seats), nxt.engine.dump_state(started.state),
+                    int(actor.id) if actor.id.isdigit() else game.created_by,
+                    # the players' names and languages, gathered as they joined, go with them
+                    meta={k: game.meta[k] for k in ("names", "locales") if k in game.meta})
+                self._opened[ended.id] = (opened, started.state, started.events)
+                return ended, outcome, before
             except VersionConflict:
                 fresh = await self.store.game(game.id)
                 if fresh is None or not fresh.active:
-                    raise StalePrompt(t("errors.game_ended", locale)) from None
+                    raise StalePrompt("game_ended") from None
                 game = fresh
         raise VersionConflict(t("errors.already_done", locale))
 
-    async def _run(self, interaction: discord.Interaction, game: GameRecord, action: Any, actor: Actor,
-                   answered: Prompt | None = None) -> GameRecord:
-        new, outcome, before = await self.commit(game, action, actor, interaction.locale)
-        if answered is not None:
-            await self._mark_answered(interaction, new, answered, action)
-        await self.publish(interaction, new, outcome.state, outcome.events, before)
-        return new
-
-    async def _mark_answered(self, interaction: discord.Interaction, game: GameRecord, prompt: Prompt,
-                             action: Choose) -> None:
-        say = self.presenter(game, interaction.locale)
-        labels = ", ".join(say.option(o) for o in prompt.options if o.id in action.options)
-        who = getattr(interaction.user, "display_name", None) or str(interaction.user)
-        original = getattr(interaction.message, "content", "") or say.prompt(prompt)
-        note = t("prompt.answered", interaction.locale, who=who, choice=labels)
+    async def _acknowledge_click(self, interaction: discord.Interaction, game: GameRecord, state: Any,
+                                 answered: Prompt, action: Choose) -> None:
+        """Answer a committed click: its prompt loses its buttons and shows the choice; a prompt
+        open to anyone that stays open (a lobby's Join) is brought up to date instead, buttons kept.
+        (A player's prompt still pending after their click is an engine's inner step, not shown.)
+        Worded for whoever reads that message: the server's language in the channel, the
+        clicker's own in a DM."""
+        engine = systems.get(game.system).engine
+        locale = interaction.locale if answered.private else await self.server_locale(game, interaction)
+        say = self.presenter(game, locale)
+        still = next((p for p in engine.pending(state) if p.id == answered.id and p.player == ANYONE), None)
+        if still is not None:
+            edit: dict[str, Any] = {"content": _headline(still, say)[:MESSAGE_LIMIT],
+                                    "view": prompt_view(game.id, still, say)}
+        else:
+            labels = ", ".join(say.option(o) for o in answered.options if o.id in action.options)
+            who = display_name(interaction.user) or str(interaction.user)
+            original = getattr(interaction.message, "content", "") or say.prompt(answered)
+            note = t("prompt.answered", locale, who=who, choice=labels)
+            edit = {"content": f"{original}\n{note}"[:MESSAGE_LIMIT], "view": None}
         try:
-            await interaction.edit_original_response(content=f"{original}\n{note}"[:MESSAGE_LIMIT], view=None)
+            await interaction.response.edit_message(**edit)
         except discord.HTTPException as exc:
-            log.info("could not mark prompt answered: %s", exc)
+            # Committed but not acknowledged (e.g. past the deadline): the sender sees the result
+            # published, and a retry of the same click is refused as already made.
+            log.info("could not acknowledge a click: %s", exc)
 
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
@@ -445,7 +536,7 @@ class GameHost:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
-        locale = settings.locale or getattr(interaction, "guild_locale", None)
+        locale = await self.server_locale(game, interaction)
         game = await self.remember(interaction, game)
         say = self.presenter(game, locale)
 
@@ -520,18 +611,20 @@ class GameHost:
                 await self.store.set_meta(fresh, {**fresh.meta, "dm_nudged": sorted(nudged | closed | waiting)})
         if gm_waiting:
             public_lines.append(t("dm.gm_waiting", locale))
+        opened = self._opened.pop(game.id, None) if over else None
         if over:
-            await self.store.end_game(game)
-            public_lines.append(t("game.over", locale, id=game.id))
+            if game.active:         # commit ends a game with its last action; this is for other callers
+                await self.store.end_game(game)
+            if opened is None:      # a lobby that started its game says so instead
+                public_lines.append(t("game.over", locale, id=game.id))
 
         for text in chunks(public_lines):
             await self._post(interaction, game, text)
         for prompt in public_prompts:
-            who = "" if prompt.player == ANYONE else f"{mention(prompt.player)} — "
             # Ping a player when the turn comes to them, not again for each step of their own turn.
             ping = self._last_pinged.get(game.id) != prompt.player
             self._last_pinged[game.id] = prompt.player
-            await self._post(interaction, game, f"{who}{say.prompt(prompt)}"[:MESSAGE_LIMIT],
+            await self._post(interaction, game, _headline(prompt, say)[:MESSAGE_LIMIT],
                              **await self.prompt_parts(game, state, prompt, say),
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
@@ -540,6 +633,11 @@ class GameHost:
             await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
+        if opened is not None:
+            record, first, started_events = opened
+            title = systems.get(record.system).title
+            intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
+            await self.publish(interaction, record, first, [intro, *started_events], before=set())
 
     async def remind_idle(self) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
@@ -632,10 +730,10 @@ class GameHost:
                            dm_prompts=dm_prompts)
 
 
-async def _lobby_over(host: GameHost, interaction, game: GameRecord, state) -> None:
-    if state.started:
-        await host.start(interaction, state.system, state.players, state.options)
+def _lobby_successor(state) -> tuple[str, list[str], dict] | None:
+    """A started table hands over to its game, with the players who joined, in joining order."""
+    return (state.system, list(state.players), state.options) if state.started else None
 
 
-systems.register(systems.System(name="lobby", title="Table", engine=Lobby(), on_over=_lobby_over,
+systems.register(systems.System(name="lobby", title="Table", engine=Lobby(), successor=_lobby_successor,
                                 listed=False))

@@ -54,7 +54,7 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
 from rules.klash.state import HOUSE_RULES
 
 from . import systems
-from .framework import BautaCog, chunks, mention, prompt_view
+from .framework import BautaCog, chunks, mention, prompt_view, reply
 
 log = logging.getLogger("bauta.klash")
 
@@ -382,7 +382,7 @@ class KlashCog(BautaCog):
         sender), committed, its public events and prompts posted to the channel."""
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
-        actor = await self.host.actor(interaction, game.guild_id)
+        actor = await self.host.actor(interaction, game=game)
         new, outcome, before = await self.host.commit(game, action, actor, interaction.locale)
         await self.host.publish(interaction, new, outcome.state, outcome.events, before)
 
@@ -580,13 +580,13 @@ class KlashCog(BautaCog):
             raise BautaError(t("klash.not_seated", locale))
         if not cards:
             if state.phase != "team" or me not in state.seats or me in state.team_choice:
-                await interaction.followup.send(t("klash.team_none", locale), ephemeral=True)
+                await reply(interaction, t("klash.team_none", locale), ephemeral=True)
                 return
             picks = state.picks[me]
             lines = [t("klash.team_picks", locale)] + [
                 f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
                 for i, c in enumerate(picks)]
-            await interaction.followup.send(chunks(lines)[0], ephemeral=True)
+            await reply(interaction, chunks(lines)[0], ephemeral=True)    # host.begin promised an answer
             for prompt in ENGINE.pending(state):
                 if prompt.player == me:
                     await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)

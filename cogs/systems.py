@@ -34,6 +34,9 @@ class System:
     # An image to send with a prompt's buttons (a draft table, the hand being played from):
     # (view_for the prompt's recipient, prompt) -> (file name, PNG bytes) or None. Runs in a thread.
     prompt_image: Optional[Callable[[dict, Any], Optional[tuple[str, bytes]]]] = None
+    # The game an ended game hands over to, created in the same transaction as its last action:
+    # (final state) -> (system name, seats, options), or None (the lobby's Start opens its game).
+    successor: Callable[[Any], tuple[str, list[str], dict] | None] | None = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
 
 

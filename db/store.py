@@ -246,33 +246,49 @@ class Store:
         return [GameRecord.from_row(r) for r in rows]
 
     async def commit_action(self, game: GameRecord, actor: str, action: dict, new_state: dict,
-                            events: list[dict]) -> GameRecord:
-        """Apply one action atomically, if nobody else has changed the game since `game` was read.
+                            events: list[dict], end: bool = False) -> GameRecord:
+        """Apply one action atomically, if nobody else has changed the game since `game` was read;
+        `end` also ends the game in the same transaction (the action that finishes it by its rules).
         The log's seq is the version it produced: versions only grow, so seqs are unique."""
         stamp = now()
 
         def run(raw: sqlite3.Connection) -> None:
-            raw.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = raw.execute(
-                    "UPDATE games SET state = ?, version = version + 1, updated_at = ? "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (_dumps(new_state), stamp, game.id, game.version))
-                if cursor.rowcount != 1:
-                    raise VersionConflict("That was already done.")
-                raw.execute(
-                    "INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, "
-                    "version_before, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.id, game.version + 1, actor, _dumps(action), _dumps(events), _dumps(game.state),
-                     game.version, stamp))
-                raw.execute("COMMIT")
-            except BaseException:
-                raw.execute("ROLLBACK")
-                raise
+            _transaction(raw, _action_statements(game, actor, action, new_state, events, end, stamp))
 
-        await self._call(run)
+        try:
+            await self._call(run)
+        except _Stale:
+            raise VersionConflict("That was already done.") from None
         return GameRecord(**{**game.__dict__, "state": new_state, "version": game.version + 1,
-                             "updated_at": stamp})
+                             "status": "ended" if end else game.status, "updated_at": stamp})
+
+    async def commit_and_create(self, game: GameRecord, actor: str, action: dict, new_state: dict,
+                                events: list[dict], system: str, seats: list[str], state: dict,
+                                created_by: int, meta: dict | None = None) -> tuple[GameRecord, GameRecord]:
+        """Commit the action that ends `game` and create the game that follows it in the same
+        channel, in one transaction (a lobby's Start): a crash leaves either the open table or the
+        new game, never an ended table without its game. Returns (ended game, new game)."""
+        stamp = now()
+        insert = ("INSERT INTO games (guild_id, channel_id, system, seats, state, meta, created_by, created_at, "
+                  "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  (game.guild_id, game.channel_id, system, _dumps(seats), _dumps(state), _dumps(meta or {}),
+                   created_by, stamp, stamp))
+
+        def run(raw: sqlite3.Connection) -> int:
+            cursor = _transaction(raw, [*_action_statements(game, actor, action, new_state, events, True, stamp),
+                                        insert])
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+        try:
+            new_id = await self._call(run)
+        except _Stale:
+            raise VersionConflict("That was already done.") from None
+        ended = GameRecord(**{**game.__dict__, "state": new_state, "version": game.version + 1,
+                              "status": "ended", "updated_at": stamp})
+        opened = await self.game(new_id)
+        assert opened is not None       # created just now in this transaction
+        return ended, opened
 
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
         """Meta (end votes, message ids) is not game state: no version bump, no undo entry."""
@@ -441,12 +457,34 @@ class Store:
         self._settings.pop(guild_id, None)
 
 
-def _transaction(raw: sqlite3.Connection, statements: list[tuple[str, tuple]]) -> sqlite3.Cursor:
+class _Stale(Exception):
+    """A guarded statement of a transaction changed no row: roll back, the caller says why."""
+
+
+def _action_statements(game: GameRecord, actor: str, action: dict, new_state: dict, events: list[dict],
+                       end: bool, stamp: str) -> list[tuple[str, tuple, bool]]:
+    """One game action: the version-checked update (guarded: it must change exactly one row) and
+    its log row with the state before it."""
+    return [("UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
+             "status = CASE WHEN ? THEN 'ended' ELSE status END "
+             "WHERE id = ? AND version = ? AND status = 'active'",
+             (_dumps(new_state), stamp, int(end), game.id, game.version), True),
+            ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, version_before, "
+             "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             (game.id, game.version + 1, actor, _dumps(action), _dumps(events), _dumps(game.state),
+              game.version, stamp), False)]
+
+
+def _transaction(raw: sqlite3.Connection, statements: list[tuple]) -> sqlite3.Cursor:
+    """Run (sql, params[, guarded]) statements in one IMMEDIATE transaction; a guarded statement
+    that changes no row rolls everything back with `_Stale`."""
     raw.execute("BEGIN IMMEDIATE")
     try:
         cursor = None
-        for sql, params in statements:
+        for sql, params, *guarded in statements:
             cursor = raw.execute(sql, params)
+            if guarded and guarded[0] and cursor.rowcount != 1:
+                raise _Stale()
         raw.execute("COMMIT")
         return cursor
     except BaseException:

@@ -58,13 +58,21 @@ def term(key: str) -> dict:
 
 @dataclass(frozen=True)
 class Actor:
-    """Who sent an action. `gm` is true when the cog has checked the sender holds the GM role."""
+    """Who sent an action. `gm` is true when the cog has checked the sender holds the GM role;
+    `seated` when the sender also holds a seat in the game. A GM without a seat runs the table and
+    may decide for anyone (NPCs, an absent player); a GM playing a seat decides only for that seat
+    (and for GM and open prompts), like the other players: their GM powers stay with GM commands."""
 
     id: str
     gm: bool = False
+    seated: bool = False
 
     def may_act_for(self, player_id: str) -> bool:
-        return self.gm or self.id == player_id or player_id == ANYONE
+        if player_id in (self.id, ANYONE):
+            return True
+        if player_id == GM:
+            return self.gm
+        return self.gm and not self.seated
 
 
 @dataclass(frozen=True, init=False)

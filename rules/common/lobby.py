@@ -42,12 +42,13 @@ class Lobby(Engine[LobbyState]):
     def pending(self, state):
         if state.over:
             return []
+        # One id while the table is open: simultaneous Joins all answer the same live prompt (the
+        # host retries each against the fresh table, where the engine checks it again).
         return [Prompt.ask("lobby", {"title": state.title, "count": len(state.players), "max": state.max_players,
                                      "min": state.min_players, "players": list(state.players),
                                      "host_player": state.host}, ANYONE,
                            (Option.of("join", "table_join"), Option.of("leave", "table_leave"),
-                            Option.of("start", "table_start"), Option.of("cancel", "table_cancel")),
-                           key=(state.round,))]
+                            Option.of("start", "table_start"), Option.of("cancel", "table_cancel")))]
 
     def step(self, state, action: Choose, actor: Actor):
         self.check_choice(state, action, actor)

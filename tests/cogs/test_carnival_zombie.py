@@ -137,7 +137,7 @@ async def test_start_checks_its_options_and_the_scenario_minimum(bot, world):
     refused = world.interaction(world.users[2], world.channels[10])
     with pytest.raises(BautaError, match="Difficulty"):
         await cog.start.callback(cog, refused, difficulty="extreme")
-    assert refused.response.deferred.ephemeral                     # acknowledged privately: the refusal too
+    assert not refused.response.is_done()       # nothing sent before the check: the refusal is private
     assert await bot.store.active_game(1, 10) is None
     # Just a Matter of Time needs 3 players: the lobby refuses to start with 1
     await cog.start.callback(cog, world.interaction(world.users[2], world.channels[10]), difficulty="easy",

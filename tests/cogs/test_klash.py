@@ -317,7 +317,7 @@ async def test_typed_actions_with_autocompletion(bot, world):
     refused = world.interaction(alice, world.channels[10])
     with pytest.raises(Exception):
         await cog.activate.callback(cog, refused, model="m4")
-    assert refused.response.deferred.ephemeral and world.public_text() == before   # the refusal is hers alone
+    assert not refused.response.is_done() and world.public_text() == before   # the refusal is hers alone
     await cog.activate.callback(cog, world.interaction(bruno, world.channels[10]), model="wolf")   # by name
     assert world.ephemeral(bruno)[-1].content == "✓ Done."      # acknowledged privately, the output is public
     _, state = await state_of(bot, game.id)

@@ -111,8 +111,8 @@ async def test_help_overview_and_per_game_lists(bot, world):
 
 
 async def test_host_acknowledges_privately_so_refusals_stay_private(bot, world):
-    """A cog that leaves deferral to the host: public events go to the channel, a refusal only to
-    its sender, and the private "thinking…" is closed."""
+    """A cog that leaves acknowledging to the host: public events go to the channel, a refusal only
+    to its sender, and no "thinking…" is shown (the answer follows the commit within milliseconds)."""
     from tests.cogs.test_framework import start_duel
     from tests.support.duel import Concede
 
@@ -123,7 +123,7 @@ async def test_host_acknowledges_privately_so_refusals_stay_private(bot, world):
         await bot.host.act(interaction, Concede(), system="duel")
     except IllegalAction as exc:
         await bot.tree.on_error(interaction, app_commands.CommandInvokeError(bot.tree.get_command("hand"), exc))
-    assert interaction.response.deferred.ephemeral
+    assert interaction.response.deferred is None
     assert world.ephemeral(carla)[-1].content == "Only a player can concede."
     assert "concede" not in world.public_text().lower()
     bruno = world.users[3]

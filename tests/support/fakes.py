@@ -163,8 +163,9 @@ class FakeResponse:
         return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
 
     async def edit_message(self, **kwargs):
+        """Answer a component click by editing the message it sits on (Discord's UPDATE_MESSAGE)."""
         self._claim()
-        self.interaction.edits.append(kwargs)
+        await self.interaction.edit_original_response(**kwargs)
 
 
 class FakeFollowup:
@@ -172,6 +173,9 @@ class FakeFollowup:
         self.interaction = interaction
 
     async def send(self, content=None, *, ephemeral: bool = False, **kwargs):
+        if not self.interaction.response.is_done():
+            # Discord knows an interaction's webhook only once the interaction has been answered.
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), {"code": 10015, "message": "Unknown Webhook"})
         kwargs.pop("wait", None)
         deferred = self.interaction.response.deferred
         # A deferred slash command keeps the ephemerality chosen at defer time for its first followup.

@@ -1,0 +1,160 @@
+"""kill -9 around clicks loses nothing that was acknowledged.
+
+tests/support/kill_child.py plays a lobby and Duel games by clicks through the real GameHost over
+one SQLite file; this test SIGKILLs it 50 times at seeded moments: in each phase of a click
+(before its commit, between commit and acknowledgement, after the acknowledgement) and at random
+delays. Right after each kill the database must hold every click acknowledged so far. Each run
+resumes the table the last one left, re-clicking its last click first (a player unsure it worked):
+in the end nothing may be stored twice, every game must be consistent, and the table plays on.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = 50
+PHASES = ("before-commit", "after-commit", "after-ack")
+SEED = 9
+
+
+class Zygote:
+    """The child bot process that forks one run per request."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-u", str(ROOT / "tests/support/kill_child.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, bufsize=0)
+        self.buffer = b""
+        assert self.line(timeout=60) == "ready"
+
+    def line(self, timeout: float) -> str | None:
+        """The next line from the child, or None after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 4096)
+            if not chunk:
+                raise AssertionError("the child bot process died")
+            self.buffer += chunk
+        raw, self.buffer = self.buffer.split(b"\n", 1)
+        return raw.decode()
+
+    def run(self, config: dict, kill_after: float | None = None) -> tuple[bool, str | None]:
+        """One run; SIGKILLed at its target phase or after `kill_after` seconds.
+        Returns (killed, the phase it was in when killed, if it said)."""
+        self.proc.stdin.write((json.dumps(config) + "\n").encode())
+        first = self.line(timeout=30)
+        assert first and first.startswith("child "), first
+        pid = int(first.split()[1])
+        phase = None
+        marker = self.line(timeout=kill_after if kill_after is not None else 30)
+        if marker is None or marker.startswith("at "):
+            phase = marker.split()[1] if marker else None
+            os.kill(pid, signal.SIGKILL)
+            marker = self.line(timeout=30)
+        assert marker and marker.startswith(f"exit {pid} "), marker
+        status = int(marker.split()[2])
+        if os.WIFSIGNALED(status):
+            return os.WTERMSIG(status) == signal.SIGKILL, phase
+        assert os.WEXITSTATUS(status) == 0, "a run failed (its traceback is above)"
+        return False, None
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def stored(db: Path):
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        actions = conn.execute("SELECT game_id, actor, action FROM game_actions WHERE undone = 0").fetchall()
+        games = conn.execute("SELECT id, system, status, version, state FROM games ORDER BY id").fetchall()
+        logged = {row["id"]: n for row, n in
+                  ((g, conn.execute("SELECT COUNT(*) FROM game_actions WHERE game_id = ?", (g["id"],)).fetchone()[0])
+                   for g in games)}
+    picks = Counter((a["game_id"], json.loads(a["action"])["prompt"], tuple(json.loads(a["action"])["options"]),
+                     a["actor"]) for a in actions)
+    return picks, games, logged
+
+
+def acked(path: Path) -> list[tuple]:
+    """The clicks acknowledged as accepted (an acknowledgement followed by a refusal does not count)."""
+    if not path.exists():
+        return []
+    given: dict[str, tuple] = {}
+    for record in map(json.loads, path.read_text().splitlines()):
+        if record.get("refused"):
+            given.pop(record["attempt"], None)
+        else:
+            given[record["attempt"]] = (record["game"], record["prompt"], (record["option"],), str(record["user"]))
+    return list(given.values())
+
+
+def test_kill_9_around_clicks_loses_nothing_acknowledged(tmp_path):
+    rng = random.Random(SEED)
+    db, acks, tries, stuck = (tmp_path / name for name in ("bauta.sqlite3", "acks.jsonl", "tries.jsonl", "stuck.jsonl"))
+    files = {"db": str(db), "acks": str(acks), "tries": str(tries), "stuck": str(stuck)}
+    zygote = Zygote()
+    started = time.monotonic()
+    kills: Counter = Counter()
+    lost: set[tuple] = set()
+    try:
+        for n in range(RUNS):
+            config = {**files, "seed": n, "clicks": 12}
+            if n % 4 < 3:           # stop inside one phase, the 1st to 6th time the run reaches it
+                config["target"] = [rng.randint(1, 6), PHASES[n % 4]]
+                killed, phase = zygote.run(config)
+            else:                   # or at a random moment
+                killed, phase = zygote.run(config, kill_after=rng.uniform(0.0, 0.15))
+            assert killed, f"run {n} was not killed"
+            kills[phase or "random"] += 1
+            # right after the kill, before anyone clicks again: every acknowledged click is stored
+            picks, _, _ = stored(db)
+            lost.update(a for a in acked(acks) if picks[a] == 0)
+        # the table still plays: a last run, not killed, goes on from where the last kill left it
+        before, _, _ = stored(db)
+        final_acks = len(acked(acks))
+        killed, _ = zygote.run({**files, "seed": RUNS, "clicks": 30})
+        assert not killed
+    finally:
+        zygote.close()
+    elapsed = time.monotonic() - started
+
+    picks, games, logged = stored(db)
+    acknowledged = acked(acks)
+    lost.update(a for a in acknowledged if picks[a] == 0)
+    doubled = [key for key, count in picks.items() if count > 1]
+    figures = {"kills": sum(kills.values()), "by_phase": dict(kills), "acknowledged": len(acknowledged),
+               "lost": len(lost), "doubled": len(doubled), "games": len(games),
+               "stuck": len(stuck.read_text().splitlines()) if stuck.exists() else 0, "seconds": round(elapsed, 1)}
+    print("kill -9 figures:", json.dumps(figures))
+    (tmp_path / "figures.json").write_text(json.dumps(figures))
+
+    assert sum(kills.values()) == RUNS and all(kills[p] >= 10 for p in PHASES)
+    assert lost == set() and doubled == [] and figures["stuck"] == 0
+    assert len(set(acknowledged)) == len(acknowledged)          # nothing was acknowledged twice either
+    # every game is consistent: its version counts its logged actions, ended exactly when its rules ended it
+    for game in games:
+        state = json.loads(game["state"])
+        assert game["version"] == logged[game["id"]], dict(game)
+        assert (game["status"] == "ended") == bool(state.get("over")), dict(game)
+    assert sum(1 for g in games if g["status"] == "active") <= 1
+    duels = [g for g in games if g["system"] == "duel"]
+    lobbies = [g for g in games if g["system"] == "lobby"]
+    assert any(g["status"] == "ended" for g in duels)            # whole games were played through the kills
+    assert all(json.loads(g["state"])["started"] for g in lobbies if g["status"] == "ended")
+    assert len(duels) == sum(1 for g in lobbies if g["status"] == "ended")   # every started table has its game
+    # and the last run played on: its acknowledged clicks are stored too
+    assert len(acknowledged) > final_acks and sum(picks.values()) > sum(before.values())
+    assert elapsed < 60
