@@ -133,3 +133,21 @@ async def test_framework_refusals_are_codes_worded_for_their_reader(bot, world):
     assert (refused.value.code, refused.value.params) == ("no_game_here", {})
     await bot.tree.on_error(interaction, refused.value)        # the tree's error handler words it
     assert world.ephemeral(world.users[2])[-1].content == "In questo canale non c'è nessuna partita in corso."
+
+
+async def test_a_table_hands_its_players_names_and_languages_to_its_game(bot, world):
+    """Bruno joins in Italian; in the game the table opens, his DMs stay Italian though Alice (in
+    English) is the one clicking, and the buttons name both players."""
+    alice, bruno = world.users[2], world.users[3]
+    world.bot.get_user = lambda uid: None            # nothing cached: names come from the table's meta
+    interaction = world.interaction(alice, world.channels[10])
+    await bot.host.open_lobby(interaction, "duel", min_players=2, max_players=2)
+    await click(world, world.last("channel:10", with_view=True), bruno, index=0, locale="it", guild_locale="en-US")
+    await click(world, world.last("channel:10", with_view=True), alice, index=2)             # Start
+    game = await bot.store.active_game(1, 10)
+    assert game.system == "duel" and game.meta["names"] == {"2": "Alice", "3": "Bruno"}
+    assert game.meta["locales"] == {"2": "en-US", "3": "it"}
+    start = world.last("channel:10", with_view=True)
+    assert labels(start) == ["Alice starts", "Bruno starts"]
+    await click(world, start, alice, index=1)                                               # Bruno starts
+    assert world.last("dm:3", with_view=True).content.endswith("\nGioca una carta dalla tua mano.")
