@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +83,7 @@ def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(language: str) -> dict[str, str]:
     """`en.yaml` plus every `en.<part>.yaml` (one per game, so each game owns its file)."""
     flat: dict[str, str] = {}

@@ -3,7 +3,7 @@ import asyncio
 import json
 
 from i18n.present import Presenter
-from rules.common import GM, PUBLIC
+from rules.common import PUBLIC
 from tests.conftest import make_bot
 from tests.support.fakes import click
 
