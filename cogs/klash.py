@@ -196,12 +196,11 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
     """The picture that goes with a prompt's buttons, from its recipient's own view: the auction table
     (the revealed cards and both players' picks so far) with the pick buttons; the player's own Event
     Card hand with the private hand, answer and Final Phase swap buttons."""
-    tag = prompt.id.split(":")[1] if ":" in prompt.id else ""
-    if tag == "pick":
+    if prompt.kind == "pick":
         if _BOT is not None and "names" not in view:
             view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
         return "klash-draft.png", R.draft_png(view)
-    if prompt.private and (tag == "hand" or tag == "resp" or tag == "swap") and "hand" in view:
+    if prompt.private and prompt.kind in ("hand", "respond", "swap") and "hand" in view:
         return "klash-hand.png", R.hand_png(view)
     return None
 
@@ -391,21 +390,13 @@ class KlashCog(BautaCog):
         await self._apply(interaction, action)
         await self.host.finish(interaction, done)
 
-    async def _typed(self, interaction: discord.Interaction, model: str, activate: bool = True):
+    async def _typed(self, interaction: discord.Interaction, model: str):
         """The start of a typed action: acknowledged privately, the channel's game and the model
-        named. With `activate`, a Ready model when nothing is active yet is activated first (its
-        own engine action, so undo takes back one step at a time). Returns (fresh state, model id)."""
+        named. Returns (state, model id). A typed action for a Ready model when nothing is active
+        yet activates it first: that is the engine's rule (``OPENS_ACTIVATION``), not the cog's."""
         await self.host.begin(interaction)
         _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
-        if not activate:
-            return state, mid
-        me = str(interaction.user.id)
-        for prompt in ENGINE.pending(state):
-            if prompt.id.endswith(":activate") and prompt.player == me and mid in [o.id for o in prompt.options]:
-                await self._apply(interaction, Activate(mid))
-                return (await self._game_state(interaction))[1], mid
-        return state, mid
+        return state, _model_id(state, model, interaction.locale)
 
     # ---------------------------------------------------------------- autocomplete
     async def _state_or_none(self, interaction):
@@ -587,9 +578,11 @@ class KlashCog(BautaCog):
                 f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
                 for i, c in enumerate(picks)]
             await reply(interaction, chunks(lines)[0], ephemeral=True)    # host.begin promised an answer
+            say = self.host.presenter(game, interaction.locale)
             for prompt in ENGINE.pending(state):
                 if prompt.player == me:
-                    await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
+                    await interaction.followup.send(say.prompt(prompt)[:2000], view=prompt_view(game.id, prompt, say),
+                                                    ephemeral=True)
             return
         n = len(state.picks.get(me, [])) or 12
         try:
@@ -618,7 +611,7 @@ class KlashCog(BautaCog):
     @app_commands.describe(model="Your model to deploy", x="cm from the west edge (0–120)", y="cm from the south edge (0–120)")
     @app_commands.autocomplete(model=ac_deploy_model)
     async def deploy(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None):
-        state, mid = await self._typed(interaction, model, activate=False)
+        state, mid = await self._typed(interaction, model)
         if x is None or y is None:
             spots = ENGINE.deploy_spots(state, mid)
             if not spots:
@@ -630,7 +623,7 @@ class KlashCog(BautaCog):
     @app_commands.describe(model="The model to activate")
     @app_commands.autocomplete(model=ac_ready_model)
     async def activate(self, interaction: discord.Interaction, model: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, Activate(mid))
 
     # ---------------------------------------------------------------- the seven actions
@@ -717,14 +710,14 @@ class KlashCog(BautaCog):
                                   app_commands.Choice(name="Arm a re-roll (house rule; else asked after a failed roll)", value="reroll")])
     @app_commands.autocomplete(model=ac_own_model)
     async def token(self, interaction: discord.Interaction, model: str, effect: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, UseToken(mid, effect))
 
     @klash.command(name="end", description="End the active model's activation")
     @app_commands.describe(model="The active model")
     @app_commands.autocomplete(model=ac_active_model)
     async def end(self, interaction: discord.Interaction, model: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, EndActivation(mid))
 
     # ---------------------------------------------------------------- Event Cards
