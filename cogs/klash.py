@@ -46,7 +46,7 @@ from discord import app_commands
 
 from i18n import t
 from renderers import klash as R
-from rules.common import GM, PUBLIC, BautaError
+from rules.common import GM, PUBLIC, BautaError, Event
 from rules.klash import ENGINE, load_pack_text
 from rules.klash import arena
 from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
@@ -211,17 +211,18 @@ async def show_board(host, game, state, *, new: bool = False) -> None:
     view = public_view(host, state)
     if state.phase == "draft":
         return
+    locale = await host.server_locale(game, None)
     if state.phase == "team":
         live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
         if live.get("done") and not new:
             return
         png = await asyncio.to_thread(R.draft_png, view)
-        await host.live_message(game, DRAFT, _draft_caption(view), file=_file(png, f"klash-{game.id}-draft.png"),
+        await host.live_message(game, DRAFT, _draft_caption(view, locale), file=_file(png, f"klash-{game.id}-draft.png"),
                                 new=True,
                                 round=state.draft_round, done=state.phase == "team")
     else:
         png = await asyncio.to_thread(R.arena_png, view)
-        await host.live_message(game, ARENA, _arena_caption(view), file=_file(png, f"klash-{game.id}-arena.png"),
+        await host.live_message(game, ARENA, _arena_caption(view, locale), file=_file(png, f"klash-{game.id}-arena.png"),
                                 new=new)
 
 
@@ -233,7 +234,8 @@ async def send_hand(host, game, state, player: str) -> bool:
     view["names"] = _names(host, state.seats)
     png = await asyncio.to_thread(R.hand_png, view)
     key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
-    return await host.courier.send_dm(game.guild_id, int(player), t(key, None, id=game.id, n=len(view.get("hand") or [])),
+    locale = host.reader(game, player, await host.server_locale(game, None)).language
+    return await host.courier.send_dm(game.guild_id, int(player), t(key, locale, id=game.id, n=len(view.get("hand") or [])),
                                       file=_file(png, f"klash-{game.id}-hand.png"))
 
 
@@ -547,17 +549,15 @@ class KlashCog(BautaCog):
         if getattr(opponent, "bot", False):
             raise BautaError(t("klash.not_a_bot", locale))
         options: dict[str, Any] = {}
-        label = t("klash.sample_pack", locale)
+        seats = [str(interaction.user.id), str(opponent.id)]
+        intro = Event("draft_opened", {"a_player": seats[0], "b_player": seats[1]})
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
                 raise BautaError(t("klash.no_pack", locale, name=pack))
             options["pack"] = load_pack_text(text, pack)
-            label = t("klash.pack_named", locale, name=pack)
-        seats = [str(interaction.user.id), str(opponent.id)]
-        await self.host.start(interaction, NAME, seats, options=options,
-                              intro=t("klash.intro", interaction.guild_locale,
-                                      players=" vs ".join(map(mention, seats)), pack=label))
+            intro = Event("draft_opened_pack", {"a_player": seats[0], "b_player": seats[1], "pack": pack})
+        await self.host.start(interaction, NAME, seats, options=options, intro=intro)
 
     # ---------------------------------------------------------------- /klash team
     @klash.command(name="team", description="Choose your team: up to 8 of your 12 cards (or see them and the select)")

@@ -68,22 +68,22 @@ async def decline_rerolls(bot, world, game_id, seen=None):
         await answer(world, game_id, window, ["no"])
 
 
-async def answer(world, game_id, prompt, option_ids, user=None):
-    """Answer a prompt the way a player does: click its button, or choose in its select."""
+async def answer(world, game_id, prompt, option_ids, user=None, locale="en-US"):
+    """Answer a prompt the way a player does (a client in `locale`): click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
     user = user or world.users[int(prompt.player)]
     ids = message.custom_ids()
     if len(ids) == 1 and ":s:" in ids[0]:
         values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
-        return await click(world, message, user, index=0, values=values)
+        return await click(world, message, user, index=0, values=values, locale=locale)
     index = [o.id for o in prompt.options].index(option_ids[0])
-    return await click(world, message, user, index=index)
+    return await click(world, message, user, index=index, locale=locale)
 
 
-async def start_draft(bot, world, seed, value=SEED):
+async def start_draft(bot, world, seed, value=SEED, locale="en-US"):
     seed(value)
     cog = bot.get_cog("KlashCog")
-    interaction = world.interaction(world.users[2], world.channels[10])
+    interaction = world.interaction(world.users[2], world.channels[10], locale=locale)
     await cog.draft.callback(cog, interaction, opponent=world.users[3])
     game = await bot.store.active_game(1, 10)
     assert game.system == "klash" and game.seats == ["2", "3"]

@@ -1,7 +1,6 @@
 """Action restrictions from §3.3–§3.5 not covered by a worked example."""
 import pytest
 
-from rules.common import IllegalAction
 from rules.klash.actions import Activate, Assault, Charge, Move, Volley
 
 from .helpers import do, kinds, prompt, tskirmish, illegal

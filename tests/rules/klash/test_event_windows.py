@@ -1,9 +1,7 @@
 """Event Card windows (§3.11, §6.24): a card says when it is played. "any" cards are played at any moment
 of the match -- the Initiative and Final Phases and while a free-attack target is being chosen included --
 with the LIFO answer stack; "own_turn" cards only in your turn of the Action Phase."""
-import pytest
 
-from rules.common import IllegalAction
 from rules.klash.actions import Activate, Assault, EndActivation, PassEvent, PlayEvent
 
 from .helpers import A, B, Q, choose, do, kinds, prompt, tskirmish, illegal

@@ -1,7 +1,5 @@
 """Training Token re-roll after seeing the dice (§3.9, §4.3, §7.2): a window before the outcome applies."""
-import pytest
 
-from rules.common import IllegalAction
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Assault, UseToken
 

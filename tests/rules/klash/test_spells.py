@@ -1,7 +1,5 @@
 """The 8 spells (digest §4.2) and the one-spell-per-Action-Phase limit."""
-import pytest
 
-from rules.common import IllegalAction
 from rules.klash.actions import Activate, Assault, Charge, EndActivation, Magic
 
 from .helpers import A, do, kinds, prompt, tskirmish, illegal
