@@ -159,17 +159,21 @@ def load_pack(text: str, source: str):
 
 
 # ============================================================================ images and live boards
-def _names(host, seats) -> dict[str, str]:
+def _names(host, seats, known: dict | None = None) -> dict[str, str]:
+    """Display names for the pictures: the ones the table remembered (`game.meta["names"]`), else
+    the client's cache, else "Player A"/"Player B" -- never a raw id (without the members intent
+    `get_user` usually misses on real Discord)."""
     names = {}
-    for seat in seats:
-        user = host.bot.get_user(int(seat)) if seat.isdigit() else None
-        names[seat] = (getattr(user, "display_name", None) or getattr(user, "name", None) or seat) if user else seat
+    for i, seat in enumerate(seats):
+        user = host.bot.get_user(int(seat)) if seat.isdigit() and not (known or {}).get(seat) else None
+        names[seat] = ((known or {}).get(seat) or getattr(user, "display_name", None) or getattr(user, "name", None)
+                       or (seat if not seat.isdigit() else f"Player {'AB'[i] if i < 2 else i + 1}"))
     return names
 
 
-def public_view(host, state) -> dict:
+def public_view(host, state, known: dict | None = None) -> dict:
     view = ENGINE.view_for(state, PUBLIC)
-    view["names"] = _names(host, state.seats)
+    view["names"] = _names(host, state.seats, known)
     return view
 
 
@@ -208,7 +212,7 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
 async def show_board(host, game, state, *, new: bool = False) -> None:
     """Post or edit the arena (deployment and match). During the auction the table goes with the pick
     buttons (``prompt_image``); when it ends the final table (both players' 12 picks) is posted once."""
-    view = public_view(host, state)
+    view = public_view(host, state, game.meta.get("names"))
     if state.phase == "draft":
         return
     locale = await host.server_locale(game, None)
@@ -231,7 +235,7 @@ async def send_hand(host, game, state, player: str) -> bool:
     if not player.isdigit():
         return False
     view = ENGINE.view_for(state, player)
-    view["names"] = _names(host, state.seats)
+    view["names"] = _names(host, state.seats, game.meta.get("names"))
     png = await asyncio.to_thread(R.hand_png, view)
     key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
     locale = host.reader(game, player, await host.server_locale(game, None)).language

@@ -178,9 +178,12 @@ class KlashEngine(Engine[KlashState]):
                 for i in state.team_choice[p]:
                     n += 1
                     cid = state.picks[p][i]
-                    copies = sum(1 for m in state.models if m.card == cid and m.owner == p)
+                    # numbered across both teams, so every model's name is unique in the match
+                    # ("Raging Orc 1" and "Raging Orc 2" even when each team holds one); a Champion
+                    # both teams drafted is told apart the same way
+                    copies = sum(1 for m in state.models if m.card == cid)
                     name = state.cards[cid]["name"].replace("SAMPLE ", "")
-                    if state.cards[cid]["type"] != "campione":
+                    if state.cards[cid]["type"] != "campione" or copies:
                         name = f"{name} {copies + 1}"
                     state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=name))
                 state.team_vp[p] = sum(state.cards[m.card]["vp"] for m in state.models if m.owner == p)

@@ -649,3 +649,11 @@ async def test_hand_buttons_and_hand_image_come_in_one_dm(bot, world):
     hand_dms = [m for m in world.dms(alice)[dms_before:] if m.file is not None and "hand" in m.file.filename]
     assert hand_dms == [message]                                   # one message: the image and its buttons
     assert not [m for m in world.public() if m.file and "hand" in m.file.filename]
+
+
+def test_pictures_name_players_never_by_id():
+    """Without the members intent `get_user` misses: the table's remembered names, else Player A/B."""
+    host = SimpleNamespace(bot=SimpleNamespace(get_user=lambda _id: None))
+    seats = ["157722382175520001", "157722382175520002"]
+    assert K._names(host, seats) == {seats[0]: "Player A", seats[1]: "Player B"}
+    assert K._names(host, seats, {seats[1]: "Bruno"}) == {seats[0]: "Player A", seats[1]: "Bruno"}

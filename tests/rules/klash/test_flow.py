@@ -394,3 +394,13 @@ def test_replay_is_exact_and_apply_is_fast():
     for _ in range(50):
         ENGINE.apply(mid, Choose(p.id, (p.options[0].id,) if p.max_choices == 1 else ()), Actor(p.player))
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+@pytest.mark.parametrize("seed", [2, 4, 6])    # seeded matches where both teams field the same card
+def test_every_model_has_a_name_of_its_own_in_the_match(seed):
+    """Both teams may hold the same card: the numbers run across the match ("Raging Orc 1" and
+    "Raging Orc 2"), so "Raging Orc 1 moves" names one model."""
+    state, _, _ = random_game(seed)
+    names = [m.name for m in state.models]
+    assert len(set(names)) == len(names)
+    assert any(len({m.owner for m in state.models if m.card == m2.card}) == 2 for m2 in state.models)
