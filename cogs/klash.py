@@ -250,7 +250,7 @@ def _hands_changed(state, events) -> set[str]:
             changed |= set(state.seats)
         elif e.kind == "event_card" and e.audience in state.seats:
             changed.add(e.audience)
-        elif e.kind in ("event_played", "event_swap") and e.audience == PUBLIC:
+        elif e.kind in ("event_played", "event_played_on", "event_swap") and e.audience == PUBLIC:
             changed.add(e.data.get("player", ""))
     return {p for p in changed if p in state.seats}
 
@@ -264,7 +264,7 @@ async def after_publish(host, interaction, game, state, events) -> None:
         await show_board(host, game, state, new=new)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)
-    holding = {p.player for p in ENGINE.pending(state) if p.private and ":hand:" in p.id}
+    holding = {p.player for p in ENGINE.pending(state) if p.private and p.kind == "hand"}
     for player in sorted(_hands_changed(state, events) - holding):   # else the hand buttons carry the image
         try:
             await send_hand(host, game, state, player)
