@@ -23,9 +23,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import report_error
+from cogs.errors import check_options, report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db.store import Store
+from i18n.translator import BautaTranslator
 
 log = logging.getLogger("bauta")
 
@@ -64,6 +65,8 @@ def available_cogs() -> list[str]:
     return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
 
 
+SAFE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
 # Bauta never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -74,12 +77,15 @@ class BautaBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
+        # Every message may ping the users it names, never everyone/here or a role, and a reply
+        # never pings the author it answers: members' text echoed by the bot cannot ping a crowd.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, allowed_mentions=SAFE_MENTIONS)
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None
         self.tree.on_error = self._on_app_command_error
+        self.tree.interaction_check = check_options     # declared option bounds, checked again
 
     async def prepare(self) -> None:
         """Everything start-up does that needs no connection to Discord."""
@@ -93,6 +99,7 @@ class BautaBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self._logged_in = True
         await self.prepare()
+        await self.tree.set_translator(BautaTranslator())
         await self.sync_commands()
         self.loop.create_task(self._remind_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
@@ -149,6 +156,7 @@ class BautaBot(commands.AutoShardedBot):
 
 def command_digest(tree: app_commands.CommandTree) -> str:
     payload = [command.to_dict(tree) for command in tree.get_commands()]
+    payload.append(getattr(tree.translator, "fingerprint", None))  # a changed translation syncs too
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -198,6 +198,7 @@ class GameState(Serial):
     spells: dict[str, dict] = field(default_factory=dict)   # the pack's spell table, copied in
     aqua_alta: str = ""                     # player who played it
     geyser: bool = False
+    finish_after_geyser: bool = False   # the last End of Round waits for the Geyser's attacks
     good_cover: str = ""                    # Event 8: the player whose piece of cover was improved
     mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
     ready_due: str = ""                     # a model whose action ended while a reaction was pending
@@ -217,7 +218,7 @@ class GameState(Serial):
         try:
             return self.models[uid]
         except KeyError:
-            raise IllegalAction(f"There is no model '{uid}' in this game.") from None
+            raise IllegalAction(f"There is no model '{uid[:40]}' in this game.") from None
 
     def opponent(self, pid: str) -> str:
         return self.seats[1] if pid == self.seats[0] else self.seats[0]

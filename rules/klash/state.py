@@ -181,7 +181,7 @@ class KlashState(Serial):
             if m.id == mid:
                 return m
         from rules.common.errors import IllegalAction
-        raise IllegalAction("no_such_model", model=mid)
+        raise IllegalAction("no_such_model", model=str(mid)[:40])
 
     def card(self, m: Model) -> dict:
         return self.cards[m.card]

@@ -396,6 +396,21 @@ def test_replay_is_exact_and_apply_is_fast():
     assert (time.perf_counter() - start) / 50 < 0.02
 
 
+def test_deployment_spots_spread_along_the_gates_arc():
+    """Button deployment offers places across the whole reach: distances up to the Speed and a wide arc
+    around the Gate (they used to bunch within a few cm of it)."""
+    import math
+
+    from rules.klash import arena
+
+    gx, gy = arena.GATES[0]
+    spots = arena.deploy_spots(0, 1.25, 10, [], 0, "m1")
+    assert len(spots) == 12
+    angles = [math.degrees(math.atan2(y - gy, x - gx)) for x, y in spots]
+    reach = [math.hypot(x - gx, y - gy) - arena.GATE_RADIUS - 1.25 for x, y in spots]
+    assert max(angles) - min(angles) >= 120 and max(reach) == pytest.approx(8.0, abs=0.1) and min(reach) < 3
+
+
 @pytest.mark.parametrize("seed", [2, 4, 6])    # seeded matches where both teams field the same card
 def test_every_model_has_a_name_of_its_own_in_the_match(seed):
     """Both teams may hold the same card: the numbers run across the match ("Raging Orc 1" and
