@@ -442,9 +442,10 @@ class GameHost:
         """Run a slash-command action; `done` is the private closing line (default "✓ Done."),
         sent once the action is committed, before its public output."""
         await self.begin(interaction)
-        game = await self.remember(interaction, game or await self.channel_game(interaction, system))
+        game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game=game)
         new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+        new = await self.remember(interaction, new)     # after the commit: a refusal writes nothing
         await self.finish(interaction, done)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
@@ -460,9 +461,10 @@ class GameHost:
             engine = systems.get(game.system).engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
             action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
-            game = await self.remember(interaction, game)      # labels of what follows name the clicker
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+            # labels of what follows name the clicker; after the commit, so a refusal writes nothing
+            new = await self.remember(interaction, new)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
