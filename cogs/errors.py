@@ -13,6 +13,7 @@ from discord.enums import AppCommandOptionType
 
 from db.store import StoreError
 from i18n import t
+from i18n.present import Presenter
 from rules.common import BautaError
 
 from .text import MESSAGE_LIMIT, echo
@@ -39,7 +40,9 @@ def friendly(error: BaseException, locale=None) -> str | None:
         error = error.original
     if isinstance(error, NotGM):
         return t("errors.not_gm", locale)
-    if isinstance(error, (BautaError, StoreError)):
+    if isinstance(error, BautaError):
+        return Presenter(locale, getattr(error, "system", None)).error(error)
+    if isinstance(error, StoreError):
         return str(error)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("errors.cooldown", locale, seconds=f"{error.retry_after:.0f}")

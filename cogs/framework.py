@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
+from i18n.present import Presenter
 from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
 from rules.common.lobby import Lobby
@@ -43,6 +44,12 @@ SELECT_MAX = 25
 # ---------------------------------------------------------------------------- small helpers
 def mention(player: str) -> str:
     return f"<@{player}>" if player.isdigit() else ("GM" if player == GM else player)
+
+
+def display_name(user: Any) -> str:
+    """What a player is called where a mention does not render: server nickname, else global name."""
+    return str(getattr(user, "display_name", None) or getattr(user, "global_name", None)
+               or getattr(user, "name", None) or "")
 
 
 def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -80,9 +87,10 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 
 
-def _headline(prompt: Prompt) -> str:
+def _headline(prompt: Prompt, say: Presenter) -> str:
     """A public prompt's message: whose decision it is, then the question."""
-    return prompt.text if prompt.player == ANYONE else f"{mention(prompt.player)} — {prompt.text}"
+    text = say.prompt(prompt)
+    return text if prompt.player == ANYONE else f"{say.player(prompt.player)} — {text}"
 
 
 def _token(value: str, index: int, room: int) -> str:
@@ -169,7 +177,9 @@ class PromptSelect(discord.ui.DynamicItem[discord.ui.Select],
         await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, values)
 
 
-def prompt_view(game_id: int, prompt: Prompt) -> discord.ui.View:
+def prompt_view(game_id: int, prompt: Prompt, say: Presenter | None = None) -> discord.ui.View:
+    """Buttons or a select for a prompt, labelled by `say` (the reader's presenter)."""
+    say = say or Presenter()
     view = discord.ui.View(timeout=None)
     options = prompt.options[:SELECT_MAX]
     if len(prompt.options) > SELECT_MAX:
@@ -177,14 +187,14 @@ def prompt_view(game_id: int, prompt: Prompt) -> discord.ui.View:
     if prompt.max_choices == 1 and len(options) <= BUTTONS_MAX:
         room = 100 - len(f"bauta:b:{game_id}:{prompt.id}:")
         for index, option in enumerate(options):
-            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), option.label,
+            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), say.option(option),
                                        discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary))
     else:
         select = discord.ui.Select(
-            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=prompt.text[:150],
+            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=say.prompt(prompt, plain=True)[:150],
             min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
-            options=[discord.SelectOption(label=o.label[:100], value=_token(o.id, i, 100),
-                                          description=o.description[:100] or None)
+            options=[discord.SelectOption(label=say.option(o)[:100] or "…", value=_token(o.id, i, 100),
+                                          description=say.option_detail(o)[:100] or None)
                      for i, o in enumerate(options)])
         view.add_item(PromptSelect(game_id, prompt.id, select))
     return view
@@ -308,6 +318,50 @@ class GameHost:
         # A lobby's successor, created in the lobby's last transaction, announced by its publish.
         self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
 
+    def presenter(self, game: GameRecord, locale: Any) -> Presenter:
+        """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
+        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
+
+    async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
+        """The language of the game's channel: `/gm language`, else the server's own."""
+        settings = await self.store.settings(game.guild_id)
+        return settings.locale or getattr(interaction, "guild_locale", None)
+
+    def reader(self, game: GameRecord, player: str, default: Any,
+               interaction: discord.Interaction | None = None) -> Presenter:
+        """What `player` reads in private (DMs, /hand): in their own language when known (they
+        are acting now, or acted before), else in `default` (the server's)."""
+        if interaction is not None and str(interaction.user.id) == player:
+            return self.presenter(game, interaction.locale)
+        return self.presenter(game, (game.meta.get("locales") or {}).get(player) or default)
+
+    async def remember(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
+        """Keep in the game's meta the display name and language of whoever acts, and the names of
+        seated players the client already knows: labels and images name players, never show ids.
+        One meta write, only when something changed (a player's first action, a new nickname)."""
+        if interaction is None:
+            return game
+        names = dict(game.meta.get("names") or {})
+        locales = dict(game.meta.get("locales") or {})
+        me = str(interaction.user.id)
+        names[me] = display_name(interaction.user) or names.get(me, "")
+        if interaction.locale is not None:
+            locales[me] = str(getattr(interaction.locale, "value", interaction.locale))
+        guild = getattr(interaction, "guild", None)
+        for seat in game.seats:
+            if seat.isdigit() and not names.get(seat):
+                known = (getattr(guild, "get_member", lambda _id: None)(int(seat))
+                         or self.bot.get_user(int(seat)))
+                if known is not None and display_name(known):
+                    names[seat] = display_name(known)
+        names = {k: v for k, v in names.items() if v}
+        if names == game.meta.get("names", {}) and locales == game.meta.get("locales", {}):
+            return game
+        fresh = await self.store.game(game.id) or game
+        meta = {**fresh.meta, "names": names, "locales": locales}
+        await self.store.set_meta(fresh, meta)
+        return GameRecord(**{**game.__dict__, "meta": meta})
+
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
         user = interaction.user
@@ -336,11 +390,11 @@ class GameHost:
     # ---- finding games
     async def channel_game(self, interaction: discord.Interaction, system: str | None = None) -> GameRecord:
         if interaction.guild_id is None:
-            raise BautaError(t("errors.guild_only", interaction.locale))
+            raise BautaError("guild_only")
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
         if game is None or (system and game.system != system):
             title = systems.get(system).title if system else None
-            raise BautaError(t("errors.no_game", interaction.locale, system=title or t("game.any", interaction.locale)))
+            raise BautaError("no_game", system=title) if title else BautaError("no_game_here")
         return game
 
     # ---- the cycle
@@ -372,7 +426,7 @@ class GameHost:
         return system, system.engine.start(list(seats), options, seed)
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
-                    options: dict | None = None, seed: int | None = None, intro: str | None = None,
+                    options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
                     meta: dict | None = None, done: str | None = None) -> GameRecord:
         await self.begin(interaction)
         system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed)
@@ -381,9 +435,10 @@ class GameHost:
                                             list(seats), system.engine.dump_state(state), interaction.user.id,
                                             meta=meta)
         await self.finish(interaction, done)
-        events = [Event("start", intro or t("game.started", interaction.guild_locale, title=system.title,
-                                             id=game.id, players=", ".join(map(mention, seats)))),
-                  *started.events]
+        # `intro`: an Event the cog words through its catalogue, or (legacy) a sentence already worded
+        opening = (intro if isinstance(intro, Event) else Event("start", intro) if intro else
+                   Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
+        events = [opening, *started.events]
         await self.publish(interaction, game, state, events, before=set())
         return game
 
@@ -395,6 +450,7 @@ class GameHost:
         game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game=game)
         new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+        new = await self.remember(interaction, new)     # after the commit: a refusal writes nothing
         await self.finish(interaction, done)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
@@ -406,12 +462,14 @@ class GameHost:
         try:
             game = await self.store.game(game_id)
             if game is None or not game.active:
-                raise StalePrompt(t("errors.game_ended", interaction.locale))
+                raise StalePrompt("game_ended")
             engine = systems.get(game.system).engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
             action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+            # labels of what follows name the clicker; after the commit, so a refusal writes nothing
+            new = await self.remember(interaction, new)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
@@ -442,13 +500,15 @@ class GameHost:
                 nxt, started = await self._setup(game.guild_id, name, seats, options)
                 ended, opened = await self.store.commit_and_create(
                     *logged, name, list(seats), nxt.engine.dump_state(started.state),
-                    int(actor.id) if actor.id.isdigit() else game.created_by, outbox=owed)
+                    int(actor.id) if actor.id.isdigit() else game.created_by, outbox=owed,
+                    # the players' names and languages, gathered as they joined, go with them
+                    meta={k: game.meta[k] for k in ("names", "locales") if k in game.meta})
                 self._opened[ended.id] = (opened, started.state, started.events)
                 return ended, outcome, before
             except VersionConflict:
                 fresh = await self.store.game(game.id)
                 if fresh is None or not fresh.active:
-                    raise StalePrompt(t("errors.game_ended", locale)) from None
+                    raise StalePrompt("game_ended") from None
                 game = fresh
         raise VersionConflict(t("errors.already_done", locale))
 
@@ -456,16 +516,21 @@ class GameHost:
                                  answered: Prompt, action: Choose) -> None:
         """Answer a committed click: its prompt loses its buttons and shows the choice; a prompt
         open to anyone that stays open (a lobby's Join) is brought up to date instead, buttons kept.
-        (A player's prompt still pending after their click is an engine's inner step, not shown.)"""
+        (A player's prompt still pending after their click is an engine's inner step, not shown.)
+        Worded for whoever reads that message: the server's language in the channel, the
+        clicker's own in a DM."""
         engine = systems.get(game.system).engine
+        locale = interaction.locale if answered.private else await self.server_locale(game, interaction)
+        say = self.presenter(game, locale)
         still = next((p for p in engine.pending(state) if p.id == answered.id and p.player == ANYONE), None)
         if still is not None:
-            edit: dict[str, Any] = {"content": _headline(still)[:MESSAGE_LIMIT], "view": prompt_view(game.id, still)}
+            edit: dict[str, Any] = {"content": _headline(still, say)[:MESSAGE_LIMIT],
+                                    "view": prompt_view(game.id, still, say)}
         else:
-            labels = ", ".join(o.label for o in answered.options if o.id in action.options)
-            who = getattr(interaction.user, "display_name", None) or str(interaction.user)
-            original = getattr(interaction.message, "content", "") or answered.text
-            note = t("prompt.answered", interaction.locale, who=who, choice=labels)
+            labels = ", ".join(say.option(o) for o in answered.options if o.id in action.options)
+            who = display_name(interaction.user) or str(interaction.user)
+            original = getattr(interaction.message, "content", "") or say.prompt(answered)
+            note = t("prompt.answered", locale, who=who, choice=labels)
             edit = {"content": f"{original}\n{note}"[:MESSAGE_LIMIT], "view": None}
         try:
             await interaction.response.edit_message(**edit)
@@ -480,14 +545,20 @@ class GameHost:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
-        locale = settings.locale or getattr(interaction, "guild_locale", None)
-        public_lines = [e.text for e in events if e.audience == PUBLIC]
+        locale = await self.server_locale(game, interaction)
+        game = await self.remember(interaction, game)
+        say = self.presenter(game, locale)
+
+        def reader(player: str) -> Presenter:
+            return self.reader(game, player, locale, interaction)
+
+        public_lines = say.events(e for e in events if e.audience == PUBLIC)
         closed: set[str] = set()
 
-        private: dict[str, list[str]] = defaultdict(list)
+        private: dict[str, list[Event]] = defaultdict(list)
         for event in events:
             if event.audience not in (PUBLIC, GM):
-                private[event.audience].append(event.text)
+                private[event.audience].append(event)
         header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
         # `closed`: Discord refused a DM just now (explain once, publicly: the player may not be the
         # one clicking). `waiting`: DMs remembered closed and a private decision is owed (a short
@@ -496,13 +567,13 @@ class GameHost:
         waiting: set[str] = set()
         for player, lines in private.items():
             if player.isdigit() and not botplayer.quiet(game, player):
-                for text in chunks([header, *lines]):
+                for text in chunks([header, *reader(player).events(lines)]):
                     outcome = await self.courier.deliver(game.guild_id, int(player), text)
                     if outcome != SENT:
                         if outcome == CLOSED:
                             closed.add(player)
                         break
-        gm_lines = [e.text for e in events if e.audience == GM]
+        gm_lines = say.events(e for e in events if e.audience == GM)
         if gm_lines and settings.gm_channel_id:
             for text in chunks([header, *gm_lines]):
                 await self.courier.send_channel(settings.gm_channel_id, text)
@@ -516,8 +587,8 @@ class GameHost:
                 continue
             if prompt.player == GM and prompt.private:
                 if settings.gm_channel_id:
-                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{prompt.text}",
-                                                    **await self.prompt_parts(game, state, prompt))
+                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}",
+                                                    **await self.prompt_parts(game, state, prompt, say))
                 else:
                     gm_waiting = True
             elif prompt.private and not dm_prompts:
@@ -525,9 +596,10 @@ class GameHost:
             elif prompt.private:
                 outcome = SKIPPED
                 if prompt.player.isdigit() and prompt.player not in closed:
+                    own = reader(prompt.player)
                     outcome = await self.courier.deliver(game.guild_id, int(prompt.player),
-                                                         f"{header}\n{prompt.text}",
-                                                         **await self.prompt_parts(game, state, prompt))
+                                                         f"{header}\n{own.prompt(prompt)}",
+                                                         **await self.prompt_parts(game, state, prompt, own))
                 if outcome == CLOSED:
                     closed.add(prompt.player)
                 elif outcome == SKIPPED and prompt.player not in closed:
@@ -561,8 +633,8 @@ class GameHost:
             # Ping a player when the turn comes to them, not again for each step of their own turn.
             ping = self._last_pinged.get(game.id) != prompt.player
             self._last_pinged[game.id] = prompt.player
-            await self._post(interaction, game, _headline(prompt)[:MESSAGE_LIMIT],
-                             **await self.prompt_parts(game, state, prompt),
+            await self._post(interaction, game, _headline(prompt, say)[:MESSAGE_LIMIT],
+                             **await self.prompt_parts(game, state, prompt, say),
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
@@ -573,8 +645,7 @@ class GameHost:
         if opened is not None:
             record, first, started_events = opened
             title = systems.get(record.system).title
-            intro = Event("start", t("game.started", locale, title=title, id=record.id,
-                                     players=", ".join(map(mention, record.seats))))
+            intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
         await self.store.mark_published(game.id, game.version)
         await botplayer.drive(self, interaction, game)
@@ -633,13 +704,14 @@ class GameHost:
         return await self.start(interaction, "lobby", [str(interaction.user.id)],
                                 options={"system": system_name, "title": title, "min_players": min_players,
                                          "max_players": max_players, "options": options or {}},
-                                intro=t("lobby.opened", getattr(interaction, "guild_locale", None), title=title,
-                                        host=interaction.user.mention))
+                                intro=Event("table_opened", {"player": str(interaction.user.id), "title": title}))
 
-    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt) -> dict[str, Any]:
-        """The components of a prompt's message, and its image when the system draws one (from the
-        recipient's own view, so the picture never shows more than they may see)."""
-        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt)}
+    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
+                           say: Presenter | None = None) -> dict[str, Any]:
+        """The components of a prompt's message, labelled by `say` (its reader's presenter), and its
+        image when the system draws one (from the recipient's own view, so the picture never shows
+        more than they may see)."""
+        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt, say or self.presenter(game, None))}
         system = systems.get(game.system)
         if system.prompt_image is None:
             return parts

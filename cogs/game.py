@@ -53,9 +53,10 @@ class GameCog(BautaCog):
         gm = await self.host.is_gm(interaction)
         viewer = str(interaction.user.id)
         lines = []
+        say = self.host.presenter(game, interaction.locale)
         for record in actions:
             # Only the public events of an action are shown: the action itself may name a secret card.
-            said = "; ".join(e["text"] for e in record.events if e.get("audience") == PUBLIC) or "…"
+            said = "; ".join(say.events(e for e in record.events if e.get("audience") == PUBLIC)) or "…"
             if gm or _may_name_actor(record, {PUBLIC, viewer}, viewer):
                 line = f"`#{record.seq}` {mention(record.actor)}: {said}"
             else:
@@ -74,8 +75,8 @@ class GameCog(BautaCog):
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction)
         game, undone = await self.store.undo(game, steps)
-        text = t("game.undone_n", interaction.guild_locale, n=undone, who=interaction.user.mention)
-        await self.host.republish(interaction, game, [Event("undo", text)])
+        await self.host.republish(interaction, game, [Event("game_undone", {"player": str(interaction.user.id),
+                                                                           "n": undone})])
         await self.host.finish(interaction)
 
     @game.command(name="end", description="End the game in this channel (GM at once, or every seated player)")
@@ -112,14 +113,19 @@ class GameCog(BautaCog):
         audiences = {PUBLIC, viewer} | ({GM} if gm else set())
         # A player learns who acted only from an action they saw something of: a hidden GM move
         # (its events addressed to the GM alone) must not name the GM.
+        # Each event also as its reader reads it ("said": their language, players by name); the
+        # stored kind and data stay as they are, for tools.
+        say = self.host.presenter(game, interaction.locale)
         document = {
             "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,
                      "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at},
             "state": game.state if gm else system.engine.view_for(state, viewer),
+            "names": game.meta.get("names", {}),
             "log": [{"seq": a.seq, "actor": a.actor if gm or _may_name_actor(a, audiences, viewer) else None,
                      "at": a.created_at, "undone": a.undone,
                      **({"action": a.action} if gm else {}),
-                     "events": [e for e in a.events if gm or e.get("audience") in audiences]} for a in actions],
+                     "events": [{**e, "said": say.event(e, plain=True)} for e in a.events
+                                if gm or e.get("audience") in audiences]} for a in actions],
         }
         data = json.dumps(document, indent=2, ensure_ascii=False).encode()
         await interaction.followup.send(t("game.export_ready", interaction.locale),
@@ -141,17 +147,18 @@ class GameCog(BautaCog):
                  system.describe(engine.view_for(state, viewer), viewer)]
         audiences = {me} | ({GM} if gm else set())
         recent = await self.store.events_for(game.id, audiences, limit=10)
+        say = self.host.presenter(game, interaction.locale)
         if recent:
             lines.append(t("hand.recent", interaction.locale))
-            lines += [f"• {e['text']}" for e in recent]
+            lines += [f"• {text}" for text in say.events(recent)]
         mine = [p for p in engine.pending(state) if p.player == me or (gm and p.player == GM)]
         if not mine:
             lines.append(t("hand.nothing_pending", interaction.locale))
         for text in chunks(lines):
             await interaction.followup.send(text, ephemeral=True)
         for prompt in mine:
-            await interaction.followup.send(prompt.text[:2000], ephemeral=True,
-                                            **await self.host.prompt_parts(game, state, prompt))
+            await interaction.followup.send(say.prompt(prompt)[:2000], ephemeral=True,
+                                            **await self.host.prompt_parts(game, state, prompt, say))
 
 
 def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:

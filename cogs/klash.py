@@ -46,7 +46,7 @@ from discord import app_commands
 
 from i18n import t
 from renderers import klash as R
-from rules.common import GM, PUBLIC, BautaError
+from rules.common import GM, PUBLIC, BautaError, Event
 from rules.klash import ENGINE, load_pack_text
 from rules.klash import arena
 from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
@@ -160,17 +160,21 @@ def load_pack(text: str, source: str):
 
 
 # ============================================================================ images and live boards
-def _names(host, seats) -> dict[str, str]:
+def _names(host, seats, known: dict | None = None) -> dict[str, str]:
+    """Display names for the pictures: the ones the table remembered (`game.meta["names"]`), else
+    the client's cache, else "Player A"/"Player B" -- never a raw id (without the members intent
+    `get_user` usually misses on real Discord)."""
     names = {}
-    for seat in seats:
-        user = host.bot.get_user(int(seat)) if seat.isdigit() else None
-        names[seat] = (getattr(user, "display_name", None) or getattr(user, "name", None) or seat) if user else seat
+    for i, seat in enumerate(seats):
+        user = host.bot.get_user(int(seat)) if seat.isdigit() and not (known or {}).get(seat) else None
+        names[seat] = ((known or {}).get(seat) or getattr(user, "display_name", None) or getattr(user, "name", None)
+                       or (seat if not seat.isdigit() else f"Player {'AB'[i] if i < 2 else i + 1}"))
     return names
 
 
-def public_view(host, state) -> dict:
+def public_view(host, state, known: dict | None = None) -> dict:
     view = ENGINE.view_for(state, PUBLIC)
-    view["names"] = _names(host, state.seats)
+    view["names"] = _names(host, state.seats, known)
     return view
 
 
@@ -197,12 +201,11 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
     """The picture that goes with a prompt's buttons, from its recipient's own view: the auction table
     (the revealed cards and both players' picks so far) with the pick buttons; the player's own Event
     Card hand with the private hand, answer and Final Phase swap buttons."""
-    tag = prompt.id.split(":")[1] if ":" in prompt.id else ""
-    if tag == "pick":
+    if prompt.kind == "pick":
         if _BOT is not None and "names" not in view:
             view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
         return "klash-draft.png", R.draft_png(view)
-    if prompt.private and (tag == "hand" or tag == "resp" or tag == "swap") and "hand" in view:
+    if prompt.private and prompt.kind in ("hand", "respond", "swap") and "hand" in view:
         return "klash-hand.png", R.hand_png(view)
     return None
 
@@ -210,20 +213,21 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
 async def show_board(host, game, state, *, new: bool = False) -> None:
     """Post or edit the arena (deployment and match). During the auction the table goes with the pick
     buttons (``prompt_image``); when it ends the final table (both players' 12 picks) is posted once."""
-    view = public_view(host, state)
+    view = public_view(host, state, game.meta.get("names"))
     if state.phase == "draft":
         return
+    locale = await host.server_locale(game, None)
     if state.phase == "team":
         live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
         if live.get("done") and not new:
             return
         png = await asyncio.to_thread(R.draft_png, view)
-        await host.live_message(game, DRAFT, _draft_caption(view), file=_file(png, f"klash-{game.id}-draft.png"),
+        await host.live_message(game, DRAFT, _draft_caption(view, locale), file=_file(png, f"klash-{game.id}-draft.png"),
                                 new=True,
                                 round=state.draft_round, done=state.phase == "team")
     else:
         png = await asyncio.to_thread(R.arena_png, view)
-        await host.live_message(game, ARENA, _arena_caption(view), file=_file(png, f"klash-{game.id}-arena.png"),
+        await host.live_message(game, ARENA, _arena_caption(view, locale), file=_file(png, f"klash-{game.id}-arena.png"),
                                 new=new)
 
 
@@ -232,10 +236,11 @@ async def send_hand(host, game, state, player: str) -> bool:
     if not player.isdigit():
         return False
     view = ENGINE.view_for(state, player)
-    view["names"] = _names(host, state.seats)
+    view["names"] = _names(host, state.seats, game.meta.get("names"))
     png = await asyncio.to_thread(R.hand_png, view)
     key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
-    return await host.courier.send_dm(game.guild_id, int(player), t(key, None, id=game.id, n=len(view.get("hand") or [])),
+    locale = host.reader(game, player, await host.server_locale(game, None)).language
+    return await host.courier.send_dm(game.guild_id, int(player), t(key, locale, id=game.id, n=len(view.get("hand") or [])),
                                       file=_file(png, f"klash-{game.id}-hand.png"))
 
 
@@ -246,7 +251,7 @@ def _hands_changed(state, events) -> set[str]:
             changed |= set(state.seats)
         elif e.kind == "event_card" and e.audience in state.seats:
             changed.add(e.audience)
-        elif e.kind in ("event_played", "event_swap") and e.audience == PUBLIC:
+        elif e.kind in ("event_played", "event_played_on", "event_swap") and e.audience == PUBLIC:
             changed.add(e.data.get("player", ""))
     return {p for p in changed if p in state.seats}
 
@@ -260,7 +265,7 @@ async def after_publish(host, interaction, game, state, events) -> None:
         await show_board(host, game, state, new=new)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)
-    holding = {p.player for p in ENGINE.pending(state) if p.private and ":hand:" in p.id}
+    holding = {p.player for p in ENGINE.pending(state) if p.private and p.kind == "hand"}
     for player in sorted(_hands_changed(state, events) - holding):   # else the hand buttons carry the image
         try:
             await send_hand(host, game, state, player)
@@ -392,21 +397,13 @@ class KlashCog(BautaCog):
         await self._apply(interaction, action)
         await self.host.finish(interaction, done)
 
-    async def _typed(self, interaction: discord.Interaction, model: str, activate: bool = True):
+    async def _typed(self, interaction: discord.Interaction, model: str):
         """The start of a typed action: acknowledged privately, the channel's game and the model
-        named. With `activate`, a Ready model when nothing is active yet is activated first (its
-        own engine action, so undo takes back one step at a time). Returns (fresh state, model id)."""
+        named. Returns (state, model id). A typed action for a Ready model when nothing is active
+        yet activates it first: that is the engine's rule (``OPENS_ACTIVATION``), not the cog's."""
         await self.host.begin(interaction)
         _, state = await self._game_state(interaction)
-        mid = _model_id(state, model, interaction.locale)
-        if not activate:
-            return state, mid
-        me = str(interaction.user.id)
-        for prompt in ENGINE.pending(state):
-            if prompt.id.endswith(":activate") and prompt.player == me and mid in [o.id for o in prompt.options]:
-                await self._apply(interaction, Activate(mid))
-                return (await self._game_state(interaction))[1], mid
-        return state, mid
+        return state, _model_id(state, model, interaction.locale)
 
     # ---------------------------------------------------------------- autocomplete
     async def _state_or_none(self, interaction):
@@ -556,17 +553,16 @@ class KlashCog(BautaCog):
         locale = interaction.locale
         rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "klash.not_yourself")
         options: dict[str, Any] = {}
-        label = t("klash.sample_pack", locale)
+        seats = [str(interaction.user.id), rival]
+        intro = Event("draft_opened", {"a_player": seats[0], "b_player": seats[1]})
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
                 raise BautaError(t("klash.no_pack", locale, name=echo(pack)))
             options["pack"] = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
-            label = t("klash.pack_named", locale, name=pack)
-        seats = [str(interaction.user.id), rival]
+            intro = Event("draft_opened_pack", {"a_player": seats[0], "b_player": seats[1], "pack": echo(pack)})
         await self.host.start(interaction, NAME, seats, options=options, meta=botplayer.meta(self.bot, seats, level),
-                              intro=t("klash.intro", interaction.guild_locale,
-                                      players=" vs ".join(map(mention, seats)), pack=label))
+                              intro=intro)
 
     # ---------------------------------------------------------------- /klash team
     @klash.command(name="team", description="Choose your team: up to 8 of your 12 cards (or see them and the select)")
@@ -587,9 +583,11 @@ class KlashCog(BautaCog):
                 f"{i + 1}. {_clean(state.cards[c]['name'])} — {state.cards[c]['type']}, {state.cards[c]['vp']} VP"
                 for i, c in enumerate(picks)]
             await reply(interaction, chunks(lines)[0], ephemeral=True)    # host.begin promised an answer
+            say = self.host.presenter(game, interaction.locale)
             for prompt in ENGINE.pending(state):
                 if prompt.player == me:
-                    await interaction.followup.send(prompt.text[:2000], view=prompt_view(game.id, prompt), ephemeral=True)
+                    await interaction.followup.send(say.prompt(prompt)[:2000], view=prompt_view(game.id, prompt, say),
+                                                    ephemeral=True)
             return
         n = len(state.picks.get(me, [])) or 12
         try:
@@ -618,7 +616,7 @@ class KlashCog(BautaCog):
     @app_commands.describe(model="Your model to deploy", x="cm from the west edge (0–120)", y="cm from the south edge (0–120)")
     @app_commands.autocomplete(model=ac_deploy_model)
     async def deploy(self, interaction: discord.Interaction, model: str, x: float | None = None, y: float | None = None):
-        state, mid = await self._typed(interaction, model, activate=False)
+        state, mid = await self._typed(interaction, model)
         if x is None or y is None:
             spots = ENGINE.deploy_spots(state, mid)
             if not spots:
@@ -630,7 +628,7 @@ class KlashCog(BautaCog):
     @app_commands.describe(model="The model to activate")
     @app_commands.autocomplete(model=ac_ready_model)
     async def activate(self, interaction: discord.Interaction, model: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, Activate(mid))
 
     # ---------------------------------------------------------------- the seven actions
@@ -717,14 +715,14 @@ class KlashCog(BautaCog):
                                   app_commands.Choice(name="Arm a re-roll (house rule; else asked after a failed roll)", value="reroll")])
     @app_commands.autocomplete(model=ac_own_model)
     async def token(self, interaction: discord.Interaction, model: str, effect: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, UseToken(mid, effect))
 
     @klash.command(name="end", description="End the active model's activation")
     @app_commands.describe(model="The active model")
     @app_commands.autocomplete(model=ac_active_model)
     async def end(self, interaction: discord.Interaction, model: str):
-        _, mid = await self._typed(interaction, model, activate=False)
+        _, mid = await self._typed(interaction, model)
         await self._act(interaction, EndActivation(mid))
 
     # ---------------------------------------------------------------- Event Cards

@@ -3,11 +3,17 @@
 Catalogues are YAML files named by language (`en.yaml`, later `it.yaml`, `es.yaml`); keys are
 dotted names. A Discord locale such as `it` or `es-419` falls back to its language and then to
 English; a key missing everywhere shows itself, so a gap is visible rather than silent.
+
+Every string made here or by the presenter (`i18n/present.py`) is reported to `HOOKS` as a `Note`
+saying where it came from, so a test can check that nothing fell back (`with watch() as notes:`).
 """
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +21,55 @@ import yaml
 
 HERE = Path(__file__).parent
 DEFAULT = "en"
+# The sections of a game's catalogue that belong to its presenter (i18n/present.py), not to t():
+# each game has its own `events.*`, so they are not merged into the one flat catalogue.
+PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words")
 log = logging.getLogger("bauta.i18n")
+SUPPORTED = ("en", "it", "es")
+
+# Where a string came from: CATALOGUE, or a fallback (see `Note`).
+CATALOGUE, ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME = (
+    "catalogue", "english", "legacy", "missing", "unresolved", "no_name")
+FALLBACKS = frozenset({ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME})
+
+
+@dataclass(frozen=True)
+class Note:
+    """Where one string (or one part of it) came from: `catalogue` (the reader's language), or a
+    fallback: `english` (the reader's language lacks the key), `legacy` (an unconverted engine's
+    English), `missing` (no catalogue has the key: the key is shown), `unresolved` (a placeholder
+    the parameters did not fill), `no_name` (a player whose display name is unknown)."""
+
+    source: str
+    key: str               # the catalogue key, or the event/prompt kind of a legacy text
+    language: str
+    game: str | None
+    text: str
+
+    @property
+    def fallback(self) -> bool:
+        return self.source in FALLBACKS
+
+
+HOOKS: list[Callable[[Note], None]] = []
+
+
+def report(source: str, key: str, language: str, text: str, game: str | None = None) -> None:
+    if HOOKS:
+        note = Note(source, key, language, game, text)
+        for hook in HOOKS:
+            hook(note)
+
+
+@contextmanager
+def watch() -> Iterator[list[Note]]:
+    """Collect the notes of everything worded inside the block (a test's zero-fallback check)."""
+    notes: list[Note] = []
+    HOOKS.append(notes.append)
+    try:
+        yield notes
+    finally:
+        HOOKS.remove(notes.append)
 
 
 def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
@@ -29,12 +83,15 @@ def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(language: str) -> dict[str, str]:
     """`en.yaml` plus every `en.<part>.yaml` (one per game, so each game owns its file)."""
     flat: dict[str, str] = {}
     for path in sorted(HERE.glob(f"{language}.yaml")) + sorted(HERE.glob(f"{language}.*.yaml")):
-        flat.update(_flatten(yaml.safe_load(path.read_text(encoding="utf-8")) or {}))
+        tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if path.name != f"{language}.yaml":
+            tree = {k: v for k, v in tree.items() if k not in PROTOCOL_SECTIONS}
+        flat.update(_flatten(tree))
     return flat
 
 
@@ -46,14 +103,28 @@ def language_of(locale: Any) -> str:
     return text.split("-")[0].lower() or DEFAULT
 
 
-def t(key: str, locale: Any = None, **params: Any) -> str:
+def supported(locale: Any) -> str:
+    """The catalogue language for a Discord locale: 'es-419' and 'es-ES' -> 'es', 'en-GB' -> 'en';
+    a language Bauta does not speak (yet) -> English."""
     language = language_of(locale)
-    text = catalogue(language).get(key) or catalogue(DEFAULT).get(key)
+    return language if language in SUPPORTED else DEFAULT
+
+
+def t(key: str, locale: Any = None, **params: Any) -> str:
+    language = supported(locale)
+    text = catalogue(language).get(key)
+    source = CATALOGUE
+    if text is None:
+        text, source = catalogue(DEFAULT).get(key), ENGLISH
     if text is None:
         log.warning("missing translation key %s", key)
+        report(MISSING, key, language, key)
         return key
     try:
-        return text.format(**params)
+        done = text.format(**params)
     except (KeyError, IndexError, ValueError):
         log.warning("bad parameters for %s: %s", key, params)
+        report(UNRESOLVED, key, language, text)
         return text
+    report(source, key, language if source == CATALOGUE else DEFAULT, done)
+    return done

@@ -24,6 +24,11 @@ def _name(view: dict, player: str) -> str:
     return str((view.get("names") or {}).get(player) or player)
 
 
+def _fit(text: str, n: int) -> str:
+    """At most `n` characters, an ellipsis marking a cut (so two long names stay told apart by their ends)."""
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def _px(v: float) -> float:
     return MARGIN + v * SCALE
 
@@ -77,7 +82,12 @@ def arena_png(view: dict, active: str | None = None) -> bytes:
             for ring in rings:
                 rr = (ring + m["radius"]) * SCALE
                 draw.ellipse([x - rr, y - rr, x + rr, y + rr], outline=GOLD, width=1)
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=colour if not m["activated"] else GREY, outline=INK, width=2)
+        # the team colour always; an activated model gets a light corner badge, never grey
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=colour, outline=INK, width=2)
+        if m["activated"]:
+            d = max(3.5, r / 2.5)
+            draw.ellipse([x + r * 0.75 - d, y - r * 0.75 - d, x + r * 0.75 + d, y - r * 0.75 + d], fill=PAPER,
+                         outline=INK, width=2)
         draw.text((x, y - r - 2), m["name"].replace("SAMPLE ", "")[:18], fill=INK, font=font(10), anchor="mb")
         draw.text((x, y), m["id"][1:], fill=PAPER, font=font(9, True), anchor="mm")
         if m["stunned"]:
@@ -89,16 +99,20 @@ def arena_png(view: dict, active: str | None = None) -> bytes:
     for i, p in enumerate(seats):
         colour = TEAM[gate_of.get(p, i) % 2]
         draw.rectangle([px, yy, px + 14, yy + 14], fill=colour)
-        draw.text((px + 20, yy - 1), f"{_name(view, p)[:14]}", fill=INK, font=font(13, True))
+        draw.text((px + 20, yy - 1), _fit(_name(view, p), 21), fill=INK, font=font(13, True))
         draw.text((px + 20, yy + 17), f"VP {match['vp'].get(p, 0)}   tokens {match['tokens'].get(p, 0)}", fill=INK, font=font(12))
         hand = view["event_deck"]["hand_sizes"].get(p, 0)
         alive = sum(1 for m in view["models"] if m["owner"] == p and m["placed"] and not m["removed"])
         draw.text((px + 20, yy + 33), f"models {alive}   Event cards {hand}", fill=INK, font=font(12))
         yy += 62
-    if match.get("turn_player"):
-        draw.text((px, yy), f"Turn: {_name(view, match['turn_player'])[:18]}", fill=INK, font=font(13))
+    if match.get("turn_player") and not view["result"]["over"]:
+        draw.text((px, yy), f"Turn: {_fit(_name(view, match['turn_player']), 20)}", fill=INK, font=font(13))
     if view["result"]["over"]:
-        draw.text((px, yy + 24), f"Winner: {_name(view, view['result']['winner'])[:16]}", fill=RED, font=font(14, True))
+        # two short lines, both inside the panel: who won, then the score
+        winner = view["result"]["winner"]
+        draw.text((px, yy), "Winner:", fill=RED, font=font(14, True))
+        draw.text((px, yy + 18), _fit(_name(view, winner), 22), fill=RED, font=font(14, True))
+        draw.text((px, yy + 38), "VP " + " – ".join(str(match["vp"].get(p, 0)) for p in seats), fill=INK, font=font(13))
     return png_bytes(image)
 
 
@@ -111,7 +125,7 @@ def draft_png(view: dict) -> bytes:
     if draft.get("picker"):
         taken = sum(1 for entry in draft.get("log", []) if entry and entry[0] == draft["round"])
         how = "takes 1" if taken == 0 else f"takes 2 ({'first' if taken == 1 else 'second'})"
-        draw.text((20, 44), f"Picking: {_name(view, draft['picker'])} — {how}", fill=RED, font=font(14))
+        draw.text((20, 44), f"Picking: {_fit(_name(view, draft['picker']), 32)} — {how}", fill=RED, font=font(14))
     elif not draft["revealed"]:
         draw.text((20, 44), "The auction is over: 12 cards each.", fill=RED, font=font(14))
     for i, cid in enumerate(draft["revealed"]):
@@ -129,7 +143,7 @@ def draft_png(view: dict) -> bytes:
     for k, p in enumerate(view["seats"]):
         y = 250 + k * 80
         picks = draft["picks"][p]
-        draw.text((20, y), f"{_name(view, p)[:20]} ({len(picks)}/12)", fill=TEAM[k], font=font(13, True))
+        draw.text((20, y), f"{_fit(_name(view, p), 32)} ({len(picks)}/12)", fill=TEAM[k], font=font(13, True))
         rows, row = [], ""
         for name in (cards[c]["name"].replace("SAMPLE ", "") for c in picks):   # wrap between names
             piece = f"{row}, {name}" if row else name

@@ -4,10 +4,17 @@ Shape (after boardgame.io and python-chess):
 - `new_game(seats, options, seed)` builds the starting state.
 - `apply(state, action, actor)` checks legality and returns an `Outcome`: a *new* state
   (the old one is never touched) and the events it caused. Illegal actions raise
-  `IllegalAction` with a sentence a player can read, and nothing changes.
+  `IllegalAction(code, **params)`, and nothing changes.
 - `pending(state)` lists the `Prompt`s: who must decide what now, with the legal options.
   A cog turns them into buttons and selects; a click becomes `Choose(prompt_id, option_ids)`.
 - `view_for(state, viewer)` returns only what that viewer may see.
+
+Rules speak data, not prose: an `Event` is a kind and its data, a `Prompt` a kind and its args
+with `Option`s that carry an id and the kind/args of their label, an error a code and parameters.
+The presenter (`i18n/present.py`) makes the sentences, for one reader in one language. A player is
+always their id in the data, under a key named `player`/`players` or ending in `_player`/
+`_players` (`{"player": "123"}`): the presenter makes it a mention in messages and a display name
+in button labels and images. No Discord markup, no English in `rules/`.
 
 Viewers and actors are strings: a player's id (the cog uses the Discord user id), or `GM`.
 Events carry an audience: `PUBLIC`, `GM`, or one player's id.
@@ -15,16 +22,38 @@ Events carry an audience: `PUBLIC`, `GM`, or one player's id.
 from __future__ import annotations
 
 import copy
+import hashlib
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar, cast
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from .errors import GameOver, IllegalAction, NotYourTurn, StalePrompt
+from .errors import BautaError, GameOver, IllegalAction, NotYourTurn, StalePrompt
 from .serial import Serial
 
 PUBLIC = "public"
 GM = "gm"
 ANYONE = "*"          # a prompt anyone at the table may answer (e.g. "Join" in a lobby)
+PROMPT_ID_MAX = 40    # a prompt id rides in a custom_id (100 characters) with the game id and an option
+
+
+def prompt_id(kind: str, *key: Any) -> str:
+    """The id of a prompt of `kind`: unique among the current prompts and stable until answered,
+    because `key` holds what tells it apart and changes once it is answered (a seat, a round, a
+    count of cards played). Ids longer than PROMPT_ID_MAX end in a digest of the whole, so they
+    stay deterministic. Nothing outside `rules/` reads an id: cogs read `Prompt.kind`/`args`."""
+    text = ".".join([kind, *map(str, key)])
+    if len(text) <= PROMPT_ID_MAX:
+        return text
+    digest = hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
+    return f"{kind[:PROMPT_ID_MAX - len(digest) - 1]}.{digest}"
+
+
+def term(key: str) -> dict:
+    """A word of the game's vocabulary as a value in event data or prompt args (a maneuver, a
+    location, a card type): the presenter shows `terms.<key>` in the reader's language."""
+    return {"term": key}
 
 
 @dataclass(frozen=True)
@@ -46,51 +75,122 @@ class Actor:
         return self.gm and not self.seated
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event(Serial):
-    """Something that happened. `text` is a finished English sentence; `kind` and `data`
-    let a cog or renderer present it differently (e.g. translated or as an image)."""
+    """Something that happened: `kind` (its catalogue key is `events.<kind>`), `data` (players as
+    ids, numbers, `term(...)`s) and `audience` (PUBLIC, GM or a player's id).
+
+    `Event("join", {"player": "123"})`. DEPRECATED: `text`, a finished English sentence, given as
+    the second argument (`Event("move", "Orc moves.", audience, data)`) or as `text=`; kept for
+    engines not converted yet and shown as is (the presenter counts it as a fallback).
+    """
 
     kind: str
-    text: str
-    audience: str = PUBLIC
     data: dict = field(default_factory=dict)
+    audience: str = PUBLIC
+    text: str = ""
+
+    def __init__(self, kind: str, *args: Any, data: Mapping | None = None, audience: str | None = None,
+                 text: str = ""):
+        rest = list(args)
+        if rest and isinstance(rest[0], str):   # legacy order: (kind, text, audience, data)
+            if text:
+                raise TypeError("Event got its text twice")
+            text = rest.pop(0)
+            named = ("audience", "data")
+        else:                                   # (kind, data, audience)
+            named = ("data", "audience")
+        given: dict[str, Any] = {"data": data, "audience": audience}
+        for name in named:
+            if not rest:
+                break
+            if given[name] is not None:
+                raise TypeError(f"Event got {name} twice")
+            given[name] = rest.pop(0)
+        if rest:
+            raise TypeError("Event takes at most (kind, data, audience)")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "data", dict(given["data"] or {}))
+        object.__setattr__(self, "audience", PUBLIC if given["audience"] is None else given["audience"])
+        object.__setattr__(self, "text", text or "")
 
     @property
     def public(self) -> bool:
         return self.audience == PUBLIC
 
+    @property
+    def legacy(self) -> bool:
+        """True for an event of an unconverted engine: its words are `text`, not a catalogue's."""
+        return bool(self.text)
+
 
 @dataclass(frozen=True)
 class Option(Serial):
+    """One answer to a prompt: `id` (what a click sends back) and the `kind`/`args` of its label
+    (catalogue key `options.<kind>`; players in `args` become display names, as labels cannot
+    show mentions). `detail`, when set, is the kind of a second line (a select's description).
+
+    Build one with `Option.of("card", "card", card="7")`. DEPRECATED: `label`/`description`,
+    finished English (`Option("a", "Attack")`), kept for engines not converted yet.
+    """
+
     id: str
-    label: str
+    label: str = ""
     description: str = ""
+    kind: str = ""
+    args: dict = field(default_factory=dict)
+    detail: str = ""
+
+    @classmethod
+    def of(cls, id: str, kind: str = "", *, detail: str = "", **args: Any) -> Option:
+        """An option whose label is `options.<kind>` (the id when no kind is given) with `args`."""
+        return cls(id=id, kind=kind or id, args=args, detail=detail)
+
+    @property
+    def legacy(self) -> bool:
+        return not self.kind
 
 
 @dataclass(frozen=True)
 class Prompt(Serial):
     """A decision someone owes the game.
 
-    `id` is unique among the state's current prompts and stable until answered (the cog puts it
-    in a button's custom_id, at most ~40 characters). `player` is the player id who must answer,
-    or GM. `private` prompts (choosing from a secret hand) are offered by DM or `/hand`, never in
-    the channel. `min_choices`/`max_choices` > 1 make a multi-select.
+    `kind` names the decision (catalogue key `prompts.<kind>`, filled with `args`); `id` is made by
+    `prompt_id` from the kind and a key, unique among the state's current prompts and stable until
+    answered (the cog puts it in a button's custom_id but never reads it). `player` is the player id
+    who must answer, GM or ANYONE. `private` prompts (choosing from a secret hand) are offered by DM
+    or `/hand`, never in the channel. `min_choices`/`max_choices` > 1 make a multi-select.
+
+    Build one with `Prompt.ask(kind, args, player, options, key=...)`. DEPRECATED: positional
+    `Prompt(id, player, text, options)` with `text` a finished English sentence.
     """
 
     id: str
     player: str
-    text: str
-    options: tuple[Option, ...]
+    text: str = ""
+    options: tuple[Option, ...] = ()
     private: bool = False
     min_choices: int = 1
     max_choices: int = 1
+    kind: str = ""
+    args: dict = field(default_factory=dict)
+
+    @classmethod
+    def ask(cls, kind: str, args: Mapping | None, player: str, options: Iterable[Option], *,
+            key: Iterable[Any] = (), private: bool = False, min_choices: int = 1,
+            max_choices: int = 1) -> Prompt:
+        return cls(id=prompt_id(kind, *key), player=player, options=tuple(options), private=private,
+                   min_choices=min_choices, max_choices=max_choices, kind=kind, args=dict(args or {}))
+
+    @property
+    def legacy(self) -> bool:
+        return not self.kind
 
     def option(self, option_id: str) -> Option:
         for option in self.options:
             if option.id == option_id:
                 return option
-        raise IllegalAction(f"'{option_id}' is not one of the choices here.")
+        raise IllegalAction("not_a_choice", option=option_id)
 
 
 @dataclass(frozen=True)
@@ -147,39 +247,51 @@ class Engine(ABC, Generic[St]):
         return bool(getattr(state, "over", False))
 
     # --- provided -------------------------------------------------------------------------
-    def new_game(self, seats: list[str], options: dict | None = None, seed: int = 0) -> St:
-        return self.setup(list(seats), dict(options or {}), seed)
+    @contextmanager
+    def _speaking(self) -> Iterator[None]:
+        """Errors leaving the engine name its system, so the presenter looks in its catalogue."""
+        try:
+            yield
+        except BautaError as error:
+            error.system = error.system or self.system
+            raise
 
-    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> "Outcome":
+    def new_game(self, seats: list[str], options: dict | None = None, seed: int = 0) -> St:
+        with self._speaking():
+            return self.setup(list(seats), dict(options or {}), seed)
+
+    def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """The starting state and the events set-up caused (e.g. first hands dealt, by DM).
         Engines whose set-up tells players something override this; the host publishes them."""
         return Outcome(state=self.new_game(seats, options, seed), events=[])
 
     def apply(self, state: St, action: Any, actor: Actor) -> Outcome:
-        if self.is_over(state):
-            raise GameOver("This game is over.")
-        work = copy.deepcopy(state)
-        events = self.step(work, action, actor)
+        with self._speaking():
+            if self.is_over(state):
+                raise GameOver("game_over")
+            work = copy.deepcopy(state)
+            events = self.step(work, action, actor)
         return Outcome(state=work, events=list(events))
 
     def prompt(self, state: St, prompt_id: str) -> Prompt:
         for prompt in self.pending(state):
             if prompt.id == prompt_id:
                 return prompt
-        raise StalePrompt("That choice has already been made, or the game has moved on.")
+        with self._speaking():
+            raise StalePrompt("stale_prompt")
 
     def check_choice(self, state: St, choice: Choose, actor: Actor) -> Prompt:
         """The prompt a `Choose` answers, after checking it is live, the actor's and well-formed."""
         prompt = self.prompt(state, choice.prompt)
         if not actor.may_act_for(prompt.player):
-            raise NotYourTurn("That choice is not yours to make.")
+            raise NotYourTurn("not_your_choice")
         n = len(choice.options)
         if not prompt.min_choices <= n <= prompt.max_choices:
             if prompt.min_choices == prompt.max_choices:
-                raise IllegalAction(f"Choose exactly {prompt.min_choices}.")
-            raise IllegalAction(f"Choose between {prompt.min_choices} and {prompt.max_choices}.")
+                raise IllegalAction("choose_exactly", n=prompt.min_choices)
+            raise IllegalAction("choose_between", min=prompt.min_choices, max=prompt.max_choices)
         if len(set(choice.options)) != n:
-            raise IllegalAction("The same choice was given twice.")
+            raise IllegalAction("same_choice_twice")
         for option_id in choice.options:
             prompt.option(option_id)
         return prompt
@@ -200,7 +312,7 @@ class Engine(ABC, Generic[St]):
         try:
             cls = self.actions[kind]
         except KeyError:
-            raise IllegalAction(f"Unknown action '{kind}'.") from None
+            raise IllegalAction("unknown_action", action=kind) from None
         return cls.from_dict(data)
 
 

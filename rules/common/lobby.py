@@ -2,7 +2,8 @@
 
 It is an engine like any other (so it persists, survives restarts and is undoable); when the
 host starts it, the lobby ends with `started` set and the hosting layer opens the real game
-with the players who joined, in the order they joined.
+with the players who joined, in the order they joined. It speaks data only: its words are the
+`common.*` `table_*`/`lobby` keys of `i18n/<lang>.yaml`.
 """
 from __future__ import annotations
 
@@ -41,15 +42,13 @@ class Lobby(Engine[LobbyState]):
     def pending(self, state):
         if state.over:
             return []
-        names = ", ".join(f"<@{p}>" for p in state.players) or "nobody yet"
         # One id while the table is open: simultaneous Joins all answer the same live prompt (the
         # host retries each against the fresh table, where the engine checks it again).
-        return [Prompt(id="lobby", player=ANYONE,
-                       text=(f"**{state.title}** table ({len(state.players)}/{state.max_players}, "
-                             f"at least {state.min_players}): {names}. Join or leave; the host (<@{state.host}>) "
-                             f"starts when everyone is in."),
-                       options=(Option("join", "Join"), Option("leave", "Leave"), Option("start", "Start"),
-                                Option("cancel", "Cancel")))]
+        return [Prompt.ask("lobby", {"title": state.title, "count": len(state.players), "max": state.max_players,
+                                     "min": state.min_players, "players": list(state.players),
+                                     "host_player": state.host}, ANYONE,
+                           (Option.of("join", "table_join"), Option.of("leave", "table_leave"),
+                            Option.of("start", "table_start"), Option.of("cancel", "table_cancel")))]
 
     def step(self, state, action: Choose, actor: Actor):
         self.check_choice(state, action, actor)
@@ -57,34 +56,34 @@ class Lobby(Engine[LobbyState]):
         who = actor.id
         if choice == "join":
             if who in state.players:
-                raise IllegalAction("You are already at this table.")
+                raise IllegalAction("table_already_seated")
             if len(state.players) >= state.max_players:
-                raise IllegalAction(f"The table is full ({state.max_players} players).")
+                raise IllegalAction("table_full", max=state.max_players)
             state.players.append(who)
-            event = Event("join", f"<@{who}> joins the table.")
+            event = Event("table_join", {"player": who})
         elif choice == "leave":
             if who not in state.players:
-                raise IllegalAction("You are not at this table.")
+                raise IllegalAction("table_not_seated")
             state.players.remove(who)
-            event = Event("leave", f"<@{who}> leaves the table.")
+            event = Event("table_leave", {"player": who})
             if who == state.host:
                 if not state.players:
                     state.cancelled = state.over = True
-                    return [event, Event("cancel", "The table is empty; the game is called off.")]
+                    return [event, Event("table_empty")]
                 state.host = state.players[0]
-                event = Event("leave", f"<@{who}> leaves; <@{state.host}> is now the host.")
+                event = Event("table_new_host", {"player": who, "host_player": state.host})
         elif choice == "start":
             if who != state.host and not actor.gm:
-                raise IllegalAction("Only the host or a GM can start the game.")
+                raise IllegalAction("table_host_starts")
             if len(state.players) < state.min_players:
-                raise IllegalAction(f"{state.title} needs at least {state.min_players} player(s).")
+                raise IllegalAction("table_too_few", title=state.title, min=state.min_players)
             state.started = state.over = True
-            event = Event("start", f"Starting {state.title} with " + ", ".join(f"<@{p}>" for p in state.players) + ".")
+            event = Event("table_start", {"title": state.title, "players": list(state.players)})
         else:
             if who != state.host and not actor.gm:
-                raise IllegalAction("Only the host or a GM can cancel the game.")
+                raise IllegalAction("table_host_cancels")
             state.cancelled = state.over = True
-            event = Event("cancel", f"{state.title} is called off.")
+            event = Event("table_cancel", {"title": state.title})
         state.round += 1
         return [event]
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rules.common.errors import IllegalAction
+
 DIAMETER = 120.0
 RADIUS = DIAMETER / 2
 CENTRE = (60.0, 60.0)
@@ -100,7 +102,7 @@ def path_length(points: list[Point]) -> float:
 
 
 def check_path(mover: Disc, points: list[Point], models: list[Disc], *, allowance: float,
-               enemy_gap: bool = True, exempt: tuple[str, ...] = ()) -> str | None:
+               enemy_gap: bool = True, exempt: tuple[str, ...] = ()) -> IllegalAction | None:
     """Why a movement along ``points`` (start first) is illegal, or None if it is legal.
 
     Checks: total length within ``allowance``; never leaving the arena; never passing through the Altar,
@@ -109,28 +111,27 @@ def check_path(mover: Disc, points: list[Point], models: list[Disc], *, allowanc
     """
     length = path_length(points)
     if length > allowance + 0.01:
-        return f"That path is {length:.1f} cm long; this move allows {allowance:.1f} cm."
+        return IllegalAction("path_too_long", length=length, allowance=allowance)
     for (x, y) in points[1:]:
         if not inside_arena(x, y, mover.r):
-            return f"({x:.1f}, {y:.1f}) is outside the arena walls."
+            return IllegalAction("outside_walls", x=x, y=y)
     for a, b in zip(points, points[1:]):
         for s in scenery():
             if seg_point_distance(a, b, (s.x, s.y)) < s.r + mover.r - EPS:
-                name = "the Altar of Chaos" if s.key == "altar" else "an Entrance Gate"
-                return f"The path passes through {name}."
+                return IllegalAction("path_through_altar" if s.key == "altar" else "path_through_gate")
         for m in models:
             if m.key == mover.key:
                 continue
             d = seg_point_distance(a, b, (m.x, m.y))
             if d < m.r + mover.r - CONTACT_TOL:
-                return f"The path passes through another model ({m.key})."
+                return IllegalAction("path_through_model", key=m.key)
             if enemy_gap and m.side != mover.side and m.key not in exempt and d < m.r + mover.r + MIN_ENEMY_GAP - CONTACT_TOL:
-                return f"The path comes within 1 cm of an enemy ({m.key})."
+                return IllegalAction("path_near_enemy", key=m.key)
     end = points[-1]
     for m in models:
         if m.key in exempt and m.side != mover.side:
             if dist(end, (m.x, m.y)) - m.r - mover.r < MIN_ENEMY_GAP - CONTACT_TOL:
-                return f"The move must end at least 1 cm from {m.key}."
+                return IllegalAction("end_near_enemy", key=m.key)
     return None
 
 
@@ -176,13 +177,13 @@ def charge_end(charger: Disc, target: Disc) -> tuple[Point, float]:
     return (charger.x + ux * reach, charger.y + uy * reach), max(0.0, travel)
 
 
-def check_charge(charger: Disc, target: Disc, models: list[Disc], speed: float) -> str | None:
+def check_charge(charger: Disc, target: Disc, models: list[Disc], speed: float) -> IllegalAction | None:
     """Why the straight-line Charge cannot reach the target, or None (digest §6.3)."""
     if blocked_by_scenery((charger.x, charger.y), (target.x, target.y)):
-        return "The target is not in line of sight."
+        return IllegalAction("charge_not_in_sight")
     end, travel = charge_end(charger, target)
     if travel > speed + 1e-6:
-        return f"The target is {travel:.1f} cm away; the Charge reaches {speed:.1f} cm."
+        return IllegalAction("charge_too_far", travel=travel, speed=speed)
     others = [m for m in models if m.key != target.key]
     return check_path(charger, [(charger.x, charger.y), end], others, allowance=speed + 1e-6, enemy_gap=False)
 
@@ -301,27 +302,27 @@ def step_route(mover: Disc, goal: Point, models: list[Disc], allowance: float, *
     return [p, q] if q else [p]
 
 
-def deploy_check(model: Disc, gate_index: int, speed: float, models: list[Disc]) -> str | None:
+def deploy_check(model: Disc, gate_index: int, speed: float, models: list[Disc]) -> IllegalAction | None:
     """Initial deployment: within Speed of the Gate's edge, at least 1 cm from it, inside the arena,
     not overlapping anyone and at least 1 cm from enemies (L20)."""
     g = gate(gate_index)
     gap = edge_gap(model, g)
     if gap < MIN_ENEMY_GAP - EPS:
-        return "Models must be placed at least 1 cm from their Gate."
+        return IllegalAction("deploy_gate_gap")
     if gap > speed + EPS:
-        return f"That is {gap:.1f} cm from the Gate; this model may enter up to {speed:.0f} cm."
+        return IllegalAction("deploy_too_far", gap=gap, speed=speed)
     if not inside_arena(model.x, model.y, model.r):
-        return "That point is outside the arena."
+        return IllegalAction("point_outside")
     if edge_gap(model, altar()) < -EPS:
-        return "That point is inside the Altar of Chaos."
+        return IllegalAction("point_in_altar")
     for m in models:
         if m.key == model.key:
             continue
         gap = edge_gap(model, m)
         if gap < -CONTACT_TOL:
-            return f"That spot overlaps {m.key}."
+            return IllegalAction("spot_overlaps", key=m.key)
         if m.side != model.side and gap < MIN_ENEMY_GAP - CONTACT_TOL:
-            return f"That spot is within 1 cm of an enemy ({m.key})."
+            return IllegalAction("spot_near_enemy", key=m.key)
     return None
 
 

@@ -5,7 +5,9 @@ Every function appends the events it causes to ``out``. Quality hooks are named 
 """
 from __future__ import annotations
 
-from rules.common.engine import PUBLIC, Event
+import re
+
+from rules.common.engine import PUBLIC, Event, term
 from rules.common.errors import IllegalAction
 
 from . import arena, dice
@@ -23,13 +25,15 @@ SPELL_DIFFICULTY = {"armour": 2, "healing": 3, "teleport": 5}
 OPPOSED = ("mystic_dart", "domination", "stun", "terror", "destructive_touch")
 
 
-def who(player: str) -> str:
-    """A player as event text names them: a Discord mention for numeric (Discord) ids, else the id."""
-    return f"<@{player}>" if player.isdigit() else player
+def say(out: list, kind: str, audience: str = PUBLIC, **data) -> None:
+    """An event as data (its words are `events.<kind>` in i18n/<lang>.klash.yaml). Models are named
+    by their match name (`name`, `target_name`, ...), players by id under `player`/`*_player`."""
+    out.append(Event(kind, data, audience))
 
 
-def say(out: list, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
-    out.append(Event(kind=kind, text=text, audience=audience, data=data))
+def test_term(why: str) -> dict:
+    """The catalogue word of a Discipline test (`Fear (to Charge)` -> terms.test_fear_to_charge)."""
+    return term("test_" + re.sub(r"[^a-z0-9]+", "_", why.lower()).strip("_"))
 
 
 # ---------------------------------------------------------------- model facts
@@ -91,7 +95,7 @@ def limit_key(state: KlashState) -> int:
 
 # ---------------------------------------------------------------- dice
 def die(state: KlashState, sides: int) -> int:
-    rr = state.__dict__.get("_rr")
+    rr = state.replay
     if rr is not None and rr["at"] < len(rr["rolled"]):
         # replaying an action after a re-roll window: the dice already seen stand
         value, src = rr["rolled"][rr["at"]]
@@ -132,11 +136,11 @@ def spend_token(state: KlashState, out: list, m: Model, effect: str) -> bool:
     m.token_mark = limit_key(state)
     if has(state, m, "veteran"):
         ok = True
-        say(out, "test", f"{m.name} is a Veteran: no test needed for the token.", model=m.id)
+        say(out, "veteran", model=m.id, name=m.name)
     else:
         ok, _ = discipline_test(state, out, m, "Training Token", allow_armed=False)
-    say(out, "token", f"{who(m.owner)} spends a Training Token on {m.name} ({effect}): "
-        f"{'it works' if ok else 'wasted'}.", player=m.owner, model=m.id, effect=effect, ok=ok)
+    say(out, "token", player=m.owner, model=m.id, name=m.name, effect=effect, use=term(f"token_{effect}"),
+        ok=ok, result=term("token_works" if ok else "token_wasted"))
     return ok
 
 
@@ -150,9 +154,9 @@ def reroll(state: KlashState, out: list, m: Model, what: str) -> bool:
         if not m.reroll_armed:
             return False
         m.reroll_armed = False
-        say(out, "reroll", f"{m.name} uses its Training Token re-roll on {what}.", model=m.id)
+        say(out, "reroll", model=m.id, name=m.name, roll=term(f"roll_{what['roll']}"))
         return True
-    rr = state.__dict__.get("_rr")
+    rr = state.replay
     if rr is None or not token_reroll_ok(state, m):
         return False
     i = rr["asked"]
@@ -163,7 +167,7 @@ def reroll(state: KlashState, out: list, m: Model, what: str) -> bool:
         return False
     if not spend_token(state, out, m, "reroll"):
         return False
-    say(out, "reroll", f"{m.name} re-rolls {what}.", model=m.id)
+    say(out, "reroll", model=m.id, name=m.name, roll=term(f"roll_{what['roll']}"))
     return True
 
 
@@ -187,12 +191,14 @@ def discipline_test(state: KlashState, out: list, m: Model, why: str, *, add: in
 
     a, b = throw()
     ok = a + b + add <= target
-    if not ok and allow_armed and reroll(state, out, m, f"the {why} test ({a}+{b} vs Discipline {target})"):
+    if not ok and allow_armed and reroll(state, out, m, {"roll": "test", "test": test_term(why), "a": a, "b": b,
+                                                          "target": target}):
         a, b = throw()
         ok = a + b + add <= target
-    extra = f" + {add}" if add else ""
-    say(out, "test", f"{m.name} {why} test: {a}+{b}{extra} = {a + b + add} vs Discipline {target}: "
-        f"{'success' if ok else 'failure'}.", model=m.id, dice=[a, b], add=add, target=target, ok=ok, why=why)
+    # the dice arithmetic as numbers and signs only ("3+4 + 2"): the same in every language
+    say(out, "test", model=m.id, name=m.name, test=test_term(why), sum=f"{a}+{b}" + (f" + {add}" if add else ""),
+        total=a + b + add, dice=[a, b], add=add, target=target, ok=ok, why=why,
+        result=term("success" if ok else "failure"))
     return ok, (a, b)
 
 
@@ -229,12 +235,14 @@ def defender_bonus(state: KlashState, m: Model) -> int:
 
 
 # ---------------------------------------------------------------- VP and removal
-def score(state: KlashState, player: str, amount: int, reason: str, out: list) -> None:
+def score(state: KlashState, player: str, amount: int, reason: str, out: list, **detail) -> None:
+    """`reason` is a code (no_melee, underdog, event, removed, crowd_idol): events `vp_<reason>`;
+    `detail` names what scored (a model's `name` and `how`, an Event Card's `card_name`)."""
     if amount == 0:
         return
     state.vp[player] = state.vp.get(player, 0) + amount
     state.vp_log.append([player, amount, reason])
-    say(out, "vp", f"{who(player)} scores {amount} VP ({reason}).", player=player, amount=amount, reason=reason)
+    say(out, f"vp_{reason}", player=player, amount=amount, reason=reason, **detail)
 
 
 def remove(state: KlashState, out: list, m: Model, how: str, by: Model | None = None) -> None:
@@ -244,11 +252,11 @@ def remove(state: KlashState, out: list, m: Model, how: str, by: Model | None = 
     m.removed = how
     m.stunned = False
     vp = stat(state, m, "vp") * (2 if how == "massacred" else 1)
-    say(out, "removed", f"{m.name} is {how} and leaves the arena.", model=m.id, how=how)
+    say(out, "removed", model=m.id, name=m.name, how=how, removal=term(how))
     scorer = state.other(m.owner)
-    score(state, scorer, vp, f"{m.name} {how}", out)
+    score(state, scorer, vp, "removed", out, name=m.name, removal=term(how))
     if by is not None and by.owner != m.owner and has(state, by, "crowd_idol") and not by.removed:
-        score(state, by.owner, 1, f"Crowd Idol {by.name}", out)
+        score(state, by.owner, 1, "crowd_idol", out, name=by.name)
     for act in state.acts:
         if act.model == m.id:
             act.ended = True
@@ -261,12 +269,12 @@ def apply_damage(state: KlashState, out: list, target: Model, damage: int, sourc
     mod = (-1 if target.stunned else 0) + (-1 if lethal else 0) + (1 if target.armour else 0)
     tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
     outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
-    if outcome in ("defeated", "massacre") and reroll(state, out, target, f"its Tenacity ({tough} against "
-                                                                           f"{damage} Damage: {outcome})"):
+    if outcome in ("defeated", "massacre") and reroll(state, out, target, {"roll": "tenacity", "value": tough,
+                                                                           "damage": damage, "outcome": term(outcome)}):
         tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
         outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
-    say(out, "tenacity", f"{target.name} takes {damage} Damage, Tenacity {dice.shift(stat(state, target, 'tenacity'), mod)} "
-        f"rolls {tough}: {outcome}.", model=target.id, damage=damage, roll=tough, outcome=outcome)
+    say(out, "tenacity", model=target.id, name=target.name, damage=damage,
+        die=dice.shift(stat(state, target, "tenacity"), mod), roll=tough, outcome=outcome, result=term(outcome))
     if outcome == "stunned":
         target.stunned = True
     elif outcome == "defeated":
@@ -284,19 +292,20 @@ def _consume(m: Model) -> int:
 
 
 def _opposed(state: KlashState, out: list, attacker: Model, target: Model, a_stat: str, d_stat: str,
-             a_mod: int, d_mod: int, a_reroll1: bool, d_reroll1: bool, label: str) -> tuple[int, int]:
+             a_mod: int, d_mod: int, a_reroll1: bool, d_reroll1: bool, label: dict) -> tuple[int, int]:
     a_mod += _consume(attacker) - (1 if attacker.stunned else 0)
     d_mod += -target.hex - (1 if target.stunned else 0)
     target.hex = 0
     a_text, d_text = stat(state, attacker, a_stat), stat(state, target, d_stat)
     att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
     dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
-    if att <= dfn and attacker.id != target.id and reroll(state, out, attacker, f"its {label} roll ({att} against {dfn})"):
+    if att <= dfn and attacker.id != target.id and reroll(state, out, attacker, {"roll": "attack", "attack": label,
+                                                                                 "a": att, "b": dfn}):
         att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
-    if att > dfn and reroll(state, out, target, f"its defence against {label} ({dfn} against {att})"):
+    if att > dfn and reroll(state, out, target, {"roll": "defence", "attack": label, "a": dfn, "b": att}):
         dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
-    say(out, "roll", f"{label}: {attacker.name} {dice.shift(a_text, a_mod)} rolls {att}, {target.name} "
-        f"{dice.shift(d_text, d_mod)} rolls {dfn}.", attacker=attacker.id, target=target.id, attack=att,
+    say(out, "roll", label=label, name=attacker.name, target_name=target.name, attacker=attacker.id,
+        target=target.id, attack=att,
         defence=dfn, attack_die=dice.shift(a_text, a_mod), defence_die=dice.shift(d_text, d_mod))
     return att, dfn
 
@@ -336,9 +345,7 @@ def melee(state: KlashState, out: list, attacker: Model, target: Model, *, inc: 
     att, dfn = _opposed(state, out, attacker, target, "melee_attack", "melee_defence", a_mod, d_mod,
                         has(state, attacker, "weapon_master"),
                         has(state, target, "weapon_master") or has(state, target, "lightning_reflexes"),
-                        {"assault": "Assault", "charge": "Charge attack", "aoo": "Attack of Opportunity",
-                         "counter": "Counterattack", "fury": "Fury", "repel": "Repel Charge",
-                         "self": "The heads quarrel"}.get(kind, "Melee"))
+                        term(f"attack_{kind}"))
     result.update(attack=att, defence=dfn)
     damage = opposed_damage(att, dfn)
     if damage:
@@ -368,22 +375,22 @@ def melee(state: KlashState, out: list, attacker: Model, target: Model, *, inc: 
 
 # ---------------------------------------------------------------- ranged
 def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tuple | None = None,
-                   magic: bool = False) -> str | None:
+                   magic: bool = False) -> IllegalAction | None:
     """Why shooter may not shoot target (L41), or None."""
     if target.removed or target.owner == shooter.owner:
-        return "You can only shoot at an enemy model in the arena."
+        return IllegalAction("shoot_enemy_only")
     if not magic and not dice.usable(stat(state, shooter, "ranged_attack")):
-        return f"{shooter.name} has no Ranged Attack."
+        return IllegalAction("no_ranged_attack", name=shooter.name)
     short, long = reach or stat(state, shooter, "ranged_range")
     if arena.range_band(gap(state, shooter, target), short, long) is None:
-        return f"{target.name} is beyond max range ({long} cm)."
+        return IllegalAction("beyond_max_range", target_name=target.name, range=long)
     if enemies_in_contact(state, shooter):
-        return f"{shooter.name} is in base contact with an enemy and cannot shoot."
+        return IllegalAction("shooter_engaged", name=shooter.name)
     if any(contact(state, a, target) for a in state.on_field(shooter.owner)):
-        return f"{target.name} is in base contact with one of your models."
+        return IllegalAction("target_in_friendly_contact", target_name=target.name)
     visible, _ = arena.line_of_sight(disc(state, shooter), disc(state, target), discs(state))
     if not visible:
-        return f"{target.name} is not in line of sight (the Altar or a Gate is in the way)."
+        return IllegalAction("shot_not_in_sight", target_name=target.name)
     return None
 
 
@@ -397,7 +404,7 @@ def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: 
     d_mod = defender_bonus(state, target) + (1 if target.armour else 0) + _hunter(state, target, shooter)
     att, dfn = _opposed(state, out, shooter, target, "ranged_attack", "ranged_defence", a_mod, d_mod, False,
                         has(state, target, "lightning_reflexes"),
-                        f"Volley ({band} range{', cover' if cover else ''})")
+                        term(f"volley_{band}{'_cover' if cover else ''}"))
     result = {"attack": att, "defence": dfn, "damage": 0, "outcome": "none", "band": band, "cover": cover}
     damage = opposed_damage(att, dfn)
     if damage:
@@ -413,62 +420,62 @@ def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: 
 
 # ---------------------------------------------------------------- magic
 def spell_problem(state: KlashState, caster: Model, spell: str, target: Model | None,
-                  point: tuple | None = None) -> str | None:
+                  point: tuple | None = None) -> IllegalAction | None:
     if not has(state, caster, "spellcaster") or spell not in stat(state, caster, "spells"):
-        return f"{caster.name} does not know that spell."
+        return IllegalAction("spell_unknown_to", name=caster.name)
     if not dice.usable(stat(state, caster, "magic_attack")):
-        return f"{caster.name} has no Magic Attack."
+        return IllegalAction("no_magic_attack", name=caster.name)
     if caster.id in state.cast:
-        return f"{caster.name} has already cast a spell in this Action Phase."
+        return IllegalAction("already_cast", name=caster.name)
     if spell in ("armour", "teleport"):
         if spell == "teleport":
             if point is None:
-                return "Teleport needs a destination point."
+                return IllegalAction("teleport_needs_point")
             return teleport_problem(state, caster, point)
         return None
     if target is None or target.removed:
-        return "That spell needs a target in the arena."
+        return IllegalAction("spell_needs_target")
     if spell == "healing":
         if target.owner != caster.owner:
-            return "Healing targets one of your own models."
+            return IllegalAction("healing_own_only")
         if target.id != caster.id:
             visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
             if not visible or gap(state, caster, target) > SPELL_RANGE["healing"] + 1e-9:
-                return f"{target.name} must be in sight within 10 cm."
+                return IllegalAction("healing_reach", target_name=target.name, range=SPELL_RANGE["healing"])
         return None
     if target.owner == caster.owner:
-        return "That spell targets an enemy model."
+        return IllegalAction("spell_enemy_only")
     if spell == "destructive_touch":
-        return None if contact(state, caster, target) else f"{target.name} is not in base contact."
+        return None if contact(state, caster, target) else IllegalAction("not_in_contact", target_name=target.name)
     if spell == "mystic_dart":
         return volley_problem(state, caster, target, (SPELL_RANGE["mystic_dart"], SPELL_RANGE["mystic_dart"]), True)
     visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
     if not visible:
-        return f"{target.name} is not in line of sight."
+        return IllegalAction("not_in_sight", target_name=target.name)
     if gap(state, caster, target) > SPELL_RANGE[spell] + 1e-9:
-        return f"{target.name} is beyond {SPELL_RANGE[spell]} cm."
+        return IllegalAction("beyond_spell_range", target_name=target.name, range=SPELL_RANGE[spell])
     return None
 
 
-def teleport_problem(state: KlashState, caster: Model, point: tuple) -> str | None:
+def teleport_problem(state: KlashState, caster: Model, point: tuple) -> IllegalAction | None:
     """Teleport: an unoccupied point in line of sight, inside the arena, 1 cm from enemies (§6.20)."""
     x, y = point
     me = arena.Disc(x, y, radius(state, caster), caster.id, state.seats.index(caster.owner))
     if not arena.inside_arena(x, y, me.r):
-        return "That point is outside the arena."
+        return IllegalAction("point_outside")
     for s in arena.scenery():
         if arena.edge_gap(me, s) < 0:
-            return "That point is inside the Altar or a Gate."
+            return IllegalAction("point_in_scenery")
     if arena.blocked_by_scenery((caster.x, caster.y), (x, y)):
-        return "That point is not in line of sight."
+        return IllegalAction("point_not_in_sight")
     for m in state.on_field():
         if m.id == caster.id:
             continue
         g = arena.edge_gap(me, disc(state, m))
         if g < -arena.CONTACT_TOL:
-            return f"That point is occupied by {m.name}."
+            return IllegalAction("point_occupied", target_name=m.name)
         if m.owner != caster.owner and g < arena.MIN_ENEMY_GAP - arena.CONTACT_TOL:
-            return f"That point is within 1 cm of {m.name}."
+            return IllegalAction("point_near_enemy", target_name=m.name)
     return None
 
 
@@ -481,12 +488,12 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
     if spell in SPELL_DIFFICULTY:
         mod = inc + _consume(caster) - (1 if caster.stunned else 0)
         roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
-        if roll < SPELL_DIFFICULTY[spell] and reroll(state, out, caster, f"its Magic Attack ({roll} against "
-                                                                            f"Difficulty {SPELL_DIFFICULTY[spell]})"):
+        if roll < SPELL_DIFFICULTY[spell] and reroll(state, out, caster, {"roll": "magic", "a": roll,
+                                                                            "difficulty": SPELL_DIFFICULTY[spell]}):
             roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
         ok = roll >= SPELL_DIFFICULTY[spell]
-        say(out, "spell", f"{caster.name} casts {spell.replace('_', ' ').title()} (Difficulty {SPELL_DIFFICULTY[spell]}): "
-            f"rolls {roll}, {'success' if ok else 'failure'}.", model=caster.id, spell=spell, roll=roll, ok=ok)
+        say(out, "spell", model=caster.id, name=caster.name, spell=spell, spell_name=term(f"spell_{spell}"),
+            difficulty=SPELL_DIFFICULTY[spell], roll=roll, ok=ok, result=term("success" if ok else "failure"))
         result.update(success=ok, roll=roll)
         if not ok:
             return result
@@ -494,17 +501,17 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
             caster.armour = True
         elif spell == "healing":
             target.stunned = False
-            say(out, "recovered", f"{target.name} is no longer Stunned.", model=target.id)
+            say(out, "recovered", model=target.id, name=target.name)
         elif spell == "teleport":
             caster.x, caster.y = float(point[0]), float(point[1])
-            say(out, "moved", f"{caster.name} teleports to ({point[0]:.1f}, {point[1]:.1f}).", model=caster.id,
-                x=caster.x, y=caster.y)
+            say(out, "teleported", model=caster.id, name=caster.name, x=caster.x, y=caster.y)
         return result
     # Opposed spells: Magic Attack vs Magic Defence; a tie does nothing (D-12).
     if spell == "domination" and any(has(state, target, q) for q in IMMUNE_DOMINATION) or \
             spell == "stun" and any(has(state, target, q) for q in IMMUNE_STUN_SPELL) or \
             spell == "terror" and any(has(state, target, q) for q in IMMUNE_TERROR):
-        say(out, "spell", f"{target.name} is immune to {spell.title()}.", model=caster.id, spell=spell, ok=False)
+        say(out, "spell_immune", model=caster.id, target_name=target.name, spell=spell,
+            spell_name=term(f"spell_{spell}"), ok=False)
         return result
     a_mod = inc + _hunter(state, caster, target)
     d_mod = (1 if target.armour else 0) + _hunter(state, target, caster)
@@ -512,11 +519,11 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
         _, cover = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
         a_mod -= 1 if cover else 0
     att, dfn = _opposed(state, out, caster, target, "magic_attack", "magic_defence", a_mod, d_mod, mystic,
-                        has(state, target, "mystic_vocation"), spell.replace("_", " ").title())
+                        has(state, target, "mystic_vocation"), term(f"spell_{spell}"))
     margin = att - dfn
     result.update(attack=att, defence=dfn, margin=margin, success=margin > 0)
     if margin <= 0:
-        say(out, "spell", "The spell has no effect.", model=caster.id, spell=spell, ok=False)
+        say(out, "spell_no_effect", model=caster.id, spell=spell, ok=False)
         return result
     if spell in ("mystic_dart", "destructive_touch"):
         if spell == "destructive_touch" and state.house_rules.get("destructive_touch_is_melee"):
@@ -527,7 +534,7 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
         result["outcome"] = apply_damage(state, out, target, damage, caster, has(state, caster, "lethal"))
     elif spell == "stun":
         target.stunned = True
-        say(out, "stunned", f"{target.name} is Stunned by the spell.", model=target.id)
+        say(out, "stunned_spell", model=target.id, name=target.name)
     elif spell == "terror":
         ok, _ = discipline_test(state, out, target, "Terror")
         if not ok:
@@ -538,8 +545,8 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
         result["controlled"] = not ok
         if not ok:
             from .state import Activation
-            say(out, "dominated", f"{caster.owner} takes control of {target.name} for one activation.",
-                model=target.id, controller=caster.owner)
+            say(out, "dominated", model=target.id, name=target.name, controller=caster.owner,
+                controller_player=caster.owner)
             state.acts.append(Activation(model=target.id, controller=caster.owner, dominated=True,
                                          free_assault=has(state, target, "two_heads")))
             target.armour = False
@@ -550,6 +557,18 @@ def fear_immune(state: KlashState, m: Model) -> bool:
     return any(has(state, m, q) for q in IMMUNE_FRIGHT)
 
 
-def require(cond: object, message: str) -> None:
+def require(cond: object, code: str, **params) -> None:
+    """Refuse with `errors.<code>` unless `cond`."""
     if not cond:
-        raise IllegalAction(message)
+        raise IllegalAction(code, **params)
+
+
+def check(problem: IllegalAction | None, state: KlashState | None = None) -> None:
+    """Refuse with the problem a `*_problem` function found, if any. The arena names models by their
+    id (`key`); the refusal names them by their match name (`target_name`)."""
+    if problem is None:
+        return
+    key = problem.params.pop("key", None)
+    if key is not None and state is not None:
+        problem.params["target_name"] = state.model(key).name
+    raise problem

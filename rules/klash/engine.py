@@ -11,14 +11,14 @@ import math
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.engine import PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt
+from rules.common.engine import PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt, term
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
 from . import arena, core, dice
 from .actions import (ACTIONS, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
                       PassEvent, Pick, PlayEvent, Recover, SelectTeam, UseToken, Volley)
-from .core import has, require, say, who
+from .core import check, has, require, say
 from .pack import INSTINCTS, load_sample_pack
 from .state import HOUSE_RULES, Activation, KlashState, Model
 
@@ -27,10 +27,8 @@ REVEAL = 5
 HOURGLASSES = 8
 TEAM_MAX = 8
 START_TOKENS = 5
-
-
-def _lbl(text: str) -> str:
-    return text if len(text) <= 80 else text[:79] + "…"
+# Typed actions that activate their model first when it is Ready and nothing is active yet.
+OPENS_ACTIVATION = (Move, Disengage, Assault, Volley, Charge, Magic, Recover)
 
 
 class KlashEngine(Engine[KlashState]):
@@ -48,12 +46,12 @@ class KlashEngine(Engine[KlashState]):
         auction round's five cards, revealed (public, like every later round's)."""
         seats, options = list(seats), dict(options or {})
         if len(seats) != 2 or seats[0] == seats[1]:
-            raise IllegalAction("Klash! is played by exactly two different players.")
+            raise IllegalAction("two_players")
         pack = options.get("pack") or load_sample_pack()
         rules = dict(HOUSE_RULES)
         for key, value in (options.get("house_rules") or {}).items():
             if key not in HOUSE_RULES:
-                raise IllegalAction(f"Unknown house rule '{key}'.")
+                raise IllegalAction("unknown_house_rule", rule=key)
             rules[key] = value
         state = KlashState(seats=list(seats), rng=Rng.from_seed(seed), house_rules=rules,
                            pack_name=pack["name"], sample=pack.get("sample", False),
@@ -89,7 +87,7 @@ class KlashEngine(Engine[KlashState]):
             for cid, x, y in teams.get(p, []):
                 n += 1
                 if cid not in state.cards:
-                    raise IllegalAction(f"Unknown card '{cid}'.")
+                    raise IllegalAction("unknown_card", card=cid)
                 state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=f"{state.cards[cid]['name']} #{n}",
                                           x=float(x), y=float(y), placed=True))
             state.team_vp[p] = sum(state.cards[c]["vp"] for c, _, _ in teams.get(p, []))
@@ -106,9 +104,8 @@ class KlashEngine(Engine[KlashState]):
         state.draft_round += 1
         state.revealed = [state.char_deck.pop() for _ in range(REVEAL)]
         state.round_picks = 0
-        say(out, "draft_round", f"Auction round {state.draft_round}: "
-            + ", ".join(state.cards[c]["name"] for c in state.revealed) + ".",
-            round=state.draft_round, revealed=list(state.revealed))
+        say(out, "draft_round", round=state.draft_round, revealed=list(state.revealed),
+            card_names=[state.cards[c]["name"] for c in state.revealed])
 
     def picker(self, state: KlashState) -> str:
         """Odd rounds: A takes 1, then B takes 2. Even rounds: B takes 1, then A takes 2 (L19)."""
@@ -116,77 +113,82 @@ class KlashEngine(Engine[KlashState]):
         return single if state.round_picks == 0 else state.other(single)
 
     def _pick(self, state: KlashState, out: list, player: str, index: int) -> None:
-        require(state.phase == "draft", "The auction is over.")
-        require(player == self.picker(state), "It is not your pick.")
-        require(0 <= index < len(state.revealed), "No card at that position.")
+        require(state.phase == "draft", "auction_over")
+        require(player == self.picker(state), "not_your_pick")
+        require(0 <= index < len(state.revealed), "no_card_there")
         card = state.revealed.pop(index)
         state.picks[player].append(card)
         state.draft_log.append([state.draft_round, player, card])
         state.round_picks += 1
-        say(out, "pick", f"{who(player)} takes {state.cards[card]['name']}.", player=player, card=card,
-            round=state.draft_round)
+        say(out, "pick", player=player, card=card, card_name=state.cards[card]["name"], round=state.draft_round)
         if state.round_picks == 3:
             state.discarded.extend(state.revealed)
-            say(out, "draft_discard", "Discarded: " + ", ".join(state.cards[c]["name"] for c in state.revealed) + ".",
-                cards=list(state.revealed))
+            say(out, "draft_discard", cards=list(state.revealed),
+                card_names=[state.cards[c]["name"] for c in state.revealed])
             state.revealed = []
             if state.draft_round == ROUNDS:
                 state.phase = "team"
-                say(out, "phase", "The auction is over: each player chooses a team of up to 8.", phase="team")
+                say(out, "phase", phase="team", most=TEAM_MAX)
             else:
                 self._start_round(state, out)
 
     # ================================================================ team
-    def team_problem(self, state: KlashState, player: str, indices: list[int]) -> str | None:
+    def team_problem(self, state: KlashState, player: str, indices: list[int]) -> IllegalAction | None:
         picks = state.picks[player]
         if not 1 <= len(indices) <= TEAM_MAX:
-            return f"A team has between 1 and {TEAM_MAX} models."
+            return IllegalAction("team_size", most=TEAM_MAX)
         if len(set(indices)) != len(indices) or any(not 0 <= i < len(picks) for i in indices):
-            return "Choose distinct cards from your own picks."
+            return IllegalAction("team_distinct")
         team = [picks[i] for i in indices]
         for cid in team:
             card = state.cards[cid]
             if card["type"] == "campione" and team.count(cid) > 1:
-                return f"{card['name']} is unique."
+                return IllegalAction("champion_unique", card_name=card["name"])
             for req in card.get("requirements") or []:
                 if req["kind"] == "min_type":
                     n = sum(1 for t in team if state.cards[t]["type"] == req["type"])
                     if n < req.get("count", 1):
-                        return f"{card['name']} requires at least {req.get('count', 1)} {req['type']} in the team."
+                        return IllegalAction("requires_type", card_name=card["name"], count=req.get("count", 1),
+                                             type=req["type"], kind=term(f"type_{req['type']}"))
                 elif req["kind"] == "with_card":
                     if req["card"] not in team:
-                        return f"{card['name']} requires {state.cards[req['card']]['name']} in the team."
+                        return IllegalAction("requires_card", card_name=card["name"], card=req["card"],
+                                             other_name=state.cards[req["card"]]["name"])
                 elif req["kind"] == "max_models":
                     if len(team) > req.get("count", TEAM_MAX):
-                        return f"{card['name']} fights only in teams of at most {req.get('count')} models."
+                        return IllegalAction("requires_small_team", card_name=card["name"],
+                                             count=req.get("count", TEAM_MAX))
         return None
 
     def _select_team(self, state: KlashState, out: list, player: str, indices: list[int]) -> None:
-        require(state.phase == "team", "Teams are not being chosen now.")
-        require(player in state.seats and player not in state.team_choice, "You have already chosen your team.")
+        require(state.phase == "team", "not_team_time")
+        require(player in state.seats and player not in state.team_choice, "team_already_chosen")
         problem = self.team_problem(state, player, indices)
-        require(problem is None, problem or "")
+        check(problem, state)
         state.team_choice[player] = sorted(indices)
         vp = sum(state.cards[state.picks[player][i]]["vp"] for i in indices)
         secret = state.house_rules.get("secret_team")
-        say(out, "team_chosen", f"{who(player)} has chosen a team of {len(indices)} ({vp} VP).",
-            audience=player if secret else PUBLIC, player=player, vp=vp, indices=sorted(indices))
+        say(out, "team_chosen", player if secret else PUBLIC, player=player, vp=vp, n=len(indices),
+            indices=sorted(indices))
         if secret:
-            say(out, "team_locked", f"{who(player)} has locked in a team.", player=player)
+            say(out, "team_locked", player=player)
         if len(state.team_choice) == 2:
             n = 0
             for p in (state.player_a, state.player_b):
                 for i in state.team_choice[p]:
                     n += 1
                     cid = state.picks[p][i]
-                    copies = sum(1 for m in state.models if m.card == cid and m.owner == p)
+                    # numbered across both teams, so every model's name is unique in the match
+                    # ("Raging Orc 1" and "Raging Orc 2" even when each team holds one); a Champion
+                    # both teams drafted is told apart the same way
+                    copies = sum(1 for m in state.models if m.card == cid)
                     name = state.cards[cid]["name"].replace("SAMPLE ", "")
-                    if state.cards[cid]["type"] != "campione":
+                    if state.cards[cid]["type"] != "campione" or copies:
                         name = f"{name} {copies + 1}"
                     state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=name))
                 state.team_vp[p] = sum(state.cards[m.card]["vp"] for m in state.models if m.owner == p)
             a, b = state.player_a, state.player_b
-            say(out, "teams", f"Teams: {who(a)} {state.team_vp[a]} VP, {who(b)} {state.team_vp[b]} VP.",
+            say(out, "teams", a_player=a, a_vp=state.team_vp[a], b_player=b, b_vp=state.team_vp[b],
                 team_vp=dict(state.team_vp),
                 teams={p: [m.card for m in state.models if m.owner == p] for p in state.seats})
             state.gates = {state.player_a: 0, state.player_b: 1}
@@ -195,16 +197,16 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ deployment
     def _deploy(self, state: KlashState, out: list, player: str, mid: str, x: float, y: float) -> None:
-        require(state.phase == "deploy", "Deployment is over.")
-        require(player == state.deploy_turn, "It is not your turn to deploy.")
+        require(state.phase == "deploy", "deployment_over")
+        require(player == state.deploy_turn, "not_your_deploy")
         m = state.model(mid)
-        require(m.owner == player and not m.placed, "Deploy one of your own models not yet in the arena.")
+        require(m.owner == player and not m.placed, "deploy_own_model")
         d = arena.Disc(float(x), float(y), core.radius(state, m), m.id, state.seats.index(player))
         problem = arena.deploy_check(d, state.gates[player], core.stat(state, m, "speed"), core.discs(state))
-        require(problem is None, problem or "")
+        check(problem, state)
         m.x, m.y, m.placed = float(x), float(y), True
         state.sel = None
-        say(out, "deployed", f"{m.name} enters the arena at ({x:.1f}, {y:.1f}).", model=m.id, x=m.x, y=m.y)
+        say(out, "deployed", model=m.id, name=m.name, x=m.x, y=m.y)
         other = state.other(player)
         if any(not mm.placed for mm in state.models if mm.owner == other):
             state.deploy_turn = other
@@ -219,21 +221,21 @@ class KlashEngine(Engine[KlashState]):
     def _draw_event(self, state: KlashState, out: list, player: str) -> None:
         if not state.event_deck.cards and state.event_deck.discards:
             state.event_deck.reshuffle_discards(state.rng)
-            say(out, "event_reshuffle", "The Event discards are shuffled into a new deck.")
+            say(out, "event_reshuffle")
         if not state.event_deck.cards:
-            say(out, "event_empty", "The Event deck is empty.")
+            say(out, "event_empty")
             return
         card = state.event_deck.draw_one()
         state.hands[player].append(card)
-        say(out, "event_draw", f"{who(player)} draws an Event Card.", player=player)
-        say(out, "event_card", f"You draw {state.event_cards[card]['name']}: {state.event_cards[card]['text']}",
-            audience=player, card=card)
+        say(out, "event_draw", player=player)
+        say(out, "event_card", player, card=card, card_name=state.event_cards[card]["name"],
+            card_text=state.event_cards[card]["text"])
 
     def _start_hourglass(self, state: KlashState, out: list) -> None:
         state.hourglass += 1
         state.cast = []
         state.melee_against = []
-        say(out, "hourglass", f"Hourglass {state.hourglass} begins.", hourglass=state.hourglass)
+        say(out, "hourglass", hourglass=state.hourglass)
         for p in (state.player_a, state.player_b):
             self._draw_event(state, out, p)
         init = {p: sum(core.stat(state, m, "initiative") for m in state.on_field(p)) for p in state.seats}
@@ -242,11 +244,11 @@ class KlashEngine(Engine[KlashState]):
         if init[a] != init[b]:
             winner = a if init[a] < init[b] else b
         else:
-            winner = self._roll_off(state, out, "Initiative tie",
+            winner = self._roll_off(state, out, "initiative",
                                     high=state.house_rules.get("initiative_tie_high_wins", True))
         state.init_winner = winner
         state.stage = "initiative"
-        say(out, "initiative", f"Team Initiative {who(a)} {init[a]}, {who(b)} {init[b]}: {who(winner)} chooses who activates first.",
+        say(out, "initiative", a_player=a, a=init[a], b_player=b, b=init[b], winner_player=winner,
             initiative=dict(init), winner=winner)
 
     def _roll_off(self, state: KlashState, out: list, why: str, high: bool = True) -> str:
@@ -254,7 +256,7 @@ class KlashEngine(Engine[KlashState]):
         a, b = state.seats
         while True:
             ra, rb = core.die(state, 12), core.die(state, 12)
-            say(out, "roll_off", f"{why}: {who(a)} rolls {ra}, {who(b)} rolls {rb}.", rolls={a: ra, b: rb})
+            say(out, "roll_off", tie=term(f"tie_{why}"), a_player=a, a=ra, b_player=b, b=rb, rolls={a: ra, b: rb})
             if ra != rb:
                 return a if (ra > rb) == high else b
 
@@ -271,11 +273,11 @@ class KlashEngine(Engine[KlashState]):
     def _end_action_phase(self, state: KlashState, out: list) -> None:
         for p in (state.init_winner, state.other(state.init_winner)):
             if p not in state.melee_against and state.on_field(p):
-                core.score(state, p, 1, "no enemy melee attack this Hourglass", out)
+                core.score(state, p, 1, "no_melee", out)
         state.stage = "final"
         state.turn_player = ""
         state.final_order = [state.init_winner, state.other(state.init_winner)]
-        say(out, "final_phase", f"Final Phase of Hourglass {state.hourglass}.", hourglass=state.hourglass)
+        say(out, "final_phase", hourglass=state.hourglass)
 
     def _end_hourglass(self, state: KlashState, out: list) -> None:
         for m in state.models:
@@ -302,20 +304,20 @@ class KlashEngine(Engine[KlashState]):
         a, b = state.seats
         if underdog and state.team_vp.get(a, 0) != state.team_vp.get(b, 0):
             low = a if state.team_vp[a] < state.team_vp[b] else b
-            core.score(state, low, abs(state.team_vp[a] - state.team_vp[b]), "the Crowd's favour (underdog)", out)
+            core.score(state, low, abs(state.team_vp[a] - state.team_vp[b]), "underdog", out)
         if state.vp[a] != state.vp[b]:
             winner = a if state.vp[a] > state.vp[b] else b
         else:
-            winner = self._roll_off(state, out, "VP tie", high=True)
+            winner = self._roll_off(state, out, "vp", high=True)
         self._finish(state, out, winner, result)
 
     def _finish(self, state: KlashState, out: list, winner: str, result: str) -> None:
         state.winner, state.result, state.over, state.phase = winner, result, True, "over"
         state.acts, state.choices, state.sel, state.esel, state.stack = [], [], None, None, []
         state.stage = ""
-        say(out, "game_over", f"{who(winner)} wins ({result.replace('_', ' ')}). VP: "
-            + ", ".join(f"{who(p)} {state.vp[p]}" for p in state.seats) + ".", winner=winner, result=result,
-            vp=dict(state.vp))
+        a, b = state.seats
+        say(out, "game_over", winner_player=winner, how=term(f"result_{result}"), a_player=a, a_vp=state.vp[a],
+            b_player=b, b_vp=state.vp[b], winner=winner, result=result, vp=dict(state.vp))
 
     # ================================================================ settle (flow control)
     def _settle(self, state: KlashState, out: list) -> None:
@@ -330,8 +332,7 @@ class KlashEngine(Engine[KlashState]):
                 m = state.model(c["model"])
                 if not m.removed:
                     m.x, m.y = c["x"], c["y"]
-                    say(out, "moved", f"{m.name} disengages to ({m.x:.1f}, {m.y:.1f}).", model=m.id, x=m.x, y=m.y,
-                        disengage=True)
+                    say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, disengage=True, verb=term("disengages_to"))
                 continue
             if state.choices or state.stack or state.esel is not None:
                 return
@@ -349,7 +350,7 @@ class KlashEngine(Engine[KlashState]):
             if state.acts:
                 act = state.acts[-1]
                 m = state.model(act.model)
-                kinds = [o for o, _ in self._act_kinds(state, act)]
+                kinds = [o.id for o in self._act_kinds(state, act)]
                 if act.ended or m.removed or kinds in ([], ["end"]):
                     self._finish_activation(state, out)
                     continue
@@ -380,9 +381,9 @@ class KlashEngine(Engine[KlashState]):
         if act.dominated:
             if state.house_rules.get("dominated_marked_activated", True):
                 m.activated = True
-            say(out, "activation_end", f"{m.name} returns to its owner.", model=m.id)
+            say(out, "domination_end", model=m.id, name=m.name)
             return
-        say(out, "activation_end", f"{m.name} ends its activation.", model=m.id)
+        say(out, "activation_end", model=m.id, name=m.name)
         state.turn_activations += 1
         if not state.extra_activation_used:
             state.ext_offer = True
@@ -396,13 +397,13 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ activation
     def _activate(self, state: KlashState, out: list, player: str, mid: str) -> None:
-        require(state.phase == "match" and state.stage == "action", "Models are activated in the Action Phase.")
-        require(not state.acts and not state.choices and not state.stack, "Another activation is under way.")
-        require(player == state.turn_player, "It is not your turn.")
-        require(state.turn_activations == 0, "You have already activated a model this turn.")
+        require(state.phase == "match" and state.stage == "action", "activate_in_action_phase")
+        require(not state.acts and not state.choices and not state.stack, "activation_under_way")
+        require(player == state.turn_player, "not_your_turn")
+        require(state.turn_activations == 0, "already_activated_turn")
         m = state.model(mid)
-        require(m.owner == player and m.placed and not m.removed, "Activate one of your own models in the arena.")
-        require(not m.activated, f"{m.name} has already been activated this Hourglass.")
+        require(m.owner == player and m.placed and not m.removed, "activate_own_model")
+        require(not m.activated, "already_activated", name=m.name)
         self._open_activation(state, out, m, player)
 
     def _open_activation(self, state: KlashState, out: list, m: Model, player: str) -> None:
@@ -411,14 +412,14 @@ class KlashEngine(Engine[KlashState]):
         act = Activation(model=m.id, controller=player, free_assault=has(state, m, "two_heads"))
         state.acts.append(act)
         state.sel = None
-        say(out, "activation", f"{who(player)} activates {m.name}.", model=m.id, player=player)
+        say(out, "activation", model=m.id, name=m.name, player=player)
         if core.is_beast(state, m):
             tamers = [t for t in state.on_field(m.owner) if t.id != m.id and has(state, t, "tamer")
                       and not t.stunned and core.gap(state, t, m) <= 10 + 1e-9]
             value = max([core.stat(state, m, "discipline")] + [core.stat(state, t, "discipline") for t in tamers])
             ok, _ = core.discipline_test(state, out, m, "Instinct", value=value)
             if not ok and tamers:
-                say(out, "tamer", f"{tamers[0].name} the Tamer lets {m.name} re-roll its Instinct test.", model=m.id)
+                say(out, "tamer", model=m.id, name=m.name, tamer_name=tamers[0].name)
                 ok, _ = core.discipline_test(state, out, m, "Instinct", value=value, allow_armed=False)
             if not ok:
                 self._instinct(state, out, m)
@@ -435,10 +436,9 @@ class KlashEngine(Engine[KlashState]):
         """Replace the whole activation with the Instinct behaviour (§6.13)."""
         quality = next((q for q in INSTINCTS if has(state, m, q)), None)
         if quality is None:
-            say(out, "instinct", f"{m.name} fails its Instinct test and does nothing.", model=m.id)
+            say(out, "instinct_idle", model=m.id, name=m.name)
             return
-        say(out, "instinct", f"{m.name} follows its Instinct ({quality.replace('_', ' ')}).", model=m.id,
-            quality=quality)
+        say(out, "instinct", model=m.id, name=m.name, quality=quality, instinct=term(f"quality_{quality}"))
         if quality == "savage_beast":
             if m.stunned:
                 self._recover(state, out, m)
@@ -473,17 +473,17 @@ class KlashEngine(Engine[KlashState]):
         if route:
             p = route[-1]
             m.x, m.y = p
-            say(out, "moved", f"{m.name} moves to ({p[0]:.1f}, {p[1]:.1f}).", model=m.id, x=m.x, y=m.y)
+            say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, verb=term("moves_to"))
 
     def _recover(self, state: KlashState, out: list, m: Model) -> bool:
         if has(state, m, "madman") or has(state, m, "multiple_heads"):
             ok = True
-            say(out, "test", f"{m.name} recovers without a test.", model=m.id)
+            say(out, "recover_no_test", model=m.id, name=m.name)
         else:
             ok, _ = core.discipline_test(state, out, m, "Recover")
         if ok:
             m.stunned = False
-            say(out, "recovered", f"{m.name} is no longer Stunned.", model=m.id)
+            say(out, "recovered", model=m.id, name=m.name)
         return ok
 
     # ---------------------------------------------------------------- legality helpers
@@ -503,18 +503,19 @@ class KlashEngine(Engine[KlashState]):
     def _disengage_cost(self, state: KlashState, m: Model) -> int:
         return 2 if any(has(state, e, "hinder") for e in core.engaged_with(state, m)) else 1
 
-    def _charge_problem(self, state: KlashState, m: Model, target: Model) -> str | None:
+    def _charge_problem(self, state: KlashState, m: Model, target: Model) -> IllegalAction | None:
         if target.removed or target.id == m.id:
-            return "Choose a model in the arena to charge."
+            return IllegalAction("charge_needs_target")
         if core.engaged(state, m):
-            return f"{m.name} is engaged in melee and cannot Charge."
+            return IllegalAction("engaged_no_charge", name=m.name)
         if core.contact(state, m, target):
-            return f"{m.name} is already in contact with {target.name}."
+            return IllegalAction("already_in_contact", name=m.name, target_name=target.name)
         if core.gap(state, m, target) > core.stat(state, m, "speed") + 1e-6:
-            return f"{target.name} is beyond {m.name}'s Charge reach ({core.stat(state, m, 'speed')} cm)."
+            return IllegalAction("beyond_charge_reach", name=m.name, target_name=target.name,
+                                 speed=core.stat(state, m, "speed"))
         visible, _ = arena.line_of_sight(core.disc(state, m), core.disc(state, target), core.discs(state))
         if not visible:
-            return f"{target.name} is not in line of sight."
+            return IllegalAction("not_in_sight", target_name=target.name)
         others = [d for d in core.discs(state)]
         return arena.check_charge(core.disc(state, m), core.disc(state, target), others,
                                   float(core.stat(state, m, "speed")))
@@ -573,74 +574,79 @@ class KlashEngine(Engine[KlashState]):
         return (state.tokens.get(player, 0) > 0 and not core.is_beast(state, m) and m.owner == player
                 and m.token_mark != core.limit_key(state))
 
-    def _act_kinds(self, state: KlashState, act: Activation) -> list[tuple[str, str]]:
-        """The first-step options of the activation prompt: (id, label)."""
+    def _act_kinds(self, state: KlashState, act: Activation) -> list[Option]:
+        """The first-step options of the activation prompt (option id: the action's code)."""
         m = state.model(act.model)
         rem = self._remaining(act)
-        opts: list[tuple[str, str]] = []
+        opts: list[Option] = []
         if act.ended or m.removed:
-            return [("end", "End activation")]
+            return [Option.of("end", "end_activation")]
         can_double = rem >= 2 and not act.increased
         if m.stunned:
             if rem >= 1:
-                opts.append(("rec", "Recover (Discipline test)"))
+                opts.append(Option.of("rec", "recover"))
         else:
             madman = self._madman_bound(state, act, m)
             assault = self._assault_targets(state, m)
             if assault and (rem >= 1 or act.free_assault):
-                opts.append(("as", "Assault"))
+                opts.append(Option.of("as", "assault"))
                 if can_double:
-                    opts.append(("as2", "Assault with both actions (Increased)"))
+                    opts.append(Option.of("as2", "assault_double"))
             if rem >= 1 and self._charge_targets(state, m):
-                opts.append(("ch", "Charge"))
+                opts.append(Option.of("ch", "charge"))
                 if can_double:
-                    opts.append(("ch2", "Charge with both actions (Increased)"))
+                    opts.append(Option.of("ch2", "charge_double"))
             if not madman:
                 engaged = core.engaged(state, m)
                 if rem >= 1 and not engaged and self._can_move(state, m, "mv"):
-                    opts.append(("mv", f"Move (up to {self._move_allowance(state, m, False):.0f} cm)"))
+                    opts.append(Option.of("mv", "move", cm=self._move_allowance(state, m, False)))
                     if can_double:
-                        opts.append(("mv2", f"Move with both actions (up to {self._move_allowance(state, m, True):.0f} cm)"))
+                        opts.append(Option.of("mv2", "move_double", cm=self._move_allowance(state, m, True)))
                 if engaged and rem >= self._disengage_cost(state, m) and self._can_move(state, m, "dis"):
-                    opts.append(("dis", f"Disengage (up to {self._disengage_allowance(state, m):.0f} cm)"))
+                    opts.append(Option.of("dis", "disengage", cm=self._disengage_allowance(state, m)))
                 if rem >= 1 and self._volley_targets(state, m):
-                    opts.append(("vo", "Volley"))
+                    opts.append(Option.of("vo", "volley"))
                     if can_double:
-                        opts.append(("vo2", "Volley with both actions (Increased)"))
+                        opts.append(Option.of("vo2", "volley_double"))
                 if rem >= 1 and has(state, m, "spellcaster") and m.id not in state.cast:
                     for spell in core.stat(state, m, "spells"):
                         if self._spell_targets(state, m, spell):
                             code = core.SPELL_CODES[spell]
-                            name = spell.replace("_", " ").title()
-                            opts.append((f"mg:{code}", f"Cast {name}"))
+                            opts.append(Option.of(f"mg:{code}", "cast", spell=term(f"spell_{spell}")))
                             if can_double:
-                                opts.append((f"mg2:{code}", f"Cast {name} with both actions (Increased)"))
+                                opts.append(Option.of(f"mg2:{code}", "cast_double", spell=term(f"spell_{spell}")))
         if m.stunned and has(state, m, "regeneration") and not act.regen_used:
-            opts.append(("regen", "Regeneration: recover for free"))
+            opts.append(Option.of("regen", "regenerate"))
         if (self._token_ok(state, m, act.controller) and not act.extra_action and not act.dominated
                 and state.turn_player == act.controller):
-            opts.append(("tka", "Training Token: extra action"))
+            opts.append(Option.of("tka", "token_action"))
         if (self._token_ok(state, m, act.controller) and not m.reroll_armed and not act.dominated
                 and not state.house_rules.get("reroll_window", True)):
-            opts.append(("tkr", "Training Token: arm a re-roll"))
+            opts.append(Option.of("tkr", "token_reroll"))
         if not (not m.stunned and self._madman_bound(state, act, m)):
-            opts.append(("end", "End activation"))
+            opts.append(Option.of("end", "end_activation"))
         return opts
+    def _may_open(self, state: KlashState, player: str, mid: str) -> bool:
+        """Would `Activate(mid)` by `player` be legal now (the `activate` prompt offers it)?"""
+        if not (state.phase == "match" and state.stage == "action" and not state.acts and not state.choices
+                and not state.stack and state.esel is None and player == state.turn_player
+                and state.turn_activations == 0):
+            return False
+        return any(m.id == mid for m in self._ready(state, player))
 
-    # ---------------------------------------------------------------- performing actions
     def _current(self, state: KlashState, player: str, mid: str) -> Activation:
         require(state.phase == "match" and state.acts and not state.choices and not state.stack,
-                "No activation is waiting for an action.")
+                "no_activation")
         act = state.acts[-1]
         if player != act.controller:
-            raise NotYourTurn("It is not your activation.")
-        require(act.model == mid, f"The active model is {state.model(act.model).name}.")
+            raise NotYourTurn("not_your_activation")
+        require(act.model == mid, "other_model_active", name=state.model(act.model).name)
         return act
 
     def _spend(self, state: KlashState, out: list, act: Activation, m: Model, cost: int, kind: str) -> bool:
         """Pay for an action; Two Heads tests first. Returns False if the action is lost."""
         require(self._remaining(act) >= cost or (kind == "assault" and cost == 1 and act.free_assault),
-                f"{m.name} has no action left for that.")
+                "no_action_left", name=m.name)
         if kind == "assault" and cost == 1 and act.free_assault:
             act.free_assault = False
         else:
@@ -650,11 +656,11 @@ class KlashEngine(Engine[KlashState]):
         if has(state, m, "two_heads"):
             ok, (a, b) = core.discipline_test(state, out, m, "Two Heads")
             if (a, b) in ((5, 5), (6, 6)):
-                say(out, "two_heads", f"{m.name}'s heads quarrel: it attacks itself.", model=m.id)
+                say(out, "two_heads", model=m.id, name=m.name, quarrel=True, outcome=term("two_heads_quarrel"))
                 core.melee(state, out, m, m, kind="self", allow_follow=False)
                 return False
             if not ok:
-                say(out, "two_heads", f"{m.name} loses the action.", model=m.id)
+                say(out, "two_heads", model=m.id, name=m.name, quarrel=False, outcome=term("two_heads_lost"))
                 return False
         return True
 
@@ -662,22 +668,22 @@ class KlashEngine(Engine[KlashState]):
                  disengage: bool = False) -> None:
         act = self._current(state, player, mid)
         m = state.model(mid)
-        require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
+        require(not m.stunned, "stunned_only_recover", name=m.name)
         if disengage:
-            require(core.engaged(state, m), f"{m.name} is not engaged in melee.")
+            require(core.engaged(state, m), "not_engaged", name=m.name)
             cost = self._disengage_cost(state, m)
             allowance = self._disengage_allowance(state, m)
             exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
         else:
-            require(not core.engaged(state, m), f"{m.name} is engaged in melee: it must Disengage.")
-            require(not self._madman_bound(state, act, m), f"{m.name} is a Madman and must Assault or Charge.")
+            require(not core.engaged(state, m), "engaged_must_disengage", name=m.name)
+            require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
             cost = 2 if double else 1
-            require(not (double and act.increased), "Only one action per activation can use both actions.")
+            require(not (double and act.increased), "one_double_action")
             allowance = self._move_allowance(state, m, double)
             exempt = tuple(e.id for e in core.enemies_in_contact(state, m))  # stunned enemies in contact
         path = [(m.x, m.y)] + [(float(x), float(y)) for x, y in points]
         problem = arena.check_path(core.disc(state, m), path, core.discs(state), allowance=allowance, exempt=exempt)
-        require(problem is None, problem or "")
+        check(problem, state)
         if not self._spend(state, out, act, m, cost, "move"):
             return
         if disengage:
@@ -695,16 +701,15 @@ class KlashEngine(Engine[KlashState]):
             if m.removed:
                 return
         m.x, m.y = path[-1]
-        verb = "disengages to" if disengage else "moves to"
-        say(out, "moved", f"{m.name} {verb} ({m.x:.1f}, {m.y:.1f}).", model=m.id, x=m.x, y=m.y,
-            disengage=disengage)
+        say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, disengage=disengage,
+            verb=term("disengages_to" if disengage else "moves_to"))
 
     def _do_assault(self, state: KlashState, out: list, player: str, mid: str, tid: str, double: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
-        require(t in self._assault_targets(state, m), f"{t.name} is not an enemy in base contact.")
-        require(not (double and act.increased), "Only one action per activation can use both actions.")
+        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(t in self._assault_targets(state, m), "not_enemy_in_contact", target_name=t.name)
+        require(not (double and act.increased), "one_double_action")
         if not self._spend(state, out, act, m, 2 if double else 1, "assault"):
             return
         act.attacked = True
@@ -720,11 +725,11 @@ class KlashEngine(Engine[KlashState]):
     def _do_volley(self, state: KlashState, out: list, player: str, mid: str, tid: str, double: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
-        require(not self._madman_bound(state, act, m), f"{m.name} is a Madman and must Assault or Charge.")
+        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
         problem = core.volley_problem(state, m, t)
-        require(problem is None, problem or "")
-        require(not (double and act.increased), "Only one action per activation can use both actions.")
+        check(problem, state)
+        require(not (double and act.increased), "one_double_action")
         if not self._spend(state, out, act, m, 2 if double else 1, "volley"):
             return
         inc = 1 if double else 0
@@ -738,12 +743,12 @@ class KlashEngine(Engine[KlashState]):
                   double: bool, point: tuple | None) -> None:
         act = self._current(state, player, mid)
         m = state.model(mid)
-        require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
-        require(not self._madman_bound(state, act, m), f"{m.name} is a Madman and must Assault or Charge.")
+        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
         target = m if spell == "armour" else (state.model(tid) if tid else None)
         problem = core.spell_problem(state, m, spell, target, point)
-        require(problem is None, problem or "")
-        require(not (double and act.increased), "Only one action per activation can use both actions.")
+        check(problem, state)
+        require(not (double and act.increased), "one_double_action")
         if not self._spend(state, out, act, m, 2 if double else 1, "magic"):
             state.cast.append(m.id)
             return
@@ -753,14 +758,14 @@ class KlashEngine(Engine[KlashState]):
                    touch: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, f"{m.name} is Stunned: it can only Recover.")
-        require(t.owner != self._side(state, m), "Charge an enemy model.")
+        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(t.owner != self._side(state, m), "charge_enemy_only")
         problem = self._charge_problem(state, m, t)
-        require(problem is None, problem or "")
-        require(not (double and act.increased), "Only one action per activation can use both actions.")
+        check(problem, state)
+        require(not (double and act.increased), "one_double_action")
         if touch:
             require(has(state, m, "spellcaster") and "destructive_touch" in core.stat(state, m, "spells")
-                    and m.id not in state.cast, f"{m.name} cannot end this Charge with Destructive Touch.")
+                    and m.id not in state.cast, "no_destructive_touch", name=m.name)
         if not self._spend(state, out, act, m, 2 if double else 1, "charge"):
             return
         act.attacked = True
@@ -773,17 +778,17 @@ class KlashEngine(Engine[KlashState]):
         if enemy and has(state, t, "frightening") and not core.fear_immune(state, m):
             ok, _ = core.discipline_test(state, out, m, "Fear (to Charge)")
             if not ok:
-                say(out, "charge_lost", f"{m.name} is too afraid to Charge {t.name}.", model=m.id)
+                say(out, "charge_lost", model=m.id, name=m.name, target_name=t.name)
                 return
         was_engaged = core.engaged(state, t)
         end, travel = arena.charge_end(core.disc(state, m), core.disc(state, t))
         m.x, m.y = round(end[0], 3), round(end[1], 3)
-        say(out, "charged", f"{m.name} charges {t.name} ({travel:.1f} cm).", model=m.id, target=t.id, x=m.x, y=m.y)
+        say(out, "charged", model=m.id, name=m.name, target=t.id, target_name=t.name, travel=travel, x=m.x, y=m.y)
         if enemy and has(state, m, "frightening") and not core.fear_immune(state, t):
             ok, _ = core.discipline_test(state, out, t, "Fear")
             if not ok:
                 t.stunned = True
-                say(out, "stunned", f"{t.name} is Stunned by fear.", model=t.id)
+                say(out, "stunned", model=t.id, name=t.name)
         if enemy and has(state, t, "repel_charge") and not was_engaged and not t.stunned:
             core.melee(state, out, t, m, kind="repel", allow_follow=False)
             if m.removed:
@@ -795,26 +800,26 @@ class KlashEngine(Engine[KlashState]):
 
     # ---------------------------------------------------------------- tokens
     def _use_token(self, state: KlashState, out: list, player: str, mid: str, effect: str) -> None:
-        require(state.phase == "match", "Training Tokens are used during the match.")
+        require(state.phase == "match", "tokens_in_match")
         m = state.model(mid)
-        require(m.owner == player and m.placed and not m.removed, "Use a token on one of your models in the arena.")
-        require(not core.is_beast(state, m), "Beasts and Monsters cannot use Training Tokens.")
-        require(state.tokens.get(player, 0) > 0, "You have no Training Tokens left.")
-        require(m.token_mark != core.limit_key(state), f"{m.name} has already used a token this turn.")
+        require(m.owner == player and m.placed and not m.removed, "token_own_model")
+        require(not core.is_beast(state, m), "beasts_no_tokens")
+        require(state.tokens.get(player, 0) > 0, "no_tokens_left")
+        require(m.token_mark != core.limit_key(state), "token_used_this_turn", name=m.name)
         if effect == "action":
             act = self._current(state, player, mid)
-            require(state.turn_player == player and not act.dominated, "Only during its activation in your turn.")
-            require(not act.extra_action, "Only one extra action per turn.")
+            require(state.turn_player == player and not act.dominated, "token_action_own_turn")
+            require(not act.extra_action, "one_extra_action")
         elif effect == "activation":
             require(state.stage == "action" and state.turn_player == player and not state.acts and state.ext_offer
-                    and not state.extra_activation_used, "An extra activation follows your activation in your turn.")
-            require(not m.activated, f"{m.name} has already been activated this Hourglass.")
+                    and not state.extra_activation_used, "extra_activation_when")
+            require(not m.activated, "already_activated", name=m.name)
         elif effect == "reroll":
             require(not state.house_rules.get("reroll_window", True),
-                    "A Training Token re-roll is offered right after a failed roll (house rule reroll_window).")
-            require(not m.reroll_armed, f"{m.name} already has a re-roll ready.")
+                    "reroll_offered_after")
+            require(not m.reroll_armed, "reroll_already_ready", name=m.name)
         else:
-            raise IllegalAction("Token effects: action, activation, reroll.")
+            raise IllegalAction("token_effects")
         state.tokens[player] -= 1
         m.token_mark = core.limit_key(state)
         if effect == "activation":
@@ -822,11 +827,11 @@ class KlashEngine(Engine[KlashState]):
             state.ext_offer = False
         if has(state, m, "veteran"):
             ok = True
-            say(out, "test", f"{m.name} is a Veteran: no test needed for the token.", model=m.id)
+            say(out, "veteran", model=m.id, name=m.name)
         else:
             ok, _ = core.discipline_test(state, out, m, "Training Token", allow_armed=False)
-        say(out, "token", f"{who(player)} spends a Training Token on {m.name} ({effect}): "
-            f"{'it works' if ok else 'wasted'}.", player=player, model=m.id, effect=effect, ok=ok)
+        say(out, "token", player=player, model=m.id, name=m.name, effect=effect, use=term(f"token_{effect}"),
+            ok=ok, result=term("token_works" if ok else "token_wasted"))
         if not ok:
             return
         if effect == "action":
@@ -872,19 +877,27 @@ class KlashEngine(Engine[KlashState]):
         return targets is None or bool(targets)
 
     def _play_event(self, state: KlashState, out: list, player: str, card: str, target: str) -> None:
-        require(player in state.seats and card in state.hands[player], "That card is not in your hand.")
-        require(state.esel is None or state.esel["player"] == player, "Another card is being played.")
-        require(self._playable(state, player, card, ignore_sel=True), "That card cannot be played now.")
+        require(player in state.seats and card in state.hands[player], "card_not_in_hand")
+        require(state.esel is None or state.esel["player"] == player, "card_being_played")
+        if not self._playable(state, player, card, ignore_sel=True):
+            own = (state.event_cards[card]["timing"] == "own_turn" and not state.stack
+                   and (player != state.turn_player or state.stage != "action"))
+            code = ("card_own_turn" if own else "card_no_target" if self._card_targets(state, player, card) == []
+                    else "card_not_now")
+            raise IllegalAction(code, card_name=state.event_cards[card]["name"])
         targets = self._card_targets(state, player, card)
         if targets is not None:
-            require(any(t.id == target for t in targets), "Choose a legal target for that card.")
+            require(any(t.id == target for t in targets), "card_target")
         state.hands[player].remove(card)
         state.esel = None
         state.stack.append({"player": player, "card": card, "target": target or ""})
         state.stack_next = state.other(player)
         spec = state.event_cards[card]
-        tname = f" on {state.model(target).name}" if target else ""
-        say(out, "event_played", f"{who(player)} plays {spec['name']}{tname}.", player=player, card=card, target=target)
+        if target:
+            say(out, "event_played_on", player=player, card=card, card_name=spec["name"], target=target,
+                target_name=state.model(target).name)
+        else:
+            say(out, "event_played", player=player, card=card, card_name=spec["name"], target=target)
 
     def _resolve_stack(self, state: KlashState, out: list) -> None:
         """Last played resolves first (L58); Ill Omen cancels the card below it."""
@@ -894,24 +907,24 @@ class KlashEngine(Engine[KlashState]):
             spec = state.event_cards[entry["card"]]
             state.event_deck.discard(entry["card"])
             if cancelled:
-                say(out, "event_cancelled", f"{spec['name']} is cancelled.", card=entry["card"])
+                say(out, "event_cancelled", card=entry["card"], card_name=spec["name"])
                 cancelled = False
                 continue
             p, effect, amount = entry["player"], spec["effect"], spec.get("amount", 1)
-            say(out, "event_resolves", f"{spec['name']} resolves.", card=entry["card"], player=p)
+            say(out, "event_resolves", card=entry["card"], card_name=spec["name"], player=p)
             target = state.model(entry["target"]) if entry["target"] else None
             if target is not None and target.removed:
                 continue
             if effect == "cancel":
                 cancelled = True
             elif effect == "vp":
-                core.score(state, p, amount, f"Event {spec['name']}", out)
+                core.score(state, p, amount, "event", out, card_name=spec["name"])
             elif effect == "token":
                 state.tokens[p] += amount
-                say(out, "token_gain", f"{who(p)} gains {amount} Training Token(s).", player=p)
+                say(out, "token_gain", player=p, amount=amount)
             elif effect == "recover" and target is not None:
                 target.stunned = False
-                say(out, "recovered", f"{target.name} is no longer Stunned.", model=target.id)
+                say(out, "recovered", model=target.id, name=target.name)
             elif effect == "boost" and target is not None:
                 target.boost += amount
             elif effect == "hex" and target is not None:
@@ -920,33 +933,33 @@ class KlashEngine(Engine[KlashState]):
 
     def _final_swap(self, state: KlashState, out: list, player: str, indices: list[int]) -> None:
         require(state.phase == "match" and state.stage == "final" and state.final_order
-                and state.final_order[0] == player, "It is not your turn to swap Event Cards.")
+                and state.final_order[0] == player, "not_your_swap")
         hand = state.hands[player]
-        require(all(0 <= i < len(hand) for i in indices) and len(set(indices)) == len(indices), "Pick cards from your hand.")
+        require(all(0 <= i < len(hand) for i in indices) and len(set(indices)) == len(indices), "pick_from_hand")
         gone = [hand[i] for i in sorted(indices)]
         for i in sorted(indices, reverse=True):
             hand.pop(i)
         state.event_deck.discard(*gone)
-        say(out, "event_swap", f"{who(player)} discards {len(gone)} Event Card(s) and draws as many.", player=player,
-            count=len(gone))
+        say(out, "event_swap", player=player, count=len(gone))
         for _ in gone:
             self._draw_event(state, out, player)
         state.final_order.pop(0)
 
     # ================================================================ choices (free attacks)
-    def _choice_options(self, state: KlashState, c: dict) -> list[tuple[str, str]]:
+    def _choice_options(self, state: KlashState, c: dict) -> list[Option]:
         m = state.model(c["model"])
         if m.removed or m.stunned and c["kind"] != "second":
             return []
         if c["kind"] == "counter":
             t = state.model(c["target"])
-            return [(f"t:{t.id}", f"Counterattack {t.name}")] if not t.removed and core.contact(state, m, t) else []
+            return ([Option.of(f"t:{t.id}", "counter_target", target_name=t.name)]
+                    if not t.removed and core.contact(state, m, t) else [])
         if c["kind"] in ("fury", "second"):
             if m.stunned:
                 return []
-            return [(f"t:{t.id}", f"Attack {t.name}") for t in core.enemies_in_contact(state, m)]
+            return [Option.of(f"t:{t.id}", "attack_target", target_name=t.name) for t in core.enemies_in_contact(state, m)]
         if c["kind"] == "rapid":
-            return [(f"t:{t.id}", f"Shoot {t.name}") for t in self._volley_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "shoot_target", target_name=t.name) for t in self._volley_targets(state, m)]
         return []
 
     def _answer_choice(self, state: KlashState, out: list, option: str) -> None:
@@ -968,34 +981,36 @@ class KlashEngine(Engine[KlashState]):
 
     # ================================================================ targets for button play
     def _move_destinations(self, state: KlashState, m: Model, allowance: float, disengage: bool,
-                           first_only: bool = False) -> list[tuple]:
-        """[(option_id, label, [points])] steps toward useful places (around the Altar if needed)."""
+                           first_only: bool = False) -> list[tuple[Option, list]]:
+        """[(option, [points])]: steps toward useful places (around the Altar if needed)."""
         me = core.disc(state, m)
         models = core.discs(state)
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
-        goals: list[tuple[str, str, tuple, float]] = []
+        goals: list[tuple[str, str, dict, tuple, float]] = []
         if disengage and exempt:
             cx = sum(state.model(e).x for e in exempt) / len(exempt)
             cy = sum(state.model(e).y for e in exempt) / len(exempt)
             dx, dy = m.x - cx, m.y - cy
             n = math.hypot(dx, dy) or 1.0
-            goals.append(("away", "Straight away from the melee", (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0))
+            goals.append(("away", "away_from_melee", {}, (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0))
         for o in state.on_field():
             if o.owner == m.owner:
                 continue  # friends: use the Move command with coordinates
-            stop = me.r + core.radius(state, o) + (arena.MIN_ENEMY_GAP if o.owner != m.owner else 0.0) + 0.02
-            goals.append((f"to:{o.id}", f"Toward {o.name}{' (enemy)' if o.owner != m.owner else ''}", (o.x, o.y), stop))
-        goals.append(("to:alt", "Toward the Altar of Chaos", arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02))
+            stop = me.r + core.radius(state, o) + arena.MIN_ENEMY_GAP + 0.02
+            goals.append((f"to:{o.id}", "toward_enemy", {"target_name": o.name}, (o.x, o.y), stop))
+        goals.append(("to:alt", "toward_altar", {}, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02))
         own = state.gates[m.owner]
-        goals.append(("to:g0" if own == 0 else "to:g1", "Toward your Gate", arena.GATES[own], arena.GATE_RADIUS + me.r + 1.02))
-        goals.append(("to:g1" if own == 0 else "to:g0", "Toward the enemy Gate", arena.GATES[1 - own], arena.GATE_RADIUS + me.r + 1.02))
+        goals.append(("to:g0" if own == 0 else "to:g1", "toward_own_gate", {}, arena.GATES[own],
+                      arena.GATE_RADIUS + me.r + 1.02))
+        goals.append(("to:g1" if own == 0 else "to:g0", "toward_enemy_gate", {}, arena.GATES[1 - own],
+                      arena.GATE_RADIUS + me.r + 1.02))
         result = []
-        for oid, label, goal, stop in goals[:24]:
+        for oid, kind, args, goal, stop in goals[:24]:
             route = self._route(me, goal, models, allowance, stop, exempt, altar=oid == "to:alt")
             if route:
                 p = route[-1]
-                via = " around the Altar" if len(route) > 1 else ""
-                result.append((oid, _lbl(f"{label}{via} → ({p[0]:.0f}, {p[1]:.0f})"), route))
+                via = term("via_altar" if len(route) > 1 else "via_straight")
+                result.append((Option.of(oid, kind, via=via, x=round(p[0]), y=round(p[1]), **args), route))
                 if first_only:
                     break
         return result
@@ -1014,30 +1029,31 @@ class KlashEngine(Engine[KlashState]):
             return [p] if p else None
         return arena.step_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
 
-    def _targets_for(self, state: KlashState, kind: str) -> list[tuple[str, str]]:
+    def _targets_for(self, state: KlashState, kind: str) -> list[Option]:
         act = state.acts[-1]
         m = state.model(act.model)
         base = kind.rstrip("2") if not kind.startswith("mg") else kind
         if kind in ("mv", "mv2", "dis"):
             allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, kind == "mv2")
-            return [(o, l) for o, l, _ in self._move_destinations(state, m, allowance, kind == "dis")]
+            return [o for o, _ in self._move_destinations(state, m, allowance, kind == "dis")]
         if base == "as":
-            return [(f"t:{t.id}", f"Assault {t.name}") for t in self._assault_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "assault_target", target_name=t.name) for t in self._assault_targets(state, m)]
         if base == "vo":
-            return [(f"t:{t.id}", f"Volley at {t.name}") for t in self._volley_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "volley_target", target_name=t.name) for t in self._volley_targets(state, m)]
         if base == "ch":
-            opts = [(f"t:{t.id}", f"Charge {t.name}") for t in self._charge_targets(state, m)]
+            opts = [Option.of(f"t:{t.id}", "charge_target", target_name=t.name) for t in self._charge_targets(state, m)]
             if has(state, m, "spellcaster") and "destructive_touch" in core.stat(state, m, "spells") and m.id not in state.cast:
-                opts += [(f"x:{t.id}", _lbl(f"Charge {t.name}, Destructive Touch")) for t in self._charge_targets(state, m)]
+                opts += [Option.of(f"x:{t.id}", "charge_touch_target", target_name=t.name)
+                         for t in self._charge_targets(state, m)]
             return opts[:24]
         if kind.startswith("mg"):
             spell = core.CODE_SPELLS[kind.split(":")[1]]
             targets = self._spell_targets(state, m, spell)
             if spell == "armour":
-                return [("self", "Cast on itself")]
+                return [Option.of("self", "cast_on_self")]
             if spell == "teleport":
-                return [(f"p:{i}", f"Teleport to ({p[0]:.0f}, {p[1]:.0f})") for i, p in enumerate(targets)][:24]
-            return [(f"t:{t.id}", f"Target {t.name}") for t in targets][:24]
+                return [Option.of(f"p:{i}", "teleport_to", x=round(p[0]), y=round(p[1])) for i, p in enumerate(targets)][:24]
+            return [Option.of(f"t:{t.id}", "spell_target", target_name=t.name) for t in targets][:24]
         return []
 
     # ================================================================ pending
@@ -1047,91 +1063,81 @@ class KlashEngine(Engine[KlashState]):
         s = state.seq
         if state.phase == "draft":
             p = self.picker(state)
-            n = "1" if state.round_picks == 0 else ("2 (first)" if state.round_picks == 1 else "2 (second)")
-            return [Prompt(id=f"k{s}:pick", player=p,
-                           text=f"Auction round {state.draft_round}: take a card (you take {n}).",
-                           options=tuple(Option(f"c{i}", _lbl(state.cards[c]["name"])) for i, c in enumerate(state.revealed)))]
+            n = "pick_one" if state.round_picks == 0 else ("pick_first_of_two" if state.round_picks == 1
+                                                           else "pick_second_of_two")
+            return [Prompt.ask("pick", {"round": state.draft_round, "take": term(n)}, p,
+                               (Option.of(f"c{i}", "card", card_name=state.cards[c]["name"])
+                                for i, c in enumerate(state.revealed)), key=(s,))]
         if state.phase == "team":
             secret = bool(state.house_rules.get("secret_team"))
-            return [Prompt(id=f"k:team:{state.seats.index(p)}", player=p,
-                           text="Choose your team: up to 8 of your 12 cards (Champion requirements apply).",
-                           options=tuple(Option(f"p{i}", _lbl(f"{state.cards[c]['name']} ({state.cards[c]['vp']} VP)"))
-                                         for i, c in enumerate(state.picks[p])),
-                           private=secret, min_choices=1, max_choices=min(TEAM_MAX, len(state.picks[p])))
+            return [Prompt.ask("team", {"most": TEAM_MAX, "picks": len(state.picks[p])}, p,
+                               (Option.of(f"p{i}", "team_card", card_name=state.cards[c]["name"], vp=state.cards[c]["vp"])
+                                for i, c in enumerate(state.picks[p])),
+                               key=(state.seats.index(p),), private=secret, min_choices=1,
+                               max_choices=min(TEAM_MAX, len(state.picks[p])))
                     for p in state.seats if p not in state.team_choice]
         if state.phase == "deploy":
             p = state.deploy_turn
             if state.sel and state.sel.get("kind") == "deploy":
                 m = state.model(state.sel["model"])
                 spots = self._deploy_spots(state, m)
-                opts = [Option(f"s{i}", f"({x:.1f}, {y:.1f})") for i, (x, y) in enumerate(spots)]
-                return [Prompt(id=f"k{s}:spot", player=p, text=f"Where does {m.name} enter?",
-                               options=tuple(opts + [Option("back", "Back")]))]
-            return [Prompt(id=f"k{s}:deploy", player=p, text="Deploy a model at your Gate.",
-                           options=tuple(Option(m.id, _lbl(m.name)) for m in state.models
-                                         if m.owner == p and not m.placed))]
+                opts = [Option.of(f"s{i}", "spot", x=x, y=y) for i, (x, y) in enumerate(spots)]
+                return [Prompt.ask("spot", {"name": m.name}, p, opts + [Option.of("back")], key=(s,))]
+            return [Prompt.ask("deploy", {}, p, (Option.of(m.id, "model", name=m.name) for m in state.models
+                                                 if m.owner == p and not m.placed), key=(s,))]
         prompts: list[Prompt] = []
         if state.window is not None:
             w = state.window
             m = state.model(w["model"])
-            return [Prompt(id=f"k{s}:rr{len(w['decisions'])}", player=w["player"],
-                           text=f"{m.name} fails {w['what']}. Re-roll with a Training Token?",
-                           options=(Option("yes", "Yes, re-roll (Training Token)"), Option("no", "No, let it stand")))]
+            what = dict(w["what"])
+            return [Prompt.ask(f"reroll_{what.pop('roll')}", {"name": m.name, **what}, w["player"],
+                               (Option.of("yes", "reroll_yes"), Option.of("no", "reroll_no")),
+                               key=(s, len(w["decisions"])))]
         if state.stack:
             p = state.stack_next
             if state.esel is not None:
                 return [self._esel_prompt(state)]
-            opts = [Option(f"h{i}", _lbl(state.event_cards[c]["name"])) for i, c in enumerate(state.hands[p])
-                    if self._playable(state, p, c)]
-            return [Prompt(id=f"k{s}:resp", player=p, private=True,
-                           text="An Event Card was played: answer with a card, or pass (the stack then resolves).",
-                           options=tuple(opts + [Option("pass", "Pass")]))]
+            opts = [Option.of(f"h{i}", "event_card", card_name=state.event_cards[c]["name"])
+                    for i, c in enumerate(state.hands[p]) if self._playable(state, p, c)]
+            return [Prompt.ask("respond", {}, p, opts + [Option.of("pass")], key=(s,), private=True)]
         if state.esel is not None:
             return [self._esel_prompt(state)]
         if state.choices:
             c = state.choices[0]
             m = state.model(c["model"])
-            what = {"counter": "Counterattack", "fury": "Fury: a free Assault", "second": "Second attack",
-                    "rapid": "Rapid Fire: second shot"}[c["kind"]]
-            opts = [Option(o, _lbl(l)) for o, l in self._choice_options(state, c)]
-            return [Prompt(id=f"k{s}:free", player=c["player"], text=f"{m.name} — {what}?",
-                           options=tuple(opts + [Option("no", "Decline")]))] + self._hand_prompts(state)
+            return [Prompt.ask(f"free_{c['kind']}", {"name": m.name}, c["player"],
+                               self._choice_options(state, c) + [Option.of("no", "decline")], key=(s,))
+                    ] + self._hand_prompts(state)
         if state.stage == "initiative":
-            return [Prompt(id=f"k{s}:init", player=state.init_winner, text="You won the Initiative: who activates first?",
-                           options=(Option("me", "I activate first"), Option("you", "My opponent activates first")))
+            return [Prompt.ask("initiative", {}, state.init_winner,
+                               (Option.of("me", "init_me"), Option.of("you", "init_you")), key=(s,))
                     ] + self._hand_prompts(state)
         if state.stage == "final" and state.final_order:
             p = state.final_order[0]
-            return [Prompt(id=f"k{s}:swap", player=p, private=True,
-                           text="Final Phase: discard any Event Cards to draw as many (choose none to keep all).",
-                           options=tuple([Option(f"h{i}", _lbl(f"Discard {state.event_cards[c]['name']}"))
-                                          for i, c in enumerate(state.hands[p])] + [Option("keep", "Keep my cards")]),
-                           # "keep" makes "none" choosable with buttons too (one card: two buttons)
-                           min_choices=0, max_choices=len(state.hands[p]))] + self._hand_prompts(state)
+            # "keep" makes "none" choosable with buttons too (one card: two buttons)
+            return [Prompt.ask("swap", {}, p, [Option.of(f"h{i}", "discard", card_name=state.event_cards[c]["name"])
+                                               for i, c in enumerate(state.hands[p])] + [Option.of("keep")],
+                               key=(s,), private=True, min_choices=0, max_choices=len(state.hands[p]))
+                    ] + self._hand_prompts(state)
         if state.stage != "action":
             return []
         if state.acts:
             act = state.acts[-1]
             m = state.model(act.model)
             if state.sel is not None:
-                kind = state.sel["kind"]
-                opts = [Option(o, l) for o, l in self._targets_for(state, kind)]
-                prompts.append(Prompt(id=f"k{s}:tgt", player=act.controller, text=f"{m.name}: choose where or whom.",
-                                      options=tuple(opts + [Option("back", "Back")])))
+                prompts.append(Prompt.ask("target", {"name": m.name}, act.controller,
+                                          self._targets_for(state, state.sel["kind"]) + [Option.of("back")], key=(s,)))
             else:
-                left = self._remaining(act)
-                prompts.append(Prompt(id=f"k{s}:act", player=act.controller,
-                                      text=f"{m.name}: choose an action ({left} left).",
-                                      options=tuple(Option(o, _lbl(l)) for o, l in self._act_kinds(state, act))))
+                prompts.append(Prompt.ask("act", {"name": m.name, "left": self._remaining(act)}, act.controller,
+                                          self._act_kinds(state, act), key=(s,)))
         elif state.ext_offer:
             p = state.turn_player
-            opts = [Option(m.id, _lbl(f"Token: also activate {m.name}")) for m in self._ext_candidates(state)]
-            prompts.append(Prompt(id=f"k{s}:ext", player=p, text="Spend a Training Token to activate a second model?",
-                                  options=tuple(opts + [Option("no", "No, end my turn")])))
+            opts = [Option.of(m.id, "extra_model", name=m.name) for m in self._ext_candidates(state)]
+            prompts.append(Prompt.ask("extra_activation", {}, p, opts + [Option.of("no", "end_turn")], key=(s,)))
         else:
             p = state.turn_player
-            prompts.append(Prompt(id=f"k{s}:activate", player=p, text="Activate one of your Ready models.",
-                                  options=tuple(Option(m.id, _lbl(m.name)) for m in self._ready(state, p))))
+            prompts.append(Prompt.ask("activate", {}, p, (Option.of(m.id, "model", name=m.name)
+                                                          for m in self._ready(state, p)), key=(s,)))
         prompts += self._hand_prompts(state)
         # The player who is not acting may arm a Training Token re-roll (optional, public).
         other = state.other(state.turn_player) if state.turn_player else ""
@@ -1139,10 +1145,9 @@ class KlashEngine(Engine[KlashState]):
         if other and other != acting and not state.house_rules.get("reroll_window", True):
             eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
             if eligible:
-                prompts.append(Prompt(id=f"k:tok:{state.seats.index(other)}:{state.tokens[other]}.{state.turn_no}",
-                                      player=other, text="Optional: spend a Training Token to arm a re-roll.",
-                                      options=tuple(Option(f"r:{m.id}", _lbl(f"Re-roll ready for {m.name}"))
-                                                    for m in eligible[:25])))
+                prompts.append(Prompt.ask("arm_reroll", {}, other,
+                                          (Option.of(f"r:{m.id}", "arm_reroll_for", name=m.name) for m in eligible[:25]),
+                                          key=(state.seats.index(other), state.tokens[other], state.turn_no)))
         return prompts
 
     def _hand_prompts(self, state: KlashState) -> list[Prompt]:
@@ -1151,22 +1156,22 @@ class KlashEngine(Engine[KlashState]):
         # opponent's card leaves it waiting for after the Event Cards resolve.
         prompts = []
         for i, p in enumerate(state.seats):
-            opts = [Option(f"h{j}", _lbl(state.event_cards[c]["name"])) for j, c in enumerate(state.hands[p])
-                    if self._playable(state, p, c, ignore_sel=True)]
+            opts = [Option.of(f"h{j}", "event_card", card_name=state.event_cards[c]["name"])
+                    for j, c in enumerate(state.hands[p]) if self._playable(state, p, c, ignore_sel=True)]
             if opts:
                 # stable while the hands and the deck do not change (only public counts in the id)
-                sig = f"{len(state.event_deck.cards)}.{len(state.event_deck.discards)}.{len(state.hands[p])}"
-                prompts.append(Prompt(id=f"k:hand:{i}:{sig}", player=p, private=True,
-                                      text="Play an Event Card?", options=tuple(opts)))
+                prompts.append(Prompt.ask("hand", {}, p, opts, private=True,
+                                          key=(i, len(state.event_deck.cards), len(state.event_deck.discards),
+                                               len(state.hands[p]))))
         return prompts
 
     def _esel_prompt(self, state: KlashState) -> Prompt:
         p = state.esel["player"]
         card = state.esel["card"]
         targets = self._card_targets(state, p, card) or []
-        return Prompt(id=f"k{state.seq}:etgt", player=p, private=True,
-                      text=f"{state.event_cards[card]['name']}: choose a target.",
-                      options=tuple([Option(f"t:{t.id}", _lbl(t.name)) for t in targets] + [Option("back", "Back")]))
+        return Prompt.ask("event_target", {"card_name": state.event_cards[card]["name"]}, p,
+                          [Option.of(f"t:{t.id}", "model", name=t.name) for t in targets] + [Option.of("back")],
+                          key=(state.seq,), private=True)
 
     def _deploy_spots(self, state: KlashState, m: Model) -> list[tuple]:
         return arena.deploy_spots(state.gates[m.owner], core.radius(state, m), core.stat(state, m, "speed"),
@@ -1187,7 +1192,7 @@ class KlashEngine(Engine[KlashState]):
         windowed = state.phase == "match" and state.house_rules.get("reroll_window", True)
         snap = copy.deepcopy(state) if windowed else None
         if windowed:
-            state.__dict__["_rr"] = {"decisions": list(decisions), "asked": 0, "rolled": rolled, "at": 0, "log": []}
+            state.replay = {"decisions": list(decisions), "asked": 0, "rolled": rolled, "at": 0, "log": []}
         try:
             if isinstance(action, Choose):
                 self._choose(state, action, actor, out)
@@ -1196,7 +1201,7 @@ class KlashEngine(Engine[KlashState]):
             state.seq += 1
             self._settle(state, out)
         except core.RerollWindow as w:
-            log = state.__dict__["_rr"]["log"]
+            log = state.replay["log"]
             queue = list(state.dice_queue)
             state.__dict__.clear()
             state.__dict__.update(snap.__dict__)
@@ -1205,28 +1210,23 @@ class KlashEngine(Engine[KlashState]):
             state.window = {"action": self.dump_action(action), "actor": [actor.id, actor.gm],
                             "decisions": list(decisions), "rolled": log, "shown": len(out),
                             "player": w.player, "model": m.id, "what": w.what}
-            say(out, "reroll_offer", f"{m.name} fails {w.what}: {who(w.player)} may re-roll it with a Training "
-                f"Token ({state.tokens.get(w.player, 0)} left).", player=w.player, model=m.id)
+            say(out, "reroll_offer", player=w.player, model=m.id, name=m.name, roll=term(f"roll_{w.what['roll']}"),
+                tokens=state.tokens.get(w.player, 0))
             return out[shown:]
         finally:
-            state.__dict__.pop("_rr", None)
+            state.replay = None
         return out[shown:]
 
     def _answer_window(self, state: KlashState, action: Any, actor: Actor) -> list[Event]:
         w = state.window
         if not isinstance(action, Choose):
-            raise IllegalAction("First answer the Training Token re-roll question.")
+            raise IllegalAction("answer_reroll_first")
         prompt = self.check_choice(state, action, actor)
         yes = action.options[0] == "yes"
         del prompt
         state.window = None
         return self._run(state, self.load_action(w["action"]), Actor(w["actor"][0], bool(w["actor"][1])),
                          w["decisions"] + [yes], w["rolled"], w["shown"])
-
-    def _seat_of(self, state: KlashState, actor: Actor, player: str) -> str:
-        if not actor.may_act_for(player):
-            raise NotYourTurn("That is not yours to decide.")
-        return player
 
     def _acting_player(self, state: KlashState, actor: Actor) -> str:
         """The seat an actor speaks for in a rich action (a GM speaks for whoever must act)."""
@@ -1242,12 +1242,12 @@ class KlashEngine(Engine[KlashState]):
             if state.acts:
                 return state.acts[-1].controller
             return state.turn_player or state.seats[0]
-        raise NotYourTurn("You are not playing in this game.")
+        raise NotYourTurn("not_playing")
 
     def _choose(self, state: KlashState, choice: Choose, actor: Actor, out: list) -> None:
         prompt = self.check_choice(state, choice, actor)
         p = prompt.player
-        tag = prompt.id.split(":")[1]
+        tag = prompt.kind
         opt = choice.options[0] if choice.options else ""
         if tag == "pick":
             self._pick(state, out, p, int(opt[1:]))
@@ -1262,29 +1262,29 @@ class KlashEngine(Engine[KlashState]):
                 m = state.model(state.sel["model"])
                 x, y = self._deploy_spots(state, m)[int(opt[1:])]
                 self._deploy(state, out, p, m.id, x, y)
-        elif tag == "init":
+        elif tag == "initiative":
             first = p if opt == "me" else state.other(p)
-            say(out, "first", f"{who(p)} decides that {who(first)} activates first.", first=first)
+            say(out, "first", player=p, first_player=first, first=first)
             state.stage = "action"
             self._begin_turn(state, out, first)
         elif tag == "swap":
             self._final_swap(state, out, p, [int(o[1:]) for o in choice.options if o != "keep"])
         elif tag == "activate":
             self._activate(state, out, p, opt)
-        elif tag == "ext":
+        elif tag == "extra_activation":
             if opt == "no":
                 state.ext_offer = False
             else:
                 self._use_token(state, out, p, opt, "activation")
-        elif tag == "free":
+        elif tag.startswith("free_"):
             self._answer_choice(state, out, opt)
         elif tag == "act":
             self._choose_kind(state, out, p, opt)
-        elif tag == "tgt":
+        elif tag == "target":
             self._choose_target(state, out, p, opt)
-        elif tag == "tok":
+        elif tag == "arm_reroll":
             self._use_token(state, out, p, opt[2:], "reroll")
-        elif tag in ("hand", "resp"):
+        elif tag in ("hand", "respond"):
             if tag == "hand" and state.acts and state.acts[-1].controller == p:
                 state.sel = None   # your own card played while choosing a target cancels that choice
             if opt == "pass":
@@ -1295,13 +1295,13 @@ class KlashEngine(Engine[KlashState]):
                 self._play_event(state, out, p, card, "")
             else:
                 state.esel = {"player": p, "card": card}
-        elif tag == "etgt":
+        elif tag == "event_target":
             if opt == "back":
                 state.esel = None
             else:
                 self._play_event(state, out, p, state.esel["card"], opt[2:])
         else:  # pragma: no cover
-            raise IllegalAction("Unknown prompt.")
+            raise IllegalAction("unknown_prompt")
 
     def _choose_kind(self, state: KlashState, out: list, p: str, opt: str) -> None:
         act = state.acts[-1]
@@ -1330,7 +1330,7 @@ class KlashEngine(Engine[KlashState]):
         double = kind.endswith("2") or kind.startswith("mg2")
         if kind in ("mv", "mv2", "dis"):
             allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, double)
-            dest = {o: pt for o, _, pt in self._move_destinations(state, m, allowance, kind == "dis")}
+            dest = {o.id: pt for o, pt in self._move_destinations(state, m, allowance, kind == "dis")}
             self._do_move(state, out, p, mid, list(dest[opt]), double, disengage=kind == "dis")
         elif kind in ("as", "as2"):
             self._do_assault(state, out, p, mid, opt[2:], double)
@@ -1351,12 +1351,12 @@ class KlashEngine(Engine[KlashState]):
     def _do_recover(self, state: KlashState, out: list, p: str, mid: str, free: bool) -> None:
         act = self._current(state, p, mid)
         m = state.model(mid)
-        require(m.stunned, f"{m.name} is not Stunned.")
+        require(m.stunned, "not_stunned", name=m.name)
         if free:
-            require(has(state, m, "regeneration") and not act.regen_used, f"{m.name} cannot regenerate now.")
+            require(has(state, m, "regeneration") and not act.regen_used, "cannot_regenerate", name=m.name)
             act.regen_used = True
             m.stunned = False
-            say(out, "recovered", f"{m.name} regenerates and is no longer Stunned.", model=m.id)
+            say(out, "regenerated", model=m.id, name=m.name)
             return
         if not self._spend(state, out, act, m, 1, "recover"):
             return
@@ -1365,12 +1365,17 @@ class KlashEngine(Engine[KlashState]):
     def _end_activation(self, state: KlashState, out: list, p: str, mid: str) -> None:
         act = self._current(state, p, mid)
         m = state.model(mid)
-        require(m.stunned or not self._madman_bound(state, act, m), f"{m.name} is a Madman and must Assault or Charge.")
+        require(m.stunned or not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
         act.ended = True
 
     def _rich(self, state: KlashState, action: Any, actor: Actor, out: list) -> None:
         p = self._acting_player(state, actor)
         state.sel = None
+        if isinstance(action, OPENS_ACTIVATION) and self._may_open(state, p, action.model):
+            # A typed action for a Ready model when none is active yet activates it first (one step).
+            self._activate(state, out, p, action.model)
+            if state.acts and state.acts[-1].ended:
+                return   # a failed Instinct test replaced the activation
         if isinstance(action, Pick):
             self._pick(state, out, p, action.index)
         elif isinstance(action, SelectTeam):
@@ -1381,7 +1386,7 @@ class KlashEngine(Engine[KlashState]):
             self._activate(state, out, p, action.model)
         elif isinstance(action, Move):
             via = list(action.via)
-            require(len(via) % 2 == 0, "Waypoints come in x, y pairs.")
+            require(len(via) % 2 == 0, "waypoints_pairs")
             points = [(via[i], via[i + 1]) for i in range(0, len(via), 2)] + [(action.x, action.y)]
             self._do_move(state, out, p, action.model, points, action.double)
         elif isinstance(action, Disengage):
@@ -1393,7 +1398,7 @@ class KlashEngine(Engine[KlashState]):
         elif isinstance(action, Charge):
             self._do_charge(state, out, p, action.model, action.target, action.double, action.touch)
         elif isinstance(action, Magic):
-            require(action.spell in core.SPELL_CODES, f"Unknown spell '{action.spell}'.")
+            require(action.spell in core.SPELL_CODES, "unknown_spell", spell=action.spell)
             point = (action.x, action.y) if action.spell == "teleport" else None
             self._do_magic(state, out, p, action.model, action.spell, action.target, action.double, point)
         elif isinstance(action, Recover):
@@ -1403,12 +1408,12 @@ class KlashEngine(Engine[KlashState]):
         elif isinstance(action, PlayEvent):
             self._play_event(state, out, p, action.card, action.target)
         elif isinstance(action, PassEvent):
-            require(state.stack and p == state.stack_next, "There is no Event Card for you to answer.")
+            require(state.stack and p == state.stack_next, "nothing_to_answer")
             self._resolve_stack(state, out)
         elif isinstance(action, EndActivation):
             self._end_activation(state, out, p, action.model)
         else:
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_klash_action")
 
     # ================================================================ helpers for typed commands (the cog)
     # Read-only questions a slash command asks to offer autocompletion and to turn "toward the Altar"
@@ -1470,7 +1475,7 @@ class KlashEngine(Engine[KlashState]):
         me = core.disc(state, m)
         allowance = self._disengage_allowance(state, m) if disengage else self._move_allowance(state, m, double)
         if distance is not None:
-            require(distance > 0, "The distance must be positive.")
+            require(distance > 0, "distance_positive")
             allowance = min(allowance, float(distance))
         if goal == "alt":
             point, stop = arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02
@@ -1478,12 +1483,12 @@ class KlashEngine(Engine[KlashState]):
             point, stop = arena.GATES[int(goal[1])], arena.GATE_RADIUS + me.r + 1.02
         else:
             o = state.model(goal)
-            require(o.placed and not o.removed and o.id != m.id, "Choose another model in the arena.")
+            require(o.placed and not o.removed and o.id != m.id, "choose_other_model")
             gap = arena.MIN_ENEMY_GAP if o.owner != m.owner else 0.0
             point, stop = (o.x, o.y), me.r + core.radius(state, o) + gap + 0.02
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
         route = self._route(me, point, core.discs(state), allowance, stop, exempt, altar=goal == "alt")
-        require(bool(route), f"{m.name} cannot get any closer that way.")
+        require(bool(route), "no_closer", name=m.name)
         return [tuple(p) for p in route]
 
     # ================================================================ views

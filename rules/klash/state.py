@@ -144,6 +144,9 @@ class KlashState(Serial):
     dice_queue: list[int] = field(default_factory=list)  # physical/forced dice, consumed before the Rng
     # an open Training Token re-roll window: {action, actor, decisions, rolled, shown, player, model, what}
     window: Optional[dict] = None
+    # while one action runs under a re-roll window: {decisions, asked, rolled, at, log} (the answers so far
+    # and the dice already seen, replayed in order); None between actions, so it is never stored
+    replay: Optional[dict] = None
 
     def __deepcopy__(self, memo):
         """A fast deep copy that knows the shape of every field. The pack content (``cards``,
@@ -178,7 +181,7 @@ class KlashState(Serial):
             if m.id == mid:
                 return m
         from rules.common.errors import IllegalAction
-        raise IllegalAction(f"There is no model '{str(mid)[:40]}'.")
+        raise IllegalAction("no_such_model", model=str(mid)[:40])
 
     def card(self, m: Model) -> dict:
         return self.cards[m.card]

@@ -54,11 +54,11 @@ async def test_a_click_is_acknowledged_after_its_commit_by_closing_the_prompt(bo
     game = await start_duel(world)
     message = start_prompt(world)
     timeline.clear()
-    interaction = await click(world, message, world.users[2], index=0)            # "Me"
+    interaction = await click(world, message, world.users[2], index=0)            # "Alice starts"
     assert timeline == ["commit", "ack"]
     # the acknowledgement is the edit of the prompt's own message: buttons gone, the answer shown
     assert interaction.response.deferred is None
-    assert message.view is None and message.content.endswith("✅ Alice: Me")
+    assert message.view is None and message.content.endswith("✅ Alice: Alice starts")
     assert (await bot.store.game(game.id)).version == 1
 
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from i18n.present import Presenter
 from rules.common import GM, PUBLIC
 from tests.conftest import make_bot
 from tests.support.fakes import click
@@ -33,7 +34,7 @@ async def test_start_posts_public_prompt_and_private_hands_stay_private(bot, wor
     assert game.system == "duel" and game.version == 0
     first = start_prompt(world)
     assert first.content.startswith("<@2>")
-    await click(world, first, world.users[2], index=0)             # "Me"
+    await click(world, first, world.users[2], index=0)             # "Alice starts"
     dm = world.last("dm:2", with_view=True)
     assert "Play a card" in dm.content
     state = (await bot.store.game(game.id)).state
@@ -56,7 +57,7 @@ async def test_a_fresh_bot_over_the_same_file_resolves_an_old_button(tmp_path, b
     second = await make_bot(bot.config)
     try:
         world.attach(second)
-        await click(world, old_message, world.users[2], index=1)   # "My opponent"
+        await click(world, old_message, world.users[2], index=1)   # "Bruno starts"
         record = await second.store.game(game.id)
         assert record.version == 1 and record.state["phase"] == "play" and record.state["turn"] == 1
         dm = world.last("dm:3", with_view=True)
@@ -150,10 +151,11 @@ async def test_random_games_never_leak_private_text_into_channels(bot, world):
             message = world.last(f"dm:{user.id}" if prompt.private else "channel:10", with_view=True)
             await click(world, message, user, index=picker.randrange(len(message.custom_ids())))
         public = world.public_text()
+        say = Presenter("en", "duel")
         for action in await bot.store.actions(game.id, limit=100):
             for event in action.events:
                 if event["audience"] != PUBLIC:
-                    assert event["text"] not in public
+                    assert event["text"] == "" and say.event(event) not in public
         assert "Final score" in public and f"Game #{game.id} is over" in public
         view = engine.view_for(engine.load_state(record.state), PUBLIC)
         assert "hands" not in json.dumps(view) and "hand\"" not in json.dumps(view)
@@ -190,17 +192,17 @@ async def test_prompts_carry_an_image_drawn_from_their_recipients_view(bot, worl
 
     def picture(view, prompt):
         seen.append((prompt.player, prompt.private, sorted(view)))
-        return (f"{prompt.id}.png", b"\x89PNG fake")
+        return (f"{prompt.kind}-{prompt.player}.png", b"\x89PNG fake")
 
     duel = systems.get("duel")
     duel.prompt_image = picture
     try:
         await start_duel(world)
         public = start_prompt(world)
-        assert public.file is not None and public.file.filename == "start.png"
+        assert public.file is not None and public.file.filename == "start-2.png"
         await click(world, public, world.users[2], index=0)
         dm = world.last("dm:2", with_view=True)
-        assert dm.file is not None and dm.file.filename.startswith("play-2-")
+        assert dm.file is not None and dm.file.filename == "play-2.png"
         assert seen[0] == ("2", False, sorted(["phase", "scores", "turn", "hand_sizes", "deck", "winner"]))
         assert seen[-1][0] == "2" and seen[-1][1] and "hand" in seen[-1][2] and "hands" not in seen[-1][2]
     finally:

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from i18n.present import Presenter
 from cogs import klash as K
 from renderers import klash as R
 from rules.common import GM, PUBLIC
@@ -57,7 +58,7 @@ async def decline_rerolls(bot, world, game_id, seen=None):
     """Answer every Training Token re-roll window "no" with its button (the dice stand)."""
     while True:
         _, state = await state_of(bot, game_id)
-        window = next((p for p in ENGINE.pending(state) if ":rr" in p.id), None)
+        window = next((p for p in ENGINE.pending(state) if p.kind.startswith("reroll_")), None)
         if window is None:
             return state
         message = prompt_message(world, game_id, window)
@@ -67,22 +68,22 @@ async def decline_rerolls(bot, world, game_id, seen=None):
         await answer(world, game_id, window, ["no"])
 
 
-async def answer(world, game_id, prompt, option_ids, user=None):
-    """Answer a prompt the way a player does: click its button, or choose in its select."""
+async def answer(world, game_id, prompt, option_ids, user=None, locale="en-US"):
+    """Answer a prompt the way a player does (a client in `locale`): click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
     user = user or world.users[int(prompt.player)]
     ids = message.custom_ids()
     if len(ids) == 1 and ":s:" in ids[0]:
         values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
-        return await click(world, message, user, index=0, values=values)
+        return await click(world, message, user, index=0, values=values, locale=locale)
     index = [o.id for o in prompt.options].index(option_ids[0])
-    return await click(world, message, user, index=index)
+    return await click(world, message, user, index=index, locale=locale)
 
 
-async def start_draft(bot, world, seed, value=SEED):
+async def start_draft(bot, world, seed, value=SEED, locale="en-US"):
     seed(value)
     cog = bot.get_cog("KlashCog")
-    interaction = world.interaction(world.users[2], world.channels[10])
+    interaction = world.interaction(world.users[2], world.channels[10], locale=locale)
     await cog.draft.callback(cog, interaction, opponent=world.users[3])
     game = await bot.store.active_game(1, 10)
     assert game.system == "klash" and game.seats == ["2", "3"]
@@ -165,7 +166,7 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     assert len(tables) == 25 and len(boards) == 1 and edits(world) == 0
     assert _bytes(boards[0].file) == table(bot, state)
     # both team selects are posted (public, tabletop default)
-    selects = [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
+    selects = [m for m in world.public() if any(":team." in c for c in m.custom_ids())]
     assert len(selects) == 2
 
 
@@ -308,7 +309,7 @@ async def test_typed_actions_with_autocompletion(bot, world):
     # Alice ends the activation by command and declines the Training Token extra activation (a button)
     await cog.end.callback(cog, world.interaction(alice, world.channels[10]), model="m1")
     _, state = await state_of(bot, game.id)
-    ext = next(p for p in ENGINE.pending(state) if ":ext" in p.id)
+    ext = next(p for p in ENGINE.pending(state) if p.kind == "extra_activation")
     await answer(world, game.id, ext, ["no"])
     # Bruno's turn: the wolf is his; Alice cannot act for him
     _, state = await state_of(bot, game.id)
@@ -372,14 +373,14 @@ def _policy(rnd, prompt):
     if prompt.max_choices > 1:
         return rnd.sample(ids, rnd.randint(prompt.min_choices, min(prompt.max_choices, len(ids))))
     forward = [i for i in ids if i not in ("back", "no", "pass")] or ids
-    if ":act" in prompt.id:
+    if prompt.kind == "act":
         attacks = [i for i in forward if i.startswith(("as", "ch", "vo", "mg"))]
         if attacks and rnd.random() < 0.8:
             return [rnd.choice(attacks)]
         moves = [i for i in forward if i.startswith("mv")]
         if moves and rnd.random() < 0.8:
             return [rnd.choice(moves)]
-    if ":tgt" in prompt.id:
+    if prompt.kind == "target":
         toward = [i for i in forward if i.startswith("to:") and not i.startswith("to:g")]
         if toward and rnd.random() < 0.7:
             return [rnd.choice(toward)]
@@ -416,15 +417,15 @@ async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, seed):
             swapped.hands = {p: [decoys[(i + 1) % len(decoys)] for i, _ in enumerate(state.hands[p])] for p in state.seats}
             assert _bytes(latest.file) == R.arena_png(K.public_view(bot.host, swapped))
         prompts = ENGINE.pending(state)
-        hand_prompts = [p for p in prompts if ":hand:" in p.id or ":resp" in p.id or ":etgt" in p.id]
+        hand_prompts = [p for p in prompts if p.kind in ("hand", "respond", "event_target")]
         prompt = (rnd.choice(hand_prompts) if hand_prompts and rnd.random() < 0.3 else
-                  next((p for p in prompts if ":hand:" not in p.id and ":tok:" not in p.id), prompts[0]))
+                  next((p for p in prompts if p.kind not in ("hand", "arm_reroll")), prompts[0]))
         choice = _policy(rnd, prompt)
-        if ":hand:" in prompt.id or ":resp" in prompt.id:
+        if prompt.kind in ("hand", "respond"):
             for o in choice:
                 if o.startswith("h"):
                     played_ever.add(state.hands[prompt.player][int(o[1:])])
-        if ":etgt" in prompt.id:
+        if prompt.kind == "event_target":
             played_ever.add(state.esel["card"])
         await answer(world, game.id, prompt, choice)
         steps += 1
@@ -439,7 +440,7 @@ async def test_a_match_to_the_end_keeps_every_hand_secret(bot, world, seed):
     for action in await bot.store.actions(game.id, limit=5000):
         for event in action.events:
             if event["audience"] not in (PUBLIC,):
-                assert event["text"] not in public
+                assert Presenter("en", "klash").event(event) not in public
     # the hand images went by DM only, and the public images do not depend on the hands
     assert any(m.file is not None and "hand" in m.file.filename for u in (2, 3) for m in world.dms(world.users[u]))
     assert not any("hand" in (m.file.filename if m.file else "") for m in world.public())
@@ -462,7 +463,7 @@ async def test_closed_dms_fall_back_to_hand_without_naming_cards(bot, world):
     assert "Water Bearer" in private[0].content
     prompt_copy = next(m for m in private if m.view is not None)
     _, state = await state_of(bot, game.id)
-    resp = next(p for p in ENGINE.pending(state) if ":resp" in p.id)
+    resp = next(p for p in ENGINE.pending(state) if p.kind == "respond")
     await click(world, prompt_copy, world.users[3], index=[o.id for o in resp.options].index("pass"), in_dm=False)
     _, state = await state_of(bot, game.id)
     assert not state.stack and state.vp["2"] == 1
@@ -492,7 +493,7 @@ async def test_charge_assault_and_magic_by_command(bot, world):
     interaction.namespace = SimpleNamespace(model="m1")
     targets = await cog.ac_charge_target(interaction, "")
     assert [c.value for c in targets] == ["m3"]
-    # typed for a Ready model with nothing active: it is activated first (two actions in the log)
+    # typed for a Ready model with nothing active: the engine activates it first, in the same action
     await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
                               double=False, touch=False)
     windows = []
@@ -501,8 +502,8 @@ async def test_charge_assault_and_magic_by_command(bot, world):
     assert windows and windows[0].player == "2" and "Re-roll with a Training Token?" in world.public_text()
     assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
     types = [x.action["type"] for x in await bot.store.actions(game.id, limit=20)][::-1]
-    assert [t for t in types if t != "choose"][:2] in (["activate", "charge"], ["charge", "activate"])
-    ext = next((p for p in ENGINE.pending(state) if ":ext" in p.id), None)
+    assert [t for t in types if t != "choose"][:1] == ["charge"] and "activates" in world.public_text()
+    ext = next((p for p in ENGINE.pending(state) if p.kind == "extra_activation"), None)
     if ext:
         await answer(world, game.id, ext, ["no"])
         _, state = await state_of(bot, game.id)
@@ -537,12 +538,12 @@ async def test_pause_and_resume_after_a_restart_mid_match(bot, world):
         cog = second.get_cog("KlashCog")
         await cog.match.callback(cog, world.interaction(world.users[3], world.channels[10]))
         _, state = await state_of(second, game.id)
-        prompt = next(p for p in ENGINE.pending(state) if ":act" in p.id)
+        prompt = next(p for p in ENGINE.pending(state) if p.kind == "act")
         message = prompt_message(world, game.id, prompt)
         assert message.public and "choose an action" in message.content
         await answer(world, game.id, prompt, ["mv"])
         _, state = await state_of(second, game.id)
-        tgt = next(p for p in ENGINE.pending(state) if ":tgt" in p.id)
+        tgt = next(p for p in ENGINE.pending(state) if p.kind == "target")
         await answer(world, game.id, tgt, ["to:alt"])
         _, state = await state_of(second, game.id)
         assert state.model("m1").x > 20 and state.acts[-1].used == 1
@@ -574,7 +575,7 @@ async def test_secret_team_house_rule_and_a_guild_pack(bot, world, seed):
     assert state.pack_name == "Arena Club" and state.house_rules["secret_team"] is True
     state = await run_draft(bot, world, game.id, random.Random(8))
     # the team selects are private (DMs); Alice types hers, answered only to her
-    assert not [m for m in world.public() if any(":k:team:" in c for c in m.custom_ids())]
+    assert not [m for m in world.public() if any(":team." in c for c in m.custom_ids())]
     team2 = valid_team(state, "2", 6)
     await cog.team.callback(cog, world.interaction(world.users[2], world.channels[10]),
                             cards=",".join(str(i + 1) for i in team2))
@@ -618,10 +619,10 @@ async def test_gm_undo_per_action_in_the_match(bot, world):
     assert record.state == before and state.model("m1").x == 20.0
     assert edits(world) == before_edits + 1                   # the live arena image shows the undone position
     # the activation prompt is posted again and works
-    prompt = next(p for p in ENGINE.pending(state) if ":act" in p.id)
+    prompt = next(p for p in ENGINE.pending(state) if p.kind == "act")
     await answer(world, game.id, prompt, ["mv2"])
     _, state = await state_of(bot, game.id)
-    await answer(world, game.id, next(p for p in ENGINE.pending(state) if ":tgt" in p.id), ["to:alt"])
+    await answer(world, game.id, next(p for p in ENGINE.pending(state) if p.kind == "target"), ["to:alt"])
     assert (await bot.store.game(game.id)).state["models"][0]["x"] == moved["models"][0]["x"]
 
 
@@ -633,7 +634,7 @@ async def test_hand_buttons_and_hand_image_come_in_one_dm(bot, world):
     alice, bruno = world.users[2], world.users[3]
     await cog.event.callback(cog, world.interaction(alice, world.channels[10]), card="roar", target=None)
     _, state = await state_of(bot, game.id)
-    resp = next(p for p in ENGINE.pending(state) if ":resp" in p.id)
+    resp = next(p for p in ENGINE.pending(state) if p.kind == "respond")
     message = prompt_message(world, game.id, resp)
     assert message.where == "dm:3" and message.file is not None
     assert _bytes(message.file) == R.hand_png(ENGINE.view_for(state, "3"))          # Bruno's own hand only
@@ -641,10 +642,18 @@ async def test_hand_buttons_and_hand_image_come_in_one_dm(bot, world):
     await cog.pass_.callback(cog, world.interaction(bruno, world.channels[10]))
     _, state = await state_of(bot, game.id)
     assert state.hands["2"] == ["sand"]
-    hand = next(p for p in ENGINE.pending(state) if p.player == "2" and ":hand:" in p.id)
+    hand = next(p for p in ENGINE.pending(state) if p.player == "2" and p.kind == "hand")
     message = prompt_message(world, game.id, hand)
     assert message.where == "dm:2" and len(message.custom_ids()) == 1                # Sand in the Eyes
     assert message.file is not None and _bytes(message.file) == R.hand_png(ENGINE.view_for(state, "2"))
     hand_dms = [m for m in world.dms(alice)[dms_before:] if m.file is not None and "hand" in m.file.filename]
     assert hand_dms == [message]                                   # one message: the image and its buttons
     assert not [m for m in world.public() if m.file and "hand" in m.file.filename]
+
+
+def test_pictures_name_players_never_by_id():
+    """Without the members intent `get_user` misses: the table's remembered names, else Player A/B."""
+    host = SimpleNamespace(bot=SimpleNamespace(get_user=lambda _id: None))
+    seats = ["157722382175520001", "157722382175520002"]
+    assert K._names(host, seats) == {seats[0]: "Player A", seats[1]: "Player B"}
+    assert K._names(host, seats, {seats[1]: "Bruno"}) == {seats[0]: "Player A", seats[1]: "Bruno"}

@@ -3,13 +3,17 @@
 Two seats. Cards 1–12 are shuffled; each player holds 3 secret cards. The first seat decides
 publicly who starts; then players alternate, each playing one card from their hand (a private
 decision) and drawing a replacement in secret. After 4 cards each, the higher total wins.
+
+It speaks the protocol's data only (no sentence, no mention): its words are in
+`tests/support/i18n/<lang>.duel.yaml` (en, it, es), the presenter's model for every game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
-from rules.common import GM, PUBLIC, Actor, Choose, Deck, Engine, Event, IllegalAction, Option, Prompt, Rng, Serial
+from rules.common import GM, Choose, Deck, Engine, Event, IllegalAction, Option, Prompt, Rng, Serial
 
 ROUNDS = 4
 
@@ -41,7 +45,7 @@ class Duel(Engine[DuelState]):
 
     def setup(self, seats, options, seed):
         if len(seats) != 2:
-            raise IllegalAction("Duel needs exactly two players.")
+            raise IllegalAction("two_players", seats=len(seats))
         rng = Rng.from_seed(seed)
         deck = Deck(cards=[str(n) for n in range(1, 13)])
         deck.shuffle(rng)
@@ -54,45 +58,46 @@ class Duel(Engine[DuelState]):
 
     def pending(self, state):
         if state.phase == "start":
-            return [Prompt(id="start", player=state.seats[0], text="Who plays first?",
-                           options=(Option("me", "Me"), Option("you", "My opponent")))]
+            first, second = state.seats
+            return [Prompt.ask("start", {}, first, (Option.of("me", "starts", player=first),
+                                                    Option.of("you", "starts", player=second)))]
         if state.phase == "play":
             player = self.current(state)
             n = state.played[player]
-            return [Prompt(id=f"play-{player}-{n}", player=player, private=True,
-                           text="Play a card from your hand.",
-                           options=tuple(Option(c, f"Card {c}") for c in state.hands[player]))]
+            return [Prompt.ask("play", {"round": n + 1}, player, (Option.of(c, "card", card=c) for c in state.hands[player]),
+                               key=(player, n), private=True)]
         return []
 
     def step(self, state, action, actor):
         if isinstance(action, Concede):
             if actor.id not in state.seats:
-                raise IllegalAction("Only a player can concede.")
+                raise IllegalAction("only_players_concede")
             state.winner = next(s for s in state.seats if s != actor.id)
             state.phase, state.over = "over", True
-            return [Event("concede", f"<@{actor.id}> concedes.")]
+            return [Event("concede", {"player": actor.id, "winner_player": state.winner})]
         prompt = self.check_choice(state, action, actor)
-        if prompt.id == "start":
+        if prompt.kind == "start":
             state.turn = 0 if action.options[0] == "me" else 1
             state.phase = "play"
-            return [Event("first", f"<@{self.current(state)}> plays first.")]
+            return [Event("first", {"player": self.current(state)})]
         player = prompt.player
         card = action.options[0]
         state.hands[player].remove(card)
         state.scores[player] += int(card)
         state.played[player] += 1
-        events = [Event("play", f"<@{player}> plays {card}.", data={"card": card})]
+        events = [Event("play", {"player": player, "card": card})]
         if len(state.deck):
             drawn = state.deck.draw_one()
             state.hands[player].append(drawn)
-            events.append(Event("draw", f"You draw the {drawn}.", audience=player))
-        events.append(Event("peek", f"(GM) {player} holds {sorted(state.hands[player])}.", audience=GM))
+            events.append(Event("draw", {"card": drawn}, player))
+        events.append(Event("peek", {"player": player, "cards": sorted(state.hands[player], key=int)}, GM))
         state.turn += 1
         if all(n >= ROUNDS for n in state.played.values()):
             a, b = state.seats
             state.winner = a if state.scores[a] > state.scores[b] else b if state.scores[b] > state.scores[a] else None
             state.phase, state.over = "over", True
-            events.append(Event("end", f"Final score {state.scores[a]}–{state.scores[b]}."))
+            events.append(Event("end", {"first": state.scores[a], "second": state.scores[b],
+                                        "winner_player": state.winner}))
         return events
 
     def view_for(self, state, viewer):
@@ -108,5 +113,7 @@ class Duel(Engine[DuelState]):
 
 def register() -> None:
     from cogs import systems
+    from i18n.present import add_catalogues
+    add_catalogues(Path(__file__).parent / "i18n")
     systems.register(systems.System(name="duel", title="Duel (test game)", engine=Duel(),
                                     house_rules={"rounds": ROUNDS}))

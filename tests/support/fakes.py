@@ -334,7 +334,8 @@ class World:
 
 
 async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
-                in_dm: bool | None = None, channel: FakeChannel | None = None) -> FakeInteraction:
+                in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str = "en-US",
+                guild_locale: str | None = None) -> FakeInteraction:
     """Click a component of a sent message the way discord.py dispatches it: the DynamicItem
     is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
     from cogs.framework import PromptButton, PromptSelect
@@ -343,7 +344,8 @@ async def click(world: World, message: Sent, user: FakeUser, index: int = 0, val
     in_dm = message.where.startswith("dm:") if in_dm is None else in_dm
     channel = channel or next(iter(world.channels.values()), None)
     interaction = world.interaction(user, channel, in_dm=in_dm, message=message,
-                                    data={"custom_id": custom_id, "values": values or []})
+                                    data={"custom_id": custom_id, "values": values or []}, locale=locale)
+    interaction.guild_locale = guild_locale or locale
     interaction.client = world.bot
     for cls in (PromptButton, PromptSelect):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from cogs import systems  # noqa: E402
 from cogs.framework import GameHost, prompt_view  # noqa: E402
 from db.store import Store  # noqa: E402
+from rules.common import Option, Prompt  # noqa: E402
 from tests.support import duel  # noqa: E402
 from tests.support.fakes import FakeResponse, Sent, World, click  # noqa: E402
 
@@ -158,8 +159,9 @@ async def play(config: dict) -> None:
                             "options": [o.id for o in prompt.options], "text": prompt.text}
             append(config["tries"], click_record)
         script.current = {**click_record, "attempt": f"{config['seed']}.{attempt}"}
-        options = [SimpleNamespace(id=o, label=o, description="") for o in click_record["options"]]
-        prompt = SimpleNamespace(id=click_record["prompt"], options=options, max_choices=1, text=click_record["text"])
+        # the message as it was posted, rebuilt from the record (a legacy prompt: labels are the ids)
+        prompt = Prompt(id=click_record["prompt"], player="", text=click_record["text"],
+                        options=tuple(Option(id=o, label=o) for o in click_record["options"]))
         message = Sent("dm" if click_record["private"] else f"channel:{CHANNEL}", click_record["text"],
                        view=prompt_view(click_record["game"], prompt))
         await click(world, message, world.users[click_record["user"]], index=click_record["index"],

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
+
+import pytest
 
 from rules.common import Actor, Choose, IllegalAction
 from rules.klash import ENGINE
@@ -42,23 +45,37 @@ def _owner(state, action):
     return state.turn_player or A
 
 
+# Short names the tests use for prompt kinds (the rules never read ids; neither do the tests).
+SHORT = {"initiative": "init", "extra_activation": "ext", "target": "tgt", "arm_reroll": "tok", "respond": "resp",
+         "event_target": "etgt"}
+
+
+def tag(state, p) -> str:
+    """A prompt's short name: its kind (`free_counter` is `free`, a re-roll window `rr<answers so far>`)."""
+    if p.kind.startswith("free_"):
+        return "free"
+    if p.kind.startswith("reroll_"):
+        return f"rr{len(state.window['decisions'])}"
+    return SHORT.get(p.kind, p.kind)
+
+
 def choose(state, prompt_tag, *options, dice=None, window=False):
     for p in ENGINE.pending(state):
-        if p.id.split(":")[1] == prompt_tag:
+        if tag(state, p) == prompt_tag:
             if dice is not None:
                 state.dice_queue = list(dice)
             out = ENGINE.apply(state, Choose(p.id, tuple(options)), Actor(p.player))
             return _decline(out.state, list(out.events), window)
-    raise AssertionError(f"no prompt {prompt_tag}: {[p.id for p in ENGINE.pending(state)]}")
+    raise AssertionError(f"no prompt {prompt_tag}: {[p.kind for p in ENGINE.pending(state)]}")
 
 
 def kinds(events, kind):
     return [e for e in events if e.kind == kind]
 
 
-def prompt(state, tag):
+def prompt(state, short):
     for p in ENGINE.pending(state):
-        if p.id.split(":")[1] == tag:
+        if tag(state, p) == short:
             return p
     return None
 
@@ -82,7 +99,7 @@ def random_game(seed, max_steps=6000, keep_events=False):
         try:
             out = ENGINE.apply(state, Choose(pr.id, picked), Actor(pr.player))
         except IllegalAction:
-            assert ":team:" in pr.id, pr.id  # only a random team may break Champion requirements
+            assert pr.kind == "team", pr.kind  # only a random team may break Champion requirements
             continue
         state = out.state
         if keep_events:
@@ -164,3 +181,13 @@ def tskirmish(team_a, team_b, **kw):
     opts = dict(kw.pop("options", None) or {})
     opts["pack"] = test_pack()
     return skirmish(team_a, team_b, options=opts, **kw)
+
+
+@contextmanager
+def illegal(code: str, **params):
+    """The action is refused with errors.<code> (and these parameters): the rules speak codes."""
+    with pytest.raises(IllegalAction) as refused:
+        yield refused
+    assert refused.value.code == code, f"refused with {refused.value}"
+    for key, value in params.items():
+        assert refused.value.params.get(key) == value, f"{key}: {refused.value}"

@@ -29,7 +29,7 @@ def test_route_toward_the_altar_a_gate_and_a_model():
     x, y = route[-1]
     assert abs(x - 30.0) < 0.05 and abs(y - 60.0) < 0.05            # a full 10 cm toward the centre
     # the Move buttons offer the Altar too
-    assert "to:alt" in [o for o, _, _ in ENGINE._move_destinations(state, state.model("m1"), 10.0, False)]
+    assert "to:alt" in [o.id for o, _ in ENGINE._move_destinations(state, state.model("m1"), 10.0, False)]
     short = ENGINE.route_toward(state, "m1", "alt", distance=4)
     assert abs(short[-1][0] - 24.0) < 0.05
     # toward the far Gate the straight line crosses the Altar: the route goes around it
@@ -47,9 +47,10 @@ def test_route_toward_the_altar_a_gate_and_a_model():
 def test_deploy_spots_are_legal_deployments():
     state = ENGINE.new_game(["2", "3"], {}, seed=5)
     assert state.player_a in ("2", "3")
-    # events name Discord players by mention
-    out = ENGINE.apply(state, Pick(0), Actor(ENGINE.picker(state)))
-    assert any(e.kind == "pick" and e.text.startswith("<@") for e in out.events)
+    # events name players by id in their data (the presenter makes the mention)
+    picker = ENGINE.picker(state)
+    out = ENGINE.apply(state, Pick(0), Actor(picker))
+    assert any(e.kind == "pick" and e.data["player"] == picker and not e.text for e in out.events)
     skirmish_state = skirmish([("orc", 20, 60)], [("dwarf", 100, 60)])
     assert ENGINE.deploy_spots(skirmish_state, "m1")   # from its Gate, the spots helper answers
 
@@ -81,9 +82,9 @@ def test_event_cards_stay_playable_while_a_target_is_chosen():
     state, _ = choose(state, "act", "mv")
     assert state.sel == {"kind": "mv"}
     ids = [p.id for p in ENGINE.pending(state)]
-    assert hand_a.id in ids and any(i.startswith("k:hand:1:") for i in ids)
+    assert hand_a.id in ids and any(p.kind == "hand" and p.player == B for p in ENGINE.pending(state))
     # the opponent's card: the move target is still waiting afterwards
-    p = next(x for x in ENGINE.pending(state) if x.id.startswith("k:hand:1:"))
+    p = next(x for x in ENGINE.pending(state) if x.kind == "hand" and x.player == B)
     state = ENGINE.apply(state, __import__("rules.common", fromlist=["Choose"]).Choose(p.id, ("h0",)), Actor(B)).state
     state, _ = choose(state, "etgt", "t:m1")
     state, _ = choose(state, "resp", "pass")

@@ -1,12 +1,10 @@
 """Event Card windows (§3.11, §6.24): a card says when it is played. "any" cards are played at any moment
 of the match -- the Initiative and Final Phases and while a free-attack target is being chosen included --
 with the LIFO answer stack; "own_turn" cards only in your turn of the Action Phase."""
-import pytest
 
-from rules.common import IllegalAction
 from rules.klash.actions import Activate, Assault, EndActivation, PassEvent, PlayEvent
 
-from .helpers import A, B, Q, choose, do, kinds, prompt, tskirmish
+from .helpers import A, B, Q, choose, do, kinds, prompt, tskirmish, illegal
 
 
 def _to_final(hand_a, hand_b):
@@ -24,7 +22,7 @@ def test_any_card_in_the_final_phase_then_the_swap_goes_on():
     state = _to_final(["roar", "sand"], ["water"])
     hand = prompt(state, "hand")
     assert hand.player == A and hand.private and [o.id for o in hand.options] == ["h1"]   # Sand; not the Roar
-    with pytest.raises(IllegalAction, match="cannot be played now"):
+    with illegal("card_own_turn"):
         do(state, PlayEvent("roar"), who=A)                 # own-turn card: no turn in the Final Phase
     state, ev = do(state, PlayEvent("sand", "m2"), who=A)
     assert prompt(state, "resp").player == B and prompt(state, "swap") is None   # the answer comes first

@@ -7,7 +7,7 @@ from rules.klash.actions import (Activate, Assault, Disengage, EndActivation, Ma
                                  Volley)
 from rules.klash.core import tenacity_outcome
 
-from .helpers import A, B, Q, choose, do, kinds, tskirmish
+from .helpers import A, B, Q, choose, do, kinds, tskirmish, illegal
 
 # Two models in base contact below the Altar: centres 3 cm apart (normal bases are 1.5 cm radius).
 PA, PB = (50, 30), (53, 30)
@@ -89,9 +89,9 @@ def test_EX08_team_size_and_requirements():
     state = tskirmish([], [])
     state.phase, state.models = "team", []
     state.picks = {A: ["champ", "plain", "plain8"] + ["plain"] * 9, B: ["plain"] * 12}
-    with pytest.raises(IllegalAction, match="between 1 and 8"):
+    with illegal("team_size", most=8):
         do(state, SelectTeam(tuple(range(9))), who=A)
-    with pytest.raises(IllegalAction, match="requires at least 2 gregario"):
+    with illegal("requires_type", count=2, type="gregario"):
         do(state, SelectTeam((0, 1)), who=A)
     state, ev = do(state, SelectTeam((0, 1, 2)), who=A)
     assert state.team_choice[A] == [0, 1, 2]
@@ -191,7 +191,7 @@ def test_EX15_range_bands(gap, die_label):
 def test_EX15_beyond_max_range_no_volley():
     state = tskirmish([("shooter", 30, 30)], [("plain", 30 + 3 + 21, 30)])
     state, _ = do(state, Activate("m1"))
-    with pytest.raises(IllegalAction, match="beyond max range"):
+    with illegal("beyond_max_range"):
         do(state, Volley("m1", "m2"))
 
 
@@ -208,9 +208,9 @@ def test_EX17_move_both_actions_speed_10_is_20_cm():
     state, _ = do(state, Activate("m1"))
     s, _ = do(state, Move("m1", 50, 30, double=True))
     assert s.model("m1").x == 50
-    with pytest.raises(IllegalAction, match="allows 20.0 cm"):
+    with illegal("path_too_long", allowance=20.0):
         do(state, Move("m1", 50.5, 30, double=True))
-    with pytest.raises(IllegalAction, match="allows 10.0 cm"):
+    with illegal("path_too_long", allowance=10.0):
         do(state, Move("m1", 40.5, 30))
 
 
@@ -275,7 +275,7 @@ def test_EX21_vp_tie_after_hourglass_8_rolls_d12():
 def test_D10_underdog_bonus_at_the_final_count():
     state = tskirmish([("vp20", 30, 30)], [("vp26", 90, 90)], hourglass=8)
     state, ev = _close_hourglass(state)
-    assert [A, 6, "the Crowd's favour (underdog)"] in state.vp_log
+    assert [A, 6, "underdog"] in state.vp_log
     assert state.winner == A
 
 

@@ -2,10 +2,11 @@
 import pytest
 
 from rules.common import Actor, Choose, IllegalAction, NotYourTurn, PUBLIC
+from i18n.present import Presenter
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Assault, EndActivation, PassEvent, PlayEvent, Recover, UseToken
 
-from .helpers import A, B, choose, do, kinds, prompt, random_game, tskirmish
+from .helpers import A, B, choose, do, kinds, prompt, random_game, tskirmish, illegal
 
 
 def test_seeded_full_auction_right_seat_every_pick():
@@ -53,7 +54,7 @@ def test_start_reveals_the_first_auction_round_publicly():
     assert [e.kind for e in started.events] == ["draft_round"]
     event = started.events[0]
     assert event.audience == PUBLIC and event.data["round"] == 1 and event.data["revealed"] == state.revealed
-    assert all(state.cards[c]["name"] in event.text for c in state.revealed)
+    assert event.data["card_names"] == [state.cards[c]["name"] for c in state.revealed]
     assert ENGINE.dump_state(state) == ENGINE.dump_state(ENGINE.new_game([A, B], seed=2024))
 
 
@@ -75,7 +76,7 @@ def test_team_prompts_multi_select_and_vp_recorded():
         p = ENGINE.pending(state)[0]
         state = ENGINE.apply(state, Choose(p.id, (p.options[0].id,)), Actor(p.player)).state
         p = ENGINE.pending(state)[0]
-        assert p.id.endswith(":spot")
+        assert p.kind == "spot"
         state = ENGINE.apply(state, Choose(p.id, (p.options[0].id,)), Actor(p.player)).state
     assert state.phase == "match" and all(m.placed for m in state.models)
     assert state.hourglass == 1 and all(len(state.hands[p]) == 1 for p in (A, B))
@@ -113,13 +114,13 @@ def test_must_activate_no_pass_option_and_alternation():
     state = tskirmish([("plain", 30, 30), ("plain", 30, 40)], [("plain", 90, 90), ("plain", 90, 80)])
     p = prompt(state, "activate")
     assert p.player == A and {o.id for o in p.options} == {"m1", "m2"}
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with illegal("not_your_turn"):
         do(state, Activate("m3"), who=B)
     state, _ = do(state, Activate("m1"))
     state, _ = do(state, EndActivation("m1"))
     state, _ = choose(state, "ext", "no")
     assert state.turn_player == B
-    with pytest.raises(IllegalAction, match="not your turn"):
+    with illegal("not_your_turn"):
         do(state, Activate("m2"), who=A)
 
 
@@ -142,7 +143,7 @@ def test_stunned_models_can_only_recover():
     state, _ = do(state, Activate("m1"))
     ids = [o.id for o in prompt(state, "act").options]
     assert "rec" in ids and not {"as", "mv", "ch", "dis"} & set(ids)
-    with pytest.raises(IllegalAction, match="Stunned"):
+    with illegal("stunned_only_recover"):
         do(state, Assault("m1", "m2"))
 
 
@@ -154,8 +155,8 @@ def test_no_melee_vp_per_hourglass():
     state, _ = do(state, Activate("m2"))
     state, ev = do(state, EndActivation("m2"))
     reasons = [(p, r) for p, _, r in state.vp_log]
-    assert (A, "no enemy melee attack this Hourglass") in reasons
-    assert (B, "no enemy melee attack this Hourglass") not in reasons
+    assert (A, "no_melee") in reasons
+    assert (B, "no_melee") not in reasons
 
 
 def test_extra_activation_token():
@@ -201,9 +202,9 @@ def test_event_stack_resolves_last_played_first():
 
 def test_event_timing_and_targets():
     state = _with_hands(["roar", "water", "sand"], ["roar"])
-    with pytest.raises(IllegalAction, match="cannot be played now"):
+    with illegal("card_own_turn"):
         do(state, PlayEvent("roar"), who=B)  # own-turn card in the opponent's turn
-    with pytest.raises(IllegalAction, match="cannot be played now"):
+    with illegal("card_no_target"):
         do(state, PlayEvent("water", "m1"), who=A)  # nobody is Stunned
     state, _ = do(state, PlayEvent("sand", "m3"), who=A)
     state, _ = do(state, PassEvent(), who=B)
@@ -247,7 +248,7 @@ def test_hands_never_leak_to_public_views_or_events():
             public = ENGINE.view_for(st, PUBLIC)
             assert "hand" not in public and "hands" not in public
             for e in events:
-                if e.kind == "event_played":
+                if e.kind in ("event_played", "event_played_on"):
                     played.add(e.data["card"])
                 if e.audience == PUBLIC:
                     assert e.kind != "event_card"
@@ -260,7 +261,7 @@ def test_hands_never_leak_to_public_views_or_events():
                     assert spec["name"] not in text
                     for e in events:
                         if e.audience == PUBLIC and card not in played:
-                            assert spec["name"] not in e.text
+                            assert spec["name"] not in Presenter("en", "klash").event(e)
             assert public["event_deck"]["hand_sizes"] == {p: len(st.hands[p]) for p in (A, B)}
             own = ENGINE.view_for(st, A)
             assert [h["card"] for h in own["hand"]] == st.hands[A]
@@ -289,7 +290,7 @@ def test_prompt_limits_hold_in_random_games():
             try:
                 state = ENGINE.apply(state, Choose(pr.id, pick), Actor(pr.player)).state
             except IllegalAction:
-                assert ":team:" in pr.id
+                assert pr.kind == "team"
 
 
 def test_gm_can_act_for_the_seat_that_must_decide():
@@ -359,7 +360,7 @@ def test_move_with_waypoints_around_the_altar_and_polar_helper():
     from rules.klash.actions import Move
     state = tskirmish([("plain", 45, 60)], [("plain", 100, 100)])
     state, _ = do(state, Activate("m1"))
-    with pytest.raises(IllegalAction, match="Altar"):
+    with illegal("path_through_altar"):
         do(state, Move("m1", 64.5, 60, double=True))
     state, _ = do(state, Move("m1", 52, 49, double=True, via=(46, 50)))
     assert (state.model("m1").x, state.model("m1").y) == (52, 49)
@@ -408,3 +409,13 @@ def test_deployment_spots_spread_along_the_gates_arc():
     angles = [math.degrees(math.atan2(y - gy, x - gx)) for x, y in spots]
     reach = [math.hypot(x - gx, y - gy) - arena.GATE_RADIUS - 1.25 for x, y in spots]
     assert max(angles) - min(angles) >= 120 and max(reach) == pytest.approx(8.0, abs=0.1) and min(reach) < 3
+
+
+@pytest.mark.parametrize("seed", [2, 4, 6])    # seeded matches where both teams field the same card
+def test_every_model_has_a_name_of_its_own_in_the_match(seed):
+    """Both teams may hold the same card: the numbers run across the match ("Raging Orc 1" and
+    "Raging Orc 2"), so "Raging Orc 1 moves" names one model."""
+    state, _, _ = random_game(seed)
+    names = [m.name for m in state.models]
+    assert len(set(names)) == len(names)
+    assert any(len({m.owner for m in state.models if m.card == m2.card}) == 2 for m2 in state.models)

@@ -6,7 +6,7 @@ from rules.klash.actions import (Activate, Assault, Charge, EndActivation, Magic
                                  Volley)
 from rules.klash.pack import QUALITIES
 
-from .helpers import A, B, Q, choose, do, kinds, prompt, tskirmish
+from .helpers import A, B, Q, choose, do, kinds, prompt, tskirmish, illegal
 
 PA, PB = (50, 30), (53, 30)
 
@@ -48,7 +48,7 @@ def test_q01_winged_feet_triples_a_double_move():
 def test_q02_ranged_attack_needed_to_volley():
     state = tskirmish([("plain", 30, 30), (Q("ranged_attack"), 30, 40)], [("plain", 40, 30)])
     state, _ = do(state, Activate("m1"))
-    with pytest.raises(IllegalAction, match="no Ranged Attack"):
+    with illegal("no_ranged_attack"):
         do(state, Volley("m1", "m3"))
     state = tskirmish([(Q("ranged_attack"), 30, 30)], [("plain", 40, 30)])
     state, _ = do(state, Activate("m1"))
@@ -165,7 +165,7 @@ def test_q14_crowd_idol_scores_one_more():
 
 def test_q15_spellcaster_needed_to_cast():
     state = duel("plain")
-    with pytest.raises(IllegalAction, match="does not know"):
+    with illegal("spell_unknown_to"):
         do(state, Magic("m1", "stun", "m2"))
 
 
@@ -180,7 +180,7 @@ def test_q16_hinder_makes_disengaging_cost_two_actions():
 def test_q17_lethal_decreases_victim_tenacity():
     state = duel(Q("lethal"))
     state, ev = do(state, Assault("m1", "m2"), dice=[5, 3, 4])
-    assert "Tenacity d4" in kinds(ev, "tenacity")[0].text
+    assert kinds(ev, "tenacity")[0].data["die"] == "d4"
 
 
 def test_q18_weapon_master_rerolls_ones():
@@ -209,7 +209,7 @@ def test_q20_opportunist_plus_two_against_stunned():
 
 def test_q21_madman_must_attack_recovers_freely_and_is_immune():
     state = duel(Q("madman"))
-    with pytest.raises(IllegalAction, match="Madman"):
+    with illegal("madman_must_attack"):
         do(state, EndActivation("m1"))
     state.model("m1").stunned = True
     state, ev = do(state, Recover("m1"), dice=[])
@@ -244,7 +244,7 @@ def test_q25_requirements_checked_when_building_a_team():
     state = tskirmish([], [])
     state.phase, state.models = "team", []
     state.picks = {A: ["champ"] + ["beast"] * 11, B: ["plain"] * 12}
-    with pytest.raises(IllegalAction, match="requires"):
+    with illegal("requires_type"):
         do(state, SelectTeam((0, 1, 2)), who=A)
 
 
@@ -385,7 +385,7 @@ def test_q41_veteran_uses_tokens_without_a_test():
     state = duel("plain", options=armed)
     state, ev = do(state, UseToken("m1", "reroll"), dice=[6, 6])
     assert not state.model("m1").reroll_armed and state.tokens[A] == 4
-    with pytest.raises(IllegalAction, match="already used a token"):
+    with illegal("token_used_this_turn"):
         do(state, UseToken("m1", "action"))
 
 
@@ -398,5 +398,5 @@ def test_q42_mystic_vocation_rerolls_magic_ones():
 
 def test_beasts_cannot_use_training_tokens():
     state = duel("beast", dice=[1, 1])
-    with pytest.raises(IllegalAction, match="Beasts"):
+    with illegal("beasts_no_tokens"):
         do(state, UseToken("m1", "action"))

@@ -38,7 +38,7 @@ def _aggressive_game(seed):
     steps = 0
     while not state.over:
         prompts = ENGINE.pending(state)
-        main = [p for p in prompts if ":hand:" not in p.id and ":tok:" not in p.id] or prompts
+        main = [p for p in prompts if p.kind not in ("hand", "arm_reroll")] or prompts
         pr = main[0] if rnd.random() < 0.9 else rnd.choice(prompts)
         ids = [o.id for o in pr.options]
         if pr.max_choices > 1 or pr.min_choices == 0:
@@ -49,7 +49,7 @@ def _aggressive_game(seed):
         try:
             state = ENGINE.apply(state, Choose(pr.id, pick), Actor(pr.player)).state
         except IllegalAction:
-            assert ":team:" in pr.id
+            assert pr.kind == "team"
         steps += 1
         assert steps < 8000
     return state

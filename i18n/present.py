@@ -1,0 +1,219 @@
+"""The presenter: the words of one game, for one reader, in one language.
+
+Engines speak data (`rules/common/engine.py`): an `Event` is a kind and its data, a `Prompt` a
+kind and its args, an `Option` an id with the kind and args of its label, a `BautaError` a code
+and its parameters. A `Presenter` turns each into text from YAML catalogues:
+
+- `i18n/<lang>.<game>.yaml`, sections `events.*`, `prompts.*`, `options.*`, `errors.*`,
+  `terms.*` (the game's vocabulary) and `words.*`, for the game's own keys;
+- `i18n/<lang>.common.yaml`, section `common.*` (same sub-sections), for what every game shares:
+  the engine contract's errors, the lobby, the framework's own events, the words for GM or "anyone".
+
+A key is looked up in the game's catalogue, then as `common.<key>`, then as the key itself in
+`i18n.t()`'s catalogue (the framework's own `errors.*`), first in the reader's language, then in
+English. Players in the data (keys `player`, `players`, `*_player`, `*_players`) become
+mentions (`<@id>`) in messages, and display names in plain text (button labels, select options,
+images), since Discord does not render mentions there; `term(key)` values become `terms.<key>`.
+
+Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
+where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
+unconverted engine's English text), `missing` (no catalogue has the key: the key itself is shown),
+`unresolved` (a placeholder the data did not fill: shown as `{name}`) and `no_name` (a player with
+no display name known). Everything but `catalogue` is a fallback, counted in `Presenter.counts` too,
+so a test can demand zero of them.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules.common import ANYONE, GM, BautaError, Event, Option, Prompt
+
+from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
+               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, report, watch)
+from . import supported as language
+
+__all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
+           "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
+
+
+def is_player_key(key: str) -> bool:
+    return key in ("player", "players") or key.endswith(("_player", "_players"))
+
+
+# ---------------------------------------------------------------------------- catalogues
+_DIRECTORIES: list[Path] = [HERE]
+
+
+def add_catalogues(directory: Path | str) -> None:
+    """Also read game catalogues from `directory` (a test engine keeps its own beside it)."""
+    path = Path(directory)
+    if path not in _DIRECTORIES:
+        _DIRECTORIES.append(path)
+        _game_catalogue.cache_clear()
+
+
+@cache
+def _game_catalogue(lang: str, game: str) -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for directory in _DIRECTORIES:
+        path = directory / f"{lang}.{game}.yaml"
+        if path.is_file():
+            tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            flat.update(_flatten({k: v for k, v in tree.items() if k in PROTOCOL_SECTIONS}))
+    return flat
+
+
+class _Params:
+    """Format parameters, each rendered when the template asks for it (so an unused player costs
+    nothing and reports nothing); a missing one shows as `{name}` instead of raising."""
+
+    def __init__(self, values: Mapping[str, Any], render: Callable[[str, Any], Any], missing: list[str]):
+        self.values, self.render, self.missing = values, render, missing
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.values:
+            return self.render(key, self.values[key])
+        self.missing.append(key)
+        return _Placeholder(key)
+
+
+class _Placeholder:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __format__(self, spec: str) -> str:
+        return "{" + self.name + "}"
+
+
+# ---------------------------------------------------------------------------- the presenter
+class Presenter:
+    """Text for one reader in one language. `names` maps player ids to display names (for plain
+    text); `seats` lets a player without a known name still be told apart ("Player 2")."""
+
+    def __init__(self, locale: Any = None, game: str | None = None, names: Mapping[str, str] | None = None,
+                 seats: Iterable[str] = ()):
+        self.language = language(locale)
+        self.game = game
+        self.names = dict(names or {})
+        self.seats = list(seats)
+        self.counts: Counter[str] = Counter()
+
+    @property
+    def fallbacks(self) -> int:
+        return sum(n for source, n in self.counts.items() if source in FALLBACKS)
+
+    # ---- the protocol's values
+    def event(self, event: Event | Mapping[str, Any], *, plain: bool = False) -> str:
+        """An event as a sentence; a stored event (a dict from the game log) works too."""
+        if isinstance(event, Mapping):
+            event = Event.from_dict(dict(event))
+        if event.legacy:
+            return self._legacy(f"events.{event.kind}", event.text)
+        return self.text(f"events.{event.kind}", plain=plain, **event.data)
+
+    def events(self, events: Iterable[Event | Mapping[str, Any]], *, plain: bool = False) -> list[str]:
+        return [text for text in (self.event(e, plain=plain) for e in events) if text]
+
+    def prompt(self, prompt: Prompt, *, plain: bool = False) -> str:
+        if prompt.legacy:
+            return self._legacy(f"prompts.{prompt.id}", prompt.text)
+        return self.text(f"prompts.{prompt.kind}", plain=plain, **prompt.args)
+
+    def option(self, option: Option) -> str:
+        """A button label or select option: plain text, players by display name."""
+        if option.legacy:
+            return self._legacy(f"options.{option.id}", option.label)
+        return self.text(f"options.{option.kind}", plain=True, **option.args)
+
+    def option_detail(self, option: Option) -> str:
+        if option.legacy:
+            return self._legacy(f"options.{option.id}", option.description) if option.description else ""
+        return self.text(f"options.{option.detail}", plain=True, **option.args) if option.detail else ""
+
+    def error(self, error: BaseException) -> str:
+        """The sentence for an error the rules (or a cog) raised."""
+        if not isinstance(error, BautaError):
+            return str(error)
+        if not error.code:
+            return self._legacy(f"errors.{type(error).__name__}", error.text)
+        return self.text(f"errors.{error.code}", game=error.system or self.game, **error.params)
+
+    def player(self, player: str, *, plain: bool = False) -> str:
+        """A mention in a message; a display name in plain text."""
+        if player == GM:
+            return self.text("words.gm")
+        if player == ANYONE:
+            return self.text("words.anyone")
+        if not plain and player.isdigit():
+            return f"<@{player}>"
+        if self.names.get(player):
+            return self.names[player]
+        if not player.isdigit():
+            return player                      # a name already (an NPC, a test seat)
+        self._note(NO_NAME, f"names.{player}", "")
+        if player in self.seats:
+            return self.text("words.seat", n=self.seats.index(player) + 1)
+        return self.text("words.someone")
+
+    # ---- any catalogue key
+    def text(self, key: str, *, plain: bool = False, game: str | None = None, **params: Any) -> str:
+        """`key` from the catalogues, filled with `params` (players, terms and lists rendered)."""
+        game = game or self.game
+        template, source, lang = self._lookup(key, game)
+        if template is None:
+            self._note(MISSING, key, key, game)
+            return key
+        missing: list[str] = []
+        values = _Params(params, lambda name, value: self._value(name, value, plain), missing)
+        try:
+            text = template.format_map(values)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            missing.append("?")
+            text = template
+        self._note(source, key, text, game, lang)
+        for name in missing:
+            self._note(UNRESOLVED, f"{key}.{{{name}}}", text, game, lang)
+        return text
+
+    # ---- inside
+    def _lookup(self, key: str, game: str | None) -> tuple[str | None, str, str]:
+        languages = [(self.language, CATALOGUE)] + ([(DEFAULT, ENGLISH)] if self.language != DEFAULT else [])
+        for lang, source in languages:
+            if game:
+                found = _game_catalogue(lang, game).get(key)
+                if found is not None:
+                    return found, source, lang
+            # common.<key>, then the key itself: the framework's errors are t()'s `errors.*`
+            found = catalogue(lang).get(f"common.{key}") or catalogue(lang).get(key)
+            if found is not None:
+                return found, source, lang
+        return None, MISSING, self.language
+
+    def _value(self, name: str, value: Any, plain: bool) -> Any:
+        if is_player_key(name):
+            if isinstance(value, (list, tuple)):
+                return self._join([self.player(str(p), plain=plain) for p in value])
+            return self.player(str(value), plain=plain) if value is not None else self.text("words.nobody")
+        if isinstance(value, Mapping) and "term" in value:
+            return self.text(f"terms.{value['term']}", plain=True)
+        if isinstance(value, (list, tuple)):
+            return self._join([str(self._value("", v, plain)) for v in value])
+        return value
+
+    def _join(self, items: list[str]) -> str:
+        # ", " reads right in all three languages; a catalogue word would cost a lookup per list.
+        return ", ".join(items) if items else self.text("words.nobody")
+
+    def _legacy(self, key: str, text: str) -> str:
+        self._note(LEGACY, key, text)
+        return text
+
+    def _note(self, source: str, key: str, text: str, game: str | None = None, lang: str | None = None) -> None:
+        self.counts[source] += 1
+        report(source, key, lang or self.language, text, game or self.game)

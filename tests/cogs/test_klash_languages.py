@@ -1,0 +1,66 @@
+"""A whole Klash! match through the cogs in Italian and in Spanish: every word from the catalogues.
+
+The server's language is set with the guild settings (`/gm language`), the players' clients speak
+the same language; the presenter and `t()` report every string they make (`present.watch()`).
+"""
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from i18n import present
+from rules.klash import ENGINE
+from tests.cogs.test_klash import _policy, answer, start_draft, state_of, valid_team
+
+RAW_MODEL = re.compile(r"\bm\d+\b")
+
+
+def _texts(world):
+    """Everything a player reads: message text, button and select labels, select descriptions, file names."""
+    for m in world.sent:
+        yield m.content or ""
+        if m.file is not None:
+            yield m.file.filename
+        for item in (m.view.children if m.view is not None else []):
+            yield getattr(item, "label", None) or ""
+            for option in getattr(item, "options", []) or []:
+                yield option.label
+                yield option.description or ""
+
+
+@pytest.mark.parametrize("locale,words", [("it", ("Clessidra", "Asta dei Gladiatori")),
+                                          ("es", ("Reloj de arena", "Subasta de Gladiadores"))])
+async def test_a_whole_match_speaks_the_servers_language(bot, world, seed, locale, words):
+    await bot.store.update_settings(1, locale=locale)
+    rnd = random.Random(7)
+    with present.watch() as notes:
+        game = await start_draft(bot, world, seed, locale=locale)
+        while True:
+            record, state = await state_of(bot, game.id)
+            if not record.active:
+                break
+            prompts = ENGINE.pending(state)
+            if state.phase == "team":
+                prompt = prompts[0]
+                choice = [f"p{i}" for i in valid_team(state, prompt.player, 3)]
+            else:
+                hand = [p for p in prompts if p.kind in ("hand", "respond", "event_target")]
+                prompt = (rnd.choice(hand) if hand and rnd.random() < 0.3 else
+                          next((p for p in prompts if p.kind not in ("hand", "arm_reroll")), prompts[0]))
+                choice = _policy(rnd, prompt)
+            await answer(world, game.id, prompt, choice, locale=locale)
+    assert state.over
+    fallbacks = Counter((n.source, n.key, n.game) for n in notes if n.fallback)
+    assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())
+    # every line the presenter and t() made is in the server's language, none in English
+    assert sorted({n.key for n in notes if n.language != locale}) == []
+    kinds = {n.key for n in notes if n.game == "klash"}
+    assert {"events.hourglass", "events.roll", "prompts.act", "options.assault", "events.game_over"} <= kinds
+    texts = list(_texts(world))
+    assert not [x for x in texts if RAW_MODEL.search(x)]                       # no model id anywhere
+    assert not [x for x in texts if "<@" in x and x not in [m.content for m in world.sent]]   # labels: names
+    public = world.public_text()
+    assert all(w in public for w in words)
