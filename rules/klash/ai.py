@@ -67,11 +67,11 @@ class KlashAI(GameAI):
         return _squash(0.18 * diff + 0.08 * material + 0.05 * (len(state.hands[seat]) - len(state.hands[other])))
 
     def optional(self, prompt: Prompt) -> bool:
-        return ":hand:" in prompt.id or ":tok:" in prompt.id
+        return prompt.kind in ("hand", "arm_reroll")
 
     def candidates(self, state: KlashState, prompt: Prompt, rng: Rng) -> list[tuple[str, ...]]:
         ids = [o.id for o in prompt.options]
-        tag = prompt.id.split(":")[1]
+        tag = prompt.kind
         if tag == "team":
             return self._teams(state, prompt.player, rng)
         if tag == "swap":
@@ -98,7 +98,7 @@ class KlashAI(GameAI):
 
     def prior(self, state: KlashState, seat: str, move: Move) -> float:
         opt = move[1][0] if move[1] else ""
-        tag = move[0].split(":")[1]
+        tag = _kind(move[0])
         if opt == "back":
             return 0.05
         if tag == "act":
@@ -106,13 +106,19 @@ class KlashAI(GameAI):
                 return 4.0
             if opt == "end":
                 return 0.3
-        if tag == "tgt" and (opt.startswith("to:") and not opt.startswith("to:g")):
+        if tag == "target" and (opt.startswith("to:") and not opt.startswith("to:g")):
             return 2.0
-        if tag == "free":
+        if tag.startswith("free_"):
             return 0.2 if opt == "no" else 3.0
         if tag == "hand":
             return 0.3
         return 1.0
+
+
+def _kind(prompt_id: str) -> str:
+    """The kind of one of this engine's own prompts, from its id (`rules.common.prompt_id` puts the kind
+    first); only the rules read ids, the cogs read `Prompt.kind`."""
+    return prompt_id.split(".", 1)[0]
 
 
 def _squash(x: float) -> float:
