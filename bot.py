@@ -26,6 +26,7 @@ from discord.ext import commands
 from cogs.errors import report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db.store import Store
+from i18n.translator import BautaTranslator
 
 log = logging.getLogger("bauta")
 
@@ -93,6 +94,7 @@ class BautaBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self._logged_in = True
         await self.prepare()
+        await self.tree.set_translator(BautaTranslator())
         await self.sync_commands()
         self.loop.create_task(self._remind_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
@@ -149,6 +151,7 @@ class BautaBot(commands.AutoShardedBot):
 
 def command_digest(tree: app_commands.CommandTree) -> str:
     payload = [command.to_dict(tree) for command in tree.get_commands()]
+    payload.append(getattr(tree.translator, "fingerprint", None))  # a changed translation syncs too
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 

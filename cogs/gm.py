@@ -7,15 +7,30 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from i18n import t
+from i18n import language_of, t
 
 from . import systems
-from .framework import reply
+from .framework import chunks, reply
 
 
 async def system_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=s.title, value=s.name) for s in systems.listed()
             if current.lower() in s.title.lower() or current.lower() in s.name][:25]
+
+
+async def setting_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The chosen game's house rules, each with its one-line explanation in the reader's language."""
+    system = systems.SYSTEMS.get(getattr(interaction.namespace, "game", None) or "")
+    if system is None:
+        return []
+    return [app_commands.Choice(name=f"{key}: {explain(system.name, key, interaction.locale)}".rstrip(": ")[:100],
+                                value=key)
+            for key in sorted(system.house_rules) if current.lower() in key.lower()][:25]
+
+
+# The languages Bauta speaks, each named in itself; "server default" follows the server's Discord setting.
+LANGUAGES = {"en": "English", "it": "Italiano", "es": "Español"}
+SERVER_DEFAULT = "default"
 
 
 def parse_value(text: str):
@@ -24,6 +39,20 @@ def parse_value(text: str):
         return json.loads(text)
     except ValueError:
         return text
+
+
+def explain(system: str, setting: str, locale) -> str:
+    """What a house rule changes, in one line of the reader's language ("" for a rule nobody explained)."""
+    key = f"house_rules.{system}.{setting}"
+    explanation = t(key, locale)
+    return "" if explanation == key else explanation
+
+
+def rule_line(system: str, setting: str, value, default, locale) -> str:
+    """One house rule in the reader's language: its value, its default and what it changes."""
+    return t("gm.rule_line", locale, setting=setting, value=json.dumps(value, ensure_ascii=False),
+             default=json.dumps(default, ensure_ascii=False),
+             explanation=explain(system, setting, locale)).rstrip(": ")
 
 
 class GMCog(commands.Cog):
@@ -50,7 +79,7 @@ class GMCog(commands.Cog):
     @gm.command(name="rules", description="Show or change a house rule for a game (applies to new games)")
     @app_commands.describe(game="Which game", setting="The house rule (leave empty to list them)",
                            value="The new value (leave empty to show the current one)")
-    @app_commands.autocomplete(game=system_choices)
+    @app_commands.autocomplete(game=system_choices, setting=setting_choices)
     async def rules(self, interaction: discord.Interaction, game: str, setting: str | None = None,
                     value: str | None = None):
         system = systems.SYSTEMS.get(game)
@@ -65,9 +94,10 @@ class GMCog(commands.Cog):
                                            known=", ".join(sorted(current)) or "—"), ephemeral=True)
                 return
             lines = [t("gm.rules_header", interaction.locale, title=system.title)]
-            lines += [f"`{k}` = `{json.dumps(current[k])}` (default `{json.dumps(system.house_rules.get(k))}`)"
+            lines += [rule_line(game, k, current[k], system.house_rules.get(k), interaction.locale)
                       for k in keys] or [t("gm.no_rules", interaction.locale)]
-            await reply(interaction, "\n".join(lines)[:2000], ephemeral=True)
+            for text in chunks(lines):
+                await reply(interaction, text, ephemeral=True)
             return
         await self.bot.host.require_gm(interaction)
         if setting not in system.house_rules:
@@ -92,6 +122,19 @@ class GMCog(commands.Cog):
         await self.bot.store.update_settings(interaction.guild_id, reminder_hours=hours or None)
         key = "gm.reminder_set" if hours else "gm.reminder_off"
         await reply(interaction, t(key, interaction.locale, hours=f"{hours:g}"), ephemeral=True)
+
+    @gm.command(name="language", description="The language of this server's public game messages and images")
+    @app_commands.describe(language="English, Italiano, Español, or the server's own language (its Discord setting)")
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+                          + [app_commands.Choice(name="server default", value=SERVER_DEFAULT)])
+    async def language(self, interaction: discord.Interaction, language: str):
+        await self.bot.host.require_gm(interaction)
+        chosen = None if language == SERVER_DEFAULT else language
+        await self.bot.store.update_settings(interaction.guild_id, locale=chosen)
+        # Answer in the language just chosen, so the GM sees at once what the table will read.
+        shown = chosen or language_of(getattr(interaction, "guild_locale", None))
+        key = "gm.language_set" if chosen else "gm.language_default"
+        await reply(interaction, t(key, shown, language=LANGUAGES.get(shown, shown)), ephemeral=True)
 
     @gm.command(name="forget", description="Server admins: delete everything Bauta keeps about this server")
     @app_commands.describe(confirm="Type the server's name to confirm")

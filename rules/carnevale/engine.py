@@ -258,6 +258,10 @@ class CarnevaleEngine(Engine[GameState]):
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
                 and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")):
             events += self._end_activation(state, state.models[state.active])
+        if state.finish_after_geyser and not state.morale_queue and not state.sub and not state.over:
+            # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
+            state.finish_after_geyser = False
+            events += self._finish(state)
         state.log = (state.log + [e.text for e in events if e.public])[-30:]
         return events
 
@@ -627,6 +631,11 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("fountains", f"Fountains of Life: rolled {faces}; {dry} dried up, {state.fountains} left.",
                              faces=faces, left=state.fountains))
         if rnd >= state.max_rounds:
+            if state.geyser:
+                # The Geyser attacks at every End of Round, the last one too: the game ends once the
+                # models it reaches have been named and attacked.
+                state.finish_after_geyser = True
+                return events
             events += self._finish(state)
             return events
         state.round += 1

@@ -198,6 +198,7 @@ class GameState(Serial):
     spells: dict[str, dict] = field(default_factory=dict)   # the pack's spell table, copied in
     aqua_alta: str = ""                     # player who played it
     geyser: bool = False
+    finish_after_geyser: bool = False   # the last End of Round waits for the Geyser's attacks
     good_cover: str = ""                    # Event 8: the player whose piece of cover was improved
     mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
     ready_due: str = ""                     # a model whose action ended while a reaction was pending

@@ -327,20 +327,27 @@ def deploy_check(model: Disc, gate_index: int, speed: float, models: list[Disc])
 
 def deploy_spots(gate_index: int, r: float, speed: float, models: list[Disc], side: int, key: str,
                  limit: int = 12) -> list[Point]:
-    """Legal deployment points near a Gate for button play, nearest rows first."""
+    """Legal deployment points around a Gate for button play, spread over the whole reach (every
+    distance up to the model's Speed, all along the Gate's arc) rather than bunched at the Gate: the
+    farthest legal point straight ahead first, then each next point as far as possible from those
+    already offered (deterministic farthest-point sampling)."""
     gx, gy = GATES[gate_index]
     facing = 0.0 if gate_index == 0 else math.pi
-    spots: list[Point] = []
+    candidates: list[Point] = []
     for extra in (2.0, 5.0, 8.0, 11.0, 14.0, 17.0, 20.0):
         if extra > speed:
             break
         rad = GATE_RADIUS + r + extra
-        step = math.radians(22 if extra < 10 else 14)
-        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
-            ang = facing + k * step
+        for k in range(-8, 9):
+            ang = facing + k * math.radians(12)
             p = (round(gx + rad * math.cos(ang), 1), round(gy + rad * math.sin(ang), 1))
             if deploy_check(Disc(p[0], p[1], r, key, side), gate_index, speed, models) is None:
-                spots.append(p)
-                if len(spots) >= limit:
-                    return spots
+                candidates.append(p)
+    if not candidates:
+        return []
+    ahead = [p for p in candidates if abs(p[1] - gy) < 0.05]
+    spots = [max(ahead or candidates, key=lambda p: math.hypot(p[0] - gx, p[1] - gy))]
+    while len(spots) < min(limit, len(candidates)):
+        spots.append(max((p for p in candidates if p not in spots),
+                         key=lambda p: min(math.hypot(p[0] - q[0], p[1] - q[1]) for q in spots)))
     return spots

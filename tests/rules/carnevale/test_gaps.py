@@ -368,3 +368,21 @@ def test_the_ready_shot_waits_for_a_reroll_window_to_close():
     assert "damage" in kinds(ev) and "ready_window" in kinds(ev)
     p = ENGINE.pending(s)[0]
     assert p.id.startswith("ar-") and p.player == P1 and [o.id for o in p.options] == ["no", "a1"]
+
+
+def test_the_geyser_attacks_at_the_last_end_of_round_too():
+    """Event 11: the Geyser attacks at every End of Round, the final one included; the game ends
+    once its attacks are resolved (before, the last Round skipped them)."""
+    s = with_event(base())
+    script(s, 5, 6)
+    s, _ = apply(s, A.PlayEvent(P1), P1)
+    p = next(p for p in ENGINE.pending(s) if p.id.startswith("gy-"))
+    s, _ = apply(s, Choose(p.id, ("none",)), P1)
+    s.max_rounds = s.round
+    s, _ = apply(s, A.EndRound(), GM_ACTOR)
+    assert not s.over
+    p = next(p for p in ENGINE.pending(s) if p.id.startswith("gy-"))
+    script(s, 5, 6, 2, 2)
+    s, ev = apply(s, Choose(p.id, ("b2",)), P1)
+    assert [e.data["model"] for e in ev if e.kind == "damage"] == ["b2"]
+    assert s.over and set(s.result["vp"]) == {P1, P2}

@@ -393,3 +393,18 @@ def test_replay_is_exact_and_apply_is_fast():
     for _ in range(50):
         ENGINE.apply(mid, Choose(p.id, (p.options[0].id,) if p.max_choices == 1 else ()), Actor(p.player))
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+def test_deployment_spots_spread_along_the_gates_arc():
+    """Button deployment offers places across the whole reach: distances up to the Speed and a wide arc
+    around the Gate (they used to bunch within a few cm of it)."""
+    import math
+
+    from rules.klash import arena
+
+    gx, gy = arena.GATES[0]
+    spots = arena.deploy_spots(0, 1.25, 10, [], 0, "m1")
+    assert len(spots) == 12
+    angles = [math.degrees(math.atan2(y - gy, x - gx)) for x, y in spots]
+    reach = [math.hypot(x - gx, y - gy) - arena.GATE_RADIUS - 1.25 for x, y in spots]
+    assert max(angles) - min(angles) >= 120 and max(reach) == pytest.approx(8.0, abs=0.1) and min(reach) < 3
