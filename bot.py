@@ -65,6 +65,8 @@ def available_cogs() -> list[str]:
     return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
 
 
+SAFE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
 # Bauta never joins voice: silence discord.py's start-up warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -75,8 +77,10 @@ class BautaBot(commands.AutoShardedBot):
 
     def __init__(self, config: Config, store: Store | None = None):
         # No privileged intents: slash commands and components need none of them.
+        # Every message may ping the users it names, never everyone/here or a role, and a reply
+        # never pings the author it answers: members' text echoed by the bot cannot ping a crowd.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, allowed_mentions=SAFE_MENTIONS)
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None

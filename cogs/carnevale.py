@@ -42,7 +42,12 @@ from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
 from . import systems
+<<<<<<< HEAD
 from .framework import chunks, mention, reply
+=======
+from .framework import chunks, mention
+from .text import echo
+>>>>>>> main
 
 SYSTEM_NAME = "carnevale"
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
@@ -437,6 +442,7 @@ class CarnevaleCog(commands.Cog):
                    difficulty: app_commands.Range[int, 2, 10] = 7, karma: app_commands.Range[int, 0, 2] = 0,
                    label: app_commands.Range[str, 1, 100] | None = None):
         await interaction.response.defer(thinking=True)
+        label = echo(label) if label else None
         result = roll_pool(Rng.from_seed(secrets.randbits(63)), pool, difficulty, karma, label or "")
         public = result.to_public()
         text = format_pool(public, interaction.user.mention, label or "", interaction.guild_locale)
@@ -464,6 +470,7 @@ class CarnevaleCog(commands.Cog):
         if opponent.id == interaction.user.id:
             raise BautaError(t("carnevale.opposed.self", interaction.locale))
         await interaction.response.defer(thinking=True)
+        label = echo(label) if label else None
         from rules.carnevale.dice import opposed_roll
         res = opposed_roll(Rng.from_seed(secrets.randbits(63)), pool, their_pool, difficulty, their_difficulty,
                            tie_rule, karma, their_karma)
@@ -830,7 +837,7 @@ class CarnevaleCog(commands.Cog):
                         difficulty: app_commands.Range[int, 2, 10] = 7,
                         karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0,
                         label: app_commands.Range[str, 1, 80] | None = None):
-        await self._act(interaction, A.Roll(pool, difficulty, karma, label or "", model or "", attribute or ""))
+        await self._act(interaction, A.Roll(pool, difficulty, karma, echo(label or "", 80), model or "", attribute or ""))
 
     @game.command(name="reroll", description="Reroll the last roll: missed dice or all of them (abilities permitting)")
     @app_commands.autocomplete(model=model_autocomplete)

@@ -5,6 +5,7 @@ pool compared to a target is counted here: each die meeting the target is one su
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,9 @@ from discord.ext import commands
 from i18n import t
 
 from .framework import MESSAGE_LIMIT, reply
+from .text import echo
+
+log = logging.getLogger("bauta.dice")
 
 MAX_EXPRESSION = 200
 MAX_DICE = 1000          # d20's own guard; a "dice bomb" is refused before it costs anything
@@ -107,6 +111,8 @@ def format_roll(who: str, outcome: RollOutcome, label: str | None, limit: int = 
 
 
 class DiceCog(commands.Cog):
+    MAX_GMS = 25     # DMs per secret roll at most: one fetch and one DM each
+
     def __init__(self, bot):
         self.bot = bot
 
@@ -122,6 +128,7 @@ class DiceCog(commands.Cog):
             await reply(interaction, str(exc), ephemeral=True)
             return
         who = interaction.user.mention
+        label = echo(label) if label else None
         text = format_roll(who, outcome, label)
         if interaction.guild_id is not None:
             await self.bot.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
@@ -133,36 +140,91 @@ class DiceCog(commands.Cog):
         await reply(interaction, text, ephemeral=True)
         await reply(interaction, t("roll.secret_public", interaction.guild_locale, who=who,
                                    label=f" ({label})" if label else ""))
-        await self._tell_gms(interaction, t("roll.secret_gm", interaction.guild_locale,
-                                            channel=f"<#{interaction.channel_id}>") + "\n" + text)
+        told = await self._tell_gms(interaction, t("roll.secret_gm", interaction.guild_locale,
+                                                   channel=f"<#{interaction.channel_id}>") + "\n" + text)
+        if not told:
+            await reply(interaction, t("roll.secret_no_gm", interaction.locale), ephemeral=True)
 
-    async def _tell_gms(self, interaction: discord.Interaction, text: str) -> None:
+    # ---- who the GMs are, without the privileged members intent
+    # Discord lists a role's members only to bots with the members intent; Bauta runs without it,
+    # so `role.members` (the cache) is nearly always empty. What works without it: every
+    # interaction carries its author's roles, and `guild.fetch_member(id)` (one REST call) gives a
+    # member's current roles. So the bot remembers, per guild, who it has seen holding the GM role
+    # (stored: it survives restarts), and checks each again with a fetch before a secret reaches them.
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Learn the GMs from their own interactions (a write only when that changes)."""
+        if interaction.guild_id is None or not hasattr(interaction.user, "roles"):
+            return
+        role_id = (await self.bot.store.settings(interaction.guild_id)).gm_role_id
+        if role_id is None:
+            return
+        known = await self.bot.store.known_gms(interaction.guild_id)
+        holds = any(role.id == role_id for role in interaction.user.roles)
+        if holds and interaction.user.id not in known:
+            await self.bot.store.remember_gm(interaction.guild_id, interaction.user.id)
+        elif not holds and interaction.user.id in known:
+            await self.bot.store.forget_gm(interaction.guild_id, interaction.user.id)
+
+    async def _gm_members(self, guild, role_id: int) -> list[int]:
+        """Members who hold the GM role now: the cached ones and the remembered ones, each
+        re-checked (cache first, else a fetch). A member who left or lost the role is forgotten."""
+        role = guild.get_role(role_id)
+        known = await self.bot.store.known_gms(guild.id)
+        candidates = sorted({m.id for m in getattr(role, "members", [])} | known)[: self.MAX_GMS]
+        holders = []
+        for user_id in candidates:
+            member = guild.get_member(user_id)
+            try:
+                member = member or await guild.fetch_member(user_id)
+            except discord.NotFound:
+                member = None
+            except discord.HTTPException as exc:
+                log.warning("cannot check GM %s in guild %s: %s", user_id, guild.id, exc)
+                continue
+            if member is not None and any(r.id == role_id for r in getattr(member, "roles", [])):
+                holders.append(user_id)
+            elif user_id in known:
+                await self.bot.store.forget_gm(guild.id, user_id)
+        return holders
+
+    async def _tell_gms(self, interaction: discord.Interaction, text: str) -> bool:
+        """Send a secret roll to the GMs: the GM channel if there is one, else a DM to every GM
+        role member, else (none reached) to the server owner. True when someone besides the
+        roller got it."""
         if interaction.guild_id is None:
-            return
+            return False
+        text = text[:MESSAGE_LIMIT]
         settings = await self.bot.store.settings(interaction.guild_id)
+        courier = self.bot.host.courier
         if settings.gm_channel_id:
-            await self.bot.host.courier.send_channel(settings.gm_channel_id, text[:MESSAGE_LIMIT])
-            return
-        # No GM channel: DM the GMs we can see (role members in cache), else the server owner.
+            return await courier.send_channel(settings.gm_channel_id, text) is not None
         guild = interaction.guild
-        recipients: set[int] = set()
-        if guild is not None and settings.gm_role_id:
-            role = guild.get_role(settings.gm_role_id)
-            recipients |= {m.id for m in getattr(role, "members", [])}
-        if not recipients and guild is not None and guild.owner_id:
-            recipients.add(guild.owner_id)
-        for user_id in recipients - {interaction.user.id}:
-            await self.bot.host.courier.send_dm(interaction.guild_id, user_id, text[:MESSAGE_LIMIT])
+        if guild is None:
+            return False
+        roller = interaction.user.id
+        gms = await self._gm_members(guild, settings.gm_role_id) if settings.gm_role_id else []
+        told = 0
+        for user_id in gms:
+            if user_id != roller:
+                told += await courier.send_dm(interaction.guild_id, user_id, text)
+        if not told and guild.owner_id and guild.owner_id != roller and guild.owner_id not in gms:
+            told += await courier.send_dm(interaction.guild_id, guild.owner_id, text)
+        return told > 0
 
     @app_commands.command(name="rollstats", description="How many dice someone rolled here, and how lucky they were")
     @app_commands.guild_only()
     async def rollstats(self, interaction: discord.Interaction, user: discord.Member | discord.User | None = None):
         user = user or interaction.user
-        stats = await self.bot.store.roll_stats(interaction.guild_id, user.id)
+        # Secret rolls count only in the roller's own statistics (this reply is ephemeral): in
+        # anyone else's, an average or a favourite would leak what the roll kept secret.
+        own = user.id == interaction.user.id
+        stats = await self.bot.store.roll_stats(interaction.guild_id, user.id, include_secret=own)
         if not stats.rolls:
             await reply(interaction, t("roll.stats_none", interaction.locale, who=user.mention), ephemeral=True)
             return
-        lines = [t("roll.stats_head", interaction.locale, who=user.mention, n=stats.rolls, secret=stats.secret)]
+        lines = [t("roll.stats_head" if own else "roll.stats_head_public", interaction.locale, who=user.mention,
+                   n=stats.rolls, secret=stats.secret)]
         if stats.plain:
             lines.append(t("roll.stats_luck", interaction.locale, n=stats.plain, offset=f"{stats.mean_offset:+.2f}",
                            z=f"{stats.z_score:+.2f}"))

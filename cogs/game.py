@@ -13,6 +13,7 @@ from rules.common import GM, PUBLIC, Event
 
 from . import systems
 from .framework import BautaCog, chunks, mention, reply
+from .text import newest
 
 
 class GameCog(BautaCog):
@@ -20,22 +21,25 @@ class GameCog(BautaCog):
 
     @game.command(name="status", description="Show the game in this channel: board, state and pending decisions")
     async def status(self, interaction: discord.Interaction):
-        await interaction.response.defer(thinking=True)
+        # Find the game before the public "thinking…": a refusal (no game here) stays private.
         game = await self.host.channel_game(interaction)
+        await interaction.response.defer(thinking=True)
         system = systems.get(game.system)
         view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
         text = system.describe(view, PUBLIC)
         header = t("game.status_header", interaction.guild_locale, title=system.title, id=game.id,
                    players=", ".join(map(mention, game.seats)))
+        # The status names the players without calling them: whoever asked for it, nobody is pinged.
+        quiet = discord.AllowedMentions(users=False)
         kwargs = {}
         if system.render is not None:
             png = await asyncio.to_thread(system.render, view)
             if png:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{game.system}-{game.id}.png")
         first, *rest = chunks([header, text]) or [header]
-        await interaction.followup.send(first, **kwargs)
+        await interaction.followup.send(first, allowed_mentions=quiet, **kwargs)
         for more in rest:
-            await interaction.followup.send(more)
+            await interaction.followup.send(more, allowed_mentions=quiet)
         await self.host.republish(interaction, game, dm_prompts=False)
 
     @game.command(name="log", description="The latest actions of the game in this channel")
@@ -46,24 +50,34 @@ class GameCog(BautaCog):
         if not actions:
             await reply(interaction, t("game.log_empty", interaction.locale), ephemeral=True)
             return
-        lines = [t("game.log_header", interaction.locale, id=game.id)]
+        gm = await self.host.is_gm(interaction)
+        viewer = str(interaction.user.id)
         say = self.host.presenter(game, interaction.locale)
+        lines = []
         for record in actions:
             # Only the public events of an action are shown: the action itself may name a secret card.
             said = "; ".join(say.events(e for e in record.events if e.get("audience") == PUBLIC)) or "…"
-            line = f"`#{record.seq}` {mention(record.actor)}: {said}"
+            if gm or _may_name_actor(record, {PUBLIC, viewer}, viewer):
+                line = f"`#{record.seq}` {mention(record.actor)}: {said}"
+            else:
+                line = f"`#{record.seq}` {t('game.log_hidden', interaction.locale)}"
             lines.append(f"~~{line}~~ {t('game.undone', interaction.locale)}" if record.undone else line)
-        await reply(interaction, chunks(lines)[0], ephemeral=True)
+        # The newest actions are the ones asked for: keep them, drop the oldest that do not fit.
+        await reply(interaction, newest(t("game.log_header", interaction.locale, id=game.id), lines,
+                                        older=t("game.log_older", interaction.locale, n="{n}")), ephemeral=True)
 
     @game.command(name="undo", description="GM: take back the last actions, exactly as they were")
     @app_commands.describe(steps="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 20] = 1):
         await self.host.require_gm(interaction)
-        await interaction.response.defer(thinking=True)
+        # A private acknowledgement: "no game" and "nothing to undo" reach only the GM; the undo
+        # itself is announced in the channel and the GM gets "✓ Done.".
+        await self.host.begin(interaction)
         game = await self.host.channel_game(interaction)
         game, undone = await self.store.undo(game, steps)
         await self.host.republish(interaction, game, [Event("game_undone", {"player": str(interaction.user.id),
                                                                            "n": undone})])
+        await self.host.finish(interaction)
 
     @game.command(name="end", description="End the game in this channel (GM at once, or every seated player)")
     async def end(self, interaction: discord.Interaction):
@@ -97,15 +111,17 @@ class GameCog(BautaCog):
         viewer = GM if gm else str(interaction.user.id)
         actions = await self.store.actions(game.id, limit=10_000, include_undone=True)
         audiences = {PUBLIC, viewer} | ({GM} if gm else set())
-        # Each event also as its reader reads it ("said": their language, players by name); the
-        # stored kind and data stay as they are, for tools.
+        # A player learns who acted only from an action they saw something of: a hidden GM move
+        # (its events addressed to the GM alone) must not name the GM. Each event also comes as its
+        # reader reads it ("said": their language, players by name); kind and data stay, for tools.
         say = self.host.presenter(game, interaction.locale)
         document = {
             "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,
                      "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at},
             "state": game.state if gm else system.engine.view_for(state, viewer),
             "names": game.meta.get("names", {}),
-            "log": [{"seq": a.seq, "actor": a.actor, "at": a.created_at, "undone": a.undone,
+            "log": [{"seq": a.seq, "actor": a.actor if gm or _may_name_actor(a, audiences, viewer) else None,
+                     "at": a.created_at, "undone": a.undone,
                      **({"action": a.action} if gm else {}),
                      "events": [{**e, "said": say.event(e, plain=True)} for e in a.events
                                 if gm or e.get("audience") in audiences]} for a in actions],
@@ -142,6 +158,13 @@ class GameCog(BautaCog):
         for prompt in mine:
             await interaction.followup.send(say.prompt(prompt)[:2000], ephemeral=True,
                                             **await self.host.prompt_parts(game, state, prompt, say))
+
+
+def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:
+    """Whether a player (`viewer`, reached by `audiences`) may read who did an action: it names
+    nobody (logged as "secret", "timeout"…), or they did it, or they saw one of its events."""
+    return (not record.actor.isdigit() or record.actor == viewer
+            or any(e.get("audience") in audiences for e in record.events))
 
 
 async def setup(bot):

@@ -92,6 +92,7 @@ from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVER
 
 from . import systems
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
+from .text import echo
 
 log = logging.getLogger("bauta.karmic")
 
@@ -675,13 +676,13 @@ class KarmicCog(BautaCog):
         spec, ref = await self._player_character(interaction, interaction.user, character, content,
                                                  interaction.locale)
         refs = {"c1": ref}
-        skill_name = "" if skill.strip().lower() in ("none", "-", "") else skill.strip()
+        skill_name = "" if skill.strip().lower() in ("none", "-", "") else echo(skill)
         options = {"mode": "check", "actor": spec, "skill": skill_name,
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs}
         if skill2 and skill2.strip():
-            options["skill2"] = skill2.strip()
+            options["skill2"] = echo(skill2)
         seats = [str(interaction.user.id)]
         helpers = [m for m in (helper, helper2) if m is not None]
         if max_helpers is not None:

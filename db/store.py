@@ -7,6 +7,7 @@ so two racing clicks cannot both apply.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import sqlite3
 from dataclasses import dataclass, field
@@ -16,9 +17,11 @@ from typing import Any, Iterable
 
 import aiosqlite
 
+log = logging.getLogger("bauta.store")
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
-_GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms")
+_GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "known_gms")
 
 
 class StoreError(Exception):
@@ -105,6 +108,7 @@ class Store:
         self.conn = conn
         self.path = path
         self._settings: dict[int, GuildSettings] = {}   # read on every action; changed rarely
+        self._gms: dict[int, set[int]] = {}             # known GMs: read on every interaction
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -413,20 +417,39 @@ class Store:
             "secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, user_id, expression, label, total, expected, variance, int(secret), now())))
 
-    async def roll_stats(self, guild_id: int, user_id: int) -> RollStats:
+    async def roll_stats(self, guild_id: int, user_id: int, include_secret: bool = True) -> RollStats:
+        """A member's roll statistics; `include_secret=False` for anyone but the roller, since an
+        average or a favourite that counts a secret roll tells something of its result."""
+        where = "guild_id = ? AND user_id = ?" + ("" if include_secret else " AND secret = 0")
         row = await self._one(
             "SELECT COUNT(*) AS n, SUM(secret) AS s, COUNT(expected) AS p, "
-            "SUM(total - expected) AS off, SUM(variance) AS var FROM roll_log WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id))
+            f"SUM(total - expected) AS off, SUM(variance) AS var FROM roll_log WHERE {where}", (guild_id, user_id))
         stats = RollStats(rolls=row["n"] or 0, secret=row["s"] or 0, plain=row["p"] or 0)
         if stats.plain:
             stats.mean_offset = (row["off"] or 0.0) / stats.plain
             if row["var"]:
                 stats.z_score = (row["off"] or 0.0) / math.sqrt(row["var"])
-        top = await self._all("SELECT expression, COUNT(*) AS n FROM roll_log WHERE guild_id = ? AND user_id = ? "
+        top = await self._all(f"SELECT expression, COUNT(*) AS n FROM roll_log WHERE {where} "
                               "GROUP BY expression ORDER BY n DESC LIMIT 5", (guild_id, user_id))
         stats.by_expression = [(r["expression"], r["n"]) for r in top]
         return stats
+
+    # ------------------------------------------------------------------ GMs seen
+    async def known_gms(self, guild_id: int) -> set[int]:
+        """Members seen holding the guild's GM role (the role itself is re-checked by the caller)."""
+        if guild_id not in self._gms:
+            rows = await self._all("SELECT user_id FROM known_gms WHERE guild_id = ?", (guild_id,))
+            self._gms[guild_id] = {r["user_id"] for r in rows}
+        return set(self._gms[guild_id])
+
+    async def remember_gm(self, guild_id: int, user_id: int) -> None:
+        await self._write(("INSERT OR REPLACE INTO known_gms (guild_id, user_id, seen_at) VALUES (?, ?, ?)",
+                           (guild_id, user_id, now())))
+        self._gms.setdefault(guild_id, set()).add(user_id)
+
+    async def forget_gm(self, guild_id: int, user_id: int) -> None:
+        await self._write(("DELETE FROM known_gms WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)))
+        self._gms.get(guild_id, set()).discard(user_id)
 
     # ------------------------------------------------------------------ DMs
     async def mark_dm_closed(self, guild_id: int, user_id: int) -> None:
@@ -449,12 +472,31 @@ class Store:
         await self._write(("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)))
 
     async def purge_guild(self, guild_id: int) -> None:
-        """Forget everything about a guild (e.g. when the bot is removed from it)."""
+        """Forget everything about a guild (/gm forget, or when the bot is removed from it)."""
         statements = [("DELETE FROM game_actions WHERE game_id IN (SELECT id FROM games WHERE guild_id = ?)",
                        (guild_id,)), ("DELETE FROM games WHERE guild_id = ?", (guild_id,))]
         statements += [(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,)) for table in _GUILD_TABLES]
-        await self._write(*statements)
+        await self._erase(*statements)
         self._settings.pop(guild_id, None)
+        self._gms.pop(guild_id, None)
+
+    async def _erase(self, *statements: tuple[str, Iterable]) -> None:
+        """Run deletions in one transaction and leave nothing of the deleted rows in the files:
+        SQLite overwrites deleted content with zeros only under secure_delete (on just for this:
+        it costs I/O on every update), and the WAL keeps the old pages until a checkpoint, so it
+        is copied back and truncated to nothing."""
+        def run(raw: sqlite3.Connection) -> None:
+            previous = raw.execute("PRAGMA secure_delete").fetchone()[0]
+            raw.execute("PRAGMA secure_delete = ON")
+            try:
+                _transaction(raw, [(sql, tuple(params)) for sql, params in statements])
+            finally:
+                raw.execute(f"PRAGMA secure_delete = {int(previous)}")
+            if raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+                # another connection is reading: the WAL is emptied at the next checkpoint
+                log.warning("WAL checkpoint after a purge was blocked by a reader")
+
+        await self._call(run)
 
 
 class _Stale(Exception):

@@ -32,7 +32,11 @@ def world(bot):
     world.user(2, "Alice")
     world.user(3, "Bruno")
     world.user(4, "Carla")
-    return world
+    yield world
+    # Whatever the test did, no message the bot sent could have pinged everyone, here or a role,
+    # and none was longer than Discord takes.
+    assert world.mass_pings() == []
+    assert [m for m in world.sent if len(m.content or "") > 2000] == []
 
 
 @pytest.fixture

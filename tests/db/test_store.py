@@ -2,16 +2,18 @@ import sqlite3
 
 import pytest
 
-from db.store import ChannelBusy, Store, VersionConflict
+from db.store import MIGRATIONS, ChannelBusy, Store, VersionConflict
+
+LATEST = max(int(script.name.split("_", 1)[0]) for script in MIGRATIONS.glob("*.sql"))
 
 
 async def test_migrations_wal_and_reopen(tmp_path):
     path = tmp_path / "nested" / "bauta.sqlite3"
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == LATEST
     await store.close()
     store = await Store.open(path)             # idempotent
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == LATEST
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -55,11 +57,29 @@ async def test_purge_guild_removes_everything_of_that_guild_only(tmp_path):
         await store.save_pack(guild, "klash", "mine", "a: 1", 2)
         await store.log_roll(guild, 10, 2, "1d6", 3)
         await store.mark_dm_closed(guild, 2)
+        await store.remember_gm(guild, 3)
     await store.purge_guild(1)
     assert await store.games(1) == [] and await store.characters(1, "karmic") == []
     assert (await store.settings(1)).gm_role_id is None and await store.packs(1) == []
     assert (await store.roll_stats(1, 2)).rolls == 0 and await store.dm_closed_since(1, 2) is None
     assert len(await store.games(2)) == 1 and (await store.settings(2)).gm_role_id == 5
+    assert await store.known_gms(1) == set() and await store.known_gms(2) == {3}
+    await store.close()
+    other = await Store.open(tmp_path / "b.sqlite3")          # the purge is on disk, not only in caches
+    assert await other.known_gms(1) == set() and await other.known_gms(2) == {3}
+    await other.close()
+
+
+async def test_known_gms_are_remembered_and_forgotten(tmp_path):
+    store = await Store.open(tmp_path / "b.sqlite3")
+    await store.remember_gm(1, 3)
+    await store.remember_gm(1, 4)
+    await store.remember_gm(1, 3)                              # seen again: still one entry
+    await store.forget_gm(1, 4)
+    assert await store.known_gms(1) == {3}
+    await store.close()
+    store = await Store.open(tmp_path / "b.sqlite3")
+    assert await store.known_gms(1) == {3} and await store.known_gms(2) == set()
     await store.close()
 
 
@@ -74,7 +94,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
         conn.execute("INSERT INTO schema_version VALUES (1)")
         conn.execute("INSERT INTO guild_settings (guild_id, gm_role_id, updated_at) VALUES (1, 5, 'x')")
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == LATEST
     settings = await store.settings(1)
     assert settings.gm_role_id == 5 and settings.reminder_hours is None
     await store.close()

@@ -27,10 +27,20 @@ class Sent:
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
+    allowed_mentions: discord.AllowedMentions | None = None   # effective; None: Discord parses everything
 
     @property
     def public(self) -> bool:
         return self.where.startswith("channel:")
+
+    def could_ping(self) -> set[str]:
+        """What beyond named users this message could notify: "everyone" (@everyone and @here) and
+        "roles". Without any allowed_mentions Discord pings whatever the content mentions."""
+        if self.allowed_mentions is None:
+            return {"everyone", "roles"}
+        payload = self.allowed_mentions.to_dict()
+        return ({"everyone"} & set(payload["parse"])) | (
+            {"roles"} if "roles" in payload["parse"] or payload.get("roles") else set())
 
     def texts(self) -> list[str]:
         """Everything a reader sees: content, embed, button labels, select options, file name."""
@@ -126,18 +136,34 @@ class FakePartialMessage:
             message.file = kwargs["attachments"][0]
         if "view" in kwargs:
             message.view = kwargs["view"]
+        message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))
         message.edits += 1
         return message
 
 
 class FakeGuild:
-    def __init__(self, guild_id: int, owner_id: int):
+    """Members as discord.py gives them without the privileged members intent: the cache
+    (`get_member`) knows nobody; `fetch_member` asks Discord, one member per request."""
+
+    def __init__(self, guild_id: int, owner_id: int, world: World | None = None):
         self.id = guild_id
         self.owner_id = owner_id
+        self.world = world
         self.roles: dict[int, FakeRole] = {}
+        self.fetched: list[int] = []            # every fetch_member, in order
 
     def get_role(self, role_id: int):
         return self.roles.get(role_id)
+
+    def get_member(self, user_id: int):
+        return None
+
+    async def fetch_member(self, user_id: int):
+        self.fetched.append(int(user_id))
+        member = self.world.users.get(int(user_id)) if self.world else None
+        if member is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Member")
+        return member
 
 
 class FakeResponse:
@@ -230,7 +256,7 @@ class World:
         self.sent: list[Sent] = []
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
-        self.guild = FakeGuild(guild_id, owner_id=1)
+        self.guild = FakeGuild(guild_id, owner_id=1, world=self)
         self.guild.name = "Test Server"
         self.attach(bot)
 
@@ -261,10 +287,18 @@ class World:
         self.channels[channel_id] = FakeChannel(self, channel_id, name)
         return self.channels[channel_id]
 
+    def effective_mentions(self, given: discord.AllowedMentions | None) -> discord.AllowedMentions | None:
+        """What discord.py sends: the message's allowed_mentions merged over the client's default."""
+        default = getattr(self.bot, "allowed_mentions", None)
+        if given is None:
+            return default
+        return default.merge(given) if default is not None else given
+
     def record(self, where: str, content=None, **kwargs) -> Sent:
         kwargs.pop("wait", None)
         message = Sent(where, content, view=kwargs.get("view"), file=kwargs.get("file"), embed=kwargs.get("embed"),
-                       ephemeral=bool(kwargs.get("ephemeral", False)))
+                       ephemeral=bool(kwargs.get("ephemeral", False)),
+                       allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")))
         self.sent.append(message)
         return message
 
@@ -279,6 +313,10 @@ class World:
 
     def public_text(self) -> str:
         return "\n".join(text for m in self.public() for text in m.texts())
+
+    def mass_pings(self) -> list[Sent]:
+        """Every message sent so far that could ping everyone, here or a role."""
+        return [m for m in self.sent if m.could_ping()]
 
     def dms(self, user: FakeUser) -> list[Sent]:
         return [m for m in self.sent if m.where == f"dm:{user.id}"]

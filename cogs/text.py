@@ -1,0 +1,44 @@
+"""Text a member typed, made safe to repeat in a message; lists that keep their newest lines.
+
+Whatever a member types (a roll label, a skill name, a reason) may hold `@everyone`, `@here`,
+a role or a user mention. The bot's global `allowed_mentions` (bot.py) already stops everyone,
+here and roles from pinging; `echo` also makes every mention inert to the eye and to user pings
+(a zero-width space after the `@`), keeps the text on one line (a typed line break cannot
+forge a line of the bot's own) and caps its length, so an echoed text cannot crowd out the
+message it sits in.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+MESSAGE_LIMIT = 2000     # Discord's limit on a message's content (framework.py has the same; this
+                         # module imports nothing of the cogs, so cogs/errors.py can use it too)
+
+
+def echo(text: str, limit: int = 100) -> str:
+    """`text` as it may appear inside a message: mentions neutralised, one line, at most `limit`
+    characters (an ellipsis marks a cut)."""
+    flat = " ".join(str(text).split())
+    safe = discord.utils.escape_mentions(flat)
+    if len(safe) <= limit:
+        return safe
+    return safe[: limit - 1] + "…" if limit > 0 else ""
+
+
+def newest(header: str, lines: Sequence[str], limit: int = MESSAGE_LIMIT, older: str = "") -> str:
+    """One message: `header`, then as many of the last `lines` as fit in `limit`, still oldest
+    first. When older lines are left out, `older` (a format with `{n}`: how many) says so under
+    the header. A line longer than half the limit is cut, so one cannot hide all the others."""
+    cap = limit // 2
+    lines = [line if len(line) <= cap else line[: cap - 1] + "…" for line in lines]
+    if len(header) + sum(len(line) + 1 for line in lines) <= limit:
+        return "\n".join([header, *lines])
+    size = len(header) + (len(older.format(n=len(lines))) + 1 if older else 0)
+    start = len(lines)
+    while start > 0 and size + len(lines[start - 1]) + 1 <= limit:
+        start -= 1
+        size += len(lines[start]) + 1
+    note = [older.format(n=start)] if older and start else []
+    return "\n".join([header, *note, *lines[start:]])
