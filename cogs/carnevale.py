@@ -42,12 +42,8 @@ from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
 from . import systems
-<<<<<<< HEAD
 from .framework import chunks, mention, reply
-=======
-from .framework import chunks, mention
 from .text import echo
->>>>>>> main
 
 SYSTEM_NAME = "carnevale"
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
