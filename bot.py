@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import report_error
+from cogs.errors import check_options, report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db.store import Store
 from i18n.translator import BautaTranslator
@@ -85,6 +85,7 @@ class BautaBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self.host: GameHost | None = None
         self.tree.on_error = self._on_app_command_error
+        self.tree.interaction_check = check_options     # declared option bounds, checked again
 
     async def prepare(self) -> None:
         """Everything start-up does that needs no connection to Discord."""

@@ -41,7 +41,7 @@ from rules.carnevale.squad import member_cost, squad_cost, validate_squad
 from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Rng
 
-from . import systems
+from . import systems, untrusted
 from .framework import chunks, mention, reply
 from .text import echo
 
@@ -285,15 +285,15 @@ class CarnevaleCog(commands.Cog):
             return load_sample_pack()
         text = await self.store.pack(guild_id, SYSTEM_NAME, name)
         if text is None:
-            raise BautaError(t("carnevale.squad.pack_missing", locale, name=name))
-        return load_pack_text(text, name)
+            raise BautaError(t("carnevale.squad.pack_missing", locale, name=echo(name)))
+        return await untrusted.parse(load_pack_text, text, name, source=name, locale=locale)  # seconds for a big pack
 
     async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
         data = await self.store.character(guild_id, owner_id, SYSTEM_NAME, name)
         if data is None:
             if who:
-                raise BautaError(t("carnevale.squad.missing_of", locale, who=who, name=name))
-            raise BautaError(t("carnevale.squad.missing", locale, name=name))
+                raise BautaError(t("carnevale.squad.missing_of", locale, who=who, name=echo(name)))
+            raise BautaError(t("carnevale.squad.missing", locale, name=echo(name)))
         return Squad.from_dict(data["squad"]), data.get("pack") or ""
 
     async def _save(self, guild_id: int, owner_id: int, squad: Squad, pack_name: str) -> None:
@@ -371,8 +371,10 @@ class CarnevaleCog(commands.Cog):
         if interaction.guild_id is None or owner is None:
             return []
         rows = await self.store.characters(interaction.guild_id, SYSTEM_NAME, owner)
-        return [app_commands.Choice(name=name[:100], value=name) for _, name, _ in rows
-                if current.lower() in name.lower()][:25]
+        # A choice's value is at most 100 characters or Discord drops the whole list (older
+        # squads may have longer names: those are typed, not offered).
+        return [app_commands.Choice(name=name, value=name) for _, name, _ in rows
+                if len(name) <= 100 and current.lower() in name.lower()][:25]
 
     async def my_squad_autocomplete(self, interaction: discord.Interaction, current: str):
         return await self._squad_choices(interaction, interaction.user.id, current)
@@ -390,8 +392,8 @@ class CarnevaleCog(commands.Cog):
         if interaction.guild_id is None:
             return []
         packs = await self.store.packs(interaction.guild_id, SYSTEM_NAME)
-        return [app_commands.Choice(name=p["name"][:100], value=p["name"]) for p in packs
-                if current.lower() in p["name"].lower()][:25]
+        return [app_commands.Choice(name=p["name"], value=p["name"]) for p in packs
+                if len(p["name"]) <= 100 and current.lower() in p["name"].lower()][:25]
 
     async def _namespace_pack(self, interaction: discord.Interaction):
         """The pack of the squad named in the command (or of the `pack` option), else the sample."""
@@ -512,10 +514,10 @@ class CarnevaleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
         if await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, name):
-            raise BautaError(t("carnevale.squad.exists", loc, name=name))
+            raise BautaError(t("carnevale.squad.exists", loc, name=echo(name)))
         content = await self._pack(interaction.guild_id, pack, loc)
         if faction not in content.factions or faction in content.independent_factions:
-            raise BautaError(t("carnevale.squad.no_faction", loc, faction=faction, pack=content.name,
+            raise BautaError(t("carnevale.squad.no_faction", loc, faction=echo(faction), pack=content.name,
                                factions=", ".join(f for f in content.factions
                                                   if f not in content.independent_factions)))
         squad = Squad(name=name, faction=faction, points_limit=points, events=events, campaign=campaign)
@@ -569,10 +571,11 @@ class CarnevaleCog(commands.Cog):
         owner = member or interaction.user
         mine = owner.id == interaction.user.id
         full = mine and not public                  # the owner's own eyes only: magical items shown
-        await interaction.response.defer(ephemeral=not public, thinking=True)
         loc = interaction.locale
+        # Looked up before the (maybe public) acknowledgement: a refusal stays with the caller.
         current, pack_name = await self._squad(interaction.guild_id, owner.id, squad, loc,
                                                who=None if mine else owner.mention)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         name = getattr(owner, "display_name", str(owner))
         view = squad_view(pack, current, name, viewer=None if full else PUBLIC)
@@ -615,7 +618,7 @@ class CarnevaleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
         if not await self.store.delete_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad):
-            raise BautaError(t("carnevale.squad.missing", loc, name=squad))
+            raise BautaError(t("carnevale.squad.missing", loc, name=echo(squad)))
         await interaction.followup.send(t("carnevale.squad.deleted", loc, name=squad), ephemeral=True)
 
     # ------------------------------------------------------------------ a game
@@ -884,9 +887,9 @@ class CarnevaleCog(commands.Cog):
         loc = interaction.locale
         data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
         if data is None:
-            raise BautaError(t("carnevale.squad.missing", loc, name=squad))
+            raise BautaError(t("carnevale.squad.missing", loc, name=echo(squad)))
         if not data.get("campaign"):
-            raise BautaError(t("carnevale.campaign.none", loc, name=squad))
+            raise BautaError(t("carnevale.campaign.none", loc, name=echo(squad)))
         return data, CampaignRecord.from_dict(data["campaign"])
 
     async def _ledger(self, interaction: discord.Interaction, squad: str, change) -> None:
@@ -1054,8 +1057,8 @@ class CarnevaleCog(commands.Cog):
     @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")
     @app_commands.autocomplete(squad=my_squad_autocomplete)
     async def campaign_show(self, interaction: discord.Interaction, squad: str, public: bool = False):
+        _, rec = await self._campaign(interaction, squad)     # before a public acknowledgement
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        _, rec = await self._campaign(interaction, squad)
         loc = interaction.locale
         lines = [t("carnevale.campaign.show", loc, name=rec.squad, faction=rec.faction, bank=rec.bank,
                    done=len(rec.adventures), length=rec.length, no=rec.campaign_no)]

@@ -44,8 +44,9 @@ from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, Pi
 from rules.carnival_zombie.state import CAVES
 from rules.common import GM, PUBLIC, Actor, BautaError
 
-from . import systems
+from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
+from .text import echo
 
 log = logging.getLogger("bauta.carnival_zombie")
 
@@ -265,8 +266,9 @@ class CarnivalZombieCog(BautaCog):
         if pack_name and interaction.guild_id:
             text = await self.store.pack(interaction.guild_id, NAME, pack_name)
             if text:
-                try:
-                    scenarios.update(_scenarios(load_pack_text(text, pack_name)))
+                try:  # off the event loop, briefly: autocomplete must answer within 3 seconds
+                    scenarios.update(_scenarios(await untrusted.parse(load_pack_text, text, pack_name,
+                                                                      source=pack_name, seconds=2)))
                 except Exception:  # noqa: BLE001 - a broken pack simply offers the sample's list
                     pass
         current = (current or "").lower()
@@ -305,13 +307,13 @@ class CarnivalZombieCog(BautaCog):
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
-                raise BautaError(t("carnival_zombie.no_pack", locale, name=pack))
-            content = load_pack_text(text, pack)
+                raise BautaError(t("carnival_zombie.no_pack", locale, name=echo(pack)))
+            content = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             options["pack"] = content
         known = _scenarios(content)
         scenario = (scenario or "campaign").strip()
         if scenario not in known:
-            raise BautaError(t("carnival_zombie.unknown_scenario", locale, scenario=scenario,
+            raise BautaError(t("carnival_zombie.unknown_scenario", locale, scenario=echo(scenario),
                                known=", ".join(known)))
         options["scenario"] = scenario
         if quick == "day":

@@ -31,7 +31,7 @@ from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, O
 from rules.common.lobby import Lobby
 
 from . import systems
-from .errors import NotGM, report_error
+from .errors import NotGM, fit, report_error
 
 log = logging.getLogger("bauta.framework")
 
@@ -78,7 +78,8 @@ def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
                 **kwargs: Any) -> None:
-    """Answer an interaction whether or not it has been responded to yet."""
+    """Answer an interaction whether or not it has been responded to yet (cut to 2,000 characters)."""
+    content = fit(content)
     await settle(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)

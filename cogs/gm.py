@@ -11,6 +11,7 @@ from i18n import language_of, t
 
 from . import systems
 from .framework import chunks, reply
+from .text import echo
 
 
 async def system_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -37,7 +38,7 @@ def parse_value(text: str):
     """House-rule values are typed as JSON when they parse (true, 3, "x"), else kept as text."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # '[[[[…' thousands deep stops the decoder: keep it as text
         return text
 
 
@@ -84,13 +85,13 @@ class GMCog(commands.Cog):
                     value: str | None = None):
         system = systems.SYSTEMS.get(game)
         if system is None:
-            await reply(interaction, t("errors.unknown_system", interaction.locale, system=game), ephemeral=True)
+            await reply(interaction, t("errors.unknown_system", interaction.locale, system=echo(game)), ephemeral=True)
             return
         current = {**system.house_rules, **await self.bot.store.house_rules(interaction.guild_id, game)}
         if setting is None or value is None:
             keys = [setting] if setting else sorted(current)
             if setting and setting not in current:
-                await reply(interaction, t("gm.unknown_rule", interaction.locale, setting=setting,
+                await reply(interaction, t("gm.unknown_rule", interaction.locale, setting=echo(setting),
                                            known=", ".join(sorted(current)) or "—"), ephemeral=True)
                 return
             lines = [t("gm.rules_header", interaction.locale, title=system.title)]
@@ -101,14 +102,14 @@ class GMCog(commands.Cog):
             return
         await self.bot.host.require_gm(interaction)
         if setting not in system.house_rules:
-            await reply(interaction, t("gm.unknown_rule", interaction.locale, setting=setting,
+            await reply(interaction, t("gm.unknown_rule", interaction.locale, setting=echo(setting),
                                        known=", ".join(sorted(system.house_rules)) or "—"), ephemeral=True)
             return
         parsed = parse_value(value)
         default = system.house_rules[setting]
         if default is not None and type(parsed) is not type(default) and not (
                 isinstance(default, float) and isinstance(parsed, int)):
-            await reply(interaction, t("gm.rule_type", interaction.locale, setting=setting,
+            await reply(interaction, t("gm.rule_type", interaction.locale, setting=echo(setting),
                                        kind=type(default).__name__), ephemeral=True)
             return
         await self.bot.store.set_house_rule(interaction.guild_id, game, setting, parsed)

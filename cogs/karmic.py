@@ -85,12 +85,13 @@ from rules.karmic.actions import Declare, EndCombat, GmModifier
 from rules.karmic.cards import label
 from rules.karmic.character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks,
                                     character_from_sheet, check_distinction_cap, deck_summary,
-                                    improvement_draw, karma_award, parse_sheet, pay_distinction)
+                                    import_sheet, improvement_draw, karma_award, pay_distinction)
 from rules.karmic.state import HOUSE_RULES
 from rules.karmic.ranged import aim, weapon_named
+from rules.common.safe_yaml import shorten
 from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
-from . import systems
+from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
 from .text import echo
 
@@ -381,8 +382,8 @@ class KarmicCog(BautaCog):
             return load_sample_pack()
         text = await self.store.pack(guild_id, NAME, name)
         if text is None:
-            raise BautaError(t("karmic.no_pack", None, name=name))
-        return load_pack_text(text, name)
+            raise BautaError(t("karmic.no_pack", None, name=echo(name)))
+        return await untrusted.parse(load_pack_text, text, name, source=name)   # seconds for a big pack
 
     async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
         """(stored name, data) of a character of `owner`: by name, or the only one when name is None."""
@@ -414,9 +415,11 @@ class KarmicCog(BautaCog):
         for game, name in await self._games_of(guild_id, refs):
             raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
 
-    async def _player_character(self, interaction, member, name: str | None, pack: dict,
+    async def _player_character(self, interaction, member, name: str | None, pack: dict, new: dict,
                                 locale=None) -> tuple[dict, tuple[int, str]]:
-        """The character spec for a member: a stored sheet, or a pack character copied to a new sheet."""
+        """The character spec for a member: a stored sheet, or a pack character copied to a new sheet.
+        A new sheet goes into `new` ((owner, name) -> record), stored by `_save_new` only once the
+        game has started: a refused command stores nothing."""
         guild = interaction.guild_id
         found = await self._record(guild, member.id, name, locale)
         if found is None:
@@ -429,9 +432,13 @@ class KarmicCog(BautaCog):
             sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
             char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
             found = (char.name, {"sheet": sheet, "character": char.to_dict()})
-            await self.store.save_character(guild, member.id, NAME, char.name, found[1])
+            new[(member.id, char.name)] = found[1]
         stored, data = found
         return {"character": data["character"], "player": str(member.id)}, (member.id, stored)
+
+    async def _save_new(self, guild_id: int, new: dict) -> None:
+        for (owner, name), record in new.items():
+            await self.store.save_character(guild_id, owner, NAME, name, record)
 
     async def _npc(self, guild_id: int, name: str, pack: dict, taken: dict[str, int]) -> tuple[dict, Any]:
         """An NPC: a GM sheet (owner 0, written back) or a pack NPC (not stored)."""
@@ -451,7 +458,7 @@ class KarmicCog(BautaCog):
                     if n > 1:
                         sheet["name"] = f"{entry['name']} {n}"
                     return {"character": sheet, "player": GM}, None
-        raise BautaError(t("karmic.no_npc", None, name=name,
+        raise BautaError(t("karmic.no_npc", None, name=echo(name),
                            names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
 
     async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
@@ -496,29 +503,27 @@ class KarmicCog(BautaCog):
     @app_commands.describe(file="The .yaml or .json sheet", gm_sheet="GM: store it as a GM sheet (an NPC)",
                            fresh_deck="Start a new shuffled karma deck even if the character exists",
                            pack="A guild pack whose weapons/armor the sheet names (default: the sample pack)")
+    @untrusted.uploads_cooldown()
     async def character_import(self, interaction: discord.Interaction, file: discord.Attachment,
                                gm_sheet: bool = False, fresh_deck: bool = False, pack: str | None = None):
         if gm_sheet:
             await self.host.require_gm(interaction)
-        if file.size > MAX_SHEET_BYTES:
-            raise PackError(t("karmic.sheet_too_big", interaction.locale))
+        untrusted.check_size(file, MAX_SHEET_BYTES, interaction.locale)   # before downloading or deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = (await file.read()).decode("utf-8")
-        except UnicodeDecodeError:
-            raise PackError(t("karmic.sheet_not_utf8", interaction.locale, file=file.filename)) from None
-        sheet = parse_sheet(text, file.filename)          # PackError names the file and the field
-        if sheet["name"].startswith("~"):
-            raise PackError(t("karmic.reserved_name", interaction.locale, file=file.filename))
+        text = await untrusted.read_text(file, MAX_SHEET_BYTES, interaction.locale)
         owner = GM_OWNER if gm_sheet else interaction.user.id
         content = await self._pack(interaction.guild_id, pack)
-        char = character_from_sheet(sheet, content, "" if gm_sheet else str(owner),
-                                    Rng.from_seed(secrets.randbits(63)), file.filename)
+        # Parsed, validated and built in a child process with a time limit (PackError names the field).
+        sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
+                                            secrets.randbits(63), file.filename, source=file.filename,
+                                            locale=interaction.locale)
+        if sheet["name"].startswith("~"):
+            raise PackError(t("karmic.reserved_name", interaction.locale, file=shorten(file.filename, 60)))
         cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
         except IllegalAction as exc:
-            raise PackError(f"{file.filename}: field 'distinctions': {exc}") from None
+            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {exc}") from None
         old = await self._record(interaction.guild_id, owner, char.name)
         name = old[0] if old else char.name
         await self._busy(interaction.guild_id, [(owner, name)])
@@ -567,7 +572,7 @@ class KarmicCog(BautaCog):
         owner = GM_OWNER if gm_sheet else interaction.user.id
         found = await self._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         await interaction.followup.send(self._sheet_text(Character.from_dict(found[1]["character"]),
                                                          interaction.locale), ephemeral=True)
 
@@ -592,7 +597,7 @@ class KarmicCog(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         owner = GM_OWNER if gm_sheet else interaction.user.id
         if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
         await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
 
     # ---------------------------------------------------------------- deck
@@ -603,7 +608,7 @@ class KarmicCog(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._record(interaction.guild_id, interaction.user.id, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         stored, data = found
         char = Character.from_dict(data["character"])
         s = deck_summary(char)
@@ -636,7 +641,7 @@ class KarmicCog(BautaCog):
             raise IllegalAction(t("karmic.deck.not_yours", interaction.locale))
         found = await self._record(interaction.guild_id, owner, name)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
         stored, data = found
         await self._busy(interaction.guild_id, [(owner, stored)])
         char = Character.from_dict(data["character"])
@@ -671,9 +676,12 @@ class KarmicCog(BautaCog):
                     opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
                     bot_plays_npcs: bool = False, skill2: str | None = None, helper: discord.Member | None = None,
                     helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None):
+        if max_helpers is not None:
+            await self.host.require_gm(interaction)           # the GM caps how many may help (§1.10)
         await self.host.begin(interaction)
         content = await self._pack(interaction.guild_id, pack)
-        spec, ref = await self._player_character(interaction, interaction.user, character, content,
+        new: dict = {}
+        spec, ref = await self._player_character(interaction, interaction.user, character, content, new,
                                                  interaction.locale)
         refs = {"c1": ref}
         skill_name = "" if skill.strip().lower() in ("none", "-", "") else echo(skill)
@@ -686,12 +694,11 @@ class KarmicCog(BautaCog):
         seats = [str(interaction.user.id)]
         helpers = [m for m in (helper, helper2) if m is not None]
         if max_helpers is not None:
-            await self.host.require_gm(interaction)           # the GM caps how many may help (§1.10)
             options["max_helpers"] = int(max_helpers)
         for member in helpers:
             if getattr(member, "bot", False) or str(member.id) in seats:
                 raise BautaError(t("karmic.helper_bad", interaction.locale))
-            hspec, href = await self._player_character(interaction, member, None, content, interaction.locale)
+            hspec, href = await self._player_character(interaction, member, None, content, new, interaction.locale)
             options.setdefault("helpers", []).append(hspec)
             refs[f"h{len(options['helpers'])}"] = href
             seats.append(str(member.id))
@@ -709,6 +716,7 @@ class KarmicCog(BautaCog):
                               intro=t("karmic.check_intro", interaction.guild_locale,
                                       who=interaction.user.mention, name=ref[1]),
                               meta=self._sheets_meta(refs))
+        await self._save_new(interaction.guild_id, new)
 
     @karmic.command(name="gm-modifier", description="GM: a modifier on the check or a fighter here (hidden by default)")
     @app_commands.describe(value="The modifier (e.g. -3)", hidden="Seen by the GM only (default yes)",
@@ -772,7 +780,8 @@ class KarmicCog(BautaCog):
                                           or target_member.id == interaction.user.id):
             raise BautaError(t("karmic.shoot.bad_member", locale))
         content = await self._pack(interaction.guild_id, pack)
-        spec, ref = await self._player_character(interaction, interaction.user, character, content, locale)
+        new: dict = {}
+        spec, ref = await self._player_character(interaction, interaction.user, character, content, new, locale)
         refs = {"c1": ref}
         ranged = {"weapon": weapon.strip(), "distance": float(distance), "into_melee": into_melee,
                   "from_aim": from_aim, "situation": [s.strip().lower().replace(" ", "_")
@@ -788,7 +797,7 @@ class KarmicCog(BautaCog):
             ranged["defense"] = defense.value
             if target_member is not None:
                 ospec, oref = await self._player_character(interaction, target_member, target_character,
-                                                           content, locale)
+                                                           content, new, locale)
                 seats.append(str(target_member.id))
             else:
                 await self._gm_room_is_private(interaction, True, bot_plays_npcs)
@@ -804,6 +813,7 @@ class KarmicCog(BautaCog):
                                       defense=t("karmic.shoot." + defense.value, interaction.guild_locale)
                                       if defense is not None else ""),
                               meta=self._sheets_meta(refs))
+        await self._save_new(interaction.guild_id, new)
 
     @karmic.command(name="aim", description="Aim a ranged weapon for a round: one card face up into your aim row")
     @app_commands.describe(weapon="The ranged weapon", character="Your character (default: your only one)")
@@ -812,7 +822,7 @@ class KarmicCog(BautaCog):
         await self.host.begin(interaction)
         found = await self._record(interaction.guild_id, interaction.user.id, character, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=character or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(character or "—")))
         stored, data = found
         await self._busy(interaction.guild_id, [(interaction.user.id, stored)])
         char = Character.from_dict(data["character"])
@@ -879,12 +889,13 @@ class KarmicCog(BautaCog):
             if ref is not None:
                 refs[key] = ref
 
-        spec, ref = await self._player_character(interaction, interaction.user, character, content, locale)
+        new: dict = {}
+        spec, ref = await self._player_character(interaction, interaction.user, character, content, new, locale)
         add(spec, ref, "A")
         if ally is not None:
-            add(*await self._player_character(interaction, ally, ally_character, content, locale), "A")
+            add(*await self._player_character(interaction, ally, ally_character, content, new, locale), "A")
         if opponent is not None:
-            add(*await self._player_character(interaction, opponent, opponent_character, content, locale), "B")
+            add(*await self._player_character(interaction, opponent, opponent_character, content, new, locale), "B")
         taken: dict[str, int] = {}
         for npc in npcs:
             add(*await self._npc(interaction.guild_id, npc, content, taken), "B")
@@ -894,7 +905,7 @@ class KarmicCog(BautaCog):
         def who(text: str) -> int:
             wanted = text.strip().lower()
             if wanted not in names:
-                raise BautaError(t("karmic.start.no_fighter", locale, name=text.strip(),
+                raise BautaError(t("karmic.start.no_fighter", locale, name=echo(text.strip()),
                                    names=", ".join(n.title() for n in names)))
             return names.index(wanted)
 
@@ -912,7 +923,7 @@ class KarmicCog(BautaCog):
                     continue
                 ab = [x for x in re.split(r"\s*(?:-|vs\.?|/)\s*", pair.strip()) if x]
                 if len(ab) != 2 or who(ab[0]) == who(ab[1]):
-                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=pair.strip()))
+                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=echo(pair.strip())))
                 engagements.append([who(ab[0]), who(ab[1])])
             options["engagements"] = engagements
         if charge:
@@ -929,6 +940,7 @@ class KarmicCog(BautaCog):
                                       npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
                                              interaction.guild_locale) if npcs else ""),
                               meta=self._sheets_meta(refs))
+        await self._save_new(interaction.guild_id, new)
 
     async def _my_state(self, interaction: discord.Interaction):
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id) \
@@ -1027,7 +1039,7 @@ class KarmicCog(BautaCog):
         """A stored character with its own karma deck, not in a running game."""
         found = await self._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=name or "—"))
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
         stored, data = found
         await self._busy(interaction.guild_id, [(owner, stored)])
         char = Character.from_dict(data["character"])
@@ -1149,7 +1161,7 @@ class KarmicCog(BautaCog):
         content = await self._pack(interaction.guild_id, pack)
         entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
         if entry is None:
-            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=name,
+            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=echo(name),
                                names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—"))
         stored, data, char = await self._stored(interaction, interaction.user.id, character)
         if any(d.name.lower() == entry["name"].lower() for d in char.distinctions):

@@ -53,8 +53,9 @@ from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, E
                                  PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from rules.klash.state import HOUSE_RULES
 
-from . import systems
+from . import systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
+from .text import echo
 
 log = logging.getLogger("bauta.klash")
 
@@ -291,7 +292,7 @@ def _find_model(state, text: str | None):
 def _model_id(state, text: str | None, locale=None) -> str:
     m = _find_model(state, text)
     if m is None:
-        raise BautaError(t("klash.unknown_model", locale, name=(text or "")[:40]))
+        raise BautaError(t("klash.unknown_model", locale, name=echo(text or "", 40)))
     return m.id
 
 
@@ -541,7 +542,7 @@ class KlashCog(BautaCog):
             key = model.card if model else next(
                 (cid for cid, c in state.cards.items() if _clean(c["name"]).lower() == key.lower()), key)
         if key not in state.cards:
-            raise BautaError(t("klash.unknown_card", interaction.locale, name=name[:60]))
+            raise BautaError(t("klash.unknown_card", interaction.locale, name=echo(name, 60)))
         await interaction.followup.send(card_text(state.cards[key], interaction.locale)[:2000], ephemeral=True)
 
     # ---------------------------------------------------------------- /klash draft
@@ -560,8 +561,8 @@ class KlashCog(BautaCog):
         if pack:
             text = await self.store.pack(interaction.guild_id, NAME, pack)
             if text is None:
-                raise BautaError(t("klash.no_pack", locale, name=pack))
-            options["pack"] = load_pack_text(text, pack)
+                raise BautaError(t("klash.no_pack", locale, name=echo(pack)))
+            options["pack"] = await untrusted.parse(load_pack_text, text, pack, source=pack, locale=locale)
             label = t("klash.pack_named", locale, name=pack)
         seats = [str(interaction.user.id), str(opponent.id)]
         await self.host.start(interaction, NAME, seats, options=options,

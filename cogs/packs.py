@@ -10,9 +10,10 @@ from discord.ext import commands
 from i18n import t
 from rules.common import PackError
 
-from . import systems
+from . import systems, untrusted
 from .framework import chunks, reply
 from .gm import system_choices
+from .text import echo
 
 MAX_PACK_BYTES = 1_000_000
 
@@ -23,27 +24,28 @@ class PackCog(commands.Cog):
     def __init__(self, bot):
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        untrusted.warm()
+
     @pack.command(name="import", description="GM: import a YAML content pack for a game")
     @app_commands.describe(game="Which game the pack is for", file="The .yaml file",
                            name="Name for the pack (default: the file name)")
     @app_commands.autocomplete(game=system_choices)
+    @untrusted.uploads_cooldown()
     async def import_(self, interaction: discord.Interaction, game: str, file: discord.Attachment,
                       name: str | None = None):
         await self.bot.host.require_gm(interaction)
         system = systems.SYSTEMS.get(game)
         if system is None:
-            raise PackError(t("errors.unknown_system", interaction.locale, system=game))
+            raise PackError(t("errors.unknown_system", interaction.locale, system=echo(game)))
         if system.load_pack is None:
             raise PackError(t("pack.not_supported", interaction.locale, title=system.title))
-        if file.size > MAX_PACK_BYTES:
-            raise PackError(t("pack.too_big", interaction.locale, limit="1 MB"))
+        untrusted.check_size(file, MAX_PACK_BYTES, interaction.locale)  # before downloading or deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
-        raw = await file.read()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise PackError(t("pack.not_utf8", interaction.locale, file=file.filename)) from None
-        content = system.load_pack(text, file.filename)  # raises PackError naming file, entry and field
+        text = await untrusted.read_text(file, MAX_PACK_BYTES, interaction.locale)
+        # Parsed and validated in a child process with a time limit; PackError names file, entry and field.
+        content = await untrusted.parse(system.load_pack, text, file.filename, source=file.filename,
+                                        locale=interaction.locale)
         pack_name = (name or re.sub(r"\.(ya?ml|json)$", "", file.filename, flags=re.I))[:64]
         await self.bot.store.save_pack(interaction.guild_id, game, pack_name, text, interaction.user.id)
         summary = ", ".join(f"{k}: {len(v)}" for k, v in content.items() if isinstance(v, (list, dict))) \

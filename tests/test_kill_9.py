@@ -73,6 +73,7 @@ class Zygote:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=30)
+        self.proc.stdout.close()
 
 
 def stored(db: Path):

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from rules.common import PackError
-from rules.common.packs import load_pack
+from rules.common.packs import load_pack, refuse
+from rules.common.safe_yaml import shorten
 
 DATA = Path(__file__).parent / "data"
 
@@ -117,7 +118,7 @@ class Pack:
                 self.independent_factions.add(faction["name"])
             for cls in faction["classes"]:
                 if cls["name"] in self.profiles:
-                    raise PackError(f"{self.name}: class '{cls['name']}' appears twice.")
+                    raise PackError(f"{shorten(self.name, 40)}: class '{shorten(cls['name'], 40)}' appears twice.")
                 p = dict(cls)
                 p["faction"] = faction["name"]
                 if faction.get("independent"):
@@ -164,8 +165,7 @@ def _check_references(pack: Pack, source: str) -> None:
         for spell in p.get("spells", []):
             if spell not in pack.spells:
                 problems.append(f"{source}: class '{name}': spell '{spell}' is not in the spell table")
-    if problems:
-        raise PackError("\n".join(problems))
+    refuse(problems)
 
 
 @lru_cache(maxsize=1)

@@ -234,8 +234,12 @@ def make_model(pack: Pack, member: SquadMember, owner: str, uid: str) -> ModelSt
 
 def sample_squad(pack: Pack, faction: str, points: int = 200) -> Squad:
     """A legal squad of the faction's cheapest-first profiles within the points (Leader first)."""
+    if faction not in pack.factions:
+        raise IllegalAction(f"'{faction[:60]}' is not a faction of {pack.name}: {', '.join(pack.factions)}.")
     classes = [p for p in pack.profiles.values() if p["faction"] == faction]
-    leader = next(p for p in classes if p.get("command"))
+    leader = next((p for p in classes if p.get("command")), None)
+    if leader is None:
+        raise IllegalAction(f"{faction} has no profile with Command to lead a sample squad.")
     members = [SquadMember(leader["name"], leader=True)]
     others = sorted((p for p in classes if p is not leader), key=lambda p: p["cost"])
     squad = Squad(name=f"{faction} (sample)", faction=faction, points_limit=points, members=members)

@@ -218,7 +218,7 @@ class GameState(Serial):
         try:
             return self.models[uid]
         except KeyError:
-            raise IllegalAction(f"There is no model '{uid}' in this game.") from None
+            raise IllegalAction(f"There is no model '{uid[:40]}' in this game.") from None
 
     def opponent(self, pid: str) -> str:
         return self.seats[1] if pid == self.seats[0] else self.seats[0]

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.common.errors import PackError
-from rules.common.packs import load_pack
+from rules.common.packs import load_pack, refuse
 
 DATA = Path(__file__).parent / "data"
 
@@ -146,8 +145,7 @@ def _check_semantics(doc: dict, source: str) -> None:
         for face in tile:
             if face not in terrain_ids:
                 problems.append(f"{source}: obstacle_tiles[{i}]: unknown terrain '{face}'")
-    if problems:
-        raise PackError("\n".join(problems[:20]))
+    refuse(problems)
 
 
 def load_pack_text(text: str, source: str = "pack") -> Frozen:

@@ -6,14 +6,15 @@ Sheets are YAML/JSON documents validated by `SHEET_SCHEMA` (errors name the fiel
 """
 from __future__ import annotations
 
-import json
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from rules.common import IllegalAction, PackError, Rng, Serial
 from rules.common.packs import parse_yaml, validate
+from rules.common.safe_yaml import load_json, shorten
 
-from .cards import KarmaDeck, is_face, value
+from .cards import KarmaDeck, is_face, valid_card, value
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
 
 
@@ -204,16 +205,19 @@ SHEET_SCHEMA = {
 }
 
 
+# A sheet is a few hundred characters; aliases may repeat parts of it, but a sheet standing for more
+# than this (values plus characters, aliases written out) is refused before anything walks it.
+SHEET_MAX_SIZE = 200_000
+
+
 def parse_sheet(text: str, source: str = "sheet") -> dict:
     """YAML or JSON text → a validated sheet dict (PackError naming the field otherwise)."""
     text = text.strip()
+    source = shorten(source, 60)
     if text.startswith("{"):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PackError(f"{source}: line {exc.lineno}: not valid JSON ({exc.msg}).") from None
+        doc = load_json(text, source)
     else:
-        doc = parse_yaml(text, source)
+        doc = parse_yaml(text, source, SHEET_MAX_SIZE)
     if not isinstance(doc, dict):
         raise PackError(f"{source}: a sheet must be a mapping with at least a 'name'.")
     validate(doc, SHEET_SCHEMA, source)
@@ -226,7 +230,7 @@ def _weapon(item, pack: dict | None, where: str) -> Weapon:
     for w in (pack or {}).get("weapons", []):
         if w["name"].lower() == str(item).lower():
             return Weapon.from_dict({k: v for k, v in w.items() if k not in ("sample", "description")})
-    raise PackError(f"{where}: field 'weapons': no weapon called '{item}' in the pack.")
+    raise PackError(f"{where}: field 'weapons': no weapon called '{shorten(item, 40)}' in the pack.")
 
 
 def _armor(item, pack: dict | None, where: str) -> Armor | None:
@@ -237,12 +241,13 @@ def _armor(item, pack: dict | None, where: str) -> Armor | None:
     for a in (pack or {}).get("armor", []):
         if a["name"].lower() == str(item).lower():
             return Armor.from_dict({k: v for k, v in a.items() if k not in ("sample", "description")})
-    raise PackError(f"{where}: field 'armor': no armor called '{item}' in the pack.")
+    raise PackError(f"{where}: field 'armor': no armor called '{shorten(item, 40)}' in the pack.")
 
 
 def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
                          rng: Rng | None = None, source: str = "sheet") -> Character:
     """Build a Character (with a fresh, shuffled karma deck unless it draws from the world deck)."""
+    source = shorten(source, 60)
     validate(sheet, SHEET_SCHEMA, source)
     where = f"{source}: {sheet['name']}"
     attrs = {a: 0 for a in ATTRIBUTES}
@@ -252,14 +257,14 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
     wielding = []
     for n in sheet.get("wielding", [w.name for w in weapons if not w.ranged][:1]):
         if n.lower() not in names:
-            raise PackError(f"{where}: field 'wielding': '{n}' is not one of the character's weapons.")
+            raise PackError(f"{where}: field 'wielding': '{shorten(n, 40)}' is not one of the character's weapons.")
         wielding.append(names.index(n.lower()))
     distinctions = []
     for d in sheet.get("distinctions", []):
         if isinstance(d, str):
             found = [x for x in (pack or {}).get("distinctions", []) if x["name"].lower() == d.lower()]
             if not found:
-                raise PackError(f"{where}: field 'distinctions': no distinction called '{d}' in the pack.")
+                raise PackError(f"{where}: field 'distinctions': no distinction called '{shorten(d, 40)}' in the pack.")
             d = found[0]
         distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", "")))
     npc = bool(sheet.get("npc", False))
@@ -275,6 +280,14 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
         deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
     )
     return char
+
+
+def import_sheet(text: str, pack: dict | None, owner: str, seed: int, source: str) -> tuple[dict, Character]:
+    """What `/karmic character import` does with the file: parse and validate the sheet, then build
+    the character (with a karma deck shuffled from `seed`). One call, so the cog can run all of it
+    away from the event loop."""
+    sheet = parse_sheet(text, source)
+    return sheet, character_from_sheet(sheet, pack, owner, Rng.from_seed(seed), source)
 
 
 def sheet_of(character: Character) -> dict:
@@ -366,6 +379,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
     deck = character.deck
     if deck is None:
         raise IllegalAction(f"{character.name} has no karma deck of his own.")
+    unknown = [c for c in cards if not valid_card(c)]
+    if unknown:
+        raise IllegalAction(f"'{unknown[0][:12]}' is not a card: give ids such as 4S, AS, 10H or KD.")
     total = sum(value(c) for c in cards)
     if not cards or any(c.startswith("JK") for c in cards):
         raise IllegalAction("Pay with numbered or face cards.")
@@ -390,6 +406,9 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
 EFFORT_CHECKS = {"very_little": 0, "some": 1, "hard": 3, "very_difficult": 6, "long_and_tiring": 8}
 
 
+SKILL_NAME = re.compile(r"[^\W\d_][^\W\d]{0,39}")       # tracking, wilderness_survival, équitation
+
+
 def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus: bool = False,
                      hits: bool = True, joker_success: bool = True) -> dict:
     """Draw one card (two with a successful teacher, best used); success if it beats the level."""
@@ -397,6 +416,8 @@ def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus:
     if deck is None:
         raise IllegalAction("Only characters with a karma deck improve.")
     is_attr = target in ATTRIBUTES
+    if not is_attr and not SKILL_NAME.fullmatch(skill_key(target)):
+        raise IllegalAction(f"'{target[:40]}' is not a skill or an attribute (a skill name has at most 40 letters).")
     level = character.attributes[target] if is_attr else max(1, character.skill(target))
     drawn = deck.draw(rng, 2 if teacher_bonus else 1)
     best = max(drawn, key=lambda c: (c.startswith("JK"), value(c)))

@@ -9,8 +9,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from rules.common.errors import PackError
-from rules.common.packs import parse_yaml, validate
+from rules.common.packs import parse_yaml, refuse, validate
 
 from . import dice
 
@@ -140,8 +139,7 @@ def _normalise(doc: dict, source: str) -> dict:
         entry["text"] = _name(e.get("text", ""))
         entry.setdefault("amount", 1)
         events[e["id"]] = entry
-    if problems:
-        raise PackError("\n".join(problems[:20]))
+    refuse(problems)
     return {"name": doc["name"], "sample": bool(doc.get("sample", False)), "characters": chars, "events": events}
 
 

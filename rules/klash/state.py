@@ -178,7 +178,7 @@ class KlashState(Serial):
             if m.id == mid:
                 return m
         from rules.common.errors import IllegalAction
-        raise IllegalAction(f"There is no model '{mid}'.")
+        raise IllegalAction(f"There is no model '{str(mid)[:40]}'.")
 
     def card(self, m: Model) -> dict:
         return self.cards[m.card]

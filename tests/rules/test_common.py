@@ -124,3 +124,100 @@ def test_engine_apply_is_pure_and_checks_prompts():
 def test_default_start_has_no_setup_events():
     started = Coin().start(["u1"], seed=5)
     assert started.events == [] and started.state.player == "u1"
+
+
+# ------------------------------------------------------------------ untrusted YAML and JSON
+# (rules/common/safe_yaml.py and the bounded error list of rules/common/packs.py)
+import time  # noqa: E402
+
+from rules.common.packs import parse_yaml as load_yaml, validate  # noqa: E402
+from rules.karmic import PACK_SCHEMA, load_pack_text  # noqa: E402
+from rules.karmic.character import parse_sheet  # noqa: E402
+from tests.support.hostile import bad_entries, billion_laughs, longest_quote, nested, nested_json  # noqa: E402
+
+MAX_DEPTH, MAX_SHOWN = 40, 10   # rules.common.safe_yaml.MAX_DEPTH, rules.common.packs.MAX_SHOWN
+
+
+def refusal(call, *args) -> tuple[str, float]:
+    start = time.perf_counter()
+    with pytest.raises(PackError) as err:
+        call(*args)
+    return str(err.value), time.perf_counter() - start
+
+
+def test_billion_laughs_is_refused_at_once_with_a_short_message():
+    text = billion_laughs()
+    assert len(text.encode()) == 403 and text.count("*") == 72   # 9**9 "lol"s once expanded
+    message, seconds = refusal(parse_sheet, text, "laughs.yaml")
+    assert message == "laughs.yaml: refused: its aliases expand to more than 200,000 values and characters."
+    assert seconds < 0.5
+    message, seconds = refusal(load_pack_text, text, "laughs.yaml")   # the pack limit is larger, still refused
+    assert message == "laughs.yaml: refused: its aliases expand to more than 2,000,000 values and characters."
+    assert seconds < 0.5
+
+
+def test_reasonable_aliases_still_load():
+    text = "defaults: &d {skill: sword, force: 2}\nweapons:\n- {<<: *d, name: Sabre}\n- {<<: *d, name: Rapier, edge: 1}\n"
+    doc = load_yaml(text, "merge.yaml")
+    assert doc["weapons"][1] == {"skill": "sword", "force": 2, "name": "Rapier", "edge": 1}
+
+
+@pytest.mark.parametrize("text", [nested(3000), nested_json(3000), nested(MAX_DEPTH)])
+def test_deep_nesting_is_refused_not_a_recursion_error(text):
+    message, seconds = refusal(parse_sheet, text, "deep.yaml")
+    assert message == f"deep.yaml: refused: nested more than {MAX_DEPTH} levels deep."
+    assert seconds < 0.5
+
+
+def test_an_alias_deepening_its_own_anchor_counts_as_deep():
+    text = "a: &a " + "[" * 30 + "]" * 30 + "\nb: " + "[" * 20 + "*a" + "]" * 20 + "\n"
+    message, _ = refusal(load_yaml, text, "deep.yaml")
+    assert "nested more than 40 levels deep (counting what its aliases repeat)" in message
+
+
+def test_an_alias_inside_its_own_anchor_is_refused():
+    # It passes any schema that allows a free-form object, then makes json.dumps (the game state) fail.
+    message, _ = refusal(load_yaml, "victory: &v {again: *v}\n", "loop.yaml")
+    assert message == "loop.yaml: refused: an alias refers to the anchor it is inside of."
+
+
+def test_forty_thousand_bad_entries_give_the_first_ten_and_a_count():
+    text = bad_entries(40_000)
+    assert 900_000 < len(text.encode()) < 1_000_000
+    doc = load_yaml(text, "many.yaml")
+    start = time.perf_counter()
+    with pytest.raises(PackError) as err:
+        validate(doc, PACK_SCHEMA, "many.yaml")
+    assert time.perf_counter() - start < 1.0
+    lines = str(err.value).split("\n")
+    assert len(lines) == MAX_SHOWN + 1
+    assert lines[0] == "many.yaml: weapons[0] (w0): field 'aim': 'x' is not of type 'integer'"
+    assert lines[9] == "many.yaml: weapons[9] (w9): field 'aim': 'x' is not of type 'integer'"   # document order
+    assert lines[-1] == "… and at least 990 more"
+    assert len(str(err.value)) < 1000
+
+
+def test_problem_lines_quote_a_short_excerpt():
+    long_name, long_value = "N" * 5000, "v" * 5000
+    message, _ = refusal(load_pack_text, f"weapons:\n- {{name: {long_name}, skill: [{long_value}]}}\n", "x" * 300)
+    assert not longest_quote(message, long_name + long_value + "x" * 300, 61)
+    assert message.endswith("is not of type 'string'") and len(message) <= 160
+    # the games' own checks (unknown weapon names here) are cut and counted the same way
+    sheets = "".join(f"- {{name: c{i}, weapons: [{'W' * 3000}{i}]}}\n" for i in range(25))
+    message, _ = refusal(load_pack_text, "characters:\n" + sheets, "refs.yaml")
+    lines = message.split("\n")
+    assert len(lines) == MAX_SHOWN + 1 and lines[-1] == "… and 15 more"
+    assert all(len(line) <= 160 for line in lines)
+
+
+def test_shorten_keeps_both_ends():
+    from rules.common.safe_yaml import shorten
+    assert shorten("abcdefghij", 7) == "abcd…ij"
+    assert shorten("short", 60) == "short"
+
+
+def test_bad_yaml_and_json_name_the_line_briefly():
+    message, _ = refusal(parse_sheet, "name: [unclosed\n" + "x" * 5000, "bad.yaml")
+    assert message.startswith("bad.yaml: line ") and len(message) < 200
+    message, _ = refusal(parse_sheet, '{"name": ' + "x" * 5000, "bad.json")
+    assert message.startswith("bad.json: line 1: not valid JSON") and len(message) < 200

@@ -8,6 +8,7 @@ record their response and followups the same way. `user.send` raises a real
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -223,6 +224,7 @@ class FakeInteraction:
         self.guild_id = guild.id if guild else None
         self.locale = locale
         self.guild_locale = locale
+        self.created_at = datetime.now(UTC)     # what app_commands' cooldown checks read
         self.message = message
         self.data = data or {}
         self.command = None

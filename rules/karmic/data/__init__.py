@@ -8,8 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from rules.common import PackError
-from rules.common.packs import load_pack
+from rules.common.packs import load_pack, refuse
 
 from ..character import ARMOR_SCHEMA, DISTINCTION_SCHEMA, SHEET_SCHEMA, WEAPON_SCHEMA
 
@@ -48,8 +47,7 @@ def _check_references(doc: dict, source: str) -> None:
             a = sheet.get("armor")
             if isinstance(a, str) and a.lower() not in armor:
                 problems.append(f"{where}: field 'armor': no armor called '{a}' in the pack")
-    if problems:
-        raise PackError("\n".join(problems))
+    refuse(problems)
 
 
 @lru_cache(maxsize=1)
