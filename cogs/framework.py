@@ -442,7 +442,7 @@ class GameHost:
         """Run a slash-command action; `done` is the private closing line (default "✓ Done."),
         sent once the action is committed, before its public output."""
         await self.begin(interaction)
-        game = await self.remember(interaction, game or await self.channel_game(interaction, system))
+        game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game=game)
         new, outcome, before = await self.commit(game, action, actor, interaction.locale)
         await self.finish(interaction, done)
@@ -460,9 +460,10 @@ class GameHost:
             engine = systems.get(game.system).engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
             action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
-            game = await self.remember(interaction, game)      # labels of what follows name the clicker
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+            # names and languages only once the click is accepted: a refusal changes nothing
+            new = await self.remember(interaction, new)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
