@@ -462,8 +462,6 @@ class GameHost:
             action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
-            # names and languages only once the click is accepted: a refusal changes nothing
-            new = await self.remember(interaction, new)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
