@@ -52,8 +52,8 @@ class GameCog(BautaCog):
             return
         gm = await self.host.is_gm(interaction)
         viewer = str(interaction.user.id)
-        lines = []
         say = self.host.presenter(game, interaction.locale)
+        lines = []
         for record in actions:
             # Only the public events of an action are shown: the action itself may name a secret card.
             said = "; ".join(say.events(e for e in record.events if e.get("audience") == PUBLIC)) or "…"
@@ -112,9 +112,8 @@ class GameCog(BautaCog):
         actions = await self.store.actions(game.id, limit=10_000, include_undone=True)
         audiences = {PUBLIC, viewer} | ({GM} if gm else set())
         # A player learns who acted only from an action they saw something of: a hidden GM move
-        # (its events addressed to the GM alone) must not name the GM.
-        # Each event also as its reader reads it ("said": their language, players by name); the
-        # stored kind and data stay as they are, for tools.
+        # (its events addressed to the GM alone) must not name the GM. Each event also comes as its
+        # reader reads it ("said": their language, players by name); kind and data stay, for tools.
         say = self.host.presenter(game, interaction.locale)
         document = {
             "game": {"id": game.id, "system": game.system, "status": game.status, "seats": game.seats,

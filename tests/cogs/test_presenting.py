@@ -30,34 +30,30 @@ async def test_public_prompts_and_events_follow_the_servers_language(bot, world)
     assert sorted(labels(dm)) == sorted(f"Carta {c}" for c in (await bot.store.game(1)).state["hands"]["2"])
 
 
-async def test_a_duel_played_in_spanish_never_falls_back(bot, world):
-    """Every string of the Duel's own catalogue is found in Spanish; the framework's own lines
-    (t() keys, the start line) are not the presenter's and are not counted here."""
+@pytest.mark.parametrize("locale, language, final", [("es-419", "es", "Puntuación final "),
+                                                     ("it", "it", "Punteggio finale ")])
+async def test_a_whole_duel_in_italian_or_spanish_never_falls_back(bot, world, locale, language, final):
+    """Everything the bot says in a whole Duel, the framework's lines (t()) and the presenter's
+    (the Duel's catalogue, the common one), comes from the players' language's catalogue."""
     with present.watch() as notes:
-        await start_duel(world, "es-419")
+        await start_duel(world, locale)
         await click(world, world.last("channel:10", with_view=True), world.users[2], index=1,
-                    locale="es-419")                                   # Bruno starts
+                    locale=locale)                                     # Bruno starts
         for _ in range(8):
             record = await bot.store.game(1)
             if not record.active:
                 break
             player = "3" if record.state["turn"] % 2 else "2"
             await click(world, world.last(f"dm:{player}", with_view=True), world.users[int(player)], index=0,
-                        locale="es-419")
+                        locale=locale)
     assert not (await bot.store.game(1)).active
-    # no legacy text, no missing key, no unfilled placeholder, no player without a name
-    assert [(n.source, n.key) for n in notes if n.fallback and n.source != present.ENGLISH] == []
-    # every word of the Duel's own comes from its Spanish catalogue; English only for the
-    # framework's `common.*` keys, whose Spanish is i18n/es.yaml's to give
-    duel_keys = set(present._game_catalogue("es", "duel"))
-    assert {n.key for n in notes} & duel_keys >= {"prompts.start", "options.starts", "events.first",
-                                                   "prompts.play", "options.card", "events.play", "events.end"}
-    assert all(n.source == present.CATALOGUE and n.language == "es" for n in notes if n.key in duel_keys)
-    # and everything the presenter said (the Duel's words and the framework's common ones) is Spanish
-    worded = [n for n in notes if n.game == "duel"]
-    assert worded and [n.key for n in worded if (n.source, n.language) != ("catalogue", "es")] == []
-    assert ("catalogue", "events.game_started") in {(n.source, n.key) for n in worded}
-    assert "Puntuación final " in world.public_text()
+    # no legacy text, no missing key, no unfilled placeholder, no player without a name, no English
+    assert [(n.source, n.key) for n in notes if n.fallback] == []
+    assert {n.language for n in notes} == {language}
+    worded = {n.key for n in notes if n.game == "duel"}     # the presenter's, as opposed to t()'s
+    assert worded >= {"prompts.start", "options.starts", "events.first", "prompts.play", "options.card",
+                      "events.play", "events.end", "events.game_started"}
+    assert final in world.public_text()
 
 
 async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
@@ -151,3 +147,15 @@ async def test_a_table_hands_its_players_names_and_languages_to_its_game(bot, wo
     assert labels(start) == ["Alice starts", "Bruno starts"]
     await click(world, start, alice, index=1)                                               # Bruno starts
     assert world.last("dm:3", with_view=True).content.endswith("\nGioca una carta dalla tua mano.")
+
+
+async def test_gm_language_sets_the_tables_language(bot, world):
+    """`/gm language` wins over the server's Discord locale for what the channel reads; a player's
+    own replies stay in their language."""
+    gm = bot.get_cog("GMCog")
+    await gm.language.callback(gm, world.interaction(world.users[1], world.channels[10]), language="es")
+    await start_duel(world, "en-US")
+    prompt = world.last("channel:10", with_view=True)
+    assert prompt.content == "<@2> — ¿Quién juega primero?" and labels(prompt) == ["Empieza Alice", "Empieza Bruno"]
+    await click(world, prompt, world.users[3], index=0, locale="it")             # not Bruno's to make
+    assert world.ephemeral(world.users[3])[-1].content == "Questa scelta non spetta a te."
