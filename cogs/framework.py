@@ -450,7 +450,6 @@ class GameHost:
         game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game=game)
         new, outcome, before = await self.commit(game, action, actor, interaction.locale)
-        new = await self.remember(interaction, new)     # after the commit: a refusal writes nothing
         await self.finish(interaction, done)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
@@ -468,8 +467,8 @@ class GameHost:
             action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
-            # labels of what follows name the clicker; after the commit, so a refusal writes nothing
-            new = await self.remember(interaction, new)
+            # names and languages are remembered by publish, after the acknowledgement (a refusal
+            # writes nothing, and the click is answered as soon as its action is committed)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
