@@ -58,7 +58,7 @@ class Config:
     shard_count: int | None = None      # shards of the whole deployment; None: Discord's recommendation
 
     @classmethod
-    def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> "Config":
+    def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> Config:
         if env_file and Path(env_file).exists():
             from dotenv import load_dotenv
             load_dotenv(env_file, override=False)  # the real environment wins over .env

@@ -56,7 +56,7 @@ async def floor_sqlite(path: Path, n: int) -> list[float]:
         await conn.execute("BEGIN IMMEDIATE")
         row = await (await conn.execute("SELECT state, version FROM t WHERE id = 1")).fetchone()
         await conn.execute("UPDATE t SET state = ?, version = ? WHERE id = 1 AND version = ?",
-                           ('{"n": %d}' % i, row[1] + 1, row[1]))
+                           (f'{{"n": {i}}}', row[1] + 1, row[1]))
         await conn.execute("COMMIT")
         samples.append(time.perf_counter() - start)
     await conn.close()
@@ -115,7 +115,7 @@ async def roll_many(bot, world, n: int, timings: dict[str, list[float]]) -> None
     cog = bot.get_cog("DiceCog")
     user = world.user(9, "roller")
     channel = world.channel(9)
-    for i in range(n):
+    for _i in range(n):
         interaction = world.interaction(user, channel)
         start = time.perf_counter()
         await cog.roll_command.callback(cog, interaction, expression="4d6kh3+2", secret=False, label=None)
@@ -173,7 +173,7 @@ async def main() -> None:
     print(f"throughput: {actions} actions in {game_wall:.2f} s = {actions / game_wall:.0f} actions/s")
     print(f"-- offered load: {args.rate} actions/s spread over {args.guilds} guilds")
     print(line("game action (click)", timings["paced game action (click)"], paced_wall, floor_db))
-    print(f"targets: action p99 <= 20 ms at >= 500 actions/s; /roll p99 <= 5 ms")
+    print("targets: action p99 <= 20 ms at >= 500 actions/s; /roll p99 <= 5 ms")
     floor_render = percentiles(pillow_floor)[0]
     for kind, samples in sorted(render_timings().items()):
         print(line(f"render: {kind}", samples, sum(samples), floor_render))

@@ -17,8 +17,9 @@ import io
 import logging
 import secrets
 from collections import defaultdict
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Sequence
+from datetime import datetime, timedelta, UTC
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 import discord
 from discord.ext import commands
@@ -258,7 +259,7 @@ class Courier:
         since = await self._closed_since(guild_id, user_id)
         if since is None:
             return True
-        return datetime.now(timezone.utc) - datetime.fromisoformat(since) >= self.RETRY_AFTER
+        return datetime.now(UTC) - datetime.fromisoformat(since) >= self.RETRY_AFTER
 
     async def send_dm(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> bool:
         return await self.deliver(guild_id, user_id, content, **kwargs) == SENT
@@ -295,7 +296,7 @@ class BautaCog(commands.Cog):
         self.bot = bot
 
     @property
-    def host(self) -> "GameHost":
+    def host(self) -> GameHost:
         return self.bot.host
 
     @property
@@ -655,7 +656,7 @@ class GameHost:
         its messages): at start-up, and on a timer for those older than `older_than` (leaving the
         newest to the publish under way). An action overtaken by a later one is only marked: the
         later publish posted the prompts that are current. Returns how many actions were published."""
-        cutoff = None if older_than is None else (datetime.now(timezone.utc) - older_than).isoformat(timespec="seconds")
+        cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
         for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
             game = await self.store.game(message.game_id)

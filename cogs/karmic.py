@@ -71,7 +71,7 @@ import io
 import logging
 import re
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from typing import Any
 
 import discord
@@ -1006,7 +1006,7 @@ class KarmicCog(BautaCog):
         await self.host.require_gm(interaction)
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
-        waited = datetime.now(timezone.utc) - datetime.fromisoformat(game.updated_at)
+        waited = datetime.now(UTC) - datetime.fromisoformat(game.updated_at)
         if waited < timedelta(minutes=minutes):
             raise BautaError(t("karmic.nudge.not_yet", interaction.locale,
                                minutes=int(waited.total_seconds() // 60), wanted=minutes))

@@ -6,7 +6,8 @@ house rules) finds the engine here by the system name stored on each game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 import yaml
 
@@ -24,16 +25,16 @@ class System:
     title: str                     # shown to users
     engine: Engine
     describe: Callable[[dict, str], str] = default_describe
-    render: Optional[Callable[[dict], bytes]] = None           # view -> PNG, for /game status
+    render: Callable[[dict], bytes] | None = None           # view -> PNG, for /game status
     house_rules: dict[str, Any] = field(default_factory=dict)  # key -> default
-    load_pack: Optional[Callable[[str, str], Any]] = None      # (yaml text, source name) -> content, raises PackError
+    load_pack: Callable[[str, str], Any] | None = None      # (yaml text, source name) -> content, raises PackError
     # Called once when a game of this system ends by its rules: (host, interaction, game record, final state).
-    on_over: Optional[Callable[..., Awaitable[None]]] = None
+    on_over: Callable[..., Awaitable[None]] | None = None
     # Called after every publish (e.g. to edit a live board image): (host, interaction, game, state, events).
-    after_publish: Optional[Callable[..., Awaitable[None]]] = None
+    after_publish: Callable[..., Awaitable[None]] | None = None
     # An image to send with a prompt's buttons (a draft table, the hand being played from):
     # (view_for the prompt's recipient, prompt) -> (file name, PNG bytes) or None. Runs in a thread.
-    prompt_image: Optional[Callable[[dict, Any], Optional[tuple[str, bytes]]]] = None
+    prompt_image: Callable[[dict, Any], tuple[str, bytes] | None] | None = None
     # The game an ended game hands over to, created in the same transaction as its last action:
     # (final state) -> (system name, seats, options), or None (the lobby's Start opens its game).
     successor: Callable[[Any], tuple[str, list[str], dict] | None] | None = None

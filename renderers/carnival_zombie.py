@@ -46,7 +46,7 @@ def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
         return (pad + (loc["x"] - min(xs)) * sx, 30 + pad + (max(ys) - loc["y"]) * sy)
 
     route = {mv["to"]: mv for mv in m.get("moves", [])}
-    for a, d, b, extra in m["alleys"]:
+    for a, _d, b, extra in m["alleys"]:
         pa, pb = pos(a), pos(b)
         hot = (a == m["group_at"] and b in route) or (b == m["group_at"] and a in route)
         draw.line([pa, pb], fill=GOLD if hot else (90, 80, 70), width=5 if hot else 3)

@@ -106,7 +106,7 @@ SCHEMA: dict = {
 class Pack:
     """Read-only indexes over a validated pack document."""
 
-    def __init__(self, doc: dict, base: "Pack | None" = None):
+    def __init__(self, doc: dict, base: Pack | None = None):
         self.doc = doc
         self.name = (doc.get("pack") or {}).get("name", "pack")
         self.sample = bool((doc.get("pack") or {}).get("sample", False))

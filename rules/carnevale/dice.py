@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rules.common import IllegalAction, Rng, Serial
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from rules.common import Rng, Serial
 
@@ -204,11 +204,11 @@ class GameState(Serial):
     ready_due: str = ""                     # a model whose action ended while a reaction was pending
     fear_after: dict = field(default_factory=dict)   # fear_timing after_attack: {t: uid, x: modifier}
     over: bool = False
-    winner: Optional[str] = None
+    winner: str | None = None
     result: dict = field(default_factory=dict)
     counter: int = 0                        # makes prompt ids unique
 
-    def __deepcopy__(self, memo: dict) -> "GameState":
+    def __deepcopy__(self, memo: dict) -> GameState:
         # The engine deep-copies the state on every action; pickling is ~10× faster than
         # copy.deepcopy for these plain dataclasses and gives the same independent copy.
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))

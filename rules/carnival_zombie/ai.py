@@ -20,8 +20,9 @@ from .state import GameState
 class CarnivalZombieAI(GameAI):
     def determinize(self, state: GameState, seat: str, rng: Rng) -> GameState:
         world = copy.deepcopy(state)
-        for pile in (world.nightmare, world.boss_deck, world.tiles, world.fort_tiles,
-                     *(world.item_decks[k] for k in sorted(world.item_decks))):
+        piles: tuple[list, ...] = (world.nightmare, world.boss_deck, world.tiles, world.fort_tiles,
+                                   *(world.item_decks[k] for k in sorted(world.item_decks)))
+        for pile in piles:
             pile.sort(key=str)
             rng.shuffle(pile)
         world.bag_script = []

@@ -572,7 +572,7 @@ class CarnivalZombie(Engine[GameState]):
         out = []
         forced = s.forced_dir if (s.ctx.get("moves", 0) == 0 and s.forced_dir
                                   and self._hr(s)["forced_first_move"]) else ""
-        for d, (dest, extra) in sorted(c.alleys[s.group_at].items()):
+        for d, (dest, _extra) in sorted(c.alleys[s.group_at].items()):
             if forced and d != forced:
                 continue
             cost = self.move_cost(s, s.group_at, d)
@@ -1301,7 +1301,7 @@ class CarnivalZombie(Engine[GameState]):
             rally = 0
             bosses = [(k, b) for k, b in enumerate(s.boss_area)
                       if b and b.pos.startswith(cave) and not b.pos.endswith(".b")]
-            for k, b in bosses:
+            for _k, b in bosses:
                 power, val = self._boss_power(s, b)
                 if power == "rally":
                     rally += val

@@ -21,7 +21,8 @@ def build_prompt(eng, s, c, ask: dict) -> Prompt:
     kind = ask["kind"]
     pid = f"{kind}-{s.seq}"
     first = eng.first_player(s)
-    cname = (lambda cid: c.characters[cid]["name"])
+    def cname(cid):
+        return (c.characters[cid]["name"])
     who = first
     text = ""
     opts: list[Option] = []

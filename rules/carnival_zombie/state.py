@@ -8,7 +8,7 @@ are `boxes[cave]`, each "" (vacant), "#" (Barricade), an Infected code ("G", "M"
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from rules.common import Rng, Serial
 
@@ -113,8 +113,8 @@ class GameState(Serial):
     item_decks: dict[str, list[str]] = field(default_factory=dict)
     tiles: list[int] = field(default_factory=list)           # obstacle tile indices still in the pile
     fort_tiles: list[str] = field(default_factory=list)
-    boss_area: list[Optional[BossSlot]] = field(default_factory=list)
-    night: Optional[Night] = None
+    boss_area: list[BossSlot | None] = field(default_factory=list)
+    night: Night | None = None
     # Flow
     phase: str = "setup"          # setup | story | day | sunset | night | over
     stage: str = ""
@@ -129,6 +129,6 @@ class GameState(Serial):
     over: bool = False
     result: str = ""              # win | loss
     reason: str = ""
-    score: Optional[dict] = None
+    score: dict | None = None
     seq: int = 0                  # number of answered prompts (keeps prompt ids unique)
     log: list[str] = field(default_factory=list)             # last public narration lines

@@ -36,10 +36,10 @@ def census(s) -> dict:
             if b.survivor:
                 add("S", "bosses", 1)
     if s.night:
-        for sp, cubes in s.night.rings.items():
+        for _sp, cubes in s.night.rings.items():
             for code, n in cubes.items():
                 add(code, "map", n)
-        for cv, box in s.night.boxes.items():
+        for _cv, box in s.night.boxes.items():
             for x in box:
                 if x and not x.startswith("@"):
                     add(x, "map", 1)

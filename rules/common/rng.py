@@ -8,7 +8,8 @@ rejection sampling so no face of a die is favoured.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import MutableSequence, Sequence, TypeVar
+from typing import TypeVar
+from collections.abc import MutableSequence, Sequence
 
 T = TypeVar("T")
 
@@ -21,7 +22,7 @@ class Rng:
     state: int = 0
 
     @classmethod
-    def from_seed(cls, seed: int | str) -> "Rng":
+    def from_seed(cls, seed: int | str) -> Rng:
         if isinstance(seed, str):
             # Stable across processes (unlike hash()), so a text seed replays too.
             value = 0
@@ -78,5 +79,5 @@ class Rng:
         return {"state": self.state}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rng":
+    def from_dict(cls, data: dict) -> Rng:
         return cls(state=int(data["state"]))

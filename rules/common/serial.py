@@ -14,7 +14,7 @@ import json
 import sys
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from typing import Any, TypeVar, cast
 
 S = TypeVar("S", bound="Serial")
@@ -44,7 +44,7 @@ def _identity(value: Any) -> Any:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _decoder(hint: Any):
     """A function that turns JSON data into a value of type `hint`, built once per hint: states
     are decoded on every action, and re-reading type hints for every value was the main cost."""
@@ -72,10 +72,10 @@ def _decoder(hint: Any):
         return union
     if origin is typing.Literal:
         return _identity
-    if origin in (list, typing.List):
+    if origin in (list, list):
         item = _decoder(args[0]) if args else _identity
         return _identity if item is _identity else (lambda v: [item(x) for x in v])
-    if origin in (tuple, typing.Tuple):
+    if origin in (tuple, tuple):
         if len(args) == 2 and args[1] is Ellipsis:
             item = _decoder(args[0])
             return lambda v: tuple(item(x) for x in v)
@@ -86,7 +86,7 @@ def _decoder(hint: Any):
     if origin in (set, frozenset):
         item = _decoder(args[0]) if args else _identity
         return lambda v: origin(item(x) for x in v)
-    if origin in (dict, typing.Dict):
+    if origin in (dict, dict):
         key_hint, val_hint = args or (Any, Any)
         val = _decoder(val_hint)
         if key_hint in (str, Any) and val is _identity:
@@ -113,13 +113,13 @@ def _decode_key(hint: Any, key: str) -> Any:
     return key
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     module = sys.modules.get(cls.__module__)
     return typing.get_type_hints(cls, vars(module) if module else None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _field_decoders(cls: type) -> tuple[tuple[str, Any], ...]:
     hints = _hints(cls)
     return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))

@@ -12,6 +12,7 @@ players' cards are re-sampled like any other side's.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Callable
 
@@ -33,8 +34,8 @@ class _Slots:
 
     def cards(self, items: list) -> None:
         for i in range(len(items)):
-            self.get.append(lambda items=items, i=i: items[i])
-            self.put.append(lambda v, items=items, i=i: items.__setitem__(i, v))
+            self.get.append(functools.partial(items.__getitem__, i))
+            self.put.append(functools.partial(items.__setitem__, i))
 
     def field(self, obj, name: str) -> None:
         self.get.append(lambda: getattr(obj, name))

@@ -94,14 +94,14 @@ class KarmaDeck(Serial):
     mode: str = "uniform"       # house rule reshuffle_mode: uniform | riffle (one bridge shuffle)
 
     @classmethod
-    def new_karma(cls, rng: Rng | None = None) -> "KarmaDeck":
+    def new_karma(cls, rng: Rng | None = None) -> KarmaDeck:
         deck = cls(cards=karma_deck_cards(True), sideboard=sideboard_cards())
         if rng is not None:
             rng.shuffle(deck.cards)
         return deck
 
     @classmethod
-    def new_world(cls, rng: Rng | None = None, size: int = 42) -> "KarmaDeck":
+    def new_world(cls, rng: Rng | None = None, size: int = 42) -> KarmaDeck:
         cards = full_pack(False) if size == 52 else karma_deck_cards(False)
         deck = cls(cards=cards, world=True)
         if rng is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
 
 from rules.common import IllegalAction, PackError, Rng, Serial
 from rules.common.packs import parse_yaml, validate
@@ -62,11 +61,11 @@ class Character(Serial):
     distinctions: list[Distinction] = field(default_factory=list)
     weapons: list[Weapon] = field(default_factory=list)
     wielding: list[int] = field(default_factory=list)         # indexes into weapons: main, secondary
-    armor: Optional[Armor] = None
+    armor: Armor | None = None
     size: float = 1.0
     hp_marked: int = 0
     fatigue: int = 0
-    deck: Optional[KarmaDeck] = None   # None: an NPC drawing from the GM's world deck
+    deck: KarmaDeck | None = None   # None: an NPC drawing from the GM's world deck
     aim_row: list[str] = field(default_factory=list)
     reload: dict[str, int] = field(default_factory=dict)      # weapon name -> turns until it may fire
     saved_checks: int = 0

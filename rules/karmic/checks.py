@@ -265,7 +265,7 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
         s.mt = mt + s.hidden
         results.append((s, mt, parts))
     actor, amt, aparts = results[0]
-    pub = _public_cards(state, actor)
+    _public_cards(state, actor)
     joker = actor.play.joker
     text_cards = " + ".join(label(c) for c in actor.play.cards())
     hidden_note = " + hidden GM modifier" if actor.hidden else ""

@@ -9,7 +9,7 @@ from .cards import is_face, is_joker, label, value
 from .character import Character, Weapon
 from .state import Combat, Decl, Engagement, Fighter, KarmicState, Play, Register, Turn
 from .tables import (H2H_STRIKING, LOCATION_NAMES, LOCATIONS, MANEUVERS, WRESTLING, WRESTLING_ONLY,
-                     BLOCK, DODGE, PARRY, location_mod, skill_key)
+                     BLOCK, DODGE, PARRY, location_mod)
 
 STRIKE_KINDS = ("strike", "disarm", "takedown", "hold")
 STEP_ATTACKS = ("atk", "lng", "darm")
@@ -252,7 +252,7 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
     attr = state.house_rules["initiative_attr"]
     who = sorted({k for e in engagements for k in (e.a, e.b) if not cb.fighters[k].out})
     mts: dict[str, int] = {}
-    for attempt in range(10):
+    for _attempt in range(10):
         pending = [k for k in who if k not in mts]
         for k in pending:
             char = state.characters[k]

@@ -112,7 +112,7 @@ class KarmicEngine(Engine[KarmicState]):
                 checks.gm_modifier(state, action.side, action.value, action.hidden, events)
         elif isinstance(action, Ruling):
             self._gm(actor)
-            for prompt, meta in self._prompts(state):
+            for _prompt, meta in self._prompts(state):
                 if meta["kind"] in ("ruling", "iniruling"):
                     self._choose(state, meta, action.outcome, events)
                     break

@@ -10,7 +10,7 @@ import math
 
 from rules.common import IllegalAction, Rng
 
-from .cards import KarmaDeck, is_face, value
+from .cards import value
 from .character import Character, Weapon
 from .tables import TARGET_SITUATION, location_mod, range_band_mod
 

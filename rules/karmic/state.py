@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from rules.common import Rng, Serial
 
@@ -93,10 +93,10 @@ class CheckSide(Serial):
     hidden: int = 0               # GM-only modifiers
     hand: list[str] = field(default_factory=list)
     helper_cards: dict[str, str] = field(default_factory=dict)   # helper key -> best card offered
-    play: Optional[Play] = None
+    play: Play | None = None
     played_from: str = ""         # whose card was played (a helper's key, or "")
     ruling: str = ""              # joker: success/failure
-    mt: Optional[int] = None
+    mt: int | None = None
 
 
 @dataclass
@@ -205,7 +205,7 @@ class Combat(Serial):
     stage: str = "attack"                                # attack | defense (of register `reg`)
     resolve_to: int = 0                                  # resolve unresolved registers up to this one
     acted: list[str] = field(default_factory=list)
-    turn: Optional[Turn] = None
+    turn: Turn | None = None
     offers: list[str] = field(default_factory=list)
     charge: str = ""
     surprise: dict = field(default_factory=dict)
@@ -234,6 +234,6 @@ class KarmicState(Serial):
     options: dict = field(default_factory=dict)
     phase: str = ""
     seq: int = 0
-    check: Optional[Check] = None
-    combat: Optional[Combat] = None
+    check: Check | None = None
+    combat: Combat | None = None
     over: bool = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC
 
 from .cards import label
-from .combat import caps, hand_size, rng_text
+from .combat import caps, rng_text
 from .state import KarmicState
 from .tables import LOCATION_NAMES, MANEUVERS
 
@@ -123,7 +123,7 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
     registers = []
     for r in cb.registers:
         decls = []
-        for i, d in enumerate(r.decls):
+        for _i, d in enumerate(r.decls):
             m = MANEUVERS[d.man]
             item = {"owner": d.owner, "name": state.characters[d.owner].name, "maneuver": m.name,
                     "maneuver_id": d.man, "target": d.target, "answers": d.answers,

@@ -75,7 +75,8 @@ class KlashAI(GameAI):
         if tag == "team":
             return self._teams(state, prompt.player, rng)
         if tag == "swap":
-            return [("keep",)] + [(i,) for i in ids if i != "keep"]
+            keep: list[tuple[str, ...]] = [("keep",)]
+            return keep + [(i,) for i in ids if i != "keep"]
         if prompt.max_choices > 1:
             return super().candidates(state, prompt, rng)
         useful = [i for i in ids if i != "back"] or ids
@@ -88,12 +89,13 @@ class KlashAI(GameAI):
         for _ in range(12):
             k = rng.randint(4, min(8, len(picks)))
             tries.append(rng.sample(order, k))
-        out = []
+        out: list[tuple[str, ...]] = []
         for t in tries:
             if t and ENGINE.team_problem(state, player, t) is None:
                 out.append(tuple(f"p{i}" for i in sorted(t)))
         if not out:   # the engine always accepts one lone non-champion... or any single card
-            out = [(f"p{i}",) for i in order if ENGINE.team_problem(state, player, [i]) is None][:1] or [("p0",)]
+            lone: list[tuple[str, ...]] = [(f"p{i}",) for i in order if ENGINE.team_problem(state, player, [i]) is None]
+            out = lone[:1] or [("p0",)]
         return list(dict.fromkeys(out))
 
     def prior(self, state: KlashState, seat: str, move: Move) -> float:

@@ -118,8 +118,8 @@ class RerollWindow(Exception):
     """Raised by a failed roll that a Training Token may re-roll: the engine rewinds the action, asks the
     model's player, and replays the action with the answer (the dice already rolled stand)."""
 
-    def __init__(self, model: str, player: str, what: str):
-        super().__init__(what)
+    def __init__(self, model: str, player: str, what: dict):
+        super().__init__("reroll_window")
         self.model, self.player, self.what = model, player, what
 
 
@@ -144,7 +144,7 @@ def spend_token(state: KlashState, out: list, m: Model, effect: str) -> bool:
     return ok
 
 
-def reroll(state: KlashState, out: list, m: Model, what: str) -> bool:
+def reroll(state: KlashState, out: list, m: Model, what: dict) -> bool:
     """A roll of m failed: is it re-rolled with a Training Token?
 
     House rule ``reroll_window`` (default): the player decides after seeing the dice; the engine asks

@@ -8,7 +8,7 @@ Multi-die stats roll every die and keep the best; the above-d12 bonus is added o
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 LADDER = ("0", "1", "d3", "d4", "d6", "d8", "d10", "d12")
 SIDES = {2: 3, 3: 4, 4: 6, 5: 8, 6: 10, 7: 12}

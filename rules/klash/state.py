@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from rules.common.deck import Deck
 from rules.common.rng import Rng
@@ -125,7 +125,7 @@ class KlashState(Serial):
     extra_activation_used: bool = False
     ext_offer: bool = False
     acts: list[Activation] = field(default_factory=list)
-    sel: Optional[dict] = None           # two-step selection {player, kind, ...}
+    sel: dict | None = None           # two-step selection {player, kind, ...}
     choices: list[Any] = field(default_factory=list)  # queued free attacks etc.
     melee_against: list[str] = field(default_factory=list)
     cast: list[str] = field(default_factory=list)
@@ -136,17 +136,17 @@ class KlashState(Serial):
     event_deck: Deck = field(default_factory=Deck)
     stack: list[Any] = field(default_factory=list)     # [{player, card, target}]
     stack_next: str = ""
-    esel: Optional[dict] = None
+    esel: dict | None = None
     final_order: list[str] = field(default_factory=list)
     winner: str = ""
     result: str = ""
     over: bool = False
     dice_queue: list[int] = field(default_factory=list)  # physical/forced dice, consumed before the Rng
     # an open Training Token re-roll window: {action, actor, decisions, rolled, shown, player, model, what}
-    window: Optional[dict] = None
+    window: dict | None = None
     # while one action runs under a re-roll window: {decisions, asked, rolled, at, log} (the answers so far
     # and the dice already seen, replayed in order); None between actions, so it is never stored
-    replay: Optional[dict] = None
+    replay: dict | None = None
 
     def __deepcopy__(self, memo):
         """A fast deep copy that knows the shape of every field. The pack content (``cards``,

@@ -227,7 +227,7 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
         game = await start_game(bot, world, monkeypatch, seed)
         state = ENGINE.load_state(game.state)
         winner = state.initiative["winner"]
-        ordered, _ = peek(state, [(winner, Choose(f"order-r1", ("me" if winner == "2" else "opponent",)))])
+        ordered, _ = peek(state, [(winner, Choose("order-r1", ("me" if winner == "2" else "opponent",)))])
         try:
             _, events = peek(ordered, first_turn_plan(ordered))
         except Exception:

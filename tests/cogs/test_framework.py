@@ -5,7 +5,7 @@ import json
 import pytest
 
 from i18n.present import Presenter
-from rules.common import GM, PUBLIC
+from rules.common import PUBLIC
 from tests.conftest import make_bot
 from tests.support.fakes import click
 from tests.support.stores import BACKENDS

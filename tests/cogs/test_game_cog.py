@@ -21,12 +21,11 @@ async def test_status_shows_public_view_and_reposts_public_prompts(bot, world):
     texts = world.public_text()
     assert f"game #{game.id}" in texts and "hand_sizes" in texts
     assert any(m.view for m in world.public())          # the start prompt again
-    state = (await bot.store.game(game.id)).state
     assert "hands" not in texts
 
 
 async def test_log_shows_only_public_events(bot, world):
-    game = await start_duel(world)
+    await start_duel(world)
     await click(world, start_prompt(world), world.users[2], index=0)
     await click(world, world.last("dm:2", with_view=True), world.users[2], index=0)
     cog = bot.get_cog("GameCog")

@@ -800,7 +800,7 @@ async def test_refusals_reach_only_their_sender_and_public_lines_go_to_the_chann
     the cog's own, before the game starts) is seen by its sender only."""
     gm, alice, bruno = world.users[1], world.users[2], world.users[3]
     cog = cog_of(bot)
-    started = await call(world, cog.combat_start, alice, opponent=bruno, character="Devon",
+    await call(world, cog.combat_start, alice, opponent=bruno, character="Devon",
                          opponent_character="Mara")
     assert world.ephemeral(alice)[-1].content == "✓ Done."           # the private acknowledgement
     assert "starts a fight" in table_text(world)
@@ -1003,7 +1003,6 @@ async def test_aim_rounds_then_fire_from_the_aim_row(bot, world, seed):
 async def drive_round(bot, world, game_id, prefer_card=None, steps=60):
     """Answer the members' DM prompts (NPCs are bot-played) until round 2 starts; the events of round 1."""
     users = {u.id: u for u in world.users.values()}
-    events = []
     for _ in range(steps):
         record = await bot.store.game(game_id)
         state = ENGINE.load_state(record.state)
@@ -1080,7 +1079,7 @@ async def test_check_with_helpers_plays_a_helpers_best_card_and_skill2_draws_the
     """§1.10 (T10): each helper draws a hand and offers his single best card; the lead may play it
     and the lead's attribute applies (A12): 9♠ from Bruno's hand + Alice's awareness 2 = 11.
     Two skills at once draw the hand of the lower one (tracking 3, charm 2 → 2 cards)."""
-    alice, bruno, carla = world.users[2], world.users[3], world.users[4]
+    alice, bruno, _carla = world.users[2], world.users[3], world.users[4]
     await import_sheet(bot, world, alice, ENRIS_YAML.replace("bow: 2", "bow: 2, charm: 2")
                        .replace("finesse: 1, awareness: 2", "finesse: 1, awareness: 2"), "enris.yaml")
     await import_sheet(bot, world, bruno)                        # Devon: tracking 2

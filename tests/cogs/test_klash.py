@@ -4,7 +4,6 @@ images)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 from types import SimpleNamespace
 
@@ -151,7 +150,7 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
         c["copies"] for c in state.cards.values())
     drawn = state.picks["2"] + state.picks["3"] + state.discarded
     assert len(drawn) == 40
-    for i, (rnd_no, player, card) in enumerate(state.draft_log):
+    for i, (rnd_no, player, _card) in enumerate(state.draft_log):
         single = a if rnd_no % 2 == 1 else b
         assert player == (single if i % 3 == 0 else (b if single == a else a))
     # every pick is in the action log under the right seat
@@ -590,7 +589,7 @@ async def test_secret_team_house_rule_and_a_guild_pack(bot, world, seed):
 
 
 async def test_card_profiles_are_shown_privately(bot, world):
-    game = await skirmish_game(bot, world, {"2": [("acolyte", 20, 60)], "3": [("dwarf", 100, 60)]})
+    await skirmish_game(bot, world, {"2": [("acolyte", 20, 60)], "3": [("dwarf", 100, 60)]})
     cog = bot.get_cog("KlashCog")
     choices = await cog.ac_card(world.interaction(world.users[4], world.channels[10]), "acol")
     assert [c.value for c in choices] == ["acolyte"]

@@ -1,5 +1,4 @@
 from dataclasses import dataclass, field
-from typing import Optional
 
 import pytest
 
@@ -40,7 +39,7 @@ class Outer(Serial):
     deck: Deck
     inners: list[Inner] = field(default_factory=list)
     by_seat: dict[int, Inner] = field(default_factory=dict)
-    maybe: Optional[Inner] = None
+    maybe: Inner | None = None
     pair: tuple[int, int] = (0, 0)
 
 

@@ -84,7 +84,7 @@ class FakeRole:
 
 
 class FakeUser:
-    def __init__(self, world: "World", user_id: int, name: str, admin: bool = False):
+    def __init__(self, world: World, user_id: int, name: str, admin: bool = False):
         self.world = world
         self.id = user_id
         self.name = name
@@ -107,7 +107,7 @@ class FakeUser:
 
 
 class FakeChannel:
-    def __init__(self, world: "World", channel_id: int, name: str = "table"):
+    def __init__(self, world: World, channel_id: int, name: str = "table"):
         self.world = world
         self.id = channel_id
         self.name = name
@@ -123,7 +123,7 @@ class FakeChannel:
 class FakePartialMessage:
     """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
 
-    def __init__(self, channel: "FakeChannel", message_id: int):
+    def __init__(self, channel: FakeChannel, message_id: int):
         self.channel, self.id = channel, message_id
 
     async def edit(self, **kwargs):
@@ -168,7 +168,7 @@ class FakeGuild:
 
 
 class FakeResponse:
-    def __init__(self, interaction: "FakeInteraction"):
+    def __init__(self, interaction: FakeInteraction):
         self.interaction = interaction
         self._done = False
         self.deferred = None
@@ -196,7 +196,7 @@ class FakeResponse:
 
 
 class FakeFollowup:
-    def __init__(self, interaction: "FakeInteraction"):
+    def __init__(self, interaction: FakeInteraction):
         self.interaction = interaction
 
     async def send(self, content=None, *, ephemeral: bool = False, **kwargs):
@@ -213,7 +213,7 @@ class FakeFollowup:
 
 
 class FakeInteraction:
-    def __init__(self, world: "World", user: FakeUser, channel: FakeChannel | None, *, guild: FakeGuild | None,
+    def __init__(self, world: World, user: FakeUser, channel: FakeChannel | None, *, guild: FakeGuild | None,
                  message: Sent | None = None, data: dict | None = None, locale: str = "en-US"):
         self.world = world
         self.client = world.bot

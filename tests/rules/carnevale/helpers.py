@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from rules.carnevale import ENGINE
 from rules.carnevale.squad import Squad, SquadMember
-from rules.common import GM, Actor, Rng
+from rules.common import Actor, Rng
 
 P1, P2 = "111", "222"
 GM_ACTOR = Actor("gm-user", gm=True)

@@ -6,7 +6,6 @@ import pytest
 from rules.carnevale import load_pack_text, load_sample_pack
 from rules.carnevale import campaign as C
 from rules.carnevale import tables
-from rules.carnevale.squad import SquadMember
 from rules.common import IllegalAction, PackError, Rng
 
 from .helpers import FixedRng, squad
@@ -61,7 +60,7 @@ def test_powers_table_roll_twice_and_duplicates():
     m = C.CampaignMember(name="x", profile="y")
     res = C.roll_power(FixedRng(faces=[1, 9]), m, first=10)
     assert res["result"] == "Fly, Stun" and m.powers == ["Fly", "Stun"]
-    m2 = C.CampaignMember(name="x", profile="y", abilities=[{"name": "Fly"}])
+    C.CampaignMember(name="x", profile="y", abilities=[{"name": "Fly"}])
     gained, faces = C.roll_power_names(FixedRng(faces=[1]), {"Fly"}, first=1)
     assert gained == [] and faces == [1, 1]              # dup → 1−1 = 0 → nothing
     assert C.can_improve(C.CampaignMember(name="p", profile="q", powers=["Fly"])) == "already has a Power"

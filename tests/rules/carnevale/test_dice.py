@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.carnevale.dice import (Pool, build_pool, ceil_half, compare, d5_from_d10, initiative_winner, is_ace,
+from rules.carnevale.dice import (build_pool, ceil_half, compare, d5_from_d10, initiative_winner, is_ace,
                                   odds, opposed_roll, parse_pool, reroll_all, reroll_dice, reroll_misses,
                                   result_from_dice, roll_d5, roll_initiative, roll_pool, scatter, score)
 from rules.common import IllegalAction, Rng

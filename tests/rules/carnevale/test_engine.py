@@ -8,7 +8,7 @@ import pytest
 from rules.carnevale import ENGINE, load_sample_pack
 from rules.carnevale import actions as A
 from rules.carnevale.squad import SquadMember, check_squad, sample_squad, validate_squad, SquadError
-from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, audience_filter
+from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn
 
 from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
 

@@ -6,7 +6,7 @@ from rules.carnevale import actions as A
 from rules.carnevale import campaign, mechanics, tables
 from rules.carnevale.dice import ceil_half, d5_from_d10, opposed_roll, parse_pool, result_from_dice
 from rules.carnevale.squad import SquadMember, validate_squad
-from rules.common import Actor, Choose, IllegalAction, Rng
+from rules.common import Choose, IllegalAction, Rng
 
 from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
 

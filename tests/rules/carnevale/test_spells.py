@@ -4,7 +4,6 @@ import pytest
 from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale import mechanics as M
-from rules.carnevale.squad import SquadMember
 from rules.common import Choose, IllegalAction
 
 from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start

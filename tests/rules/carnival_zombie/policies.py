@@ -21,7 +21,7 @@ def _hours_to(s, c, start: int, goals: set[int]) -> dict[int, int]:
     todo = deque(goals)
     while todo:
         a = todo.popleft()
-        for d, (b, extra) in c.alleys[a].items():
+        for _d, (b, extra) in c.alleys[a].items():
             cost = dist[a] + 1 + extra
             if cost < dist.get(b, 99):
                 dist[b] = cost

@@ -226,7 +226,7 @@ def test_ex07_a_full_night_hour():
     put(s, "N2.1", V=1, B=1, G=2)
     put(s, "N1.2", M=1)
     box(s, "N2", "#", "#", "B")
-    arl, med, pan = ch(s, "arlecchino"), ch(s, "medico"), ch(s, "pantalone")
+    arl, _med, pan = ch(s, "arlecchino"), ch(s, "medico"), ch(s, "pantalone")
     for c in s.characters:
         c.stress = 0
         if c.paranoia:

@@ -502,7 +502,7 @@ def test_survivors_rescued_at_dawn_only_from_empty_caves():
 
     until(s, {"dawn_exit"}, policy=calm)
     clear_board(s)
-    for sp, code in (("S1.3", "S"), ("S2.3", "S")):
+    for sp, _code in (("S1.3", "S"), ("S2.3", "S")):
         s.supply["S"] -= 1
         s.night.rings[sp]["S"] = 1
     put(s, "S2.2", V=1)

@@ -4,11 +4,11 @@ import pytest
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import GmModifier, Hit, PlayCard, Ruling
-from rules.karmic.character import (Character, character_from_sheet, check_fields, cleansing_result,
+from rules.karmic.character import (character_from_sheet, check_fields, cleansing_result,
                                     medicine_result)
 from rules.karmic.tables import result_chart
 
-from .helpers import GM_ACTOR, answer
+from .helpers import GM_ACTOR
 
 ENRIS = {"name": "Enris", "attributes": {"awareness": 2, "finesse": 1},
          "skills": {"tracking": 3, "charm": 2, "stealth": 1, "lock_picking": 1, "medicine": 0}}

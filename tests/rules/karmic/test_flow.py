@@ -7,8 +7,8 @@ from rules.karmic.actions import EndCombat, Reshuffle
 from rules.karmic.character import (character_from_sheet, check_distinction_cap, cleanse_return, karma_award)
 from rules.karmic.combat import why_illegal
 
-from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes, stand_all
-from .test_maneuvers import br, duel, sw
+from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes
+from .test_maneuvers import duel, sw
 
 SPEAR = {"name": "S", "skills": {"spear": 3},
          "weapons": [{"name": "Spear", "skill": "spear", "range": 2, "max_maneuvers": 3}], "wielding": ["Spear"]}

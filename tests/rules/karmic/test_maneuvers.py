@@ -1,9 +1,9 @@
 """Every maneuver of digest §3 through the engine: legality, arithmetic and effects."""
 import pytest
 
-from rules.common import GM, Actor, Choose, IllegalAction
+from rules.common import GM, Actor, IllegalAction
 from rules.karmic import ENGINE
-from rules.karmic.actions import Declare, Ruling
+from rules.karmic.actions import Ruling
 from rules.karmic.combat import why_illegal
 from rules.karmic.tables import MANEUVERS, WRESTLING
 

@@ -218,7 +218,7 @@ def test_face_down_declarations_are_public_as_maneuver_only():
 
 def test_garbage_actions_get_clear_errors_and_change_nothing():
     from rules.common import IllegalAction
-    from rules.karmic.actions import Declare, EndCombat, GmModifier, Hit, PlayCard, Reshuffle, Ruling
+    from rules.karmic.actions import Declare, GmModifier, Hit, PlayCard, Reshuffle, Ruling
     from rules.karmic.tables import MANEUVERS
     cards = ["KS", "2H", "10S", "JK1", "ZZ", ""]
     for seed in range(12):

@@ -13,7 +13,7 @@ def test_sample_pack_is_labelled_and_big_enough_for_the_auction():
     pack = load_sample_pack()
     assert pack["sample"] and "SAMPLE" in pack["name"]
     assert sum(c["copies"] for c in pack["characters"].values()) >= 40
-    for cid, card in pack["characters"].items():
+    for _cid, card in pack["characters"].items():
         assert "SAMPLE" in card["name"]
         assert set(card["qualities"]) <= set(QUALITIES) and set(card["spells"]) <= set(SPELLS)
     types = {c["type"] for c in pack["characters"].values()}
