@@ -17,6 +17,7 @@ callable handed in by the caller, never a clock read here.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 import hashlib
 import json
 import math
@@ -31,7 +32,7 @@ from .rng import Rng
 Move = tuple[str, tuple[str, ...]]          # (prompt id, chosen option ids)
 
 
-class GameAI:
+class GameAI(ABC):
     """What one game tells the player. Subclass per game (``rules/<game>/ai.py``)."""
 
     engine: Engine
@@ -51,9 +52,9 @@ class GameAI:
         """Everything the seat may know (what its choices may depend on). Default: its view."""
         return self.engine.view_for(state, seat)
 
+    @abstractmethod
     def evaluate(self, state: Any, seat: str) -> float:
         """How good ``state`` is for ``seat``, in [0, 1] (1: won). Must not read hidden things."""
-        raise NotImplementedError
 
     def optional(self, prompt: Prompt) -> bool:
         """Prompts that never block the game (play a card if you like); a bot answers them only when a
