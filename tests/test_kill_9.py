@@ -116,7 +116,8 @@ def test_kill_9_around_clicks_loses_nothing_acknowledged(tmp_path):
             if n % 4 < 3:           # stop inside one phase, the 1st to 6th time the run reaches it
                 config["target"] = [rng.randint(1, 6), PHASES[n % 4]]
                 killed, phase = zygote.run(config)
-            else:                   # or at a random moment
+            else:                   # or at a random moment (a run long enough to be under way then,
+                config["clicks"] = 400      # however fast or slow the machine is)
                 killed, phase = zygote.run(config, kill_after=rng.uniform(0.0, 0.15))
             assert killed, f"run {n} was not killed"
             kills[phase or "random"] += 1
