@@ -160,6 +160,14 @@ def test_ex05_closing_sunset():
 
 
 # --------------------------------------------------------------------------- EX-06
+def _bosses_back_to_the_deck(s):
+    """Empty the Boss Area (its Tarots back in the deck), so an example places exactly its own Bosses."""
+    for k in range(len(s.boss_area)):
+        if s.boss_area[k]:
+            s.boss_deck.append(s.boss_area[k].boss)
+            s.boss_area[k] = None
+
+
 def _night(**opts):
     s = new(quick_night=True, location=8, house_rules=OFF, **opts)
     answer(s, "start")
@@ -171,10 +179,7 @@ def test_ex06_the_stronger_comes_first_at_the_boxes():
     s = _night()
     clear_board(s)
     s.night.obstacles = {}
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     s.boss_deck.remove("joker")
     s.boss_area[0] = BossSlot(boss="joker", pos="E1.1")
     put(s, "E1.1", M=2, V=1)
@@ -189,10 +194,7 @@ def test_ex07_a_full_night_hour():
     # Hour 1: clean the board, then everyone passes.
     clear_board(s)
     s.night.obstacles = {"N2.2": "manhole"}
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     for b in ("admiral", "mistress"):
         s.boss_deck.remove(b)
     s.boss_area[0] = BossSlot(boss="admiral", pos="N2.3")
@@ -277,10 +279,7 @@ def test_ex08_attack_step():
     s = _night()
     clear_board(s)
     s.night.obstacles, s.night.forts = {}, {}
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     s.boss_deck.remove("martyr")
     s.boss_area[0] = BossSlot(boss="martyr", pos="E2.1")
     put(s, "N1.1", M=1, G=1)
@@ -337,10 +336,7 @@ def test_ex09_dawn():
         c.incapacitated, c.stress, c.refuge = False, 0, "N"
     assert sorted(options(s)) == ["E", "N", "S", "W"]
     clear_board(s)
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     for b in ("tenor", "doge"):
         s.boss_deck.remove(b)
     s.boss_area[0] = BossSlot(boss="tenor", pos="W1.2")
@@ -436,10 +432,7 @@ def test_ex06_bosses_attack_before_any_infected_then_by_attack():
     s = _night()
     clear_board(s)
     s.night.obstacles, s.night.forts = {}, {}
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     s.boss_deck.remove("joker")
     s.boss_area[0] = BossSlot(boss="joker", pos="E1.b")
     box(s, "E1", "@0", "@0", "@0")
@@ -461,10 +454,7 @@ def test_a_hit_that_wounds_without_killing_is_told():
     s = _night(order=["arlecchino", "medico", "pantalone", "capitan", "colombina", "brighella"])
     clear_board(s)
     s.night.obstacles = {}
-    for k in range(len(s.boss_area)):
-        if s.boss_area[k]:
-            s.boss_deck.append(s.boss_area[k].boss)
-            s.boss_area[k] = None
+    _bosses_back_to_the_deck(s)
     put(s, "N2.1", G=1)
     for c in s.characters:
         c.refuge, c.stress, c.paranoia = "N", 0, False
