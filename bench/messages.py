@@ -146,7 +146,7 @@ async def klash(bot, world, rnd) -> Tally:
         return _policy(rnd, prompt)
 
     def pick(prompts):
-        plain = [p for p in prompts if ":hand:" not in p.id and ":tok:" not in p.id]
+        plain = [p for p in prompts if p.kind not in ("hand", "arm_reroll")]
         return plain[0] if plain else prompts[0]
 
     await drive(bot, world, game.id, policy, tally, phase_of, lambda s: False, pick_prompt=pick)

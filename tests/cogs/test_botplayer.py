@@ -37,8 +37,9 @@ async def test_a_member_plays_a_whole_klash_match_against_the_bot(bot, world, se
         mine = [p for p in KLASH.pending(state) if p.player == "2"]
         # the bot never leaves the game waiting on itself
         assert mine, [p.id for p in KLASH.pending(state)]
-        prompt = next((p for p in mine if ":hand:" not in p.id and ":tok:" not in p.id), mine[0])
-        if ":team:" in prompt.id:
+        # the decision the game waits on (an Event Card or a token re-roll is optional)
+        prompt = next((p for p in mine if p.kind not in ("hand", "arm_reroll")), mine[0])
+        if prompt.kind == "team":
             choice = [f"p{i}" for i in valid_team(state, "2", 3)]
         else:
             choice = _policy(rnd, prompt)

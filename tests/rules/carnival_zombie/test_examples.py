@@ -275,13 +275,20 @@ def test_ex07_a_full_night_hour():
 
 
 # --------------------------------------------------------------------------- EX-08
-def test_ex08_attack_step():
+def _attack_board(boss: str, pos: str):
+    """A Night at its Activation step with an empty board (no Obstacle, Fortification or other Boss)
+    and one Boss, `boss`, at `pos`: the worked examples place their own Infected around it."""
     s = _night()
     clear_board(s)
     s.night.obstacles, s.night.forts = {}, {}
     _bosses_back_to_the_deck(s)
-    s.boss_deck.remove("martyr")
-    s.boss_area[0] = BossSlot(boss="martyr", pos="E2.1")
+    s.boss_deck.remove(boss)
+    s.boss_area[0] = BossSlot(boss=boss, pos=pos)
+    return s
+
+
+def test_ex08_attack_step():
+    s = _attack_board("martyr", "E2.1")
     put(s, "N1.1", M=1, G=1)
     put(s, "N2.1", V=1)
     box(s, "N2", "#")
@@ -429,12 +436,7 @@ def test_ex06_bosses_attack_before_any_infected_then_by_attack():
     """"The stronger comes first" (L408-411): any Boss before any Infected, then from the higher Attack
     down. The rulebook's own picture: the Joker (Attack 1) in E1's boxes attacks before the two Molochs
     (Attack 2) in Ring I, and the Vermin comes last."""
-    s = _night()
-    clear_board(s)
-    s.night.obstacles, s.night.forts = {}, {}
-    _bosses_back_to_the_deck(s)
-    s.boss_deck.remove("joker")
-    s.boss_area[0] = BossSlot(boss="joker", pos="E1.b")
+    s = _attack_board("joker", "E1.b")
     box(s, "E1", "@0", "@0", "@0")
     put(s, "E1.1", M=2, V=1)
     for c in s.characters:
