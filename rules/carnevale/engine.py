@@ -154,7 +154,7 @@ class CarnevaleEngine(Engine[GameState]):
             for pid in seats:
                 state.deployed[pid] = [m.uid for m in state.squad(pid)]
             self._after_deploy(state, events)
-        state.log = [e.text for e in events if e.public][-30:]
+        state.log = [e.text for e in events if e.public and e.text][-30:]
         return Outcome(state=state, events=events)
 
     # ================================================================== helpers
@@ -217,6 +217,11 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type not in ("choose", "concede"):
             raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
                                 "answer it first.")
+        if state.opportunities and action.type not in ("choose", "concede") and not (
+                action.type == "attack" and getattr(action, "opportunity", False)):
+            offer = state.opportunities[0]
+            raise IllegalAction("opportunity_pending", model=state.models[offer["model"]].name,
+                                target=state.models[offer["target"]].name)
         pre: list[Event] = []
         uid = getattr(action, "model", "")
         if isinstance(uid, str) and uid in state.models and state.models[uid].entering and action.type in (
@@ -241,14 +246,15 @@ class CarnevaleEngine(Engine[GameState]):
         ap_before = state.models[acting].ap if acting else 0
         ready_before = state.models[acting].at_ready if acting else ""
         events = pre + handler(state, action, actor)
+        events += self._morale_due(state)
         if acting and acting in state.models:
             m = state.models[acting]
             if m.ap < ap_before or (m.at_ready and not ready_before):   # an action of the activating model ended
-                if state.sub.get("kind") in REACTIONS:
+                if state.sub.get("kind") in REACTIONS or state.opportunities:
                     state.ready_due = m.uid          # once the reaction is answered
                 else:
                     events += self._offer_ready_shot(state, m)
-        if state.ready_due and not state.sub:
+        if state.ready_due and not state.sub and not state.opportunities:
             due, state.ready_due = state.models.get(state.ready_due), ""
             if due is not None:
                 events += self._offer_ready_shot(state, due)
@@ -258,11 +264,12 @@ class CarnevaleEngine(Engine[GameState]):
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
                 and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")):
             events += self._end_activation(state, state.models[state.active])
-        if state.finish_after_geyser and not state.morale_queue and not state.sub and not state.over:
+        if state.finish_after_geyser and not (state.morale_queue or state.morale_due or state.opportunities
+                                              or state.sub or state.over):
             # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
             state.finish_after_geyser = False
             events += self._finish(state)
-        state.log = (state.log + [e.text for e in events if e.public])[-30:]
+        state.log = (state.log + [e.text for e in events if e.public and e.text])[-30:]
         return events
 
     # ------------------------------------------------------------------ deployment and rounds
@@ -604,13 +611,10 @@ class CarnevaleEngine(Engine[GameState]):
                 events.append(ev("aqua_alta_end", f"Aqua Alta roll {d}: the water recedes."))
             else:
                 events.append(ev("aqua_alta", f"Aqua Alta roll {d}: the water stays (−1 MOV on the ground)."))
-        for m in list(state.models.values()):
-            if m.in_play and m.fleeing:
-                base, mods, auto = M.morale_pool(state, m)
-                r = M.model_roll(state, m, base, label="Morale (fleeing)", mods=mods, auto_mods=auto, events=events)
-                if r.success:
-                    m.fleeing = False
-                    events.append(ev("rally", f"{m.name} regains control.", model=m.uid))
+        # fleeing models roll to rally, each with its reroll window (none after the last Round: the
+        # adventure is over and nothing would come of it)
+        events += self._morale_queue(state, [m.uid for m in state.models.values() if m.in_play and m.fleeing], 0,
+                                     "fleeing", rally=True, window=rnd < state.max_rounds)
         for m in state.models.values():
             if m.in_play:
                 m.activated = False
@@ -913,8 +917,10 @@ class CarnevaleEngine(Engine[GameState]):
         self._own(state, att, actor)
         tgt = state.model(a.target)
         if a.opportunity:
-            if not att.in_play:
-                raise IllegalAction(f"{att.name} is not on the table.")
+            offer = state.opportunities[0] if state.opportunities else {}
+            if offer.get("model") != att.uid or offer.get("target") != tgt.uid:
+                raise IllegalAction("no_opportunity", model=att.name, target=tgt.name)
+            return self._take_opportunity(state, a.weapon)
         else:
             self._active(state, a.model, actor)
             if att.petrified:
@@ -922,6 +928,19 @@ class CarnevaleEngine(Engine[GameState]):
         pre = [] if a.opportunity else self._gondola_check(state, att)
         return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                          a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
+
+    def _take_opportunity(self, state: GameState, weapon: str = "") -> list[Event]:
+        """The first free Attack of Opportunity on offer is made (0 AP, a plain attack)."""
+        offer = state.opportunities.pop(0)
+        att, tgt = state.model(offer["model"]), state.model(offer["target"])
+        if not (att.in_play and tgt.in_play):
+            return []
+        return combat.melee_attack(state, att, tgt, weapon, opportunity=True)
+
+    def _decline_opportunity(self, state: GameState) -> list[Event]:
+        offer = state.opportunities.pop(0)
+        return [Event("opportunity_declined", {"model": state.models[offer["model"]].name,
+                                               "target": state.models[offer["target"]].name})]
 
     def _do_steal(self, state: GameState, a: A.StealFragment, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
@@ -985,8 +1004,11 @@ class CarnevaleEngine(Engine[GameState]):
             done = combat.magic_roll_stands(state, a, ctx["cast"], r, events)
             return events + self._after_magic_roll(state, a, done, self._spell(state, done["spell"]))
         if ctx["type"] == "morale":
-            events += M.morale_result(state, a, r)
-            return events + self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"])
+            events += (M.rally_result if ctx.get("rally") else M.morale_result)(state, a, r)
+            events += self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"], ctx.get("rally", False))
+            if ctx.get("then") and not state.sub:      # the attack that Fear held goes on
+                events += combat.resume_attack(state, ctx["then"])
+            return events
         if ctx["type"] == "morale_group":
             return events + self._group_stands(state, ctx, r)
         weapon = WeaponState.from_dict(ctx["weapon"])
@@ -994,11 +1016,14 @@ class CarnevaleEngine(Engine[GameState]):
         return events
 
     # ------------------------------------------------------------------ Morale with a reroll window
-    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str) -> list[Event]:
+    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str, rally: bool = False,
+                      window: bool = True) -> list[Event]:
         """Single Morale rolls one model after another; a reroll window after a roll pauses the
-        queue (the rest goes into the window's context and resumes when the roll stands)."""
+        queue (the rest goes into the window's context and resumes when the roll stands).
+        `rally`: a fleeing model's End-of-Round roll (success: control again; failure: no Stun)."""
         events: list[Event] = []
         uids = list(uids)
+        result = M.rally_result if rally else M.morale_result
         while uids:
             m = state.model(uids.pop(0))
             if not m.in_play:
@@ -1006,10 +1031,24 @@ class CarnevaleEngine(Engine[GameState]):
             base, mods, auto = M.morale_pool(state, m, modifier)
             r = M.model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
                              auto_mods=auto, events=events)
-            ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason}
-            if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx, events):
+            ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason,
+                   "rally": rally}
+            if window and state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx,
+                                                                                                events):
                 return events
-            events += M.morale_result(state, m, r)
+            events += result(state, m, r)
+        return events
+
+    def _morale_due(self, state: GameState) -> list[Event]:
+        """The Morale tests an action caused (a Leader or the last friend fell, Fear after the attack),
+        once the action is done and no reaction is pending: each with its reroll window."""
+        events: list[Event] = []
+        while state.morale_due and not state.sub and not state.opportunities and not state.over:
+            item = state.morale_due.pop(0)
+            if item["kind"] == "group":
+                events += self._morale_group(state, item["player"], item["reason"])
+            else:
+                events += self._morale_queue(state, item["models"], item.get("modifier", 0), item["reason"])
         return events
 
     def _morale_group(self, state: GameState, pid: str, reason: str, modifier: int = 0) -> list[Event]:
@@ -1745,6 +1784,14 @@ class CarnevaleEngine(Engine[GameState]):
             prompts.append(Prompt(id=item["id"], player=item["player"],
                                   text=f"{fallen} fell. Which of your models were within 5''? They test Morale.",
                                   options=tuple(opts), min_choices=1, max_choices=len(opts)))
+        if state.opportunities and not state.sub:
+            offer = state.opportunities[0]
+            att, tgt = state.models[offer["model"]], state.models[offer["target"]]
+            names = {"model": att.name, "target": tgt.name}
+            prompts.append(Prompt.ask("opportunity", names, att.owner,
+                                      [Option.of("take", "opportunity_take", **names),
+                                       Option.of("decline", "opportunity_decline", **names)], key=(offer["n"],)))
+            return prompts
         if state.mad_minute and not state.sub:
             names = ", ".join(state.models[u].name for u in state.mad_minute if u in state.models)
             prompts.append(Prompt(id=f"mm-{state.turn}-{len(state.mad_minute)}",
@@ -1958,6 +2005,8 @@ class CarnevaleEngine(Engine[GameState]):
         who = Actor(pid, actor.gm)
         pick = a.options[0]
         p = prompt.id
+        if prompt.kind == "opportunity":
+            return self._take_opportunity(state) if pick == "take" else self._decline_opportunity(state)
         if p.startswith("gy-"):
             state.morale_queue.pop(0)
             hit = [u for u in a.options if u != "none"]

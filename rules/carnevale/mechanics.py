@@ -357,10 +357,10 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         if successor:
             events.append(ev("leader", f"{successor.name} becomes the main Leader.", model=successor.uid))
         if state.squad(m.owner):
-            events += morale_group(state, m.owner, "the Leader fell")
+            state.morale_due.append({"kind": "group", "player": m.owner, "reason": "the Leader fell"})
     left = state.squad(m.owner)
     if len(left) == 1 and not was_leader:
-        events += morale_single(state, left[0], 0, "last survivor of the squad")
+        state.morale_due.append({"kind": "single", "models": [left[0].uid], "reason": "last survivor of the squad"})
     elif len(left) > 1 and not was_leader:
         state.counter += 1
         state.morale_queue.append({"id": f"mor-{state.counter}", "player": m.owner, "fallen": m.uid})
@@ -378,17 +378,6 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
     return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
 
 
-def morale_single(state: GameState, m: ModelState, modifier: int = 0, reason: str = "") -> list[Event]:
-    if not m.in_play:
-        return []
-    events: list[Event] = []
-    base, mods, auto = morale_pool(state, m, modifier)
-    r = model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
-                   auto_mods=auto, events=events)
-    events += morale_result(state, m, r)
-    return events
-
-
 def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
     if r.success:
         return [ev("morale_pass", f"{m.name} holds firm.", model=m.uid)]
@@ -400,25 +389,12 @@ def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]
     return events
 
 
-def morale_group(state: GameState, pid: str, reason: str = "", modifier: int = 0) -> list[Event]:
-    squad = state.squad(pid)
-    if not squad:
+def rally_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
+    """A fleeing model's End-of-Round Morale roll: success restores control; a failure keeps it fleeing."""
+    if not r.success:
         return []
-    roller = max(squad, key=lambda x: (attr(x, "MIN"), x.uid == state.players[pid].leader))
-    leader = first_leader(state, pid)
-    events: list[Event] = []
-    base, mods, auto = morale_pool(state, roller, modifier, single=False)
-    if leader and leader.command:
-        mods = mods + [("Leader's Command", leader.command)]
-    r = model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
-                   mods=mods, auto_mods=auto, events=events)
-    if r.success:
-        events.append(ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid))
-        return events
-    events.append(ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid))
-    for m in squad:
-        events += morale_single(state, m, modifier, "group failure")
-    return events
+    m.fleeing = False
+    return [ev("rally", f"{m.name} regains control.", model=m.uid)]
 
 
 # ------------------------------------------------------------------ falls and water
