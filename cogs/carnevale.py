@@ -719,15 +719,17 @@ class CarnevaleCog(commands.Cog):
     @app_commands.describe(model="The attacker", target="The enemy", weapon="Weapon (default: its best)",
                            manoeuvre="A manoeuvre", allies="Your other models in contact with the target",
                            enemies="Other enemies in contact with the attacker", karma="Karma dice",
-                           two_weapons="Fighting with two weapons")
+                           two_weapons="Fighting with two weapons",
+                           opportunity="The free Attack of Opportunity on offer (after a Fumble)")
     @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete, weapon=weapon_autocomplete)
     @app_commands.choices(manoeuvre=[app_commands.Choice(name=m.replace("_", " "), value=m) for m in MANOEUVRES])
     async def attack(self, interaction: discord.Interaction, model: str, target: str, weapon: str | None = None,
                      manoeuvre: str | None = None, allies: app_commands.Range[int, 0, 10] = 0,
                      enemies: app_commands.Range[int, 0, 10] = 0,
-                     karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, two_weapons: bool = False):
+                     karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, two_weapons: bool = False,
+                     opportunity: bool = False):
         await self._act(interaction, A.Attack(model, target, weapon or "", manoeuvre or "", allies, enemies, karma,
-                                              two_weapons=two_weapons))
+                                              two_weapons=two_weapons, opportunity=opportunity))
 
     @game.command(name="shoot", description="Shoot or throw at an enemy: range, cover and aim worked out")
     @app_commands.describe(model="The shooter", target="The enemy", weapon="Weapon (default: the first loaded)",

@@ -663,3 +663,62 @@ async def test_gondola_capacity_through_the_status_command(bot, world):
     await call(world, cog.status, 2, model="a3", status="on_gondola", gondola="g2")
     models = (await bot.store.game(game.id)).state["models"]
     assert (models["a2"]["gondola"], models["a3"]["gondola"]) == ("g1", "g2")
+
+
+async def fumbling_game(bot, world, monkeypatch):
+    """A game where Alice's Citizen of Venice (a4, the fewest dice) fumbles its first attack on the
+    Pulcinella (b3): the seed is searched for through the engine, then the cog plays it."""
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    for seed in range(1, 400):
+        game = await start_game(bot, world, monkeypatch, seed)
+        state = ENGINE.load_state(game.state)
+        winner = state.initiative["winner"]
+        order = Choose("order-r1", ("me" if winner == "2" else "opponent",))
+        ordered, _ = peek(state, [(winner, order)])
+        try:
+            after, _ = peek(ordered, [("2", A.Activate("a4")), ("2", A.Attack("a4", "b3"))])
+        except Exception:
+            after = None
+        if after is not None and [p.kind for p in ENGINE.pending(after)] == ["opportunity"]:
+            await click(world, world.last("channel:10", with_view=True), world.users[int(winner)],
+                        index=0 if winner == "2" else 1)
+            cog = cog_of(bot)
+            await call(world, cog.activate, 2, model="a4")
+            await call(world, cog.attack, 2, model="a4", target="b3")
+            return game
+        await bot.store.end_game(game)
+        world.sent.clear()
+    raise AssertionError("no seed in range")
+
+
+async def test_a_fumble_offers_the_attack_of_opportunity_as_buttons(bot, world, monkeypatch):
+    from bench.messages import answer, prompt_message
+    game = await fumbling_game(bot, world, monkeypatch)
+    assert "Pulcinella may make a free Attack of Opportunity on Citizen of Venice (Fumble)." in world.public_text()
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    (prompt,) = ENGINE.pending(state)
+    assert (prompt.kind, prompt.player) == ("opportunity", "3")
+    message = prompt_message(world, game.id, prompt.id)
+    labels = [item.item.label for item in message.view.children]
+    assert labels == ["Attack Citizen of Venice (free)", "Let it go"]
+    assert "Citizen of Venice fumbled against Pulcinella: make a free Attack of Opportunity (0 AP) on " \
+           "Citizen of Venice?" in message.content
+    # Alice's other actions wait for Bruno's answer
+    await call(world, cog_of(bot).end, 2, model="a4")
+    assert "Pulcinella may first make a free Attack of Opportunity on Citizen of Venice" in last_private(world, 2)
+    assert await answer(world, game.id, prompt, ["take"], world.users[3])
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    assert state.opportunities == [] and state.active == "a4"
+    assert "Pulcinella — Attack of Opportunity on Citizen of Venice" in world.public_text()
+
+
+async def test_the_attack_of_opportunity_by_command(bot, world, monkeypatch):
+    game = await fumbling_game(bot, world, monkeypatch)
+    version = (await bot.store.game(game.id)).version
+    await call(world, cog_of(bot).attack, 3, model="b3", target="a4", opportunity=True)
+    assert last_private(world, 3) == "✓ Done."
+    record = await bot.store.game(game.id)
+    assert record.version == version + 1 and record.state["opportunities"] == []
+    await call(world, cog_of(bot).attack, 3, model="b3", target="a4", opportunity=True)
+    assert "has no free Attack of Opportunity on Citizen of Venice" in last_private(world, 3)
