@@ -215,7 +215,9 @@ async def record_result(store, guild_id: int, state) -> list[str]:
             continue
         rec = CampaignRecord.from_dict(data["campaign"])
         title = adventure_title(state) or f"Adventure {len(rec.adventures) + 1}"
-        C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid)
+        models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
+        C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid,
+                           fallen=C.fallen_in_game(rec, models))
         data["campaign"] = rec.to_dict()
         await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
         lines.append(t("carnevale.game.recorded", None, who=mention(pid), squad=name, line=rec.history[-1]))
@@ -906,7 +908,11 @@ class CarnevaleCog(commands.Cog):
         changes nothing; a result is saved, then told to the channel."""
         await self.host.begin(interaction)
         data, rec = await self._campaign(interaction, squad)
-        lines = change(rec)                                   # raises IllegalAction: nothing saved
+        try:
+            lines = change(rec)                               # raises IllegalAction: nothing saved
+        except BautaError as exc:
+            exc.system = exc.system or SYSTEM_NAME            # its code is in the Carnevale catalogue
+            raise
         data["campaign"] = rec.to_dict()
         await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, data["squad"]["name"],
                                         data)
@@ -1000,7 +1006,7 @@ class CarnevaleCog(commands.Cog):
     @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
     async def campaign_injury(self, interaction: discord.Interaction, squad: str, member: str):
         def change(rec):
-            return self._record_rolls(rec, [C.fallen_roll(rec.rng, rec.member(member))])
+            return self._record_rolls(rec, [C.injury_roll(rec, member)])
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="spend", description="Spend Campaign Points from the squad's bank")

@@ -604,20 +604,31 @@ async def test_a_finished_game_is_recorded_in_both_campaign_ledgers(bot, world):
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
                adventure="unexpected_clash", deploy_all=True)
     game = await bot.store.active_game(1, 10)
+    await call(world, cog.damage, 2, model="a3", amount=50, ignore_protection=True)     # the Hybrid falls
     await call(world, cog.concede, 3)
     result = (await bot.store.game(game.id)).state["result"]["vp"]
     records = {u: (await bot.store.character(1, u, "carnevale", n))["campaign"] for u, n in ((2, "Rashaar"),
                                                                                           (3, "Guild"))}
-    # 1 VP per own model alive, the Trifling Citizen of Venice ignored (3 and 4), nobody killed;
+    # 1 VP per own model alive, the Trifling Citizen of Venice ignored (2 and 4); each fallen enemy counts
+    # for the other side (the Hybrid, for Bruno);
     # Campaign Points = VP, +5 for the winner (the side that did not concede)
-    assert (result["2"]["alive"], result["3"]["alive"], result["2"]["kills"]) == (3, 4, 0)
+    assert (result["2"]["alive"], result["3"]["alive"], result["2"]["kills"], result["3"]["kills"]) == (2, 4, 0, 1)
     for u, won in ((2, True), (3, False)):
         (adv,) = records[u]["adventures"]
         assert adv["name"] == "Unexpected Clash" and adv["won"] is won and adv["vp"] == result[str(u)]["total"]
         assert adv["cp"] == adv["vp"] + (5 if won else 0) and records[u]["bank"] == adv["cp"]
+    assert (records[2]["adventures"][0]["fallen"], records[3]["adventures"][0]["fallen"]) == (["Hybrid"], [])
     text = world.public_text()
     assert f"→ {records[2]['bank']} Campaign Points (bank {records[2]['bank']})" in text
     assert f"→ {records[3]['bank']} Campaign Points (bank {records[3]['bank']})" in text
+    # only the Hybrid fell: only it rolls on the Fallen table, once
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Ugdru-Rashaar")
+    assert last_private(world, 2) == ("Ugdru-Rashaar did not fall in Unexpected Clash: only a model that Fell in "
+                                      "Combat rolls on the Fallen table.")
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Hybrid")
+    assert "Hybrid: rolled" in world.public_text()
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Hybrid")
+    assert last_private(world, 2) == "Hybrid has already rolled on the Fallen table after Unexpected Clash."
 
 
 async def test_campaign_powers_hostage_and_legacy_commands(bot, world):
