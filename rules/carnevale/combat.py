@@ -302,7 +302,7 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if t.at_ready == "melee" and manoeuvre != "push":
         return _at_ready_melee(state, a, t, weapon, mods, karma, events)
     r = model_roll(state, a, attr(a, "COM"), difficulty, label=f"Combat vs DEX {difficulty}", mods=mods,
-                   karma=karma, events=events)
+                   karma=karma, events=events, stat="COM")
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
         events.append(record(state, a, r, "two-weapon reroll of a missed die"))
@@ -458,9 +458,9 @@ def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: Weap
     """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
     events.append(ev("at_ready_melee", f"{t.name} is At the Ready: both roll Combat.", model=t.uid))
     ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
-                    karma=karma, events=events)
+                    karma=karma, events=events, stat="COM")
     tw = pick_weapon(t, "", "melee")
-    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events)
+    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events, stat="COM")
     return resolve_at_ready(state, a, t, weapon, tw, ra, rt, events)
 
 
@@ -653,7 +653,7 @@ def _shot_after_fear(state: GameState, ctx: dict) -> list[Event]:
     victims = [t] + [x for x in targets if x.uid != t.uid]
     difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
     r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
-                   karma=ctx["karma"], events=events)
+                   karma=ctx["karma"], events=events, stat="SHO")
     pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0) + ctx["pen"]
     shot = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
             "pen": pen, "flames": ctx["flames"], "split": ctx["split"]}
@@ -748,7 +748,7 @@ def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: W
                          model=a.uid, inches=slide))
     else:
         r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, label=f"throwing {w.name}", mods=mods,
-                       karma=karma, events=events)
+                       karma=karma, events=events, stat="SHO")
         if r.fumble and w.firearm:
             return events + shooting_fumble(state, a, w)
         if r.aces == 0:
@@ -861,7 +861,7 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
     if not c.in_play:
         return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
                 "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
-    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events)
+    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events, stat="MIN")
     ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
            "targets": [x.uid for x in targets], "attribute": attribute.upper(), "paid": 0 if diamond else cost}
     if state.house_rules.get("reroll_window", True) and offer_reroll(

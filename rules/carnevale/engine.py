@@ -448,7 +448,7 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("savage", f"Savage: d5 ({face} on the d10) = +{bonus} AP, {m.ap} AP.", model=m.uid))
         if has(m, "Mindless") and any(has(x, "Mind Control") for x in state.squad(m.owner, False) if x.fallen) \
                 and not any(has(x, "Mind Control") for x in state.squad(m.owner)):
-            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events)
+            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events, stat="MIN")
             if not r.success:
                 m.ap = 0
                 events.append(ev("uncontrolled", f"{m.name} stands idle with 0 AP this Round.", model=m.uid))
@@ -1634,7 +1634,7 @@ class CarnevaleEngine(Engine[GameState]):
             if own is None or not own.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events)
+            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events, stat="MIN")
             if r.critical:
                 own.karma = own.karma_max
             elif r.fumble:
@@ -1647,7 +1647,7 @@ class CarnevaleEngine(Engine[GameState]):
             if tgt is None or not tgt.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events)
+            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events, stat="MIN")
             if r.aces == 0:
                 loss = ceil_half(tgt.karma)
                 tgt.karma -= loss
@@ -1743,7 +1743,7 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("cast", f"{n.name} answers with Naach-Tith Annulment ({cost} Karma, 0 AP).",
                              model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost))
             r = M.model_roll(state, n, attr(n, "MIN"), label="Magic roll (Naach-Tith Annulment)",
-                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events)
+                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events, stat="MIN")
             if r.fumble:
                 events += M.stun(state, n, "fumbled Magic roll")
             ctx = dict(ctx)

@@ -134,20 +134,29 @@ def spend_karma(m: ModelState, n: int, why: str) -> None:
     m.karma -= n
 
 
-def record(state: GameState, m: ModelState | None, result: PoolResult, label: str) -> Event:
+def record(state: GameState, m: ModelState | None, result: PoolResult, label: str, stat: str = "") -> Event:
+    """The roll as an event that explains itself: the attribute and its value, each modifier with
+    its reason, the cap, the dice rolled, then the faces and the result."""
     data = result.to_public()
     data["model"] = m.uid if m else ""
     data["label"] = label
+    data["stat"] = stat
+    if result.pool is not None:
+        data["base"] = result.pool.base
+        data["modifiers"] = [[k, v] for k, v in result.pool.modifiers if v]
+        data["pool"] = (f"{stat} " if stat else "") + result.pool.describe()
     state.last_roll = {"model": m.uid if m else "", "label": label, "result": result.to_dict()}
     who = f"{m.name}: " if m else ""
-    return ev("roll", f"{who}{label} — {result.summary()}", **data)
+    explained = f"{data['pool']} → " if result.pool is not None else ""
+    return ev("roll", f"{who}{label} — {explained}{result.summary()}", **data)
 
 
 def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY,
                label: str = "", kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
                auto_mods: bool = True, default_effects: bool = False,
-               events: list[Event] | None = None) -> PoolResult:
-    """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here)."""
+               events: list[Event] | None = None, stat: str = "") -> PoolResult:
+    """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here).
+    `stat`: the attribute the pool comes from (COM, SHO, MIN, DEX…), named in the roll's line."""
     if karma > 2:
         raise IllegalAction("Karma can add at most 2 dice to a roll.")
     all_mods = (roll_mods(state, m, kind) if auto_mods else []) + list(mods or [])
@@ -157,7 +166,7 @@ def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BAS
     pool = build_pool(base, all_mods, state.house_rules.get("pool_order", "net_then_clamp"))
     result = roll_pool(state.rng, pool, difficulty, label=label)
     if events is not None:
-        events.append(record(state, m, result, label))
+        events.append(record(state, m, result, label, stat or kind))
         if default_effects:
             events.extend(default_crit_fumble(m, result))
     return result
@@ -207,7 +216,7 @@ def bond_maintenance(state: GameState, t: ModelState, e, why: str) -> list[Event
     c.karma -= 1
     events: list[Event] = [ev("bond_roll", f"{why}: {c.name} pays 1 Karma for a new Magic roll.", model=c.uid)]
     r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)",
-                   mods=[("target's Mind", -attr(t, "MIN"))], events=events)
+                   mods=[("target's Mind", -attr(t, "MIN"))], events=events, stat="MIN")
     if not r.success:
         events += break_bond(state, t, e, "the Magic roll failed")
     return events
@@ -347,7 +356,7 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         for c in state.squad(m.owner):
             if has(c, "Mind Control"):
                 r = model_roll(state, c, attr(c, "MIN"), label="Mind Control (a controlled model fell)",
-                               events=events)
+                               events=events, stat="MIN")
                 if not r.success:
                     events += stun(state, c, "Mind Control")
                 break

@@ -164,3 +164,15 @@ def test_the_rally_roll_of_a_fleeing_model_at_end_of_round_gets_its_reroll_windo
     assert kinds(ev) == ["roll", "rally"] and not s.models["b3"].fleeing
     assert not s.models["b3"].stunned                  # a rally roll never Stuns
     assert ENGINE.pending(s)[0].id == f"order-r{s.round}"
+
+
+# ------------------------------------------------------------------ every roll explains itself
+def test_an_in_game_roll_names_its_attribute_and_each_modifier():
+    s = base(P1, "Citizen of Venice")
+    s, _ = apply(s, A.Activate("a1"), P1)             # the Capodecime: SHO 4, a Pistol (range 8'')
+    script(s, 4)
+    s, ev = apply(s, A.Shoot("a1", "b2", distance=12, cover_size="medium", cover_hardness="light"), P1)
+    roll = next(e for e in ev if e.kind == "roll")
+    assert (roll.data["stat"], roll.data["base"], roll.data["modifiers"]) == ("SHO", 4, [["range", -1], ["cover", -2]])
+    assert roll.data["pool"] == "SHO 4 −1 range −2 cover = 1d10"
+    assert roll.text == "Capodecime: Shooting vs 7 — SHO 4 −1 range −2 cover = 1d10 → [4] vs 7: 0 Aces"
