@@ -1966,6 +1966,14 @@ class CarnevaleEngine(Engine[GameState]):
             foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
             opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes[:24]] + [back]
             return Prompt(id=f"tg-{base}", player=m.owner, text=f"{m.name}: choose the target.", options=tuple(opts))
+        if kind == "distance":
+            return self._distance_prompt(state, m, state.models[sub["target"]], base)
+        if kind == "contact":
+            t = state.models[sub["target"]]
+            names = {"model": m.name, "target": t.name}
+            opts = [Option.of(f"a{i}e{j}", "melee_contact", allies=i, enemies=j) for i in range(3) for j in range(3)]
+            return Prompt.ask("melee_contact", names, m.owner, opts + [Option.of("back", "back")],
+                              key=(m.uid, base))
         if kind == "dis_pick":
             foes = state.squad(state.opponent(m.owner))[:24]
             opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes]
@@ -1997,6 +2005,28 @@ class CarnevaleEngine(Engine[GameState]):
             return Prompt(id=f"hl-{base}", player=m.owner, text="Heal which friend (in base contact)?",
                           options=tuple(opts))
         raise IllegalAction("Unknown step.")  # pragma: no cover
+
+    def _distance_prompt(self, state: GameState, m: ModelState, t: ModelState, base: str) -> Prompt:
+        """How far the target is, in the bands that change the pool: within the weapon's range, then
+        each started 5'' beyond it (−1 die each) up to twice the range."""
+        w = combat.pick_weapon(m, "", "ranged")
+        opts = [Option.of(f"d{w.range}", "distance_within", range=w.range)]
+        near = w.range
+        while near + 1 <= 2 * w.range:       # each band is sent as a distance inside it
+            far = min(near + 5, 2 * w.range)
+            opts.append(Option.of(f"d{near + 1}", "distance_beyond", near=near, far=far,
+                                  dice=tables.range_penalty(w.range, near + 1)))
+            near += 5
+        return Prompt.ask("shot_distance", {"model": m.name, "target": t.name, "weapon": w.name, "range": w.range},
+                          m.owner, opts + [Option.of("back", "back")], key=(m.uid, base))
+
+    def _ranged_band(self, m: ModelState) -> bool:
+        """Whether the shot's distance changes its pool: a weapon with a range, not a template."""
+        try:
+            w = combat.pick_weapon(m, "", "ranged")
+        except IllegalAction:
+            return False
+        return w.range > 0 and M.weapon_x(w.abilities, "Blast") is None and not w.damage_dice
 
     # ------------------------------------------------------------------ Choose
     def _do_choose(self, state: GameState, a: Choose, actor: Actor) -> list[Event]:
@@ -2079,10 +2109,19 @@ class CarnevaleEngine(Engine[GameState]):
         sub = dict(state.sub)
         state.counter += 1
         if p.startswith("tg-"):
-            if sub["kind"] == "melee":
-                state.sub = {}
-                return self._do_attack(state, A.Attack(m.uid, pick), who)
-            state.sub = {"kind": "cover", "target": pick}
+            if sub["kind"] == "melee":          # then: who else is in contact (the outnumbering dice)
+                state.sub = {"kind": "contact", "target": pick}
+            elif self._ranged_band(m):          # then: how far, then what cover
+                state.sub = {"kind": "distance", "target": pick}
+            else:
+                state.sub = {"kind": "cover", "target": pick}
+            return []
+        if prompt.kind == "melee_contact":
+            state.sub = {}
+            allies, enemies = int(pick[1]), int(pick[3])
+            return self._do_attack(state, A.Attack(m.uid, sub["target"], allies=allies, enemies=enemies), who)
+        if prompt.kind == "shot_distance":
+            state.sub = {"kind": "cover", "target": sub["target"], "distance": int(pick[1:])}
             return []
         if p.startswith("dp-"):
             state.sub = {}
@@ -2090,7 +2129,8 @@ class CarnevaleEngine(Engine[GameState]):
         if p.startswith("cv-"):
             _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
             state.sub = {}
-            return self._do_shoot(state, A.Shoot(m.uid, sub["target"], cover_size=size, cover_hardness=hard), who)
+            return self._do_shoot(state, A.Shoot(m.uid, sub["target"], distance=sub.get("distance", 0),
+                                                 cover_size=size, cover_hardness=hard), who)
         if p.startswith("sp-"):
             spell = self._castable(state, m)[int(pick[1:])]
             nxt = self._spell_next_step(spell)

@@ -96,7 +96,8 @@ def test_full_game_of_two_sample_squads():
     for side in (P1, P2):
         v = vp[side]
         assert v["total"] == 2 * v["kills"] + v["alive"] + v["objective"] + v["vials"] + v["agenda_vp"]
-    assert (vp[P1]["total"], vp[P2]["total"]) == (5, 3) and s.result["winner"] == P1
+    # (the seeded random clicks: the melee and shoot buttons ask the table facts since issue 14)
+    assert (vp[P1]["total"], vp[P2]["total"]) == (9, 1) and s.result["winner"] == P1
 
 
 def test_view_shows_life_tracks_and_the_cost_of_the_next_spell():

@@ -176,3 +176,40 @@ def test_an_in_game_roll_names_its_attribute_and_each_modifier():
     assert (roll.data["stat"], roll.data["base"], roll.data["modifiers"]) == ("SHO", 4, [["range", -1], ["cover", -2]])
     assert roll.data["pool"] == "SHO 4 −1 range −2 cover = 1d10"
     assert roll.text == "Capodecime: Shooting vs 7 — SHO 4 −1 range −2 cover = 1d10 → [4] vs 7: 0 Aces"
+
+
+# ------------------------------------------------------------------ the buttons ask what the table knows
+def click_through(s, player, *picks):
+    for pick in picks:
+        s, ev = apply(s, Choose(ENGINE.pending(s)[0].id, (pick,)), player)
+    return s, ev
+
+
+def test_the_shoot_buttons_ask_the_distance_band_then_the_cover():
+    s = base(P1, "Citizen of Venice")
+    s, _ = apply(s, A.Activate("a1"), P1)             # the Capodecime's Pistol: range 8''
+    s, _ = click_through(s, P1, "shoot", "b2")
+    p = ENGINE.pending(s)[0]
+    assert (p.kind, p.args) == ("shot_distance", {"model": "Capodecime", "target": "Hybrid", "weapon": "Pistol",
+                                                  "range": 8})
+    assert [(o.id, o.args) for o in p.options] == [("d8", {"range": 8}), ("d9", {"near": 8, "far": 13, "dice": -1}),
+                                                    ("d14", {"near": 13, "far": 16, "dice": -2}), ("back", {})]
+    script(s, 9, 9)
+    s, ev = click_through(s, P1, "d14", "m-light")    # 13–16'' and medium light cover: 4 −2 −2 = 0 dice
+    roll = next(e for e in ev if e.kind == "roll")
+    assert roll.data["modifiers"] == [["range", -2], ["cover", -2]] and roll.data["dice"] == []
+
+
+def test_the_melee_buttons_ask_who_else_is_in_contact():
+    s = base(P1, "Citizen of Venice")
+    s, _ = apply(s, A.Activate("a1"), P1)             # the Capodecime: COM 4
+    s, _ = click_through(s, P1, "melee", "b2")
+    p = ENGINE.pending(s)[0]
+    assert (p.kind, p.args) == ("melee_contact", {"model": "Capodecime", "target": "Hybrid"})
+    assert [o.id for o in p.options] == ["a0e0", "a0e1", "a0e2", "a1e0", "a1e1", "a1e2", "a2e0", "a2e1", "a2e2",
+                                         "back"]
+    script(s, 2, 2, 2, 2, 2)
+    s, ev = click_through(s, P1, "a2e1")
+    roll = next(e for e in ev if e.kind == "roll")
+    assert roll.data["pool"] == "COM 4 +2 friends in contact with the target −1 other enemies in contact = 5d10"
+    assert s.models["a1"].ap == 2
