@@ -214,7 +214,7 @@ async def record_result(store, guild_id: int, state) -> list[str]:
         if not data or not data.get("campaign"):
             continue
         rec = CampaignRecord.from_dict(data["campaign"])
-        title = adventure_title(state) or f"Adventure {len(rec.adventures) + 1}"
+        title = adventure_title(state)
         models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
         C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid,
                            fallen=C.fallen_in_game(rec, models))
@@ -320,8 +320,9 @@ class CarnevaleCog(commands.Cog):
                 mcost = member_cost(pack, m)
             except Exception:  # noqa: BLE001
                 mcost = "?"
-            lines.append(t("carnevale.squad.member", locale, i=i, name=m.name or m.profile, profile=m.profile,
-                           leader=" ★ Leader" if m.leader else "", cost=mcost,
+            named = m.name and m.name != m.profile        # an unnamed model is its profile, said once
+            lines.append(t("carnevale.squad.member" if named else "carnevale.squad.member_unnamed", locale, i=i,
+                           name=m.name, profile=m.profile, leader=" ★ Leader" if m.leader else "", cost=mcost,
                            extra=(" · " + " · ".join(extra)) if extra else ""))
         problems = validate_squad(pack, squad)
         lines.append(t("carnevale.squad.problems", locale, problems=" ".join(problems)) if problems
@@ -483,6 +484,8 @@ class CarnevaleCog(commands.Cog):
         rule = TIE_RULES.get(tie_rule, tie_rule)
         if res.a_aces == res.b_aces and res.winner != "tie":
             lines.append(t("carnevale.opposed.tie_won", loc, who=me if res.winner == "a" else them, rule=rule))
+        elif res.winner == "tie" and tie_rule == "none":
+            lines.append(t("carnevale.opposed.tie_none", loc))
         elif res.winner == "tie":
             lines.append(t("carnevale.opposed.tie", loc, rule=rule))
         else:
@@ -980,8 +983,7 @@ class CarnevaleCog(commands.Cog):
                               won: bool, adventure: str | None = None,
                               note: app_commands.Range[str, 1, 200] | None = None):
         def change(rec):
-            name = adventure or f"Adventure {len(rec.adventures) + 1}"
-            C.record_adventure(rec, name, vp, won, [note] if note else [])
+            C.record_adventure(rec, adventure or "", vp, won, [note] if note else [])
             return [rec.history[-1]]
         await self._ledger(interaction, squad, change)
 
@@ -1095,7 +1097,8 @@ class CarnevaleCog(commands.Cog):
                 extra.append("captured")
             if m.misses_next:
                 extra.append("misses the next adventure")
-            lines.append(f"**{m.name}** ({m.profile})" + (" — " + "; ".join(extra) if extra else ""))
+            who = f"**{m.name}**" + (f" ({m.profile})" if m.profile != m.name else "")
+            lines.append(who + (" — " + "; ".join(extra) if extra else ""))
         if rec.history:
             lines.append(t("carnevale.campaign.history", loc))
             lines += [f"· {h}" for h in rec.history[-15:]]

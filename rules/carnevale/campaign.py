@@ -108,12 +108,15 @@ def record_adventure(rec: CampaignRecord, name: str, vp: int, won: bool, notes: 
     """`fallen`: the members who fell in the game (None when the adventure was played without the
     bot: then any member may roll on the Fallen table)."""
     cp = campaign_points(vp, won)
+    name = name or f"Adventure {len(rec.adventures) + 1}"
     rec.adventures.append(AdventureRecord(len(rec.adventures) + 1, name, vp, won, cp, list(notes or []),
                                           from_game=fallen is not None, fallen=list(fallen or [])))
     rec.bank += cp
     for m in rec.members:
         m.improved_this_adventure = False
-    rec.history.append(f"Adventure {len(rec.adventures)} ({name}): {vp} VP{' and the win' if won else ''} "
+    n = len(rec.adventures)
+    title = f"Adventure {n}" + (f" ({name})" if name and name != f"Adventure {n}" else "")
+    rec.history.append(f"{title}: {vp} VP{' and the win' if won else ''} "
                        f"→ {cp} Campaign Points (bank {rec.bank}).")
     return cp
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Option, Outcome,
+from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome,
                           Prompt, Rng)
 
 from . import actions as A
 from . import combat, mechanics as M, tables
+from . import prompts as P
 from .content import pack_from_doc
 from .dice import (BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_aces, reroll_all, reroll_misses, roll_initiative,
                    scatter)
@@ -51,20 +52,6 @@ MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "fill_vial": (1, False), "pick_up_fragment": (1, False),
     "reload": (0, False), "drink_infusion": (1, False), "drink_elixir": (2, False), "other": (1, False),
 }
-
-BUTTON_ACTIONS = [
-    ("walk", "Walk (1 AP)"), ("run", "Run (1 AP, Dex)"), ("jump", "Jump (1 AP)"), ("swim", "Swim (1 AP)"),
-    ("climb", "Climb (1 AP, Dex)"), ("hide", "Hide (1 AP)"), ("clear_stun", "Clear Stun (1 AP)"),
-    ("melee", "Close-combat attack"), ("shoot", "Shoot"), ("reload", "Reload"), ("fix_jam", "Fix jam (2 AP)"),
-    ("cast", "Cast a spell"), ("heal", "Heal a friend (2 AP)"), ("regen", "Regenerate (2 AP)"),
-    ("disengage", "Disengage (1 AP)"), ("ready_cc", "At the Ready, melee (1 AP)"), ("ready_sh", "At the Ready, shooting (1 AP)"),
-    ("end", "End activation"), ("endchain", "End and chain (1 Command)"),
-]
-
-COVER_OPTIONS = [("none", "No cover", "", ""), ("m-light", "Medium, light", "medium", "light"),
-                 ("m-blunt", "Medium, blunt", "medium", "blunt"), ("m-heavy", "Medium, heavy", "medium", "heavy"),
-                 ("b-light", "Big, light", "big", "light"), ("b-blunt", "Big, blunt", "big", "blunt"),
-                 ("b-heavy", "Big, heavy", "big", "heavy")]
 
 MULTI_TARGET_SPELLS = {"kraken", "darkness", "claws", "rashaar_heal"}
 
@@ -1104,7 +1091,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.counter += 1
             state.sub = {**sub, "shooter": pick, "n": state.counter}
             return []
-        _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+        size, hard = P.COVER_OPTIONS[pick]
         sh = state.model(sub["shooter"])
         state.sub = {}
         events = self._do_shoot(state, A.Shoot(sh.uid, t.uid, cover_size=size, cover_hardness=hard, at_ready=True),
@@ -1759,274 +1746,11 @@ class CarnevaleEngine(Engine[GameState]):
 
     # ================================================================== prompts
     def pending(self, state: GameState) -> list[Prompt]:
-        if state.over:
-            return []
-        prompts: list[Prompt] = []
-        for item in state.morale_queue[:1]:
-            if item.get("kind") == "geyser":
-                opts = [Option("none", "Nobody")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in
-                                                     list(state.models.values()) if m.in_play][:24]
-                prompts.append(Prompt(id=item["id"], player=item["player"],
-                                      text="The Geyser attacks (Combat 4, Penetration 4). Which models are within "
-                                           "5'' of it?", options=tuple(opts), min_choices=1, max_choices=len(opts)))
-                continue
-            if item.get("kind") == "evil_eye":
-                opts = [Option("none", "None")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80])
-                                                   for m in state.squad(item["player"]) if m.stunned][:24]
-                prompts.append(Prompt(id=item["id"], player=item["player"],
-                                      text="The Evil Eye fumbled: remove the Stun from one of your models.",
-                                      options=tuple(opts)))
-                continue
-            squad = state.squad(item["player"])
-            fallen = state.models[item["fallen"]].name
-            opts = [Option("none", "Nobody was within 5''")] + [
-                Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in squad[:24]]
-            prompts.append(Prompt(id=item["id"], player=item["player"],
-                                  text=f"{fallen} fell. Which of your models were within 5''? They test Morale.",
-                                  options=tuple(opts), min_choices=1, max_choices=len(opts)))
-        if state.opportunities and not state.sub:
-            offer = state.opportunities[0]
-            att, tgt = state.models[offer["model"]], state.models[offer["target"]]
-            names = {"model": att.name, "target": tgt.name}
-            prompts.append(Prompt.ask("opportunity", names, att.owner,
-                                      [Option.of("take", "opportunity_take", **names),
-                                       Option.of("decline", "opportunity_decline", **names)], key=(offer["n"],)))
-            return prompts
-        if state.mad_minute and not state.sub:
-            names = ", ".join(state.models[u].name for u in state.mad_minute if u in state.models)
-            prompts.append(Prompt(id=f"mm-{state.turn}-{len(state.mad_minute)}",
-                                  player=state.models[state.mad_minute[0]].owner,
-                                  text=f"Mad Minute: {names} may still fire (shoot with each, 0 AP).",
-                                  options=(Option("done", "No more shots"),)))
-        if state.sub.get("kind") == "annul":
-            opts = [Option("no", "Let the spell through")] + [
-                Option(m.uid, f"Annul with {m.name}"[:80]) for m in state.squad(state.sub["player"])
-                if "Naach-Tith Annulment" in m.spells and m.karma >= state.sub["ctx"]["paid"] + 1]
-            prompts.append(Prompt(id=state.sub["id"], player=state.sub["player"],
-                                  text=f"{state.models[state.sub['ctx']['caster']].name} casts "
-                                       f"{state.sub['ctx']['spell']}. Answer with Naach-Tith Annulment?",
-                                  options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "reroll":
-            ctx = state.sub["ctx"]
-            m = state.models[ctx["a"]]
-            from .dice import PoolResult
-            r = PoolResult.from_dict(ctx["result"])
-            own = ctx.get("stage", "own") == "own"
-            choices = combat.own_reroll_options(m, r) if own else combat.foe_reroll_options(state, m, r)
-            opts = [Option("keep", f"Let it stand ({r.aces} Aces)")] + [Option(o, label) for o, label in choices]
-            prompts.append(Prompt(id=f"rr-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{m.name} rolled {r.summary()}. "
-                                       + ("Reroll?" if own else "Force a reroll?"), options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "ready_shot":
-            sub = state.sub
-            t = state.models[sub["target"]]
-            if not sub["shooter"]:
-                opts = [Option("no", "No shot")] + [Option(x.uid, f"{x.name} shoots (0 AP)"[:80])
-                                                    for x in self.ready_shooters(state, t, tuple(sub["done"]))][:24]
-                text = f"{t.name} ended an action. A model At the Ready with {t.name} in sight may shoot now."
-            else:
-                opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [Option("no", "No shot after all")]
-                text = f"{state.models[sub['shooter']].name} shoots at {t.name}: what cover does {t.name} have?"
-            prompts.append(Prompt(id=f"ar-{sub['n']}", player=sub["player"], text=text, options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "defensive":
-            t = state.models[state.sub["ctx"]["t"]]
-            a = state.models[state.sub["ctx"]["a"]]
-            k = combat.defensive_allowance(state, t)
-            opts = [Option("0", "No Karma")] + [Option(str(i), f"{i} Karma: DEX {attr(t, 'DEX', state)} → "
-                                                             f"{attr(t, 'DEX', state) + i}") for i in range(1, k + 1)]
-            prompts.append(Prompt(id=f"dc-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{a.name} attacks {t.name}. Defensive Combat: spend Karma for +1 DEX each "
-                                       "(until the end of this Turn) before the roll?", options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "bodyguard":
-            t = state.models[state.sub["ctx"]["t"]]
-            opts = [Option("no", f"{t.name} takes it")] + [
-                Option(m.uid, f"{m.name} steps in (Bodyguard)"[:80]) for m in combat.bodyguards(state, t)[:24]]
-            prompts.append(Prompt(id=f"bg-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{t.name} is hit. A Bodyguard in base contact with the attacker may take "
-                                       "the attack instead, with its own Protection.", options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "disengage":
-            f = state.models[state.sub["queue"][0]]
-            leaver = state.models[state.sub["model"]]
-            prompts.append(Prompt(id=f"dis-{state.sub['n']}", player=f.owner,
-                                  text=f"{leaver.name} disengages from {f.name}. React with an Attack of Opportunity "
-                                       "or a Block (a Block only if it is engaged with nobody else)?",
-                                  options=(Option("aoo", "Attack of Opportunity"), Option("block", "Block"),
-                                           Option("none", "Let it go"))))
-            return prompts
-        if state.chain:
-            pid = state.chain["player"]
-            prompts.append(Prompt(id=state.chain["id"], player=state.opponent(pid),
-                                  text="Your opponent chains an activation. Spend 1 Command to cancel it?",
-                                  options=(Option("allow", "Allow it"), Option("cancel", "Cancel (1 Command)"))))
-            return prompts
-        if state.phase == "deploy":
-            for i, pid in enumerate(state.seats):
-                if pid in state.deployed:
-                    continue
-                squad = state.squad(pid, in_play_only=False)
-                party = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
-                prompts.append(Prompt(id=f"deploy-{i}", player=pid,
-                                      text="Choose your advance party (at least half the squad); "
-                                           "the rest arrive as reinforcements from Round 2.",
-                                      options=party, min_choices=min(len(party), ceil_half(len(squad))),
-                                      max_choices=len(party)))
-        elif state.phase == "order":
-            prompts.append(Prompt(id=f"order-r{state.round}", player=state.initiative["winner"],
-                                  text=f"You won the Initiative for Round {state.round}. Who activates first?",
-                                  options=(Option("me", "I go first"), Option("opponent", "My opponent goes first"))))
-        elif state.phase == "end_round":
-            prompts.append(Prompt(id=f"eor-r{state.round}", player=state.first_player or state.seats[0],
-                                  text=f"Every model has activated. Resolve the End of Round {state.round}?",
-                                  options=(Option("go", "End the Round"),)))
-        elif state.phase == "activation":
-            if state.active:
-                prompts.append(self._active_prompt(state, state.models[state.active]))
-            else:
-                prompts.append(self._turn_prompt(state))
-        return prompts
-
-    def _turn_prompt(self, state: GameState) -> Prompt:
-        pid = state.turn_player
-        opts = [Option(f"act:{m.uid}", f"Activate {m.name}"[:80], f"{m.ap} AP") for m in self.activatable(state, pid)]
-        if self.can_reinforce(state, pid):
-            opts.append(Option("reinforce", "Bring on a reinforcement"))
-        if self.can_pass(state, pid):
-            opts.append(Option("pass", "Pass"))
-        if not self.activatable(state, pid):
-            opts.append(Option("hold", "Keep the reserves off the table this Round"))
-        if state.sub.get("kind") == "reinforce":
-            opts = [Option(f"{meth[0]}:{m.uid}", f"{m.name}: {meth}"[:80])
-                    for m in self.reserves(state, pid)[:8] for meth in ("assault", "flanking", "sneak")] \
-                + [Option("back", "Back")]
-            return Prompt(id=f"rf-t{state.turn}", player=pid, text="Which reinforcement, and how does it enter?",
-                          options=tuple(opts[:25]))
-        return Prompt(id=f"turn-t{state.turn}", player=pid, text=f"Round {state.round}: your Turn. Activate a model.",
-                      options=tuple(opts[:25]))
-
-    def _action_options(self, state: GameState, m: ModelState) -> list[Option]:
-        out = []
-        enemies = state.squad(state.opponent(m.owner))
-        for key, label in BUTTON_ACTIONS:
-            ok = m.ap >= 1 and not m.petrified
-            if m.entering and key not in ("walk", "run", "jump", "swim", "climb", "hide", "end"):
-                ok = False
-            elif key in ("walk", "run", "jump", "climb", "hide", "ready_cc"):
-                pass
-            elif key == "swim":
-                ok = ok and m.in_water
-            elif key == "clear_stun":
-                ok = ok and m.stunned
-            elif key in ("melee", "disengage"):
-                ok = ok and bool(enemies)
-            elif key == "shoot":
-                ok = ok and bool(enemies) and any(w.kind == "ranged" and w.loaded and not w.jammed and not
-                                                  w.destroyed for w in m.weapons)
-            elif key == "ready_sh":
-                ok = ok and any(w.kind == "ranged" and w.loaded for w in m.weapons)
-            elif key == "reload":
-                ok = ok and any(not w.loaded and not w.jammed and not w.destroyed and m.ap >= combat.reload_cost(w)
-                                for w in m.weapons if w.kind == "ranged")
-            elif key == "fix_jam":
-                ok = m.ap >= 2 and any(w.jammed for w in m.weapons)
-            elif key == "cast":
-                ok = ok and not m.cast_locked and m.karma >= combat.spell_cost_now(m) and bool(
-                    self._castable(state, m))
-            elif key == "heal":
-                ok = m.ap >= 2 and M.ability_x(m, "Healing") is not None and any(
-                    x.damage for x in state.squad(m.owner) if x.uid != m.uid)
-            elif key == "regen":
-                ok = m.ap >= 2 and M.ability_x(m, "Regeneration") is not None and m.damage > 0
-            elif key == "end":
-                ok = True
-            elif key == "endchain":
-                ok = self.can_chain(state, m.owner)
-            if ok:
-                out.append(Option(key, label))
-        return out
+        return P.pending(self, state)
 
     def _castable(self, state: GameState, m: ModelState) -> list[dict]:
         spells = state.spells
         return [spells[s] for s in m.spells if s in spells and not spells[s].get("reaction")]
-
-    def _active_prompt(self, state: GameState, m: ModelState) -> Prompt:
-        sub = state.sub
-        base = f"t{state.turn}-{state.counter}"
-        if not sub:
-            return Prompt(id=f"do-{m.uid}-{base}-{m.ap}", player=m.owner,
-                          text=f"{m.name}: {m.ap} AP left. Choose an action.",
-                          options=tuple(self._action_options(state, m)))
-        kind = sub["kind"]
-        back = Option("back", "Back")
-        if kind in ("melee", "shoot"):
-            foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes[:24]] + [back]
-            return Prompt(id=f"tg-{base}", player=m.owner, text=f"{m.name}: choose the target.", options=tuple(opts))
-        if kind == "distance":
-            return self._distance_prompt(state, m, state.models[sub["target"]], base)
-        if kind == "contact":
-            t = state.models[sub["target"]]
-            names = {"model": m.name, "target": t.name}
-            opts = [Option.of(f"a{i}e{j}", "melee_contact", allies=i, enemies=j) for i in range(3) for j in range(3)]
-            return Prompt.ask("melee_contact", names, m.owner, opts + [Option.of("back", "back")],
-                              key=(m.uid, base))
-        if kind == "dis_pick":
-            foes = state.squad(state.opponent(m.owner))[:24]
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes]
-            return Prompt(id=f"dp-{base}", player=m.owner, text="Which enemies are in base contact?",
-                          options=tuple(opts), min_choices=1, max_choices=len(opts))
-        if kind == "cover":
-            opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [back]
-            return Prompt(id=f"cv-{base}", player=m.owner, text="What cover does the target have?",
-                          options=tuple(opts))
-        if kind == "spell":
-            opts = [Option(f"s{i}", f"{s['name']} ({combat.spell_cost_now(m)} Karma)"[:80])
-                    for i, s in enumerate(self._castable(state, m))][:24] + [back]
-            return Prompt(id=f"sp-{base}", player=m.owner, text=f"{m.name}: which spell?", options=tuple(opts))
-        if kind == "spell_target":
-            cands = [x for x in state.models.values() if x.in_play]
-            multi = sub.get("multi", False)
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in cands[:24]]
-            if not multi:
-                opts.append(back)
-            return Prompt(id=f"st-{base}", player=m.owner, text=f"Target(s) of {sub['spell']}.",
-                          options=tuple(opts), min_choices=1, max_choices=min(5, len(opts)) if multi else 1)
-        if kind == "attribute":
-            opts = [Option(x, x) for x in ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")] + [back]
-            return Prompt(id=f"at-{base}", player=m.owner, text=f"Which attribute for {sub['spell']}?",
-                          options=tuple(opts))
-        if kind == "heal":
-            opts = [Option(x.uid, f"{x.name} ({x.life_left}/{x.life})"[:80]) for x in state.squad(m.owner)
-                    if x.damage and x.uid != m.uid][:24] + [back]
-            return Prompt(id=f"hl-{base}", player=m.owner, text="Heal which friend (in base contact)?",
-                          options=tuple(opts))
-        raise IllegalAction("Unknown step.")  # pragma: no cover
-
-    def _distance_prompt(self, state: GameState, m: ModelState, t: ModelState, base: str) -> Prompt:
-        """How far the target is, in the bands that change the pool: within the weapon's range, then
-        each started 5'' beyond it (−1 die each) up to twice the range."""
-        w = combat.pick_weapon(m, "", "ranged")
-        opts = [Option.of(f"d{w.range}", "distance_within", range=w.range)]
-        near = w.range
-        while near + 1 <= 2 * w.range:       # each band is sent as a distance inside it
-            far = min(near + 5, 2 * w.range)
-            opts.append(Option.of(f"d{near + 1}", "distance_beyond", near=near, far=far,
-                                  dice=tables.range_penalty(w.range, near + 1)))
-            near += 5
-        return Prompt.ask("shot_distance", {"model": m.name, "target": t.name, "weapon": w.name, "range": w.range},
-                          m.owner, opts + [Option.of("back", "back")], key=(m.uid, base))
-
-    def _ranged_band(self, m: ModelState) -> bool:
-        """Whether the shot's distance changes its pool: a weapon with a range, not a template."""
-        try:
-            w = combat.pick_weapon(m, "", "ranged")
-        except IllegalAction:
-            return False
-        return w.range > 0 and M.weapon_x(w.abilities, "Blast") is None and not w.damage_dice
 
     # ------------------------------------------------------------------ Choose
     def _do_choose(self, state: GameState, a: Choose, actor: Actor) -> list[Event]:
@@ -2111,7 +1835,7 @@ class CarnevaleEngine(Engine[GameState]):
         if p.startswith("tg-"):
             if sub["kind"] == "melee":          # then: who else is in contact (the outnumbering dice)
                 state.sub = {"kind": "contact", "target": pick}
-            elif self._ranged_band(m):          # then: how far, then what cover
+            elif P.ranged_band(m):          # then: how far, then what cover
                 state.sub = {"kind": "distance", "target": pick}
             else:
                 state.sub = {"kind": "cover", "target": pick}
@@ -2127,7 +1851,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.sub = {}
             return self._do_disengage(state, A.Disengage(m.uid, tuple(a.options)), who)
         if p.startswith("cv-"):
-            _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+            size, hard = P.COVER_OPTIONS[pick]
             state.sub = {}
             return self._do_shoot(state, A.Shoot(m.uid, sub["target"], distance=sub.get("distance", 0),
                                                  cover_size=size, cover_hardness=hard), who)

@@ -1,6 +1,7 @@
 """/carnevale through the cog layer: dice, odds, squads, and a full game of two sample squads."""
 import json
 
+from i18n.present import Presenter
 from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale.tables import AGENDAS
@@ -69,6 +70,10 @@ async def test_opposed_roll_in_one_message_names_the_tie_rule(bot, world):
     assert "**<@2> wins** the tie" in text
     await call(world, cog.opposed, 2, opponent=world.users[2], pool=3, their_pool=3)
     assert "another member" in last_private(world, 2)
+    # no dice on either side: a plain tie, said once
+    await call(world, cog.opposed, 2, opponent=world.users[3], pool=0, their_pool=0)
+    text = world.last("channel:10").content
+    assert "**A tie**: neither side wins." in text and "a tie: a tie" not in text
 
 
 async def test_odds_are_exact_and_private(bot, world):
@@ -106,6 +111,8 @@ async def test_squad_building_refuses_over_limit_with_a_clear_reason(bot, world)
     assert "Frequency" in last_private(world, 2)
     await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
     assert "147/150 points" in last_private(world, 2)
+    # an unnamed model is its profile, said once (not "Hybrid (Hybrid)")
+    assert "`3.` Hybrid — " in last_private(world, 2) and "Hybrid (Hybrid)" not in last_private(world, 2)
     await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
     refusal = last_private(world, 2)
     assert "Cannot add Hybrid" in refusal and "costs 173 points, over the limit of 150 by 23" in refusal
@@ -322,7 +329,7 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
             break
         prompt = ENGINE.pending(state)[-1]
         message = world.last("channel:10", with_view=True)
-        assert message.content.endswith(prompt.text) or prompt.text in message.content
+        assert Presenter("en", "carnevale").prompt(prompt) in message.content
         ids = [o.id for o in prompt.options]
         await choose(world, message, world.users[int(prompt.player)], prompt, "end" if "end" in ids else ids[0])
     assert state.phase == "end_round"
@@ -534,8 +541,11 @@ async def test_campaign_ledger_across_adventures(bot, world):
     assert "no campaign yet" in last_private(world, 2)
     await call(world, cog.campaign_start, 2, squad="Rashaar")
     assert "ledger of **Rashaar** is open" in last_private(world, 2)
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=3, won=False)       # no adventure named
+    assert "Adventure 1: 3 VP → 3 Campaign Points (bank 3)." in world.public_text()
+    assert "(Adventure 1)" not in world.public_text()
     await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True, adventure="Unexpected Clash")
-    assert "7 VP and the win → 12 Campaign Points (bank 12)" in world.public_text()
+    assert "Adventure 2 (Unexpected Clash): 7 VP and the win → 12 Campaign Points (bank 15)" in world.public_text()
     await call(world, cog.campaign_experience, 2, squad="Rashaar", member="Hybrid")
     assert "Hybrid: rolled" in world.public_text() and "(needs 8+)" in world.public_text()
     await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Citizen of Venice")
@@ -547,14 +557,14 @@ async def test_campaign_ledger_across_adventures(bot, world):
     await call(world, cog.campaign_bonus, 2, squad="Rashaar", vp=7, members="Magi-Rashaar")
     assert "non-Leader" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")
-    assert "the bank holds 12" in last_private(world, 2)
+    assert "the bank holds 15" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=10, what="a Lantern")
     data = await bot.store.character(1, 2, "carnevale", "Rashaar")
-    assert data["campaign"]["bank"] == 2 and len(data["campaign"]["adventures"]) == 1
+    assert data["campaign"]["bank"] == 5 and len(data["campaign"]["adventures"]) == 2
     await call(world, cog.campaign_upkeep, 2, squad="Rashaar")
     await call(world, cog.campaign_show, 2, squad="Rashaar")
     shown = last_private(world, 2)
-    assert "bank **2 CP**" in shown and "1/5 adventures" in shown and "Unexpected Clash: 7 VP — won → 12 CP" in shown
+    assert "bank **5 CP**" in shown and "2/5 adventures" in shown and "Unexpected Clash: 7 VP — won → 12 CP" in shown
     # another member cannot touch this ledger
     await call(world, cog.campaign_spend, 3, squad="Rashaar", amount=1, what="theft")
     assert "no squad called" in last_private(world, 3)

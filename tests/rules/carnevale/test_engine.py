@@ -5,12 +5,16 @@ import time
 
 import pytest
 
+from i18n.present import Presenter
 from rules.carnevale import ENGINE, load_sample_pack
 from rules.carnevale import actions as A
 from rules.carnevale.squad import SquadMember, check_squad, sample_squad, validate_squad, SquadError
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn
 
 from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+
+
+SAY = Presenter("en", "carnevale")      # the English labels players read
 
 
 def two_sample_squads():
@@ -430,7 +434,7 @@ def test_random_legal_play_from_pending_reaches_the_end():
             assert prompts, f"stuck in {s.phase}"
             for p in prompts:
                 assert len(p.options) <= 25 and len(p.id) <= 40
-                assert all(len(o.id) <= 20 and len(o.label) <= 80 for o in p.options)
+                assert all(len(o.id) <= 20 and len(SAY.option(o)) <= 80 for o in p.options)
             p = rnd.choice(prompts)
             # prefer doing things over ending, so damage, spells and falls happen
             opts = [o.id for o in p.options]

@@ -49,7 +49,7 @@ def test_the_attack_of_opportunity_is_taken_by_button_at_no_ap():
     assert (dmg["amount"], dmg["protection"], dmg["lost"]) == (0, 2, 0)   # 1 Ace, unarmed Aces−1, PRO 2
     assert s.models["a4"].ap == ap and s.opportunities == []
     # the Capodecime's activation goes on: its prompt is back
-    assert [p.kind or p.id[:3] for p in ENGINE.pending(s)] == ["do-"]
+    assert [(p.kind, p.args) for p in ENGINE.pending(s)] == [("action", {"model": "Capodecime", "ap": 2})]
 
 
 def test_the_attack_of_opportunity_is_taken_by_command():

@@ -130,7 +130,7 @@ def test_spell_buttons_drive_a_cast():
     p = ENGINE.pending(s)[-1]
     s, _ = apply(s, Choose(p.id, ("cast",)), P1)
     p = ENGINE.pending(s)[-1]
-    blessing = [o.id for o in p.options if o.label.startswith("Blessing")][0]
+    blessing = [o.id for o in p.options if o.args.get("spell") == "Blessing"][0]
     s, _ = apply(s, Choose(p.id, (blessing,)), P1)
     p = ENGINE.pending(s)[-1]
     s, _ = apply(s, Choose(p.id, ("a2",)), P1)
