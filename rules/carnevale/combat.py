@@ -225,8 +225,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     a.hidden = False
     if t.hidden:
         t.hidden = False          # in base contact, well within 3'': detected
-        events.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
-                         model=t.uid))
+        events.append(Event("detected", {"model": t.uid, "name": t.name, "by": a.name}))
     events += end_walk(a)
     ctx = {"a": a.uid, "t": t.uid, "weapon": weapon.to_dict(), "manoeuvre": manoeuvre, "allies": allies,
            "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons,
@@ -423,7 +422,7 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
                                      attacker=a.uid)
             events += evs
     else:
-        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+        events.append(miss(a, t))
     if critical and crit_stun:
         events += stun(state, t, "Critical in close combat")
     if lost and t.in_play and (weapon_x(weapon.abilities, "Stun") is not None or has(a, "Stun")):
@@ -442,12 +441,15 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
     return lost
 
 
+def miss(a: ModelState, t: ModelState) -> Event:
+    return Event("miss", {"model": a.uid, "target": t.uid, "attacker": a.name, "target_name": t.name})
+
+
 def offer_opportunity(state: GameState, t: ModelState, a: ModelState, events: list[Event]) -> None:
     """A fumbled melee attack gives its target a free Attack of Opportunity on the attacker (digest
     §3.1), resolved at once: an offer its owner takes or declines (a prompt, or the attack command
     with opportunity) before anything else happens in the game."""
-    events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
-                     model=t.uid, target=a.uid))
+    events.append(Event("opportunity", {"model": t.uid, "target": a.uid, "name": t.name, "target_name": a.name}))
     if t.in_play and a.in_play and t.owner != a.owner:
         state.counter += 1
         state.opportunities.append({"n": state.counter, "model": t.uid, "target": a.uid})
@@ -524,8 +526,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
             raise IllegalAction(f"{t.name} is Hidden and cannot be shot (an enemy within 3'' detects it: give the "
                                 "distance).")
         t.hidden = False
-        detected.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
-                           model=t.uid))
+        detected.append(Event("detected", {"model": t.uid, "name": t.name, "by": a.name}))
     if aim < 0 or aim > 2:
         raise IllegalAction("Aiming costs 1 or 2 extra AP.")
     if aim and (shooter_enemies or in_contact or moving or at_ready or free):
@@ -690,7 +691,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
             if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
                 events += stun(state, v, "Stun ability")
     else:
-        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+        events.append(miss(a, t))
     if r.critical:
         events += stun(state, t, "Critical shot")
     return events + fear_after(state)

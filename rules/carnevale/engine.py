@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome,
-                          Prompt, Rng)
+                          Prompt, Rng, term)
 
 from . import actions as A
 from . import combat, mechanics as M, tables
@@ -276,8 +276,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.deployed[pid] = chosen
         for m in squad:
             m.on_table = m.uid in chosen
-        events = [ev("deploy", f"{self._pname(state, pid)} deploys {len(chosen)} model(s); "
-                               f"{len(squad) - len(chosen)} wait as reinforcements.", player=pid)]
+        events = [Event("deploy", {"player": pid, "n": len(chosen), "waiting": len(squad) - len(chosen)})]
         if all(p in state.deployed for p in state.seats):
             self._after_deploy(state, events)
         return events
@@ -336,7 +335,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.first_player = first
         state.turn_player = first
         state.phase = "activation"
-        events = [ev("order", f"{self._pname(state, first)} activates first in Round {state.round}.", player=first)]
+        events = [Event("order", {"player": first, "round": state.round})]
         self._begin_turn(state, events)
         return events
 
@@ -359,7 +358,7 @@ class CarnevaleEngine(Engine[GameState]):
             if r.aces:
                 events += M.apply_damage(state, m, r.aces, penetration=4, source="the Geyser")[1]
             else:
-                events.append(ev("miss", f"The Geyser misses {m.name}.", model=m.uid))
+                events.append(Event("miss", {"model": m.uid, "attacker": term("geyser"), "target_name": m.name}))
             if r.critical:
                 events += M.stun(state, m, "the Geyser's Critical")
         return events
@@ -376,9 +375,9 @@ class CarnevaleEngine(Engine[GameState]):
                 state.turn_player = other
             else:
                 state.phase = "end_round"
-                events.append(ev("end_round_due", f"Every model has activated: End of Round {state.round}."))
+                events.append(Event("end_round_due", {"round": state.round}))
                 return
-        events.append(ev("turn", f"{self._pname(state, state.turn_player)}'s Turn.", player=state.turn_player))
+        events.append(Event("turn", {"player": state.turn_player}))
 
     def _can_act(self, state: GameState, pid: str) -> bool:
         if self.activatable(state, pid):
@@ -423,7 +422,7 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _activate(self, state: GameState, m: ModelState) -> list[Event]:
         state.active = m.uid
-        events = [ev("activate", f"{m.name} activates with {m.ap} AP.", model=m.uid, ap=m.ap)]
+        events = [Event("activate", {"model": m.uid, "name": m.name, "ap": m.ap})]
         if m.at_ready:
             m.at_ready = ""
             events.append(ev("at_ready_lost", f"{m.name} activates again and loses its At the Ready counter.",
@@ -488,7 +487,7 @@ class CarnevaleEngine(Engine[GameState]):
         self._check_turn(state, pid)
         if not self.can_pass(state, pid):
             raise IllegalAction("You may pass only with fewer unactivated models than your opponent.")
-        events = [ev("pass", f"{self._pname(state, pid)} passes.", player=pid)]
+        events = [Event("pass", {"player": pid})]
         self._next_turn(state, events)
         return events
 
@@ -506,7 +505,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.partner = ""
         state.active = ""
         state.sub = {}
-        events = [ev("activation_end", f"{m.name} ends its activation.", model=m.uid)]
+        events = [Event("activation_end", {"model": m.uid, "name": m.name})]
         if chain:
             events += self._declare_chain(state, m.owner)
             if state.chain:
@@ -567,7 +566,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.active = ""
         state.sub = {}
         state.chain = {}
-        events = [ev("end_of_round", f"End of Round {rnd}.", round=rnd)]
+        events = [Event("end_of_round", {"round": rnd})]
         for m in state.models.values():
             expired = [e for e in m.effects if e.expires and e.expires <= rnd]
             for e in expired:
@@ -1145,7 +1144,7 @@ class CarnevaleEngine(Engine[GameState]):
         m.last_action = "disengage"
         events = [ev("disengage", f"{m.name} tries to leave close combat (1 AP, {m.ap} left).", model=m.uid)]
         if has(m, "Slippery"):
-            events.append(ev("disengaged", f"{m.name} is Slippery and leaves freely.", model=m.uid))
+            events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_slippery")}))
             return events
         queue = []
         for f in foes:
@@ -1162,7 +1161,7 @@ class CarnevaleEngine(Engine[GameState]):
                     continue
             queue.append(f.uid)
         if not queue:
-            events.append(ev("disengaged", f"{m.name} moves away freely.", model=m.uid))
+            events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_free")}))
             return events
         state.counter += 1
         state.sub = {"kind": "disengage", "model": m.uid, "queue": queue, "n": state.counter}
@@ -1193,7 +1192,7 @@ class CarnevaleEngine(Engine[GameState]):
                                             f"{f.name} may reposition anywhere in contact.", model=m.uid))
                 return events
         else:
-            events.append(ev("no_reaction", f"{f.name} lets {m.name} go.", model=f.uid))
+            events.append(Event("no_reaction", {"model": f.uid, "name": f.name, "leaver": m.name}))
         queue = sub["queue"][1:]
         if queue and m.in_play:
             state.counter += 1
@@ -1201,7 +1200,7 @@ class CarnevaleEngine(Engine[GameState]):
         else:
             state.sub = {}
             if m.in_play:
-                events.append(ev("disengaged", f"{m.name} moves away.", model=m.uid))
+                events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_moves")}))
         return events
 
     def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
@@ -1810,8 +1809,7 @@ class CarnevaleEngine(Engine[GameState]):
                 return []
             if pick == "hold":
                 state.held.append(pid)
-                events = [ev("hold", f"{self._pname(state, pid)} keeps the reserves off the table this Round.",
-                             player=pid)]
+                events = [Event("hold", {"player": pid})]
                 self._next_turn(state, events)
                 return events
             return self._do_activate(state, A.Activate(pick.split(":", 1)[1]), who)

@@ -285,8 +285,7 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
         return lost, events
     for i in thresholds(m.life_track):
         if before <= i < m.damage:
-            events.append(ev("pain", f"{m.name} crosses a Pain Threshold: {m.life_track[i]} dice on every roll.",
-                             model=m.uid, penalty=m.life_track[i]))
+            events.append(Event("pain", {"model": m.uid, "name": m.name, "penalty": m.life_track[i]}))
             if m.at_ready:
                 m.at_ready = ""
                 events.append(ev("at_ready_lost", f"{m.name} loses its At the Ready counter.", model=m.uid))
