@@ -3,7 +3,7 @@
 roll, and keep the books."""
 from __future__ import annotations
 
-from rules.common import Event, IllegalAction
+from rules.common import Event, IllegalAction, term
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, compare, reroll_misses, roll_pool, scatter
@@ -218,10 +218,13 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
             raise IllegalAction(f"{a.name} needs {cost} AP for that and has {a.ap}.")
         a.ap -= cost
     weapon = unarmed() if unarmed_m else pick_weapon(a, weapon_name, "melee")
-    label = ("Attack of Opportunity" if opportunity else (manoeuvre.replace("_", " ").title() or "Attack"))
-    events.append(ev("attack", f"{a.name} — {label} on {t.name} with {weapon.name}"
-                               f"{'' if opportunity else f' ({cost} AP, {a.ap} left)'}.",
-                     model=a.uid, target=t.uid, weapon=weapon.name, manoeuvre=manoeuvre))
+    said = {"model": a.uid, "target": t.uid, "weapon": weapon.name, "manoeuvre": manoeuvre, "name": a.name,
+            "target_name": t.name}
+    if opportunity:
+        events.append(Event("opportunity_attack", said))
+    else:
+        events.append(Event("attack", {**said, "how": term(f"manoeuvre_{manoeuvre or 'attack'}"), "cost": cost,
+                                       "ap": a.ap}))
     a.hidden = False
     if t.hidden:
         t.hidden = False          # in base contact, well within 3'': detected
@@ -458,7 +461,7 @@ def offer_opportunity(state: GameState, t: ModelState, a: ModelState, events: li
 def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState,
                     mods: list[tuple[str, int]], karma: int, events: list[Event]) -> int:
     """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
-    events.append(ev("at_ready_melee", f"{t.name} is At the Ready: both roll Combat.", model=t.uid))
+    events.append(Event("at_ready_melee", {"model": t.uid, "name": t.name}))
     ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
                     karma=karma, events=events, stat="COM")
     tw = pick_weapon(t, "", "melee")
@@ -478,7 +481,7 @@ def resolve_at_ready(state: GameState, a: ModelState, t: ModelState, wa: WeaponS
     elif res.winner == "b":
         melee_damage(state, t, a, wt, res.margin, "", events, critical=rt.critical, crit_stun=crit_stun)
     else:
-        events.append(ev("tie", "A tie: nobody is hurt."))
+        events.append(Event("tie", {}))
     events += fear_after(state)
     return lost
 

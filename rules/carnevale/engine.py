@@ -425,8 +425,7 @@ class CarnevaleEngine(Engine[GameState]):
         events = [Event("activate", {"model": m.uid, "name": m.name, "ap": m.ap})]
         if m.at_ready:
             m.at_ready = ""
-            events.append(ev("at_ready_lost", f"{m.name} activates again and loses its At the Ready counter.",
-                             model=m.uid))
+            events.append(Event("at_ready_lost", {"model": m.uid, "name": m.name, "why": term("ready_activates")}))
         if has(m, "Savage") and M.past_last_threshold(m) and not m.petrified:
             face = state.rng.die(10)
             bonus = d5_from_d10(face)
@@ -520,8 +519,7 @@ class CarnevaleEngine(Engine[GameState]):
         leader = M.first_leader(state, pid)
         leader.command -= 1
         state.players[pid].chain_used = True
-        events = [ev("chain", f"{leader.name} spends 1 Command ({leader.command} left): another model of "
-                              f"{self._pname(state, pid)} activates at once.", player=pid)]
+        events = [Event("chain", {"player": pid, "name": leader.name, "command": leader.command})]
         enemy = M.first_leader(state, state.opponent(pid))
         if enemy is not None and enemy.command >= 1:
             state.counter += 1
@@ -544,8 +542,8 @@ class CarnevaleEngine(Engine[GameState]):
         if cancel:
             enemy = M.first_leader(state, state.opponent(pid))
             enemy.command -= 1
-            events.append(ev("chain_cancel", f"{enemy.name} spends 1 Command ({enemy.command} left) to cancel the "
-                                             "chain activation.", player=state.opponent(pid)))
+            events.append(Event("chain_cancel", {"player": state.opponent(pid), "name": enemy.name,
+                                                 "command": enemy.command}))
             self._next_turn(state, events)
         else:
             self._next_turn(state, events, same_player=True)
@@ -1059,7 +1057,7 @@ class CarnevaleEngine(Engine[GameState]):
     def _group_stands(self, state: GameState, ctx: dict, r) -> list[Event]:
         pid = ctx["player"]
         if r.success:
-            return [ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid)]
+            return [Event("squad_holds", {"player": pid})]
         events = [ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid)]
         return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
                                            "group failure")
@@ -1078,7 +1076,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.counter += 1
         state.sub = {"kind": "ready_shot", "n": state.counter, "player": state.opponent(m.owner), "target": m.uid,
                      "done": list(done), "shooter": ""}
-        return [ev("ready_window", f"{m.name} ended an action: a model At the Ready may shoot at it.", model=m.uid)]
+        return [Event("ready_window", {"model": m.uid, "name": m.name})]
 
     def _ready_shot(self, state: GameState, pick: str) -> list[Event]:
         sub = dict(state.sub)
@@ -1779,7 +1777,7 @@ class CarnevaleEngine(Engine[GameState]):
             item = state.morale_queue.pop(0)
             testers = [uid for uid in a.options if uid != "none" and state.models[uid].in_play]
             if not testers:
-                return [ev("morale_none", "Nobody was close enough to test.", player=item["player"])]
+                return [Event("morale_none", {"player": item["player"]})]
             return self._morale_queue(state, testers, 0, "a friend fell within 5''")
         if p.startswith("annul-"):
             return self._annul(state, pick)

@@ -8,7 +8,7 @@ same ability from two sources never stacks (the best X counts).
 """
 from __future__ import annotations
 
-from rules.common import PUBLIC, Event, IllegalAction
+from rules.common import PUBLIC, Event, IllegalAction, term
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, roll_pool
@@ -275,11 +275,10 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
     events: list[Event] = []
     before = m.damage
     m.damage += lost
-    kind = "spiritual " if spiritual else ("flame " if flames else "")
-    events.append(ev("damage", f"{m.name} takes {amount} {kind}damage against Protection {prot}: "
-                               f"{lost} LP lost ({m.life_left}/{m.life} left).",
-                     model=m.uid, amount=amount, protection=prot, lost=lost, life_left=m.life_left,
-                     source=source))
+    kind = "damage_spiritual" if spiritual else ("damage_flame" if flames else "damage_plain")
+    events.append(Event("damage", {"model": m.uid, "name": m.name, "amount": amount, "nature": term(kind),
+                                   "protection": prot, "lost": lost, "life_left": m.life_left, "life": m.life,
+                                   "source": source}))
     if lost and m.damage >= m.life:
         events += fall_in_combat(state, m, attacker)
         return lost, events
@@ -288,7 +287,7 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
             events.append(Event("pain", {"model": m.uid, "name": m.name, "penalty": m.life_track[i]}))
             if m.at_ready:
                 m.at_ready = ""
-                events.append(ev("at_ready_lost", f"{m.name} loses its At the Ready counter.", model=m.uid))
+                events.append(Event("at_ready_lost", {"model": m.uid, "name": m.name, "why": term("ready_pain")}))
             for t, e in bonds_of(state, m):
                 if e.caster == m.uid:
                     events += break_bond(state, t, e, f"{m.name} crossed a Pain Threshold")
@@ -332,8 +331,8 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
     m.killed_by = attacker
     m.activated = True
     m.at_ready = ""
-    events = [ev("fallen", f"{m.name} {'leaves the table and counts as Fallen' if fled else 'Falls in Combat'}.",
-                 model=m.uid, attacker=attacker)]
+    events = [Event("fallen", {"model": m.uid, "name": m.name, "attacker": attacker,
+                               "how": term("fallen_fled" if fled else "fallen_in_combat")})]
     for t, e in bonds_of(state, m):
         if e.caster == m.uid and t.in_play:
             events += break_bond(state, t, e, f"{m.name} fell")
@@ -388,7 +387,7 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
 
 def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
     if r.success:
-        return [ev("morale_pass", f"{m.name} holds firm.", model=m.uid)]
+        return [Event("morale_pass", {"model": m.uid, "name": m.name})]
     events = stun(state, m, "failed Morale")
     if r.fumble:
         m.fleeing = True

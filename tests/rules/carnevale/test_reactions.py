@@ -42,7 +42,7 @@ def test_the_attack_of_opportunity_is_taken_by_button_at_no_ap():
     ap = s.models["a4"].ap
     script(s, 9)                                 # the Citizen (COM 2 −1, unarmed) hits once vs DEX 6
     s, ev = apply(s, Choose(offer(s).id, ("take",)), P1)
-    attack = next(e for e in ev if e.kind == "attack")
+    attack = next(e for e in ev if e.kind == "opportunity_attack")
     assert (attack.data["model"], attack.data["target"], attack.data["weapon"]) == ("a4", "b1", "Unarmed")
     assert (rolls(ev)[0]["model"], rolls(ev)[0]["dice"], rolls(ev)[0]["aces"]) == ("a4", [9], 1)
     dmg = next(e.data for e in ev if e.kind == "damage")
@@ -56,7 +56,7 @@ def test_the_attack_of_opportunity_is_taken_by_command():
     s, _ = fumbled_attack()
     script(s, 9, 2)
     s, ev = apply(s, A.Attack("a4", "b1", opportunity=True), P1)
-    assert kinds(ev)[:2] == ["attack", "roll"] and rolls(ev)[0]["aces"] == 1
+    assert kinds(ev)[:2] == ["opportunity_attack", "roll"] and rolls(ev)[0]["aces"] == 1
     assert s.opportunities == []
     with pytest.raises(IllegalAction) as exc:                     # only once
         apply(s, A.Attack("a4", "b1", opportunity=True), P1)
@@ -133,7 +133,7 @@ def test_the_group_test_when_the_leader_falls_gets_its_reroll_window():
     assert p.player == P2 and {o.id for o in p.options} == {"keep", "all"}
     script(s, 9, 9, 2)
     s, ev = apply(s, Choose(p.id, ("all",)), P2)
-    assert rolls(ev)[0]["dice"] == [9, 9, 2] and kinds(ev)[-1] == "morale_pass"
+    assert rolls(ev)[0]["dice"] == [9, 9, 2] and kinds(ev)[-1] == "squad_holds"
     assert not s.models["b2"].stunned and not s.models["b3"].stunned and s.models["b2"].karma == 1
 
 
