@@ -223,20 +223,37 @@ def bond_maintenance(state: GameState, t: ModelState, e, why: str) -> list[Event
 
 
 # ------------------------------------------------------------------ stun, damage, healing
+# The rules' own causes of a Stun, said in the reader's language (terms.stun_<key>); any other source
+# (a spell's name, what a player typed with /carnevale-table stun) is shown as given.
+STUN_SOURCES = {
+    "failed Morale": "failed_morale", "Stun ability": "stun_ability", "Critical in close combat": "melee_critical",
+    "Critical shot": "shot_critical", "fumbled Magic roll": "magic_fumble", "the Geyser's Critical": "geyser_critical",
+    "fumbled Run on Walls": "run_on_walls_fumble", "fumbled Rappel": "rappel_fumble",
+    "freed from a Spiritual Bond": "bond_freed", "failed Hold Breath": "hold_breath_failed",
+    "a fall as high as its Dexterity": "high_fall", "Pain Threshold": "pain_threshold",
+    "Naach-Tith Critical": "annulment_critical", "Mind Control": "mind_control", "Low Blow": "low_blow",
+    "Evil Eye": "evil_eye", "Combat Stress": "combat_stress", "an effect": "an_effect",
+}
+
+
+def stun_source(source: str) -> str | dict:
+    key = STUN_SOURCES.get(source)
+    return term(f"stun_{key}") if key else source
+
+
 def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False) -> list[Event]:
     if not m.in_play:
         return []
+    said = {"model": m.uid, "name": m.name, "source": source, "why": stun_source(source)}
     if m.stun_turn == state.turn and not drown and state.house_rules.get("second_stun_same_turn") == "ignored":
-        return [ev("stun_ignored", f"{m.name} has already been Stunned this Turn; the Stun ({source}) is ignored.",
-                   model=m.uid)]
+        return [Event("stun_ignored", said)]
     m.stun_turn = state.turn
     if m.stunned:
-        events = [ev("stun_damage", f"{m.name} is already Stunned: the Stun ({source}) becomes 1 damage "
-                                     "that ignores Protection.", model=m.uid)]
+        events = [Event("stun_damage", said)]
         events += apply_damage(state, m, 1, ignore_protection=True, source="second Stun")[1]
         return events
     m.stunned = True
-    events = [ev("stun", f"{m.name} is Stunned ({source}).", model=m.uid, source=source)]
+    events = [Event("stun", said)]
     if source != "freed from a Spiritual Bond":
         for t, e in bonds_of(state, m):
             events += bond_maintenance(state, t, e, f"{m.name} is Stunned")
