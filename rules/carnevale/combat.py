@@ -192,9 +192,9 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
         raise IllegalAction(f"Unknown manoeuvre '{manoeuvre}'. Choose one of: "
                             + ", ".join(k for k in MANOEUVRES if k) + ".")
     if a.owner == t.owner:
-        raise IllegalAction("A model never attacks a friendly model on purpose.")
+        raise IllegalAction("friendly_attack")
     if not t.in_play:
-        raise IllegalAction(f"{t.name} is not on the table.")
+        raise IllegalAction("not_on_table", model=t.name)
     if opportunity and manoeuvre:
         raise IllegalAction("An Attack of Opportunity is a plain attack.")
     cost, unarmed_m, _ = MANOEUVRES[manoeuvre]
@@ -215,7 +215,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     events: list[Event] = []
     if not opportunity:
         if a.ap < cost:
-            raise IllegalAction(f"{a.name} needs {cost} AP for that and has {a.ap}.")
+            raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
         a.ap -= cost
     weapon = unarmed() if unarmed_m else pick_weapon(a, weapon_name, "melee")
     said = {"model": a.uid, "target": t.uid, "weapon": weapon.name, "manoeuvre": manoeuvre, "name": a.name,
@@ -541,7 +541,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         raise IllegalAction("Only a Short Weapon can be fired while climbing.")
     cost = 0 if at_ready or free else 1 + aim
     if a.ap < cost:
-        raise IllegalAction(f"{a.name} needs {cost} AP for that shot and has {a.ap}.")
+        raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
     blast = weapon_x(w.abilities, "Blast")
     throw = weapon_x(w.abilities, "Throwable")
     mods: list[tuple[str, int]] = []

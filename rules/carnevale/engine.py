@@ -150,21 +150,21 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _own(self, state: GameState, m: ModelState, actor: Actor) -> None:
         if not actor.may_act_for(m.owner):
-            raise NotYourTurn(f"{m.name} is not your model.")
+            raise NotYourTurn("not_your_model", model=m.name)
 
     def _player(self, state: GameState, pid: str, actor: Actor) -> str:
         pid = pid or actor.id
         if pid not in state.players:
-            raise IllegalAction("That player is not in this game.")
+            raise IllegalAction("not_in_game")
         if not actor.may_act_for(pid):
-            raise NotYourTurn("You can act only for yourself.")
+            raise NotYourTurn("only_yourself")
         return pid
 
     def _active(self, state: GameState, uid: str, actor: Actor) -> ModelState:
         m = state.model(uid)
         self._own(state, m, actor)
         if state.active != uid and not (state.partner == uid and state.active):
-            raise IllegalAction(f"{m.name} is not the activating model.")
+            raise IllegalAction("not_activating", model=m.name)
         return m
 
     def activatable(self, state: GameState, pid: str) -> list[ModelState]:
@@ -202,8 +202,7 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction(f"Unknown action '{action.type}'.")
         if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot") and \
                 action.type not in ("choose", "concede"):
-            raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
-                                "answer it first.")
+            raise IllegalAction("reaction_pending")
         if state.opportunities and action.type not in ("choose", "concede") and not (
                 action.type == "attack" and getattr(action, "opportunity", False)):
             offer = state.opportunities[0]
@@ -216,8 +215,7 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type == "spend_ap" and action.action in ENTRY_MOVES) and not (
                 action.type == "attack" and getattr(action, "opportunity", False)) and not (
                 action.type == "fall" and not getattr(action, "voluntary", False)):
-            raise IllegalAction(f"{state.models[uid].name} has just arrived: its first action must be a Move from "
-                                "the table edge.")
+            raise IllegalAction("entering", model=state.models[uid].name)
         if isinstance(uid, str) and uid in state.models and action.type in (
                 "attack", "shoot", "heal", "disengage", "steal", "spend_ap") and not (
                 action.type == "spend_ap" and action.action in ("walk", "walk_difficult")) and not (
@@ -395,8 +393,8 @@ class CarnevaleEngine(Engine[GameState]):
         self._check_turn(state, m.owner)
         if m not in self.activatable(state, m.owner):
             if has(m, "Slow") and not m.activated and m.in_play:
-                raise IllegalAction(f"{m.name} is Slow: it activates after every other model of the squad.")
-            raise IllegalAction(f"{m.name} cannot activate now (activated, fallen or off the table).")
+                raise IllegalAction("slow", model=m.name)
+            raise IllegalAction("cannot_activate", model=m.name)
         events = self._activate(state, m)
         if a.partner:
             p = state.model(a.partner)
@@ -414,11 +412,11 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _check_turn(self, state: GameState, pid: str) -> None:
         if state.phase != "activation":
-            raise IllegalAction("Models activate only during the Turns of a Round.")
+            raise IllegalAction("not_in_round")
         if state.active:
-            raise IllegalAction(f"{state.models[state.active].name} is still activating.")
+            raise IllegalAction("still_activating", model=state.models[state.active].name)
         if state.turn_player != pid:
-            raise NotYourTurn("It is not your Turn.")
+            raise NotYourTurn("not_your_turn")
 
     def _activate(self, state: GameState, m: ModelState) -> list[Event]:
         state.active = m.uid
@@ -485,7 +483,7 @@ class CarnevaleEngine(Engine[GameState]):
         pid = self._player(state, a.player, actor)
         self._check_turn(state, pid)
         if not self.can_pass(state, pid):
-            raise IllegalAction("You may pass only with fewer unactivated models than your opponent.")
+            raise IllegalAction("no_pass")
         events = [Event("pass", {"player": pid})]
         self._next_turn(state, events)
         return events
@@ -1211,7 +1209,7 @@ class CarnevaleEngine(Engine[GameState]):
             sh.at_ready = ""
         elif sh.uid in state.mad_minute and state.active != sh.uid:
             if not sh.in_play:
-                raise IllegalAction(f"{sh.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=sh.name)
             state.mad_minute.remove(sh.uid)
             free = "Mad Minute, 0 AP"
         else:
@@ -1235,14 +1233,14 @@ class CarnevaleEngine(Engine[GameState]):
         if a.amount < 0 or a.penetration < 0:
             raise IllegalAction("Damage and Penetration cannot be negative.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         return M.apply_damage(state, m, a.amount, a.penetration, a.spiritual, a.flames, a.ignore_protection,
                               a.source, a.attacker)[1]
 
     def _do_heal(self, state: GameState, a: A.Heal, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         if not a.healer:
             if not actor.gm:
                 raise NotYourTurn("Direct healing is for a GM (or an effect); models heal with Healing.")
@@ -1275,7 +1273,7 @@ class CarnevaleEngine(Engine[GameState]):
         if not (actor.gm or actor.id in state.seats):
             raise NotYourTurn("Only the players or a GM stun a model.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         return M.stun(state, m, a.source or "an effect")
 
     def _do_spend_karma(self, state: GameState, a: A.SpendKarma, actor: Actor) -> list[Event]:
@@ -1351,18 +1349,18 @@ class CarnevaleEngine(Engine[GameState]):
     def _do_set_status(self, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.may_act_for(m.owner) or actor.gm):
-            raise NotYourTurn(f"{m.name} is not your model.")
+            raise NotYourTurn("not_your_model", model=m.name)
         s = a.status
         if s == "evacuated":
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
             m.on_table = False
             m.evacuated = True
             m.activated = True
             return [ev("evacuated", f"{m.name} touches the far edge and is evacuated.", model=m.uid)]
         if s == "off_table":
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
             return M.fall_in_combat(state, m, "", fled=True)
         fields = {"in_water": "in_water", "hidden": "hidden", "immobilised": "immobilised", "drowning": "drowning",
                   "darkness": "in_darkness", "on_gondola": "on_gondola"}
@@ -1410,7 +1408,7 @@ class CarnevaleEngine(Engine[GameState]):
         if not (actor.may_act_for(m.owner) or actor.gm or actor.id in state.seats):
             raise NotYourTurn("Not your model.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         if a.height < 0 or a.height > 100:
             raise IllegalAction("Height is in inches, 0 to 100.")
         events: list[Event] = []
@@ -1452,7 +1450,7 @@ class CarnevaleEngine(Engine[GameState]):
             if not (actor.gm or actor.id in state.seats):
                 raise NotYourTurn("Only the players or a GM call for Morale.")
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
         return self._morale_queue(state, list(dict.fromkeys(a.models)), a.modifier, "called")
 
     def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:

@@ -220,7 +220,7 @@ class GameState(Serial):
         try:
             return self.models[uid]
         except KeyError:
-            raise IllegalAction(f"There is no model '{uid[:40]}' in this game.") from None
+            raise IllegalAction("no_model", model=uid[:40]) from None
 
     def opponent(self, pid: str) -> str:
         return self.seats[1] if pid == self.seats[0] else self.seats[0]

@@ -327,7 +327,7 @@ def test_savage_gains_d5_ap():
 def test_slow_activates_last():
     s = base()
     give(s, "a2", "Slow")
-    with pytest.raises(IllegalAction, match="Slow"):
+    with pytest.raises(IllegalAction, match="slow"):
         apply(s, A.Activate("a2"), P1)
 
 
