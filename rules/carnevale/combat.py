@@ -129,6 +129,17 @@ def fear_after(state: GameState) -> list[Event]:
     return []
 
 
+def fear_then_attack(state: GameState, t: ModelState | None, fear: int | None, then: dict) -> list[Event]:
+    """The target's Fear test (when the attacker causes Fear), then the attack `then` describes;
+    a reroll window on the test holds the attack until the roll stands."""
+    events: list[Event] = []
+    if fear is not None and t is not None and not has(t, "Mindless"):
+        events, suspended = fear_test(state, t, fear, then)
+        if suspended:
+            return events
+    return events + resume_attack(state, then)
+
+
 def resume_attack(state: GameState, then: dict) -> list[Event]:
     """An attack held by the reroll window of its target's Fear test goes on."""
     if then["type"] == "shot":
@@ -234,13 +245,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
            "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons,
            "opportunity": opportunity, "drown_attr": drown_attr, "targets": list(targets)}
     # Fear: the target tests before the roll
-    fear = ability_x(a, "Fear")
-    if fear is not None and not has(t, "Mindless"):
-        evs, suspended = fear_test(state, t, fear, {"type": "melee", **ctx})
-        events += evs
-        if suspended:
-            return events
-    return events + _melee_after_fear(state, ctx)
+    return events + fear_then_attack(state, t, ability_x(a, "Fear"), {"type": "melee", **ctx})
 
 
 def _melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
@@ -629,12 +634,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     fear = weapon_x(w.abilities, "Fear")
     if fear is None:
         fear = ability_x(a, "Fear")
-    if fear is not None and t is not None and not has(t, "Mindless"):
-        evs, suspended = fear_test(state, t, fear, {"type": "shot", **ctx})
-        events += evs
-        if suspended:
-            return events
-    return events + _shot_after_fear(state, ctx)
+    return events + fear_then_attack(state, t, fear, {"type": "shot", **ctx})
 
 
 def _shot_after_fear(state: GameState, ctx: dict) -> list[Event]:
