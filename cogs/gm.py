@@ -44,9 +44,11 @@ def parse_value(text: str):
 
 def explain(system: str, setting: str, locale) -> str:
     """What a house rule changes, in one line of the reader's language ("" for a rule nobody explained)."""
-    key = f"house_rules.{system}.{setting}"
-    explanation = t(key, locale)
-    return "" if explanation == key else explanation
+    for key in (f"house_rules.{system}.{setting}", f"house_rules.common.{setting}"):
+        explanation = t(key, locale)
+        if explanation != key:
+            return explanation
+    return ""
 
 
 def rule_line(system: str, setting: str, value, default, locale) -> str:

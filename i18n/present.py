@@ -202,6 +202,10 @@ class Presenter:
             return self.player(str(value), plain=plain) if value is not None else self.text("words.nobody")
         if isinstance(value, Mapping) and "term" in value:
             return self.text(f"terms.{value['term']}", plain=True)
+        if isinstance(value, Mapping) and "prompt" in value:      # a question, as its reader reads it
+            return self.prompt(Prompt.from_dict(value["prompt"]), plain=True)
+        if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
+            return self.option(Option.from_dict(value["option"]))
         if isinstance(value, (list, tuple)):
             return self._join([str(self._value("", v, plain)) for v in value])
         return value
