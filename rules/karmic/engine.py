@@ -2,6 +2,7 @@
 
 - `mode: "check"` — a basic, opposed, combined or ranged check (digest §1.7–§1.10, §5).
 - `mode: "combat"` — compound-action melee (§2–§4).
+- `mode: "advance"` — advancement between adventures (§6.3, §6.4, §6.8; `advancement.py`).
 Characters (sheet + karma deck) are copied into the state; the cog writes them back from
 `characters_out(state)` (and `state.world`, the GM's world deck) when the game is over, after
 `settle_cards(state)` when it was ended by force.
@@ -12,12 +13,13 @@ from typing import Any
 
 from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
 
-from . import checks, combat
+from . import advancement, checks, combat
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
 from .state import SCHEMA, KarmicState, house_rules
 from .views import view_for
 
+ADVANCE_ACTIONS = tuple(advancement.ACTIONS.values())
 BOT_POLICY_PREFS = ["atk", "hatk", "bash", "latk", "par", "blk", "hblk", "ctr", "hdg", "mdg", "dg"]
 
 
@@ -33,8 +35,8 @@ class KarmicEngine(Engine[KarmicState]):
         """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
         options = dict(options or {})
         mode = options.get("mode", "combat" if options.get("combatants") else "check")
-        if mode not in ("check", "combat"):
-            raise IllegalAction("mode must be 'check' or 'combat'.")
+        if mode not in ("check", "combat", "advance"):
+            raise IllegalAction("unknown_mode", mode=str(mode)[:20])
         rng = Rng.from_seed(seed)
         hr = house_rules(options.get("house_rules"))
         world = options.get("world")
@@ -48,7 +50,9 @@ class KarmicEngine(Engine[KarmicState]):
         if pack is None and _uses_pack_names(options):
             from .data import load_sample_pack
             pack = load_sample_pack()
-        if mode == "check":
+        if mode == "advance":
+            events = advancement.setup_advance(state, options)
+        elif mode == "check":
             events = checks.setup_check(state, options, pack)
         else:
             events = combat.setup_combat(state, options, pack)
@@ -57,7 +61,7 @@ class KarmicEngine(Engine[KarmicState]):
 
     # --- prompts ----------------------------------------------------------------------------
     def _prompts(self, state: KarmicState) -> list[tuple[Prompt, dict]]:
-        if state.over:
+        if state.over or state.mode == "advance":
             return []
         if state.mode == "check":
             return checks.check_prompts(state)
@@ -70,7 +74,9 @@ class KarmicEngine(Engine[KarmicState]):
     def step(self, state: KarmicState, action: Any, actor: Actor) -> list[Event]:
         events: list[Event] = []
         state.seq += 1
-        if isinstance(action, Choose):
+        if isinstance(action, ADVANCE_ACTIONS):
+            events += advancement.advance(state, action, actor)
+        elif isinstance(action, Choose):
             prompt = self.check_choice(state, action, actor)
             meta = self._meta(state, prompt.id)
             self._choose(state, meta, action.options[0], events)
