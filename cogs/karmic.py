@@ -49,13 +49,7 @@ This cog adds:
   a reason shown to the table, the engine's closing events and the final board, and writes the
   decks back; `/karmic combat board` posts the board again lower in the channel.
 
-- `/karmic-advance` (a second top-level group: `/karmic` is near Discord's 4,000-character cap):
-  `karma` (GM: an award or penalty paid in cards, deck ↔ sideboard, told to the owner by DM),
-  `effort` (GM: the adventure's skill checks by effort, the GM naming the skills is the approval;
-  one improvement draw per check, a skill improves once at most, the rest saved, 8 buy an
-  attribute attempt), `improve` (GM: one draw, e.g. a month of training; `teacher` adds a card),
-  `distinction` (take a pack distinction paid in cards). The house rule `distinction_cap` is
-  enforced there and on `/karmic character import`.
+- `/karmic-advance`: advancement between adventures, in `cogs/karmic_advance.py` (its own cog).
 
 Commands that start or play a game leave the acknowledgement to the host (`host.begin`, or
 `host.start`/`host.act` themselves): it is private, so a refusal only reaches its sender.
@@ -78,14 +72,13 @@ import discord
 from discord import app_commands
 
 from i18n import t
+from i18n.present import Presenter
 from renderers import karmic as R
 from rules.common import GM, PUBLIC, Actor, BautaError, Choose, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier, NpcControl
 from rules.karmic.cards import label
-from rules.karmic.character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks,
-                                    character_from_sheet, check_distinction_cap, deck_summary,
-                                    import_sheet, improvement_draw, karma_award, pay_distinction)
+from rules.karmic.character import Character, character_from_sheet, check_distinction_cap, deck_summary, import_sheet
 from rules.karmic.state import HOUSE_RULES
 from rules.karmic.ranged import aim, weapon_named
 from rules.common.safe_yaml import shorten
@@ -280,7 +273,33 @@ async def send_hand_images(host, game, state, events) -> None:
                                    file=discord.File(io.BytesIO(png), filename=f"karmic-{game.id}-hand.png"))
 
 
+async def write_back_advancement(host, game, state) -> list[str]:
+    """An advancement session's sheets as it has them; a character whose first step was undone
+    goes back to the sheet that step brought in, and is free to play again."""
+    fresh = await host.store.game(game.id) or game
+    refs = fresh.meta.get(SHEETS) or {}
+    dropped = [k for k in refs if k not in state.characters]
+    if dropped:
+        brought: dict[str, dict] = {}
+        for record in await host.store.actions(game.id, limit=10_000, include_undone=True):
+            who, char = record.action.get("who"), record.action.get("character")
+            if who in dropped and isinstance(char, dict):
+                brought.setdefault(who, char)
+        for key in dropped:
+            owner, name = int(refs[key][0]), refs[key][1]
+            stored = await host.store.character(game.guild_id, owner, NAME, name)
+            if stored is not None and key in brought:
+                await host.store.save_character(game.guild_id, owner, NAME, name, {**stored, "character": brought[key]})
+        game = await host.store.set_meta(fresh, {**fresh.meta, SHEETS: {k: v for k, v in refs.items()
+                                                                         if k not in dropped}})
+    return await write_back(host, game, state)
+
+
 async def after_publish(host, interaction, game, state, events) -> None:
+    if state.mode == "advance":
+        # every step (and every undo, which publishes again) leaves the stored sheets as the session has them
+        await write_back_advancement(host, game, state)
+        return
     try:
         await send_hand_images(host, game, state, events)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
@@ -292,7 +311,8 @@ async def after_publish(host, interaction, game, state, events) -> None:
 
 
 async def write_back(host, game, state) -> list[str]:
-    """Store every persisted character's deck (and the world deck) as the game left them."""
+    """Store every persisted character's deck (and the world deck) as the game left them; after an
+    advancement step, the sheet's distinctions too (the names it lists)."""
     fresh = await host.store.game(game.id) or game
     refs = fresh.meta.get(SHEETS) or {}
     saved = []
@@ -305,6 +325,8 @@ async def write_back(host, game, state) -> list[str]:
         if record is None:
             continue        # deleted meanwhile: nothing to write back to
         record["character"] = char.to_dict()
+        if state.mode == "advance":
+            record["sheet"] = {**(record.get("sheet") or {}), "distinctions": [d.name for d in char.distinctions]}
         await host.store.save_character(game.guild_id, owner, NAME, name, record)
         saved.append(char.name)
     if fresh.meta.get(USES_WORLD) and any(c.deck is None for _, c in characters_out(state).values()):
@@ -318,7 +340,7 @@ async def on_over(host, interaction, game, state) -> None:
     """Ended by its rules, or by force (`/game end`): then the cards still in play go back first."""
     if not state.over:
         settle_cards(state)
-    saved = await write_back(host, game, state)
+    saved = await (write_back_advancement if state.mode == "advance" else write_back)(host, game, state)
     if saved:
         await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
 
@@ -367,8 +389,6 @@ class KarmicCog(BautaCog):
                                 guild_only=True)
     character = app_commands.Group(name="character", description="Your Karmic characters", parent=karmic)
     combat = app_commands.Group(name="combat", description="Karmic compound combat", parent=karmic)
-    advance = app_commands.Group(name="karmic-advance", guild_only=True,
-                                 description="Karmic: karma awards, advancement, distinctions paid in cards")
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeckButton)
@@ -523,7 +543,8 @@ class KarmicCog(BautaCog):
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
         except IllegalAction as exc:
-            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {exc}") from None
+            said = Presenter(interaction.locale, NAME).error(exc)
+            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {said}") from None
         old = await self._record(interaction.guild_id, owner, char.name)
         name = old[0] if old else char.name
         await self._busy(interaction.guild_id, [(owner, name)])
@@ -1041,151 +1062,8 @@ class KarmicCog(BautaCog):
         await show_board(self.host, game, state, [], force_new=True)
         await self.host.finish(interaction, t("karmic.board_posted", interaction.locale))
 
-    # ---------------------------------------------------------------- advancement and karma (/karmic-advance)
-    async def _stored(self, interaction, owner: int, name: str | None) -> tuple[str, dict, Character]:
-        """A stored character with its own karma deck, not in a running game."""
-        found = await self._record(interaction.guild_id, owner, name, interaction.locale)
-        if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
-        stored, data = found
-        await self._busy(interaction.guild_id, [(owner, stored)])
-        char = Character.from_dict(data["character"])
-        if char.deck is None:
-            raise BautaError(t("karmic.sheet.world_deck", interaction.locale))
-        return stored, data, char
-
-    async def _save(self, interaction, owner: int, stored: str, data: dict, char: Character) -> None:
-        data["character"] = char.to_dict()
-        await self.store.save_character(interaction.guild_id, owner, NAME, stored, data)
-
-    @staticmethod
-    def _cards(text: str) -> list[str]:
-        return [c.strip().upper() for c in re.split(r"[\s,;]+", text or "") if c.strip()]
-
-    @staticmethod
-    def _draw_text(r: dict) -> str:
-        cards = " + ".join(label(c) for c in r["chain"])
-        extra = f" (best of {', '.join(label(c) for c in r['cards'])})" if len(r["cards"]) > 1 else ""
-        return f"{cards}{extra} = {r['total']:+d} vs {r['level']}"
-
-    PAYMENTS = [app_commands.Choice(name=n, value=v) for n, v in (
-        ("add positive cards from the sideboard", "add_positive"), ("remove negative cards to the sideboard",
-                                                                    "remove_negative"),
-        ("add negative cards from the sideboard", "add_negative"), ("remove positive cards to the sideboard",
-                                                                    "remove_positive"))]
-
-    @advance.command(name="karma", description="GM: a karma award (+) or penalty (−), paid in cards (deck ↔ sideboard)")
-    @app_commands.describe(member="Whose character", amount="+N award, −N penalty",
-                           cards="Card ids adding up exactly: 4S or AS 3S", how="Which cards move where",
-                           character="The character (default: their only one)")
-    @app_commands.choices(how=PAYMENTS)
-    async def advance_karma(self, interaction: discord.Interaction, member: discord.Member,
-                            amount: app_commands.Range[int, -20, 20], cards: str, how: app_commands.Choice[str],
-                            character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        karma_award(char, int(amount), self._cards(cards), how.value)
-        await self._save(interaction, member.id, stored, data, char)
-        text = t("karmic.advance.karma", interaction.locale, name=stored, amount=f"{amount:+d}",
-                 cards=" ".join(label(c) for c in self._cards(cards)), deck=len(char.deck.cards),
-                 sideboard=len(char.deck.sideboard))
-        await self.host.courier.send_dm(interaction.guild_id, member.id, text)
-        await self.host.finish(interaction, text)
-
-    @advance.command(name="effort", description="GM: the adventure's skill checks by effort, then improvement draws")
-    @app_commands.describe(member="Whose character", effort="How hard the adventure was",
-                           skills="Skills for the checks, comma-separated (repeat one for more tries)",
-                           attribute="Spend 8 checks on one attempt at this attribute",
-                           character="The character (default: their only one)")
-    @app_commands.choices(effort=[app_commands.Choice(name=f"{k.replace('_', ' ')} ({v})", value=k)
-                                  for k, v in EFFORT_CHECKS.items()], attribute=ATTRIBUTE_CHOICES)
-    async def advance_effort(self, interaction: discord.Interaction, member: discord.Member,
-                             effort: app_commands.Choice[str], skills: str | None = None,
-                             attribute: app_commands.Choice[str] | None = None, character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        wanted = [s.strip().lower().replace(" ", "_") for s in _split_names(skills)]
-        requests = [{"skill": s, "reason": "used"} for s in wanted]
-        if attribute is not None:
-            requests.insert(0, {"attribute": True})
-        # the GM names the skills: that is the approval the rules ask for (§6.8)
-        spent = allocate_skill_checks(char, effort.value, requests, gm_approved=set(wanted))
-        rng = Rng.from_seed(secrets.randbits(63))
-        lines = [t("karmic.advance.effort", interaction.guild_locale, name=stored,
-                   effort=effort.value.replace("_", " "), n=EFFORT_CHECKS[effort.value])]
-        if attribute is not None:
-            r = improvement_draw(char, attribute.value, rng)
-            lines.append(t("karmic.advance.draw", interaction.guild_locale, what=attribute.value,
-                           draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                                             interaction.guild_locale, level=r["new_level"])))
-        improved: set[str] = set()
-        for skill in spent["spent"]:
-            if skill in improved:
-                lines.append(t("karmic.advance.once", interaction.guild_locale, what=skill.replace("_", " ")))
-                continue
-            r = improvement_draw(char, skill, rng)
-            if r["success"]:
-                improved.add(skill)
-            lines.append(t("karmic.advance.draw", interaction.guild_locale, what=skill.replace("_", " "),
-                           draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                                             interaction.guild_locale, level=r["new_level"])))
-        lines.append(t("karmic.advance.saved", interaction.guild_locale, n=spent["saved"]))
-        await self._save(interaction, member.id, stored, data, char)
-        for text in chunks(lines):
-            await self.host.courier.send_channel(interaction.channel_id, text)
-        await self.host.finish(interaction)
-
-    @advance.command(name="improve", description="GM: one improvement draw (a month of training; a teacher's extra card)")
-    @app_commands.describe(member="Whose character", target="A skill or an attribute",
-                           teacher="The teacher's check succeeded: draw two, keep the best",
-                           character="The character (default: their only one)")
-    async def advance_improve(self, interaction: discord.Interaction, member: discord.Member, target: str,
-                              teacher: bool = False, character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        what = target.strip().lower().replace(" ", "_")
-        r = improvement_draw(char, what, Rng.from_seed(secrets.randbits(63)), teacher_bonus=teacher)
-        await self._save(interaction, member.id, stored, data, char)
-        await self.host.courier.send_channel(interaction.channel_id, t(
-            "karmic.advance.draw_named", interaction.guild_locale, name=stored, what=what.replace("_", " "),
-            draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                              interaction.guild_locale, level=r["new_level"])))
-        await self.host.finish(interaction)
-
-    @advance.command(name="distinction", description="Take a distinction from the pack, paid in karma cards")
-    @app_commands.describe(name="The distinction (pack)", cards="Card ids adding up exactly to its value",
-                           how="Which cards move where", character="Your character (default: your only one)",
-                           pack="A guild pack (default: the sample)")
-    @app_commands.choices(how=PAYMENTS)
-    @app_commands.autocomplete(character=_my_characters)
-    async def advance_distinction(self, interaction: discord.Interaction, name: str, cards: str,
-                                  how: app_commands.Choice[str], character: str | None = None,
-                                  pack: str | None = None):
-        await self.host.begin(interaction)
-        content = await self._pack(interaction.guild_id, pack)
-        entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
-        if entry is None:
-            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=echo(name),
-                               names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—"))
-        stored, data, char = await self._stored(interaction, interaction.user.id, character)
-        if any(d.name.lower() == entry["name"].lower() for d in char.distinctions):
-            raise BautaError(t("karmic.advance.has_distinction", interaction.locale, name=entry["name"]))
-        char.distinctions.append(Distinction(entry["name"], int(entry["karma_value"]), entry.get("description", "")))
-        cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
-        check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
-        pay_distinction(char, int(entry["karma_value"]), self._cards(cards), how.value)
-        sheet = data.get("sheet") or {}
-        sheet["distinctions"] = list(sheet.get("distinctions") or []) + [entry["name"]]
-        data["sheet"] = sheet
-        await self._save(interaction, interaction.user.id, stored, data, char)
-        await self.host.finish(interaction, t("karmic.advance.distinction", interaction.locale, name=stored,
-                                              distinction=entry["name"], value=f"{int(entry['karma_value']):+d}",
-                                              cards=" ".join(label(c) for c in self._cards(cards)),
-                                              deck=len(char.deck.cards), sideboard=len(char.deck.sideboard)))
-
 
 async def setup(bot):
+    from .karmic_advance import KarmicAdvanceCog
     await bot.add_cog(KarmicCog(bot))
+    await bot.add_cog(KarmicAdvanceCog(bot))

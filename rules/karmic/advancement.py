@@ -12,6 +12,7 @@ negative distinctions, the payment in cards. The session ends with `CloseAdvance
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -119,20 +120,19 @@ def advance(state, action: Any, actor: Actor) -> list[Event]:
     if isinstance(action, KarmaAward):
         cards = [c.upper() for c in action.cards]
         karma_award(char, int(action.amount), cards, action.how)
+        # the cards paid tell what is left in a deck, which only its owner (and the GM) may know
         events.append(Event("advance_karma", {"name": char.name, "amount": int(action.amount),
-                                              "cards": cards_data(cards), **_deck(char)}))
-        # the owner reads it in private too (a penalty is news they should not miss)
-        owner = state.controllers.get(action.who, GM)
-        if owner.isdigit():
-            events.append(Event("advance_karma", {"name": char.name, "amount": int(action.amount),
-                                                  "cards": cards_data(cards), **_deck(char)}, owner))
+                                              "cards": cards_data(cards), **_deck(char)},
+                            audience=state.controllers.get(action.who, GM)))
     elif isinstance(action, Effort):
         events += _effort(state, char, action)
     elif isinstance(action, Improve):
         target = action.target.strip().lower()
         target = target if target in ATTRIBUTES else skill_key(target)
         r = improvement_draw(char, target, state.rng, teacher_bonus=bool(action.teacher))
-        events.append(_draw_event("advance_improve", char, target, r))
+        # a teacher's extra card: the table reads both cards, the best one counts
+        events.append(_draw_event("advance_improve_taught" if len(r["cards"]) > 1 else "advance_improve",
+                                  char, target, r))
     elif isinstance(action, TakeDistinction):
         events += _distinction(state, char, action)
     else:
@@ -146,7 +146,8 @@ def _seat(state, action: Any, actor: Actor) -> Character:
     if char is None:
         if not isinstance(action.character, dict):
             raise IllegalAction("not_in_advancement", who=action.who)
-        char = Character.from_dict(action.character)
+        # a copy: the action is logged as given, and decoding shares its lists
+        char = Character.from_dict(copy.deepcopy(action.character))
         player = action.player or GM
         state.characters[action.who] = char
         state.controllers[action.who] = player
@@ -154,7 +155,8 @@ def _seat(state, action: Any, actor: Actor) -> Character:
             state.seats.append(player)
     if char.deck is None:
         raise IllegalAction("no_karma_deck", name=char.name)
-    if not actor.may_act_for(state.controllers.get(action.who, GM)):
+    # the GM steps are the GM's whoever owns the sheet; a distinction is its owner's choice (or the GM's)
+    if not (actor.gm or actor.may_act_for(state.controllers.get(action.who, GM))):
         raise NotYourTurn("not_your_character", name=char.name)
     return char
 

@@ -1192,28 +1192,39 @@ def choice(value: str):
     return discord.app_commands.Choice(name=value, value=value)
 
 
+def advance_cog(bot):
+    return bot.get_cog("KarmicAdvanceCog")
+
+
 async def test_karma_award_is_paid_in_cards_and_reaches_the_owner_privately(bot, world, seed):
     """§6.3/§1.3: a +4 award removes negative cards totalling exactly 4 from the deck to the sideboard."""
     gm, alice = world.users[1], world.users[2]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
+    cog = advance_cog(bot)
     with pytest.raises(NotGM):
         await cog.advance_karma.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
                                          amount=4, cards="4H", how=choice("remove_negative"))
-    with pytest.raises(IllegalAction, match="not exactly 4"):
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                          amount=4, cards="3H", how=choice("remove_negative"))
-    with pytest.raises(IllegalAction, match="cannot pay"):
+    assert (exc.value.code, exc.value.params) == ("cards_do_not_add_up", {"total": 3, "want": 4})
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                          amount=4, cards="4S", how=choice("remove_positive"))
+    assert exc.value.code == "wrong_payment"
     deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
     assert len(deck["cards"]) == 44 and len(deck["sideboard"]) == 10            # refusals changed nothing
-    await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
-                                     amount=4, cards="AH 3H", how=choice("remove_negative"))
+    assert await active_game(bot) is None and world.public() == []              # ... and opened no session
+    interaction = world.interaction(gm, world.channels[10])
+    await cog.advance_karma.callback(cog, interaction, member=alice, amount=4, cards="AH 3H",
+                                     how=choice("remove_negative"))
     deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
     assert len(deck["cards"]) == 42 and "AH" in deck["sideboard"] and "3H" in deck["sideboard"]
-    assert "karma +4" in world.dms(alice)[-1].content and "sideboard 12" in world.dms(alice)[-1].content
-    assert not world.public()
+    dm = world.dms(alice)[-1].content
+    assert "karma +4 paid with A♥, 3♥" in dm and "sideboard 12" in dm
+    assert "karma +4" in world.ephemeral(gm)[-1].content
+    assert "A♥" not in world.public_text()                       # what is left in a deck stays private
+    assert "Advancement is open here" in world.public_text()
 
 
 async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_skill(bot, world, seed):
@@ -1222,33 +1233,69 @@ async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_
     attribute attempt (long and tiring = 8; might 1: 3♠ → 2); a teacher adds a card, the best is used."""
     gm, alice = world.users[1], world.users[2]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
+    cog = advance_cog(bot)
     await stack_deck(bot, alice.id, "Devon", ["5S"])
     await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                       effort=choice("hard"), skills="tracking, tracking")
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert stored["skills"]["tracking"] == 3 and stored["saved_checks"] == 1
     text = table_text(world)
-    assert "3 skill check(s)" in text and "improves to 3" in text and "already improved" in text
-    assert "5♠" in text and "Skill checks saved: 1" in text
+    assert "hard work: 3 skill check(s)" in text and "• tracking: 5♠ = +5 against 2 → improves to 3" in text
+    assert "already improved" in text and "skill checks saved 1" in text
+    # /game end closes the session (the sheet was saved at each step); stacking the stored deck
+    # needs Devon out of it
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    assert "Decks saved: Devon" in table_text(world)
     await stack_deck(bot, alice.id, "Devon", ["3S"])
     await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                       effort=choice("long_and_tiring"), attribute=choice("might"))
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert stored["attributes"]["might"] == 2 and stored["saved_checks"] == 1       # 1 + 8 − 8
-    with pytest.raises(IllegalAction, match="8 skill checks"):
+    assert "• Might: 3♠ = +3 against 1 → improves to 2" in table_text(world)
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                           effort=choice("some"), attribute=choice("might"))
+    assert (exc.value.code, exc.value.params) == ("attribute_costs_8", {"checks": 2})
+    with pytest.raises(NotGM):
+        await cog.advance_improve.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
+                                           target="sword")
     # a month of training with a teacher: two cards, the best counts (9♠ beats sword 3)
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
     await stack_deck(bot, alice.id, "Devon", ["2S", "9S"])
     await cog.advance_improve.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                        target="sword", teacher=True)
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
-    assert stored["skills"]["sword"] == 4 and "best of" in world.last(TABLE).content
+    assert stored["skills"]["sword"] == 4
+    assert "sword, with a teacher: 9♠ = +9 against 3 (best of the cards drawn, the other: 2♠) → improves to 4" \
+        in world.last(TABLE).content
     assert {"2S", "9S", "5S", "3S"} <= set(stored["deck"]["discards"])
-    with pytest.raises(NotGM):
-        await cog.advance_improve.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
-                                           target="sword")
+
+
+async def test_game_undo_takes_an_advancement_back_on_the_stored_sheet(bot, world, seed):
+    """An advancement step is an action like any other: `/game undo` restores the sheet (skill,
+    saved checks, deck) exactly as it was, and the next draw is the same card again."""
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice)
+    await stack_deck(bot, alice.id, "Devon", ["5S"])
+    before = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    cog = advance_cog(bot)
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("hard"), skills="tracking")
+    after = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert (after["skills"]["tracking"], after["saved_checks"]) == (3, 2)
+    log = await bot.store.actions((await active_game(bot)).id, limit=10)
+    assert [a.action["type"] for a in log] == ["effort"]
+    await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    restored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert restored == before
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("hard"), skills="tracking")
+    again = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert again == after                                   # the RNG was in the state: the same draw
+    # while the session is open Devon cannot fight elsewhere; another game here is named in the refusal
+    with pytest.raises(BautaError) as exc:
+        await cog_of(bot).check.callback(cog_of(bot), world.interaction(alice, world.channels[11]), skill="sword")
+    assert "already in game" in str(exc.value)
 
 
 async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too(bot, world, seed):
@@ -1256,10 +1303,12 @@ async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too
     GM's cap on negative distinctions (house rule distinction_cap) refuses more, at import as well."""
     alice, bruno = world.users[2], world.users[3]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
-    with pytest.raises(IllegalAction, match="not exactly 4"):
+    cog = advance_cog(bot)
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
                                                cards="5S", how=choice("remove_positive"))
+    assert exc.value.code == "cards_do_not_add_up"
+    await bot.store.set_house_rule(1, "karmic", "distinction_cap", 5)
     await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
                                            cards="AS 3S", how=choice("remove_positive"))
     record = await bot.store.character(1, alice.id, "karmic", "Devon")
@@ -1267,14 +1316,18 @@ async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too
     assert {"AS", "3S"} <= set(deck["sideboard"]) and len(deck["cards"]) == 42
     assert record["sheet"]["distinctions"] == ["Blahblah"]
     assert record["character"]["distinctions"][0]["karma_value"] == -4
-    assert "Blahblah" in world.ephemeral(alice)[-1].content
+    assert "Devon takes **Blahblah** (-4), paid with A♠, 3♠" in table_text(world)
+    with pytest.raises(IllegalAction) as exc:
+        await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="blahblah",
+                                               cards="4S", how=choice("remove_positive"))
+    assert exc.value.code == "has_distinction"
     # the GM caps negative distinctions at −5: Empathic (−2) would make −6
-    await bot.store.set_house_rule(1, "karmic", "distinction_cap", 5)
-    with pytest.raises(IllegalAction, match="at most −5"):
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Empathic",
                                                cards="2S", how=choice("remove_positive"))
+    assert (exc.value.code, exc.value.params) == ("distinction_cap", {"total": -6, "cap": 5})
     assert len((await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["distinctions"]) == 1
-    with pytest.raises(PackError, match="distinctions"):
+    with pytest.raises(PackError, match="distinctions': Negative distinctions would total -6; the GM allows at most −5"):
         await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah, Empathic]\n", "pia.yaml")
     assert await bot.store.character(1, bruno.id, "karmic", "Pia") is None
     await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah]\n", "pia.yaml")

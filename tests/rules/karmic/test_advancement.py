@@ -87,6 +87,10 @@ def test_only_the_gm_awards_and_improves_and_only_the_owner_takes_a_distinction(
                                      player="2"), Actor("3"))
     assert (exc.value.code, exc.value.params) == ("not_your_character", {"name": "Devon"})
     assert state.characters == {}                   # a refused step brings no one in
+    # the GM may take one for a player too
+    state, _ = apply(state, TakeDistinction("d", "Blahblah", -4, ("4S",), "remove_positive", character=devon(),
+                                            player="2"))
+    assert [d.name for d in sheet(state).distinctions] == ["Blahblah"]
 
 
 def test_T18_a_minus_4_distinction_paid_exactly_and_the_cap_and_duplicates_refused():
@@ -110,11 +114,18 @@ def test_T18_a_minus_4_distinction_paid_exactly_and_the_cap_and_duplicates_refus
 def test_a_karma_award_reaches_the_owner_privately_and_the_table_and_close_ends_the_session():
     state, events = apply(session(), KarmaAward("d", 4, ("ah", "3h"), "remove_negative", character=devon(),
                                                 player="2"))
-    assert [(e.kind, e.audience) for e in events] == [("advance_karma", "public"), ("advance_karma", "2")]
+    assert [(e.kind, e.audience) for e in events] == [("advance_karma", "2")]
     assert events[0].data["cards"] == ["A♥", "3♥"] and events[0].data["sideboard"] == 12
     assert ENGINE.pending(state) == []
     state, events = apply(state, CloseAdvancement())
     assert state.over and events[0].data == {"names": ["Devon"]}
+
+
+def test_an_action_is_not_changed_by_being_applied():
+    action = KarmaAward("d", 4, ("AH", "3H"), "remove_negative", character=devon(), player="2")
+    logged = ENGINE.dump_action(action)
+    apply(session(), action)
+    assert ENGINE.dump_action(action) == logged
 
 
 def test_actions_round_trip_through_the_log():
