@@ -343,6 +343,8 @@ async def on_over(host, interaction, game, state) -> None:
     saved = await (write_back_advancement if state.mode == "advance" else write_back)(host, game, state)
     if saved:
         await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
+    if state.mode != "advance":
+        await offer_reshuffles(host, game, state)
 
 
 SYSTEM = systems.register(systems.System(
@@ -374,6 +376,30 @@ class DeckButton(discord.ui.DynamicItem[discord.ui.Button],
             await interaction.followup.send(text, ephemeral=True)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
+
+
+def deck_offer_view(owner: int, stored: str, locale) -> discord.ui.View:
+    """Reshuffle / Not now for an open Rule-of-Fives window of a stored deck (persistent buttons)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(DeckButton(owner, "yes", stored, t("karmic.deck.yes", locale)))
+    view.add_item(DeckButton(owner, "no", stored, t("karmic.deck.no", locale)))
+    return view
+
+
+async def offer_reshuffles(host, game, state) -> None:
+    """A game that ended with a Rule-of-Fives window open on a member's deck: one DM with the
+    Reshuffle / Not now buttons, answerable any time, while the channel is free for the next game."""
+    refs = (await host.store.game(game.id) or game).meta.get(SHEETS) or {}
+    locales = game.meta.get("locales") or {}
+    for key, (_controller, char) in characters_out(state).items():
+        ref = refs.get(key)
+        if not ref or int(ref[0]) == GM_OWNER or char.deck is None or not char.deck.offer:
+            continue
+        owner, stored = int(ref[0]), ref[1]
+        locale = locales.get(str(owner))
+        await host.courier.send_dm(game.guild_id, owner, t("karmic.deck.offer_after", locale, name=stored,
+                                                           discards=char.deck.since_shuffle),
+                                   view=deck_offer_view(owner, stored, locale))
 
 
 # ============================================================================ the cog
@@ -649,9 +675,7 @@ class KarmicCog(BautaCog):
             lines.append(t("karmic.deck.in_game", interaction.locale, id=game.id, channel=f"<#{game.channel_id}>"))
         elif s["reshuffle_offered"]:
             lines.append(t("karmic.deck.offer", interaction.locale))
-            view = discord.ui.View(timeout=None)
-            view.add_item(DeckButton(interaction.user.id, "yes", stored, t("karmic.deck.yes", interaction.locale)))
-            view.add_item(DeckButton(interaction.user.id, "no", stored, t("karmic.deck.no", interaction.locale)))
+            view = deck_offer_view(interaction.user.id, stored, interaction.locale)
         else:
             lines.append(t("karmic.deck.no_offer", interaction.locale))
         kwargs = {"view": view} if view is not None else {}

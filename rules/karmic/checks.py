@@ -331,15 +331,11 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
     for hk in list(check.sides[0].helper_cards):
         if check.sides[0].played_from != hk:
             discard(state, hk, [check.sides[0].helper_cards[hk]])
-    if any(c.deck is not None and c.deck.offer for c in state.characters.values()):
-        state.phase = "offers"
-        for key, c in state.characters.items():
-            if c.deck is not None and c.deck.offer:
-                events.append(Event("offer", f"{c.name} may reshuffle (Rule of Fives).",
-                                    owner_audience(state, key), {"who": key}))
-    else:
-        state.phase = "done"
-        state.over = True
+    # The check is over at once: a Rule-of-Fives window it opened stays open on the deck
+    # (`deck.offer`), answered outside the game (the cog offers it by DM, `/karmic deck` shows it),
+    # so the channel is free for the next check. (Games stored in phase "offers" still finish there.)
+    state.phase = "done"
+    state.over = True
 
 
 def return_cards(state: KarmicState) -> None:

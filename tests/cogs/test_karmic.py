@@ -236,6 +236,39 @@ async def test_check_hand_by_dm_result_in_channel_hidden_gm_modifier_and_deck_wr
     assert "Decks saved: Devon" in text
 
 
+async def test_a_finished_check_frees_the_channel_and_its_reshuffle_offer_waits_in_dm(bot, world, seed):
+    """§1.4 Rule of Fives: a check that takes the discards past 5 opens a window; the check is over
+    at once (the next /karmic check here starts), and the window is one DM with Reshuffle / Not now
+    that works after the game, as `/karmic deck` does."""
+    alice = world.users[2]
+    await import_sheet(bot, world, alice)
+    record = await bot.store.character(1, alice.id, "karmic", "Devon")
+    record["character"]["deck"]["since_shuffle"] = 3
+    await bot.store.save_character(1, alice.id, "karmic", "Devon", record)
+    await stack_deck(bot, alice.id, "Devon", ["3H", "4H"])
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking")
+    game = await active_game(bot)
+    message = world.last("dm:2", with_view=True)
+    prompt = ENGINE.pending(ENGINE.load_state(game.state))[0]
+    await answer_prompt(world, message, alice, prompt, "4H")
+    assert (await bot.store.game(game.id)).active is False           # over with its result
+    deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert (deck["since_shuffle"], deck["offer"], sorted(deck["discards"])) == (5, True, ["3H", "4H"])
+    offer = world.last("dm:2", with_view=True)
+    assert "5 cards discarded" in offer.content
+    assert [b.item.label for b in offer.view.children] == ["Reshuffle", "Not now"]
+    # the channel is free: the next check starts at once
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="sword")
+    second = await active_game(bot)
+    assert second is not None and second.id != game.id
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(world.users[1], world.channels[10]))
+    # ... and the offer still works once that one is over (its deck is back on the sheet)
+    await click_deck_button(world, offer, alice, 1)
+    assert "keeps the deck" in world.ephemeral(alice)[-1].content
+    assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]["offer"] is False
+
+
 async def test_a_pack_character_becomes_yours_and_one_character_plays_one_game_at_a_time(bot, world, seed):
     alice = world.users[2]
     cog = cog_of(bot)
