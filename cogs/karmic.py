@@ -257,22 +257,6 @@ def hand_picture(view: dict, prompt) -> tuple[str, bytes] | None:
     return "karmic-hand.png", R.hand_image({"check": {"sides": [{"hand": cards}]}})
 
 
-async def send_hand_images(host, game, state, events) -> None:
-    """A new hand whose player has no private decision waiting (so no buttons carry the picture)
-    still arrives as an image in their DMs."""
-    asked = {p.player for p in ENGINE.pending(state) if p.private}
-    players = sorted({e.audience for e in events
-                      if e.kind in ("hand", "initiative_hand") and e.audience.isdigit()} - asked)
-    for player in players:
-        view = ENGINE.view_for(state, player)
-        cards = _hand_cards(view)
-        if not cards:
-            continue
-        png = await asyncio.to_thread(R.hand_image, {"check": {"sides": [{"hand": cards}]}})
-        await host.courier.send_dm(game.guild_id, int(player), t("karmic.hand_image", None, id=game.id),
-                                   file=discord.File(io.BytesIO(png), filename=f"karmic-{game.id}-hand.png"))
-
-
 async def write_back_advancement(host, game, state) -> list[str]:
     """An advancement session's sheets as it has them; a character whose first step was undone
     goes back to the sheet that step brought in, and is free to play again."""
@@ -300,10 +284,8 @@ async def after_publish(host, interaction, game, state, events) -> None:
         # every step (and every undo, which publishes again) leaves the stored sheets as the session has them
         await write_back_advancement(host, game, state)
         return
-    try:
-        await send_hand_images(host, game, state, events)
-    except Exception:  # noqa: BLE001 - an image must never break the game's flow
-        log.exception("hand image failed for game %s", game.id)
+    # The hand picture rides on the player's next private decision (`hand_picture`): no DM of its
+    # own, which had no buttons to choose with.
     try:
         await show_board(host, game, state, events)
     except Exception:  # noqa: BLE001

@@ -771,8 +771,8 @@ def declare(state: KarmicState, spec: dict, card: str, loc: str, events: list[Ev
     events.append(Event("declare", declaration_text(state, decl, cb.reg), PUBLIC,
                         {"who": who, "maneuver": man_id, "register": cb.reg, "target": target,
                          "answers": decl.answers, "location": loc}))
-    events.append(Event("declare_card", f"You put {label(card)} face down for {m.name} in register {cb.reg}.",
-                        owner_audience(state, who), {"who": who, "card": card, "register": cb.reg}))
+    # (no private line "you put X face down": the answered prompt already shows the card chosen,
+    # and a DM less per declaration keeps a round within its message budget)
     cb.turn = None
     _advance(state, events)
 
@@ -846,6 +846,25 @@ def _continue_resolution(state: KarmicState, events: list[Event]) -> None:
         _begin_register(state, cb.reg + 1, events)
     else:
         _end_round(state, events)
+
+
+def _joker_question(state: KarmicState, reg_n: int, d: Decl) -> str:
+    """What the GM rules on, and what each answer does (A3): a joker played, or drawn while hitting
+    (then the whole maneuver becomes a joker outcome); success strikes with the maximum damage."""
+    m = MANEUVERS[d.man]
+    target = f" against {name(state, d.target)}" if d.target else ""
+    if is_joker(d.card):
+        how = f"{name(state, d.owner)} played a joker for {m.name}{target} in register {reg_n}"
+    else:
+        cards = " → ".join(label(c) for c in [d.card] + d.chain)
+        how = (f"{name(state, d.owner)}'s hit chain for {m.name}{target} in register {reg_n} drew a joker "
+               f"({cards}): the whole maneuver is a joker outcome")
+    if m.kind == "strike":
+        maxd, _ = damage_of(state, d, joker=True)
+        effect = f"success: it lands, whatever the defense, for the maximum damage ({maxd})"
+    else:
+        effect = "success: it works, whatever the defense"
+    return f"{how}. Rule it — {effect}; failure: it fails."
 
 
 def _joker(d: Decl) -> bool:
@@ -999,8 +1018,12 @@ def damage_of(state: KarmicState, d: Decl, joker: bool = False) -> tuple[int, st
         maxd += int(state.house_rules["location_max_damage_bonus"])
     total = card_total + might + edge
     dealt = maxd if joker else max(0, min(total, maxd))
-    text = f"damage {signed(card_total)} card {signed(might)} {state.house_rules['damage_attr']} " \
-           f"{signed(edge)} edge = {total}, max {maxd} → {dealt}"
+    if joker:
+        # A3: a joker ruled a success deals the maneuver's maximum; the cards' sum does not count
+        text = f"damage: joker ruled a success → the maximum, {maxd}"
+    else:
+        text = f"damage {signed(card_total)} card {signed(might)} {state.house_rules['damage_attr']} " \
+               f"{signed(edge)} edge = {total}" + (f", capped at max {maxd}" if total > maxd else "") + f" → {dealt}"
     if d.man == "smash":
         dealt *= 3
         text += f" ×3 = {dealt}"
@@ -1339,10 +1362,7 @@ def _end_round(state: KarmicState, events: list[Event]) -> None:
                         {"round": cb.round, "track": public_track(state)}))
     cb.offers = [k for k in cb.fighters if state.characters[k].deck is not None and state.characters[k].deck.offer]
     if cb.offers:
-        state.phase = "offers"
-        for k in cb.offers:
-            events.append(Event("offer", f"{name(state, k)} may reshuffle (Rule of Fives).",
-                                owner_audience(state, k), {"who": k}))
+        state.phase = "offers"          # each offer is its player's prompt (no separate notice)
     else:
         _next_round(state, events)
 
@@ -1439,9 +1459,7 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
             else:
                 for i, d in enumerate(reg.decls):
                     if _joker(d) and not d.ruling:
-                        out.append((Prompt(f"j{cb.round}.{reg.n}.{i}", GM,
-                                           f"{name(state, d.owner)} played a joker for {MANEUVERS[d.man].name} "
-                                           f"in register {reg.n}: rule the outcome.",
+                        out.append((Prompt(f"j{cb.round}.{reg.n}.{i}", GM, _joker_question(state, reg.n, d),
                                            (Option("success", f"Success ({state.house_rules['joker_default']} "
                                                               f"is the default)"[:80]),
                                             Option("failure", "Failure")), private=True),
