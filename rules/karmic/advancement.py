@@ -162,7 +162,10 @@ def _seat(state, action: Any, actor: Actor) -> Character:
 
 
 def _deck(char: Character) -> dict:
-    return {"deck": len(char.deck.cards), "sideboard": len(char.deck.sideboard)}
+    deck = char.deck
+    if deck is None:                       # `_seat` refuses a character without a deck of its own
+        raise IllegalAction("no_karma_deck", name=char.name)
+    return {"deck": len(deck.cards), "sideboard": len(deck.sideboard)}
 
 
 def _draw_event(kind: str, char: Character, target: str, r: dict) -> Event:

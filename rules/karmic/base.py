@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from rules.common import GM, PUBLIC, Event, IllegalAction, Rng
+from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt, Rng
 
 from .cards import KarmaDeck, label
 from .character import Character, character_from_sheet
@@ -75,3 +75,11 @@ def next_id(state: KarmicState, prefix: str) -> str:
 
 def signed(n: int) -> str:
     return f"{n:+d}"
+
+
+def offer_prompt(state: KarmicState, key: str, pid: str) -> Prompt:
+    deck = state.characters[key].deck
+    since = deck.since_shuffle if deck is not None else 0      # offered only for a deck of its own
+    return Prompt(pid, state.controllers.get(key, GM),
+                  f"{name(state, key)}: {since} cards discarded — reshuffle your karma deck now?",
+                  (Option("yes", "Reshuffle"), Option("no", "Not now")), private=True)

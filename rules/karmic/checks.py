@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 
 from . import ranged as rangedmod
-from .base import cards_text, deck_of, discard, draw, load_character, name, owner_audience, signed
+from .base import cards_text, deck_of, discard, draw, load_character, name, offer_prompt, owner_audience, signed
 from .cards import is_face, is_joker, label, value
 from .state import Check, CheckSide, KarmicState, Play
 from .tables import attribute_name, difficulty_mod, result_chart, skill_key
@@ -143,13 +143,6 @@ def check_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
             if deck is not None and deck.offer:
                 out.append((offer_prompt(state, key, f"rs-{key}"), {"key": key, "kind": "offer"}))
     return out
-
-
-def offer_prompt(state: KarmicState, key: str, pid: str) -> Prompt:
-    deck = state.characters[key].deck
-    return Prompt(pid, state.controllers.get(key, GM),
-                  f"{name(state, key)}: {deck.since_shuffle} cards discarded — reshuffle your karma deck now?",
-                  (Option("yes", "Reshuffle"), Option("no", "Not now")), private=True)
 
 
 # --- steps ---------------------------------------------------------------------------------------
