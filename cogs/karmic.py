@@ -74,7 +74,7 @@ from discord import app_commands
 from i18n import t
 from i18n.present import Presenter
 from renderers import karmic as R
-from rules.common import GM, PUBLIC, Actor, BautaError, Choose, IllegalAction, PackError, Rng
+from rules.common import GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier, NpcControl
 from rules.karmic.cards import label
@@ -740,8 +740,7 @@ class KarmicCog(BautaCog):
                 refs["o1"] = oref
         await self._busy(interaction.guild_id, list(refs.values()))
         await self.host.start(interaction, NAME, seats, options,
-                              intro=t("karmic.check_intro", interaction.guild_locale,
-                                      who=interaction.user.mention, name=ref[1]),
+                              intro=Event("check_opened", {"player": str(interaction.user.id), "name": ref[1]}),
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 

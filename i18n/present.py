@@ -201,7 +201,8 @@ class Presenter:
                 return self._join([self.player(str(p), plain=plain) for p in value])
             return self.player(str(value), plain=plain) if value is not None else self.text("words.nobody")
         if isinstance(value, Mapping) and "term" in value:
-            return self.text(f"terms.{value['term']}", plain=True)
+            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5})
+            return self.text(f"terms.{value['term']}", plain=plain, **{k: v for k, v in value.items() if k != "term"})
         if isinstance(value, (list, tuple)):
             return self._join([str(self._value("", v, plain)) for v in value])
         return value

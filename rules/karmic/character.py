@@ -91,7 +91,7 @@ class Character(Serial):
         else:
             lvl = self.skill(skill)
             if lvl <= 0 and self.is_advanced(skill):
-                raise IllegalAction(f"{self.name} has no training in {skill}, an advanced skill (no default use).")
+                raise IllegalAction("advanced_untrained", name=self.name, skill=skill.replace("_", " ")[:40])
             n = max(1, lvl)
         return max(1, n - self.fatigue * self.fatigue_effect)
 
@@ -144,10 +144,10 @@ class Character(Serial):
             return 0
         taken = self.fields.get(key, [])
         if field_name is None:
-            raise IllegalAction(f"{skill} is a field of expertise: name the field.")
+            raise IllegalAction("name_the_field", skill=skill.replace("_", " ")[:40])
         count = sum(1 for f in taken if f.lower() == field_name.lower())
         if count == 0:
-            raise IllegalAction(f"{self.name} has no {skill} field '{field_name}'.")
+            raise IllegalAction("no_such_field", name=self.name, skill=skill[:40], field=field_name[:40])
         return min(4, count - 1)
 
 

@@ -609,7 +609,7 @@ async def test_opposed_check_against_an_npc(bot, world, seed):
     # Opposed (no joker here): success exactly when Alice's total beats the Soldier's, margin = the difference.
     assert result["success"] == (result["margin"] > 0)
     verdict, other = ("SUCCESS", "FAILURE") if result["success"] else ("FAILURE", "SUCCESS")
-    assert "against Soldier" in text and f"→ {verdict}" in text and other not in text
+    assert "against Soldier" in text and f"→ **{verdict}**" in text and other not in text
     for card in npc_hand:                                              # world-deck draws stay GM-only
         assert label(card) not in text or card in state.check.sides[0].hand
     assert not record.active
