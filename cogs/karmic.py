@@ -324,7 +324,8 @@ async def on_over(host, interaction, game, state) -> None:
         settle_cards(state)
     saved = await (write_back_advancement if state.mode == "advance" else write_back)(host, game, state)
     if saved:
-        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
+        locale = await host.server_locale(game, interaction)
+        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", locale, names=", ".join(saved)))
     if state.mode != "advance":
         await offer_reshuffles(host, game, state)
 
