@@ -969,27 +969,34 @@ class KarmicCog(BautaCog):
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 
-    async def _my_state(self, interaction: discord.Interaction):
+    async def _my_game(self, interaction: discord.Interaction):
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id) \
             if interaction.guild_id else None
         if game is None or game.system != NAME:
-            return None
-        return ENGINE.load_state(game.state)
+            return None, None
+        return game, ENGINE.load_state(game.state)
+
+    async def _my_state(self, interaction: discord.Interaction):
+        return (await self._my_game(interaction))[1]
 
     async def _maneuver_names(self, interaction: discord.Interaction, current: str):
-        state = await self._my_state(interaction)
+        game, state = await self._my_game(interaction)
         me = str(interaction.user.id)
         seen: dict[str, str] = {}
+        say = Presenter(interaction.locale, NAME)
         if state is not None:
             for prompt in ENGINE.pending(state):
-                if prompt.player == me and prompt.id.startswith("d") and ".m" in prompt.id:
+                if prompt.player == me and prompt.kind == "declare":
                     for o in prompt.options:
-                        base = o.id.split(".")[0]
-                        if base not in ("more", "chw") and base not in seen:
-                            seen[base] = o.label.split(" — ")[0].split(" (")[0]
+                        man = o.args.get("maneuver") or {}
+                        if man and o.id.split(".")[0] not in seen:   # one entry per maneuver, not per variant
+                            seen[o.id.split(".")[0]] = say.text(f"terms.{man['term']}")
+                        elif o.kind in ("stop", "pass", "hesitate", "yield"):
+                            seen[o.id] = say.option(o)
         if not seen:
-            seen = {k: m.name for k, m in MANEUVERS.items()}
-            seen.update({"stop": "Stop declaring", "pass": "No response", "hes": "Hesitate / yield"})
+            seen = {k: say.text(f"terms.maneuver.{k}") for k in MANEUVERS}
+            seen.update({"stop": say.text("options.stop"), "pass": say.text("options.pass"),
+                         "hes": say.text("options.hesitate")})
         return [app_commands.Choice(name=f"{n} ({k})"[:100], value=k) for k, n in seen.items()
                 if current.lower() in n.lower() or current.lower() in k][:25]
 

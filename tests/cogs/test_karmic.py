@@ -339,14 +339,14 @@ def assert_public_track(view: dict) -> None:
 
 def choose_option(prompt, ri_wanted: bool) -> str:
     ids = [o.id for o in prompt.options]
-    if prompt.id.startswith(("ini", "inih")):
+    if prompt.kind in ("initiative", "initiative_hit"):
         return "stand" if "stand" in ids else ids[0]
     for simple in ("stand", "no", "success", "struggle"):
         if simple in ids:
             return simple
-    if prompt.id.endswith(".c"):
+    if prompt.kind == "declare_card":
         return ids[0]                               # the first card of the hand, face down
-    if prompt.id.endswith(".l"):
+    if prompt.kind == "declare_location":
         return "legs" if "legs" in ids else ids[0]
     prefs = (["darm.0"] if ri_wanted else []) + ["atk.0", "hatk.h", "par.0", "blk.1", "hblk.h", "mdg.0"]
     for pref in prefs:
@@ -570,7 +570,7 @@ async def test_a_stale_or_foreign_click_is_refused_and_changes_nothing(bot, worl
         record = await bot.store.game(game.id)
         state = ENGINE.load_state(record.state)
         prompt = ENGINE.pending(state)[0]
-        if prompt.player == "2" and prompt.id.startswith("d"):
+        if prompt.player == "2" and prompt.kind == "declare":
             break
         user = world.users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
@@ -620,7 +620,7 @@ async def to_first_declaration(bot, world, game):
     for _ in range(10):
         state = ENGINE.load_state((await bot.store.game(game.id)).state)
         prompt = ENGINE.pending(state)[0]
-        if prompt.id.startswith("d"):
+        if prompt.kind == "declare":
             return state, prompt
         user = world.users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
@@ -1048,7 +1048,7 @@ async def drive_round(bot, world, game_id, prefer_card=None, steps=60):
         prompt = ENGINE.pending(state)[0]
         assert prompt.player.isdigit() and prompt.private, prompt
         ids = [o.id for o in prompt.options]
-        option = prefer_card if prompt.id.endswith(".c") and prefer_card in ids else choose_option(prompt, False)
+        option = prefer_card if prompt.kind == "declare_card" and prefer_card in ids else choose_option(prompt, False)
         user = users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt, option)
     raise AssertionError("round 1 never ended")
@@ -1076,7 +1076,7 @@ async def test_combat_start_with_a_charge_pairs_dodge_only_and_riding(bot, world
     cb = state.combat
     assert [(e.a, e.b) for e in cb.engagements] == [("c1", "c3"), ("c2", "c4")]
     assert cb.engagements[0].init == "c1" and cb.charge == "c1"
-    assert state.phase == "declare" and not any(p.id.startswith("ini") for p in ENGINE.pending(state))
+    assert state.phase == "declare" and not any(p.kind.startswith("initiative") for p in ENGINE.pending(state))
     # Devon sword 3 → 3 cards; Mara riding (untrained: 1) → 1; the Soldier dodging only (untrained) → 1
     assert [len(cb.fighters[k].hand) for k in ("c1", "c2", "c3")] == [3, 1, 1]
     assert cb.fighters["c3"].dodge_hand and cb.fighters["c2"].multitask == "riding"
@@ -1163,8 +1163,8 @@ async def test_gm_nudge_answers_every_overdue_prompt_with_its_default_and_keeps_
     game = await active_game(bot)
     state = ENGINE.load_state(game.state)
     overdue = {p.id for p in ENGINE.pending(state)}
-    assert overdue == {"d1.1.c1.a-1.m0"}                          # Devon's first declaration
-    assert ENGINE.default_option(state, "d1.1.c1.a-1.m0") == "hes"   # a time-out yields the initiative
+    assert overdue == {"declare.1.1.c1.a-1.m0"}                   # Devon's first declaration
+    assert ENGINE.default_option(state, "declare.1.1.c1.a-1.m0") == "hes"   # a time-out yields the initiative
     with pytest.raises(NotGM):
         await cog.combat_nudge.callback(cog, world.interaction(alice, world.channels[10]))
     with pytest.raises(BautaError, match="not 60 yet"):

@@ -184,7 +184,8 @@ def options_for(state: KarmicState, turn: Turn) -> list[tuple[str, str, dict]]:
             lab += " — no step forward (−2)" if man_id == "atk" else " — stand ground (−2)"
         if called:
             lab += " — called shot…"
-        out.append((oid, lab, {"man": man_id, "weapon": w, "nostep": nostep, "called": called}))
+        out.append((oid, lab, {"man": man_id, "weapon": w, "nostep": nostep, "called": called,
+                               "show_weapon": w >= 0 and (multi or m.cat in ("large", "small"))}))
 
     for man_id, m in MANEUVERS.items():
         if man_id == "chw":
@@ -216,7 +217,7 @@ def options_for(state: KarmicState, turn: Turn) -> list[tuple[str, str, dict]]:
         e = init_engagement(state, who)
         first = f.played == 0 and e is not None and e.hesitations == 0 and cb.reg == 1
         out.append(("hes", "Yield the initiative" if first else "Hesitate (give up the initiative)",
-                    {"man": "hes"}))
+                    {"man": "hes", "option": "yield" if first else "hesitate"}))
         if f.played > 0 or not any(s.get("man") not in ("hes",) for _, _, s in out):
             out.append(("stop", "Stop declaring this round", {"man": "stop"}))
     else:

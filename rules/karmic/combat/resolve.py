@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.common import GM, PUBLIC, Event, IllegalAction
 
-from ..base import discard, draw, name, signed
+from ..base import cards_term, discard, draw, name, signed
 from ..cards import is_face, is_joker, label, value
 from ..state import Decl, Engagement, KarmicState, Register
 from ..tables import (LOCATION_NAMES, MANEUVERS, WRESTLING, BLOCK, DODGE, PARRY, location_mod)
@@ -45,23 +45,20 @@ def _continue_resolution(state: KarmicState, events: list[Event]) -> None:
         _end_round(state, events)
 
 
-def _joker_question(state: KarmicState, reg_n: int, d: Decl) -> str:
+def joker_prompt(state: KarmicState, reg_n: int, d: Decl) -> tuple[str, dict]:
     """What the GM rules on, and what each answer does (A3): a joker played, or drawn while hitting
-    (then the whole maneuver becomes a joker outcome); success strikes with the maximum damage."""
+    (then the whole maneuver becomes a joker outcome); success strikes with the maximum damage.
+    (prompt kind, args)"""
     m = MANEUVERS[d.man]
-    target = f" against {name(state, d.target)}" if d.target else ""
-    if is_joker(d.card):
-        how = f"{name(state, d.owner)} played a joker for {m.name}{target} in register {reg_n}"
-    else:
-        cards = " → ".join(label(c) for c in [d.card] + d.chain)
-        how = (f"{name(state, d.owner)}'s hit chain for {m.name}{target} in register {reg_n} drew a joker "
-               f"({cards}): the whole maneuver is a joker outcome")
+    args: dict = {"name": name(state, d.owner), "maneuver": {"term": f"maneuver.{d.man}"}, "register": reg_n,
+                  "target": {"term": "against", "name": name(state, d.target)} if d.target else {"term": "nothing"},
+                  "cards": cards_term([d.card] + d.chain)}
     if m.kind == "strike":
         maxd, _ = damage_of(state, d, joker=True)
-        effect = f"success: it lands, whatever the defense, for the maximum damage ({maxd})"
+        args["effect"] = {"term": "joker_effect_strike", "max": maxd}
     else:
-        effect = "success: it works, whatever the defense"
-    return f"{how}. Rule it — {effect}; failure: it fails."
+        args["effect"] = {"term": "joker_effect"}
+    return ("combat_joker" if is_joker(d.card) else "combat_joker_drawn"), args
 
 
 def _joker(d: Decl) -> bool:

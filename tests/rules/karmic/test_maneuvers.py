@@ -1,6 +1,8 @@
 """Every maneuver of digest §3 through the engine: legality, arithmetic and effects."""
 import pytest
 
+from i18n.present import Presenter
+
 from rules.common import GM, Actor, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import Ruling
@@ -93,7 +95,7 @@ def test_joker_in_combat_is_ruled_by_the_gm_and_does_max_damage():
     state, _ = duel(sw("A"), sw("B"), ["JK1", "2S", "3S"], ["2H", "3H", "4H"])
     state, ev = run(state, ("atk", "JK1"), ("par", "2H"), ("stop", ""))
     p = ENGINE.pending(state)[0]
-    assert p.player == GM and p.id.startswith("j")
+    assert p.player == GM and p.kind == "combat_joker"
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, Ruling("success"), Actor("u1"))
     out = ENGINE.apply(state, Ruling("success"), GM_ACTOR)
@@ -379,8 +381,9 @@ def test_surprise_gives_one_undefended_attack():
 
 def test_hesitating_twice_ends_combat_and_yield_is_offered_first():
     state, _ = duel(sw("A"), sw("B"), ["9S", "2S", "3S"], ["2H", "3H", "4H"])
-    labels = {o.id: o.label for o in ENGINE.pending(state)[0].options}
-    assert labels["hes"] == "Yield the initiative"
+    labels = {o.id: Presenter(None, "karmic").option(o) for o in ENGINE.pending(state)[0].options}
+    assert labels["hes"] == "Yield the initiative" and labels["atk.0"] == "Attack"
+    assert labels["atk.0.n"] == "Attack — no step forward (−2)" and labels["atk.0.c"] == "Attack — called shot…"
     state, ev = declare(state, "hes")
     assert state.combat.engagements[0].init == "c2" and state.combat.turn.who == "c2"
     state, ev = declare(state, "hes")
@@ -432,8 +435,8 @@ def test_a_joker_ruling_says_what_it_means_and_its_damage_line_says_the_maximum_
     state, _ = duel(sw("A"), sw("B"), ["JK1", "2S", "3S"], ["2H", "3H", "4H"])
     state, _ = run(state, ("atk", "JK1"), ("par", "2H"), ("stop", ""))
     prompt = ENGINE.pending(state)[0]
-    assert prompt.text == ("A played a joker for Attack against B in register 1. Rule it — success: it lands, "
-                           "whatever the defense, for the maximum damage (4); failure: it fails.")
+    assert Presenter(None, "karmic").prompt(prompt) == ("A played a joker for Attack against B in register 1 (Joker (GM rules)). Rule it — "
+                           "success: it lands, whatever the defense, for the maximum damage (4); failure: it fails.")
     out = ENGINE.apply(state, Ruling("success"), GM_ACTOR)
     line = next(e.text for e in out.events if e.kind == "resolve")
     assert "damage: joker ruled a success → the maximum, 4: B takes 4" in line and "max 4 →" not in line
@@ -448,8 +451,9 @@ def test_a_joker_drawn_in_a_hit_chain_reaches_the_gm_as_what_it_is():
     state, _ = answer(state, "hit", "u1")
     state, _ = stand_all(state)
     prompt = next(p for p in ENGINE.pending(state) if p.player == GM)
-    assert prompt.text.startswith("A's hit chain for Attack against B in register 1 drew a joker "
-                                  "(K♠ +3 hit → Joker (GM rules)): the whole maneuver is a joker outcome. Rule it")
+    assert Presenter(None, "karmic").prompt(prompt).startswith(
+        "A's hit chain for Attack against B in register 1 drew a joker (K♠ +3 hit, Joker (GM rules)): the whole "
+        "maneuver is a joker outcome. Rule it — success: it lands, whatever the defense, for the maximum damage (4)")
 
 
 def test_a_capped_damage_line_says_so():
