@@ -670,22 +670,30 @@ class GameHost:
             await self.store.mark_sent([message.id])
         return published
 
-    async def remind_idle(self) -> int:
+    async def remind_idle(self, at: datetime | None = None) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
-        that asked for reminders (`/gm reminder`). Returns how many reminders went out."""
+        that asked for reminders (`/gm reminder`); where the server asked for it (`/gm idle_bot`),
+        the bot answers for them once a reminder has gone unanswered for another reminder period.
+        `at` is the time to judge idleness by (default: now). Returns how many reminders went out."""
+        at = at or datetime.now(UTC)
         sent = 0
-        for game in await self.store.idle_games():
+        for game in await self.store.idle_games(at=at):
             engine = systems.get(game.system).engine
             prompts = engine.pending(engine.load_state(game.state))
             key = ",".join(sorted(p.id for p in prompts))
-            if not prompts or game.meta.get("reminded") == key:
+            if not prompts:
                 continue
             settings = await self.store.settings(game.guild_id)
+            if game.meta.get("reminded") == key:
+                await botplayer.stand_in(self, game, settings, at)
+                continue
             players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
             who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
             await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
-                                                               title=systems.get(game.system).title))
-            await self.store.set_meta(game, {**game.meta, "reminded": key})
+                                                               title=systems.get(game.system).title)
+                                            + botplayer.stand_in_notice(game, settings))
+            await self.store.set_meta(game, {**game.meta, "reminded": key,
+                                             "reminded_at": at.isoformat(timespec="seconds")})
             sent += 1
         return sent
 
