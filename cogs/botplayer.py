@@ -52,6 +52,22 @@ def players(system: str) -> GameAI | None:
     return ais().get(system)
 
 
+def thinks(system: str, state_or_options: Any) -> bool:
+    """Whether running the rules may make the bot think: Karmic plays the NPCs the bot plays inside
+    its own steps (``bot_plays_npcs``), each NPC decision a search."""
+    options = state_or_options if isinstance(state_or_options, dict) else getattr(state_or_options, "options", {})
+    return system == "karmic" and bool((options or {}).get("bot_plays_npcs"))
+
+
+async def off_loop(system: str, state_or_options: Any, run, *args):
+    """`run(*args)` (an engine's start or apply), in a worker thread when it may make the bot think
+    (``thinks``), so the event loop stays free as it does for the bot's own seats; else right here
+    (a worker's hand-off costs more than most steps)."""
+    if thinks(system, state_or_options):
+        return await asyncio.to_thread(run, *args)
+    return run(*args)
+
+
 def bot_id(bot) -> str | None:
     user = getattr(bot, "user", None)
     return str(user.id) if user is not None else None

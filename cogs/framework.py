@@ -424,7 +424,7 @@ class GameHost:
         house = await self.store.house_rules(guild_id, system_name)
         options = {"house_rules": house, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
-        return system, system.engine.start(list(seats), options, seed)
+        return system, await botplayer.off_loop(system_name, options, system.engine.start, list(seats), options, seed)
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
@@ -487,7 +487,7 @@ class GameHost:
         for _attempt in range(self.RETRIES):
             state = engine.load_state(game.state)
             before = {p.id for p in engine.pending(state)}
-            outcome = engine.apply(state, action, actor)
+            outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
             over = engine.is_over(outcome.state)
             after = system.successor(outcome.state) if over and system.successor else None
             logged = (game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
