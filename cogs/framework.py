@@ -189,7 +189,7 @@ class GameHost:
         # the table's own convention is the host's to apply, not the engine's
         options = {"house_rules": {k: v for k, v in house.items() if k != systems.CONFIRM_SINGLE}, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
-        started = system.engine.start(list(seats), options, seed)
+        started = await botplayer.off_loop(system_name, options, system.engine.start, list(seats), options, seed)
         if not house.get(systems.CONFIRM_SINGLE) and forced(system.engine, started.state):
             started = system.engine.settle(started)
         return system, started
@@ -255,7 +255,7 @@ class GameHost:
         for _attempt in range(self.RETRIES):
             state = engine.load_state(game.state)
             before = {p.id for p in engine.pending(state)}
-            outcome = engine.apply(state, action, actor)
+            outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
             if await self.settles(game, outcome.state):
                 outcome = engine.settle(outcome)
             over = engine.is_over(outcome.state)
@@ -507,22 +507,30 @@ class GameHost:
             await self.store.mark_sent([message.id])
         return published
 
-    async def remind_idle(self) -> int:
+    async def remind_idle(self, at: datetime | None = None) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
-        that asked for reminders (`/gm reminder`). Returns how many reminders went out."""
+        that asked for reminders (`/gm reminder`); where the server asked for it (`/gm idle_bot`),
+        the bot answers for them once a reminder has gone unanswered for another reminder period.
+        `at` is the time to judge idleness by (default: now). Returns how many reminders went out."""
+        at = at or datetime.now(UTC)
         sent = 0
-        for game in await self.store.idle_games():
+        for game in await self.store.idle_games(at=at):
             engine = systems.get(game.system).engine
             prompts = engine.pending(engine.load_state(game.state))
             key = ",".join(sorted(p.id for p in prompts))
-            if not prompts or game.meta.get("reminded") == key:
+            if not prompts:
                 continue
             settings = await self.store.settings(game.guild_id)
+            if game.meta.get("reminded") == key:
+                await botplayer.stand_in(self, game, settings, at)
+                continue
             players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
             who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
             await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
-                                                               title=systems.get(game.system).title))
-            await self.store.set_meta(game, {**game.meta, "reminded": key})
+                                                               title=systems.get(game.system).title)
+                                            + botplayer.stand_in_notice(game, settings))
+            await self.store.set_meta(game, {**game.meta, "reminded": key,
+                                             "reminded_at": at.isoformat(timespec="seconds")})
             sent += 1
         return sent
 
