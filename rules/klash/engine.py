@@ -1110,34 +1110,41 @@ class KlashEngine(Engine[KlashState]):
                     ] + self._hand_prompts(state)
         if state.stage == "initiative":
             return [Prompt.ask("initiative", {}, state.init_winner,
-                               (Option.of("me", "init_me"), Option.of("you", "init_you")), key=(s,))
+                               (Option.of("me", "init_me"), Option.of("you", "init_you")), key=(state.hourglass,))
                     ] + self._hand_prompts(state)
         if state.stage == "final" and state.final_order:
             p = state.final_order[0]
             # "keep" makes "none" choosable with buttons too (one card: two buttons)
             return [Prompt.ask("swap", {}, p, [Option.of(f"h{i}", "discard", card_name=state.event_cards[c]["name"])
                                                for i, c in enumerate(state.hands[p])] + [Option.of("keep")],
-                               key=(s,), private=True, min_choices=0, max_choices=len(state.hands[p]))
+                               key=(state.hourglass, state.seats.index(p), *state.hands[p]), private=True,
+                               min_choices=0, max_choices=len(state.hands[p]))
                     ] + self._hand_prompts(state)
         if state.stage != "action":
             return []
         if state.acts:
             act = state.acts[-1]
             m = state.model(act.model)
+            # The action prompt keeps its id while its decision stays the same (an Event Card played
+            # and resolved meanwhile does not make it another prompt); every answer changes the key.
+            step = (state.turn_no, act.model, len(state.acts), act.used, act.allowed, int(act.free_assault))
             if state.sel is not None:
-                prompts.append(Prompt.ask("target", {"name": m.name}, act.controller,
-                                          self._targets_for(state, state.sel["kind"]) + [Option.of("back")], key=(s,)))
+                opts = self._targets_for(state, state.sel["kind"]) + [Option.of("back")]
+                prompts.append(Prompt.ask("target", {"name": m.name}, act.controller, opts,
+                                          key=(*step, state.sel["kind"], *(o.id for o in opts))))
             else:
+                opts = self._act_kinds(state, act)
                 prompts.append(Prompt.ask("act", {"name": m.name, "left": self._remaining(act)}, act.controller,
-                                          self._act_kinds(state, act), key=(s,)))
+                                          opts, key=(*step, *(o.id for o in opts))))
         elif state.ext_offer:
             p = state.turn_player
             opts = [Option.of(m.id, "extra_model", name=m.name) for m in self._ext_candidates(state)]
             prompts.append(Prompt.ask("extra_activation", {}, p, opts + [Option.of("no", "end_turn")], key=(s,)))
         else:
             p = state.turn_player
-            prompts.append(Prompt.ask("activate", {}, p, (Option.of(m.id, "model", name=m.name)
-                                                          for m in self._ready(state, p)), key=(s,)))
+            ready = self._ready(state, p)
+            prompts.append(Prompt.ask("activate", {}, p, (Option.of(m.id, "model", name=m.name) for m in ready),
+                                      key=(state.turn_no, *(m.id for m in ready))))
         prompts += self._hand_prompts(state)
         # The player who is not acting may arm a Training Token re-roll (optional, public).
         other = state.other(state.turn_player) if state.turn_player else ""
@@ -1156,13 +1163,15 @@ class KlashEngine(Engine[KlashState]):
         # opponent's card leaves it waiting for after the Event Cards resolve.
         prompts = []
         for i, p in enumerate(state.seats):
+            playable = [self._playable(state, p, c, ignore_sel=True) for c in state.hands[p]]
             opts = [Option.of(f"h{j}", "event_card", card_name=state.event_cards[c]["name"])
-                    for j, c in enumerate(state.hands[p]) if self._playable(state, p, c, ignore_sel=True)]
+                    for j, c in enumerate(state.hands[p]) if playable[j]]
             if opts:
-                # stable while the hands and the deck do not change (only public counts in the id)
+                # One decision while the hand and what is playable in it stay the same: the id names
+                # them (it rides only in this player's DM and the GM's log), not the deck count, which
+                # the other player's draws change, so the same question is not DMed again.
                 prompts.append(Prompt.ask("hand", {}, p, opts, private=True,
-                                          key=(i, len(state.event_deck.cards), len(state.event_deck.discards),
-                                               len(state.hands[p]))))
+                                          key=(i, *(c + "+" * ok for c, ok in zip(state.hands[p], playable)))))
         return prompts
 
     def _esel_prompt(self, state: KlashState) -> Prompt:
