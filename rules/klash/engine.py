@@ -228,8 +228,8 @@ class KlashEngine(Engine[KlashState]):
         card = state.event_deck.draw_one()
         state.hands[player].append(card)
         say(out, "event_draw", player=player)
-        say(out, "event_card", player, card=card, card_name=state.event_cards[card]["name"],
-            card_text=state.event_cards[card]["text"])
+        say(out, "event_card", player, card=card, card_name=core.words(state.event_cards[card], "name"),
+            card_text=core.words(state.event_cards[card], "text"))
 
     def _start_hourglass(self, state: KlashState, out: list) -> None:
         state.hourglass += 1
@@ -876,15 +876,32 @@ class KlashEngine(Engine[KlashState]):
         targets = self._card_targets(state, player, card)
         return targets is None or bool(targets)
 
+    def _unplayable(self, state: KlashState, player: str, card: str) -> IllegalAction:
+        """Why a card in the hand cannot be played now, in the terms of its own timing (§3.11)."""
+        spec = state.event_cards[card]
+        name = core.words(spec, "name")
+        if state.phase != "match" or state.stage not in ("initiative", "action", "final"):
+            return IllegalAction("card_match_only", card_name=name)
+        if state.stack:
+            if player != state.stack_next:
+                return IllegalAction("card_answer_waits", card_name=name, answer_player=state.stack_next)
+            if spec["timing"] != "any":
+                return IllegalAction("card_own_turn_no_answer", card_name=name)
+        elif spec["effect"] == "cancel":
+            return IllegalAction("card_answers_only", card_name=name)
+        elif spec["timing"] == "own_turn" and (player != state.turn_player or state.stage != "action"):
+            return IllegalAction("card_own_turn", card_name=name)
+        elif spec["timing"] == "own_turn" and state.choices:
+            return IllegalAction("card_after_free_attack", card_name=name)
+        if self._card_targets(state, player, card) == []:
+            return IllegalAction("card_no_target", card_name=name)
+        return IllegalAction("card_not_now", card_name=name)   # pragma: no cover - every case is named above
+
     def _play_event(self, state: KlashState, out: list, player: str, card: str, target: str) -> None:
         require(player in state.seats and card in state.hands[player], "card_not_in_hand")
         require(state.esel is None or state.esel["player"] == player, "card_being_played")
         if not self._playable(state, player, card, ignore_sel=True):
-            own = (state.event_cards[card]["timing"] == "own_turn" and not state.stack
-                   and (player != state.turn_player or state.stage != "action"))
-            code = ("card_own_turn" if own else "card_no_target" if self._card_targets(state, player, card) == []
-                    else "card_not_now")
-            raise IllegalAction(code, card_name=state.event_cards[card]["name"])
+            raise self._unplayable(state, player, card)
         targets = self._card_targets(state, player, card)
         if targets is not None:
             require(any(t.id == target for t in targets), "card_target")
@@ -894,10 +911,10 @@ class KlashEngine(Engine[KlashState]):
         state.stack_next = state.other(player)
         spec = state.event_cards[card]
         if target:
-            say(out, "event_played_on", player=player, card=card, card_name=spec["name"], target=target,
+            say(out, "event_played_on", player=player, card=card, card_name=core.words(spec, "name"), target=target,
                 target_name=state.model(target).name)
         else:
-            say(out, "event_played", player=player, card=card, card_name=spec["name"], target=target)
+            say(out, "event_played", player=player, card=card, card_name=core.words(spec, "name"), target=target)
 
     def _resolve_stack(self, state: KlashState, out: list) -> None:
         """Last played resolves first (L58); Ill Omen cancels the card below it."""
@@ -907,18 +924,18 @@ class KlashEngine(Engine[KlashState]):
             spec = state.event_cards[entry["card"]]
             state.event_deck.discard(entry["card"])
             if cancelled:
-                say(out, "event_cancelled", card=entry["card"], card_name=spec["name"])
+                say(out, "event_cancelled", card=entry["card"], card_name=core.words(spec, "name"))
                 cancelled = False
                 continue
             p, effect, amount = entry["player"], spec["effect"], spec.get("amount", 1)
-            say(out, "event_resolves", card=entry["card"], card_name=spec["name"], player=p)
+            say(out, "event_resolves", card=entry["card"], card_name=core.words(spec, "name"), player=p)
             target = state.model(entry["target"]) if entry["target"] else None
             if target is not None and target.removed:
                 continue
             if effect == "cancel":
                 cancelled = True
             elif effect == "vp":
-                core.score(state, p, amount, "event", out, card_name=spec["name"])
+                core.score(state, p, amount, "event", out, card_name=core.words(spec, "name"))
             elif effect == "token":
                 state.tokens[p] += amount
                 say(out, "token_gain", player=p, amount=amount)
@@ -1006,7 +1023,7 @@ class KlashEngine(Engine[KlashState]):
                       arena.GATE_RADIUS + me.r + 1.02))
         result = []
         for oid, kind, args, goal, stop in goals[:24]:
-            route = self._route(me, goal, models, allowance, stop, exempt, altar=oid == "to:alt")
+            route = self._route(me, goal, models, allowance, stop, exempt)
             if route:
                 p = route[-1]
                 via = term("via_altar" if len(route) > 1 else "via_straight")
@@ -1021,12 +1038,9 @@ class KlashEngine(Engine[KlashState]):
         return bool(self._move_destinations(state, m, allowance, kind == "dis", first_only=True))
 
     @staticmethod
-    def _route(me, goal, models, allowance, stop, exempt, altar=False):
-        """Waypoints toward a goal; toward the Altar itself the straight line simply stops at its edge
-        (``step_route`` would try to walk around it)."""
-        if altar:
-            p = arena.step_toward(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
-            return [p] if p else None
+    def _route(me, goal, models, allowance, stop, exempt):
+        """Waypoints toward a goal, around whatever stands in the way (toward the Altar itself the
+        route stops at its edge: the goal's own disc is not in the way)."""
         return arena.step_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt)
 
     def _targets_for(self, state: KlashState, kind: str) -> list[Option]:
@@ -1097,7 +1111,7 @@ class KlashEngine(Engine[KlashState]):
             p = state.stack_next
             if state.esel is not None:
                 return [self._esel_prompt(state)]
-            opts = [Option.of(f"h{i}", "event_card", card_name=state.event_cards[c]["name"])
+            opts = [Option.of(f"h{i}", "event_card", card_name=core.words(state.event_cards[c], "name"))
                     for i, c in enumerate(state.hands[p]) if self._playable(state, p, c)]
             return [Prompt.ask("respond", {}, p, opts + [Option.of("pass")], key=(s,), private=True)]
         if state.esel is not None:
@@ -1115,7 +1129,7 @@ class KlashEngine(Engine[KlashState]):
         if state.stage == "final" and state.final_order:
             p = state.final_order[0]
             # "keep" makes "none" choosable with buttons too (one card: two buttons)
-            return [Prompt.ask("swap", {}, p, [Option.of(f"h{i}", "discard", card_name=state.event_cards[c]["name"])
+            return [Prompt.ask("swap", {}, p, [Option.of(f"h{i}", "discard", card_name=core.words(state.event_cards[c], "name"))
                                                for i, c in enumerate(state.hands[p])] + [Option.of("keep")],
                                key=(state.hourglass, state.seats.index(p), *state.hands[p]), private=True,
                                min_choices=0, max_choices=len(state.hands[p]))
@@ -1164,7 +1178,7 @@ class KlashEngine(Engine[KlashState]):
         prompts = []
         for i, p in enumerate(state.seats):
             playable = [self._playable(state, p, c, ignore_sel=True) for c in state.hands[p]]
-            opts = [Option.of(f"h{j}", "event_card", card_name=state.event_cards[c]["name"])
+            opts = [Option.of(f"h{j}", "event_card", card_name=core.words(state.event_cards[c], "name"))
                     for j, c in enumerate(state.hands[p]) if playable[j]]
             if opts:
                 # One decision while the hand and what is playable in it stay the same: the id names
@@ -1178,7 +1192,7 @@ class KlashEngine(Engine[KlashState]):
         p = state.esel["player"]
         card = state.esel["card"]
         targets = self._card_targets(state, p, card) or []
-        return Prompt.ask("event_target", {"card_name": state.event_cards[card]["name"]}, p,
+        return Prompt.ask("event_target", {"card_name": core.words(state.event_cards[card], "name")}, p,
                           [Option.of(f"t:{t.id}", "model", name=t.name) for t in targets] + [Option.of("back")],
                           key=(state.seq,), private=True)
 
@@ -1496,7 +1510,7 @@ class KlashEngine(Engine[KlashState]):
             gap = arena.MIN_ENEMY_GAP if o.owner != m.owner else 0.0
             point, stop = (o.x, o.y), me.r + core.radius(state, o) + gap + 0.02
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
-        route = self._route(me, point, core.discs(state), allowance, stop, exempt, altar=goal == "alt")
+        route = self._route(me, point, core.discs(state), allowance, stop, exempt)
         require(bool(route), "no_closer", name=m.name)
         return [tuple(p) for p in route]
 

@@ -127,3 +127,46 @@ def test_an_event_card_mid_activation_leaves_one_action_prompt_under_its_own_id(
     state, _ = choose(state, "tgt", "back")
     state, _ = do(state, EndActivation("m1"))
     assert all(p.id != act.id for p in ENGINE.pending(state))
+
+
+def test_a_card_that_cannot_be_played_now_says_why():
+    state = tskirmish([("plain", 30, 30), ("plain", 30, 50)], [("plain", 90, 90), ("plain", 90, 70)])
+    state.hands = {A: ["omen", "roar", "bless"], B: ["sand", "drill"]}
+    with illegal("card_answers_only"):
+        do(state, PlayEvent("omen"), who=A)                  # nothing to cancel
+    with illegal("card_own_turn"):
+        do(state, PlayEvent("drill"), who=B)                 # Alice's turn
+    state, _ = do(state, PlayEvent("bless", "m1"), who=A)
+    with illegal("card_answer_waits", answer_player=B):
+        do(state, PlayEvent("omen"), who=A)                  # Bruno answers first
+    with illegal("card_own_turn_no_answer"):
+        do(state, PlayEvent("drill"), who=B)                 # an own-turn card is no answer
+    state, _ = do(state, PassEvent(), who=B)
+    state.phase, state.stage = "deploy", ""
+    with illegal("card_match_only"):
+        do(state, PlayEvent("roar"), who=A)
+
+
+def test_an_own_turn_card_waits_for_the_free_attack_being_chosen():
+    state = tskirmish([("plain", 50, 30)], [(Q("counterattack"), 53, 30), ("plain", 90, 90)])
+    state.hands = {A: ["roar"], B: []}
+    state, _ = do(state, Activate("m1"))
+    state, _ = do(state, Assault("m1", "m2"), dice=[2, 5])
+    assert prompt(state, "free").player == B
+    with illegal("card_after_free_attack"):
+        do(state, PlayEvent("roar"), who=A)
+
+
+def test_the_sample_event_cards_read_in_the_readers_language():
+    from i18n.present import Presenter
+    from .helpers import skirmish
+    state = skirmish([("orc", 30, 30)], [("dwarf", 90, 90)])
+    state.hands = {A: ["roar"], B: []}
+    state, ev = do(state, PlayEvent("roar"), who=A)
+    played = kinds(ev, "event_played")[0]
+    assert "La Multitud Ruge" in Presenter("es", "klash", names={A: "Alice"}).event(played)
+    assert "La Folla Ruggisce" in Presenter("it", "klash", names={A: "Alice"}).event(played)
+    assert "The Crowd Roars" in Presenter("en", "klash", names={A: "Alice"}).event(played)
+    state, ev = do(state, PassEvent(), who=B)
+    vp = next(e for e in ev if e.kind == "vp_event")
+    assert "Multitud" in Presenter("es", "klash").event(vp)
