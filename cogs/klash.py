@@ -77,6 +77,11 @@ def _clean(name: str) -> str:
     return name.replace("SAMPLE ", "")
 
 
+def _card_name(card: dict, lang: str) -> str:
+    """A pack card's name in the reader's language when the pack gives one (else its English)."""
+    return _clean((card.get("names") or {}).get(lang) or card["name"])
+
+
 def _vp(view: dict) -> str:
     return " – ".join(f"{mention(p)} {view['match']['vp'].get(p, 0)}" for p in view["seats"])
 
@@ -514,11 +519,12 @@ class KlashCog(BautaCog):
         if state is None or me not in state.seats:
             return []
         seen, items = set(), []
+        lang = Presenter(interaction.locale).language
         for card in state.hands[me]:
             if card in seen:
                 continue
             seen.add(card)
-            items.append((card, _clean(state.event_cards[card]["name"])))
+            items.append((card, _card_name(state.event_cards[card], lang)))
         return self._choices(items, current)
 
     async def ac_event_target(self, interaction, current: str):
@@ -757,10 +763,12 @@ class KlashCog(BautaCog):
         me = str(interaction.user.id)
         hand = state.hands.get(me, [])
         key = card.strip()
-        if key not in hand:   # a typed name instead of the autocompleted id
-            key = next((c for c in hand if _clean(state.event_cards[c]["name"]).lower() == key.lower()), key)
+        lang = Presenter(interaction.locale).language
+        if key not in hand:   # a typed name (in any of the pack's languages) instead of the autocompleted id
+            key = next((c for c in hand if key.lower() in {_clean(n).lower() for n in
+                        [state.event_cards[c]["name"], *(state.event_cards[c].get("names") or {}).values()]}), key)
         tid = _model_id(state, target, interaction.locale) if target else ""
-        name = _clean(state.event_cards[key]["name"]) if key in state.event_cards else key
+        name = _card_name(state.event_cards[key], lang) if key in state.event_cards else key
         await self._act(interaction, PlayEvent(key, tid), t("klash.played", interaction.locale, card=name))
 
     @klash.command(name="pass", description="Do not answer the Event Card just played: the cards resolve")
