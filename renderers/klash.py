@@ -136,7 +136,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
         draw.text((px, yy + 18), _fit(_name(view, winner), 22), fill=RED, font=font(14, True))
         draw.text((px, yy + 38), w("score", score=" – ".join(str(match["vp"].get(p, 0)) for p in seats)),
                   fill=INK, font=font(13))
-        yy += 20
+        yy += 40          # the three lines above, before the legend's gap
     # the legend: each model's number (as on its disc) and name, in its team's colour
     yy += 30
     draw.text((px, yy), w("legend"), fill=INK, font=font(13, True))
