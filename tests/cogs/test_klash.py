@@ -617,8 +617,12 @@ async def test_card_is_a_lookup_outside_a_running_game(bot, world):
 
 
 async def test_typed_commands_take_the_number_shown_on_the_disc(bot, world):
-    """The arena draws each model's number on its disc: `model:3` (or `#3`) is model m3."""
-    await skirmish_game(bot, world, {"2": [("orc", 20, 60), ("javelin", 30, 80)], "3": [("dwarf", 100, 60)]})
+    """The arena draws each model's number on its disc: `model:2` (or `#2`) is model m2, even when
+    another model's name ends in 2 (names are numbered per card across both teams)."""
+    state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60), ("javelin", 30, 80)], "3": [("dwarf", 100, 60)]},
+                                seed=3)
+    state.model("m1").name, state.model("m2").name = "Raging Orc 2", "Javelin Thrower 1"
+    await bot.store.create_game(1, 10, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
     cog = bot.get_cog("KlashCog")
     await cog.activate.callback(cog, world.interaction(world.users[2], world.channels[10]), model="#2")
     _, state = await state_of(bot, 1)
