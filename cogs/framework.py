@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from db.store import GameRecord, Store, VersionConflict
-from i18n import t
+from i18n import present, t
 from i18n.present import Presenter
 from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
@@ -564,11 +564,14 @@ class GameHost:
         if system.prompt_image is None:
             return parts
         viewer = (GM if prompt.player == GM else prompt.player) if prompt.private else PUBLIC
+        reading = present.READER.set(say or self.presenter(game, None))   # the picture's words in its reader's language (to_thread copies it)
         try:
             drawn = await asyncio.to_thread(system.prompt_image, system.engine.view_for(state, viewer), prompt)
         except Exception:  # noqa: BLE001 - a picture must never stop a decision from being asked
             log.exception("prompt image failed for game %s", game.id)
             return parts
+        finally:
+            present.READER.reset(reading)
         if drawn:
             name, png = drawn
             parts["file"] = discord.File(io.BytesIO(png), filename=name)
