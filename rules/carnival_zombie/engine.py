@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Outcome, Prompt, Rng
+from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Outcome, Prompt, Rng, term
 from rules.common.errors import NotYourTurn
 
 from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
@@ -20,7 +20,12 @@ from .state import (BELLTOWER, CAVES, CLOCKWISE, DEFAULT_HOUSE_RULES, PITS, SCHE
 PIT_CW = ("N", "E", "S", "W")
 SPACES = tuple(f"{c}.{r}" for c in CAVES for r in (1, 2, 3))
 TOTAL_CUBES = {"S": 10, "#": 24, "W": 15, "P": 6}
-DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
+
+def dir_term(d: str) -> dict:
+    """A compass direction (a Pit, a Refuge space, an Alley) as a word of the game's vocabulary."""
+    return term(f"dir_{d}")
 
 
 class G:
@@ -33,10 +38,12 @@ class G:
         self.ev: list[Event] = []
         self.hr = {**DEFAULT_HOUSE_RULES, **(s.house_rules or {})}
 
-    def say(self, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
-        self.ev.append(Event(kind=kind, text=text, audience=audience, data=data))
+    def say(self, kind: str, audience: str = PUBLIC, **data) -> None:
+        """An event: its `kind` and data (names of Characters, Bosses, Items as the pack spells them;
+        players as ids); the presenter words it."""
+        self.ev.append(Event(kind, data, audience))
         if audience == PUBLIC:
-            self.s.log.append(text)
+            self.s.log.append({"kind": kind, "data": data})
             if len(self.s.log) > 30:
                 del self.s.log[:-30]
 
@@ -45,14 +52,6 @@ def _content(s: GameState) -> Content:
     if s.pack is not None and not isinstance(s.pack, Frozen):
         s.pack = _freeze(s.pack)
     return content_for(s.pack)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _trim(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 class CarnivalZombie(Engine[GameState]):
@@ -71,9 +70,9 @@ class CarnivalZombie(Engine[GameState]):
 
     def _setup(self, seats: list[str], options: dict, seed: int) -> Outcome:
         if not 1 <= len(seats) <= 6:
-            raise IllegalAction("Carnival Zombie is for 1 to 6 players.")
+            raise IllegalAction("players_1_to_6")
         if len(set(seats)) != len(seats):
-            raise IllegalAction("The same player is seated twice.")
+            raise IllegalAction("seated_twice")
         pack = options.get("pack")
         if pack is not None and not isinstance(pack, Frozen):
             pack = _freeze(pack)
@@ -81,25 +80,25 @@ class CarnivalZombie(Engine[GameState]):
         difficulty = options.get("difficulty", "medium")
         difficulty = {"hard": "difficult"}.get(difficulty, difficulty)  # A7
         if difficulty not in c.difficulty:
-            raise IllegalAction("Difficulty must be easy, medium or difficult.")
+            raise IllegalAction("unknown_difficulty")
         scenario = options.get("scenario", "campaign") or "campaign"
         if scenario not in c.scenarios:
-            raise IllegalAction(f"Unknown scenario '{scenario}'.")
+            raise IllegalAction("unknown_scenario", scenario=str(scenario)[:40])
         sc = c.scenarios[scenario]
         house = {**DEFAULT_HOUSE_RULES, **(options.get("house_rules") or {})}
         unknown = set(house) - set(DEFAULT_HOUSE_RULES)
         if unknown:
-            raise IllegalAction(f"Unknown house rule(s): {', '.join(sorted(unknown))}.")
+            raise IllegalAction("unknown_house_rules", rules=sorted(unknown))
         if "pile_mode" in sc and "pile_mode" not in (options.get("house_rules") or {}):
             house["pile_mode"] = sc["pile_mode"]
         if sc.get("min_players", 1) > len(seats):
-            raise IllegalAction(f"{sc['name']} needs at least {sc['min_players']} players.")
+            raise IllegalAction("needs_players", scenario=sc["name"], n=sc["min_players"])
         chars = list(options.get("characters") or c.char_order)
         if sc.get("one_character_each"):
             chars = chars[: len(seats)]
         for cid in chars:
             if cid not in c.characters:
-                raise IllegalAction(f"Unknown Character '{cid}'.")
+                raise IllegalAction("unknown_character", character=str(cid)[:40])
         rng = Rng.from_seed(seed)
         s = GameState(schema=SCHEMA_VERSION, rng=rng, seats=list(seats), difficulty=difficulty,
                       scenario=scenario, house_rules=house, pack=pack,
@@ -108,11 +107,11 @@ class CarnivalZombie(Engine[GameState]):
         assignment = options.get("assignment") or self.default_assignment(seats, chars)
         order = list(options.get("order") or chars)
         if sorted(order) != sorted(chars):
-            raise IllegalAction("The Activation Order must list every Character in play once.")
+            raise IllegalAction("bad_order")
         for cid in chars:
             who = assignment.get(cid, "")
             if who and who not in seats:
-                raise IllegalAction(f"{who} is not seated.")
+                raise IllegalAction("not_seated", player=who)
             s.characters.append(Character(id=cid, controller=who, order=order.index(cid) + 1))
         s.characters.sort(key=lambda ch: ch.order)
         d = c.difficulty[difficulty]
@@ -139,6 +138,13 @@ class CarnivalZombie(Engine[GameState]):
         s.boss_area = [None] * c.slots
         s.group_at = d["start"]
         g = G(s, c)
+        for seat in s.seats:       # who plays whom, said once (the prompts name Characters, not players)
+            mine = [c.characters[ch.id]["name"] for ch in s.characters if ch.controller == seat]
+            if mine:
+                g.say("dealt", player=seat, names=mine)
+        group = [c.characters[ch.id]["name"] for ch in s.characters if not ch.controller]
+        if group:
+            g.say("dealt_group", names=group)
         if d.get("starting_items"):
             for ch in s.characters:
                 for it in [i for i in s.item_decks[ch.id] if c.items[i].get("starting")]:
@@ -151,7 +157,7 @@ class CarnivalZombie(Engine[GameState]):
             s.group_at = c.finales[fin]["locations"][0]
         if options.get("location") is not None:
             if options["location"] not in c.locations:
-                raise IllegalAction("Unknown Location.")
+                raise IllegalAction("unknown_location")
             s.group_at = options["location"]
         if options.get("ticket") in (1, 2, 3):
             s.ticket = options["ticket"]
@@ -207,11 +213,10 @@ class CarnivalZombie(Engine[GameState]):
             # host) or the mere arrival of a DM never singles out the traitor.
             for seat in s.seats:
                 if seat == s.traitor:
-                    g.say("secret", "You are the traitor: you win if the Group loses.", audience=seat)
+                    g.say("secret", audience=seat)
                 else:
-                    g.say("role", "You are loyal: one of the others may be a traitor. Survive together.",
-                          audience=seat)
-        g.say("setup", f"The Group gathers at {self._loc_name(g, s.group_at)} ({s.difficulty}).")
+                    g.say("role", audience=seat)
+        g.say("setup", **self._at(g, s.group_at), difficulty=term(f"difficulty_{s.difficulty}"))
         if s.quick:
             self._move_cubes(s.supply, s.storage, "#", 8)
             s.ctx = {}
@@ -235,14 +240,15 @@ class CarnivalZombie(Engine[GameState]):
             self._start_day(g, first=True)
 
     # ================================================================= helpers
-    def _loc_name(self, g: G, loc: int) -> str:
-        return f"{loc} {g.c.locations[loc]['name']}"
+    def _at(self, g: G, loc: int, key: str = "loc") -> dict:
+        """A Location in event data: its number and its name."""
+        return {key: loc, f"{key}_name": g.c.locations[loc]["name"]}
 
     def _ch(self, s: GameState, cid: str) -> Character:
         for ch in s.characters:
             if ch.id == cid:
                 return ch
-        raise IllegalAction(f"No Character '{cid}'.")
+        raise IllegalAction("no_character", character=str(cid)[:40])
 
     def _name(self, g: G, cid: str) -> str:
         return g.c.characters[cid]["name"]
@@ -312,14 +318,15 @@ class CarnivalZombie(Engine[GameState]):
     def _draw_item(self, g: G, deck_of: str, to: str) -> str | None:
         deck = g.s.item_decks.get(deck_of) or []
         if not deck:
-            g.say("item", f"{self._name(g, deck_of)}'s Item deck is empty.")
+            g.say("item_deck_empty", name=self._name(g, deck_of))
             return None
         item = deck.pop()
         self._ch(g.s, to).items.append(item)
-        g.say("item", f"{self._name(g, to)} gets the {g.c.items[item]['name']}.", item=item, character=to)
+        g.say("item", name=self._name(g, to), item_name=g.c.items[item]["name"], item=item, character=to)
         return item
 
-    def _stress(self, g: G, ch: Character, delta: int, why: str = "") -> None:
+    def _stress(self, g: G, ch: Character, delta: int, why: Any = "") -> None:
+        """`why`: a term (a cause in the game's words) or a name from the pack (an Infected, an Item)."""
         s, c = g.s, g.c
         if ch.incapacitated or delta == 0:
             return
@@ -327,9 +334,8 @@ class CarnivalZombie(Engine[GameState]):
         ch.stress = min(c.track + 1, max(0, ch.stress + delta))
         if ch.stress == before:
             return
-        sign = "+" if delta > 0 else ""
-        g.say("stress", f"{self._name(g, ch.id)} {sign}{ch.stress - before} Stress ({ch.stress})"
-              + (f": {why}." if why else "."), character=ch.id, stress=ch.stress, delta=ch.stress - before)
+        g.say("stress_why" if why else "stress", name=self._name(g, ch.id), character=ch.id, stress=ch.stress,
+              delta=ch.stress - before, **({"why": why} if why else {}))
         if ch.stress > c.track:
             ch.incapacitated = True
             ch.order_token = False
@@ -338,22 +344,25 @@ class CarnivalZombie(Engine[GameState]):
                 (s.storage if s.phase == "night" else s.abyss)["P"] = \
                     (s.storage if s.phase == "night" else s.abyss).get("P", 0) + 1
             ch.refuge = ""
-            g.say("incapacitated", f"{self._name(g, ch.id)} is Incapacitated!", character=ch.id)
+            g.say("incapacitated", name=self._name(g, ch.id), character=ch.id)
             if not self._active(s):
-                self._end(g, "loss", "All Characters are Incapacitated.")
+                self._end(g, "loss", "incapacitated")
 
-    def _end(self, g: G, result: str, reason: str) -> None:
+    def _end(self, g: G, result: str, reason: str, **args: Any) -> None:
+        """The game ends: `reason` is a code (`reasons.<code>` in the catalogue) with its `args`."""
         s = g.s
         if s.over:
             return
-        s.over, s.result, s.reason = True, result, reason
+        s.over, s.result, s.reason, s.reason_args = True, result, reason, dict(args)
         s.ask, s.queue = {}, []
         if result == "win":
             s.score = self.score(g)
-        text = ("Victory! " if result == "win" else "Defeat. ") + reason
+        # One kind per ending (`events.over_<reason>`): the sentence says the result and why.
+        g.say(f"over_{reason}", result=result, reason=reason, **args)
+        if s.score:
+            g.say("final_score", **s.score)
         if s.traitor:
-            text += f" (The traitor was <@{s.traitor}>: " + ("they lose.)" if result == "win" else "they win.)")
-        g.say("game_over", text, result=result, reason=reason, score=s.score)
+            g.say("traitor_won" if result == "loss" else "traitor_lost", player=s.traitor)
 
     def score(self, g: G) -> dict:
         s, c = g.s, g.c
@@ -406,7 +415,7 @@ class CarnivalZombie(Engine[GameState]):
         order = s.characters
         if ctx["i"] >= len(order):
             s.ctx = {}
-            g.say("story", "The Story so far is told. The first Day begins.")
+            g.say("story_told")
             self._after_story(g)
             return
         ch = order[ctx["i"]]
@@ -423,23 +432,24 @@ class CarnivalZombie(Engine[GameState]):
         name = self._name(g, ch.id)
         if code == "S":
             s.storage["S"] += 1
-            g.say("story", f"{name} finds a Survivor (to Storage).", character=ch.id, cube=code)
+            g.say("story_survivor", name=name, character=ch.id, cube=code)
         else:
             ctx["drawn"][code] = ctx["drawn"].get(code, 0) + 1
             if code == "P":
                 ctx["hide"] = True
-                g.say("story", f"{name} draws Paranoia and must Hide.", character=ch.id, cube=code)
+                g.say("story_paranoia", name=name, character=ch.id, cube=code)
             elif code == "B":
                 ctx["bg"] += 1
-                g.say("story", f"{name} draws a Barghest.", character=ch.id, cube=code)
+                g.say("story_barghest", name=name, character=ch.id, cube=code)
             else:
                 gain = {"V": 1, "M": 2, "G": 1}.get(code, c.infected[code]["attack"])
                 barr = code in ("V", "M")
                 gain += self._story_bonus(g)
-                g.say("story", f"{name} draws a {c.infected[code]['name']}.", character=ch.id, cube=code)
+                g.say("story_infected", name=name, infected_name=c.infected[code]["name"], character=ch.id,
+                      cube=code)
                 self._stress(g, ch, gain, c.infected[code]["name"])
                 if barr and self._move_cubes(s.supply, s.storage, "#", 1):
-                    g.say("story", "+1 Barricade to Storage.")
+                    g.say("story_barricade")
         if s.over:
             return
         if ctx["hide"] or ch.incapacitated:
@@ -466,7 +476,7 @@ class CarnivalZombie(Engine[GameState]):
         ctx = s.ctx
         ch = self._ch(s, ask["char"])
         if picks[0] == "hide":
-            g.say("story", f"{self._name(g, ch.id)} hides.")
+            g.say("story_hide", name=self._name(g, ch.id))
             self._story_done(g)
             return
         if ctx["step"] == 1:
@@ -478,7 +488,7 @@ class CarnivalZombie(Engine[GameState]):
             self._story_done(g)
             return
         b = c.bosses[boss]
-        g.say("story", f"{self._name(g, ch.id)} meets the {b['name']}.", character=ch.id, boss=boss)
+        g.say("story_boss", name=self._name(g, ch.id), boss_name=b["name"], character=ch.id, boss=boss)
         self._stress(g, ch, b["attack"] + self._story_bonus(g), b["name"])
         s.rng.shuffle(s.boss_deck)
         if s.over:
@@ -493,7 +503,7 @@ class CarnivalZombie(Engine[GameState]):
         if picks[0] == "item":
             self._draw_item(g, ask["char"], ask["char"])
         elif self._move_cubes(s.supply, s.storage, "#", 1):
-            g.say("story", "+1 Barricade to Storage.")
+            g.say("story_barricade")
         self._story_done(g)
 
     # ================================================================= Day (§4.1-4.4)
@@ -504,7 +514,7 @@ class CarnivalZombie(Engine[GameState]):
         if first and not g.hr["day1_sunrise_rituals"]:
             s.clock, s.hour = "day", 1
             s.stage, s.ctx = "move", {"used": 0, "moves": 0}
-            g.say("day", f"Day {s.ticket} begins at {self._loc_name(g, s.group_at)}.")
+            g.say("day", day=s.ticket, **self._at(g, s.group_at))
             return
         s.clock, s.hour = "sunrise", 0
         s.stage, s.ctx = "sunrise", {}
@@ -523,7 +533,7 @@ class CarnivalZombie(Engine[GameState]):
             return
         s.clock, s.hour = "day", 1
         s.stage, s.ctx = "move", {"used": 0, "moves": 0}
-        g.say("day", f"Day {s.ticket} begins at {self._loc_name(g, s.group_at)}.")
+        g.say("day", day=s.ticket, **self._at(g, s.group_at))
 
     def _foundering(self, g: G, loc: int | None = None) -> int | None:
         s, c = g.s, g.c
@@ -542,13 +552,13 @@ class CarnivalZombie(Engine[GameState]):
         if target is None:
             return None
         s.sunken.append(target)
-        g.say("sink", f"Foundering: {self._loc_name(g, target)} sinks.", location=target)
+        g.say("sink", location=target, **self._at(g, target))
         return target
 
     def _event_of_day(self, g: G, ev: dict) -> None:
         s = g.s
         eff, val = ev["effect"], ev.get("value", 0)
-        g.say("event", f"Event of the Day: {ev['name']} (provisional).", event=ev["id"])
+        g.say("event", event=ev["id"], event_name=ev["name"])
         if eff == "extra_foundering":
             for _ in range(max(1, val)):
                 self._foundering(g)
@@ -560,7 +570,7 @@ class CarnivalZombie(Engine[GameState]):
         elif eff == "random_stress":
             ch = self._random_char(g)
             if ch:
-                self._stress(g, ch, val, ev["name"])
+                self._stress(g, ch, val, ev["name"])  # the pack's name of the Event
         elif eff == "first_move_extra":
             s.first_move_extra = val
 
@@ -616,8 +626,7 @@ class CarnivalZombie(Engine[GameState]):
         s.ctx["used"] += cost
         s.ctx["moves"] += 1
         s.hour = min(4, s.ctx["used"] + 1)
-        g.say("move", f"The Group moves {DIR_NAME[d]} from {frm} to {self._loc_name(g, dest)} ({cost} Hour"
-              f"{'s' if cost > 1 else ''}).", frm=frm, to=dest, cost=cost)
+        g.say("move", dir=dir_term(d), frm=frm, to=dest, to_name=g.c.locations[dest]["name"], cost=cost)
 
     def _end_movement(self, g: G) -> None:
         s = g.s
@@ -648,22 +657,21 @@ class CarnivalZombie(Engine[GameState]):
         c = _content(s)
         ch = self._ch(s, cid)
         cd = c.characters[cid]
-        opts = [Option("rest", "Rest (-2 Stress)"),
-                Option("barr", f"Barricades (+3 to Storage, {s.supply.get('#', 0)} left)"),
-                Option("search", "Search (draw a Nightmare card)")]
+        opts = [Option.of("rest", "rest"), Option.of("barr", "barricades", n=s.supply.get("#", 0)),
+                Option.of("search", "search")]
         ab = cd["day_ability"]
         if ab != "none" and self._ability_usable(s, cid, ab):
-            opts.append(Option("abil", _trim(f"Ability: {ABILITY_LABEL.get(ab, ab)}")))
+            opts.append(Option.of("abil", f"ability_{ab}" if ab in DAY_ABILITIES else "ability", ability=ab))
         sp = c.locations[s.group_at].get("special")
         if sp and not (sp == "call_airship" and s.airship_called):
-            opts.append(Option("spec", _trim(f"Special Action: {c.specials.get(sp, {}).get('name', sp)}")))
+            opts.append(Option.of("spec", "special", special=c.specials.get(sp, {}).get("name", sp)))
         for other in s.characters:
             if other.incapacitated:
-                opts.append(Option(f"rean.{other.id}", _trim(f"Reanimate {c.characters[other.id]['name']}")))
+                opts.append(Option.of(f"rean.{other.id}", "reanimate", name=c.characters[other.id]["name"]))
         for k, it in enumerate(ch.items):
             item = c.items[it]
             if "day" in item.get("when", ()) and item.get("effect", "none") not in ("none", "holy_bomb"):
-                opts.append(Option(f"use.{k}", _trim(f"Use {item['name']} (free)")))
+                opts.append(Option.of(f"use.{k}", "use_item", item_name=item["name"]))
         return opts[:25]
 
     def _ability_usable(self, s: GameState, cid: str, ab: str) -> bool:
@@ -680,13 +688,13 @@ class CarnivalZombie(Engine[GameState]):
         pick = picks[0]
         done = True
         if pick == "rest":
-            g.say("day_action", f"{name} rests.")
-            self._stress(g, ch, -2, "Rest")
+            g.say("rest", name=name)
+            self._stress(g, ch, -2, term("why_rest"))
         elif pick == "barr":
             n = self._move_cubes(s.supply, s.storage, "#", 3)
-            g.say("day_action", f"{name} gathers {n} Barricades (Storage {s.storage['#']}).")
+            g.say("gather", name=name, n=n, storage=s.storage["#"])
         elif pick == "search":
-            g.say("day_action", f"{name} searches.")
+            g.say("search", name=name)
             card = self._draw_nm(g)
             done = self._search_result(g, ch, card["search"])
         elif pick == "abil":
@@ -698,12 +706,12 @@ class CarnivalZombie(Engine[GameState]):
                 done = False
             elif sp == "call_airship":
                 s.airship_called = True
-                g.say("day_action", f"{name} signals the Airship pilot from the Campanile.")
+                g.say("airship_called", name=name)
         elif pick.startswith("rean."):
             tgt = self._ch(s, pick[5:])
             tgt.incapacitated = False
             tgt.stress = c.terror_from
-            g.say("day_action", f"{name} reanimates {self._name(g, tgt.id)} (Stress {tgt.stress}).")
+            g.say("reanimate", name=name, other=self._name(g, tgt.id), stress=tgt.stress)
         elif pick.startswith("use."):
             self._use_item(g, ch, int(pick[4:]))
             if not s.over:
@@ -718,14 +726,14 @@ class CarnivalZombie(Engine[GameState]):
         if result == "survivor" and s.supply.get("S", 0) <= 0:
             result = "item"
         if result == "item":
-            g.say("search", f"{name} finds an Item.")
+            g.say("search_item", name=name)
             self._draw_item(g, ch.id, ch.id)
         elif result == "survivor":
             self._move_cubes(s.supply, s.abyss, "S", 1)
-            g.say("search", f"{name} finds a Survivor, who will hide in the Abyss.")
+            g.say("search_survivor", name=name)
         else:
-            g.say("search", f"{name} runs into Infected.")
-            self._stress(g, ch, 1, "Search")
+            g.say("search_infected", name=name)
+            self._stress(g, ch, 1, term("why_search"))
             if s.over or ch.incapacitated:
                 return True
             self._ask(g, "search_inf", char=ch.id)
@@ -743,19 +751,19 @@ class CarnivalZombie(Engine[GameState]):
         ab = c.characters[ch.id]["day_ability"]
         name = self._name(g, ch.id)
         if ab == "rally":
-            g.say("ability", f"{name} rallies the Group.")
+            g.say("rally", name=name)
             for o in self._active(s):
                 if o.id != ch.id:
-                    self._stress(g, o, -1, "Rally")
+                    self._stress(g, o, -1, term("why_rally"))
         elif ab == "exploration":
             s.fewer_obstacles += 2
-            g.say("ability", f"{name} explores: 2 fewer Obstacles tonight.")
+            g.say("explore", name=name, n=2)
         elif ab == "fortify":
             n = self._move_cubes(s.supply, s.storage, "#", 4)
-            g.say("ability", f"{name} fortifies: +{n} Barricades.")
+            g.say("fortify", name=name, n=n)
         elif ab == "scavenge":
             r1, r2 = self._draw_nm(g)["search"], self._draw_nm(g)["search"]
-            g.say("ability", f"{name} scavenges: {r1} or {r2}.")
+            g.say("scavenge", name=name, first=term(f"found_{r1}"), second=term(f"found_{r2}"))
             if r1 == r2:
                 return self._search_result(g, ch, r1)
             self._ask(g, "scavenge", char=ch.id, results=[r1, r2])
@@ -781,16 +789,16 @@ class CarnivalZombie(Engine[GameState]):
         tgt = self._ch(s, picks[0][2:])
         purpose = ask["purpose"]
         if purpose == "arsenal":
-            g.say("day_action", f"{self._name(g, ch.id)} searches the Arsenal for {self._name(g, tgt.id)}.")
+            g.say("arsenal", name=self._name(g, ch.id), other=self._name(g, tgt.id))
             self._draw_item(g, tgt.id, tgt.id)
         elif purpose == "barter":
-            g.say("ability", f"{self._name(g, ch.id)} barters for {self._name(g, tgt.id)}.")
+            g.say("barter", name=self._name(g, ch.id), other=self._name(g, tgt.id))
             self._draw_item(g, ch.id, tgt.id)
         elif purpose == "treatment":
-            g.say("ability", f"{self._name(g, ch.id)} treats {self._name(g, tgt.id)}.")
-            self._stress(g, tgt, -3, "Treatment")
+            g.say("treatment", name=self._name(g, ch.id), other=self._name(g, tgt.id))
+            self._stress(g, tgt, -3, term("why_treatment"))
         elif purpose == "heal2":
-            self._stress(g, tgt, -2, "Boss reward")
+            self._stress(g, tgt, -2, term("why_reward"))
             if tgt.paranoia:
                 tgt.paranoia = False
                 s.storage["P"] = s.storage.get("P", 0) + 1
@@ -804,7 +812,7 @@ class CarnivalZombie(Engine[GameState]):
         item = c.items[item_id]
         eff, val = item.get("effect", "none"), item.get("value", 1)
         name = self._name(g, ch.id)
-        g.say("item_use", f"{name} uses the {item['name']}.", item=item_id, character=ch.id)
+        g.say("item_use", name=name, item_name=item["name"], item=item_id, character=ch.id)
         if item.get("single_use"):
             ch.items.pop(k)
         if eff == "recover":
@@ -840,7 +848,7 @@ class CarnivalZombie(Engine[GameState]):
                         sp[t] -= 1
                         self._to_pile_or_abyss(g, cave, t)
                         killed += 1
-        g.say("item_use", f"{killed} Infected blown apart.", killed=killed)
+        g.say("fireworks", killed=killed)
 
     def _to_pile_or_abyss(self, g: G, cave: str, code: str) -> None:
         s = g.s
@@ -857,8 +865,8 @@ class CarnivalZombie(Engine[GameState]):
         s.clock, s.hour = "sunset", 0
         s.half = "night"
         if s.group_at in s.sunken:
-            g.say("sunset", "Sunset finds the Group in a Sunken Location.")
-            self._end(g, "loss", "The Group would spend the Night in a Sunken Location.")
+            g.say("sunset_sunken")
+            self._end(g, "loss", "sunken")
             return
         sc = c.scenarios[s.scenario]
         s.night = Night(rings={sp: {} for sp in SPACES}, boxes={cv: ["", "", ""] for cv in CAVES})
@@ -866,7 +874,7 @@ class CarnivalZombie(Engine[GameState]):
             s.night.finale = sc["finale"]
             self._finale_start(g)
         s.stage, s.ctx = "s_finale", {}
-        g.say("sunset", f"Sunset at {self._loc_name(g, s.group_at)}.")
+        g.say("sunset", **self._at(g, s.group_at))
 
     def finale_options(self, s: GameState) -> list[str]:
         c = _content(s)
@@ -901,8 +909,8 @@ class CarnivalZombie(Engine[GameState]):
         sc = c.scenarios[s.scenario]
         if (sc["kind"] == "day_night" and "victory" not in sc and s.ticket >= self._last_ticket(s)
                 and not s.night.finale and g.hr["leviathan_check"] == "sunset"):
-            g.say("leviathan", "The third Night falls and the Leviathan rises from the lagoon.")
-            self._end(g, "loss", "The Leviathan rises: no Finale was engaged on the third Night.")
+            g.say("leviathan")
+            self._end(g, "loss", "leviathan_sunset")
             return
         self._start_terrains(g)
 
@@ -915,7 +923,7 @@ class CarnivalZombie(Engine[GameState]):
         s, c = g.s, g.c
         f = c.finales[s.night.finale]
         s.night.hull = f.get("hull", 0)
-        g.say("finale", f"The Group engages the {f['name']} Finale (provisional rules).", finale=f["id"])
+        g.say("finale", finale=f["id"], finale_name=f["name"])
 
     def _start_terrains(self, g: G) -> None:
         s, c = g.s, g.c
@@ -943,7 +951,7 @@ class CarnivalZombie(Engine[GameState]):
         black, blue, forts = s.ctx["counts"]
         nb = int(picks[0][1:])
         drop_black, drop_blue = nb, s.ctx["fewer"] - nb
-        g.say("terrain", f"Exploration: {drop_black} black and {drop_blue} blue Obstacles avoided.")
+        g.say("explored", black=drop_black, blue=drop_blue)
         self._terrain_todo(g, black - drop_black, blue - drop_blue, forts)
 
     def explore_choices(self, s: GameState) -> list[int]:
@@ -987,8 +995,8 @@ class CarnivalZombie(Engine[GameState]):
             sp = f"{cv}.{ring}"
             if sp not in s.night.obstacles:
                 s.night.obstacles[sp] = terrain
-                g.say("terrain", f"{c.terrains[terrain]['name']} placed in Ring {'I' * ring if ring < 4 else ring} "
-                      f"of {cv}.", terrain=terrain, space=sp)
+                g.say("terrain", terrain_name=c.terrains[terrain]["name"], ring=ROMAN.get(ring, str(ring)), cave=cv,
+                      terrain=terrain, space=sp)
                 return sp
         return None
 
@@ -999,8 +1007,8 @@ class CarnivalZombie(Engine[GameState]):
             p = PIT_CW[(start + k) % 4]
             if p not in s.night.forts:
                 s.night.forts[p] = terrain
-                g.say("terrain", f"{c.terrains[terrain]['name']} fortifies the {DIR_NAME[p]} Refuge space.",
-                      terrain=terrain, pit=p)
+                g.say("fortification", terrain_name=c.terrains[terrain]["name"], dir=dir_term(p), terrain=terrain,
+                      pit=p)
                 return p
         return None
 
@@ -1060,8 +1068,8 @@ class CarnivalZombie(Engine[GameState]):
     def _barr_done(self, g: G) -> None:
         s = g.s
         placed = {cv: s.night.boxes[cv].count("#") for cv in CAVES}
-        g.say("barricades", "Barricades: " + ", ".join(f"{cv} {n}" for cv, n in placed.items() if n) +
-              f" (Storage {s.storage['#']}).", placed=placed)
+        g.say("barricades", caves=[f"{cv} {n}" for cv, n in placed.items() if n], storage=s.storage["#"],
+              placed=placed)
         s.stage, s.ctx = "s_enter", {"i": 0}
 
     def _t_s_enter(self, g: G) -> None:
@@ -1079,8 +1087,7 @@ class CarnivalZombie(Engine[GameState]):
         s = g.s
         ch = self._ch(s, ask["char"])
         ch.refuge = picks[0]
-        g.say("enter", f"{self._name(g, ch.id)} takes the {DIR_NAME[ch.refuge]} Refuge space.",
-              character=ch.id, pit=ch.refuge)
+        g.say("enter", name=self._name(g, ch.id), dir=dir_term(ch.refuge), character=ch.id, pit=ch.refuge)
         s.ctx["i"] += 1
 
     def _t_s_boss(self, g: G) -> None:
@@ -1105,7 +1112,7 @@ class CarnivalZombie(Engine[GameState]):
             boss = s.boss_deck.pop()
             k = s.boss_area.index(None)
             s.boss_area[k] = BossSlot(boss=boss)
-            g.say("boss", f"A new Boss: the {c.bosses[boss]['name']} (slot {k + 1}).", boss=boss, slot=k + 1)
+            g.say("boss", boss_name=c.bosses[boss]["name"], boss=boss, slot=k + 1)
             self._boss_enter(g, k)
             return
         self._start_hour(g, 1)
@@ -1122,8 +1129,8 @@ class CarnivalZombie(Engine[GameState]):
         ring = 2 if s.night.obstacles.get(f"{cave}.3") == "pier" else 3
         b = s.boss_area[k]
         b.pos = f"{cave}.{ring}"
-        g.say("boss_enter", f"The {c.bosses[b.boss]['name']} appears in Ring {'I' * ring} of {cave}.",
-              boss=b.boss, space=b.pos)
+        g.say("boss_enter", boss_name=c.bosses[b.boss]["name"], ring=ROMAN[ring], cave=cave, boss=b.boss,
+              space=b.pos)
 
     def _h_boss_cave(self, g: G, ask: dict, picks: tuple) -> None:
         self.place_boss(g, ask["slot"], picks[0])
@@ -1139,7 +1146,7 @@ class CarnivalZombie(Engine[GameState]):
         for ch in s.characters:
             ch.order_token = False
         s.stage, s.ctx = "n_items", {"i": 0, "flags": []}
-        g.say("hour", f"Night {s.ticket}, Hour {h}.", hour=h)
+        g.say("hour", night=s.ticket, hour=h)
         sc = c.scenarios[s.scenario]
         if sc.get("extra_bosses_hour") == h and h > 1:
             free = sum(1 for b in s.boss_area if b is None)
@@ -1207,16 +1214,19 @@ class CarnivalZombie(Engine[GameState]):
                 if code:
                     drawn[code] = drawn.get(code, 0) + 1
                     n += 1
-            g.say("entrance", f"The Abyss spits {n} more cube{'s' if n != 1 else ''} into {cave}.", cave=cave)
+            g.say("sabotaged", n=n, cave=cave)
         for sp, terrain in sorted(nt.obstacles.items()):
             if terrain == "manhole":
                 code = self._enter_cube(g, sp[:2], 2)
                 if code:
                     drawn[code] = drawn.get(code, 0) + 1
-        names = {**{t: c.infected[t]["name"] for t in c.infected}, "S": "Survivor", "P": "Paranoia"}
-        g.say("entrance", "From the Abyss: " + (", ".join(f"{n} {names.get(k, k)}" for k, n in sorted(drawn.items()))
-                                               or "nothing") + ".", drawn=drawn)
+        g.say("entrance" if drawn else "entrance_none", drawn=drawn, **self._cube_words(g, drawn))
         s.stage = "n_move"
+
+    def _cube_words(self, g: G, cubes: dict) -> dict:
+        """Counts of cubes for a sentence: the Infected by their names, Survivors and Paranoia as numbers."""
+        infected = [f"{n} {g.c.infected[k]['name']}" for k, n in sorted(cubes.items()) if k in g.c.infected and n]
+        return {"infected": infected, "survivors": cubes.get("S", 0), "paranoia": cubes.get("P", 0)}
 
     def _enter_cube(self, g: G, cave: str, ring: int) -> str | None:
         s = g.s
@@ -1240,7 +1250,7 @@ class CarnivalZombie(Engine[GameState]):
         s = g.s
         targets = self.paranoia_targets(s, pit)
         if not targets:
-            g.say("paranoia", "A Paranoia cube finds no one: it stays in Storage.")
+            g.say("paranoia_none")
             return
         if auto:
             self._give_paranoia(g, targets[0])
@@ -1254,7 +1264,7 @@ class CarnivalZombie(Engine[GameState]):
             return
         s.storage["P"] -= 1
         ch.paranoia = True
-        g.say("paranoia", f"Paranoia grips {self._name(g, ch.id)}.", character=ch.id)
+        g.say("paranoia", name=self._name(g, ch.id), character=ch.id)
 
     def _h_paranoia(self, g: G, ask: dict, picks: tuple) -> None:
         self._give_paranoia(g, self._ch(g.s, picks[0]))
@@ -1296,7 +1306,7 @@ class CarnivalZombie(Engine[GameState]):
                         else:
                             sp = nt.rings[b.pos]
                             sp[code] = sp.get(code, 0) + 1
-                    g.say("boss_power", f"The {c.bosses[b.boss]['name']} calls more Infected.", boss=b.boss)
+                    g.say("boss_power", boss_name=c.bosses[b.boss]["name"], boss=b.boss)
         for cave in CAVES:
             rally = 0
             bosses = [(k, b) for k, b in enumerate(s.boss_area)
@@ -1331,8 +1341,7 @@ class CarnivalZombie(Engine[GameState]):
                 if new != f"{cave}.{ring}":
                     moved += 1
         inside = sum(1 for cv in CAVES for x in nt.boxes[cv] if x and x != "#")
-        g.say("movement", f"The Infected advance ({moved} moved; {inside} box"
-              f"{'es' if inside != 1 else ''} breached).", moved=moved)
+        g.say("movement", moved=moved, inside=inside)
 
     def _advance(self, g: G, cave: str, ring: int, mv: int, cost: int, code: str = "",
                  boss_slot: int = -1) -> str:
@@ -1366,7 +1375,7 @@ class CarnivalZombie(Engine[GameState]):
             s.stage, s.ctx = "n_attack", {"list": self._attackers(g, None), "k": 0, "auto": False}
             return
         if [o.id for o in self.act_options(s, s.characters[i].id)] == ["end"]:
-            g.say("act", f"{self._name(g, s.characters[i].id)} has nothing to do and passes.")
+            g.say("nothing_to_do", name=self._name(g, s.characters[i].id))
             self._next_char(g)
             return
         self._ask(g, "act", char=s.characters[i].id)
@@ -1386,9 +1395,9 @@ class CarnivalZombie(Engine[GameState]):
         c = _content(s)
         cd = c.characters[ch.id]
         if kind == "fire":
-            out = [("s", {"name": cd["firearm"].get("name", "Firearm"), **cd["firearm"]})]
+            out = [("s", {"name": cd["firearm"].get("name", ""), **cd["firearm"]})]
         else:
-            out = [("s", {"name": "Assault", "assault": list(cd["assault"])})]
+            out = [("s", {"name": "", "assault": list(cd["assault"])})]
         for k, it in enumerate(ch.items):
             item = c.items[it]
             if kind == "fire" and item["kind"] == "firearm":
@@ -1405,50 +1414,51 @@ class CarnivalZombie(Engine[GameState]):
         acts = ctx.get("acts", 0)
         opts: list[Option] = []
         can_act = acts == 0 or (acts == 1 and not ch.paranoia)
-        extra = "" if acts == 0 else (" (free: Order)" if ch.order_token else " (+1 Stress)")
+        # what a second Action costs, shown on its options: nothing with an Order Token, else 1 Stress
+        cost = "first" if acts == 0 else ("order" if ch.order_token else "stress")
         na = c.characters[cid]["night_ability"]
         if can_act:
             for p in PITS:
                 if p != ch.refuge:
-                    opts.append(Option(f"mv.{p}", f"Move to the {DIR_NAME[p]} space{extra}"))
+                    opts.append(Option.of(f"mv.{p}", f"move_{cost}", dir=dir_term(p)))
             spaces = self.fire_spaces(s, ch)
             if spaces:
                 jerry = nt.forts.get(ch.refuge) == "jerrycans" and self._jerry_source(s, ch.refuge)
                 for w, wd in self._weapons(s, ch, "fire"):
                     if not any(int(sp[3]) <= wd["range"] for sp in spaces):
                         continue
-                    tag = " +1 Stress (boxes)" if self.enemies_in_boxes(s, ch.refuge) else ""
-                    opts.append(Option(f"fire.{w}", _trim(f"Fire: {wd['name']} {wd['hits']}x{wd['wounds']} "
-                                                          f"R{wd['range']}{' expl.' if wd.get('explosive') else ''}"
-                                                          f"{extra}{tag}")))
+                    boxes = "_boxes" if self.enemies_in_boxes(s, ch.refuge) else ""
+                    expl = "_explosive" if wd.get("explosive") else ""
+                    weapon = {"weapon": wd["name"] or term("firearm"), "hits": wd["hits"], "wounds": wd["wounds"],
+                              "range": wd["range"]}
+                    opts.append(Option.of(f"fire.{w}", f"fire{expl}_{cost}{boxes}", **weapon))
                     if jerry and not wd.get("explosive"):
-                        opts.append(Option(f"fireJ.{w}", _trim(f"Fire with Jerrycans: {wd['name']} (explosive)"
-                                                               f"{extra}{tag}")))
+                        opts.append(Option.of(f"fireJ.{w}", f"fire_jerrycans_{cost}{boxes}", **weapon))
             if self.assault_targets(s, ch, dawn=False):
                 for w, wd in self._weapons(s, ch, "assault"):
-                    opts.append(Option(f"asl.{w}", _trim(f"Assault: {wd['name']} "
-                                                         f"{'/'.join(map(str, wd['assault']))}{extra}")))
+                    opts.append(Option.of(f"asl.{w}", f"assault_{cost}", weapon=wd["name"] or term("bare_hands"),
+                                          hits="/".join(map(str, wd["assault"]))))
             if s.storage.get("S", 0) > 0:
                 for k, b in enumerate(s.boss_area):
                     if b and b.pos and not b.survivor:
-                        opts.append(Option(f"surv.{k}", _trim(f"Survivor to the {c.bosses[b.boss]['name']}{extra}")))
+                        opts.append(Option.of(f"surv.{k}", f"survivor_{cost}", boss_name=c.bosses[b.boss]["name"]))
         if na == "medico_heal" and not ctx.get("heal"):
             for o in self._active(s):
                 if o.refuge == ch.refuge and (o.stress > 0 or o.paranoia):
-                    opts.append(Option(f"heal.{o.id}", _trim(f"Night Ability: soothe {c.characters[o.id]['name']}")))
+                    opts.append(Option.of(f"heal.{o.id}", "soothe", name=c.characters[o.id]["name"]))
         if na == "orders" and ctx.get("orders", 0) < 3:
             for o in self._active(s):
                 if o.id != cid and not o.order_token:
-                    opts.append(Option(f"order.{o.id}", _trim(f"Order Token to {c.characters[o.id]['name']}")))
+                    opts.append(Option.of(f"order.{o.id}", "order", name=c.characters[o.id]["name"]))
         if na == "free_move" and not ctx.get("fmove"):
             for p in PITS:
                 if p != ch.refuge:
-                    opts.append(Option(f"fmv.{p}", f"Free move to {DIR_NAME[p]} (Night Ability)"))
+                    opts.append(Option.of(f"fmv.{p}", "free_move", dir=dir_term(p)))
         for k, it in enumerate(ch.items):
             item = c.items[it]
             if "night" in item.get("when", ()) and item.get("effect", "none") not in ("none", "holy_bomb"):
-                opts.append(Option(f"use.{k}", _trim(f"Use {item['name']} (free)")))
-        opts.append(Option("end", "Pass" if acts == 0 else "End activation"))
+                opts.append(Option.of(f"use.{k}", "use_item", item_name=item["name"]))
+        opts.append(Option.of("end", "pass" if acts == 0 else "end_activation"))
         return opts[-25:] if len(opts) > 25 else opts
 
     def _jerry_source(self, s: GameState, pit: str) -> str | None:
@@ -1494,8 +1504,8 @@ class CarnivalZombie(Engine[GameState]):
                 if int(sp[3]) > h["range"] or not self._enemies_at(s, sp):
                     continue
                 if h["explosive"]:
-                    opts.append(Option(sp, _trim(f"{sp[:2]} Ring {'I' * int(sp[3])}: everything there "
-                                                 f"({self._space_desc(s, sp)})")))
+                    opts.append(Option.of(sp, "explode", cave=sp[:2], ring=ROMAN[int(sp[3])],
+                                          targets=self._space_desc(s, sp)))
                     continue
                 opts += self._single_targets(s, sp, shield=True)
         else:
@@ -1508,38 +1518,39 @@ class CarnivalZombie(Engine[GameState]):
                             seen.add(x)
                             if x.startswith("@"):
                                 b = s.boss_area[int(x[1:])]
-                                opts.append(Option(f"{cave}.b.{x}", _trim(
-                                    f"{c.bosses[b.boss]['name']} in the {cave} boxes ({b.wounds}/"
-                                    f"{c.bosses[b.boss]['life']} Wounds)")))
+                                opts.append(Option.of(f"{cave}.b.{x}", "boss_in_boxes", boss_name=c.bosses[b.boss]["name"],
+                                                      cave=cave, wounds=b.wounds, life=c.bosses[b.boss]["life"]))
                             else:
-                                opts.append(Option(f"{cave}.b.{x}", f"{c.infected[x]['name']} in a {cave} box"))
+                                opts.append(Option.of(f"{cave}.b.{x}", "infected_in_box",
+                                                      infected_name=c.infected[x]["name"], cave=cave))
                 else:
                     opts += self._single_targets(s, sp, shield=True)
-        opts.append(Option("waste", "Waste this Hit"))
+        opts.append(Option.of("waste", "waste"))
         return opts[-25:] if len(opts) > 25 else opts
 
     def _single_targets(self, s: GameState, sp: str, shield: bool) -> list[Option]:
         c = _content(s)
         opts = []
-        ring = f"Ring {'I' * int(sp[3])}"
+        ring = ROMAN[int(sp[3])]
         for t in c.infected_order:
             if s.night.rings[sp].get(t, 0):
                 hurt = s.night.focus.get(f"{sp}.{t}")
-                extra = f", one has {max(hurt)} Wound" if hurt else ""
-                opts.append(Option(f"{sp}.{t}", _trim(f"{c.infected[t]['name']} in {sp[:2]} {ring}{extra}")))
+                where = {"infected_name": c.infected[t]["name"], "cave": sp[:2], "ring": ring}
+                opts.append(Option.of(f"{sp}.{t}", "infected_hurt", **where, wounds=max(hurt)) if hurt else
+                            Option.of(f"{sp}.{t}", "infected_at", **where))
         shielded = shield and self._infected_at(s, sp)
         for k, b in enumerate(s.boss_area):
             if b and b.pos == sp and not shielded:
                 bd = c.bosses[b.boss]
-                opts.append(Option(f"{sp}.@{k}", _trim(f"{bd['name']} in {sp[:2]} {ring} "
-                                                       f"({b.wounds}/{bd['life']} Wounds)")))
+                opts.append(Option.of(f"{sp}.@{k}", "boss_at", boss_name=bd["name"], cave=sp[:2], ring=ring,
+                                      wounds=b.wounds, life=bd["life"]))
         return opts
 
-    def _space_desc(self, s: GameState, sp: str) -> str:
+    def _space_desc(self, s: GameState, sp: str) -> list[str]:
         c = _content(s)
         parts = [f"{n} {c.infected[t]['name']}" for t, n in s.night.rings[sp].items() if n and t in c.infected]
         parts += [c.bosses[b.boss]["name"] for b in s.boss_area if b and b.pos == sp]
-        return ", ".join(parts)
+        return parts if len(parts) <= 3 else parts[:3] + ["…"]      # a button label holds 80 characters
 
     def assault_targets(self, s: GameState, ch: Character, dawn: bool) -> list[str]:
         """Spaces holding legal Assault targets: this Pit's boxes (Night), the exit Pit (Dawn)."""
@@ -1567,14 +1578,14 @@ class CarnivalZombie(Engine[GameState]):
         kind, _, arg = pick.partition(".")
         if kind == "end":
             if ctx.get("acts", 0) == 0:
-                g.say("act", f"{name} passes.")
+                g.say("pass", name=name)
             self._next_char(g)
             return
         if kind == "heal":
             tgt = self._ch(s, arg)
             ctx["heal"] = True
-            g.say("ability", f"{name} soothes {self._name(g, tgt.id)}.")
-            self._stress(g, tgt, -1, "Night Ability")
+            g.say("soothe", name=name, other=self._name(g, tgt.id))
+            self._stress(g, tgt, -1, term("why_night_ability"))
             if tgt.paranoia:
                 tgt.paranoia = False
                 s.storage["P"] = s.storage.get("P", 0) + 1
@@ -1583,7 +1594,7 @@ class CarnivalZombie(Engine[GameState]):
         if kind == "order":
             ctx["orders"] = ctx.get("orders", 0) + 1
             self._ch(s, arg).order_token = True
-            g.say("ability", f"{name} gives an Order Token to {self._name(g, arg)}.")
+            g.say("order", name=name, other=self._name(g, arg))
             self._after_free(g, ch)
             return
         if kind == "use":
@@ -1594,31 +1605,30 @@ class CarnivalZombie(Engine[GameState]):
         if kind == "fmv":
             ctx["fmove"] = True
             ch.refuge = arg
-            g.say("act", f"{name} slips to the {DIR_NAME[arg]} space (free).")
+            g.say("free_move", name=name, dir=dir_term(arg))
             self._after_free(g, ch)
             return
         # a real Action
         if ctx.get("acts", 0) >= 1:
             if ch.paranoia:
-                raise IllegalAction(f"{name} has Paranoia and cannot take a second Action.")
+                raise IllegalAction("paranoia_one_action", name=name)
             if ch.order_token:
                 ch.order_token = False
             else:
-                self._stress(g, ch, 1, "second Action")
+                self._stress(g, ch, 1, term("why_second_action"))
                 if s.over or ch.incapacitated:
                     self._next_char(g)
                     return
         ctx["acts"] = ctx.get("acts", 0) + 1
         if kind == "mv":
             ch.refuge = arg
-            g.say("act", f"{name} moves to the {DIR_NAME[arg]} space.")
+            g.say("move_space", name=name, dir=dir_term(arg))
             self._after_action(g, ch)
         elif kind == "surv":
             b = s.boss_area[int(arg)]
             s.storage["S"] -= 1
             b.survivor, b.survivor_hour = True, s.night.hour
-            g.say("act", f"{name} throws a Survivor to the {c.bosses[b.boss]['name']}, who is busy until "
-                  "the next Hour.", boss=b.boss)
+            g.say("survivor_thrown", name=name, boss_name=c.bosses[b.boss]["name"], boss=b.boss)
             self._after_action(g, ch)
         elif kind in ("fire", "fireJ"):
             wd = dict(self._weapons(s, ch, "fire"))[arg]
@@ -1630,10 +1640,10 @@ class CarnivalZombie(Engine[GameState]):
                     box[box.index("#")] = ""
                     s.supply["#"] = s.supply.get("#", 0) + 1
                     explosive = True
-                    g.say("act", f"{name} sacrifices a Barricade ({src}) to the Jerrycans.")
-            g.say("act", f"{name} fires the {wd['name']}.", character=ch.id)
+                    g.say("jerrycans", name=name, cave=src)
+            g.say("fire", name=name, weapon=wd["name"] or term("firearm"), character=ch.id)
             if self.enemies_in_boxes(s, ch.refuge):
-                self._stress(g, ch, 1, "firing with enemies at the Barricades")
+                self._stress(g, ch, 1, term("why_fire_boxes"))
                 if s.over or ch.incapacitated:
                     self._next_char(g)
                     return
@@ -1647,12 +1657,12 @@ class CarnivalZombie(Engine[GameState]):
             if c.characters[ch.id]["night_ability"] == "brute" and ch.id not in ctx.setdefault("flags", []):
                 ctx["flags"].append(ch.id)
                 hits[0] += 1
-            g.say("act", f"{name} assaults ({wd['name']}).", character=ch.id)
+            g.say("assault", name=name, weapon=wd["name"] or term("bare_hands"), character=ch.id)
             ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": hits, "explosive": False, "range": 9,
                           "spaces": self.assault_targets(s, ch, dawn=False), "killed": [], "dawn": False}
             self._ask(g, "hit", char=ch.id)
         else:
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_action")
 
     def _after_free(self, g: G, ch: Character) -> None:
         """After something that is not an Action: the same Character goes on (or is done)."""
@@ -1723,8 +1733,7 @@ class CarnivalZombie(Engine[GameState]):
         for k, b in enumerate(s.boss_area):
             if b and b.pos == sp:
                 self._wound(g, ch, sp, f"@{k}", w, quiet=True)
-        g.say("hit", f"Explosion in {sp[:2]} Ring {'I' * int(sp[3])}: {w} Wound{'s' if w > 1 else ''} to each.",
-              space=sp)
+        g.say("explosion", cave=sp[:2], ring=ROMAN[int(sp[3])], wounds=w, space=sp)
 
     def _wound(self, g: G, ch: Character, sp: str, code: str, w: int, quiet: bool = False) -> None:
         """One Hit of w Wounds on one target (an Infected type in a space, or a Boss "@slot")."""
@@ -1741,8 +1750,7 @@ class CarnivalZombie(Engine[GameState]):
             s.supply["W"] = s.supply.get("W", 0) - add
             b.cubes += add
             if not quiet:
-                g.say("hit", f"The {bd['name']} takes {w} Wound{'s' if w > 1 else ''} ({b.wounds}/{bd['life']}).",
-                      boss=b.boss)
+                g.say("hit", boss_name=bd["name"], wounds=w, total=b.wounds, life=bd["life"], boss=b.boss)
             if b.wounds >= bd["life"]:
                 self._kill_boss(g, k)
             return
@@ -1777,9 +1785,8 @@ class CarnivalZombie(Engine[GameState]):
     def _wounded(self, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
         """A Hit that wounds an Infected without killing it is said too, so the table sees it land."""
         if not quiet:
-            g.say("wound", f"{self._name(g, ch.id)} wounds a {g.c.infected[code]['name']} ({sp[:2]}): "
-                           f"{wounds}/{life} Wounds.", character=ch.id, infected=code, space=sp, wounds=wounds,
-                  life=life)
+            g.say("wound", name=self._name(g, ch.id), infected_name=g.c.infected[code]["name"], cave=sp[:2],
+                  character=ch.id, infected=code, space=sp, wounds=wounds, life=life)
 
     def _kill_infected(self, g: G, ch: Character, sp: str, code: str) -> None:
         s, c = g.s, g.c
@@ -1789,7 +1796,7 @@ class CarnivalZombie(Engine[GameState]):
             box[box.index(code)] = ""
         else:
             nt.rings[sp][code] -= 1
-        g.say("kill", f"{self._name(g, ch.id)} kills a {c.infected[code]['name']} ({sp[:2]}).",
+        g.say("kill", name=self._name(g, ch.id), infected_name=c.infected[code]["name"], cave=sp[:2],
               character=ch.id, infected=code, space=sp)
         if nt.forts.get(sp[0]) == "altar":
             s.abyss[code] = s.abyss.get(code, 0) + 1
@@ -1808,7 +1815,7 @@ class CarnivalZombie(Engine[GameState]):
         s.boss_area[k] = None
         s.boss_deck.append(b.boss)
         s.rng.shuffle(s.boss_deck)
-        g.say("boss_killed", f"The {c.bosses[b.boss]['name']} is destroyed!", boss=b.boss)
+        g.say("boss_killed", boss_name=c.bosses[b.boss]["name"], boss=b.boss)
         if self._active(s):
             self._ask(g, "reward")
 
@@ -1820,8 +1827,8 @@ class CarnivalZombie(Engine[GameState]):
                 self._draw_item(g, ch.id, ch.id)
         else:
             tgt = self._ch(s, picks[0][5:])
-            g.say("reward", f"Reward: {self._name(g, tgt.id)} recovers.")
-            self._stress(g, tgt, -2, "Boss reward")
+            g.say("reward", name=self._name(g, tgt.id))
+            self._stress(g, tgt, -2, term("why_reward"))
             if tgt.paranoia:
                 tgt.paranoia = False
                 s.storage["P"] = s.storage.get("P", 0) + 1
@@ -1858,28 +1865,29 @@ class CarnivalZombie(Engine[GameState]):
             fallen = 1 + sum(1 for _ in range(trials) if s.rng.random() < 0.25)
             self._spill(g, ch, min(fallen, n + pile))
         else:
-            g.say("pile", f"{n} cube{'s' if n > 1 else ''} land safely on the Pile of Corpses.", n=n)
+            g.say("pile", n=n)
             self._after_action(g, ch)
 
     def _h_pile_honour(self, g: G, ask: dict, picks: tuple) -> None:
         ch = self._ch(g.s, ask["char"])
         g.s.ctx.pop("drop", None)
         if picks[0] == "clean":
-            g.say("pile", "A clean drop on the Pile of Corpses.")
+            g.say("pile_clean")
             self._after_action(g, ch)
         else:
             self._spill(g, ch, int(picks[0][1:]))
 
-    # Reaction mode: (limit in ms, factor on the spill chance, how the hand is described); slower = 2.0.
-    REACTION_WINDOWS = ((3000, 0.5, "a quick hand"), (15000, 1.0, "a steady hand"))
+    # Reaction mode: (limit in ms, factor on the spill chance, how the hand is called); slower = 2.0.
+    REACTION_WINDOWS = ((3000, 0.5, "quick"), (15000, 1.0, "steady"))
 
     def reaction_factor(self, ms: int) -> tuple[float, str]:
+        """The factor on the spill chance and the hand's word (`terms.hand_<word>`)."""
         if ms < 0:
-            return 1.0, "an untimed hand"
+            return 1.0, "untimed"
         for limit, factor, words in self.REACTION_WINDOWS:
             if ms <= limit:
                 return factor, words
-        return 2.0, "a late, shaky hand"
+        return 2.0, "shaky"
 
     def _h_pile_react(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
@@ -1898,16 +1906,16 @@ class CarnivalZombie(Engine[GameState]):
         s = g.s
         ask = s.ask
         if not (ask.get("kind") == "pile_react" and ask.get("timing")):
-            raise IllegalAction("No drop on the Pile of Corpses is waiting for its timing.")
+            raise IllegalAction("no_drop_waiting")
         if not actor.may_act_for(self.owner(s, ask["char"])):
-            raise NotYourTurn("That drop is not yours.")
+            raise NotYourTurn("not_your_drop")
         s.ask = {}
         s.seq += 1
         s.ctx.pop("drop", None)
         ch = self._ch(s, ask["char"])
         factor, words = self.reaction_factor(int(action.ms))
-        timing = f" ({action.ms / 1000:.1f} s)" if action.ms >= 0 else ""
-        g.say("pile_timing", f"{self._name(g, ch.id)} drops with {words}{timing}.", ms=int(action.ms), factor=factor)
+        g.say("pile_timing" if action.ms >= 0 else "pile_untimed", name=self._name(g, ch.id),
+              hand=term(f"hand_{words}"), seconds=round(action.ms / 1000, 1), ms=int(action.ms), factor=factor)
         self._spill_roll(g, ch, ask["n"], factor)
 
     def _spill(self, g: G, ch: Character, fallen: int) -> None:
@@ -1924,15 +1932,15 @@ class CarnivalZombie(Engine[GameState]):
                     break
                 x -= s.pile[code]
         s.night.pile_killed -= fallen
-        g.say("spill", f"Cubes tumble off the Pile of Corpses: {fallen} fall back into the fight!", fallen=fallen)
+        g.say("spill", fallen=fallen)
         pit = ch.refuge or (s.night.dawn_pit or "N")
         if ch.stress >= c.terror_from:
             if not g.hr["terror_spill_everyone_once"]:
-                self._stress(g, ch, 1, "spill")
+                self._stress(g, ch, 1, term("why_spill"))
             for o in self._active(s):
-                self._stress(g, o, 1, "Terror spill")
+                self._stress(g, o, 1, term("why_terror_spill"))
         else:
-            self._stress(g, ch, 1, "spill")
+            self._stress(g, ch, 1, term("why_spill"))
         sc = c.scenarios[s.scenario]
         for cv in self.pit_caves(pit):
             for _ in range(sc.get("spill_adds", 0)):
@@ -1970,8 +1978,7 @@ class CarnivalZombie(Engine[GameState]):
             cave = a if j < k else b
             ring = s.night.rings[f"{cave}.3"]
             ring[t] = ring.get(t, 0) + 1
-        g.say("spill", f"The fallen cubes return: {min(k, len(seq))} to {a}, {max(0, len(seq) - k)} to {b} "
-              "(Ring III).")
+        g.say("spill_back", a=a, b=b, to_a=min(k, len(seq)), to_b=max(0, len(seq) - k))
         self._after_action(g, ch)
 
     # ----------------------------------------------------------------- attacks
@@ -2024,11 +2031,12 @@ class CarnivalZombie(Engine[GameState]):
         here = [ch for ch in active if ch.refuge == a["cave"][0]]
         return here or active
 
-    def _attacker_name(self, g: G, a: dict) -> str:
+    def _attacker_name(self, g: G, a: dict) -> Any:
+        """The attacker as the pack names it (a Boss or an Infected type)."""
         if a["boss"]:
             b = g.s.boss_area[int(a["code"][1:])]
-            return f"the {g.c.bosses[b.boss]['name']}" if b else "a Boss"
-        return f"a {g.c.infected[a['code']]['name']}"
+            return g.c.bosses[b.boss]["name"] if b else term("boss")
+        return g.c.infected[a["code"]]["name"]
 
     def _t_n_attack(self, g: G) -> None:
         self._attack_loop(g, after="n_time")
@@ -2048,7 +2056,7 @@ class CarnivalZombie(Engine[GameState]):
                 if targets:
                     s.uncancellable = False
                     tgt = min(targets, key=lambda t: (t.stress, t.order))
-                    g.say("attack", f"{_cap(who)} cannot be stopped!")
+                    g.say("unstoppable", attacker=who)
                     self._hit_char(g, a, tgt)
                 ctx["k"] += 1
                 continue
@@ -2056,7 +2064,7 @@ class CarnivalZombie(Engine[GameState]):
                 box = nt.boxes[a["cave"]]
                 box[box.index("#")] = ""
                 s.supply["#"] = s.supply.get("#", 0) + 1
-                g.say("attack", f"{_cap(who)} smashes a Barricade in {a['cave']}.", cave=a["cave"])
+                g.say("smash", attacker=who, cave=a["cave"])
                 ctx["k"] += 1
                 continue
             if not a["box"] and nt.forts.get(a["cave"][0]) == "alley":
@@ -2083,12 +2091,11 @@ class CarnivalZombie(Engine[GameState]):
     def _hit_char(self, g: G, a: dict, ch: Character) -> None:
         s = g.s
         who = self._attacker_name(g, a)
-        g.say("attack", f"{_cap(who)} ({a['cave']}) attacks {self._name(g, ch.id)}.", cave=a["cave"],
-              target=ch.id, attack=a["atk"])
+        g.say("attack", attacker=who, name=self._name(g, ch.id), cave=a["cave"], target=ch.id, attack=a["atk"])
         self._stress(g, ch, a["atk"], "")
         if s.night.finale and s.night.hull > 0:
             s.night.hull -= 1
-            g.say("finale", f"The Boat is damaged ({s.night.hull} Boat Tokens left).")
+            g.say("boat_damaged", hull=s.night.hull)
 
     def _h_attack(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
@@ -2102,7 +2109,7 @@ class CarnivalZombie(Engine[GameState]):
         if pick == "surv":
             s.storage["S"] -= 1
             s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-            g.say("attack", f"A Survivor is sacrificed to stop {who}.")
+            g.say("survivor_sacrificed", attacker=who)
         elif pick.startswith("x."):
             self._ask(g, "discard", char=pick[2:])
             return
@@ -2116,8 +2123,7 @@ class CarnivalZombie(Engine[GameState]):
         if picks[0] == "back":
             return
         item = ch.items.pop(int(picks[0][1:]))
-        g.say("attack", f"{self._name(g, ch.id)} throws away the {c.items[item]['name']} to escape the attack.",
-              item=item, character=ch.id)
+        g.say("item_thrown", name=self._name(g, ch.id), item_name=c.items[item]["name"], item=item, character=ch.id)
         s.ctx["k"] += 1
 
     def _t_n_time(self, g: G) -> None:
@@ -2136,7 +2142,7 @@ class CarnivalZombie(Engine[GameState]):
         s.night.hour = s.hour
         for ch in s.characters:
             ch.order_token = False
-        g.say("dawn", "Dawn: the Group must fight its way out.")
+        g.say("dawn")
         dirs = sorted(c.alleys[s.group_at])
         if not dirs:
             s.night.dawn_pit = "N"
@@ -2154,7 +2160,7 @@ class CarnivalZombie(Engine[GameState]):
         s.night.dawn_pit = d
         s.forced_dir = d
         dest = c.alleys[s.group_at][d][0]
-        g.say("dawn", f"The Group will break out {DIR_NAME[d]}, towards {self._loc_name(g, dest)}.", pit=d)
+        g.say("dawn_exit", dir=dir_term(d), pit=d, **self._at(g, dest))
         s.stage, s.ctx = "d_assault", {"i": 0}
 
     def _t_d_assault(self, g: G) -> None:
@@ -2181,7 +2187,7 @@ class CarnivalZombie(Engine[GameState]):
             s.ctx["i"] += 1
             return
         wd = dict(self._weapons(s, ch, "assault"))[picks[0][4:]]
-        g.say("act", f"{self._name(g, ch.id)} assaults at Dawn ({wd['name']}).", character=ch.id)
+        g.say("dawn_assault", name=self._name(g, ch.id), weapon=wd["name"] or term("bare_hands"), character=ch.id)
         s.ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": list(wd["assault"]), "explosive": False,
                         "range": 9, "spaces": self.assault_targets(s, ch, dawn=True), "killed": [], "dawn": True}
         self._ask(g, "hit", char=ch.id)
@@ -2194,7 +2200,7 @@ class CarnivalZombie(Engine[GameState]):
         nt = s.night
         sc = c.scenarios[s.scenario]
         # Finale and scenario results are judged before the board is cleared.
-        verdict = None
+        verdict: tuple | None = None
         if nt.finale:
             verdict = self._finale_verdict(g)
         elif sc["kind"] == "night_only" or "victory" in sc:
@@ -2205,12 +2211,12 @@ class CarnivalZombie(Engine[GameState]):
                 if "pile_at_dawn_per_character" in vic:
                     need = vic["pile_at_dawn_per_character"] * len(s.characters)
                 if not self._active(s):
-                    verdict = ("loss", "No Character survived the Night.")
+                    verdict = ("loss", "nobody_survived", {})
                 elif need is not None:
-                    verdict = ("win", f"The Pile of Corpses holds {pile} (needed {need}).") if pile >= need else \
-                        ("loss", f"The Pile of Corpses holds only {pile} (needed {need}).")
+                    verdict = ("win" if pile >= need else "loss", "pile_full" if pile >= need else "pile_short",
+                               {"pile": pile, "need": need})
                 else:
-                    verdict = ("win", "The Group survived until Dawn.")
+                    verdict = ("win", "survived", {})
         # cleanup
         rescued = lost = 0
         for sp in SPACES:
@@ -2240,7 +2246,7 @@ class CarnivalZombie(Engine[GameState]):
             s.abyss[code] = s.abyss.get(code, 0) + n
         s.pile = {}
         if rescued or lost:
-            g.say("survivors", f"Survivors: {rescued} rescued, {lost} lost.", rescued=rescued, lost=lost)
+            g.say("survivors", rescued=rescued, lost=lost)
         for b in s.boss_area:
             if b:
                 b.pos = ""
@@ -2264,41 +2270,41 @@ class CarnivalZombie(Engine[GameState]):
         s.rng.shuffle(s.fort_tiles)
         s.night = None
         if verdict:
-            self._end(g, *verdict)
+            self._end(g, verdict[0], verdict[1], **verdict[2])
             return
         if s.ticket >= self._last_ticket(s) or sc["kind"] == "night_only":
-            self._end(g, "loss", "The Leviathan rises: no Finale was completed.")
+            self._end(g, "loss", "leviathan")
             return
         s.ticket += 1
         self._start_day(g, first=False)
 
-    def _finale_verdict(self, g: G) -> tuple[str, str]:
+    def _finale_verdict(self, g: G) -> tuple[str, str, dict]:
         """Judge an engaged Finale at Dawn from its data: every `win` condition must hold."""
         s, c = g.s, g.c
         nt = s.night
         f = c.finales[nt.finale]
+        named = {"finale": f["id"], "finale_name": f["name"]}
         for cond in f.get("win", ["active"]):
             if cond == "active" and not self._active(s):
-                return ("loss", f"The {f['name']} Finale failed: nobody is left.")
+                return ("loss", "finale_nobody", named)
             if cond == "hull" and nt.hull <= 0:
-                return ("loss", f"The {f['name']} Finale failed: the Boat sank under the Infected.")
+                return ("loss", "finale_sank", named)
             if cond == "bearer_safe":
                 item = self._finale_item(f)
                 bearer = next((ch for ch in self._active(s) if item in ch.items), None)
                 if bearer is None:
-                    return ("loss", f"The {f['name']} Finale failed: nobody can use the "
-                            f"{c.items.get(item, {}).get('name', item)}.")
+                    return ("loss", "finale_no_bearer", {**named, "item_name": c.items.get(item, {}).get("name", item)})
                 if self.enemies_in_boxes(s, bearer.refuge or nt.dawn_pit):
-                    return ("loss", f"The {f['name']} Finale failed: its bearer was overrun.")
-        return ("win", f.get("text") or f"The {f['name']} Finale succeeds.")
+                    return ("loss", "finale_overrun", named)
+        return ("win", "finale_won", named)
 
     # ================================================================= Battle Focus penalty
     def _focus_penalty(self, g: G) -> None:
         s = g.s
         if s.phase not in ("night", "dawn") or not s.night:
-            raise IllegalAction("The Battle Focus penalty only applies at Night.")
+            raise IllegalAction("focus_only_at_night")
         if not g.hr["battle_focus"]:
-            raise IllegalAction("Battle Focus is not in use in this game.")
+            raise IllegalAction("focus_not_in_use")
         cave = self._draw_nm(g)["cave"]
         if cave == "choice":
             cave = s.rng.choice(CAVES)
@@ -2314,7 +2320,7 @@ class CarnivalZombie(Engine[GameState]):
             else:
                 sp = s.night.rings[f"{cave}.3"]
                 sp[code] = sp.get(code, 0) + 1
-        g.say("battle_focus", f"Battle Focus broken: {n} cubes crawl into {cave}.", cave=cave)
+        g.say("battle_focus", n=n, cave=cave)
 
     # ================================================================= public helpers (tests, tools)
     def movement(self, state: GameState) -> list[Event]:
@@ -2341,27 +2347,25 @@ class CarnivalZombie(Engine[GameState]):
     def _sabotage(self, g: G, action: Sabotage, actor: Actor) -> None:
         s = g.s
         if not s.traitor or actor.id != s.traitor:
-            raise NotYourTurn("Only the traitor can do that.")
+            raise NotYourTurn("traitor_only")
         if s.phase not in ("sunset", "night") or s.stage in ("d_exit", "d_assault", "d_attack", "d_cleanup"):
-            raise IllegalAction("Sabotage is only possible between Sunset and the last Night Hour.")
+            raise IllegalAction("sabotage_when")
         if s.sabotage_night == s.ticket:
-            raise IllegalAction("You have already sabotaged this Night.")
+            raise IllegalAction("sabotage_done")
         if action.cave not in CAVES:
-            raise IllegalAction("Choose a Cave: N1, N2, E1, E2, S1, S2, W1 or W2.")
+            raise IllegalAction("sabotage_cave", caves=list(CAVES))
         s.sabotage, s.sabotage_night = action.cave, s.ticket
-        g.say("secret", f"Sabotage set: 2 more cubes will crawl into {action.cave} at the next Entrance.",
-              audience=s.traitor, cave=action.cave)
-        g.say("secret", f"The traitor sabotages {action.cave}.", audience=GM, cave=action.cave)
+        g.say("sabotage_set", audience=s.traitor, cave=action.cave)
+        g.say("sabotage_gm", audience=GM, cave=action.cave)
 
     def _unmask(self, g: G, actor: Actor) -> None:
         s = g.s
         if not s.traitor or actor.id != s.traitor:
-            raise NotYourTurn("Only the traitor can do that.")
+            raise NotYourTurn("traitor_only")
         if s.unmasked:
-            raise IllegalAction("You have already revealed yourself.")
+            raise IllegalAction("unmasked_already")
         s.unmasked, s.uncancellable = True, True
-        g.say("unmask", f"<@{s.traitor}> reveals themself as the traitor! The next attack cannot be stopped.",
-              player=s.traitor)
+        g.say("unmask", player=s.traitor)
 
     # ================================================================= contract
     def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
@@ -2380,11 +2384,11 @@ class CarnivalZombie(Engine[GameState]):
             return g.ev
         if isinstance(action, FocusPenalty):
             if not (actor.gm or actor.id in s.seats):
-                raise NotYourTurn("Only a player at this table or a GM can apply the penalty.")
+                raise NotYourTurn("focus_players_only")
             self._focus_penalty(g)
             return g.ev
         if not isinstance(action, Choose):
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_action")
         self.check_choice(s, action, actor)
         ask = s.ask
         s.ask = {}
@@ -2422,7 +2426,7 @@ class CarnivalZombie(Engine[GameState]):
                 ch.order = placed.index(ch.id) + 1
             s.characters.sort(key=lambda ch: ch.order)
             s.ctx = {}
-            g.say("setup", "Activation Order: " + ", ".join(self._name(g, ch.id) for ch in s.characters) + ".")
+            g.say("order_set", names=[self._name(g, ch.id) for ch in s.characters])
             self._ask(g, "setup")
         else:
             self._ask(g, "order_pick")
@@ -2434,8 +2438,10 @@ class CarnivalZombie(Engine[GameState]):
         s = g.s
         ch = self._ch(s, ask["char"])
         ch.controller = "" if picks[0] == "group" else s.seats[int(picks[0][1:])]
-        g.say("setup", f"{self._name(g, ch.id)} is now played by "
-              f"{'the Group' if not ch.controller else '<@' + ch.controller + '>'}.")
+        if ch.controller:
+            g.say("played_by", name=self._name(g, ch.id), player=ch.controller)
+        else:
+            g.say("played_by_group", name=self._name(g, ch.id))
         self._ask(g, "setup")
 
     # ---- prompts
@@ -2454,6 +2460,5 @@ class CarnivalZombie(Engine[GameState]):
         return bool(state.over)
 
 
-ABILITY_LABEL = {"rally": "Rally (others -1 Stress)", "exploration": "Exploration (2 fewer Obstacles tonight)",
-                 "scavenge": "Scavenge (2 Nightmare cards, keep one)", "fortify": "Fortify (+4 Barricades)",
-                 "barter": "Barter (an Item for any Character)", "treatment": "Treatment (another: -3 Stress)"}
+# Day Abilities with their own option label (`options.ability_<name>`); a pack's other ones read `options.ability`.
+DAY_ABILITIES = ("rally", "exploration", "scavenge", "fortify", "barter", "treatment")

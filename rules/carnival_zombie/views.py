@@ -116,9 +116,9 @@ def view(eng, s, c, viewer: str) -> dict:
                   "bosses": len(s.boss_deck), "items": {k: len(v) for k, v in s.item_decks.items()}},
         "night": night,
         "log": list(s.log[-12:]),
-        "waiting_for": ([{"prompt": p.id, "player": p.player, "kind": p.id.rsplit("-", 1)[0], "text": p.text}
+        "waiting_for": ([{"prompt": p.id, "player": p.player, "kind": p.kind, "args": dict(p.args)}
                          for p in eng.pending(s)]),
-        "over": s.over, "result": s.result, "reason": s.reason, "score": s.score,
+        "over": s.over, "result": s.result, "reason": s.reason, "reason_args": dict(s.reason_args), "score": s.score,
     }
     if s.traitor and (viewer == GM or viewer == s.traitor or s.unmasked or s.over):
         out["traitor"] = s.traitor

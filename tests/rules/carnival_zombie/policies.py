@@ -32,7 +32,7 @@ def _hours_to(s, c, start: int, goals: set[int]) -> dict[int, int]:
 def sensible_policy(rng: random.Random):
     def pick(s, prompt):
         c = content_for(s.pack)
-        kind = prompt.id.rsplit("-", 1)[0]
+        kind = prompt.kind
         ids = [o.id for o in prompt.options]
 
         def first(*prefixes):
