@@ -9,6 +9,7 @@ import sys
 import pytest
 from PIL import Image
 
+from i18n.present import Presenter
 from cogs.carnival_zombie import LIVE, NAME
 from rules.carnival_zombie import ENGINE, census
 from rules.carnival_zombie.content import DATA
@@ -16,6 +17,8 @@ from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
 from tests.conftest import make_bot
 from tests.rules.carnival_zombie.policies import sensible_policy
 from tests.support.fakes import click
+
+SAY = Presenter("en", "carnival_zombie")
 
 TABLE = "channel:10"
 
@@ -398,8 +401,9 @@ async def test_focus_penalty_needs_the_house_rule(bot, world, seed):
     policy = sensible_policy(random.Random(1))
     while (await state_of(bot, game.id))[1].phase != "night":
         await answer(bot, world, game.id, policy)
-    with pytest.raises(IllegalAction, match="not in use"):
+    with pytest.raises(IllegalAction) as refused:
         await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
+    assert refused.value.code == "focus_not_in_use"
     await bot.get_cog("GameCog").end.callback(bot.get_cog("GameCog"), world.interaction(world.users[1], world.channels[10]))
     await bot.store.set_house_rule(1, NAME, "battle_focus", True)
     game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
@@ -429,7 +433,7 @@ async def test_scenario_defaults_and_server_house_rules_reach_the_engine(bot, wo
 
 # ------------------------------------------------------------------------------ whole games, images
 def _private_texts_and_gm_secrets(actions, state) -> list[str]:
-    out = [e["text"] for a in actions for e in a.events if e.get("audience") != PUBLIC]
+    out = [SAY.event(e) for a in actions for e in a.events if e.get("audience") != PUBLIC]
     gm = ENGINE.view_for(state, GM)
     if "sabotage" in gm and gm["sabotage"]["cave"]:
         out.append(f"sabotages {gm['sabotage']['cave']}")
@@ -469,7 +473,8 @@ async def test_a_whole_traitor_game_from_the_lobby_to_the_end_keeps_every_secret
     table = world.public_text()
     assert f"Game #{game.id} is over" in table
     first_mention = table.lower().find("traitor")
-    assert first_mention == -1 or first_mention > table.find(state.reason) >= 0   # named only by the ending
+    ending = SAY.text(f"events.over_{state.reason}", **state.reason_args)
+    assert first_mention == -1 or first_mention > table.find(ending) >= 0   # named only by the ending
     for secret in _private_texts_and_gm_secrets(await bot.store.actions(game.id, limit=5000), state):
         assert secret not in table
     finals = [m for m in world.sent if m.where == TABLE and m.file is not None and "Final board" in (m.content or "")]
