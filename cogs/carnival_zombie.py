@@ -342,9 +342,10 @@ class CarnivalZombieCog(BautaCog):
             options["quick_night"] = True
         min_players = max(1, int(known[scenario].get("min_players", 1)))
         await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
-        public = interaction.guild_locale
+        public = (await self.store.settings(interaction.guild_id)).locale or interaction.guild_locale
         await self.host.courier.send_channel(interaction.channel_id, t(
-            "carnival_zombie.lobby_note", public, difficulty=difficulty.capitalize(), scenario=known[scenario]["name"],
+            "carnival_zombie.lobby_note", public, difficulty=t(f"carnival_zombie.difficulty.{difficulty}", public),
+            scenario=known[scenario]["name"],
             pack=t("carnival_zombie.pack_note", public, name=pack) if pack else "",
             quick=t(f"carnival_zombie.quick_{quick}", public) if quick in ("day", "night") else ""))
 
@@ -352,7 +353,7 @@ class CarnivalZombieCog(BautaCog):
     @cz.command(name="status", description="The board, the state and the pending decision (its player is pinged)")
     async def status(self, interaction: discord.Interaction):
         await self.host.begin(interaction)
-        game = await self.host.channel_game(interaction, NAME)
+        game = await self.host.channel_game(interaction, NAME, ended=True)
         state = ENGINE.load_state(game.state)
         if await time_the_drop(self.host, interaction, game, state):    # a drop whose timing was lost
             game = await self.store.game(game.id) or game
