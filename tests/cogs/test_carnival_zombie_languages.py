@@ -20,7 +20,7 @@ from tests.cogs.test_carnival_zombie import TABLE, prompt_message, state_of
 from tests.rules.carnival_zombie.policies import sensible_policy
 from tests.support.fakes import click
 
-SEED = 1              # a seed whose Night the Group survives, so the Day after it is played too
+SEED = 2              # a seed whose Night the sensible Group survives, so the Day after it is played too
 RAW_ID = re.compile(r"<@!?\d+>")
 LEFTOVER = re.compile(r"\{[a-z_]+(:[^}]*)?\}")
 
@@ -89,7 +89,7 @@ async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, lo
             if not record.active or (state.ticket >= 2 and state.phase == "sunset"):
                 break
             prompt = ENGINE.pending(state)[0]
-            option = rnd.choice(prompt.options).id if rnd.random() < 0.15 else policy(state, prompt)
+            option = policy(state, prompt)
             await _answer(world, prompt, option, locale)
         cog = bot.get_cog("CarnivalZombieCog")
         await cog.status.callback(cog, world.interaction(world.users[2], world.channels[10], locale=locale))
