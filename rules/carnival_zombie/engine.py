@@ -1525,6 +1525,8 @@ class CarnivalZombie(Engine[GameState]):
                                                       infected_name=c.infected[x]["name"], cave=cave))
                 else:
                     opts += self._single_targets(s, sp, shield=True)
+        if len(h["hits"]) > 1:     # the rest of the Hits, each on the first target listed (nearest, strongest)
+            opts.append(Option.of("auto", "aim_rest", n=len(h["hits"])))
         opts.append(Option.of("waste", "waste"))
         return opts[-25:] if len(opts) > 25 else opts
 
@@ -1650,7 +1652,7 @@ class CarnivalZombie(Engine[GameState]):
             ctx["hit"] = {"mode": "fire", "char": ch.id, "hits": [wd["wounds"]] * wd["hits"],
                           "explosive": explosive, "range": wd["range"], "spaces": self.fire_spaces(s, ch),
                           "killed": [], "dawn": False}
-            self._ask(g, "hit", char=ch.id)
+            self._aim(g, ch)
         elif kind == "asl":
             wd = dict(self._weapons(s, ch, "assault"))[arg]
             hits = list(wd["assault"])
@@ -1660,7 +1662,7 @@ class CarnivalZombie(Engine[GameState]):
             g.say("assault", name=name, weapon=wd["name"] or term("bare_hands"), character=ch.id)
             ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": hits, "explosive": False, "range": 9,
                           "spaces": self.assault_targets(s, ch, dawn=False), "killed": [], "dawn": False}
-            self._ask(g, "hit", char=ch.id)
+            self._aim(g, ch)
         else:
             raise IllegalAction("unknown_action")
 
@@ -1685,23 +1687,41 @@ class CarnivalZombie(Engine[GameState]):
         self._ask(g, "act", char=ch.id)
 
     def _h_hit(self, g: G, ask: dict, picks: tuple) -> None:
+        ch = self._ch(g.s, g.s.ctx["hit"]["char"])
+        if picks[0] == "auto":
+            g.s.ctx["hit"]["auto"] = True
+        else:
+            self._land(g, ch, picks[0])
+        if not g.s.over:
+            self._aim(g, ch)
+
+    def _aim(self, g: G, ch: Character) -> None:
+        """The Hits of the action in progress: a Hit that can only go one way lands there without
+        a question (wasting it is no real alternative); the player is asked only between targets."""
         s = g.s
         h = s.ctx["hit"]
-        ch = self._ch(s, h["char"])
+        while h["hits"] and not s.over:
+            targets = [o.id for o in self.hit_options(s) if o.id not in ("waste", "auto")]
+            if len(targets) > 1 and not h.get("auto"):
+                self._ask(g, "hit", char=ch.id)
+                return
+            if not targets:
+                break
+            self._land(g, ch, targets[0])
+        if not s.over:
+            self._finish_hits(g, ch)
+
+    def _land(self, g: G, ch: Character, pick: str) -> None:
+        """One Hit on the target `pick` (a hit option's id), or wasted."""
+        h = g.s.ctx["hit"]
         w = h["hits"].pop(0)
-        pick = picks[0]
-        if pick != "waste":
-            if h["mode"] == "fire" and h["explosive"]:
-                self._explode(g, ch, pick, w)
-            else:
-                sp, _, code = pick.rpartition(".")
-                self._wound(g, ch, sp, code, w)
-        if s.over:
+        if pick == "waste":
             return
-        if h["hits"] and len(self.hit_options(s)) > 1:
-            self._ask(g, "hit", char=ch.id)
-            return
-        self._finish_hits(g, ch)
+        if h["mode"] == "fire" and h["explosive"]:
+            self._explode(g, ch, pick, w)
+        else:
+            sp, _, code = pick.rpartition(".")
+            self._wound(g, ch, sp, code, w)
 
     def _finish_hits(self, g: G, ch: Character) -> None:
         s = g.s
@@ -2149,10 +2169,14 @@ class CarnivalZombie(Engine[GameState]):
             s.stage, s.ctx = "d_assault", {"i": 0}
             return
         s.stage, s.ctx = "d_exit", {}
-        self._ask(g, "dawn_exit")
+        self._t_d_exit(g)
 
     def _t_d_exit(self, g: G) -> None:
-        self._ask(g, "dawn_exit")
+        dirs = sorted(g.c.alleys[g.s.group_at])
+        if len(dirs) == 1:            # one Alley out: the Group breaks out there, nobody is asked
+            self._h_dawn_exit(g, {}, (dirs[0],))
+        else:
+            self._ask(g, "dawn_exit")
 
     def _h_dawn_exit(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
@@ -2190,7 +2214,7 @@ class CarnivalZombie(Engine[GameState]):
         g.say("dawn_assault", name=self._name(g, ch.id), weapon=wd["name"] or term("bare_hands"), character=ch.id)
         s.ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": list(wd["assault"]), "explosive": False,
                         "range": 9, "spaces": self.assault_targets(s, ch, dawn=True), "killed": [], "dawn": True}
-        self._ask(g, "hit", char=ch.id)
+        self._aim(g, ch)
 
     def _t_d_attack(self, g: G) -> None:
         self._attack_loop(g, after="d_cleanup")

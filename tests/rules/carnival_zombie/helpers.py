@@ -104,7 +104,8 @@ def until(s, kinds: set[str], policy=None, limit=2000):
             return
         ids = options(s)
         pick = None
-        for pref in ("end", "auto", "done", "hide", "no", "stop", "even", "pass", "waste", "clean", "k0", "n0"):
+        passive = ("end", "auto", "done", "hide", "no", "stop", "even", "pass", "waste", "clean", "k0", "n0")
+        for pref in (("waste",) if k == "hit" else ()) + passive:     # a passive player wastes Hits
             if pref in ids:
                 pick = pref
                 break

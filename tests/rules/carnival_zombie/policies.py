@@ -89,7 +89,7 @@ def sensible_policy(rng: random.Random):
             return first("heal.", "order.", "asl.", "fireJ.", "fire.") or "end"
         if kind == "hit":
             non = [i for i in ids if i != "waste"]
-            return non[0] if non else "waste"
+            return "auto" if "auto" in ids else (non[0] if non else "waste")
         if kind == "attack":
             return "auto"
         if kind == "reward":

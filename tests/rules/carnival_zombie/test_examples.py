@@ -251,8 +251,7 @@ def test_ex07_a_full_night_hour():
         ENGINE.apply(s, Choose(prompt(s).id, ("fire.s",)), Actor("u1"))
     answer(s, "end")
     # Medico: Assault on the boxed Barghest; Night Ability on Arlecchino
-    answer(s, "asl.s", expect="act")
-    answer(s, "N2.b.B", expect="hit")
+    answer(s, "asl.s", expect="act")                     # the boxed Barghest is the only target: no question
     assert s.night.boxes["N2"] == ["#", "#", ""]
     p_storage = s.storage["P"]
     answer(s, "heal.arlecchino", expect="act")
@@ -263,11 +262,10 @@ def test_ex07_a_full_night_hour():
     assert pile_before == 3                                # 2 (Arlecchino) + 1 (Medico)
     answer(s, "fire.s", expect="act")
     assert pan.stress == 0                                 # nobody left in the North boxes
-    answer(s, "N2.1", expect="hit")
+    # N2 Ring I is the only space in range: the explosive Hit lands there without a question
     assert s.night.rings["N2.1"] == {"V": 0, "B": 0, "G": 2} and s.boss_area[2].wounds == 1
     answer(s, "fire.s", expect="act")
     assert pan.stress == 1                                 # the second Action
-    answer(s, "N2.1", expect="hit")
     assert s.night.rings["N2.1"].get("G") == 0 and s.boss_area[2].wounds == 2
     assert s.boss_area[2].cubes == 2
     assert sum(s.pile.values()) - pile_before == 3         # Pantalone: 3 cubes over the 2 drops
@@ -424,11 +422,9 @@ def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
     s.boss_area[0] = BossSlot(boss="tenor", wounds=2, cubes=2, pos="W1.2")
     s.supply["W"] -= 2
     answer(s, "W")
-    answer(s, "asl.s", expect="dawn_asl")           # Capitan: 2 Wounds -> 4 of 5, Life 1 left
-    answer(s, "W1.2.@0", expect="hit")
+    answer(s, "asl.s", expect="dawn_asl")           # Capitan: 2 Wounds -> 4 of 5, Life 1 left (his only target)
     assert s.boss_area[0].wounds == 4
-    answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound
-    answer(s, "W1.2.@0", expect="hit")
+    answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound (her only target too)
     assert s.boss_area[0] is None and kind(s) == "reward" and s.supply["W"] == 15
 
 
@@ -457,7 +453,7 @@ def test_a_hit_that_wounds_without_killing_is_told():
     clear_board(s)
     s.night.obstacles = {}
     _bosses_back_to_the_deck(s)
-    put(s, "N2.1", G=1)
+    put(s, "N2.1", G=1, V=1)                     # two targets: the player aims each Hit
     for c in s.characters:
         c.refuge, c.stress, c.paranoia = "N", 0, False
     assert said(prompt(s)).startswith("Night Hour 1: Arlecchino")
