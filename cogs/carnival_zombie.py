@@ -155,6 +155,34 @@ def render(view: dict) -> bytes:
     return R.board(view)
 
 
+def image_words(say: Presenter, view: dict) -> dict[str, str]:
+    """The words the board shows, in the reader's language (the renderer draws them as given)."""
+    w = "words.board_"
+    words = {key: say.text(w + key, plain=True) for key in
+             ("venice", "venice_provisional", "day", "paranoia", "incapacitated", "special")}
+    words.update({f"cube_{code}": say.text(f"{w}cube_{name}", plain=True)
+                  for code, name in (("S", "survivor"), ("P", "paranoia"), ("#", "barricade"))})
+    st = view["storage"]
+    words["storage"] = say.text(w + "storage", plain=True, barricades=st.get("#", 0), survivors=st.get("S", 0),
+                                abyss=sum(view["abyss"].values()), pile=sum(view["pile"].values()))
+    night = view.get("night")
+    if night:
+        ticket, hour = view["calendar"]["ticket"], night["hour"]
+        parts = [say.text(w + ("dawn" if hour > view["clock"]["night_hours"] else "night"), plain=True,
+                          night=ticket, hour=hour)]
+        if night.get("finale"):
+            parts.append(say.text(w + "finale", plain=True, finale_name=view["names"]["finales"].get(night["finale"],
+                                                                                                    night["finale"])))
+            if night["finale"] == "boat":
+                parts.append(say.text(w + "hull", plain=True, hull=night["hull"]))
+        if night.get("dawn_pit"):
+            parts.append(say.text(w + "exit", plain=True, dir={"term": f"dir_{night['dawn_pit']}"}))
+        words["banner"] = " · ".join(parts)
+    if view["over"]:
+        words["result"] = ending(say, view)
+    return words
+
+
 def _board_caption(view: dict, locale=None) -> str:
     params = {"ticket": view["calendar"]["ticket"], "clock": _clock_text(view, locale)}
     if view["over"]:
@@ -178,6 +206,7 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     view = ENGINE.view_for(state, PUBLIC)
     meta = (await host.store.game(game.id) or game).meta
     locale = await host.server_locale(game, None)
+    view["words"] = image_words(host.presenter(game, locale), view)
     if view["night"] and not view["over"]:
         night = _night_key(view)
         live = meta.get(LIVE) or {}

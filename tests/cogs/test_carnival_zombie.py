@@ -89,6 +89,13 @@ async def answer(bot, world, game_id: int, pick) -> tuple:
     return prompt, option
 
 
+def board_png(state) -> bytes:
+    """The board the table sees: the public view with its words (English here)."""
+    from cogs.carnival_zombie import image_words, render
+    view = ENGINE.view_for(state, PUBLIC)
+    return render({**view, "words": image_words(SAY, view)})
+
+
 def live_boards(world):
     return [m for m in world.sent if m.where == TABLE and m.file is not None and "Live board" in (m.content or "")]
 
@@ -502,8 +509,7 @@ async def test_a_solo_campaign_through_the_buttons_ends_by_a_rule(bot, world, se
     record, state = await state_of(bot, game.id)
     fp = final.file.fp
     fp.seek(0)
-    from cogs.carnival_zombie import render
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))        # the image is the public view, exactly
+    assert fp.read() == board_png(state)        # the image is the public view, exactly (with its words)
     assert not errors_shown(world)
 
 
@@ -518,7 +524,7 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     assert record.meta[LIVE]["message"] == board.id and record.meta[LIVE]["version"] == record.version
     fp = board.file.fp
     fp.seek(0)
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    assert fp.read() == board_png(state)
     # an older step finishing late never paints over a newer image (the module the bot loaded)
     older, older_state = record, state
     await answer(bot, world, game.id, policy)

@@ -99,7 +99,7 @@ async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, lo
     assert sorted({n.key for n in notes if n.language != locale}) == []      # nothing in English
     kinds = {n.key for n in notes if n.game == "carnival_zombie"}
     assert {"events.hour", "events.entrance", "events.movement", "prompts.act", "prompts.enter",
-            "options.pass", "events.dawn", "events.day", "prompts.move", "prompts.dayact"} <= kinds, sorted(kinds)
+            "options.pass", "events.dawn", "events.day", "prompts.move", "prompts.dayact", "words.board_storage", "words.board_night"} <= kinds, sorted(kinds)
     texts = list(_texts(world))
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
