@@ -179,7 +179,9 @@ def image_words(say: Presenter, view: dict) -> dict[str, str]:
             parts.append(say.text(w + "exit", plain=True, dir={"term": f"dir_{night['dawn_pit']}"}))
         words["banner"] = " · ".join(parts)
     if view["over"]:
-        words["result"] = ending(say, view)
+        score = view.get("score") or {}
+        words["result"] = ending(say, view) + (
+            " · " + say.text(w + "score", plain=True, total=score["total"]) if "total" in score else "")
     return words
 
 

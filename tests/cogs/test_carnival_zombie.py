@@ -108,6 +108,7 @@ def errors_shown(world) -> list[str]:
 async def test_start_opens_a_lobby_and_the_setup_prompt_swaps_and_orders(bot, world, seed):
     alice, bruno, carla = world.users[2], world.users[3], world.users[4]
     game = await open_table(bot, world, [alice, bruno, carla], difficulty="easy")
+    assert "is over" not in table_text(world)            # the lobby's Start announces the game, not an ending
     _record, state = await state_of(bot, game.id)
     assert state.difficulty == "easy" and state.scenario == "campaign"
     owners = [ch.controller for ch in state.characters]
@@ -535,7 +536,7 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     assert board.edits == edits and record.meta[LIVE]["version"] == record.version
     fp = board.file.fp
     fp.seek(0)
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    assert fp.read() == board_png(state)
     # a live board someone deleted: the next step posts a new one and remembers it
     world.sent.remove(board)
     await answer(bot, world, game.id, policy)

@@ -9,7 +9,7 @@ from rules.carnival_zombie import ENGINE, census, load_pack_text, load_sample_pa
 from rules.carnival_zombie.engine import CarnivalZombie
 from rules.carnival_zombie.content import DATA, content_for
 from rules.carnival_zombie.state import BossSlot
-from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
+from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
 
 from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
 
@@ -556,6 +556,10 @@ def test_finale_win_scores():
     assert s.score["characters"] == 5 * len(active) and s.score["players"] == 4
     assert s.score["difficulty"] == 20 and s.score["survivors"] == 3 * s.storage["S"]
     assert s.score["stress"] == -sum(c.stress for c in active)
+    # the table is told the score and its parts (issue 13: the win message showed no score)
+    final = [e for e in s.log if e["kind"] == "final_score"]
+    assert [e["data"] for e in final] == [s.score]
+    assert said(Event("final_score", s.score)).startswith(f"🏆 Score {s.score['total']}: Characters ")
 
 
 def test_boat_finale_sinks_when_the_hull_is_gone():
