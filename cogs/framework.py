@@ -7,8 +7,8 @@
 - `publish` sends public events to the game's channel, private ones by DM (or keeps them for
   `/hand` when DMs are closed), and turns each new prompt into buttons or a select addressed to
   its player.
-- `PromptButton` / `PromptSelect` are persistent: the custom_id carries the game and the prompt,
-  the game is re-read from the database on every click, so buttons survive restarts.
+- The pieces live beside it: `components` (persistent buttons and selects, re-read from the
+  database on every click), `courier` (channels and DMs), `replies` (answering an interaction).
 """
 from __future__ import annotations
 
@@ -32,260 +32,21 @@ from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, O
 from rules.common.lobby import Lobby
 
 from . import botplayer, systems
-from .errors import NotGM, fit, report_error
+from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
+from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, chunks, display_name, mention
+from .errors import NotGM, report_error
+from .replies import Deadline, reply, settle
+
+__all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
+           "prompt_view", "reply", "settle"]
 
 log = logging.getLogger("bauta.framework")
-
-MESSAGE_LIMIT = 2000
-SENT, CLOSED, SKIPPED = "sent", "closed", "skipped"   # outcomes of a DM
-BUTTONS_MAX = 10          # more options than this (or a multi-choice) become a select menu
-SELECT_MAX = 25
-
-
-# ---------------------------------------------------------------------------- small helpers
-def mention(player: str) -> str:
-    return f"<@{player}>" if player.isdigit() else ("GM" if player == GM else player)
-
-
-def display_name(user: Any) -> str:
-    """What a player is called where a mention does not render: server nickname, else global name."""
-    return str(getattr(user, "display_name", None) or getattr(user, "global_name", None)
-               or getattr(user, "name", None) or "")
-
-
-def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Join lines into messages of at most `limit` characters, cutting overlong lines."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[: limit - 1] + "…")
-            line = ""
-        if not line:
-            continue
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        out.append(current)
-    return out
-
-
-async def reply(interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False,
-                **kwargs: Any) -> None:
-    """Answer an interaction whether or not it has been responded to yet (cut to 2,000 characters)."""
-    content = fit(content)
-    await settle(interaction)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
-
-
-def _headline(prompt: Prompt, say: Presenter) -> str:
-    """A public prompt's message: whose decision it is, then the question."""
-    text = say.prompt(prompt)
-    return text if prompt.player == ANYONE else f"{say.player(prompt.player)} — {text}"
-
-
-def _token(value: str, index: int, room: int) -> str:
-    """An option id as it fits in a custom_id; `#index` when it does not (or contains ':')."""
-    return value if (len(value) <= room and ":" not in value and not value.startswith("#")) else f"#{index}"
-
-
-def _resolve_option(prompt: Prompt, token: str) -> str:
-    if token.startswith("#") and token[1:].isdigit():
-        index = int(token[1:])
-        if index < len(prompt.options):
-            return prompt.options[index].id
-    return token
 
 
 def _owed(before: set[str]) -> dict:
     """The outbox entry of an action: publish it (its events, and the prompts not pending before)."""
     return {"publish": True, "before": sorted(before)}
 
-
-class Deadline:
-    """Discord's 3-second deadline for an interaction whose answer waits for a commit: when the
-    work runs past `seconds`, a private "thinking…" holds the interaction open (it promises
-    nothing; the answer comes after the commit). Whoever answers calls `settle()` first."""
-
-    def __init__(self, interaction: discord.Interaction, seconds: float):
-        self.interaction = interaction
-        self.deferring = False
-        self.task = asyncio.get_running_loop().create_task(self._expire(seconds))
-
-    async def _expire(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        self.deferring = True       # from here on not cancelled: the defer may be on the wire
-        if not self.interaction.response.is_done():
-            try:
-                await self.interaction.response.defer(ephemeral=True, thinking=True)
-            except discord.HTTPException as exc:
-                log.info("could not defer a slow interaction: %s", exc)
-
-    async def settle(self) -> None:
-        """Stop the timer, or let its deferral finish: afterwards `response.is_done()` is true."""
-        if not self.deferring:
-            self.task.cancel()
-        else:
-            await asyncio.shield(self.task)
-
-
-async def settle(interaction: discord.Interaction) -> None:
-    deadline = interaction.extras.pop("bauta_deadline", None)
-    if deadline is not None:
-        await deadline.settle()
-
-
-# ---------------------------------------------------------------------------- components
-class PromptButton(discord.ui.DynamicItem[discord.ui.Button],
-                   template=r"bauta:b:(?P<game>[0-9]+):(?P<prompt>.+):(?P<option>[^:]+)"):
-    def __init__(self, game_id: int, prompt_id: str, option: str, label: str = "…",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary):
-        self.game_id, self.prompt_id, self.option = game_id, prompt_id, option
-        super().__init__(discord.ui.Button(label=label[:80] or "…", style=style,
-                                           custom_id=f"bauta:b:{game_id}:{prompt_id}:{option}"[:100]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match):
-        return cls(int(match["game"]), match["prompt"], match["option"], item.label or "…")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, [self.option])
-
-
-class PromptSelect(discord.ui.DynamicItem[discord.ui.Select],
-                   template=r"bauta:s:(?P<game>[0-9]+):(?P<prompt>.+)"):
-    def __init__(self, game_id: int, prompt_id: str, select: discord.ui.Select | None = None):
-        self.game_id, self.prompt_id = game_id, prompt_id
-        super().__init__(select or discord.ui.Select(custom_id=f"bauta:s:{game_id}:{prompt_id}",
-                                                     options=[discord.SelectOption(label="…")]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match):
-        return cls(int(match["game"]), match["prompt"], item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))
-        await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, values)
-
-
-def prompt_view(game_id: int, prompt: Prompt, say: Presenter | None = None) -> discord.ui.View:
-    """Buttons or a select for a prompt, labelled by `say` (the reader's presenter)."""
-    say = say or Presenter()
-    view = discord.ui.View(timeout=None)
-    options = prompt.options[:SELECT_MAX]
-    if len(prompt.options) > SELECT_MAX:
-        log.warning("prompt %s has %d options; only %d shown", prompt.id, len(prompt.options), SELECT_MAX)
-    if prompt.max_choices == 1 and len(options) <= BUTTONS_MAX:
-        room = 100 - len(f"bauta:b:{game_id}:{prompt.id}:")
-        for index, option in enumerate(options):
-            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), say.option(option),
-                                       discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary))
-    else:
-        select = discord.ui.Select(
-            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=say.prompt(prompt, plain=True)[:150],
-            min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
-            options=[discord.SelectOption(label=say.option(o)[:100] or "…", value=_token(o.id, i, 100),
-                                          description=say.option_detail(o)[:100] or None)
-                     for i, o in enumerate(options)])
-        view.add_item(PromptSelect(game_id, prompt.id, select))
-    return view
-
-
-# ---------------------------------------------------------------------------- delivery
-class Courier:
-    """Sends to channels and DMs, and remembers closed DMs so we do not retry on every event
-    (Discord counts failed requests towards its invalid-request ban)."""
-
-    RETRY_AFTER = timedelta(hours=1)
-
-    def __init__(self, bot: discord.Client, store: Store):
-        self.bot = bot
-        self.store = store
-        self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
-
-    async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
-        key = (guild_id, user_id)
-        if key not in self._closed:
-            self._closed[key] = await self.store.dm_closed_since(guild_id, user_id)
-        return self._closed[key]
-
-    async def channel(self, channel_id: int):
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("channel %s is unreachable", channel_id)
-                return None
-        return channel
-
-    async def send_channel(self, channel_id: int, content: str | None = None, **kwargs: Any):
-        channel = await self.channel(channel_id)
-        if channel is None:
-            return None
-        try:
-            return await channel.send(content, **kwargs)
-        except discord.HTTPException as exc:
-            log.warning("cannot post in channel %s: %s", channel_id, exc)
-            return None
-
-    async def edit(self, channel_id: int, message_id: int, content: str | None = None,
-                   file: discord.File | None = None) -> bool:
-        """Edit a message the bot posted; False when it cannot be (deleted, no access, unknown)."""
-        channel = await self.channel(channel_id)
-        if channel is None or not hasattr(channel, "get_partial_message"):
-            return False
-        kwargs: dict[str, Any] = {"content": content}
-        if file is not None:
-            kwargs["attachments"] = [file]
-        try:
-            await channel.get_partial_message(message_id).edit(**kwargs)
-        except discord.HTTPException as exc:
-            log.info("message %s in %s cannot be edited (%s)", message_id, channel_id, exc)
-            return False
-        return True
-
-    async def dm_open(self, guild_id: int, user_id: int) -> bool:
-        since = await self._closed_since(guild_id, user_id)
-        if since is None:
-            return True
-        return datetime.now(UTC) - datetime.fromisoformat(since) >= self.RETRY_AFTER
-
-    async def send_dm(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> bool:
-        return await self.deliver(guild_id, user_id, content, **kwargs) == SENT
-
-    async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
-        """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
-        their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
-        if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
-            return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
-        user = self.bot.get_user(user_id)
-        try:
-            if user is None:
-                user = await self.bot.fetch_user(user_id)
-            await user.send(content, **kwargs)
-        except discord.Forbidden:
-            # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
-            await self.store.mark_dm_closed(guild_id, user_id)
-            self._closed.pop((guild_id, user_id), None)
-            return CLOSED
-        except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
-            return SKIPPED
-        if await self._closed_since(guild_id, user_id):
-            await self.store.clear_dm_closed(guild_id, user_id)
-            self._closed[(guild_id, user_id)] = None
-        return SENT
 
 
 # ---------------------------------------------------------------------------- cogs
@@ -471,7 +232,7 @@ class GameHost:
                 raise StalePrompt("game_ended")
             engine = systems.get(game.system).engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
-            action = Choose(prompt_id, tuple(_resolve_option(prompt, o) for o in options))
+            action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
             # names and languages are remembered by publish, after the acknowledgement (a refusal
@@ -530,7 +291,7 @@ class GameHost:
         say = self.presenter(game, locale)
         still = next((p for p in engine.pending(state) if p.id == answered.id and p.player == ANYONE), None)
         if still is not None:
-            edit: dict[str, Any] = {"content": _headline(still, say)[:MESSAGE_LIMIT],
+            edit: dict[str, Any] = {"content": headline(still, say)[:MESSAGE_LIMIT],
                                     "view": prompt_view(game.id, still, say)}
         else:
             labels = ", ".join(say.option(o) for o in answered.options if o.id in action.options)
@@ -639,7 +400,7 @@ class GameHost:
             # Ping a player when the turn comes to them, not again for each step of their own turn.
             ping = self._last_pinged.get(game.id) != prompt.player
             self._last_pinged[game.id] = prompt.player
-            await self._post(interaction, game, _headline(prompt, say)[:MESSAGE_LIMIT],
+            await self._post(interaction, game, headline(prompt, say)[:MESSAGE_LIMIT],
                              **await self.prompt_parts(game, state, prompt, say),
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
@@ -774,3 +535,4 @@ def _lobby_successor(state) -> tuple[str, list[str], dict] | None:
 
 systems.register(systems.System(name="lobby", title="Table", engine=Lobby(), successor=_lobby_successor,
                                 listed=False))
+
