@@ -34,7 +34,8 @@ def build_prompt(eng, s, c, ask: dict) -> Prompt:
         args["name"] = c.characters[ask["char"]]["name"]
     if not opts:
         opts = [Option.of("ok", "ok")]
-    return Prompt.ask(kind, args, who, opts, key=(s.seq,))
+    # the Pile's reaction mode times the click itself: it is never answered for the player
+    return Prompt.ask(kind, args, who, opts, key=(s.seq,), confirm=kind == "pile_react")
 
 
 def _cname(c, cid: str) -> str:
