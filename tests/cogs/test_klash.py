@@ -71,7 +71,7 @@ async def answer(world, game_id, prompt, option_ids, user=None, locale="en-US"):
     """Answer a prompt the way a player does (a client in `locale`): click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
     user = user or world.users[int(prompt.player)]
-    index, values = component_of(message, prompt, option_ids[0])
+    index, values = component_of(message, prompt, option_ids[0] if option_ids else None)
     if values is not None:
         values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
     return await click(world, message, user, index=index, values=values, locale=locale)
