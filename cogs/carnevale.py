@@ -214,8 +214,10 @@ async def record_result(store, guild_id: int, state) -> list[str]:
         if not data or not data.get("campaign"):
             continue
         rec = CampaignRecord.from_dict(data["campaign"])
-        title = adventure_title(state) or f"Adventure {len(rec.adventures) + 1}"
-        C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid)
+        title = adventure_title(state)
+        models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
+        C.record_adventure(rec, title, int(vp[pid]["total"]), state.winner == pid,
+                           fallen=C.fallen_in_game(rec, models))
         data["campaign"] = rec.to_dict()
         await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
         lines.append(t("carnevale.game.recorded", None, who=mention(pid), squad=name, line=rec.history[-1]))
@@ -318,8 +320,9 @@ class CarnevaleCog(commands.Cog):
                 mcost = member_cost(pack, m)
             except Exception:  # noqa: BLE001
                 mcost = "?"
-            lines.append(t("carnevale.squad.member", locale, i=i, name=m.name or m.profile, profile=m.profile,
-                           leader=" ★ Leader" if m.leader else "", cost=mcost,
+            named = m.name and m.name != m.profile        # an unnamed model is its profile, said once
+            lines.append(t("carnevale.squad.member" if named else "carnevale.squad.member_unnamed", locale, i=i,
+                           name=m.name, profile=m.profile, leader=" ★ Leader" if m.leader else "", cost=mcost,
                            extra=(" · " + " · ".join(extra)) if extra else ""))
         problems = validate_squad(pack, squad)
         lines.append(t("carnevale.squad.problems", locale, problems=" ".join(problems)) if problems
@@ -481,6 +484,8 @@ class CarnevaleCog(commands.Cog):
         rule = TIE_RULES.get(tie_rule, tie_rule)
         if res.a_aces == res.b_aces and res.winner != "tie":
             lines.append(t("carnevale.opposed.tie_won", loc, who=me if res.winner == "a" else them, rule=rule))
+        elif res.winner == "tie" and tie_rule == "none":
+            lines.append(t("carnevale.opposed.tie_none", loc))
         elif res.winner == "tie":
             lines.append(t("carnevale.opposed.tie", loc, rule=rule))
         else:
@@ -719,15 +724,17 @@ class CarnevaleCog(commands.Cog):
     @app_commands.describe(model="The attacker", target="The enemy", weapon="Weapon (default: its best)",
                            manoeuvre="A manoeuvre", allies="Your other models in contact with the target",
                            enemies="Other enemies in contact with the attacker", karma="Karma dice",
-                           two_weapons="Fighting with two weapons")
+                           two_weapons="Fighting with two weapons",
+                           opportunity="The free Attack of Opportunity on offer (after a Fumble)")
     @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete, weapon=weapon_autocomplete)
     @app_commands.choices(manoeuvre=[app_commands.Choice(name=m.replace("_", " "), value=m) for m in MANOEUVRES])
     async def attack(self, interaction: discord.Interaction, model: str, target: str, weapon: str | None = None,
                      manoeuvre: str | None = None, allies: app_commands.Range[int, 0, 10] = 0,
                      enemies: app_commands.Range[int, 0, 10] = 0,
-                     karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, two_weapons: bool = False):
+                     karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, two_weapons: bool = False,
+                     opportunity: bool = False):
         await self._act(interaction, A.Attack(model, target, weapon or "", manoeuvre or "", allies, enemies, karma,
-                                              two_weapons=two_weapons))
+                                              two_weapons=two_weapons, opportunity=opportunity))
 
     @game.command(name="shoot", description="Shoot or throw at an enemy: range, cover and aim worked out")
     @app_commands.describe(model="The shooter", target="The enemy", weapon="Weapon (default: the first loaded)",
@@ -904,7 +911,11 @@ class CarnevaleCog(commands.Cog):
         changes nothing; a result is saved, then told to the channel."""
         await self.host.begin(interaction)
         data, rec = await self._campaign(interaction, squad)
-        lines = change(rec)                                   # raises IllegalAction: nothing saved
+        try:
+            lines = change(rec)                               # raises IllegalAction: nothing saved
+        except BautaError as exc:
+            exc.system = exc.system or SYSTEM_NAME            # its code is in the Carnevale catalogue
+            raise
         data["campaign"] = rec.to_dict()
         await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, data["squad"]["name"],
                                         data)
@@ -972,8 +983,7 @@ class CarnevaleCog(commands.Cog):
                               won: bool, adventure: str | None = None,
                               note: app_commands.Range[str, 1, 200] | None = None):
         def change(rec):
-            name = adventure or f"Adventure {len(rec.adventures) + 1}"
-            C.record_adventure(rec, name, vp, won, [note] if note else [])
+            C.record_adventure(rec, adventure or "", vp, won, [note] if note else [])
             return [rec.history[-1]]
         await self._ledger(interaction, squad, change)
 
@@ -998,7 +1008,7 @@ class CarnevaleCog(commands.Cog):
     @app_commands.autocomplete(squad=my_squad_autocomplete, member=campaign_member_autocomplete)
     async def campaign_injury(self, interaction: discord.Interaction, squad: str, member: str):
         def change(rec):
-            return self._record_rolls(rec, [C.fallen_roll(rec.rng, rec.member(member))])
+            return self._record_rolls(rec, [C.injury_roll(rec, member)])
         await self._ledger(interaction, squad, change)
 
     @campaign.command(name="spend", description="Spend Campaign Points from the squad's bank")
@@ -1087,7 +1097,8 @@ class CarnevaleCog(commands.Cog):
                 extra.append("captured")
             if m.misses_next:
                 extra.append("misses the next adventure")
-            lines.append(f"**{m.name}** ({m.profile})" + (" — " + "; ".join(extra) if extra else ""))
+            who = f"**{m.name}**" + (f" ({m.profile})" if m.profile != m.name else "")
+            lines.append(who + (" — " + "; ".join(extra) if extra else ""))
         if rec.history:
             lines.append(t("carnevale.campaign.history", loc))
             lines += [f"· {h}" for h in rec.history[-15:]]

@@ -142,8 +142,9 @@ def _sheet_image(view: dict, player: str | None = None):
     height = 50 + max(1, len(models)) * (CARD_H + MARGIN)
     image, draw = canvas(CARD_W + 2 * MARGIN, height)
     _txt(draw, (MARGIN, 12), title, 18, bold=True)
-    _txt(draw, (CARD_W + MARGIN, 16), f"Round {view.get('round', 1)}/{view.get('max_rounds', 5)}", 13, GREY,
-         anchor="ra")
+    if view.get("max_rounds"):        # a squad sheet outside a game has no Round to show
+        _txt(draw, (CARD_W + MARGIN, 16), f"Round {view.get('round', 1)}/{view['max_rounds']}", 13, GREY,
+             anchor="ra")
     for i, m in enumerate(models):
         _card(draw, MARGIN, 44 + i * (CARD_H + MARGIN), m)
     return image

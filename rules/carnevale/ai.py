@@ -26,6 +26,7 @@ from .state import GameState
 
 TABLE_NOBODY = ("mor-", "gy-")     # multi-selects about distances on the table
 TABLE_COVER = ("cv-",)
+TABLE_FACTS = ("shot_distance", "melee_contact")   # the first option: within range; nobody else in contact
 
 
 class CarnevaleAI(GameAI):
@@ -68,7 +69,7 @@ class CarnevaleAI(GameAI):
         ids = [o.id for o in prompt.options]
         if prompt.id.startswith(TABLE_NOBODY) and "none" in ids:
             return [("none",)]
-        if prompt.id.startswith(TABLE_COVER):
+        if prompt.id.startswith(TABLE_COVER) or prompt.kind in TABLE_FACTS:
             return [(ids[0],)]
         if prompt.max_choices > 1:
             return super().candidates(state, prompt, rng)

@@ -50,6 +50,9 @@ class AdventureRecord(Serial):
     won: bool
     cp: int
     notes: list[str] = field(default_factory=list)
+    from_game: bool = False              # recorded from a game the bot ran: `fallen` is known
+    fallen: list[str] = field(default_factory=list)        # the members who Fell in Combat in it
+    injuries_rolled: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -100,13 +103,20 @@ def campaign_points(vp: int, won: bool) -> int:
     return int(vp) + (WIN_BONUS if won else 0)
 
 
-def record_adventure(rec: CampaignRecord, name: str, vp: int, won: bool, notes: list[str] | None = None) -> int:
+def record_adventure(rec: CampaignRecord, name: str, vp: int, won: bool, notes: list[str] | None = None,
+                     fallen: list[str] | None = None) -> int:
+    """`fallen`: the members who fell in the game (None when the adventure was played without the
+    bot: then any member may roll on the Fallen table)."""
     cp = campaign_points(vp, won)
-    rec.adventures.append(AdventureRecord(len(rec.adventures) + 1, name, vp, won, cp, list(notes or [])))
+    name = name or f"Adventure {len(rec.adventures) + 1}"
+    rec.adventures.append(AdventureRecord(len(rec.adventures) + 1, name, vp, won, cp, list(notes or []),
+                                          from_game=fallen is not None, fallen=list(fallen or [])))
     rec.bank += cp
     for m in rec.members:
         m.improved_this_adventure = False
-    rec.history.append(f"Adventure {len(rec.adventures)} ({name}): {vp} VP{' and the win' if won else ''} "
+    n = len(rec.adventures)
+    title = f"Adventure {n}" + (f" ({name})" if name and name != f"Adventure {n}" else "")
+    rec.history.append(f"{title}: {vp} VP{' and the win' if won else ''} "
                        f"→ {cp} Campaign Points (bank {rec.bank}).")
     return cp
 
@@ -307,6 +317,31 @@ def bonus_experience(rng: Rng, rec: CampaignRecord, vp: int, chosen: list[str]) 
 
 
 # ------------------------------------------------------------------ fallen in combat
+def fallen_in_game(rec: CampaignRecord, models: list[tuple[str, bool]]) -> list[str]:
+    """The campaign members who fell, from the game's models of this squad in squad order, (name,
+    fallen): matched by position when the squad has as many models as the ledger members, else by name."""
+    if len(models) == len(rec.members):
+        return [m.name for m, (_, fell) in zip(rec.members, models) if fell]
+    names = {m.name for m in rec.members}
+    return [name for name, fell in models if fell and name in names]
+
+
+def injury_roll(rec: CampaignRecord, name: str, first: int | None = None, second: int | None = None) -> dict:
+    """The Fallen-table roll of a member after the last adventure: refused for a member who did not
+    fall in a game the bot recorded, and for a second roll after the same adventure."""
+    m = rec.member(name)
+    last = rec.adventures[-1] if rec.adventures else None
+    if last is not None and last.from_game and m.name not in last.fallen:
+        raise IllegalAction("not_fallen", member=m.name, adventure=last.name)
+    if last is not None and m.name in last.injuries_rolled:
+        raise IllegalAction("injury_rolled", member=m.name, adventure=last.name)
+    if m.dead:
+        raise IllegalAction("member_dead", member=m.name)
+    if last is not None:
+        last.injuries_rolled.append(m.name)
+    return fallen_roll(rec.rng, m, first, second)
+
+
 def fallen_roll(rng: Rng, m: CampaignMember, first: int | None = None, second: int | None = None) -> dict:
     """A model that fell rolls 1d10: 5+ recovers; otherwise a roll on the injury table."""
     face = first if first is not None else rng.die(10)

@@ -3,12 +3,12 @@
 roll, and keep the books."""
 from __future__ import annotations
 
-from rules.common import Event, IllegalAction
+from rules.common import Event, IllegalAction, term
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, compare, reroll_misses, roll_pool, scatter
 from .mechanics import (ability_x, apply_damage, attr, effective_protection, ev, has, heal, healing_roll,
-                        hold_breath, model_roll, morale_single, record, spend_karma, stun, weapon_x)
+                        hold_breath, model_roll, morale_pool, morale_result, record, spend_karma, stun, weapon_x)
 from .state import Effect, GameState, ModelState, WeaponState
 
 SIZES = {"Medium": 0, "Large": 1, "Huge": 2}
@@ -99,22 +99,52 @@ def end_walk(m: ModelState) -> list[Event]:
     return []
 
 
-def fear_test(state: GameState, t: ModelState, x: int) -> list[Event]:
+def fear_test(state: GameState, t: ModelState, x: int, then: dict) -> tuple[list[Event], bool]:
     """Fear (X): the target's Morale roll modified by X — now (after the attack is declared, before its
-    roll: the default reading) or, with fear_timing = after_attack, once the attack is resolved."""
+    roll: the default reading) or, with fear_timing = after_attack, once the attack is resolved.
+    (events, suspended): suspended when the roll opened a reroll window; the attack goes on with
+    `resume_attack(state, then)` once the roll stands."""
     if state.house_rules.get("fear_timing", "before_attack_roll") == "after_attack":
         state.fear_after = {"t": t.uid, "x": x}
-        return []
-    return morale_single(state, t, x, f"Fear ({x})")
+        return [], False
+    events: list[Event] = []
+    if not t.in_play:
+        return events, False
+    base, mods, auto = morale_pool(state, t, x)
+    reason = f"Fear ({x})"
+    r = model_roll(state, t, base, label=f"Morale ({reason})", mods=mods, auto_mods=auto, events=events)
+    ctx = {"type": "morale", "a": t.uid, "t": t.uid, "rest": [], "modifier": x, "reason": reason, "then": then}
+    if state.house_rules.get("reroll_window", True) and offer_reroll(state, t, r, ctx, events):
+        return events, True
+    return events + morale_result(state, t, r), False
 
 
 def fear_after(state: GameState) -> list[Event]:
-    """The deferred Fear test of an attack that is now resolved (fear_timing = after_attack)."""
-    if not state.fear_after:
-        return []
-    pending, state.fear_after = state.fear_after, {}
-    t = state.models.get(pending["t"])
-    return morale_single(state, t, pending["x"], f"Fear ({pending['x']})") if t is not None else []
+    """The deferred Fear test of an attack that is now resolved (fear_timing = after_attack): rolled
+    once the action is done, with its reroll window (the engine's Morale queue)."""
+    if state.fear_after:
+        pending, state.fear_after = state.fear_after, {}
+        state.morale_due.append({"kind": "single", "models": [pending["t"]], "modifier": pending["x"],
+                                 "reason": f"Fear ({pending['x']})"})
+    return []
+
+
+def fear_then_attack(state: GameState, t: ModelState | None, fear: int | None, then: dict) -> list[Event]:
+    """The target's Fear test (when the attacker causes Fear), then the attack `then` describes;
+    a reroll window on the test holds the attack until the roll stands."""
+    events: list[Event] = []
+    if fear is not None and t is not None and not has(t, "Mindless"):
+        events, suspended = fear_test(state, t, fear, then)
+        if suspended:
+            return events
+    return events + resume_attack(state, then)
+
+
+def resume_attack(state: GameState, then: dict) -> list[Event]:
+    """An attack held by the reroll window of its target's Fear test goes on."""
+    if then["type"] == "shot":
+        return _shot_after_fear(state, then)
+    return _melee_after_fear(state, then)
 
 
 def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
@@ -173,9 +203,9 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
         raise IllegalAction(f"Unknown manoeuvre '{manoeuvre}'. Choose one of: "
                             + ", ".join(k for k in MANOEUVRES if k) + ".")
     if a.owner == t.owner:
-        raise IllegalAction("A model never attacks a friendly model on purpose.")
+        raise IllegalAction("friendly_attack")
     if not t.in_play:
-        raise IllegalAction(f"{t.name} is not on the table.")
+        raise IllegalAction("not_on_table", model=t.name)
     if opportunity and manoeuvre:
         raise IllegalAction("An Attack of Opportunity is a plain attack.")
     cost, unarmed_m, _ = MANOEUVRES[manoeuvre]
@@ -196,37 +226,47 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     events: list[Event] = []
     if not opportunity:
         if a.ap < cost:
-            raise IllegalAction(f"{a.name} needs {cost} AP for that and has {a.ap}.")
+            raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
         a.ap -= cost
     weapon = unarmed() if unarmed_m else pick_weapon(a, weapon_name, "melee")
-    label = ("Attack of Opportunity" if opportunity else (manoeuvre.replace("_", " ").title() or "Attack"))
-    events.append(ev("attack", f"{a.name} — {label} on {t.name} with {weapon.name}"
-                               f"{'' if opportunity else f' ({cost} AP, {a.ap} left)'}.",
-                     model=a.uid, target=t.uid, weapon=weapon.name, manoeuvre=manoeuvre))
+    said = {"model": a.uid, "target": t.uid, "weapon": weapon.name, "manoeuvre": manoeuvre, "name": a.name,
+            "target_name": t.name}
+    if opportunity:
+        events.append(Event("opportunity_attack", said))
+    else:
+        events.append(Event("attack", {**said, "how": term(f"manoeuvre_{manoeuvre or 'attack'}"), "cost": cost,
+                                       "ap": a.ap}))
     a.hidden = False
     if t.hidden:
         t.hidden = False          # in base contact, well within 3'': detected
-        events.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
-                         model=t.uid))
+        events.append(Event("detected", {"model": t.uid, "name": t.name, "by": a.name}))
     events += end_walk(a)
+    ctx = {"a": a.uid, "t": t.uid, "weapon": weapon.to_dict(), "manoeuvre": manoeuvre, "allies": allies,
+           "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons,
+           "opportunity": opportunity, "drown_attr": drown_attr, "targets": list(targets)}
     # Fear: the target tests before the roll
-    fear = ability_x(a, "Fear")
-    if fear is not None and not has(t, "Mindless"):
-        events += fear_test(state, t, fear)
+    return events + fear_then_attack(state, t, ability_x(a, "Fear"), {"type": "melee", **ctx})
+
+
+def _melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
+    a, t = state.model(ctx["a"]), state.model(ctx["t"])
+    weapon = WeaponState.from_dict(ctx["weapon"])
+    manoeuvre, opportunity = ctx["manoeuvre"], ctx["opportunity"]
+    events: list[Event] = []
+    if not (a.in_play and t.in_play):
+        return events
     if manoeuvre == "round_house":
-        order = [state.model(u) for u in (targets or (t.uid,))]
+        order = [state.model(u) for u in (ctx["targets"] or (t.uid,))]
         for victim in order:
-            lost = _one_melee(state, a, victim, weapon, "", allies, enemies, 0, companion, two_weapons, events,
-                              ask_bodyguard=False)
+            lost = _one_melee(state, a, victim, weapon, "", ctx["allies"], ctx["enemies"], 0, ctx["companion"],
+                              ctx["two_weapons"], events, ask_bodyguard=False)
             if not lost:
                 events.append(ev("round_house_stop", f"The Round-House stops at {victim.name}.", model=a.uid))
                 break
         a.first_strike_used = True
         return events
     if manoeuvre == "drown":
-        return events + _drown(state, a, t, drown_attr, karma)
-    ctx = {"a": a.uid, "t": t.uid, "weapon": weapon.to_dict(), "manoeuvre": manoeuvre, "allies": allies,
-           "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons}
+        return events + _drown(state, a, t, ctx["drown_attr"], ctx["karma"])
     if not opportunity and defensive_allowance(state, t) and state.sub.get("kind") is None:
         state.counter += 1
         state.sub = {"kind": "defensive", "n": state.counter, "player": t.owner, "ctx": ctx}
@@ -269,7 +309,7 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if t.at_ready == "melee" and manoeuvre != "push":
         return _at_ready_melee(state, a, t, weapon, mods, karma, events)
     r = model_roll(state, a, attr(a, "COM"), difficulty, label=f"Combat vs DEX {difficulty}", mods=mods,
-                   karma=karma, events=events)
+                   karma=karma, events=events, stat="COM")
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
         events.append(record(state, a, r, "two-weapon reroll of a missed die"))
@@ -359,8 +399,7 @@ def finish_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
         if r.critical:
             events += stun(state, t, "Critical in close combat")
         if r.fumble:
-            events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
-                             model=t.uid, target=a.uid))
+            offer_opportunity(state, t, a, events)
         events += fear_after(state)
         return r.aces
     lost = melee_damage(state, a, t, weapon, r.aces, manoeuvre, events, critical=r.critical, fumble=r.fumble)
@@ -391,7 +430,7 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
                                      attacker=a.uid)
             events += evs
     else:
-        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+        events.append(miss(a, t))
     if critical and crit_stun:
         events += stun(state, t, "Critical in close combat")
     if lost and t.in_play and (weapon_x(weapon.abilities, "Stun") is not None or has(a, "Stun")):
@@ -406,19 +445,32 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
         if spill:
             events += apply_damage(state, a, spill, spiritual=True, source="Spiritual Spill", attacker=t.uid)[1]
     if fumble:
-        events.append(ev("opportunity", f"{t.name} may make a free Attack of Opportunity on {a.name} (Fumble).",
-                         model=t.uid, target=a.uid))
+        offer_opportunity(state, t, a, events)
     return lost
+
+
+def miss(a: ModelState, t: ModelState) -> Event:
+    return Event("miss", {"model": a.uid, "target": t.uid, "attacker": a.name, "target_name": t.name})
+
+
+def offer_opportunity(state: GameState, t: ModelState, a: ModelState, events: list[Event]) -> None:
+    """A fumbled melee attack gives its target a free Attack of Opportunity on the attacker (digest
+    §3.1), resolved at once: an offer its owner takes or declines (a prompt, or the attack command
+    with opportunity) before anything else happens in the game."""
+    events.append(Event("opportunity", {"model": t.uid, "target": a.uid, "name": t.name, "target_name": a.name}))
+    if t.in_play and a.in_play and t.owner != a.owner:
+        state.counter += 1
+        state.opportunities.append({"n": state.counter, "model": t.uid, "target": a.uid})
 
 
 def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState,
                     mods: list[tuple[str, int]], karma: int, events: list[Event]) -> int:
     """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
-    events.append(ev("at_ready_melee", f"{t.name} is At the Ready: both roll Combat.", model=t.uid))
+    events.append(Event("at_ready_melee", {"model": t.uid, "name": t.name}))
     ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
-                    karma=karma, events=events)
+                    karma=karma, events=events, stat="COM")
     tw = pick_weapon(t, "", "melee")
-    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events)
+    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events, stat="COM")
     return resolve_at_ready(state, a, t, weapon, tw, ra, rt, events)
 
 
@@ -434,7 +486,7 @@ def resolve_at_ready(state: GameState, a: ModelState, t: ModelState, wa: WeaponS
     elif res.winner == "b":
         melee_damage(state, t, a, wt, res.margin, "", events, critical=rt.critical, crit_stun=crit_stun)
     else:
-        events.append(ev("tie", "A tie: nobody is hurt."))
+        events.append(Event("tie", {}))
     events += fear_after(state)
     return lost
 
@@ -482,8 +534,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
             raise IllegalAction(f"{t.name} is Hidden and cannot be shot (an enemy within 3'' detects it: give the "
                                 "distance).")
         t.hidden = False
-        detected.append(ev("detected", f"{t.name} is within 3'' of {a.name}: detected, no longer Hidden.",
-                           model=t.uid))
+        detected.append(Event("detected", {"model": t.uid, "name": t.name, "by": a.name}))
     if aim < 0 or aim > 2:
         raise IllegalAction("Aiming costs 1 or 2 extra AP.")
     if aim and (shooter_enemies or in_contact or moving or at_ready or free):
@@ -495,7 +546,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
         raise IllegalAction("Only a Short Weapon can be fired while climbing.")
     cost = 0 if at_ready or free else 1 + aim
     if a.ap < cost:
-        raise IllegalAction(f"{a.name} needs {cost} AP for that shot and has {a.ap}.")
+        raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
     blast = weapon_x(w.abilities, "Blast")
     throw = weapon_x(w.abilities, "Throwable")
     mods: list[tuple[str, int]] = []
@@ -560,6 +611,16 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
             cancel = min(aim, negative)
             if cancel:
                 mods.append(("aim", cancel))
+    if not w.damage_dice:
+        if t is None:
+            raise IllegalAction("Name a target.")
+        multi = max(weapon_x(w.abilities, "Multiple Targets", 0) or 0, ability_x(a, "Multiple Targets", 0) or 0)
+        victims = [t] + [x for x in targets if x.uid != t.uid]
+        if len(victims) > 1:
+            if len(victims) > multi:
+                raise IllegalAction(f"{a.name} can name at most {max(1, multi)} target(s).")
+            if any(v.owner == a.owner for v in victims):
+                raise IllegalAction("A model never shoots a friendly model on purpose.")
     a.ap -= cost
     a.hidden = False
     events: list[Event] = detected + [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
@@ -567,38 +628,43 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
                                  else f" ({cost} AP, {a.ap} left)") + ".",
                               model=a.uid, target=t.uid if t else "", weapon=w.name)]
     events += end_walk(a)
+    ctx = {"a": a.uid, "t": t.uid if t else "", "weapon": w.name, "mods": [list(m) for m in mods], "karma": karma,
+           "blast": blast, "targets": [x.uid for x in targets], "free": free, "at_ready": at_ready,
+           "pen": aim_pen + (3 if in_contact else 0), "flames": flames, "split": list(split)}
     fear = weapon_x(w.abilities, "Fear")
     if fear is None:
         fear = ability_x(a, "Fear")
-    if fear is not None and t is not None and not has(t, "Mindless"):
-        events += fear_test(state, t, fear)
+    return events + fear_then_attack(state, t, fear, {"type": "shot", **ctx})
+
+
+def _shot_after_fear(state: GameState, ctx: dict) -> list[Event]:
+    a = state.model(ctx["a"])
+    t = state.models.get(ctx["t"]) if ctx["t"] else None
+    w = next(x for x in a.weapons if x.name == ctx["weapon"])
+    mods = [(str(k), int(v)) for k, v in ctx["mods"]]
+    targets = tuple(state.model(u) for u in ctx["targets"])
+    events: list[Event] = []
     _unload(w)
-    if free:
+    if ctx["free"]:
         w.loaded = False          # fired in the Mad Minute: it must be reloaded before firing again
     else:
         a.last_action = "shoot"
     if w.damage_dice:
-        events += _template_weapon(state, a, t, w, mods, karma, blast, targets)
+        events += _template_weapon(state, a, t, w, mods, ctx["karma"], ctx["blast"], targets)
         return events + fear_after(state)
-    if t is None:
-        raise IllegalAction("Name a target.")
-    multi = max(weapon_x(w.abilities, "Multiple Targets", 0) or 0, ability_x(a, "Multiple Targets", 0) or 0)
+    if t is None or not t.in_play or not a.in_play:
+        return events
     victims = [t] + [x for x in targets if x.uid != t.uid]
-    if len(victims) > 1:
-        if len(victims) > multi:
-            raise IllegalAction(f"{a.name} can name at most {max(1, multi)} target(s).")
-        if any(v.owner == a.owner for v in victims):
-            raise IllegalAction("A model never shoots a friendly model on purpose.")
     difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
     r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
-                   karma=karma, events=events)
-    pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0)
-    pen += aim_pen + (3 if in_contact else 0)
-    ctx = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
-           "pen": pen, "flames": flames, "split": list(split)}
-    if state.house_rules.get("reroll_window", True) and not at_ready and offer_reroll(state, a, r, ctx, events):
+                   karma=ctx["karma"], events=events, stat="SHO")
+    pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0) + ctx["pen"]
+    shot = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
+            "pen": pen, "flames": ctx["flames"], "split": ctx["split"]}
+    if state.house_rules.get("reroll_window", True) and not ctx["at_ready"] and offer_reroll(state, a, r, shot,
+                                                                                               events):
         return events
-    return events + finish_shot(state, ctx, r)
+    return events + finish_shot(state, shot, r)
 
 
 def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
@@ -628,7 +694,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
             if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
                 events += stun(state, v, "Stun ability")
     else:
-        events.append(ev("miss", f"{a.name} misses {t.name}.", model=a.uid, target=t.uid))
+        events.append(miss(a, t))
     if r.critical:
         events += stun(state, t, "Critical shot")
     return events + fear_after(state)
@@ -686,7 +752,7 @@ def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: W
                          model=a.uid, inches=slide))
     else:
         r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, label=f"throwing {w.name}", mods=mods,
-                       karma=karma, events=events)
+                       karma=karma, events=events, stat="SHO")
         if r.fumble and w.firearm:
             return events + shooting_fumble(state, a, w)
         if r.aces == 0:
@@ -799,7 +865,7 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
     if not c.in_play:
         return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
                 "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
-    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events)
+    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events, stat="MIN")
     ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
            "targets": [x.uid for x in targets], "attribute": attribute.upper(), "paid": 0 if diamond else cost}
     if state.house_rules.get("reroll_window", True) and offer_reroll(

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Option, Outcome,
-                          Prompt, Rng)
+from rules.common import (GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome,
+                          Prompt, Rng, term)
 
 from . import actions as A
 from . import combat, mechanics as M, tables
+from . import prompts as P
 from .content import pack_from_doc
 from .dice import (BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_aces, reroll_all, reroll_misses, roll_initiative,
                    scatter)
@@ -51,20 +52,6 @@ MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
     "fill_vial": (1, False), "pick_up_fragment": (1, False),
     "reload": (0, False), "drink_infusion": (1, False), "drink_elixir": (2, False), "other": (1, False),
 }
-
-BUTTON_ACTIONS = [
-    ("walk", "Walk (1 AP)"), ("run", "Run (1 AP, Dex)"), ("jump", "Jump (1 AP)"), ("swim", "Swim (1 AP)"),
-    ("climb", "Climb (1 AP, Dex)"), ("hide", "Hide (1 AP)"), ("clear_stun", "Clear Stun (1 AP)"),
-    ("melee", "Close-combat attack"), ("shoot", "Shoot"), ("reload", "Reload"), ("fix_jam", "Fix jam (2 AP)"),
-    ("cast", "Cast a spell"), ("heal", "Heal a friend (2 AP)"), ("regen", "Regenerate (2 AP)"),
-    ("disengage", "Disengage (1 AP)"), ("ready_cc", "At the Ready, melee (1 AP)"), ("ready_sh", "At the Ready, shooting (1 AP)"),
-    ("end", "End activation"), ("endchain", "End and chain (1 Command)"),
-]
-
-COVER_OPTIONS = [("none", "No cover", "", ""), ("m-light", "Medium, light", "medium", "light"),
-                 ("m-blunt", "Medium, blunt", "medium", "blunt"), ("m-heavy", "Medium, heavy", "medium", "heavy"),
-                 ("b-light", "Big, light", "big", "light"), ("b-blunt", "Big, blunt", "big", "blunt"),
-                 ("b-heavy", "Big, heavy", "big", "heavy")]
 
 MULTI_TARGET_SPELLS = {"kraken", "darkness", "claws", "rashaar_heal"}
 
@@ -154,7 +141,7 @@ class CarnevaleEngine(Engine[GameState]):
             for pid in seats:
                 state.deployed[pid] = [m.uid for m in state.squad(pid)]
             self._after_deploy(state, events)
-        state.log = [e.text for e in events if e.public][-30:]
+        state.log = [e.text for e in events if e.public and e.text][-30:]
         return Outcome(state=state, events=events)
 
     # ================================================================== helpers
@@ -163,21 +150,21 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _own(self, state: GameState, m: ModelState, actor: Actor) -> None:
         if not actor.may_act_for(m.owner):
-            raise NotYourTurn(f"{m.name} is not your model.")
+            raise NotYourTurn("not_your_model", model=m.name)
 
     def _player(self, state: GameState, pid: str, actor: Actor) -> str:
         pid = pid or actor.id
         if pid not in state.players:
-            raise IllegalAction("That player is not in this game.")
+            raise IllegalAction("not_in_game")
         if not actor.may_act_for(pid):
-            raise NotYourTurn("You can act only for yourself.")
+            raise NotYourTurn("only_yourself")
         return pid
 
     def _active(self, state: GameState, uid: str, actor: Actor) -> ModelState:
         m = state.model(uid)
         self._own(state, m, actor)
         if state.active != uid and not (state.partner == uid and state.active):
-            raise IllegalAction(f"{m.name} is not the activating model.")
+            raise IllegalAction("not_activating", model=m.name)
         return m
 
     def activatable(self, state: GameState, pid: str) -> list[ModelState]:
@@ -215,8 +202,12 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction(f"Unknown action '{action.type}'.")
         if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot") and \
                 action.type not in ("choose", "concede"):
-            raise IllegalAction("A choice is pending (a reroll, an Annulment or a disengage reaction): "
-                                "answer it first.")
+            raise IllegalAction("reaction_pending")
+        if state.opportunities and action.type not in ("choose", "concede") and not (
+                action.type == "attack" and getattr(action, "opportunity", False)):
+            offer = state.opportunities[0]
+            raise IllegalAction("opportunity_pending", model=state.models[offer["model"]].name,
+                                target=state.models[offer["target"]].name)
         pre: list[Event] = []
         uid = getattr(action, "model", "")
         if isinstance(uid, str) and uid in state.models and state.models[uid].entering and action.type in (
@@ -224,8 +215,7 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type == "spend_ap" and action.action in ENTRY_MOVES) and not (
                 action.type == "attack" and getattr(action, "opportunity", False)) and not (
                 action.type == "fall" and not getattr(action, "voluntary", False)):
-            raise IllegalAction(f"{state.models[uid].name} has just arrived: its first action must be a Move from "
-                                "the table edge.")
+            raise IllegalAction("entering", model=state.models[uid].name)
         if isinstance(uid, str) and uid in state.models and action.type in (
                 "attack", "shoot", "heal", "disengage", "steal", "spend_ap") and not (
                 action.type == "spend_ap" and action.action in ("walk", "walk_difficult")) and not (
@@ -241,14 +231,15 @@ class CarnevaleEngine(Engine[GameState]):
         ap_before = state.models[acting].ap if acting else 0
         ready_before = state.models[acting].at_ready if acting else ""
         events = pre + handler(state, action, actor)
+        events += self._morale_due(state)
         if acting and acting in state.models:
             m = state.models[acting]
             if m.ap < ap_before or (m.at_ready and not ready_before):   # an action of the activating model ended
-                if state.sub.get("kind") in REACTIONS:
+                if state.sub.get("kind") in REACTIONS or state.opportunities:
                     state.ready_due = m.uid          # once the reaction is answered
                 else:
                     events += self._offer_ready_shot(state, m)
-        if state.ready_due and not state.sub:
+        if state.ready_due and not state.sub and not state.opportunities:
             due, state.ready_due = state.models.get(state.ready_due), ""
             if due is not None:
                 events += self._offer_ready_shot(state, due)
@@ -258,11 +249,12 @@ class CarnevaleEngine(Engine[GameState]):
         if (state.active and not state.models[state.active].in_play and state.phase == "activation"
                 and state.sub.get("kind") not in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")):
             events += self._end_activation(state, state.models[state.active])
-        if state.finish_after_geyser and not state.morale_queue and not state.sub and not state.over:
+        if state.finish_after_geyser and not (state.morale_queue or state.morale_due or state.opportunities
+                                              or state.sub or state.over):
             # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
             state.finish_after_geyser = False
             events += self._finish(state)
-        state.log = (state.log + [e.text for e in events if e.public])[-30:]
+        state.log = (state.log + [e.text for e in events if e.public and e.text])[-30:]
         return events
 
     # ------------------------------------------------------------------ deployment and rounds
@@ -282,8 +274,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.deployed[pid] = chosen
         for m in squad:
             m.on_table = m.uid in chosen
-        events = [ev("deploy", f"{self._pname(state, pid)} deploys {len(chosen)} model(s); "
-                               f"{len(squad) - len(chosen)} wait as reinforcements.", player=pid)]
+        events = [Event("deploy", {"player": pid, "n": len(chosen), "waiting": len(squad) - len(chosen)})]
         if all(p in state.deployed for p in state.seats):
             self._after_deploy(state, events)
         return events
@@ -342,7 +333,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.first_player = first
         state.turn_player = first
         state.phase = "activation"
-        events = [ev("order", f"{self._pname(state, first)} activates first in Round {state.round}.", player=first)]
+        events = [Event("order", {"player": first, "round": state.round})]
         self._begin_turn(state, events)
         return events
 
@@ -365,7 +356,7 @@ class CarnevaleEngine(Engine[GameState]):
             if r.aces:
                 events += M.apply_damage(state, m, r.aces, penetration=4, source="the Geyser")[1]
             else:
-                events.append(ev("miss", f"The Geyser misses {m.name}.", model=m.uid))
+                events.append(Event("miss", {"model": m.uid, "attacker": term("geyser"), "target_name": m.name}))
             if r.critical:
                 events += M.stun(state, m, "the Geyser's Critical")
         return events
@@ -382,9 +373,9 @@ class CarnevaleEngine(Engine[GameState]):
                 state.turn_player = other
             else:
                 state.phase = "end_round"
-                events.append(ev("end_round_due", f"Every model has activated: End of Round {state.round}."))
+                events.append(Event("end_round_due", {"round": state.round}))
                 return
-        events.append(ev("turn", f"{self._pname(state, state.turn_player)}'s Turn.", player=state.turn_player))
+        events.append(Event("turn", {"player": state.turn_player}))
 
     def _can_act(self, state: GameState, pid: str) -> bool:
         if self.activatable(state, pid):
@@ -402,8 +393,8 @@ class CarnevaleEngine(Engine[GameState]):
         self._check_turn(state, m.owner)
         if m not in self.activatable(state, m.owner):
             if has(m, "Slow") and not m.activated and m.in_play:
-                raise IllegalAction(f"{m.name} is Slow: it activates after every other model of the squad.")
-            raise IllegalAction(f"{m.name} cannot activate now (activated, fallen or off the table).")
+                raise IllegalAction("slow", model=m.name)
+            raise IllegalAction("cannot_activate", model=m.name)
         events = self._activate(state, m)
         if a.partner:
             p = state.model(a.partner)
@@ -421,19 +412,18 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _check_turn(self, state: GameState, pid: str) -> None:
         if state.phase != "activation":
-            raise IllegalAction("Models activate only during the Turns of a Round.")
+            raise IllegalAction("not_in_round")
         if state.active:
-            raise IllegalAction(f"{state.models[state.active].name} is still activating.")
+            raise IllegalAction("still_activating", model=state.models[state.active].name)
         if state.turn_player != pid:
-            raise NotYourTurn("It is not your Turn.")
+            raise NotYourTurn("not_your_turn")
 
     def _activate(self, state: GameState, m: ModelState) -> list[Event]:
         state.active = m.uid
-        events = [ev("activate", f"{m.name} activates with {m.ap} AP.", model=m.uid, ap=m.ap)]
+        events = [Event("activate", {"model": m.uid, "name": m.name, "ap": m.ap})]
         if m.at_ready:
             m.at_ready = ""
-            events.append(ev("at_ready_lost", f"{m.name} activates again and loses its At the Ready counter.",
-                             model=m.uid))
+            events.append(Event("at_ready_lost", {"model": m.uid, "name": m.name, "why": term("ready_activates")}))
         if has(m, "Savage") and M.past_last_threshold(m) and not m.petrified:
             face = state.rng.die(10)
             bonus = d5_from_d10(face)
@@ -441,7 +431,7 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("savage", f"Savage: d5 ({face} on the d10) = +{bonus} AP, {m.ap} AP.", model=m.uid))
         if has(m, "Mindless") and any(has(x, "Mind Control") for x in state.squad(m.owner, False) if x.fallen) \
                 and not any(has(x, "Mind Control") for x in state.squad(m.owner)):
-            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events)
+            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events, stat="MIN")
             if not r.success:
                 m.ap = 0
                 events.append(ev("uncontrolled", f"{m.name} stands idle with 0 AP this Round.", model=m.uid))
@@ -493,8 +483,8 @@ class CarnevaleEngine(Engine[GameState]):
         pid = self._player(state, a.player, actor)
         self._check_turn(state, pid)
         if not self.can_pass(state, pid):
-            raise IllegalAction("You may pass only with fewer unactivated models than your opponent.")
-        events = [ev("pass", f"{self._pname(state, pid)} passes.", player=pid)]
+            raise IllegalAction("no_pass")
+        events = [Event("pass", {"player": pid})]
         self._next_turn(state, events)
         return events
 
@@ -512,7 +502,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.partner = ""
         state.active = ""
         state.sub = {}
-        events = [ev("activation_end", f"{m.name} ends its activation.", model=m.uid)]
+        events = [Event("activation_end", {"model": m.uid, "name": m.name})]
         if chain:
             events += self._declare_chain(state, m.owner)
             if state.chain:
@@ -527,8 +517,7 @@ class CarnevaleEngine(Engine[GameState]):
         leader = M.first_leader(state, pid)
         leader.command -= 1
         state.players[pid].chain_used = True
-        events = [ev("chain", f"{leader.name} spends 1 Command ({leader.command} left): another model of "
-                              f"{self._pname(state, pid)} activates at once.", player=pid)]
+        events = [Event("chain", {"player": pid, "name": leader.name, "command": leader.command})]
         enemy = M.first_leader(state, state.opponent(pid))
         if enemy is not None and enemy.command >= 1:
             state.counter += 1
@@ -551,8 +540,8 @@ class CarnevaleEngine(Engine[GameState]):
         if cancel:
             enemy = M.first_leader(state, state.opponent(pid))
             enemy.command -= 1
-            events.append(ev("chain_cancel", f"{enemy.name} spends 1 Command ({enemy.command} left) to cancel the "
-                                             "chain activation.", player=state.opponent(pid)))
+            events.append(Event("chain_cancel", {"player": state.opponent(pid), "name": enemy.name,
+                                                 "command": enemy.command}))
             self._next_turn(state, events)
         else:
             self._next_turn(state, events, same_player=True)
@@ -573,7 +562,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.active = ""
         state.sub = {}
         state.chain = {}
-        events = [ev("end_of_round", f"End of Round {rnd}.", round=rnd)]
+        events = [Event("end_of_round", {"round": rnd})]
         for m in state.models.values():
             expired = [e for e in m.effects if e.expires and e.expires <= rnd]
             for e in expired:
@@ -604,13 +593,10 @@ class CarnevaleEngine(Engine[GameState]):
                 events.append(ev("aqua_alta_end", f"Aqua Alta roll {d}: the water recedes."))
             else:
                 events.append(ev("aqua_alta", f"Aqua Alta roll {d}: the water stays (−1 MOV on the ground)."))
-        for m in list(state.models.values()):
-            if m.in_play and m.fleeing:
-                base, mods, auto = M.morale_pool(state, m)
-                r = M.model_roll(state, m, base, label="Morale (fleeing)", mods=mods, auto_mods=auto, events=events)
-                if r.success:
-                    m.fleeing = False
-                    events.append(ev("rally", f"{m.name} regains control.", model=m.uid))
+        # fleeing models roll to rally, each with its reroll window (none after the last Round: the
+        # adventure is over and nothing would come of it)
+        events += self._morale_queue(state, [m.uid for m in state.models.values() if m.in_play and m.fleeing], 0,
+                                     "fleeing", rally=True, window=rnd < state.max_rounds)
         for m in state.models.values():
             if m.in_play:
                 m.activated = False
@@ -913,8 +899,10 @@ class CarnevaleEngine(Engine[GameState]):
         self._own(state, att, actor)
         tgt = state.model(a.target)
         if a.opportunity:
-            if not att.in_play:
-                raise IllegalAction(f"{att.name} is not on the table.")
+            offer = state.opportunities[0] if state.opportunities else {}
+            if offer.get("model") != att.uid or offer.get("target") != tgt.uid:
+                raise IllegalAction("no_opportunity", model=att.name, target=tgt.name)
+            return self._take_opportunity(state, a.weapon)
         else:
             self._active(state, a.model, actor)
             if att.petrified:
@@ -922,6 +910,19 @@ class CarnevaleEngine(Engine[GameState]):
         pre = [] if a.opportunity else self._gondola_check(state, att)
         return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                          a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
+
+    def _take_opportunity(self, state: GameState, weapon: str = "") -> list[Event]:
+        """The first free Attack of Opportunity on offer is made (0 AP, a plain attack)."""
+        offer = state.opportunities.pop(0)
+        att, tgt = state.model(offer["model"]), state.model(offer["target"])
+        if not (att.in_play and tgt.in_play):
+            return []
+        return combat.melee_attack(state, att, tgt, weapon, opportunity=True)
+
+    def _decline_opportunity(self, state: GameState) -> list[Event]:
+        offer = state.opportunities.pop(0)
+        return [Event("opportunity_declined", {"model": state.models[offer["model"]].name,
+                                               "target": state.models[offer["target"]].name})]
 
     def _do_steal(self, state: GameState, a: A.StealFragment, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
@@ -985,8 +986,11 @@ class CarnevaleEngine(Engine[GameState]):
             done = combat.magic_roll_stands(state, a, ctx["cast"], r, events)
             return events + self._after_magic_roll(state, a, done, self._spell(state, done["spell"]))
         if ctx["type"] == "morale":
-            events += M.morale_result(state, a, r)
-            return events + self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"])
+            events += (M.rally_result if ctx.get("rally") else M.morale_result)(state, a, r)
+            events += self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"], ctx.get("rally", False))
+            if ctx.get("then") and not state.sub:      # the attack that Fear held goes on
+                events += combat.resume_attack(state, ctx["then"])
+            return events
         if ctx["type"] == "morale_group":
             return events + self._group_stands(state, ctx, r)
         weapon = WeaponState.from_dict(ctx["weapon"])
@@ -994,11 +998,14 @@ class CarnevaleEngine(Engine[GameState]):
         return events
 
     # ------------------------------------------------------------------ Morale with a reroll window
-    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str) -> list[Event]:
+    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str, rally: bool = False,
+                      window: bool = True) -> list[Event]:
         """Single Morale rolls one model after another; a reroll window after a roll pauses the
-        queue (the rest goes into the window's context and resumes when the roll stands)."""
+        queue (the rest goes into the window's context and resumes when the roll stands).
+        `rally`: a fleeing model's End-of-Round roll (success: control again; failure: no Stun)."""
         events: list[Event] = []
         uids = list(uids)
+        result = M.rally_result if rally else M.morale_result
         while uids:
             m = state.model(uids.pop(0))
             if not m.in_play:
@@ -1006,10 +1013,24 @@ class CarnevaleEngine(Engine[GameState]):
             base, mods, auto = M.morale_pool(state, m, modifier)
             r = M.model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
                              auto_mods=auto, events=events)
-            ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason}
-            if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx, events):
+            ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason,
+                   "rally": rally}
+            if window and state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx,
+                                                                                                events):
                 return events
-            events += M.morale_result(state, m, r)
+            events += result(state, m, r)
+        return events
+
+    def _morale_due(self, state: GameState) -> list[Event]:
+        """The Morale tests an action caused (a Leader or the last friend fell, Fear after the attack),
+        once the action is done and no reaction is pending: each with its reroll window."""
+        events: list[Event] = []
+        while state.morale_due and not state.sub and not state.opportunities and not state.over:
+            item = state.morale_due.pop(0)
+            if item["kind"] == "group":
+                events += self._morale_group(state, item["player"], item["reason"])
+            else:
+                events += self._morale_queue(state, item["models"], item.get("modifier", 0), item["reason"])
         return events
 
     def _morale_group(self, state: GameState, pid: str, reason: str, modifier: int = 0) -> list[Event]:
@@ -1034,7 +1055,7 @@ class CarnevaleEngine(Engine[GameState]):
     def _group_stands(self, state: GameState, ctx: dict, r) -> list[Event]:
         pid = ctx["player"]
         if r.success:
-            return [ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid)]
+            return [Event("squad_holds", {"player": pid})]
         events = [ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid)]
         return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
                                            "group failure")
@@ -1053,7 +1074,7 @@ class CarnevaleEngine(Engine[GameState]):
         state.counter += 1
         state.sub = {"kind": "ready_shot", "n": state.counter, "player": state.opponent(m.owner), "target": m.uid,
                      "done": list(done), "shooter": ""}
-        return [ev("ready_window", f"{m.name} ended an action: a model At the Ready may shoot at it.", model=m.uid)]
+        return [Event("ready_window", {"model": m.uid, "name": m.name})]
 
     def _ready_shot(self, state: GameState, pick: str) -> list[Event]:
         sub = dict(state.sub)
@@ -1065,7 +1086,7 @@ class CarnevaleEngine(Engine[GameState]):
             state.counter += 1
             state.sub = {**sub, "shooter": pick, "n": state.counter}
             return []
-        _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+        size, hard = P.COVER_OPTIONS[pick]
         sh = state.model(sub["shooter"])
         state.sub = {}
         events = self._do_shoot(state, A.Shoot(sh.uid, t.uid, cover_size=size, cover_hardness=hard, at_ready=True),
@@ -1119,7 +1140,7 @@ class CarnevaleEngine(Engine[GameState]):
         m.last_action = "disengage"
         events = [ev("disengage", f"{m.name} tries to leave close combat (1 AP, {m.ap} left).", model=m.uid)]
         if has(m, "Slippery"):
-            events.append(ev("disengaged", f"{m.name} is Slippery and leaves freely.", model=m.uid))
+            events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_slippery")}))
             return events
         queue = []
         for f in foes:
@@ -1136,7 +1157,7 @@ class CarnevaleEngine(Engine[GameState]):
                     continue
             queue.append(f.uid)
         if not queue:
-            events.append(ev("disengaged", f"{m.name} moves away freely.", model=m.uid))
+            events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_free")}))
             return events
         state.counter += 1
         state.sub = {"kind": "disengage", "model": m.uid, "queue": queue, "n": state.counter}
@@ -1167,7 +1188,7 @@ class CarnevaleEngine(Engine[GameState]):
                                             f"{f.name} may reposition anywhere in contact.", model=m.uid))
                 return events
         else:
-            events.append(ev("no_reaction", f"{f.name} lets {m.name} go.", model=f.uid))
+            events.append(Event("no_reaction", {"model": f.uid, "name": f.name, "leaver": m.name}))
         queue = sub["queue"][1:]
         if queue and m.in_play:
             state.counter += 1
@@ -1175,7 +1196,7 @@ class CarnevaleEngine(Engine[GameState]):
         else:
             state.sub = {}
             if m.in_play:
-                events.append(ev("disengaged", f"{m.name} moves away.", model=m.uid))
+                events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_moves")}))
         return events
 
     def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
@@ -1188,7 +1209,7 @@ class CarnevaleEngine(Engine[GameState]):
             sh.at_ready = ""
         elif sh.uid in state.mad_minute and state.active != sh.uid:
             if not sh.in_play:
-                raise IllegalAction(f"{sh.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=sh.name)
             state.mad_minute.remove(sh.uid)
             free = "Mad Minute, 0 AP"
         else:
@@ -1212,14 +1233,14 @@ class CarnevaleEngine(Engine[GameState]):
         if a.amount < 0 or a.penetration < 0:
             raise IllegalAction("Damage and Penetration cannot be negative.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         return M.apply_damage(state, m, a.amount, a.penetration, a.spiritual, a.flames, a.ignore_protection,
                               a.source, a.attacker)[1]
 
     def _do_heal(self, state: GameState, a: A.Heal, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         if not a.healer:
             if not actor.gm:
                 raise NotYourTurn("Direct healing is for a GM (or an effect); models heal with Healing.")
@@ -1252,7 +1273,7 @@ class CarnevaleEngine(Engine[GameState]):
         if not (actor.gm or actor.id in state.seats):
             raise NotYourTurn("Only the players or a GM stun a model.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         return M.stun(state, m, a.source or "an effect")
 
     def _do_spend_karma(self, state: GameState, a: A.SpendKarma, actor: Actor) -> list[Event]:
@@ -1328,18 +1349,18 @@ class CarnevaleEngine(Engine[GameState]):
     def _do_set_status(self, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.may_act_for(m.owner) or actor.gm):
-            raise NotYourTurn(f"{m.name} is not your model.")
+            raise NotYourTurn("not_your_model", model=m.name)
         s = a.status
         if s == "evacuated":
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
             m.on_table = False
             m.evacuated = True
             m.activated = True
             return [ev("evacuated", f"{m.name} touches the far edge and is evacuated.", model=m.uid)]
         if s == "off_table":
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
             return M.fall_in_combat(state, m, "", fled=True)
         fields = {"in_water": "in_water", "hidden": "hidden", "immobilised": "immobilised", "drowning": "drowning",
                   "darkness": "in_darkness", "on_gondola": "on_gondola"}
@@ -1387,7 +1408,7 @@ class CarnevaleEngine(Engine[GameState]):
         if not (actor.may_act_for(m.owner) or actor.gm or actor.id in state.seats):
             raise NotYourTurn("Not your model.")
         if not m.in_play:
-            raise IllegalAction(f"{m.name} is not on the table.")
+            raise IllegalAction("not_on_table", model=m.name)
         if a.height < 0 or a.height > 100:
             raise IllegalAction("Height is in inches, 0 to 100.")
         events: list[Event] = []
@@ -1429,7 +1450,7 @@ class CarnevaleEngine(Engine[GameState]):
             if not (actor.gm or actor.id in state.seats):
                 raise NotYourTurn("Only the players or a GM call for Morale.")
             if not m.in_play:
-                raise IllegalAction(f"{m.name} is not on the table.")
+                raise IllegalAction("not_on_table", model=m.name)
         return self._morale_queue(state, list(dict.fromkeys(a.models)), a.modifier, "called")
 
     def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
@@ -1595,7 +1616,7 @@ class CarnevaleEngine(Engine[GameState]):
             if own is None or not own.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events)
+            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events, stat="MIN")
             if r.critical:
                 own.karma = own.karma_max
             elif r.fumble:
@@ -1608,7 +1629,7 @@ class CarnevaleEngine(Engine[GameState]):
             if tgt is None or not tgt.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events)
+            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events, stat="MIN")
             if r.aces == 0:
                 loss = ceil_half(tgt.karma)
                 tgt.karma -= loss
@@ -1704,7 +1725,7 @@ class CarnevaleEngine(Engine[GameState]):
             events.append(ev("cast", f"{n.name} answers with Naach-Tith Annulment ({cost} Karma, 0 AP).",
                              model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost))
             r = M.model_roll(state, n, attr(n, "MIN"), label="Magic roll (Naach-Tith Annulment)",
-                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events)
+                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events, stat="MIN")
             if r.fumble:
                 events += M.stun(state, n, "fumbled Magic roll")
             ctx = dict(ctx)
@@ -1720,236 +1741,11 @@ class CarnevaleEngine(Engine[GameState]):
 
     # ================================================================== prompts
     def pending(self, state: GameState) -> list[Prompt]:
-        if state.over:
-            return []
-        prompts: list[Prompt] = []
-        for item in state.morale_queue[:1]:
-            if item.get("kind") == "geyser":
-                opts = [Option("none", "Nobody")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in
-                                                     list(state.models.values()) if m.in_play][:24]
-                prompts.append(Prompt(id=item["id"], player=item["player"],
-                                      text="The Geyser attacks (Combat 4, Penetration 4). Which models are within "
-                                           "5'' of it?", options=tuple(opts), min_choices=1, max_choices=len(opts)))
-                continue
-            if item.get("kind") == "evil_eye":
-                opts = [Option("none", "None")] + [Option(m.uid, f"{m.name} ({m.uid})"[:80])
-                                                   for m in state.squad(item["player"]) if m.stunned][:24]
-                prompts.append(Prompt(id=item["id"], player=item["player"],
-                                      text="The Evil Eye fumbled: remove the Stun from one of your models.",
-                                      options=tuple(opts)))
-                continue
-            squad = state.squad(item["player"])
-            fallen = state.models[item["fallen"]].name
-            opts = [Option("none", "Nobody was within 5''")] + [
-                Option(m.uid, f"{m.name} ({m.uid})"[:80]) for m in squad[:24]]
-            prompts.append(Prompt(id=item["id"], player=item["player"],
-                                  text=f"{fallen} fell. Which of your models were within 5''? They test Morale.",
-                                  options=tuple(opts), min_choices=1, max_choices=len(opts)))
-        if state.mad_minute and not state.sub:
-            names = ", ".join(state.models[u].name for u in state.mad_minute if u in state.models)
-            prompts.append(Prompt(id=f"mm-{state.turn}-{len(state.mad_minute)}",
-                                  player=state.models[state.mad_minute[0]].owner,
-                                  text=f"Mad Minute: {names} may still fire (shoot with each, 0 AP).",
-                                  options=(Option("done", "No more shots"),)))
-        if state.sub.get("kind") == "annul":
-            opts = [Option("no", "Let the spell through")] + [
-                Option(m.uid, f"Annul with {m.name}"[:80]) for m in state.squad(state.sub["player"])
-                if "Naach-Tith Annulment" in m.spells and m.karma >= state.sub["ctx"]["paid"] + 1]
-            prompts.append(Prompt(id=state.sub["id"], player=state.sub["player"],
-                                  text=f"{state.models[state.sub['ctx']['caster']].name} casts "
-                                       f"{state.sub['ctx']['spell']}. Answer with Naach-Tith Annulment?",
-                                  options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "reroll":
-            ctx = state.sub["ctx"]
-            m = state.models[ctx["a"]]
-            from .dice import PoolResult
-            r = PoolResult.from_dict(ctx["result"])
-            own = ctx.get("stage", "own") == "own"
-            choices = combat.own_reroll_options(m, r) if own else combat.foe_reroll_options(state, m, r)
-            opts = [Option("keep", f"Let it stand ({r.aces} Aces)")] + [Option(o, label) for o, label in choices]
-            prompts.append(Prompt(id=f"rr-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{m.name} rolled {r.summary()}. "
-                                       + ("Reroll?" if own else "Force a reroll?"), options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "ready_shot":
-            sub = state.sub
-            t = state.models[sub["target"]]
-            if not sub["shooter"]:
-                opts = [Option("no", "No shot")] + [Option(x.uid, f"{x.name} shoots (0 AP)"[:80])
-                                                    for x in self.ready_shooters(state, t, tuple(sub["done"]))][:24]
-                text = f"{t.name} ended an action. A model At the Ready with {t.name} in sight may shoot now."
-            else:
-                opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [Option("no", "No shot after all")]
-                text = f"{state.models[sub['shooter']].name} shoots at {t.name}: what cover does {t.name} have?"
-            prompts.append(Prompt(id=f"ar-{sub['n']}", player=sub["player"], text=text, options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "defensive":
-            t = state.models[state.sub["ctx"]["t"]]
-            a = state.models[state.sub["ctx"]["a"]]
-            k = combat.defensive_allowance(state, t)
-            opts = [Option("0", "No Karma")] + [Option(str(i), f"{i} Karma: DEX {attr(t, 'DEX', state)} → "
-                                                             f"{attr(t, 'DEX', state) + i}") for i in range(1, k + 1)]
-            prompts.append(Prompt(id=f"dc-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{a.name} attacks {t.name}. Defensive Combat: spend Karma for +1 DEX each "
-                                       "(until the end of this Turn) before the roll?", options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "bodyguard":
-            t = state.models[state.sub["ctx"]["t"]]
-            opts = [Option("no", f"{t.name} takes it")] + [
-                Option(m.uid, f"{m.name} steps in (Bodyguard)"[:80]) for m in combat.bodyguards(state, t)[:24]]
-            prompts.append(Prompt(id=f"bg-{state.sub['n']}", player=state.sub["player"],
-                                  text=f"{t.name} is hit. A Bodyguard in base contact with the attacker may take "
-                                       "the attack instead, with its own Protection.", options=tuple(opts)))
-            return prompts
-        if state.sub.get("kind") == "disengage":
-            f = state.models[state.sub["queue"][0]]
-            leaver = state.models[state.sub["model"]]
-            prompts.append(Prompt(id=f"dis-{state.sub['n']}", player=f.owner,
-                                  text=f"{leaver.name} disengages from {f.name}. React with an Attack of Opportunity "
-                                       "or a Block (a Block only if it is engaged with nobody else)?",
-                                  options=(Option("aoo", "Attack of Opportunity"), Option("block", "Block"),
-                                           Option("none", "Let it go"))))
-            return prompts
-        if state.chain:
-            pid = state.chain["player"]
-            prompts.append(Prompt(id=state.chain["id"], player=state.opponent(pid),
-                                  text="Your opponent chains an activation. Spend 1 Command to cancel it?",
-                                  options=(Option("allow", "Allow it"), Option("cancel", "Cancel (1 Command)"))))
-            return prompts
-        if state.phase == "deploy":
-            for i, pid in enumerate(state.seats):
-                if pid in state.deployed:
-                    continue
-                squad = state.squad(pid, in_play_only=False)
-                party = tuple(Option(m.uid, f"{m.name} ({m.profile})"[:80]) for m in squad[:25])
-                prompts.append(Prompt(id=f"deploy-{i}", player=pid,
-                                      text="Choose your advance party (at least half the squad); "
-                                           "the rest arrive as reinforcements from Round 2.",
-                                      options=party, min_choices=min(len(party), ceil_half(len(squad))),
-                                      max_choices=len(party)))
-        elif state.phase == "order":
-            prompts.append(Prompt(id=f"order-r{state.round}", player=state.initiative["winner"],
-                                  text=f"You won the Initiative for Round {state.round}. Who activates first?",
-                                  options=(Option("me", "I go first"), Option("opponent", "My opponent goes first"))))
-        elif state.phase == "end_round":
-            prompts.append(Prompt(id=f"eor-r{state.round}", player=state.first_player or state.seats[0],
-                                  text=f"Every model has activated. Resolve the End of Round {state.round}?",
-                                  options=(Option("go", "End the Round"),)))
-        elif state.phase == "activation":
-            if state.active:
-                prompts.append(self._active_prompt(state, state.models[state.active]))
-            else:
-                prompts.append(self._turn_prompt(state))
-        return prompts
-
-    def _turn_prompt(self, state: GameState) -> Prompt:
-        pid = state.turn_player
-        opts = [Option(f"act:{m.uid}", f"Activate {m.name}"[:80], f"{m.ap} AP") for m in self.activatable(state, pid)]
-        if self.can_reinforce(state, pid):
-            opts.append(Option("reinforce", "Bring on a reinforcement"))
-        if self.can_pass(state, pid):
-            opts.append(Option("pass", "Pass"))
-        if not self.activatable(state, pid):
-            opts.append(Option("hold", "Keep the reserves off the table this Round"))
-        if state.sub.get("kind") == "reinforce":
-            opts = [Option(f"{meth[0]}:{m.uid}", f"{m.name}: {meth}"[:80])
-                    for m in self.reserves(state, pid)[:8] for meth in ("assault", "flanking", "sneak")] \
-                + [Option("back", "Back")]
-            return Prompt(id=f"rf-t{state.turn}", player=pid, text="Which reinforcement, and how does it enter?",
-                          options=tuple(opts[:25]))
-        return Prompt(id=f"turn-t{state.turn}", player=pid, text=f"Round {state.round}: your Turn. Activate a model.",
-                      options=tuple(opts[:25]))
-
-    def _action_options(self, state: GameState, m: ModelState) -> list[Option]:
-        out = []
-        enemies = state.squad(state.opponent(m.owner))
-        for key, label in BUTTON_ACTIONS:
-            ok = m.ap >= 1 and not m.petrified
-            if m.entering and key not in ("walk", "run", "jump", "swim", "climb", "hide", "end"):
-                ok = False
-            elif key in ("walk", "run", "jump", "climb", "hide", "ready_cc"):
-                pass
-            elif key == "swim":
-                ok = ok and m.in_water
-            elif key == "clear_stun":
-                ok = ok and m.stunned
-            elif key in ("melee", "disengage"):
-                ok = ok and bool(enemies)
-            elif key == "shoot":
-                ok = ok and bool(enemies) and any(w.kind == "ranged" and w.loaded and not w.jammed and not
-                                                  w.destroyed for w in m.weapons)
-            elif key == "ready_sh":
-                ok = ok and any(w.kind == "ranged" and w.loaded for w in m.weapons)
-            elif key == "reload":
-                ok = ok and any(not w.loaded and not w.jammed and not w.destroyed and m.ap >= combat.reload_cost(w)
-                                for w in m.weapons if w.kind == "ranged")
-            elif key == "fix_jam":
-                ok = m.ap >= 2 and any(w.jammed for w in m.weapons)
-            elif key == "cast":
-                ok = ok and not m.cast_locked and m.karma >= combat.spell_cost_now(m) and bool(
-                    self._castable(state, m))
-            elif key == "heal":
-                ok = m.ap >= 2 and M.ability_x(m, "Healing") is not None and any(
-                    x.damage for x in state.squad(m.owner) if x.uid != m.uid)
-            elif key == "regen":
-                ok = m.ap >= 2 and M.ability_x(m, "Regeneration") is not None and m.damage > 0
-            elif key == "end":
-                ok = True
-            elif key == "endchain":
-                ok = self.can_chain(state, m.owner)
-            if ok:
-                out.append(Option(key, label))
-        return out
+        return P.pending(self, state)
 
     def _castable(self, state: GameState, m: ModelState) -> list[dict]:
         spells = state.spells
         return [spells[s] for s in m.spells if s in spells and not spells[s].get("reaction")]
-
-    def _active_prompt(self, state: GameState, m: ModelState) -> Prompt:
-        sub = state.sub
-        base = f"t{state.turn}-{state.counter}"
-        if not sub:
-            return Prompt(id=f"do-{m.uid}-{base}-{m.ap}", player=m.owner,
-                          text=f"{m.name}: {m.ap} AP left. Choose an action.",
-                          options=tuple(self._action_options(state, m)))
-        kind = sub["kind"]
-        back = Option("back", "Back")
-        if kind in ("melee", "shoot"):
-            foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes[:24]] + [back]
-            return Prompt(id=f"tg-{base}", player=m.owner, text=f"{m.name}: choose the target.", options=tuple(opts))
-        if kind == "dis_pick":
-            foes = state.squad(state.opponent(m.owner))[:24]
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in foes]
-            return Prompt(id=f"dp-{base}", player=m.owner, text="Which enemies are in base contact?",
-                          options=tuple(opts), min_choices=1, max_choices=len(opts))
-        if kind == "cover":
-            opts = [Option(k, label) for k, label, _, _ in COVER_OPTIONS] + [back]
-            return Prompt(id=f"cv-{base}", player=m.owner, text="What cover does the target have?",
-                          options=tuple(opts))
-        if kind == "spell":
-            opts = [Option(f"s{i}", f"{s['name']} ({combat.spell_cost_now(m)} Karma)"[:80])
-                    for i, s in enumerate(self._castable(state, m))][:24] + [back]
-            return Prompt(id=f"sp-{base}", player=m.owner, text=f"{m.name}: which spell?", options=tuple(opts))
-        if kind == "spell_target":
-            cands = [x for x in state.models.values() if x.in_play]
-            multi = sub.get("multi", False)
-            opts = [Option(x.uid, f"{x.name} ({x.uid})"[:80]) for x in cands[:24]]
-            if not multi:
-                opts.append(back)
-            return Prompt(id=f"st-{base}", player=m.owner, text=f"Target(s) of {sub['spell']}.",
-                          options=tuple(opts), min_choices=1, max_choices=min(5, len(opts)) if multi else 1)
-        if kind == "attribute":
-            opts = [Option(x, x) for x in ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")] + [back]
-            return Prompt(id=f"at-{base}", player=m.owner, text=f"Which attribute for {sub['spell']}?",
-                          options=tuple(opts))
-        if kind == "heal":
-            opts = [Option(x.uid, f"{x.name} ({x.life_left}/{x.life})"[:80]) for x in state.squad(m.owner)
-                    if x.damage and x.uid != m.uid][:24] + [back]
-            return Prompt(id=f"hl-{base}", player=m.owner, text="Heal which friend (in base contact)?",
-                          options=tuple(opts))
-        raise IllegalAction("Unknown step.")  # pragma: no cover
 
     # ------------------------------------------------------------------ Choose
     def _do_choose(self, state: GameState, a: Choose, actor: Actor) -> list[Event]:
@@ -1958,6 +1754,8 @@ class CarnevaleEngine(Engine[GameState]):
         who = Actor(pid, actor.gm)
         pick = a.options[0]
         p = prompt.id
+        if prompt.kind == "opportunity":
+            return self._take_opportunity(state) if pick == "take" else self._decline_opportunity(state)
         if p.startswith("gy-"):
             state.morale_queue.pop(0)
             hit = [u for u in a.options if u != "none"]
@@ -1977,7 +1775,7 @@ class CarnevaleEngine(Engine[GameState]):
             item = state.morale_queue.pop(0)
             testers = [uid for uid in a.options if uid != "none" and state.models[uid].in_play]
             if not testers:
-                return [ev("morale_none", "Nobody was close enough to test.", player=item["player"])]
+                return [Event("morale_none", {"player": item["player"]})]
             return self._morale_queue(state, testers, 0, "a friend fell within 5''")
         if p.startswith("annul-"):
             return self._annul(state, pick)
@@ -2007,8 +1805,7 @@ class CarnevaleEngine(Engine[GameState]):
                 return []
             if pick == "hold":
                 state.held.append(pid)
-                events = [ev("hold", f"{self._pname(state, pid)} keeps the reserves off the table this Round.",
-                             player=pid)]
+                events = [Event("hold", {"player": pid})]
                 self._next_turn(state, events)
                 return events
             return self._do_activate(state, A.Activate(pick.split(":", 1)[1]), who)
@@ -2030,18 +1827,28 @@ class CarnevaleEngine(Engine[GameState]):
         sub = dict(state.sub)
         state.counter += 1
         if p.startswith("tg-"):
-            if sub["kind"] == "melee":
-                state.sub = {}
-                return self._do_attack(state, A.Attack(m.uid, pick), who)
-            state.sub = {"kind": "cover", "target": pick}
+            if sub["kind"] == "melee":          # then: who else is in contact (the outnumbering dice)
+                state.sub = {"kind": "contact", "target": pick}
+            elif P.ranged_band(m):          # then: how far, then what cover
+                state.sub = {"kind": "distance", "target": pick}
+            else:
+                state.sub = {"kind": "cover", "target": pick}
+            return []
+        if prompt.kind == "melee_contact":
+            state.sub = {}
+            allies, enemies = int(pick[1]), int(pick[3])
+            return self._do_attack(state, A.Attack(m.uid, sub["target"], allies=allies, enemies=enemies), who)
+        if prompt.kind == "shot_distance":
+            state.sub = {"kind": "cover", "target": sub["target"], "distance": int(pick[1:])}
             return []
         if p.startswith("dp-"):
             state.sub = {}
             return self._do_disengage(state, A.Disengage(m.uid, tuple(a.options)), who)
         if p.startswith("cv-"):
-            _, _, size, hard = next(c for c in COVER_OPTIONS if c[0] == pick)
+            size, hard = P.COVER_OPTIONS[pick]
             state.sub = {}
-            return self._do_shoot(state, A.Shoot(m.uid, sub["target"], cover_size=size, cover_hardness=hard), who)
+            return self._do_shoot(state, A.Shoot(m.uid, sub["target"], distance=sub.get("distance", 0),
+                                                 cover_size=size, cover_hardness=hard), who)
         if p.startswith("sp-"):
             spell = self._castable(state, m)[int(pick[1:])]
             nxt = self._spell_next_step(spell)

@@ -8,7 +8,7 @@ same ability from two sources never stacks (the best X counts).
 """
 from __future__ import annotations
 
-from rules.common import PUBLIC, Event, IllegalAction
+from rules.common import PUBLIC, Event, IllegalAction, term
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, roll_pool
@@ -134,20 +134,29 @@ def spend_karma(m: ModelState, n: int, why: str) -> None:
     m.karma -= n
 
 
-def record(state: GameState, m: ModelState | None, result: PoolResult, label: str) -> Event:
+def record(state: GameState, m: ModelState | None, result: PoolResult, label: str, stat: str = "") -> Event:
+    """The roll as an event that explains itself: the attribute and its value, each modifier with
+    its reason, the cap, the dice rolled, then the faces and the result."""
     data = result.to_public()
     data["model"] = m.uid if m else ""
     data["label"] = label
+    data["stat"] = stat
+    if result.pool is not None:
+        data["base"] = result.pool.base
+        data["modifiers"] = [[k, v] for k, v in result.pool.modifiers if v]
+        data["pool"] = (f"{stat} " if stat else "") + result.pool.describe()
     state.last_roll = {"model": m.uid if m else "", "label": label, "result": result.to_dict()}
     who = f"{m.name}: " if m else ""
-    return ev("roll", f"{who}{label} — {result.summary()}", **data)
+    explained = f"{data['pool']} → " if result.pool is not None else ""
+    return ev("roll", f"{who}{label} — {explained}{result.summary()}", **data)
 
 
 def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY,
                label: str = "", kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
                auto_mods: bool = True, default_effects: bool = False,
-               events: list[Event] | None = None) -> PoolResult:
-    """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here)."""
+               events: list[Event] | None = None, stat: str = "") -> PoolResult:
+    """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here).
+    `stat`: the attribute the pool comes from (COM, SHO, MIN, DEX…), named in the roll's line."""
     if karma > 2:
         raise IllegalAction("Karma can add at most 2 dice to a roll.")
     all_mods = (roll_mods(state, m, kind) if auto_mods else []) + list(mods or [])
@@ -157,7 +166,7 @@ def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BAS
     pool = build_pool(base, all_mods, state.house_rules.get("pool_order", "net_then_clamp"))
     result = roll_pool(state.rng, pool, difficulty, label=label)
     if events is not None:
-        events.append(record(state, m, result, label))
+        events.append(record(state, m, result, label, stat or kind))
         if default_effects:
             events.extend(default_crit_fumble(m, result))
     return result
@@ -207,27 +216,44 @@ def bond_maintenance(state: GameState, t: ModelState, e, why: str) -> list[Event
     c.karma -= 1
     events: list[Event] = [ev("bond_roll", f"{why}: {c.name} pays 1 Karma for a new Magic roll.", model=c.uid)]
     r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)",
-                   mods=[("target's Mind", -attr(t, "MIN"))], events=events)
+                   mods=[("target's Mind", -attr(t, "MIN"))], events=events, stat="MIN")
     if not r.success:
         events += break_bond(state, t, e, "the Magic roll failed")
     return events
 
 
 # ------------------------------------------------------------------ stun, damage, healing
+# The rules' own causes of a Stun, said in the reader's language (terms.stun_<key>); any other source
+# (a spell's name, what a player typed with /carnevale-table stun) is shown as given.
+STUN_SOURCES = {
+    "failed Morale": "failed_morale", "Stun ability": "stun_ability", "Critical in close combat": "melee_critical",
+    "Critical shot": "shot_critical", "fumbled Magic roll": "magic_fumble", "the Geyser's Critical": "geyser_critical",
+    "fumbled Run on Walls": "run_on_walls_fumble", "fumbled Rappel": "rappel_fumble",
+    "freed from a Spiritual Bond": "bond_freed", "failed Hold Breath": "hold_breath_failed",
+    "a fall as high as its Dexterity": "high_fall", "Pain Threshold": "pain_threshold",
+    "Naach-Tith Critical": "annulment_critical", "Mind Control": "mind_control", "Low Blow": "low_blow",
+    "Evil Eye": "evil_eye", "Combat Stress": "combat_stress", "an effect": "an_effect",
+}
+
+
+def stun_source(source: str) -> str | dict:
+    key = STUN_SOURCES.get(source)
+    return term(f"stun_{key}") if key else source
+
+
 def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False) -> list[Event]:
     if not m.in_play:
         return []
+    said = {"model": m.uid, "name": m.name, "source": source, "why": stun_source(source)}
     if m.stun_turn == state.turn and not drown and state.house_rules.get("second_stun_same_turn") == "ignored":
-        return [ev("stun_ignored", f"{m.name} has already been Stunned this Turn; the Stun ({source}) is ignored.",
-                   model=m.uid)]
+        return [Event("stun_ignored", said)]
     m.stun_turn = state.turn
     if m.stunned:
-        events = [ev("stun_damage", f"{m.name} is already Stunned: the Stun ({source}) becomes 1 damage "
-                                     "that ignores Protection.", model=m.uid)]
+        events = [Event("stun_damage", said)]
         events += apply_damage(state, m, 1, ignore_protection=True, source="second Stun")[1]
         return events
     m.stunned = True
-    events = [ev("stun", f"{m.name} is Stunned ({source}).", model=m.uid, source=source)]
+    events = [Event("stun", said)]
     if source != "freed from a Spiritual Bond":
         for t, e in bonds_of(state, m):
             events += bond_maintenance(state, t, e, f"{m.name} is Stunned")
@@ -266,21 +292,19 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
     events: list[Event] = []
     before = m.damage
     m.damage += lost
-    kind = "spiritual " if spiritual else ("flame " if flames else "")
-    events.append(ev("damage", f"{m.name} takes {amount} {kind}damage against Protection {prot}: "
-                               f"{lost} LP lost ({m.life_left}/{m.life} left).",
-                     model=m.uid, amount=amount, protection=prot, lost=lost, life_left=m.life_left,
-                     source=source))
+    kind = "damage_spiritual" if spiritual else ("damage_flame" if flames else "damage_plain")
+    events.append(Event("damage", {"model": m.uid, "name": m.name, "amount": amount, "nature": term(kind),
+                                   "protection": prot, "lost": lost, "life_left": m.life_left, "life": m.life,
+                                   "source": source}))
     if lost and m.damage >= m.life:
         events += fall_in_combat(state, m, attacker)
         return lost, events
     for i in thresholds(m.life_track):
         if before <= i < m.damage:
-            events.append(ev("pain", f"{m.name} crosses a Pain Threshold: {m.life_track[i]} dice on every roll.",
-                             model=m.uid, penalty=m.life_track[i]))
+            events.append(Event("pain", {"model": m.uid, "name": m.name, "penalty": m.life_track[i]}))
             if m.at_ready:
                 m.at_ready = ""
-                events.append(ev("at_ready_lost", f"{m.name} loses its At the Ready counter.", model=m.uid))
+                events.append(Event("at_ready_lost", {"model": m.uid, "name": m.name, "why": term("ready_pain")}))
             for t, e in bonds_of(state, m):
                 if e.caster == m.uid:
                     events += break_bond(state, t, e, f"{m.name} crossed a Pain Threshold")
@@ -324,8 +348,8 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
     m.killed_by = attacker
     m.activated = True
     m.at_ready = ""
-    events = [ev("fallen", f"{m.name} {'leaves the table and counts as Fallen' if fled else 'Falls in Combat'}.",
-                 model=m.uid, attacker=attacker)]
+    events = [Event("fallen", {"model": m.uid, "name": m.name, "attacker": attacker,
+                               "how": term("fallen_fled" if fled else "fallen_in_combat")})]
     for t, e in bonds_of(state, m):
         if e.caster == m.uid and t.in_play:
             events += break_bond(state, t, e, f"{m.name} fell")
@@ -347,7 +371,7 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         for c in state.squad(m.owner):
             if has(c, "Mind Control"):
                 r = model_roll(state, c, attr(c, "MIN"), label="Mind Control (a controlled model fell)",
-                               events=events)
+                               events=events, stat="MIN")
                 if not r.success:
                     events += stun(state, c, "Mind Control")
                 break
@@ -357,10 +381,10 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         if successor:
             events.append(ev("leader", f"{successor.name} becomes the main Leader.", model=successor.uid))
         if state.squad(m.owner):
-            events += morale_group(state, m.owner, "the Leader fell")
+            state.morale_due.append({"kind": "group", "player": m.owner, "reason": "the Leader fell"})
     left = state.squad(m.owner)
     if len(left) == 1 and not was_leader:
-        events += morale_single(state, left[0], 0, "last survivor of the squad")
+        state.morale_due.append({"kind": "single", "models": [left[0].uid], "reason": "last survivor of the squad"})
     elif len(left) > 1 and not was_leader:
         state.counter += 1
         state.morale_queue.append({"id": f"mor-{state.counter}", "player": m.owner, "fallen": m.uid})
@@ -378,20 +402,9 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
     return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
 
 
-def morale_single(state: GameState, m: ModelState, modifier: int = 0, reason: str = "") -> list[Event]:
-    if not m.in_play:
-        return []
-    events: list[Event] = []
-    base, mods, auto = morale_pool(state, m, modifier)
-    r = model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
-                   auto_mods=auto, events=events)
-    events += morale_result(state, m, r)
-    return events
-
-
 def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
     if r.success:
-        return [ev("morale_pass", f"{m.name} holds firm.", model=m.uid)]
+        return [Event("morale_pass", {"model": m.uid, "name": m.name})]
     events = stun(state, m, "failed Morale")
     if r.fumble:
         m.fleeing = True
@@ -400,25 +413,12 @@ def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]
     return events
 
 
-def morale_group(state: GameState, pid: str, reason: str = "", modifier: int = 0) -> list[Event]:
-    squad = state.squad(pid)
-    if not squad:
+def rally_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
+    """A fleeing model's End-of-Round Morale roll: success restores control; a failure keeps it fleeing."""
+    if not r.success:
         return []
-    roller = max(squad, key=lambda x: (attr(x, "MIN"), x.uid == state.players[pid].leader))
-    leader = first_leader(state, pid)
-    events: list[Event] = []
-    base, mods, auto = morale_pool(state, roller, modifier, single=False)
-    if leader and leader.command:
-        mods = mods + [("Leader's Command", leader.command)]
-    r = model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
-                   mods=mods, auto_mods=auto, events=events)
-    if r.success:
-        events.append(ev("morale_pass", f"The squad of {state.players[pid].name or pid} holds firm.", player=pid))
-        return events
-    events.append(ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid))
-    for m in squad:
-        events += morale_single(state, m, modifier, "group failure")
-    return events
+    m.fleeing = False
+    return [ev("rally", f"{m.name} regains control.", model=m.uid)]
 
 
 # ------------------------------------------------------------------ falls and water

@@ -203,6 +203,8 @@ class GameState(Serial):
     mad_minute: list[str] = field(default_factory=list)   # Event 16: models still to fire their free shot
     ready_due: str = ""                     # a model whose action ended while a reaction was pending
     fear_after: dict = field(default_factory=dict)   # fear_timing after_attack: {t: uid, x: modifier}
+    opportunities: list[dict] = field(default_factory=list)   # free Attacks of Opportunity on offer: {n, model, target}
+    morale_due: list[dict] = field(default_factory=list)   # Morale tests an action caused, rolled once it is done
     over: bool = False
     winner: str | None = None
     result: dict = field(default_factory=dict)
@@ -218,7 +220,7 @@ class GameState(Serial):
         try:
             return self.models[uid]
         except KeyError:
-            raise IllegalAction(f"There is no model '{uid[:40]}' in this game.") from None
+            raise IllegalAction("no_model", model=uid[:40]) from None
 
     def opponent(self, pid: str) -> str:
         return self.seats[1] if pid == self.seats[0] else self.seats[0]

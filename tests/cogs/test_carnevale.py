@@ -1,6 +1,7 @@
 """/carnevale through the cog layer: dice, odds, squads, and a full game of two sample squads."""
 import json
 
+from i18n.present import Presenter
 from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale.tables import AGENDAS
@@ -69,6 +70,10 @@ async def test_opposed_roll_in_one_message_names_the_tie_rule(bot, world):
     assert "**<@2> wins** the tie" in text
     await call(world, cog.opposed, 2, opponent=world.users[2], pool=3, their_pool=3)
     assert "another member" in last_private(world, 2)
+    # no dice on either side: a plain tie, said once
+    await call(world, cog.opposed, 2, opponent=world.users[3], pool=0, their_pool=0)
+    text = world.last("channel:10").content
+    assert "**A tie**: neither side wins." in text and "a tie: a tie" not in text
 
 
 async def test_odds_are_exact_and_private(bot, world):
@@ -106,6 +111,8 @@ async def test_squad_building_refuses_over_limit_with_a_clear_reason(bot, world)
     assert "Frequency" in last_private(world, 2)
     await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
     assert "147/150 points" in last_private(world, 2)
+    # an unnamed model is its profile, said once (not "Hybrid (Hybrid)")
+    assert "`3.` Hybrid — " in last_private(world, 2) and "Hybrid (Hybrid)" not in last_private(world, 2)
     await call(world, cog.squad_add, 2, squad="Small", profile="Hybrid")
     refusal = last_private(world, 2)
     assert "Cannot add Hybrid" in refusal and "costs 173 points, over the limit of 150 by 23" in refusal
@@ -326,7 +333,7 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
             break
         prompt = ENGINE.pending(state)[-1]
         message = world.last("channel:10", with_view=True)
-        assert message.content.endswith(prompt.text) or prompt.text in message.content
+        assert Presenter("en", "carnevale").prompt(prompt) in message.content
         ids = [o.id for o in prompt.options]
         await choose(world, message, world.users[int(prompt.player)], prompt, "end" if "end" in ids else ids[0])
     assert state.phase == "end_round"
@@ -538,8 +545,11 @@ async def test_campaign_ledger_across_adventures(bot, world):
     assert "no campaign yet" in last_private(world, 2)
     await call(world, cog.campaign_start, 2, squad="Rashaar")
     assert "ledger of **Rashaar** is open" in last_private(world, 2)
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=3, won=False)       # no adventure named
+    assert "Adventure 1: 3 VP → 3 Campaign Points (bank 3)." in world.public_text()
+    assert "(Adventure 1)" not in world.public_text()
     await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True, adventure="Unexpected Clash")
-    assert "7 VP and the win → 12 Campaign Points (bank 12)" in world.public_text()
+    assert "Adventure 2 (Unexpected Clash): 7 VP and the win → 12 Campaign Points (bank 15)" in world.public_text()
     await call(world, cog.campaign_experience, 2, squad="Rashaar", member="Hybrid")
     assert "Hybrid: rolled" in world.public_text() and "(needs 8+)" in world.public_text()
     await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Citizen of Venice")
@@ -551,14 +561,14 @@ async def test_campaign_ledger_across_adventures(bot, world):
     await call(world, cog.campaign_bonus, 2, squad="Rashaar", vp=7, members="Magi-Rashaar")
     assert "non-Leader" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")
-    assert "the bank holds 12" in last_private(world, 2)
+    assert "the bank holds 15" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=10, what="a Lantern")
     data = await bot.store.character(1, 2, "carnevale", "Rashaar")
-    assert data["campaign"]["bank"] == 2 and len(data["campaign"]["adventures"]) == 1
+    assert data["campaign"]["bank"] == 5 and len(data["campaign"]["adventures"]) == 2
     await call(world, cog.campaign_upkeep, 2, squad="Rashaar")
     await call(world, cog.campaign_show, 2, squad="Rashaar")
     shown = last_private(world, 2)
-    assert "bank **2 CP**" in shown and "1/5 adventures" in shown and "Unexpected Clash: 7 VP — won → 12 CP" in shown
+    assert "bank **5 CP**" in shown and "2/5 adventures" in shown and "Unexpected Clash: 7 VP — won → 12 CP" in shown
     # another member cannot touch this ledger
     await call(world, cog.campaign_spend, 3, squad="Rashaar", amount=1, what="theft")
     assert "no squad called" in last_private(world, 3)
@@ -608,20 +618,31 @@ async def test_a_finished_game_is_recorded_in_both_campaign_ledgers(bot, world):
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
                adventure="unexpected_clash", deploy_all=True)
     game = await bot.store.active_game(1, 10)
+    await call(world, cog.damage, 2, model="a3", amount=50, ignore_protection=True)     # the Hybrid falls
     await call(world, cog.concede, 3)
     result = (await bot.store.game(game.id)).state["result"]["vp"]
     records = {u: (await bot.store.character(1, u, "carnevale", n))["campaign"] for u, n in ((2, "Rashaar"),
                                                                                           (3, "Guild"))}
-    # 1 VP per own model alive, the Trifling Citizen of Venice ignored (3 and 4), nobody killed;
+    # 1 VP per own model alive, the Trifling Citizen of Venice ignored (2 and 4); each fallen enemy counts
+    # for the other side (the Hybrid, for Bruno);
     # Campaign Points = VP, +5 for the winner (the side that did not concede)
-    assert (result["2"]["alive"], result["3"]["alive"], result["2"]["kills"]) == (3, 4, 0)
+    assert (result["2"]["alive"], result["3"]["alive"], result["2"]["kills"], result["3"]["kills"]) == (2, 4, 0, 1)
     for u, won in ((2, True), (3, False)):
         (adv,) = records[u]["adventures"]
         assert adv["name"] == "Unexpected Clash" and adv["won"] is won and adv["vp"] == result[str(u)]["total"]
         assert adv["cp"] == adv["vp"] + (5 if won else 0) and records[u]["bank"] == adv["cp"]
+    assert (records[2]["adventures"][0]["fallen"], records[3]["adventures"][0]["fallen"]) == (["Hybrid"], [])
     text = world.public_text()
     assert f"→ {records[2]['bank']} Campaign Points (bank {records[2]['bank']})" in text
     assert f"→ {records[3]['bank']} Campaign Points (bank {records[3]['bank']})" in text
+    # only the Hybrid fell: only it rolls on the Fallen table, once
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Ugdru-Rashaar")
+    assert last_private(world, 2) == ("Ugdru-Rashaar did not fall in Unexpected Clash: only a model that Fell in "
+                                      "Combat rolls on the Fallen table.")
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Hybrid")
+    assert "Hybrid: rolled" in world.public_text()
+    await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Hybrid")
+    assert last_private(world, 2) == "Hybrid has already rolled on the Fallen table after Unexpected Clash."
 
 
 async def test_campaign_powers_hostage_and_legacy_commands(bot, world):
@@ -667,3 +688,62 @@ async def test_gondola_capacity_through_the_status_command(bot, world):
     await call(world, cog.status, 2, model="a3", status="on_gondola", gondola="g2")
     models = (await bot.store.game(game.id)).state["models"]
     assert (models["a2"]["gondola"], models["a3"]["gondola"]) == ("g1", "g2")
+
+
+async def fumbling_game(bot, world, monkeypatch):
+    """A game where Alice's Citizen of Venice (a4, the fewest dice) fumbles its first attack on the
+    Pulcinella (b3): the seed is searched for through the engine, then the cog plays it."""
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    for seed in range(1, 400):
+        game = await start_game(bot, world, monkeypatch, seed)
+        state = ENGINE.load_state(game.state)
+        winner = state.initiative["winner"]
+        order = Choose("order-r1", ("me" if winner == "2" else "opponent",))
+        ordered, _ = peek(state, [(winner, order)])
+        try:
+            after, _ = peek(ordered, [("2", A.Activate("a4")), ("2", A.Attack("a4", "b3"))])
+        except Exception:
+            after = None
+        if after is not None and [p.kind for p in ENGINE.pending(after)] == ["opportunity"]:
+            await click(world, world.last("channel:10", with_view=True), world.users[int(winner)],
+                        index=0 if winner == "2" else 1)
+            cog = cog_of(bot)
+            await call(world, cog.activate, 2, model="a4")
+            await call(world, cog.attack, 2, model="a4", target="b3")
+            return game
+        await bot.store.end_game(game)
+        world.sent.clear()
+    raise AssertionError("no seed in range")
+
+
+async def test_a_fumble_offers_the_attack_of_opportunity_as_buttons(bot, world, monkeypatch):
+    from bench.messages import answer, prompt_message
+    game = await fumbling_game(bot, world, monkeypatch)
+    assert "Pulcinella may make a free Attack of Opportunity on Citizen of Venice (Fumble)." in world.public_text()
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    (prompt,) = ENGINE.pending(state)
+    assert (prompt.kind, prompt.player) == ("opportunity", "3")
+    message = prompt_message(world, game.id, prompt.id)
+    labels = [item.item.label for item in message.view.children]
+    assert labels == ["Attack Citizen of Venice (free)", "Let it go"]
+    assert "Citizen of Venice fumbled against Pulcinella: make a free Attack of Opportunity (0 AP) on " \
+           "Citizen of Venice?" in message.content
+    # Alice's other actions wait for Bruno's answer
+    await call(world, cog_of(bot).end, 2, model="a4")
+    assert "Pulcinella may first make a free Attack of Opportunity on Citizen of Venice" in last_private(world, 2)
+    assert await answer(world, game.id, prompt, ["take"], world.users[3])
+    state = ENGINE.load_state((await bot.store.game(game.id)).state)
+    assert state.opportunities == [] and state.active == "a4"
+    assert "Pulcinella — Attack of Opportunity on Citizen of Venice" in world.public_text()
+
+
+async def test_the_attack_of_opportunity_by_command(bot, world, monkeypatch):
+    game = await fumbling_game(bot, world, monkeypatch)
+    version = (await bot.store.game(game.id)).version
+    await call(world, cog_of(bot).attack, 3, model="b3", target="a4", opportunity=True)
+    assert last_private(world, 3) == "✓ Done."
+    record = await bot.store.game(game.id)
+    assert record.version == version + 1 and record.state["opportunities"] == []
+    await call(world, cog_of(bot).attack, 3, model="b3", target="a4", opportunity=True)
+    assert "has no free Attack of Opportunity on Citizen of Venice" in last_private(world, 3)

@@ -47,3 +47,14 @@ def test_game_sheet_puts_the_squads_side_by_side():
     pack = load_sample_pack()
     single = squad_view(pack, Squad("Bravi", "The Guild", 250, [SquadMember("Capodecime", leader=True)]), "u1")
     assert Image.open(io.BytesIO(R.game_sheet(single))).size[0] == 784
+
+
+def test_a_squad_sheet_outside_a_game_shows_no_round():
+    from rules.carnevale import load_sample_pack, squad_view
+    squad = Squad("Bravi", "The Guild", 250, [SquadMember("Capodecime", leader=True)])
+    img = Image.open(io.BytesIO(R.squad_sheet(squad_view(load_sample_pack(), squad)))).convert("L")
+    corner = img.crop((img.width - 160, 8, img.width - R.MARGIN, 34))      # where a game's "Round 2/5" goes
+    assert corner.getextrema()[0] == corner.getextrema()[1]                 # one colour: nothing drawn
+    in_game = Image.open(io.BytesIO(R.squad_sheet(ENGINE.view_for(_state(), "1"), "1"))).convert("L")
+    corner = in_game.crop((in_game.width - 160, 8, in_game.width - R.MARGIN, 34))
+    assert corner.getextrema()[0] != corner.getextrema()[1]

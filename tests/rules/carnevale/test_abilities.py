@@ -112,7 +112,7 @@ def test_disengage_reactions_by_prompt():
     p = ENGINE.pending(s)[0]
     assert p.player == P2 and {o.id for o in p.options} == {"aoo", "block", "none"}
     s, ev = apply(s, Choose(p.id, ("aoo",)), P2)
-    assert "attack" in kinds(ev)
+    assert "opportunity_attack" in kinds(ev)
     p = ENGINE.pending(s)[0]
     s, ev = apply(s, Choose(p.id, ("none",)), P2)
     assert "disengaged" in kinds(ev) and ENGINE.pending(s)[0].id.startswith("do-")
@@ -327,7 +327,7 @@ def test_savage_gains_d5_ap():
 def test_slow_activates_last():
     s = base()
     give(s, "a2", "Slow")
-    with pytest.raises(IllegalAction, match="Slow"):
+    with pytest.raises(IllegalAction, match="slow"):
         apply(s, A.Activate("a2"), P1)
 
 

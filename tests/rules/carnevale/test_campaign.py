@@ -87,6 +87,24 @@ def test_fallen_in_combat_table():
     assert C.fallen_roll(Rng.from_seed(1), h, first=2, second=1)["result"].startswith("dies") and h.dead
 
 
+def test_only_a_member_who_fell_in_the_recorded_game_rolls_on_the_fallen_table():
+    rec = record()
+    names = [m.name for m in rec.members]
+    fell = [(name, name == "Butcher") for name in names]             # the game's models, in squad order
+    assert C.fallen_in_game(rec, fell) == ["Butcher"]
+    C.record_adventure(rec, "Unexpected Clash", 12, False, fallen=C.fallen_in_game(rec, fell))
+    with pytest.raises(IllegalAction) as exc:
+        C.injury_roll(rec, "Harlot")
+    assert (exc.value.code, exc.value.params) == ("not_fallen", {"member": "Harlot", "adventure": "Unexpected Clash"})
+    assert C.injury_roll(rec, "Butcher", first=5)["result"] == "recovers"
+    with pytest.raises(IllegalAction) as exc:                          # one roll per fall
+        C.injury_roll(rec, "Butcher", first=5)
+    assert exc.value.code == "injury_rolled"
+    # an adventure recorded by hand (played without the bot): any member may roll
+    C.record_adventure(rec, "Rescue of the Prisoner", 8, True)
+    assert C.injury_roll(rec, "Harlot", first=4, second=3)["result"] == "−1 DEX"
+
+
 def test_upkeep_pays_injuries_first_then_independents():
     rec = record()
     C.record_adventure(rec, "Unexpected Clash", 12, False)

@@ -288,7 +288,7 @@ def test_a_reinforcements_first_action_must_be_a_move():
     assert "melee" not in opts and "shoot" not in opts and {"walk", "run", "end"} <= opts
     for action in (A.Attack("a3", "b2"), A.Shoot("a3", "b2"), A.SpendAP("a3", "clear_stun"),
                    A.SpendAP("a3", "at_ready_melee"), A.Fall("a3", 3, voluntary=True)):
-        with pytest.raises(IllegalAction, match="first action must be a Move"):
+        with pytest.raises(IllegalAction, match="entering"):
             apply(s, action, P1)
     s, _ = apply(s, A.Fall("a3", 0.5), P1)                             # being pushed off is no action of its own
     s, _ = apply(s, A.SpendAP("a3", "walk"), P1)

@@ -130,7 +130,7 @@ def test_spell_buttons_drive_a_cast():
     p = ENGINE.pending(s)[-1]
     s, _ = apply(s, Choose(p.id, ("cast",)), P1)
     p = ENGINE.pending(s)[-1]
-    blessing = [o.id for o in p.options if o.label.startswith("Blessing")][0]
+    blessing = [o.id for o in p.options if o.args.get("spell") == "Blessing"][0]
     s, _ = apply(s, Choose(p.id, (blessing,)), P1)
     p = ENGINE.pending(s)[-1]
     s, _ = apply(s, Choose(p.id, ("a2",)), P1)
@@ -144,8 +144,8 @@ def test_spell_buttons_drive_a_cast():
 def test_casting_in_contact_provokes_attacks_of_opportunity_before_the_roll():
     s = mages()
     s, ev = apply(s, A.Cast("a1", "Walk Between Worlds", enemies=("b2",)), P1)
-    order = [e.kind for e in ev if e.kind in ("cast", "attack", "roll")]
-    assert order[0] == "cast" and order[1] == "attack"
+    order = [e.kind for e in ev if e.kind in ("cast", "opportunity_attack", "roll")]
+    assert order[0] == "cast" and order[1] == "opportunity_attack"
     magic = [i for i, e in enumerate(ev) if e.kind == "roll" and "Magic" in e.data["label"]][0]
-    attack = [i for i, e in enumerate(ev) if e.kind == "attack"][0]
+    attack = [i for i, e in enumerate(ev) if e.kind == "opportunity_attack"][0]
     assert attack < magic
