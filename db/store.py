@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import secrets
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
@@ -30,7 +31,7 @@ log = logging.getLogger("bauta.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox",
-                 "known_gms")
+                 "outbox_sent", "known_gms")
 
 # Every this many actions a log row keeps a whole (compressed) snapshot of the state before it
 # instead of a delta: an unreadable delta then costs at most this many steps of history.
@@ -311,6 +312,13 @@ class Store:
                               (guild_id, channel_id))
         return GameRecord.from_row(row) if row else None
 
+    async def successor(self, game: GameRecord) -> GameRecord | None:
+        """The game opened in `game`'s channel after it (a lobby's Start creates it in the
+        transaction that ends the lobby, so the next game there is the one it opened)."""
+        row = await self._one("SELECT * FROM games WHERE guild_id = ? AND channel_id = ? AND id > ? ORDER BY id LIMIT 1",
+                              (game.guild_id, game.channel_id, game.id))
+        return GameRecord.from_row(row) if row else None
+
     async def idle_games(self, older_than: str | None = None) -> list[GameRecord]:
         """Active games in guilds with a reminder set, idle longer than their guild's reminder
         (or than `older_than`, an ISO time, when given)."""
@@ -442,7 +450,8 @@ class Store:
              VersionConflict("The game changed while undoing; try again.")),
             ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])),
             ("UPDATE outbox SET status = 'dropped' WHERE game_id = ? AND seq >= ? AND status = 'pending'",
-             (game.id, oldest["seq"])))
+             (game.id, oldest["seq"])),
+            ("DELETE FROM outbox_sent WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])))
         undone = len(rows)
         return await self._written_game(game.id), undone
 
@@ -499,15 +508,42 @@ class Store:
         return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
 
     async def mark_published(self, game_id: int, seq: int) -> None:
-        """Everything action `seq` of the game caused went out (its publish finished)."""
+        """Everything action `seq` of the game caused went out (its publish finished): nothing
+        publishes it again, so the record of its single messages goes too."""
         await self._write(("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
-                           "AND status = 'pending'", (now(), game_id, seq)))
+                           "AND status = 'pending'", (now(), game_id, seq)),
+                          ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq)))
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)
         if ids:
-            await self._write((f"UPDATE outbox SET status = 'sent', sent_at = ? WHERE id IN ({', '.join('?' * len(ids))})",
-                               (now(), *ids)))
+            marks = ", ".join("?" * len(ids))
+            await self._write((f"UPDATE outbox SET status = 'sent', sent_at = ? WHERE id IN ({marks})", (now(), *ids)),
+                              ("DELETE FROM outbox_sent WHERE EXISTS (SELECT 1 FROM outbox o WHERE o.id IN "
+                               f"({marks}) AND o.game_id = outbox_sent.game_id AND o.seq = outbox_sent.seq)", ids))
+
+    async def record_sent(self, guild_id: int, game_id: int, seq: int, slot: str, message_id: int | None) -> None:
+        """One message of action `seq`'s publish went out, in `slot` (its destination and order
+        there): a re-publish of the action after a crash skips it."""
+        await self._write(("INSERT INTO outbox_sent (guild_id, game_id, seq, slot, message_id, sent_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seq, slot) DO NOTHING",
+                           (guild_id, game_id, seq, slot, message_id, now())))
+
+    async def sent_slots(self, game_id: int, seq: int) -> dict[str, int | None]:
+        """The slots of action `seq`'s publish already sent → their message ids."""
+        rows = await self._all("SELECT slot, message_id FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return {r["slot"]: r["message_id"] for r in rows}
+
+    async def deployment_salt(self) -> str:
+        """A random word chosen once per database: message nonces derived from game ids must not
+        collide with another deployment's (a test database) running as the same bot user."""
+        value = await self.get_meta("outbox_salt")
+        if value is None:
+            await self._write(("INSERT INTO meta (key, value) VALUES ('outbox_salt', ?) ON CONFLICT (key) DO NOTHING",
+                               (secrets.token_hex(8),)))
+            value = await self.get_meta("outbox_salt")
+        assert value is not None        # written just now, by us or by a process racing us
+        return value
 
     # ------------------------------------------------------------------ characters and packs
     async def save_character(self, guild_id: int, owner_id: int, system: str, name: str, data: dict) -> None:
