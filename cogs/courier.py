@@ -1,10 +1,23 @@
-"""Delivery: posting in channels, DMs (remembering closed ones), editing what the bot posted."""
+"""Delivery: posting in channels, DMs (remembering closed ones), editing what the bot posted.
+
+Each message of an action's publish goes out once, even when a crash cuts the publish short and
+the outbox sweep publishes the action again: inside `Courier.publishing(slots)` every send takes
+the next slot of its destination ("c<channel>#0", "u<user>#1"), skips a slot the store says was
+sent, carries a nonce derived from the slot (Discord enforces it: a second message with the same
+nonce within a few minutes is not created, which covers a crash between a send and its record),
+and records the slot once Discord took the message. An edit needs none of this: doing it twice
+leaves one message.
+"""
 from __future__ import annotations
 
+import contextvars
+import hashlib
 import logging
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
 from typing import Any
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import discord
 
@@ -55,6 +68,29 @@ def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 
+# ---------------------------------------------------------------------------- once per slot
+@dataclass
+class Slots:
+    """The messages of one action's publish: `sent` the slots already out (→ message id), `counts`
+    how many sends each destination has had in this publish so far."""
+    guild_id: int
+    game_id: int
+    seq: int
+    sent: dict[str, int | None] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def take(self, where: str) -> str:
+        """The slot of the next send to `where`, counted whether or not it goes out (a DM skipped
+        in one run and refused in another keeps the later slots in step)."""
+        n = self.counts.get(where, 0)
+        self.counts[where] = n + 1
+        return f"{where}#{n}"
+
+
+# The publish under way in this task (a context variable: concurrent publishes never mix slots).
+_publishing: contextvars.ContextVar[Slots | None] = contextvars.ContextVar("bauta_publishing", default=None)
+
+
 # ---------------------------------------------------------------------------- delivery
 class Courier:
     """Sends to channels and DMs, and remembers closed DMs so we do not retry on every event
@@ -66,6 +102,37 @@ class Courier:
         self.bot = bot
         self.store = store
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
+        self._salt: str | None = None
+
+    @contextmanager
+    def publishing(self, slots: Slots) -> Iterator[None]:
+        """Send inside as one action's publish: once per slot (see the module's docstring)."""
+        token = _publishing.set(slots)
+        try:
+            yield
+        finally:
+            _publishing.reset(token)
+
+    @staticmethod
+    def keyed() -> bool:
+        """Whether sends now are an action's publish (counted by slot)."""
+        return _publishing.get() is not None
+
+    async def nonce(self, slots: Slots, slot: str) -> int:
+        """The slot's nonce: the same in every process of this deployment, at most 19 digits
+        (Discord takes up to 25 characters), and another database's differ."""
+        if self._salt is None:
+            self._salt = await self.store.deployment_salt()
+        digest = hashlib.sha256(f"{self._salt}:{slots.game_id}:{slots.seq}:{slot}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1 or 1
+
+    async def _sent(self, slots: Slots, slot: str, message: Any) -> None:
+        message_id = getattr(message, "id", None)
+        slots.sent[slot] = message_id
+        try:
+            await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, message_id)
+        except Exception:  # noqa: BLE001 - the message is out; a lost record only risks a nonce-deduplicated resend
+            log.exception("could not record message %s of game %s action %s", slot, slots.game_id, slots.seq)
 
     async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
         key = (guild_id, user_id)
@@ -87,11 +154,21 @@ class Courier:
         channel = await self.channel(channel_id)
         if channel is None:
             return None
+        slots = _publishing.get()
+        slot = slots.take(f"c{channel_id}") if slots is not None else None
+        if slots is not None and slot is not None:
+            if slot in slots.sent:      # posted before a crash: the message that is there
+                known = slots.sent[slot]
+                return channel.get_partial_message(known) if known and hasattr(channel, "get_partial_message") else None
+            kwargs["nonce"] = await self.nonce(slots, slot)
         try:
-            return await channel.send(content, **kwargs)
+            message = await channel.send(content, **kwargs)
         except discord.HTTPException as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
+        if slots is not None and slot is not None:
+            await self._sent(slots, slot, message)
+        return message
 
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
                    file: discord.File | None = None) -> bool:
@@ -121,13 +198,19 @@ class Courier:
     async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
         """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
         their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
+        slots = _publishing.get()
+        slot = slots.take(f"u{user_id}") if slots is not None else None
+        if slots is not None and slot in slots.sent:
+            return SENT         # sent before a crash cut the publish short
         if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
             return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
+        if slots is not None and slot is not None:
+            kwargs["nonce"] = await self.nonce(slots, slot)
         try:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
-            await user.send(content, **kwargs)
+            message = await user.send(content, **kwargs)
         except discord.Forbidden:
             # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
             await self.store.mark_dm_closed(guild_id, user_id)
@@ -136,6 +219,8 @@ class Courier:
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return SKIPPED
+        if slots is not None and slot is not None:
+            await self._sent(slots, slot, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None

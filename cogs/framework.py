@@ -33,7 +33,7 @@ from rules.common.lobby import Lobby
 
 from . import botplayer, systems
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
-from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, chunks, display_name, mention
+from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
 from .replies import Deadline, reply, settle
 
@@ -79,6 +79,10 @@ class GameHost:
         self._last_pinged: dict[int, str] = {}
         # A lobby's successor, created in the lobby's last transaction, announced by its publish.
         self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
+        # Actions committed here whose publish has not begun, by (game, seq): nothing of theirs
+        # is sent yet (so their first publish reads nothing). `_publishing`: publishes under way.
+        self._owed: dict[tuple[int, int], Slots] = {}
+        self._publishing: set[tuple[int, int]] = set()
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -256,16 +260,18 @@ class GameHost:
             owed = [_owed(before)]      # the outbox: its messages are owed until a publish ends
             try:
                 if after is None:
-                    return await self.store.commit_action(*logged, end=over, outbox=owed), outcome, before
+                    return self._owe(await self.store.commit_action(*logged, end=over, outbox=owed)), outcome, before
                 name, seats, options = after
                 nxt, started = await self._setup(game.guild_id, name, seats, options)
+                # the new game's set-up events go in the outbox too: a re-publish announces it
+                owed = [{**owed[0], "opened": [e.to_dict() for e in started.events]}]
                 ended, opened = await self.store.commit_and_create(
                     *logged, name, list(seats), nxt.engine.dump_state(started.state),
                     int(actor.id) if actor.id.isdigit() else game.created_by, outbox=owed,
                     # the players' names and languages, gathered as they joined, go with them
                     meta={k: game.meta[k] for k in ("names", "locales") if k in game.meta})
                 self._opened[ended.id] = (opened, started.state, started.events)
-                return ended, outcome, before
+                return self._owe(ended), outcome, before
             except VersionConflict:
                 fresh = await self.store.game(game.id)
                 if fresh is None or not fresh.active:
@@ -300,9 +306,30 @@ class GameHost:
             # published, and a retry of the same click is refused as already made.
             log.info("could not acknowledge a click: %s", exc)
 
+    def _owe(self, game: GameRecord) -> GameRecord:
+        self._owed[(game.id, game.version)] = Slots(game.guild_id, game.id, game.version)
+        return game
+
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                       events: Sequence[Event], before: set[str], dm_prompts: bool = True) -> None:
+        """Post what an action (or a status, an undo) has to say. The publish of an action sends
+        each of its messages once: right after its commit, and again from the outbox after a crash
+        cut it short (`deliver_outbox`; see cogs/courier.py). Anything else (a status) sends
+        anew; a publish nested in an action's (its lobby's new game) counts among its messages."""
+        key = (game.id, game.version)
+        slots = self._owed.pop(key, None)
+        if slots is None:
+            return await self._publish(interaction, game, state, events, before, dm_prompts)
+        self._publishing.add(key)
+        try:
+            with self.courier.publishing(slots):
+                await self._publish(interaction, game, state, events, before, dm_prompts)
+        finally:
+            self._publishing.discard(key)
+
+    async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
+                       events: Sequence[Event], before: set[str], dm_prompts: bool) -> None:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
@@ -416,20 +443,41 @@ class GameHost:
         """Publish the actions whose publish never finished (the process died between the commit and
         its messages): at start-up, and on a timer for those older than `older_than` (leaving the
         newest to the publish under way). An action overtaken by a later one is only marked: the
-        later publish posted the prompts that are current. Returns how many actions were published."""
+        later publish posted the prompts that are current. The messages a cut-short publish sent
+        are not sent again. Returns how many actions were published."""
         cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
         for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
+            key = (message.game_id, message.seq)
+            if key in self._publishing:
+                continue            # its publish is under way here; it marks the action itself
+            self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
             record = await self.store.action(message.game_id, message.seq)
             if game is not None and record is not None and game.version == message.seq and not record.undone:
-                engine = systems.get(game.system).engine
-                events = [Event.from_dict(e) for e in record.events]
-                await self.publish(None, game, engine.load_state(game.state), events,
-                                   before=set(message.payload.get("before", [])))
-                published += 1
+                if await self._reopen(game, message.payload):
+                    engine = systems.get(game.system).engine
+                    events = [Event.from_dict(e) for e in record.events]
+                    self._owed[key] = Slots(game.guild_id, game.id, game.version,
+                                            sent=await self.store.sent_slots(game.id, game.version))
+                    await self.publish(None, game, engine.load_state(game.state), events,
+                                       before=set(message.payload.get("before", [])))
+                    published += 1
             await self.store.mark_sent([message.id])
         return published
+
+    async def _reopen(self, game: GameRecord, owed: dict) -> bool:
+        """Before a lobby's Start is published again: the game it opened, to announce with it
+        (`_opened` was lost with the process). False when that game has moved on already: its
+        own publishes posted what is current."""
+        if "opened" not in owed or game.id in self._opened:
+            return True
+        opened = await self.store.successor(game)
+        if opened is None or opened.version > 0:
+            return False
+        engine = systems.get(opened.system).engine
+        self._opened[game.id] = (opened, engine.load_state(opened.state), [Event.from_dict(e) for e in owed["opened"]])
+        return True
 
     async def remind_idle(self) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
@@ -490,7 +538,9 @@ class GameHost:
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
         """A public message in the game's channel: as a followup of a publicly answered interaction
         there (no extra permission needed), else as an ordinary channel message."""
-        if (interaction is not None and interaction.channel_id == game.channel_id
+        # An action's publish posts in the channel: a followup (a webhook) takes no nonce, so it
+        # could be doubled by a crash (see cogs/courier.py).
+        if (interaction is not None and interaction.channel_id == game.channel_id and not self.courier.keyed()
                 and interaction.response.is_done() and not interaction.extras.get("bauta_private_ack")):
             return await interaction.followup.send(content, **kwargs)
         return await self.courier.send_channel(game.channel_id, content, **kwargs)
