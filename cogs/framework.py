@@ -449,8 +449,9 @@ class GameHost:
         published = 0
         for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
             key = (message.game_id, message.seq)
-            if key in self._publishing:
-                continue            # its publish is under way here; it marks the action itself
+            if key in self._publishing:     # its publish is under way here; it marks the action itself
+                await self.store.release_outbox([message.id])
+                continue
             self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
             record = await self.store.action(message.game_id, message.seq)

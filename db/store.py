@@ -507,6 +507,13 @@ class Store:
             f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *", (until, *params, limit, *params)))
         return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
 
+    async def release_outbox(self, ids: Iterable[int]) -> None:
+        """Give claimed messages back unsent (their action is being published by someone else):
+        the next sweep may claim them at once instead of after the lease."""
+        ids = list(ids)
+        if ids:
+            await self._write((f"UPDATE outbox SET claimed_until = NULL WHERE id IN ({', '.join('?' * len(ids))})", ids))
+
     async def mark_published(self, game_id: int, seq: int) -> None:
         """Everything action `seq` of the game caused went out (its publish finished): nothing
         publishes it again, so the record of its single messages goes too."""

@@ -196,3 +196,16 @@ async def test_a_lobby_started_just_before_a_crash_opens_its_game_after_the_rest
         assert await second.host.deliver_outbox() == 0
     finally:
         await second.close()
+
+
+async def test_a_sweep_leaves_an_action_being_published_here_to_its_publish(bot, world):
+    game, card = await play_click(world)
+    engine = systems.get("duel").engine
+    prompt = engine.pending(engine.load_state((await bot.store.game(game.id)).state))[0]
+    record, _, _ = await bot.host.commit(await bot.store.game(game.id), Choose(prompt.id, (prompt.options[0].id,)),
+                                         Actor("2"))
+    bot.host._publishing.add((game.id, record.version))      # its publish has begun, here
+    assert await bot.host.deliver_outbox() == 0
+    bot.host._publishing.clear()
+    # the claim was given back: the action is not stuck behind a lease
+    assert len(await bot.store.claim_outbox()) == 1

@@ -135,3 +135,12 @@ async def test_the_successor_is_the_next_game_opened_in_the_same_channel(store):
     lobby, opened = await store.commit_and_create(lobby, "2", {}, {"n": 1}, [], "duel", ["2", "3"], {"s": 1}, 2)
     assert (await store.successor(lobby)).id == opened.id and opened.id > elsewhere.id
     assert await store.successor(opened) is None
+
+
+async def test_a_released_claim_can_be_claimed_again_at_once(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    claimed = await store.claim_outbox()
+    assert await store.claim_outbox() == []
+    await store.release_outbox(m.id for m in claimed)
+    assert [m.payload for m in await store.claim_outbox()] == [{"n": 1}]
