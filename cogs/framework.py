@@ -312,24 +312,26 @@ class GameHost:
 
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
-                      events: Sequence[Event], before: set[str], dm_prompts: bool = True) -> None:
+                      events: Sequence[Event], before: set[str], dm_prompts: bool = True, late: bool = False) -> None:
         """Post what an action (or a status, an undo) has to say. The publish of an action sends
         each of its messages once: right after its commit, and again from the outbox after a crash
         cut it short (`deliver_outbox`; see cogs/courier.py). Anything else (a status) sends
-        anew; a publish nested in an action's (its lobby's new game) counts among its messages."""
+        anew; a publish nested in an action's (its lobby's new game) counts among its messages.
+        `late`: the action was overtaken before its publish was done; only its events go out (its
+        prompts, a game's end and the board are the later action's to show)."""
         key = (game.id, game.version)
         slots = self._owed.pop(key, None)
         if slots is None:
-            return await self._publish(interaction, game, state, events, before, dm_prompts)
+            return await self._publish(interaction, game, state, events, before, dm_prompts, late)
         self._publishing.add(key)
         try:
             with self.courier.publishing(slots):
-                await self._publish(interaction, game, state, events, before, dm_prompts)
+                await self._publish(interaction, game, state, events, before, dm_prompts, late)
         finally:
             self._publishing.discard(key)
 
     async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
-                       events: Sequence[Event], before: set[str], dm_prompts: bool) -> None:
+                       events: Sequence[Event], before: set[str], dm_prompts: bool, late: bool) -> None:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
@@ -366,8 +368,8 @@ class GameHost:
             for text in chunks([header, *gm_lines]):
                 await self.courier.send_channel(settings.gm_channel_id, text)
 
-        prompts = engine.pending(state)
-        over = engine.is_over(state)
+        prompts = [] if late else engine.pending(state)
+        over = not late and engine.is_over(state)
         public_prompts: list[Prompt] = []
         gm_waiting = False
         for prompt in prompts:
@@ -426,7 +428,7 @@ class GameHost:
                              allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
         if interaction is not None and str(interaction.user.id) in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
-        if system.after_publish is not None:
+        if system.after_publish is not None and not late:
             await system.after_publish(self, interaction, game, state, events)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
@@ -436,18 +438,20 @@ class GameHost:
             intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
         await self.store.mark_published(game.id, game.version)
-        await botplayer.drive(self, interaction, game)
+        if not late:
+            await botplayer.drive(self, interaction, game)
 
     async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
-                             older_than: timedelta | None = None) -> int:
+                             older_than: timedelta | None = None, abandoned: bool = False) -> int:
         """Publish the actions whose publish never finished (the process died between the commit and
         its messages): at start-up, and on a timer for those older than `older_than` (leaving the
-        newest to the publish under way). An action overtaken by a later one is only marked: the
-        later publish posted the prompts that are current. The messages a cut-short publish sent
-        are not sent again. Returns how many actions were published."""
+        newest to the publish under way). An action overtaken by a later one sends its events
+        only (`late`): the later publish posted the prompts that are current. The messages a
+        cut-short publish sent are not sent again. `abandoned`: earlier claims are a dead
+        process's (see `claim_outbox`). Returns how many actions were published."""
         cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
-        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
+        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned):
             key = (message.game_id, message.seq)
             if key in self._publishing:     # its publish is under way here; it marks the action itself
                 await self.store.release_outbox([message.id])
@@ -455,22 +459,24 @@ class GameHost:
             self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
             record = await self.store.action(message.game_id, message.seq)
-            if game is not None and record is not None and game.version == message.seq and not record.undone:
-                if await self._reopen(game, message.payload):
-                    engine = systems.get(game.system).engine
-                    events = [Event.from_dict(e) for e in record.events]
-                    self._owed[key] = Slots(game.guild_id, game.id, game.version,
-                                            sent=await self.store.sent_slots(game.id, game.version))
-                    await self.publish(None, game, engine.load_state(game.state), events,
-                                       before=set(message.payload.get("before", [])))
-                    published += 1
+            if game is not None and record is not None and not record.undone:
+                late = game.version != message.seq or not await self._reopen(game, message.payload)
+                engine = systems.get(game.system).engine
+                events = [Event.from_dict(e) for e in record.events]
+                self._owed[key] = Slots(game.guild_id, game.id, message.seq,
+                                        sent=await self.store.sent_slots(game.id, message.seq))
+                # the game as that action left it, but for its state: a late publish reads none
+                await self.publish(None, GameRecord(**{**game.__dict__, "version": message.seq}),
+                                   engine.load_state(game.state), events,
+                                   before=set(message.payload.get("before", [])), late=late)
+                published += 1
             await self.store.mark_sent([message.id])
         return published
 
     async def _reopen(self, game: GameRecord, owed: dict) -> bool:
         """Before a lobby's Start is published again: the game it opened, to announce with it
-        (`_opened` was lost with the process). False when that game has moved on already: its
-        own publishes posted what is current."""
+        (`_opened` was lost with the process). False when that game has moved on already (its
+        own publishes posted what is current): the Start is late."""
         if "opened" not in owed or game.id in self._opened:
             return True
         opened = await self.store.successor(game)

@@ -93,6 +93,7 @@ class _AdvisoryLock:
 
 class PostgresStore(Store):
     dialect = "postgresql"
+    single_process = False
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, pool: asyncpg.Pool, url: str, schema: str | None = None):

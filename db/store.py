@@ -157,6 +157,9 @@ class RollStats:
 
 class Store:
     dialect = "sqlite"
+    # One bot process per SQLite file (several processes share a PostgreSQL database instead):
+    # at its start-up, whatever is claimed was claimed by a process that died.
+    single_process = True
     _SKIP_LOCKED = ""     # SQLite has one writer at a time: nothing to skip
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
@@ -480,16 +483,18 @@ class Store:
 
     async def claim_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
                            older_than: str | None = None, limit: int = 100,
-                           lease_seconds: float = OUTBOX_LEASE_SECONDS) -> list[OutboxMessage]:
+                           lease_seconds: float = OUTBOX_LEASE_SECONDS, abandoned: bool = False) -> list[OutboxMessage]:
         """Claim undelivered messages for delivery: those of guilds on `shard_ids` (all guilds when
         None), created before `older_than` (an ISO time; leave the newest to the process that is
         sending them now), not claimed by another process in the last `lease_seconds`. Oldest first.
-        A message is handed to one claimer at a time; `mark_sent` ends it."""
+        A message is handed to one claimer at a time; `mark_sent` ends it. `abandoned`: every
+        claim so far was made by a process that is dead (the start-up of a deployment's only
+        process, `single_process`), so none is waited for."""
         stamp = datetime.now(UTC)
         until = (stamp + timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
         current = stamp.isoformat(timespec="seconds")
-        where = "status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
-        params: list[Any] = [current]
+        where = "status = 'pending'" + ("" if abandoned else " AND (claimed_until IS NULL OR claimed_until < ?)")
+        params: list[Any] = [] if abandoned else [current]
         if older_than is not None:
             where += " AND created_at < ?"
             params.append(older_than)

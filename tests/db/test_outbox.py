@@ -144,3 +144,12 @@ async def test_a_released_claim_can_be_claimed_again_at_once(store):
     assert await store.claim_outbox() == []
     await store.release_outbox(m.id for m in claimed)
     assert [m.payload for m in await store.claim_outbox()] == [{"n": 1}]
+
+
+async def test_a_start_up_over_a_lone_file_takes_the_claims_of_the_dead_process(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    assert len(await store.claim_outbox()) == 1             # claimed, then the claimer died
+    assert await store.claim_outbox() == []
+    assert [m.payload for m in await store.claim_outbox(abandoned=True)] == [{"n": 1}]
+    assert store.single_process == (store.dialect == "sqlite")
