@@ -118,6 +118,12 @@ class Courier:
         """Whether sends now are an action's publish (counted by slot)."""
         return _publishing.get() is not None
 
+    @staticmethod
+    def _take(where: str) -> tuple[Slots, str] | None:
+        """The publish under way and the slot of this send to `where`; None outside a publish."""
+        slots = _publishing.get()
+        return None if slots is None else (slots, slots.take(where))
+
     async def nonce(self, slots: Slots, slot: str) -> int:
         """The slot's nonce: the same in every process of this deployment, at most 19 digits
         (Discord takes up to 25 characters), and another database's differ."""
@@ -154,9 +160,9 @@ class Courier:
         channel = await self.channel(channel_id)
         if channel is None:
             return None
-        slots = _publishing.get()
-        slot = slots.take(f"c{channel_id}") if slots is not None else None
-        if slots is not None and slot is not None:
+        keyed = self._take(f"c{channel_id}")
+        if keyed is not None:
+            slots, slot = keyed
             if slot in slots.sent:      # posted before a crash: the message that is there
                 known = slots.sent[slot]
                 return channel.get_partial_message(known) if known and hasattr(channel, "get_partial_message") else None
@@ -166,8 +172,8 @@ class Courier:
         except discord.HTTPException as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
-        if slots is not None and slot is not None:
-            await self._sent(slots, slot, message)
+        if keyed is not None:
+            await self._sent(*keyed, message)
         return message
 
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
@@ -198,15 +204,14 @@ class Courier:
     async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
         """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
         their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
-        slots = _publishing.get()
-        slot = slots.take(f"u{user_id}") if slots is not None else None
-        if slots is not None and slot in slots.sent:
+        keyed = self._take(f"u{user_id}")
+        if keyed is not None and keyed[1] in keyed[0].sent:
             return SENT         # sent before a crash cut the publish short
         if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
             return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
-        if slots is not None and slot is not None:
-            kwargs["nonce"] = await self.nonce(slots, slot)
+        if keyed is not None:
+            kwargs["nonce"] = await self.nonce(*keyed)
         try:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
@@ -219,8 +224,8 @@ class Courier:
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return SKIPPED
-        if slots is not None and slot is not None:
-            await self._sent(slots, slot, message)
+        if keyed is not None:
+            await self._sent(*keyed, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
