@@ -3,9 +3,11 @@
 Each message of an action's publish goes out once, even when a crash cuts the publish short and
 the outbox sweep publishes the action again: inside `Courier.publishing(slots)` every send takes
 the next slot of its destination ("c<channel>#0", "u<user>#1"), skips a slot the store says was
-sent, carries a nonce derived from the slot (Discord enforces it: a second message with the same
-nonce within a few minutes is not created, which covers a crash between a send and its record),
-and records the slot once Discord took the message. An edit needs none of this: doing it twice
+sent, and carries a nonce derived from the slot. Each slot is recorded in the store before the
+publish's next send (the last one needs no record: the end of the publish, `mark_published`,
+closes the action), so at any moment at most one message relies on the nonce alone: Discord
+enforces it, and a second message with the same nonce within a few minutes is not created, which
+covers a crash between a send and its record. An edit needs none of this: done twice, it still
 leaves one message.
 """
 from __future__ import annotations
@@ -13,11 +15,11 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import logging
-from contextlib import contextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
 from typing import Any
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 
 import discord
 
@@ -72,12 +74,14 @@ def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 @dataclass
 class Slots:
     """The messages of one action's publish: `sent` the slots already out (→ message id), `counts`
-    how many sends each destination has had in this publish so far."""
+    how many sends each destination has had in this publish so far, `unrecorded` the slot sent
+    last and not yet in the store."""
     guild_id: int
     game_id: int
     seq: int
     sent: dict[str, int | None] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
+    unrecorded: str | None = None
 
     def take(self, where: str) -> str:
         """The slot of the next send to `where`, counted whether or not it goes out (a DM skipped
@@ -104,12 +108,15 @@ class Courier:
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
         self._salt: str | None = None
 
-    @contextmanager
-    def publishing(self, slots: Slots) -> Iterator[None]:
+    @asynccontextmanager
+    async def publishing(self, slots: Slots) -> AsyncIterator[None]:
         """Send inside as one action's publish: once per slot (see the module's docstring)."""
         token = _publishing.set(slots)
         try:
             yield
+        except Exception:
+            await self._record(slots)     # the publish failed before its end: what went out stays known
+            raise
         finally:
             _publishing.reset(token)
 
@@ -132,13 +139,20 @@ class Courier:
         digest = hashlib.sha256(f"{self._salt}:{slots.game_id}:{slots.seq}:{slot}".encode()).digest()
         return int.from_bytes(digest[:8], "big") >> 1 or 1
 
-    async def _sent(self, slots: Slots, slot: str, message: Any) -> None:
-        message_id = getattr(message, "id", None)
-        slots.sent[slot] = message_id
+    async def _record(self, slots: Slots) -> None:
+        """Store the slot sent last (before the next send: see the module's docstring)."""
+        slot, slots.unrecorded = slots.unrecorded, None
+        if slot is None:
+            return
         try:
-            await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, message_id)
+            await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, slots.sent[slot])
         except Exception:  # noqa: BLE001 - the message is out; a lost record only risks a nonce-deduplicated resend
             log.exception("could not record message %s of game %s action %s", slot, slots.game_id, slots.seq)
+
+    @staticmethod
+    def _sent(slots: Slots, slot: str, message: Any) -> None:
+        slots.sent[slot] = getattr(message, "id", None)
+        slots.unrecorded = slot
 
     async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
         key = (guild_id, user_id)
@@ -167,13 +181,14 @@ class Courier:
                 known = slots.sent[slot]
                 return channel.get_partial_message(known) if known and hasattr(channel, "get_partial_message") else None
             kwargs["nonce"] = await self.nonce(slots, slot)
+            await self._record(slots)
         try:
             message = await channel.send(content, **kwargs)
         except discord.HTTPException as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
         if keyed is not None:
-            await self._sent(*keyed, message)
+            self._sent(*keyed, message)
         return message
 
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
@@ -212,6 +227,7 @@ class Courier:
         user = self.bot.get_user(user_id)
         if keyed is not None:
             kwargs["nonce"] = await self.nonce(*keyed)
+            await self._record(keyed[0])
         try:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
@@ -225,7 +241,7 @@ class Courier:
             log.warning("DM to %s failed: %s", user_id, exc)
             return SKIPPED
         if keyed is not None:
-            await self._sent(*keyed, message)
+            self._sent(*keyed, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None

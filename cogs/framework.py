@@ -325,7 +325,7 @@ class GameHost:
             return await self._publish(interaction, game, state, events, before, dm_prompts, late)
         self._publishing.add(key)
         try:
-            with self.courier.publishing(slots):
+            async with self.courier.publishing(slots):
                 await self._publish(interaction, game, state, events, before, dm_prompts, late)
         finally:
             self._publishing.discard(key)

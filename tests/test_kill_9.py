@@ -176,11 +176,11 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
     try:
         for n in range(RUNS):
             clicks = rng.randint(1, 4)
-            killed, phase = zygote.run({**files, "db": db, "clicks": clicks,
+            killed, phase = zygote.run({**files, "db": db, "clicks": clicks, "run": n,
                                         "target": [rng.randint(1, clicks), rng.randint(0, 9)]})
             assert killed, f"run {n} was not killed"
             stops[phase] += 1
-        assert zygote.run({**files, "db": db, "clicks": 0}) == (False, None)      # the last restart
+        assert zygote.run({**files, "db": db, "clicks": 0, "run": RUNS}) == (False, None)      # the last restart
         with sqlite3.connect(db) as conn:
             actions = conn.execute("SELECT COUNT(*) FROM game_actions").fetchone()[0]
         # the same games without kills: every message a player should see
@@ -191,10 +191,17 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
         zygote.close()
     elapsed = time.monotonic() - started
 
-    def messages(path: str) -> tuple[Counter, int]:
-        records = [json.loads(line) for line in Path(path).read_text().splitlines()]
-        keys = Counter((r["where"], r["nonce"] or r["content"]) for r in records if "absorbed" not in r)
-        return keys, sum(1 for r in records if "absorbed" in r)
+    def messages(path: str) -> tuple[Counter, Counter]:
+        """The messages Discord holds, by key; and per restart, the sends it absorbed by their nonce."""
+        keys, absorbed, run = Counter(), Counter(), None
+        for record in map(json.loads, Path(path).read_text().splitlines()):
+            if "restart" in record:
+                run = record["restart"]
+            elif "absorbed" in record:
+                absorbed[run] += 1
+            else:
+                keys[(record["where"], record["nonce"] or record["content"])] += 1
+        return keys, absorbed
 
     seen, absorbed = messages(files["discord"])
     expected, _ = messages(reference["discord"])
@@ -202,7 +209,7 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
     lost = expected - seen
     doubled = seen - expected       # (a line like "Alice opens a table" is expected once per table)
     figures = {"kills": sum(stops.values()), "stopped_at": dict(stops), "actions": actions,
-               "messages": sum(expected.values()), "lost": sum(lost.values()), "doubled": sum(doubled.values()), "resent_and_absorbed_by_nonce": absorbed,
+               "messages": sum(expected.values()), "lost": sum(lost.values()), "doubled": sum(doubled.values()), "resent_and_absorbed_by_nonce": sum(absorbed.values()),
                "restarts_waiting_on_a_decision": len(waits),
                "slowest_prompt_seconds": max(w["seconds"] for w in waits), "seconds": round(elapsed, 1)}
     print("kill -9 delivery figures:", json.dumps(figures))
@@ -212,8 +219,10 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
     assert actions >= RUNS                              # every run played on from where the last one died
     assert lost == Counter() and doubled == Counter() and seen == expected
     # a kill between Discord taking a message and its record: the message went again under its
-    # nonce, and Discord (here its fake) created nothing; never more than once per such kill
-    assert absorbed <= stops["sent"]
+    # nonce, and Discord (here its fake) created nothing. At most one such message per publish
+    # under way at the kill (the others were known sent and skipped): the click's own, and the
+    # start-up sweep's, which may still run beside the first click after a restart
+    assert max(absorbed.values(), default=0) <= 2 and sum(absorbed.values()) <= RUNS - stops["ack"]
     assert all(w["shown"] for w in waits) and figures["slowest_prompt_seconds"] <= 5.0
     assert len(waits) >= RUNS - 5                       # (a restart after a game's last click waits on none)
     assert elapsed < 100

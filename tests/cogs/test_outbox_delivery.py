@@ -116,12 +116,15 @@ async def test_a_publish_cut_short_sends_only_its_missing_messages_after_a_resta
         await click(world, card, world.users[2], index=0)
     world.record = World.record.__get__(world)
     assert [m.where for m in world.sent[since:]] == ["dm:2", "dm:3"]
+    attempts = [world.users[u].dm_attempts for u in (2, 3)]
     second = await restart(bot, world)
     try:
         assert await second.host.deliver_outbox() == 1
         sent = delivered(world, since)
         assert sorted(where for where, _ in sent) == ["channel:10", "dm:2", "dm:3"]
         assert set(sent.values()) == {1}                    # each message once, none doubled
+        # known sent: not even tried again (a nonce would stop a second copy only for minutes)
+        assert [world.users[u].dm_attempts for u in (2, 3)] == attempts
         assert await second.store.outbox_pending(game.id) == []
         assert await second.store.sent_slots(game.id, 2) == {}   # the publish ended: its record went
     finally:

@@ -4,7 +4,8 @@ It shares kill_child.py's zygote (one fork per run). Each run is the bot startin
 `BautaBot` over the SQLite file, its outbox sweep running as at start-up (at once, then every 2 s),
 and a fake Discord whose memory survives the kills: the `discord` file holds one fsynced JSON line
 per message Discord created (where, nonce, content, component ids). A send that repeats a nonce
-Discord has seen creates nothing, as Discord does for a few minutes; it is noted as `absorbed`.
+Discord has seen creates nothing, as Discord does for a few minutes; it is noted as `absorbed`
+(and each run's start as `restart`).
 
 A run first notes how long the decision the table waits on took to appear (`waits` file), then
 clicks `clicks` times. Every decision is a function of the game state (and every game's seed is
@@ -130,6 +131,7 @@ async def run(config: dict) -> None:
     if await bot.store.get_meta("outbox_salt") is None:
         await bot.store.set_meta_value("outbox_salt", SALT)
     points = Points(config.get("target"))
+    append(config["discord"], {"restart": config.get("run")})       # (the parent counts per run)
     world = World(bot)
     world.channel(CHANNEL, "table")
     world.user(ALICE, "Alice")
