@@ -161,11 +161,13 @@ class Store:
     # at its start-up, whatever is claimed was claimed by a process that died.
     single_process = True
     _SKIP_LOCKED = ""     # SQLite has one writer at a time: nothing to skip
+    _CLAIMER_DEAD = ""    # a claim whose process is known dead (SQLite: its start-up takes them all)
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
         self.path = path
         self._settings: dict[int, GuildSettings] = {}   # read on every action; changed rarely
         self._gms: dict[int, set[int]] = {}             # known GMs: read on every interaction
+        self.process_key = secrets.randbits(62)         # who claims outbox messages (see claim_outbox)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -493,7 +495,8 @@ class Store:
         stamp = datetime.now(UTC)
         until = (stamp + timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
         current = stamp.isoformat(timespec="seconds")
-        where = "status = 'pending'" + ("" if abandoned else " AND (claimed_until IS NULL OR claimed_until < ?)")
+        where = "status = 'pending'" + ("" if abandoned else
+                                        f" AND (claimed_until IS NULL OR claimed_until < ?{self._CLAIMER_DEAD})")
         params: list[Any] = [] if abandoned else [current]
         if older_than is not None:
             where += " AND created_at < ?"
@@ -508,8 +511,9 @@ class Store:
         # skipped; on PostgreSQL the inner SELECT also skips rows locked by a concurrent claim
         # (`_SKIP_LOCKED`), so two sweeps share the work instead of one getting nothing.
         written = await self._write((
-            f"UPDATE outbox SET claimed_until = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
-            f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *", (until, *params, limit, *params)))
+            f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
+            f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *",
+            (until, self.process_key, *params, limit, *params)))
         return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
 
     async def release_outbox(self, ids: Iterable[int]) -> None:

@@ -11,4 +11,7 @@ CREATE TABLE outbox_sent (
     message_id INTEGER,                 -- the message Discord made, when it said
     sent_at    TEXT    NOT NULL,
     PRIMARY KEY (game_id, seq, slot)
-)
+);
+-- The process that claimed a pending message (a random key; on PostgreSQL it holds an advisory
+-- lock on that key while it lives): a claim of a process that died is taken over at once.
+ALTER TABLE outbox ADD COLUMN claimed_by INTEGER

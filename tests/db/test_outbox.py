@@ -153,3 +153,15 @@ async def test_a_start_up_over_a_lone_file_takes_the_claims_of_the_dead_process(
     assert await store.claim_outbox() == []
     assert [m.payload for m in await store.claim_outbox(abandoned=True)] == [{"n": 1}]
     assert store.single_process == (store.dialect == "sqlite")
+
+
+async def test_a_claim_of_a_process_that_died_is_taken_over_at_once(database, store):
+    other = await database.open()
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    assert len(await other.claim_outbox()) == 1
+    assert await store.claim_outbox() == []                # its claimer lives: the lease holds
+    await other.close()                                    # and dies
+    # PostgreSQL knows (the claimer's lock went with its session); one SQLite process takes
+    # every claim at its start-up instead (test above)
+    assert len(await store.claim_outbox()) == (0 if store.single_process else 1)
