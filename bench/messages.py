@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from bot import BautaBot, Config  # noqa: E402
 from cogs import systems  # noqa: E402
 from rules.common import ANYONE, GM  # noqa: E402
-from tests.support.fakes import Sent, World, click  # noqa: E402
+from tests.support.fakes import Sent, World, click, component_of  # noqa: E402
 
 BUDGETS = {
     "klash": "≤ 150 public messages per match",
@@ -55,6 +55,8 @@ def prompt_message(world: World, game_id: int, prompt_id: str) -> Sent | None:
     """The newest message whose components answer this prompt (the custom_id names game and prompt)."""
     heads = (f"bauta:b:{game_id}:{prompt_id}:", f"bauta:s:{game_id}:{prompt_id}")
     for message in reversed(world.sent):
+        if message.deleted:
+            continue
         if message.view is not None and any(cid == heads[1] or cid.startswith(heads[0])
                                             for cid in message.custom_ids()):
             return message
@@ -66,16 +68,11 @@ async def answer(world: World, game_id: int, prompt, option_ids: list[str], user
     message = prompt_message(world, game_id, prompt.id)
     if message is None:
         return False
-    ids = message.custom_ids()
     options = [o.id for o in prompt.options]
-    if len(ids) == 1 and ids[0].startswith("bauta:s:"):
-        await click(world, message, user, index=0, values=[f"#{options.index(o)}" for o in option_ids])
-    else:
-        # a button's custom_id ends with the option's token (its id, or #index when too long)
-        wanted = option_ids[0]
-        index = next(i for i, cid in enumerate(ids)
-                     if cid.rsplit(":", 1)[-1] in (wanted, f"#{options.index(wanted)}"))
-        await click(world, message, user, index=index)
+    index, values = component_of(message, prompt, option_ids[0] if option_ids else None)
+    if values is not None:          # a select: every chosen option, by its token
+        values = [o if len(o) <= 90 else f"#{options.index(o)}" for o in option_ids]
+    await click(world, message, user, index=index, values=values)
     return True
 
 

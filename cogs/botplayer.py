@@ -1,5 +1,10 @@
 """The bot at the table: it answers the decisions of the seats it plays, like a player clicking.
 
+It also stands in for an idle player when a server asks (``/gm idle_bot``): once a reminder
+(``/gm reminder``) has gone unanswered for another reminder period, ``stand_in`` answers that
+player's decisions from that seat's own view, announces who, what and how to take it back, and
+``take_back`` lets the player (or a GM) undo it with ``/game undo``.
+
 A game's ``meta["bots"]`` maps a seat (the bot user's id string) to a level (easy, normal, hard). After
 every publish the host calls ``drive``: while the game waits on a bot seat, the choice is computed in a
 worker thread (the event loop stays free), committed through the host with the bot as actor (so it is
@@ -12,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from i18n import t
-from rules.common.engine import Actor
+from rules.common.engine import Actor, Choose, Prompt
 from rules.common.errors import BautaError
 from rules.common.player import GameAI, decide, deciders, level, seed_for
 
@@ -35,6 +41,31 @@ def ais() -> dict[str, GameAI]:
     from rules.carnevale.ai import AI as CARNEVALE
     from rules.klash.ai import AI as KLASH
     return {"klash": KLASH, "carnevale": CARNEVALE}
+
+
+def players(system: str) -> GameAI | None:
+    """The player for any seat of `system` (the idle-seat stand-in plays every game that has one)."""
+    if system in ("karmic", "carnival_zombie"):
+        from rules.carnival_zombie.ai import AI as CARNIVAL_ZOMBIE
+        from rules.karmic.ai import AI as KARMIC
+        return {"karmic": KARMIC, "carnival_zombie": CARNIVAL_ZOMBIE}[system]
+    return ais().get(system)
+
+
+def thinks(system: str, state_or_options: Any) -> bool:
+    """Whether running the rules may make the bot think: Karmic plays the NPCs the bot plays inside
+    its own steps (``bot_plays_npcs``), each NPC decision a search."""
+    options = state_or_options if isinstance(state_or_options, dict) else getattr(state_or_options, "options", {})
+    return system == "karmic" and bool((options or {}).get("bot_plays_npcs"))
+
+
+async def off_loop(system: str, state_or_options: Any, run, *args):
+    """`run(*args)` (an engine's start or apply), in a worker thread when it may make the bot think
+    (``thinks``), so the event loop stays free as it does for the bot's own seats; else right here
+    (a worker's hand-off costs more than most steps)."""
+    if thinks(system, state_or_options):
+        return await asyncio.to_thread(run, *args)
+    return run(*args)
 
 
 def bot_id(bot) -> str | None:
@@ -126,3 +157,99 @@ def carnevale_squad(pack_doc: dict | None, points: int, faction: str | None, see
     from rules.carnevale.content import pack_from_doc
     from rules.common.rng import Rng
     return build_squad(pack_from_doc(pack_doc), points, faction, Rng.from_seed(seed)).to_dict()
+
+
+# ---------------------------------------------------------------------------- standing in for idle players
+STAND_IN = "stand_in"              # game.meta key: the bot's last answers for idle players (see take_back)
+STAND_IN_STEPS = 12                # decisions in one go: a turn's inner steps (model, action, target…), bounded
+CHOICE_SHOWN = 120                 # characters of one answer in the announcement
+
+
+def stand_in_due(game, settings, at: datetime) -> bool:
+    """A reminder went out for the decisions pending now and another reminder period has passed
+    since, in a server that asked the bot to stand in."""
+    if settings.idle_bot not in LEVELS or not settings.reminder_hours:
+        return False
+    since = game.meta.get("reminded_at")
+    reminded = datetime.fromisoformat(since) if since else (
+        datetime.fromisoformat(game.updated_at) + timedelta(hours=settings.reminder_hours))
+    return at - reminded >= timedelta(hours=settings.reminder_hours)
+
+
+def stand_in_notice(game, settings) -> str:
+    """What a reminder adds when the bot will answer if the player does not ("" when it will not)."""
+    if settings.idle_bot not in LEVELS or players(game.system) is None:
+        return ""
+    return " " + t("game.stand_in_warning", settings.locale, hours=f"{settings.reminder_hours:g}")
+
+
+async def stand_in(host, game, settings, at: datetime) -> int:
+    """Answer the decisions the idle players of `game` owe (see ``stand_in_due``), as each of them
+    would: the search sees only that seat's view. Committed with the seat as actor (the engine
+    checks it as a click) and logged as the bot's; published like a click, then announced: who,
+    what (a private decision is only called private) and how to take it back. Stops as soon as the
+    game waits on someone else, or anyone else acts. Returns how many decisions it answered."""
+    ai = players(game.system)
+    me = bot_id(host.bot)
+    if ai is None or me is None or not stand_in_due(game, settings, at):
+        return 0
+    lvl = settings.idle_bot
+    state = ai.engine.load_state(game.state)
+    bots = seats(game)
+    away = [p for p in deciders(ai, state) if p.isdigit() and p in game.seats and p not in bots]
+    record, first = game, game.version + 1
+    answered: list[tuple[Prompt, Choose]] = []
+    try:
+        for _ in range(STAND_IN_STEPS):
+            seat = next((p for p in deciders(ai, state) if p in away), None)
+            if seat is None:
+                break
+            choice = await asyncio.to_thread(think, ai, state, seat, lvl, f"idle{record.id}", SECONDS[lvl])
+            if choice is None:
+                break
+            prompt = ai.engine.prompt(state, choice.prompt)
+            fresh = await host.store.game(record.id)
+            if fresh is None or not fresh.active or fresh.version != record.version:
+                break                          # the player came back (or someone acted) while it thought
+            new, outcome, before = await host.commit(record, choice, Actor(seat), log_as=me)
+            answered.append((prompt, choice))
+            await host.publish(None, new, outcome.state, outcome.events, before)
+            after = await host.store.game(new.id)
+            if after is None or not after.active or after.version != new.version:
+                break                          # the game went on without them (e.g. the bot's own seat)
+            record, state = after, outcome.state
+    except Exception:
+        log.exception("the bot could not stand in for game %s", game.id)
+    if not answered:
+        return 0
+    latest = await host.store.game(game.id) or record
+    who = sorted({p.player for p, _ in answered})
+    await host.store.set_meta(latest, {**latest.meta, STAND_IN: {"seats": who, "first": first}})
+    say = host.presenter(latest, settings.locale)
+    shown = []
+    for prompt, choice in answered:
+        if prompt.private:                     # a hand: nothing of it in the channel
+            shown.append(t("game.stand_in_private", settings.locale))
+            continue
+        labels = " + ".join(say.option(o) for o in prompt.options if o.id in choice.options)
+        shown.append(f"{say.prompt(prompt, plain=True)} → {labels}"[:CHOICE_SHOWN])
+    from .framework import chunks, mention
+    text = t("game.stand_in", settings.locale, who=", ".join(mention(p) for p in who),
+             hours=f"{(at - datetime.fromisoformat(game.updated_at)).total_seconds() / 3600:.0f}",
+             n=len(answered), choices="; ".join(shown))
+    await host.courier.send_channel(game.channel_id, chunks([text])[0])
+    return len(answered)
+
+
+async def take_back(host, game, player: str) -> int | None:
+    """`/game undo` by a player the bot stood in for: how many actions to undo (the bot's answers for
+    them, and the bot's own moves right after, if nothing else happened since), or None when there
+    is nothing of the kind to take back."""
+    entry = game.meta.get(STAND_IN) or {}
+    if player not in entry.get("seats", []):
+        return None
+    me = bot_id(host.bot)
+    since = [a for a in await host.store.actions(game.id, limit=STAND_IN_STEPS + MAX_STEPS) if a.seq >= entry["first"]]
+    if not since or any(a.actor != me for a in since) or since[0].seq != entry["first"]:
+        return None
+    return len(since)

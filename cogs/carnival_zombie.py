@@ -168,7 +168,7 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
             return
         png = await asyncio.to_thread(render, view)
         await host.live_message(game, LIVE, _board_caption(view), file=_file(png, game.id),
-                                new=force or not same_night, night=night, version=game.version)
+                                new=not same_night, night=night, version=game.version)
         return
     step = f"{view['phase']}:{view['calendar']['ticket']}:{view['over']}"
     move = next((w["prompt"] for w in view["waiting_for"] if w["kind"] == "move"), "")
@@ -346,7 +346,7 @@ class CarnivalZombieCog(BautaCog):
             lines.append(t("carnival_zombie.nothing_pending", interaction.guild_locale))
         for text in chunks(lines):
             await self.host.courier.send_channel(game.channel_id, text, allowed_mentions=discord.AllowedMentions.none())
-        # By Night this becomes the live board, here at the bottom of the channel.
+        # The board redrawn, and with the prompts on it moved to the bottom of the channel.
         await show_board(self.host, game, state, force=True)
         await self.host.republish(interaction, await self.store.game(game.id) or game, dm_prompts=False)
         await self.host.finish(interaction)

@@ -15,6 +15,8 @@ log = logging.getLogger("bauta.components")
 
 BUTTONS_MAX = 10          # more options than this (or a multi-choice) become a select menu
 SELECT_MAX = 25
+ROW_BUTTONS = 5          # Discord: five buttons to a row, five rows to a message
+ROWS_MAX = 5
 
 
 def headline(prompt: Prompt, say: Presenter) -> str:
@@ -70,25 +72,39 @@ class PromptSelect(discord.ui.DynamicItem[discord.ui.Select],
         await interaction.client.host.choose(interaction, self.game_id, self.prompt_id, values)
 
 
-def prompt_view(game_id: int, prompt: Prompt, say: Presenter | None = None) -> discord.ui.View:
-    """Buttons or a select for a prompt, labelled by `say` (the reader's presenter)."""
-    say = say or Presenter()
-    view = discord.ui.View(timeout=None)
+def rows_of(prompt: Prompt) -> int:
+    """How many of a message's five component rows the prompt takes."""
+    if prompt.max_choices == 1 and len(prompt.options) <= BUTTONS_MAX:
+        return max(1, -(-len(prompt.options) // ROW_BUTTONS))
+    return 1
+
+
+def prompt_items(game_id: int, prompt: Prompt, say: Presenter, first_row: int = 0) -> list[discord.ui.Item]:
+    """A prompt's buttons (five to a row, from `first_row`) or its select, labelled by `say`."""
     options = prompt.options[:SELECT_MAX]
     if len(prompt.options) > SELECT_MAX:
         log.warning("prompt %s has %d options; only %d shown", prompt.id, len(prompt.options), SELECT_MAX)
     if prompt.max_choices == 1 and len(options) <= BUTTONS_MAX:
         room = 100 - len(f"bauta:b:{game_id}:{prompt.id}:")
+        items: list[discord.ui.Item] = []
         for index, option in enumerate(options):
-            view.add_item(PromptButton(game_id, prompt.id, _token(option.id, index, room), say.option(option),
-                                       discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary))
-    else:
-        select = discord.ui.Select(
-            custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=say.prompt(prompt, plain=True)[:150],
-            min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
-            options=[discord.SelectOption(label=say.option(o)[:100] or "…", value=_token(o.id, i, 100),
-                                          description=say.option_detail(o)[:100] or None)
-                     for i, o in enumerate(options)])
-        view.add_item(PromptSelect(game_id, prompt.id, select))
-    return view
+            button = PromptButton(game_id, prompt.id, _token(option.id, index, room), say.option(option),
+                                  discord.ButtonStyle.primary if index == 0 else discord.ButtonStyle.secondary)
+            button.item.row = first_row + index // ROW_BUTTONS
+            items.append(button)
+        return items
+    select = discord.ui.Select(
+        custom_id=f"bauta:s:{game_id}:{prompt.id}"[:100], placeholder=say.prompt(prompt, plain=True)[:150],
+        min_values=min(prompt.min_choices, len(options)), max_values=min(prompt.max_choices, len(options)),
+        options=[discord.SelectOption(label=say.option(o)[:100] or "…", value=_token(o.id, i, 100),
+                                      description=say.option_detail(o)[:100] or None)
+                 for i, o in enumerate(options)], row=first_row)
+    return [PromptSelect(game_id, prompt.id, select)]
 
+
+def prompt_view(game_id: int, prompt: Prompt, say: Presenter | None = None) -> discord.ui.View:
+    """Buttons or a select for a prompt, labelled by `say` (the reader's presenter)."""
+    view = discord.ui.View(timeout=None)
+    for item in prompt_items(game_id, prompt, say or Presenter()):
+        view.add_item(item)
+    return view

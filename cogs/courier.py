@@ -18,6 +18,7 @@ import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
+from types import SimpleNamespace
 from typing import Any
 from collections.abc import AsyncIterator, Iterable
 
@@ -194,18 +195,43 @@ class Courier:
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
                    file: discord.File | None = None) -> bool:
         """Edit a message the bot posted; False when it cannot be (deleted, no access, unknown)."""
+        return await self.edit_message(channel_id, message_id, content=content, file=file)
+
+    async def edit_message(self, channel_id: int, message_id: int, *, file: discord.File | None = None,
+                           **fields: Any) -> bool:
+        """Edit the given fields (content, view…) of a message the bot posted in a channel; a
+        `file` replaces its attachments, else they are kept. False when it cannot be edited."""
         channel = await self.channel(channel_id)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
-        kwargs: dict[str, Any] = {"content": content}
-        if file is not None:
-            kwargs["attachments"] = [file]
+        return await _edit(channel.get_partial_message(message_id), file, fields)
+
+    async def edit_dm(self, user_id: int, message_id: int, *, file: discord.File | None = None,
+                      **fields: Any) -> bool:
+        """Edit a DM the bot sent to `user_id` (a prompt brought up to date, or closed)."""
         try:
-            await channel.get_partial_message(message_id).edit(**kwargs)
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            dm = user.dm_channel or await user.create_dm()
         except discord.HTTPException as exc:
-            log.info("message %s in %s cannot be edited (%s)", message_id, channel_id, exc)
+            log.info("DM channel of %s unreachable (%s)", user_id, exc)
+            return False
+        return await _edit(dm.get_partial_message(message_id), file, fields)
+
+    async def delete(self, channel_id: int, message_id: int) -> bool:
+        channel = await self.channel(channel_id)
+        if channel is None or not hasattr(channel, "get_partial_message"):
+            return False
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("message %s in %s cannot be deleted (%s)", message_id, channel_id, exc)
             return False
         return True
+
+    async def last_message_id(self, channel_id: int) -> int | None:
+        """The newest message in the channel as the gateway told us (None when unknown)."""
+        channel = self.bot.get_channel(channel_id)
+        return getattr(channel, "last_message_id", None)
 
     async def dm_open(self, guild_id: int, user_id: int) -> bool:
         since = await self._closed_since(guild_id, user_id)
@@ -219,11 +245,17 @@ class Courier:
     async def deliver(self, guild_id: int, user_id: int, content: str | None = None, **kwargs: Any) -> str:
         """DM a member: SENT; CLOSED when Discord refused just now (tell them once); SKIPPED when
         their DMs are remembered closed (not retried for an hour) or the DM failed otherwise."""
+        return (await self.deliver_message(guild_id, user_id, content, **kwargs))[0]
+
+    async def deliver_message(self, guild_id: int, user_id: int, content: str | None = None,
+                              **kwargs: Any) -> tuple[str, Any]:
+        """`deliver`, with the message sent (None unless SENT; the one sent before a crash, as an
+        object with its id, when a re-publish skips it)."""
         keyed = self._take(f"u{user_id}")
         if keyed is not None and keyed[1] in keyed[0].sent:
-            return SENT         # sent before a crash cut the publish short
+            return SENT, SimpleNamespace(id=keyed[0].sent[keyed[1]])     # sent before a crash cut the publish short
         if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
-            return SKIPPED     # (the bot never DMs itself: it plays its seats from the state)
+            return SKIPPED, None     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
         if keyed is not None:
             kwargs["nonce"] = await self.nonce(*keyed)
@@ -236,14 +268,25 @@ class Courier:
             # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
             await self.store.mark_dm_closed(guild_id, user_id)
             self._closed.pop((guild_id, user_id), None)
-            return CLOSED
+            return CLOSED, None
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
-            return SKIPPED
+            return SKIPPED, None
         if keyed is not None:
             self._sent(*keyed, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
-        return SENT
+        return SENT, message
+
+
+async def _edit(message: Any, file: discord.File | None, fields: dict[str, Any]) -> bool:
+    if file is not None:
+        fields["attachments"] = [file]
+    try:
+        await message.edit(**fields)
+    except discord.HTTPException as exc:
+        log.info("message %s cannot be edited (%s)", getattr(message, "id", "?"), exc)
+        return False
+    return True
 

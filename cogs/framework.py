@@ -16,6 +16,7 @@ import asyncio
 import io
 import logging
 import secrets
+from types import SimpleNamespace
 from collections import defaultdict
 from datetime import datetime, timedelta, UTC
 from typing import Any
@@ -29,6 +30,7 @@ from i18n import t
 from i18n.present import Presenter
 from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
+from rules.common.engine import forced
 from rules.common.lobby import Lobby
 
 from . import botplayer, systems
@@ -36,6 +38,7 @@ from .components import PromptButton, PromptSelect, headline, prompt_view, resol
 from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
 from .replies import Deadline, reply, settle
+from .table import POSTED, TABLE, Table, posted
 
 __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
            "prompt_view", "reply", "settle"]
@@ -76,7 +79,7 @@ class GameHost:
         self.bot = bot
         self.store = store
         self.courier = Courier(bot, store)
-        self._last_pinged: dict[int, str] = {}
+        self.table = Table(self)
         # A lobby's successor, created in the lobby's last transaction, announced by its publish.
         self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
         # Actions committed here whose publish has not begun, by (game, seq): nothing of theirs
@@ -187,9 +190,13 @@ class GameHost:
         # Only the server's explicit choices: each engine applies its own defaults, and can tell a
         # server's choice from a default (a scenario may bring defaults of its own).
         house = await self.store.house_rules(guild_id, system_name)
-        options = {"house_rules": house, **(options or {})}
+        # the table's own convention is the host's to apply, not the engine's
+        options = {"house_rules": {k: v for k, v in house.items() if k != systems.CONFIRM_SINGLE}, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
-        return system, system.engine.start(list(seats), options, seed)
+        started = await botplayer.off_loop(system_name, options, system.engine.start, list(seats), options, seed)
+        if not house.get(systems.CONFIRM_SINGLE) and forced(system.engine, started.state):
+            started = system.engine.settle(started)
+        return system, started
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
@@ -252,7 +259,9 @@ class GameHost:
         for _attempt in range(self.RETRIES):
             state = engine.load_state(game.state)
             before = {p.id for p in engine.pending(state)}
-            outcome = engine.apply(state, action, actor)
+            outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
+            if await self.settles(game, outcome.state):
+                outcome = engine.settle(outcome)
             over = engine.is_over(outcome.state)
             after = system.successor(outcome.state) if over and system.successor else None
             logged = (game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
@@ -278,6 +287,13 @@ class GameHost:
                     raise StalePrompt("game_ended") from None
                 game = fresh
         raise VersionConflict(t("errors.already_done", locale))
+
+    async def settles(self, game: GameRecord, state: Any) -> bool:
+        """Whether a decision with a single legal option is pending and the server lets the table
+        apply it at once (the house rule `confirm_single_choice` keeps the click)."""
+        if not forced(systems.get(game.system).engine, state):
+            return False
+        return not (await self.store.house_rules(game.guild_id, game.system)).get(systems.CONFIRM_SINGLE)
 
     async def _acknowledge_click(self, interaction: discord.Interaction, game: GameRecord, state: Any,
                                  answered: Prompt, action: Choose) -> None:
@@ -312,102 +328,115 @@ class GameHost:
 
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
-                      events: Sequence[Event], before: set[str], dm_prompts: bool = True, late: bool = False) -> None:
-        """Post what an action (or a status, an undo) has to say. The publish of an action sends
-        each of its messages once: right after its commit, and again from the outbox after a crash
-        cut it short (`deliver_outbox`; see cogs/courier.py). Anything else (a status) sends
-        anew; a publish nested in an action's (its lobby's new game) counts among its messages.
-        `late`: the action was overtaken before its publish was done; only its events go out (its
-        prompts, a game's end and the board are the later action's to show)."""
+                      events: Sequence[Event], before: set[str], dm_prompts: bool = True,
+                      move: bool = False, late: bool = False) -> None:
+        """Tell everyone what an action did, once: private events and decisions by DM (one message
+        per player, their superseded DM prompt edited in place), the GM's in the GM channel, the
+        public events as the step's narrative and the public prompts on the table message
+        (`cogs/table.py`); then every prompt message whose prompt is no longer pending loses its
+        components. `before`: prompt ids pending before the action (not sent again by DM).
+        `dm_prompts` False (/game status) keeps private decisions to DMs already sent and /hand;
+        `move` posts the table anew at the foot of the channel.
+
+        The publish of an action sends each of its messages once: right after its commit, and again
+        from the outbox after a crash cut it short (`deliver_outbox`; see cogs/courier.py). Anything
+        else (a status) sends anew; a publish nested in an action's (its lobby's new game) counts
+        among its messages. `late`: the action was overtaken before its publish was done; only its
+        events go out (its prompts, a game's end and the table are the later action's to show)."""
         key = (game.id, game.version)
         slots = self._owed.pop(key, None)
         if slots is None:
-            return await self._publish(interaction, game, state, events, before, dm_prompts, late)
+            return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
         self._publishing.add(key)
         try:
             async with self.courier.publishing(slots):
-                await self._publish(interaction, game, state, events, before, dm_prompts, late)
+                await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
         finally:
             self._publishing.discard(key)
 
     async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
-                       events: Sequence[Event], before: set[str], dm_prompts: bool, late: bool) -> None:
+                       events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
+                       late: bool) -> None:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
         locale = await self.server_locale(game, interaction)
+        seq = game.version                  # the action published (the game read below may be newer)
         game = await self.remember(interaction, game)
+        game = await self.store.game(game.id) or game      # the prompt messages recorded so far
         say = self.presenter(game, locale)
+        me = str(interaction.user.id) if interaction is not None else None
+        # the message just clicked: its acknowledgement already answered it
+        answered = getattr(getattr(interaction, "message", None), "id", None)
 
         def reader(player: str) -> Presenter:
             return self.reader(game, player, locale, interaction)
 
         public_lines = say.events(e for e in events if e.audience == PUBLIC)
-        closed: set[str] = set()
+        prompts = [] if late else engine.pending(state)
+        pending = {p.id for p in prompts}
+        over = not late and engine.is_over(state)
+        header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
 
         private: dict[str, list[Event]] = defaultdict(list)
         for event in events:
             if event.audience not in (PUBLIC, GM):
                 private[event.audience].append(event)
-        header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
+        asked: dict[str, list[Prompt]] = defaultdict(list)
+        public_prompts: list[Prompt] = []
+        gm_waiting = False
+        for prompt in prompts:
+            if botplayer.quiet(game, prompt.player):
+                continue
+            if not prompt.private:
+                public_prompts.append(prompt)
+            elif prompt.id in before:
+                continue
+            elif prompt.player == GM:
+                if settings.gm_channel_id:
+                    message = await self.courier.send_channel(
+                        settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}"[:MESSAGE_LIMIT],
+                        **await self.prompt_parts(game, state, prompt, say))
+                    game = await self._record(game, prompt.id, "gm", settings.gm_channel_id, message)
+                else:
+                    gm_waiting = True
+            elif dm_prompts:
+                asked[prompt.player].append(prompt)
+
         # `closed`: Discord refused a DM just now (explain once, publicly: the player may not be the
         # one clicking). `waiting`: DMs remembered closed and a private decision is owed (a short
         # nudge to /hand). A private *event* to a remembered-closed player says nothing in public:
         # naming who receives secrets could point at a hidden role.
+        closed: set[str] = set()
         waiting: set[str] = set()
-        for player, lines in private.items():
-            if player.isdigit() and not botplayer.quiet(game, player):
-                for text in chunks([header, *reader(player).events(lines)]):
-                    outcome = await self.courier.deliver(game.guild_id, int(player), text)
-                    if outcome != SENT:
-                        if outcome == CLOSED:
-                            closed.add(player)
-                        break
+        undelivered: list[Prompt] = []      # the sender's own decisions their DMs could not carry
+        for player in sorted(set(private) | set(asked)):
+            if not player.isdigit() or botplayer.quiet(game, player):
+                continue
+            own = reader(player)
+            lines = [header, *own.events(private.get(player, []))]
+            outcome, game = await self._dm(game, state, player, own, lines, asked.get(player, []), pending, answered)
+            if outcome == CLOSED:
+                closed.add(player)
+            elif outcome == SKIPPED and asked.get(player):
+                waiting.add(player)
+            if outcome != SENT and player == me:
+                undelivered += asked.get(player, [])
         gm_lines = say.events(e for e in events if e.audience == GM)
         if gm_lines and settings.gm_channel_id:
             for text in chunks([header, *gm_lines]):
                 await self.courier.send_channel(settings.gm_channel_id, text)
 
-        prompts = [] if late else engine.pending(state)
-        over = not late and engine.is_over(state)
-        public_prompts: list[Prompt] = []
-        gm_waiting = False
-        for prompt in prompts:
-            if prompt.id in before or botplayer.quiet(game, prompt.player):
-                continue
-            if prompt.player == GM and prompt.private:
-                if settings.gm_channel_id:
-                    await self.courier.send_channel(settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}",
-                                                    **await self.prompt_parts(game, state, prompt, say))
-                else:
-                    gm_waiting = True
-            elif prompt.private and not dm_prompts:
-                continue    # /game status: private decisions stay in DMs and /hand, unannounced
-            elif prompt.private:
-                outcome = SKIPPED
-                if prompt.player.isdigit() and prompt.player not in closed:
-                    own = reader(prompt.player)
-                    outcome = await self.courier.deliver(game.guild_id, int(prompt.player),
-                                                         f"{header}\n{own.prompt(prompt)}",
-                                                         **await self.prompt_parts(game, state, prompt, own))
-                if outcome == CLOSED:
-                    closed.add(prompt.player)
-                elif outcome == SKIPPED and prompt.player not in closed:
-                    waiting.add(prompt.player)
-            else:
-                public_prompts.append(prompt)
-
-        if closed or waiting:
+        nudged = set(game.meta.get("dm_nudged", []))
+        newly = (closed | waiting) - nudged - ({me} if undelivered else set())
+        if newly:
             # Once per player per game: a notice on every private prompt would tell the table when
             # someone holds something playable.
-            fresh = await self.store.game(game.id) or game
-            nudged = set(fresh.meta.get("dm_nudged", []))
-            for player in sorted(closed - nudged):
+            for player in sorted(closed & newly):
                 public_lines.append(t("dm.closed_public", locale, player=mention(player)))
-            for player in sorted(waiting - closed - nudged):
+            for player in sorted(newly - closed):
                 public_lines.append(t("prompt.private_waiting", locale, player=mention(player)))
-            if (closed | waiting) - nudged:
-                await self.store.set_meta(fresh, {**fresh.meta, "dm_nudged": sorted(nudged | closed | waiting)})
+            game = await self.store.set_meta(game, {**game.meta, "dm_nudged": sorted(nudged | newly)})
         if gm_waiting:
             public_lines.append(t("dm.gm_waiting", locale))
         opened = self._opened.pop(game.id, None) if over else None
@@ -417,19 +446,30 @@ class GameHost:
             if opened is None:      # a lobby that started its game says so instead
                 public_lines.append(t("game.over", locale, id=game.id))
 
-        for text in chunks(public_lines):
-            await self._post(interaction, game, text)
-        for prompt in public_prompts:
-            # Ping a player when the turn comes to them, not again for each step of their own turn.
-            ping = self._last_pinged.get(game.id) != prompt.player
-            self._last_pinged[game.id] = prompt.player
-            await self._post(interaction, game, headline(prompt, say)[:MESSAGE_LIMIT],
-                             **await self.prompt_parts(game, state, prompt, say),
-                             allowed_mentions=discord.AllowedMentions(users=ping, roles=False, everyone=False))
-        if interaction is not None and str(interaction.user.id) in closed | waiting:
+        if undelivered and interaction is not None:
+            # Closed DMs: the sender's next private decision comes with this private reply.
+            own = reader(me or "")
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
-        if system.after_publish is not None and not late:
-            await system.after_publish(self, interaction, game, state, events)
+            for prompt in undelivered:
+                await reply(interaction, own.prompt(prompt)[:MESSAGE_LIMIT], ephemeral=True,
+                            **await self.prompt_parts(game, state, prompt, own))
+        elif interaction is not None and me in closed | waiting:
+            await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+
+        if late:        # the narrative only, as its own message: the table shows the later step
+            for text in chunks(public_lines):
+                await self.courier.send_channel(game.channel_id, text)
+        outer = self.table.begin(game.id)
+        try:
+            if system.after_publish is not None and not late:
+                await system.after_publish(self, interaction, game, state, events)
+        finally:
+            board = self.table.end(game.id, outer)
+        if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
+            self.table.shown[game.id] = game.version
+            game = await self.table.show(interaction, game, say, public_lines, public_prompts, board=board,
+                                         over=over, ping=newly, move=move, state=state)
+            game = await self.table.close_stale(game, pending, answered)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
         if opened is not None:
@@ -437,9 +477,50 @@ class GameHost:
             title = systems.get(record.system).title
             intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
-        await self.store.mark_published(game.id, game.version)
+        await self.store.mark_published(game.id, seq)
         if not late:
             await botplayer.drive(self, interaction, game)
+
+    async def _dm(self, game: GameRecord, state: Any, player: str, say: Presenter, lines: list[str],
+                  prompts: list[Prompt], pending: set[str], answered: int | None) -> tuple[str, GameRecord]:
+        """One player's private news and decisions: the events, then each prompt with its
+        components, in as few DMs as fit; a superseded DM prompt of theirs (not the one just clicked)
+        is edited into the first new one instead of a new DM. Returns the delivery's outcome."""
+        news = lines if len(lines) > 1 else []
+        if not prompts:
+            outcome = SENT
+            for text in chunks(news):
+                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                if outcome != SENT:
+                    break
+            return outcome, game
+        outcome = SENT
+        for index, prompt in enumerate(prompts):
+            question = say.prompt(prompt)
+            parts = [*(lines if index == 0 else lines[:1]), question]
+            texts = chunks(parts)
+            for text in texts[:-1]:                  # news too long to share the prompt's message
+                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                if outcome != SENT:
+                    return outcome, game
+            content = texts[-1] if texts else question
+            extra = await self.prompt_parts(game, state, prompt, say)
+            old = self.table.reusable_dm(game, player, pending, answered)
+            entry = (game.meta.get(POSTED) or {}).get(old or "", {})
+            if old and await self.courier.edit_dm(int(player), int(entry["message"]), content=content, **extra):
+                game = await self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=entry["message"]),
+                                          replaces=old)
+                continue
+            outcome, message = await self.courier.deliver_message(game.guild_id, int(player), content, **extra)
+            if outcome != SENT:
+                return outcome, game
+            game = await self._record(game, prompt.id, "dm", int(player), message)
+        return outcome, game
+
+    async def _record(self, game: GameRecord, prompt_id: str, where: str, to: int, message: Any,
+                      replaces: str | None = None) -> GameRecord:
+        meta = posted(game.meta, prompt_id, where, to, message, replaces)
+        return game if meta == game.meta else await self.store.set_meta(game, meta)
 
     async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
                              older_than: timedelta | None = None, abandoned: bool = False) -> int:
@@ -486,22 +567,30 @@ class GameHost:
         self._opened[game.id] = (opened, engine.load_state(opened.state), [Event.from_dict(e) for e in owed["opened"]])
         return True
 
-    async def remind_idle(self) -> int:
+    async def remind_idle(self, at: datetime | None = None) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
-        that asked for reminders (`/gm reminder`). Returns how many reminders went out."""
+        that asked for reminders (`/gm reminder`); where the server asked for it (`/gm idle_bot`),
+        the bot answers for them once a reminder has gone unanswered for another reminder period.
+        `at` is the time to judge idleness by (default: now). Returns how many reminders went out."""
+        at = at or datetime.now(UTC)
         sent = 0
-        for game in await self.store.idle_games():
+        for game in await self.store.idle_games(at=at):
             engine = systems.get(game.system).engine
             prompts = engine.pending(engine.load_state(game.state))
             key = ",".join(sorted(p.id for p in prompts))
-            if not prompts or game.meta.get("reminded") == key:
+            if not prompts:
                 continue
             settings = await self.store.settings(game.guild_id)
+            if game.meta.get("reminded") == key:
+                await botplayer.stand_in(self, game, settings, at)
+                continue
             players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
             who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
             await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
-                                                               title=systems.get(game.system).title))
-            await self.store.set_meta(game, {**game.meta, "reminded": key})
+                                                               title=systems.get(game.system).title)
+                                            + botplayer.stand_in_notice(game, settings))
+            await self.store.set_meta(game, {**game.meta, "reminded": key,
+                                             "reminded_at": at.isoformat(timespec="seconds")})
             sent += 1
         return sent
 
@@ -554,29 +643,35 @@ class GameHost:
 
     async def live_message(self, game: GameRecord, key: str, content: str, *, file: discord.File | None = None,
                            new: bool = False, **record: Any) -> GameRecord:
-        """Keep one live message per `key` (a board image, a draft table) for the game: edit it in
-        place, or post it anew when asked, when it was deleted, or after a restart lost nothing (its
-        id is kept in the game's meta, with any extra `record` fields the caller wants back)."""
+        """Show a system's board on the game's table message (`cogs/table.py`): its caption and, when
+        given, a new image; `new` starts a new table message and keeps the old one as a record (a
+        round's final board). During a publish the board is collected and shown with the step's
+        prompts, in one edit. `record`: fields the system wants back in `game.meta[key]`."""
         fresh = await self.store.game(game.id) or game
-        live = dict(fresh.meta.get(key) or {})
-        if not new and live.get("message"):
-            if await self.courier.edit(int(live.get("channel") or game.channel_id), int(live["message"]),
-                                       content=content, file=file):
-                if record and any(live.get(k) != v for k, v in record.items()):
-                    fresh = await self.store.set_meta(fresh, {**fresh.meta, key: {**live, **record}})
-                return fresh
-        message = await self.courier.send_channel(game.channel_id, content, **({"file": file} if file else {}),
-                                                  allowed_mentions=discord.AllowedMentions.none())
-        entry = {**record, "message": getattr(message, "id", None), "channel": game.channel_id}
-        return await self.store.set_meta(fresh, {**fresh.meta, key: entry})
+        table = fresh.meta.get(TABLE) or {}
+        entry = {**(fresh.meta.get(key) or {}), **record, "message": table.get("message"), "channel": game.channel_id}
+        if entry != fresh.meta.get(key):
+            fresh = await self.store.set_meta(fresh, {**fresh.meta, key: entry})
+        if self.table.staging(game.id):
+            self.table.stage(game.id, key, content, file, new)
+            return fresh
+        engine = systems.get(game.system).engine
+        state = engine.load_state(fresh.state)
+        say = self.presenter(fresh, await self.server_locale(fresh, None))
+        prompts = [p for p in engine.pending(state) if not p.private and not botplayer.quiet(fresh, p.player)]
+        self.table.stage(game.id, key, content, file, new)
+        board = self.table.end(game.id, (False, None))
+        return await self.table.show(None, fresh, say, [], prompts, board=board, over=engine.is_over(state),
+                                     state=state)
 
     async def republish(self, interaction: discord.Interaction, game: GameRecord, events: Sequence[Event] = (),
                         dm_prompts: bool = True) -> None:
-        """Re-send every current prompt: after an undo (DMs too), or on /game status (public ones;
-        a private decision is pointed at /hand rather than DMed again)."""
+        """Bring every current prompt back: after an undo (DMs too), or on /game status (the table
+        posted anew at the foot of the channel; a private decision is pointed at /hand rather
+        than DMed again)."""
         engine = systems.get(game.system).engine
         await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
-                           dm_prompts=dm_prompts)
+                           dm_prompts=dm_prompts, move=not dm_prompts)
 
 
 def _lobby_successor(state) -> tuple[str, list[str], dict] | None:

@@ -11,7 +11,7 @@ from discord import app_commands
 from i18n import t
 from rules.common import GM, PUBLIC, Event
 
-from . import systems
+from . import botplayer, systems
 from .framework import BautaCog, chunks, mention, reply
 from .text import newest
 
@@ -69,12 +69,23 @@ class GameCog(BautaCog):
     @game.command(name="undo", description="GM: take back the last actions, exactly as they were")
     @app_commands.describe(steps="How many actions to undo (default 1)")
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 20] = 1):
-        await self.host.require_gm(interaction)
+        # A GM undoes any steps; a player only what the bot answered for them while they were away
+        # (`/gm idle_bot`), all of it, while nothing else has happened since.
+        game = await self.host.store.active_game(interaction.guild_id, interaction.channel_id) \
+            if interaction.guild_id is not None else None
+        mine = None if game is None else await botplayer.take_back(self.host, game, str(interaction.user.id))
+        if mine is None:
+            await self.host.require_gm(interaction)
         # A private acknowledgement: "no game" and "nothing to undo" reach only the GM; the undo
         # itself is announced in the channel and the GM gets "✓ Done.".
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction)
+        if mine is not None and not await self.host.is_gm(interaction):
+            steps = mine
         game, undone = await self.store.undo(game, steps)
+        if mine is not None and undone >= mine:      # taken back: the next reminder (and stand-in) counts from now
+            game = await self.store.set_meta(game, {k: v for k, v in game.meta.items()
+                                                    if k not in (botplayer.STAND_IN, "reminded", "reminded_at")})
         await self.host.republish(interaction, game, [Event("game_undone", {"player": str(interaction.user.id),
                                                                            "n": undone})])
         await self.host.finish(interaction)

@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from i18n import language_of, t
 
-from . import systems
+from . import botplayer, systems
 from .framework import chunks, reply
 from .text import echo
 
@@ -44,9 +44,11 @@ def parse_value(text: str):
 
 def explain(system: str, setting: str, locale) -> str:
     """What a house rule changes, in one line of the reader's language ("" for a rule nobody explained)."""
-    key = f"house_rules.{system}.{setting}"
-    explanation = t(key, locale)
-    return "" if explanation == key else explanation
+    for key in (f"house_rules.{system}.{setting}", f"house_rules.common.{setting}"):
+        explanation = t(key, locale)
+        if explanation != key:
+            return explanation
+    return ""
 
 
 def rule_line(system: str, setting: str, value, default, locale) -> str:
@@ -123,6 +125,21 @@ class GMCog(commands.Cog):
         await self.bot.store.update_settings(interaction.guild_id, reminder_hours=hours or None)
         key = "gm.reminder_set" if hours else "gm.reminder_off"
         await reply(interaction, t(key, interaction.locale, hours=f"{hours:g}"), ephemeral=True)
+
+    @gm.command(name="idle_bot", description="Let Bauta answer for a player who leaves a reminder unanswered")
+    @app_commands.describe(level="How well Bauta plays for them, or off (the default)")
+    @app_commands.choices(level=[app_commands.Choice(name=name, value=name) for name in ("off", *botplayer.LEVELS)])
+    async def idle_bot(self, interaction: discord.Interaction, level: str):
+        await self.bot.host.require_gm(interaction)
+        chosen = level if level in botplayer.LEVELS else None
+        settings = await self.bot.store.update_settings(interaction.guild_id, idle_bot=chosen)
+        if chosen is None:
+            text = t("gm.idle_bot_off", interaction.locale)
+        elif settings.reminder_hours:
+            text = t("gm.idle_bot_set", interaction.locale, level=chosen, hours=f"{settings.reminder_hours:g}")
+        else:
+            text = t("gm.idle_bot_no_reminder", interaction.locale, level=chosen)
+        await reply(interaction, text, ephemeral=True)
 
     @gm.command(name="language", description="The language of this server's public game messages and images")
     @app_commands.describe(language="English, Italiano, Español, or the server's own language (its Discord setting)")

@@ -49,13 +49,7 @@ This cog adds:
   a reason shown to the table, the engine's closing events and the final board, and writes the
   decks back; `/karmic combat board` posts the board again lower in the channel.
 
-- `/karmic-advance` (a second top-level group: `/karmic` is near Discord's 4,000-character cap):
-  `karma` (GM: an award or penalty paid in cards, deck ↔ sideboard, told to the owner by DM),
-  `effort` (GM: the adventure's skill checks by effort, the GM naming the skills is the approval;
-  one improvement draw per check, a skill improves once at most, the rest saved, 8 buy an
-  attribute attempt), `improve` (GM: one draw, e.g. a month of training; `teacher` adds a card),
-  `distinction` (take a pack distinction paid in cards). The house rule `distinction_cap` is
-  enforced there and on `/karmic character import`.
+- `/karmic-advance`: advancement between adventures, in `cogs/karmic_advance.py` (its own cog).
 
 Commands that start or play a game leave the acknowledgement to the host (`host.begin`, or
 `host.start`/`host.act` themselves): it is private, so a refusal only reaches its sender.
@@ -78,14 +72,13 @@ import discord
 from discord import app_commands
 
 from i18n import t
+from i18n.present import Presenter
 from renderers import karmic as R
-from rules.common import GM, PUBLIC, Actor, BautaError, Choose, IllegalAction, PackError, Rng
+from rules.common import GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, PackError, Rng
 from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier, NpcControl
 from rules.karmic.cards import label
-from rules.karmic.character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks,
-                                    character_from_sheet, check_distinction_cap, deck_summary,
-                                    import_sheet, improvement_draw, karma_award, pay_distinction)
+from rules.karmic.character import Character, character_from_sheet, check_distinction_cap, deck_summary, import_sheet
 from rules.karmic.state import HOUSE_RULES
 from rules.karmic.ranged import aim, weapon_named
 from rules.common.safe_yaml import shorten
@@ -264,27 +257,35 @@ def hand_picture(view: dict, prompt) -> tuple[str, bytes] | None:
     return "karmic-hand.png", R.hand_image({"check": {"sides": [{"hand": cards}]}})
 
 
-async def send_hand_images(host, game, state, events) -> None:
-    """A new hand whose player has no private decision waiting (so no buttons carry the picture)
-    still arrives as an image in their DMs."""
-    asked = {p.player for p in ENGINE.pending(state) if p.private}
-    players = sorted({e.audience for e in events
-                      if e.kind in ("hand", "initiative_hand") and e.audience.isdigit()} - asked)
-    for player in players:
-        view = ENGINE.view_for(state, player)
-        cards = _hand_cards(view)
-        if not cards:
-            continue
-        png = await asyncio.to_thread(R.hand_image, {"check": {"sides": [{"hand": cards}]}})
-        await host.courier.send_dm(game.guild_id, int(player), t("karmic.hand_image", None, id=game.id),
-                                   file=discord.File(io.BytesIO(png), filename=f"karmic-{game.id}-hand.png"))
+async def write_back_advancement(host, game, state) -> list[str]:
+    """An advancement session's sheets as it has them; a character whose first step was undone
+    goes back to the sheet that step brought in, and is free to play again."""
+    fresh = await host.store.game(game.id) or game
+    refs = fresh.meta.get(SHEETS) or {}
+    dropped = [k for k in refs if k not in state.characters]
+    if dropped:
+        brought: dict[str, dict] = {}
+        for record in await host.store.actions(game.id, limit=10_000, include_undone=True):
+            who, char = record.action.get("who"), record.action.get("character")
+            if who in dropped and isinstance(char, dict):
+                brought.setdefault(who, char)
+        for key in dropped:
+            owner, name = int(refs[key][0]), refs[key][1]
+            stored = await host.store.character(game.guild_id, owner, NAME, name)
+            if stored is not None and key in brought:
+                await host.store.save_character(game.guild_id, owner, NAME, name, {**stored, "character": brought[key]})
+        game = await host.store.set_meta(fresh, {**fresh.meta, SHEETS: {k: v for k, v in refs.items()
+                                                                         if k not in dropped}})
+    return await write_back(host, game, state)
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
-    try:
-        await send_hand_images(host, game, state, events)
-    except Exception:  # noqa: BLE001 - an image must never break the game's flow
-        log.exception("hand image failed for game %s", game.id)
+    if state.mode == "advance":
+        # every step (and every undo, which publishes again) leaves the stored sheets as the session has them
+        await write_back_advancement(host, game, state)
+        return
+    # The hand picture rides on the player's next private decision (`hand_picture`): no DM of its
+    # own, which had no buttons to choose with.
     try:
         await show_board(host, game, state, events)
     except Exception:  # noqa: BLE001
@@ -292,7 +293,8 @@ async def after_publish(host, interaction, game, state, events) -> None:
 
 
 async def write_back(host, game, state) -> list[str]:
-    """Store every persisted character's deck (and the world deck) as the game left them."""
+    """Store every persisted character's deck (and the world deck) as the game left them; after an
+    advancement step, the sheet's distinctions too (the names it lists)."""
     fresh = await host.store.game(game.id) or game
     refs = fresh.meta.get(SHEETS) or {}
     saved = []
@@ -305,6 +307,8 @@ async def write_back(host, game, state) -> list[str]:
         if record is None:
             continue        # deleted meanwhile: nothing to write back to
         record["character"] = char.to_dict()
+        if state.mode == "advance":
+            record["sheet"] = {**(record.get("sheet") or {}), "distinctions": [d.name for d in char.distinctions]}
         await host.store.save_character(game.guild_id, owner, NAME, name, record)
         saved.append(char.name)
     if fresh.meta.get(USES_WORLD) and any(c.deck is None for _, c in characters_out(state).values()):
@@ -318,9 +322,12 @@ async def on_over(host, interaction, game, state) -> None:
     """Ended by its rules, or by force (`/game end`): then the cards still in play go back first."""
     if not state.over:
         settle_cards(state)
-    saved = await write_back(host, game, state)
+    saved = await (write_back_advancement if state.mode == "advance" else write_back)(host, game, state)
     if saved:
-        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", None, names=", ".join(saved)))
+        locale = await host.server_locale(game, interaction)
+        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", locale, names=", ".join(saved)))
+    if state.mode != "advance":
+        await offer_reshuffles(host, game, state)
 
 
 SYSTEM = systems.register(systems.System(
@@ -354,6 +361,30 @@ class DeckButton(discord.ui.DynamicItem[discord.ui.Button],
             await report_error(interaction, exc)
 
 
+def deck_offer_view(owner: int, stored: str, locale) -> discord.ui.View:
+    """Reshuffle / Not now for an open Rule-of-Fives window of a stored deck (persistent buttons)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(DeckButton(owner, "yes", stored, t("karmic.deck.yes", locale)))
+    view.add_item(DeckButton(owner, "no", stored, t("karmic.deck.no", locale)))
+    return view
+
+
+async def offer_reshuffles(host, game, state) -> None:
+    """A game that ended with a Rule-of-Fives window open on a member's deck: one DM with the
+    Reshuffle / Not now buttons, answerable any time, while the channel is free for the next game."""
+    refs = (await host.store.game(game.id) or game).meta.get(SHEETS) or {}
+    locales = game.meta.get("locales") or {}
+    for key, (_controller, char) in characters_out(state).items():
+        ref = refs.get(key)
+        if not ref or int(ref[0]) == GM_OWNER or char.deck is None or not char.deck.offer:
+            continue
+        owner, stored = int(ref[0]), ref[1]
+        locale = locales.get(str(owner))
+        await host.courier.send_dm(game.guild_id, owner, t("karmic.deck.offer_after", locale, name=stored,
+                                                           discards=char.deck.since_shuffle),
+                                   view=deck_offer_view(owner, stored, locale))
+
+
 # ============================================================================ the cog
 ATTRIBUTE_CHOICES = [app_commands.Choice(name=a, value=a) for a in ATTRIBUTES]
 
@@ -367,8 +398,6 @@ class KarmicCog(BautaCog):
                                 guild_only=True)
     character = app_commands.Group(name="character", description="Your Karmic characters", parent=karmic)
     combat = app_commands.Group(name="combat", description="Karmic compound combat", parent=karmic)
-    advance = app_commands.Group(name="karmic-advance", guild_only=True,
-                                 description="Karmic: karma awards, advancement, distinctions paid in cards")
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeckButton)
@@ -523,7 +552,8 @@ class KarmicCog(BautaCog):
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
         except IllegalAction as exc:
-            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {exc}") from None
+            said = Presenter(interaction.locale, NAME).error(exc)
+            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {said}") from None
         old = await self._record(interaction.guild_id, owner, char.name)
         name = old[0] if old else char.name
         await self._busy(interaction.guild_id, [(owner, name)])
@@ -628,9 +658,7 @@ class KarmicCog(BautaCog):
             lines.append(t("karmic.deck.in_game", interaction.locale, id=game.id, channel=f"<#{game.channel_id}>"))
         elif s["reshuffle_offered"]:
             lines.append(t("karmic.deck.offer", interaction.locale))
-            view = discord.ui.View(timeout=None)
-            view.add_item(DeckButton(interaction.user.id, "yes", stored, t("karmic.deck.yes", interaction.locale)))
-            view.add_item(DeckButton(interaction.user.id, "no", stored, t("karmic.deck.no", interaction.locale)))
+            view = deck_offer_view(interaction.user.id, stored, interaction.locale)
         else:
             lines.append(t("karmic.deck.no_offer", interaction.locale))
         kwargs = {"view": view} if view is not None else {}
@@ -713,8 +741,7 @@ class KarmicCog(BautaCog):
                 refs["o1"] = oref
         await self._busy(interaction.guild_id, list(refs.values()))
         await self.host.start(interaction, NAME, seats, options,
-                              intro=t("karmic.check_intro", interaction.guild_locale,
-                                      who=interaction.user.mention, name=ref[1]),
+                              intro=Event("check_opened", {"player": str(interaction.user.id), "name": ref[1]}),
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 
@@ -942,27 +969,34 @@ class KarmicCog(BautaCog):
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 
-    async def _my_state(self, interaction: discord.Interaction):
+    async def _my_game(self, interaction: discord.Interaction):
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id) \
             if interaction.guild_id else None
         if game is None or game.system != NAME:
-            return None
-        return ENGINE.load_state(game.state)
+            return None, None
+        return game, ENGINE.load_state(game.state)
+
+    async def _my_state(self, interaction: discord.Interaction):
+        return (await self._my_game(interaction))[1]
 
     async def _maneuver_names(self, interaction: discord.Interaction, current: str):
-        state = await self._my_state(interaction)
+        game, state = await self._my_game(interaction)
         me = str(interaction.user.id)
         seen: dict[str, str] = {}
+        say = Presenter(interaction.locale, NAME)
         if state is not None:
             for prompt in ENGINE.pending(state):
-                if prompt.player == me and prompt.id.startswith("d") and ".m" in prompt.id:
+                if prompt.player == me and prompt.kind == "declare":
                     for o in prompt.options:
-                        base = o.id.split(".")[0]
-                        if base not in ("more", "chw") and base not in seen:
-                            seen[base] = o.label.split(" — ")[0].split(" (")[0]
+                        man = o.args.get("maneuver") or {}
+                        if man and o.id.split(".")[0] not in seen:   # one entry per maneuver, not per variant
+                            seen[o.id.split(".")[0]] = say.text(f"terms.{man['term']}")
+                        elif o.kind in ("stop", "pass", "hesitate", "yield"):
+                            seen[o.id] = say.option(o)
         if not seen:
-            seen = {k: m.name for k, m in MANEUVERS.items()}
-            seen.update({"stop": "Stop declaring", "pass": "No response", "hes": "Hesitate / yield"})
+            seen = {k: say.text(f"terms.maneuver.{k}") for k in MANEUVERS}
+            seen.update({"stop": say.text("options.stop"), "pass": say.text("options.pass"),
+                         "hes": say.text("options.hesitate")})
         return [app_commands.Choice(name=f"{n} ({k})"[:100], value=k) for k, n in seen.items()
                 if current.lower() in n.lower() or current.lower() in k][:25]
 
@@ -1041,151 +1075,8 @@ class KarmicCog(BautaCog):
         await show_board(self.host, game, state, [], force_new=True)
         await self.host.finish(interaction, t("karmic.board_posted", interaction.locale))
 
-    # ---------------------------------------------------------------- advancement and karma (/karmic-advance)
-    async def _stored(self, interaction, owner: int, name: str | None) -> tuple[str, dict, Character]:
-        """A stored character with its own karma deck, not in a running game."""
-        found = await self._record(interaction.guild_id, owner, name, interaction.locale)
-        if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
-        stored, data = found
-        await self._busy(interaction.guild_id, [(owner, stored)])
-        char = Character.from_dict(data["character"])
-        if char.deck is None:
-            raise BautaError(t("karmic.sheet.world_deck", interaction.locale))
-        return stored, data, char
-
-    async def _save(self, interaction, owner: int, stored: str, data: dict, char: Character) -> None:
-        data["character"] = char.to_dict()
-        await self.store.save_character(interaction.guild_id, owner, NAME, stored, data)
-
-    @staticmethod
-    def _cards(text: str) -> list[str]:
-        return [c.strip().upper() for c in re.split(r"[\s,;]+", text or "") if c.strip()]
-
-    @staticmethod
-    def _draw_text(r: dict) -> str:
-        cards = " + ".join(label(c) for c in r["chain"])
-        extra = f" (best of {', '.join(label(c) for c in r['cards'])})" if len(r["cards"]) > 1 else ""
-        return f"{cards}{extra} = {r['total']:+d} vs {r['level']}"
-
-    PAYMENTS = [app_commands.Choice(name=n, value=v) for n, v in (
-        ("add positive cards from the sideboard", "add_positive"), ("remove negative cards to the sideboard",
-                                                                    "remove_negative"),
-        ("add negative cards from the sideboard", "add_negative"), ("remove positive cards to the sideboard",
-                                                                    "remove_positive"))]
-
-    @advance.command(name="karma", description="GM: a karma award (+) or penalty (−), paid in cards (deck ↔ sideboard)")
-    @app_commands.describe(member="Whose character", amount="+N award, −N penalty",
-                           cards="Card ids adding up exactly: 4S or AS 3S", how="Which cards move where",
-                           character="The character (default: their only one)")
-    @app_commands.choices(how=PAYMENTS)
-    async def advance_karma(self, interaction: discord.Interaction, member: discord.Member,
-                            amount: app_commands.Range[int, -20, 20], cards: str, how: app_commands.Choice[str],
-                            character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        karma_award(char, int(amount), self._cards(cards), how.value)
-        await self._save(interaction, member.id, stored, data, char)
-        text = t("karmic.advance.karma", interaction.locale, name=stored, amount=f"{amount:+d}",
-                 cards=" ".join(label(c) for c in self._cards(cards)), deck=len(char.deck.cards),
-                 sideboard=len(char.deck.sideboard))
-        await self.host.courier.send_dm(interaction.guild_id, member.id, text)
-        await self.host.finish(interaction, text)
-
-    @advance.command(name="effort", description="GM: the adventure's skill checks by effort, then improvement draws")
-    @app_commands.describe(member="Whose character", effort="How hard the adventure was",
-                           skills="Skills for the checks, comma-separated (repeat one for more tries)",
-                           attribute="Spend 8 checks on one attempt at this attribute",
-                           character="The character (default: their only one)")
-    @app_commands.choices(effort=[app_commands.Choice(name=f"{k.replace('_', ' ')} ({v})", value=k)
-                                  for k, v in EFFORT_CHECKS.items()], attribute=ATTRIBUTE_CHOICES)
-    async def advance_effort(self, interaction: discord.Interaction, member: discord.Member,
-                             effort: app_commands.Choice[str], skills: str | None = None,
-                             attribute: app_commands.Choice[str] | None = None, character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        wanted = [s.strip().lower().replace(" ", "_") for s in _split_names(skills)]
-        requests = [{"skill": s, "reason": "used"} for s in wanted]
-        if attribute is not None:
-            requests.insert(0, {"attribute": True})
-        # the GM names the skills: that is the approval the rules ask for (§6.8)
-        spent = allocate_skill_checks(char, effort.value, requests, gm_approved=set(wanted))
-        rng = Rng.from_seed(secrets.randbits(63))
-        lines = [t("karmic.advance.effort", interaction.guild_locale, name=stored,
-                   effort=effort.value.replace("_", " "), n=EFFORT_CHECKS[effort.value])]
-        if attribute is not None:
-            r = improvement_draw(char, attribute.value, rng)
-            lines.append(t("karmic.advance.draw", interaction.guild_locale, what=attribute.value,
-                           draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                                             interaction.guild_locale, level=r["new_level"])))
-        improved: set[str] = set()
-        for skill in spent["spent"]:
-            if skill in improved:
-                lines.append(t("karmic.advance.once", interaction.guild_locale, what=skill.replace("_", " ")))
-                continue
-            r = improvement_draw(char, skill, rng)
-            if r["success"]:
-                improved.add(skill)
-            lines.append(t("karmic.advance.draw", interaction.guild_locale, what=skill.replace("_", " "),
-                           draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                                             interaction.guild_locale, level=r["new_level"])))
-        lines.append(t("karmic.advance.saved", interaction.guild_locale, n=spent["saved"]))
-        await self._save(interaction, member.id, stored, data, char)
-        for text in chunks(lines):
-            await self.host.courier.send_channel(interaction.channel_id, text)
-        await self.host.finish(interaction)
-
-    @advance.command(name="improve", description="GM: one improvement draw (a month of training; a teacher's extra card)")
-    @app_commands.describe(member="Whose character", target="A skill or an attribute",
-                           teacher="The teacher's check succeeded: draw two, keep the best",
-                           character="The character (default: their only one)")
-    async def advance_improve(self, interaction: discord.Interaction, member: discord.Member, target: str,
-                              teacher: bool = False, character: str | None = None):
-        await self.host.require_gm(interaction)
-        await self.host.begin(interaction)
-        stored, data, char = await self._stored(interaction, member.id, character)
-        what = target.strip().lower().replace(" ", "_")
-        r = improvement_draw(char, what, Rng.from_seed(secrets.randbits(63)), teacher_bonus=teacher)
-        await self._save(interaction, member.id, stored, data, char)
-        await self.host.courier.send_channel(interaction.channel_id, t(
-            "karmic.advance.draw_named", interaction.guild_locale, name=stored, what=what.replace("_", " "),
-            draw=self._draw_text(r), result=t("karmic.advance.up" if r["success"] else "karmic.advance.same",
-                                              interaction.guild_locale, level=r["new_level"])))
-        await self.host.finish(interaction)
-
-    @advance.command(name="distinction", description="Take a distinction from the pack, paid in karma cards")
-    @app_commands.describe(name="The distinction (pack)", cards="Card ids adding up exactly to its value",
-                           how="Which cards move where", character="Your character (default: your only one)",
-                           pack="A guild pack (default: the sample)")
-    @app_commands.choices(how=PAYMENTS)
-    @app_commands.autocomplete(character=_my_characters)
-    async def advance_distinction(self, interaction: discord.Interaction, name: str, cards: str,
-                                  how: app_commands.Choice[str], character: str | None = None,
-                                  pack: str | None = None):
-        await self.host.begin(interaction)
-        content = await self._pack(interaction.guild_id, pack)
-        entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
-        if entry is None:
-            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=echo(name),
-                               names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—"))
-        stored, data, char = await self._stored(interaction, interaction.user.id, character)
-        if any(d.name.lower() == entry["name"].lower() for d in char.distinctions):
-            raise BautaError(t("karmic.advance.has_distinction", interaction.locale, name=entry["name"]))
-        char.distinctions.append(Distinction(entry["name"], int(entry["karma_value"]), entry.get("description", "")))
-        cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
-        check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
-        pay_distinction(char, int(entry["karma_value"]), self._cards(cards), how.value)
-        sheet = data.get("sheet") or {}
-        sheet["distinctions"] = list(sheet.get("distinctions") or []) + [entry["name"]]
-        data["sheet"] = sheet
-        await self._save(interaction, interaction.user.id, stored, data, char)
-        await self.host.finish(interaction, t("karmic.advance.distinction", interaction.locale, name=stored,
-                                              distinction=entry["name"], value=f"{int(entry['karma_value']):+d}",
-                                              cards=" ".join(label(c) for c in self._cards(cards)),
-                                              deck=len(char.deck.cards), sideboard=len(char.deck.sideboard)))
-
 
 async def setup(bot):
+    from .karmic_advance import KarmicAdvanceCog
     await bot.add_cog(KarmicCog(bot))
+    await bot.add_cog(KarmicAdvanceCog(bot))

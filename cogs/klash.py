@@ -260,8 +260,9 @@ async def after_publish(host, interaction, game, state, events) -> None:
     if not events:
         return   # a re-post of the prompts (/game status): nothing changed
     try:
-        # A new arena message when a model activates (and when deployment begins); edits otherwise.
-        new = any(e.kind in ("activation", "teams") for e in events)
+        # A new arena when deployment begins (the auction's final table stays above it as a record);
+        # afterwards the one table message is edited, and moved to the foot of the channel by the host.
+        new = any(e.kind == "teams" for e in events)
         await show_board(host, game, state, new=new)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)

@@ -48,7 +48,12 @@ def listed() -> list[System]:
 SYSTEMS: dict[str, System] = {}
 
 
+CONFIRM_SINGLE = "confirm_single_choice"   # house rule of every game: wait for a click on a forced choice
+
+
 def register(system: System) -> System:
+    if system.listed:
+        system.house_rules.setdefault(CONFIRM_SINGLE, False)
     SYSTEMS[system.name] = system
     return system
 

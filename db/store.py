@@ -143,6 +143,7 @@ class GuildSettings:
     gm_channel_id: int | None = None
     locale: str | None = None
     reminder_hours: float | None = None
+    idle_bot: str | None = None      # the level the bot stands in for idle players at (None: it does not)
 
 
 @dataclass
@@ -255,12 +256,13 @@ class Store:
         if cached is None:
             row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             cached = GuildSettings(guild_id) if row is None else GuildSettings(
-                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"], row["reminder_hours"])
+                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"], row["reminder_hours"],
+                row["idle_bot"])
             self._settings[guild_id] = cached
         return GuildSettings(**cached.__dict__)
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
-        allowed = {"gm_role_id", "gm_channel_id", "locale", "reminder_hours"}
+        allowed = {"gm_role_id", "gm_channel_id", "locale", "reminder_hours", "idle_bot"}
         unknown = set(values) - allowed
         if unknown:
             raise StoreError(f"unknown settings {sorted(unknown)}")
@@ -268,11 +270,13 @@ class Store:
         for key, value in values.items():
             setattr(current, key, value)
         await self._write((
-            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, reminder_hours, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id, "
-            "gm_channel_id = excluded.gm_channel_id, locale = excluded.locale, "
-            "reminder_hours = excluded.reminder_hours, updated_at = excluded.updated_at",
-            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, current.reminder_hours, now())))
+            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, reminder_hours, idle_bot, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "gm_role_id = excluded.gm_role_id, gm_channel_id = excluded.gm_channel_id, locale = excluded.locale, "
+            "reminder_hours = excluded.reminder_hours, idle_bot = excluded.idle_bot, "
+            "updated_at = excluded.updated_at",
+            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, current.reminder_hours,
+             current.idle_bot, now())))
         self._settings[guild_id] = GuildSettings(**current.__dict__)
         return current
 
@@ -324,9 +328,9 @@ class Store:
                               (game.guild_id, game.channel_id, game.id))
         return GameRecord.from_row(row) if row else None
 
-    async def idle_games(self, older_than: str | None = None) -> list[GameRecord]:
+    async def idle_games(self, older_than: str | None = None, at: datetime | None = None) -> list[GameRecord]:
         """Active games in guilds with a reminder set, idle longer than their guild's reminder
-        (or than `older_than`, an ISO time, when given)."""
+        (or than `older_than`, an ISO time, when given), as of `at` (default: now)."""
         if older_than is not None:
             rows = await self._all("SELECT * FROM games WHERE status = 'active' AND updated_at < ?", (older_than,))
             return [GameRecord.from_row(r) for r in rows]
@@ -335,7 +339,7 @@ class Store:
         rows = await self._all(
             "SELECT g.*, s.reminder_hours AS reminder_hours FROM games g "
             "JOIN guild_settings s ON s.guild_id = g.guild_id WHERE g.status = 'active' AND s.reminder_hours > 0")
-        current = datetime.now(UTC)
+        current = at or datetime.now(UTC)
         return [GameRecord.from_row(r) for r in rows
                 if (current - datetime.fromisoformat(r["updated_at"])).total_seconds() >= r["reminder_hours"] * 3600]
 

@@ -201,7 +201,12 @@ class Presenter:
                 return self._join([self.player(str(p), plain=plain) for p in value])
             return self.player(str(value), plain=plain) if value is not None else self.text("words.nobody")
         if isinstance(value, Mapping) and "term" in value:
-            return self.text(f"terms.{value['term']}", plain=True)
+            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5})
+            return self.text(f"terms.{value['term']}", plain=plain, **{k: v for k, v in value.items() if k != "term"})
+        if isinstance(value, Mapping) and "prompt" in value:      # a question, as its reader reads it
+            return self.prompt(Prompt.from_dict(value["prompt"]), plain=True)
+        if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
+            return self.option(Option.from_dict(value["option"]))
         if isinstance(value, (list, tuple)):
             return self._join([str(self._value("", v, plain)) for v in value])
         return value

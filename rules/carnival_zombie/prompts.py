@@ -224,5 +224,6 @@ def build_prompt(eng, s, c, ask: dict) -> Prompt:
                 for w, wd in eng._weapons(s, ch, "assault")][:24] + [Option("pass", "Hold back")]
     if not opts:
         opts = [Option("ok", "OK")]
-    return Prompt(id=pid, player=who, text=_t(text, 1000), options=tuple(opts), private=False,
+    # the Pile's reaction mode times the click itself: it is never answered for the player
+    return Prompt(id=pid, player=who, text=_t(text, 1000), options=tuple(opts), private=False, confirm=kind == "pile_react",
                   min_choices=multi[0], max_choices=multi[1])

@@ -1,13 +1,13 @@
 """Pieces every game shares: the engine contract, the in-state RNG, decks, errors, packs."""
 from .deck import Deck
-from .engine import (ANYONE, GM, PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt, audience_filter,
+from .engine import (ANYONE, FORCED, GM, PUBLIC, Actor, Choose, Engine, Event, Option, Outcome, Prompt, audience_filter,
                      prompt_id, term)
 from .errors import BautaError, GameOver, IllegalAction, NotYourTurn, PackError, StalePrompt
 from .rng import Rng
 from .serial import Serial
 
 __all__ = [
-    "ANYONE", "Actor", "BautaError", "Choose", "Deck", "Engine", "Event", "GM", "GameOver", "IllegalAction",
+    "ANYONE", "Actor", "FORCED", "BautaError", "Choose", "Deck", "Engine", "Event", "GM", "GameOver", "IllegalAction",
     "NotYourTurn", "Option", "Outcome", "PUBLIC", "PackError", "Prompt", "Rng", "Serial",
     "StalePrompt", "audience_filter", "prompt_id", "term",
 ]

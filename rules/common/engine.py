@@ -22,6 +22,7 @@ Events carry an audience: `PUBLIC`, `GM`, or one player's id.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import hashlib
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -35,6 +36,7 @@ from .serial import Serial
 PUBLIC = "public"
 GM = "gm"
 ANYONE = "*"          # a prompt anyone at the table may answer (e.g. "Join" in a lobby)
+FORCED = "forced_choice"   # the event of a decision with one legal option, applied without a click
 PROMPT_ID_MAX = 40    # a prompt id rides in a custom_id (100 characters) with the game id and an option
 
 
@@ -174,13 +176,15 @@ class Prompt(Serial):
     max_choices: int = 1
     kind: str = ""
     args: dict = field(default_factory=dict)
+    confirm: bool = False     # the click itself matters (a reaction timed): never answered for the player
 
     @classmethod
     def ask(cls, kind: str, args: Mapping | None, player: str, options: Iterable[Option], *,
             key: Iterable[Any] = (), private: bool = False, min_choices: int = 1,
-            max_choices: int = 1) -> Prompt:
+            max_choices: int = 1, confirm: bool = False) -> Prompt:
         return cls(id=prompt_id(kind, *key), player=player, options=tuple(options), private=private,
-                   min_choices=min_choices, max_choices=max_choices, kind=kind, args=dict(args or {}))
+                   min_choices=min_choices, max_choices=max_choices, kind=kind, args=dict(args or {}),
+                   confirm=confirm)
 
     @property
     def legacy(self) -> bool:
@@ -273,6 +277,25 @@ class Engine(ABC, Generic[St]):
             events = self.step(work, action, actor)
         return Outcome(state=work, events=list(events))
 
+    def settle(self, outcome: Outcome, limit: int = 200) -> Outcome:
+        """Answer every decision that is no decision (`forced`): applied at once, as its player, and
+        told as a `forced_choice` event. A table convention, not a rule: the host skips it when the
+        server keeps the confirmation (house rule `confirm_single_choice`)."""
+        state, events = outcome.state, list(outcome.events)
+        for _ in range(limit):
+            if self.is_over(state):
+                break
+            prompt = forced(self, state)
+            if prompt is None:
+                break
+            option = prompt.options[0]
+            after = self.apply(state, Choose(prompt.id, (option.id,)), Actor(prompt.player, seated=True))
+            events.append(Event(FORCED, {"player": prompt.player, "question": {"prompt": prompt.to_dict()},
+                                         "choice": {"option": option.to_dict()}}))
+            events += after.events
+            state = after.state
+        return Outcome(state=state, events=events)
+
     def prompt(self, state: St, prompt_id: str) -> Prompt:
         for prompt in self.pending(state):
             if prompt.id == prompt_id:
@@ -314,6 +337,19 @@ class Engine(ABC, Generic[St]):
         except KeyError:
             raise IllegalAction("unknown_action", action=kind) from None
         return cls.from_dict(data)
+
+
+def forced(engine: Engine, state: Any) -> Prompt | None:
+    """The first pending decision that is no decision: a seated player's public prompt with one
+    legal option, and the only prompt that player has (with two, choosing which to answer is a
+    choice: an Event Card before the activation). Private prompts are always asked: answering one
+    at once would tell the table what the hand holds (no card to answer with)."""
+    if engine.is_over(state):
+        return None
+    prompts = engine.pending(state)
+    owners = Counter(p.player for p in prompts)
+    return next((p for p in prompts if p.player not in (ANYONE, GM) and not p.private and not p.confirm
+                 and owners[p.player] == 1 and len(p.options) == 1 and p.min_choices == 1), None)
 
 
 def audience_filter(events: Iterable[Event], viewer: str, is_gm: bool = False) -> list[Event]:

@@ -152,6 +152,22 @@ def _apply(ai: GameAI, state: Any, player: str, move: Move) -> Any:
     return ai.engine.apply(state, Choose(move[0], move[1]), Actor(player)).state
 
 
+class _Spoiled(Exception):
+    """A move the rules refused half-way through a world played in place: the world is unusable."""
+
+
+def _advance(ai: GameAI, world: Any, player: str, move: Move) -> Any:
+    """Play a move in a sampled world the search owns alone, in place: the copy `apply` makes to
+    keep a caller's state untouched is most of a step's cost (Carnevale pickles its whole state),
+    and a search world is thrown away after its iteration anyway. A refusal may leave it half
+    changed, so it ends the iteration (`_Spoiled`)."""
+    try:
+        ai.engine.step(world, Choose(move[0], move[1]), Actor(player))
+    except IllegalAction:
+        raise _Spoiled() from None
+    return world
+
+
 def _terminal(ai: GameAI, state: Any) -> bool:
     return ai.engine.is_over(state)
 
@@ -166,20 +182,14 @@ def _weighted(rng: Rng, weights: list[float]) -> int:
     return len(weights) - 1
 
 
-def _random_step(ai: GameAI, state: Any, rng: Rng) -> Any | None:
-    """One random (prior-weighted) legal move by whoever must decide; None if the game cannot go on."""
-    player, options = turn(ai, state, rng)
-    if player is None:
+def _random_step(ai: GameAI, world: Any, rng: Rng) -> Any | None:
+    """One random (prior-weighted) move by whoever must decide, played in place in the search's
+    world; None if the game cannot go on."""
+    player, options = turn(ai, world, rng)
+    if player is None or not options:
         return None
-    weights = [ai.prior(state, player, m) for m in options]
-    while options:
-        i = _weighted(rng, weights)
-        try:
-            return _apply(ai, state, player, options[i])
-        except IllegalAction:
-            options.pop(i)
-            weights.pop(i)
-    return None
+    weights = [ai.prior(world, player, m) for m in options]
+    return _advance(ai, world, player, options[_weighted(rng, weights)])
 
 
 # ---------------------------------------------------------------------------- strategies
@@ -226,61 +236,78 @@ class _Node:
     reward: float = 0.0
 
 
+def _ucb(child: _Node, seat: str, seen: list[float], c: float) -> float:
+    """UCB1 with the availability count of ISMCTS, the mean scaled to [0, 1] by the values seen."""
+    low, high = seen
+    span = high - low
+    mean = child.reward / child.visits
+    if span <= 1e-9:
+        q = 0.5
+    else:      # the opponent's nodes hold 1 - value: their range is [1 - high, 1 - low]
+        q = (mean - (low if child.player == seat else 1.0 - high)) / span
+    return q + c * math.sqrt(math.log(max(child.available, 1)) / child.visits)
+
+
 def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
             deadline: Callable[[], bool] | None) -> Move:
     root = _Node()
     legal_root = set(options)
+    # The evaluations a search sees lie in a narrow band (Klash!, Carnevale: a few hundredths apart
+    # between moves), while UCB1's constant assumes rewards spread over [0, 1]: unscaled, exploration
+    # outweighs every difference and the visits stay uniform whatever the budget, so more iterations
+    # bought nothing. Means are scaled by the range of values seen so far (min-max, as MuZero does).
+    seen = [1.0, 0.0]                      # lowest and highest value seen at a leaf
     for _ in range(lvl.iterations):
         if deadline is not None and deadline():
             break
         world = ai.determinize(state, seat, rng)
         node = root
-        # selection and expansion over the moves this world allows
-        while not _terminal(ai, world):
-            if node is root:
-                player, here = seat, options
-            else:
-                player, here = turn(ai, world, rng)
-            if not here:
-                break
-            for m in here:
-                child = node.children.get(m)
-                if child is not None:
-                    child.available += 1
-            untried = [m for m in here if m not in node.children]
-            if untried:
-                m = untried[rng.below(len(untried))]
-                try:
-                    world = _apply(ai, world, player, m)
-                except IllegalAction:
-                    if node is root:
-                        legal_root.discard(m)
-                    node.children[m] = None     # never legal in this set: skip it for good
-                    continue
-                child = _Node(player=player, move=m, parent=node, available=1)
-                node.children[m] = child
+        try:
+            # selection and expansion over the moves this world allows (played in place: the world
+            # is this iteration's own; a move the rules refuse spoils it and ends the iteration)
+            while not _terminal(ai, world):
+                if node is root:
+                    player, here = seat, options
+                else:
+                    player, here = turn(ai, world, rng)
+                if not here:
+                    break
+                for m in here:
+                    child = node.children.get(m)
+                    if child is not None:
+                        child.available += 1
+                untried = [m for m in here if m not in node.children]
+                if untried:
+                    m = untried[rng.below(len(untried))]
+                    try:
+                        world = _advance(ai, world, player, m)
+                    except _Spoiled:
+                        if node is root:
+                            legal_root.discard(m)
+                        node.children[m] = None     # never legal in this set: skip it for good
+                        raise
+                    child = _Node(player=player, move=m, parent=node, available=1)
+                    node.children[m] = child
+                    node = child
+                    break
+                live = [node.children[m] for m in here if node.children[m] is not None]
+                if not live:
+                    break
+                child = max(live, key=lambda ch: _ucb(ch, seat, seen, lvl.exploration))
+                world = _advance(ai, world, player, child.move)
                 node = child
-                break
-            live = [node.children[m] for m in here if node.children[m] is not None]
-            if not live:
-                break
-            c = lvl.exploration
-            child = max(live, key=lambda ch: ch.reward / ch.visits
-                        + c * math.sqrt(math.log(max(ch.available, 1)) / ch.visits))
-            try:
-                world = _apply(ai, world, player, child.move)
-            except IllegalAction:
-                break
-            node = child
-        # rollout
-        for _step in range(lvl.rollout):
-            if _terminal(ai, world):
-                break
-            nxt = _random_step(ai, world, rng)
-            if nxt is None:
-                break
-            world = nxt
+            # rollout
+            for _step in range(lvl.rollout):
+                if _terminal(ai, world):
+                    break
+                nxt = _random_step(ai, world, rng)
+                if nxt is None:
+                    break
+                world = nxt
+        except _Spoiled:
+            continue
         value = ai.evaluate(world, seat)
+        seen[0], seen[1] = min(seen[0], value), max(seen[1], value)
         while node is not None and node is not root:
             node.visits += 1
             node.reward += value if node.player == seat else 1.0 - value

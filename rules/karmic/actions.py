@@ -6,6 +6,8 @@ from typing import ClassVar
 
 from rules.common import Choose, Serial
 
+from .advancement import ACTIONS as ADVANCEMENT
+
 
 @dataclass(frozen=True)
 class Declare(Serial):
@@ -85,5 +87,5 @@ class NpcControl(Serial):
     type: ClassVar[str] = "npc_control"
 
 
-ACTIONS = {c.type: c for c in (Choose, Declare, PlayCard, Hit, GmModifier, Ruling, Reshuffle, EndCombat,
-                               NpcControl)}
+ACTIONS = {**{c.type: c for c in (Choose, Declare, PlayCard, Hit, GmModifier, Ruling, Reshuffle, EndCombat,
+                                  NpcControl)}, **ADVANCEMENT}

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import copy
 
-from rules.common import GM, PUBLIC, Event, IllegalAction, Rng
+from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt, Rng
 
-from .cards import KarmaDeck, label
+from .cards import SUIT_SYMBOL, KarmaDeck, is_face, is_joker, label, rank, suit, value
 from .character import Character, character_from_sheet
 from .state import KarmicState
 
@@ -60,9 +60,31 @@ def draw(state: KarmicState, key: str, n: int, events: list[Event]) -> list[str]
     forced = len(deck.cards) < n and before > 0
     cards = deck.draw(state.rng, n)
     if forced:
-        events.append(Event("reshuffle", f"{name(state, key)}'s deck ran out and was reshuffled.",
-                            PUBLIC if not deck.world else GM, {"who": key, "forced": True}))
+        events.append(Event("deck_ran_out", {"name": name(state, key), "who": key, "forced": True},
+                            PUBLIC if not deck.world else GM))
     return cards
+
+
+def card_term(card: str) -> dict:
+    """A card as data for the presenter: rank and suit, its value, whether it is a hit card; a
+    joker is its own word (the GM rules it)."""
+    if is_joker(card):
+        return {"term": "card_joker"}
+    return {"term": "card_hit" if is_face(card) else "card", "card": f"{rank(card)}{SUIT_SYMBOL[suit(card)]}",
+            "value": value(card)}
+
+
+def cards_term(cards: list[str]) -> list[dict]:
+    return [card_term(c) for c in cards]
+
+
+def skill_term(skill: str, attribute: str = "") -> str | dict:
+    """What a check is of: the sheet's own skill name, else the attribute (a word of the game)."""
+    if skill:
+        return skill.replace("_", " ")
+    if attribute:
+        return {"term": f"attribute.{attribute}"}
+    return {"term": "no_skill"}
 
 
 def cards_text(cards: list[str]) -> str:
@@ -75,3 +97,10 @@ def next_id(state: KarmicState, prefix: str) -> str:
 
 def signed(n: int) -> str:
     return f"{n:+d}"
+
+
+def offer_prompt(state: KarmicState, key: str, pid: str) -> Prompt:
+    deck = state.characters[key].deck
+    since = deck.since_shuffle if deck is not None else 0      # offered only for a deck of its own
+    return Prompt.ask("offer", {"name": name(state, key), "n": since}, state.controllers.get(key, GM),
+                      [Option.of("yes", "reshuffle"), Option.of("no", "not_now")], key=(pid,), private=True)

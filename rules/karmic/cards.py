@@ -120,7 +120,7 @@ class KarmaDeck(Serial):
         for _ in range(n):
             if not self.cards:
                 if not self.discards:
-                    raise IllegalAction("The deck and its discard pile are both empty.")
+                    raise IllegalAction("deck_empty")
                 self.reshuffle(rng)
             out.append(self.cards.pop())
         return out
@@ -172,13 +172,13 @@ class KarmaDeck(Serial):
             elif card in self.discards:
                 self.discards.remove(card)
             else:
-                raise IllegalAction(f"{card} is not in the deck.")
+                raise IllegalAction("card_not_in_deck", card=card)
         self.sideboard.extend(cards)
 
     def move_to_deck(self, cards: list[str], rng: Rng | None = None) -> None:
         for card in cards:
             if card not in self.sideboard:
-                raise IllegalAction(f"{card} is not in the sideboard.")
+                raise IllegalAction("card_not_in_sideboard", card=card)
             self.sideboard.remove(card)
             self.cards.append(card)
         if rng is not None:

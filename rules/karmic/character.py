@@ -91,7 +91,7 @@ class Character(Serial):
         else:
             lvl = self.skill(skill)
             if lvl <= 0 and self.is_advanced(skill):
-                raise IllegalAction(f"{self.name} has no training in {skill}, an advanced skill (no default use).")
+                raise IllegalAction("advanced_untrained", name=self.name, skill=skill.replace("_", " ")[:40])
             n = max(1, lvl)
         return max(1, n - self.fatigue * self.fatigue_effect)
 
@@ -144,10 +144,10 @@ class Character(Serial):
             return 0
         taken = self.fields.get(key, [])
         if field_name is None:
-            raise IllegalAction(f"{skill} is a field of expertise: name the field.")
+            raise IllegalAction("name_the_field", skill=skill.replace("_", " ")[:40])
         count = sum(1 for f in taken if f.lower() == field_name.lower())
         if count == 0:
-            raise IllegalAction(f"{self.name} has no {skill} field '{field_name}'.")
+            raise IllegalAction("no_such_field", name=self.name, skill=skill[:40], field=field_name[:40])
         return min(4, count - 1)
 
 
@@ -368,6 +368,9 @@ def trade_in(deck: list[str], handed_in: list[str], rng: Rng) -> list[str]:
 
 
 # --- distinctions and karma -----------------------------------------------------------------------
+PAYMENTS = ("add_positive", "remove_negative", "add_negative", "remove_positive")
+
+
 def pay_distinction(character: Character, karma_value: int, cards: list[str], mode: str) -> None:
     """Pay a distinction (or a karma award/penalty) in cards; values must add up exactly.
 
@@ -377,24 +380,25 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
     """
     deck = character.deck
     if deck is None:
-        raise IllegalAction(f"{character.name} has no karma deck of his own.")
+        raise IllegalAction("no_karma_deck", name=character.name)
     unknown = [c for c in cards if not valid_card(c)]
     if unknown:
-        raise IllegalAction(f"'{unknown[0][:12]}' is not a card: give ids such as 4S, AS, 10H or KD.")
+        raise IllegalAction("not_a_card", card=unknown[0][:12])
     total = sum(value(c) for c in cards)
     if not cards or any(c.startswith("JK") for c in cards):
-        raise IllegalAction("Pay with numbered or face cards.")
+        raise IllegalAction("pay_with_numbered_cards")
     allowed = {"remove_positive": karma_value < 0, "add_negative": karma_value < 0,
                "remove_negative": karma_value > 0, "add_positive": karma_value > 0}
     if not allowed.get(mode, False):
-        raise IllegalAction(f"'{mode}' cannot pay a distinction worth {karma_value:+d}.")
+        raise IllegalAction("wrong_payment", how={"term": f"payment.{mode}"} if mode in PAYMENTS else mode[:30],
+                            value=karma_value)
     sign_ok = all(value(c) > 0 for c in cards) if mode in ("remove_positive", "add_positive") \
         else all(value(c) < 0 for c in cards)
     if not sign_ok:
-        raise IllegalAction("Those cards have the wrong colour for this payment.")
+        raise IllegalAction("wrong_colour")
     want = abs(karma_value)
     if abs(total) != want:
-        raise IllegalAction(f"The cards add up to {abs(total)}, not exactly {want}.")
+        raise IllegalAction("cards_do_not_add_up", total=abs(total), want=want)
     if mode.startswith("remove"):
         deck.move_to_sideboard(cards)
     else:
@@ -413,10 +417,10 @@ def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus:
     """Draw one card (two with a successful teacher, best used); success if it beats the level."""
     deck = character.deck
     if deck is None:
-        raise IllegalAction("Only characters with a karma deck improve.")
+        raise IllegalAction("no_karma_deck", name=character.name)
     is_attr = target in ATTRIBUTES
     if not is_attr and not SKILL_NAME.fullmatch(skill_key(target)):
-        raise IllegalAction(f"'{target[:40]}' is not a skill or an attribute (a skill name has at most 40 letters).")
+        raise IllegalAction("not_a_skill", target=target[:40])
     level = character.attributes[target] if is_attr else max(1, character.skill(target))
     drawn = deck.draw(rng, 2 if teacher_bonus else 1)
     best = max(drawn, key=lambda c: (c.startswith("JK"), value(c)))
@@ -460,29 +464,29 @@ def allocate_skill_checks(character: Character, effort: str, requests: list[dict
     character never used need that approval. Unspent checks are saved; 8 checks = 1 attribute try.
     A skill may be listed several times but improves at most once per adventure (`improved`)."""
     if effort not in EFFORT_CHECKS:
-        raise IllegalAction(f"Unknown effort '{effort}'.")
+        raise IllegalAction("unknown_effort", effort=effort[:40])
     gm_approved = {skill_key(s) for s in (gm_approved or set())}
     bank = character.saved_checks + EFFORT_CHECKS[effort]
     spent, attribute_tries = [], 0
     for req in requests:
         if req.get("attribute"):
             if bank < 8:
-                raise IllegalAction("An attribute attempt costs 8 skill checks.")
+                raise IllegalAction("attribute_costs_8", checks=bank)
             bank -= 8
             attribute_tries += 1
             continue
         key = skill_key(req["skill"])
         reason = req.get("reason", "used")
         if reason not in ("used", "plausible", "missing", "teacher"):
-            raise IllegalAction(f"Unknown reason '{reason}'.")
+            raise IllegalAction("unknown_reason", reason=str(reason)[:40])
         if key not in gm_approved:
-            raise IllegalAction(f"The GM must approve a check in {req['skill']} ({reason}).")
+            raise IllegalAction("gm_must_approve", skill=str(req["skill"])[:40], reason=reason)
         if reason == "teacher" and not req.get("teacher"):
-            raise IllegalAction("Name the teacher.")
+            raise IllegalAction("name_the_teacher")
         if key in (improved or set()):
-            raise IllegalAction(f"{req['skill']} already improved this adventure.")
+            raise IllegalAction("already_improved", skill=str(req["skill"])[:40])
         if bank < 1:
-            raise IllegalAction("No skill checks left.")
+            raise IllegalAction("no_checks_left")
         bank -= 1
         spent.append(key)
     character.saved_checks = bank
@@ -514,10 +518,8 @@ def medicine_result(mt: int, heals_mt: bool = True) -> dict:
 def karma_award(character: Character, amount: int, cards: list[str], mode: str) -> None:
     """A GM karma award (+N) or penalty (−N), paid like a distinction (§1.3 PROPOSAL): an award adds
     positive sideboard cards or removes negative deck cards totalling N; a penalty mirrors it."""
-    mirror = {"add_positive": "add_positive", "remove_negative": "remove_negative",
-              "add_negative": "add_negative", "remove_positive": "remove_positive"}
-    if mode not in mirror:
-        raise IllegalAction(f"Unknown karma move '{mode}'.")
+    if mode not in PAYMENTS:
+        raise IllegalAction("unknown_payment", how=str(mode)[:40])
     pay_distinction(character, amount, cards, mode)
 
 
@@ -534,7 +536,7 @@ def check_distinction_cap(character: Character, cap: int | None) -> None:
         return
     total = sum(d.karma_value for d in character.distinctions if d.karma_value < 0)
     if total < -abs(cap):
-        raise IllegalAction(f"Negative distinctions total {total}; the GM allows at most −{abs(cap)}.")
+        raise IllegalAction("distinction_cap", total=total, cap=abs(cap))
 
 
 def deck_summary(character: Character) -> dict:

@@ -4,8 +4,9 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 
 from . import ranged as rangedmod
-from .base import cards_text, deck_of, discard, draw, load_character, name, owner_audience, signed
-from .cards import is_face, is_joker, label, value
+from .base import (card_term, cards_term, deck_of, discard, draw, load_character, name, offer_prompt,
+                   owner_audience, skill_term)
+from .cards import is_face, is_joker, value
 from .state import Check, CheckSide, KarmicState, Play
 from .tables import attribute_name, difficulty_mod, result_chart, skill_key
 
@@ -14,7 +15,7 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
     events: list[Event] = []
     actor = options.get("actor")
     if not actor:
-        raise IllegalAction("A check needs an 'actor': {character, player}.")
+        raise IllegalAction("check_needs_actor")
     player = actor.get("player") or (state.seats[0] if state.seats else GM)
 
     def add(key, spec, who):
@@ -30,7 +31,7 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
     helpers = options.get("helpers", [])
     cap = int(options.get("max_helpers", state.house_rules["max_helpers_default"]))
     if len(helpers) > cap:
-        raise IllegalAction(f"Only {cap} may help with this task.")
+        raise IllegalAction("too_many_helpers", cap=cap)
     for i, h in enumerate(helpers):
         add(f"h{i + 1}", h, h.get("player", GM))
     opp = options.get("opponent")
@@ -78,14 +79,15 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
         best = max(numeric, key=value)
         side.helper_cards[hk] = best
         discard(state, hk, [c for c in hand if c != best])
-        events.append(Event("helper", f"{name(state, hk)} helps and offers a card.", PUBLIC, {"who": hk}))
-        events.append(Event("helper_hand", f"You drew {cards_text(hand)}; your best card {label(best)} is offered.",
-                             owner_audience(state, hk), {"cards": hand, "offered": best}))
+        events.append(Event("helper", {"name": name(state, hk), "who": hk}))
+        events.append(Event("helper_hand", {"name": name(state, hk), "drawn": cards_term(hand),
+                                            "offered": card_term(best), "cards": hand, "best": best},
+                            owner_audience(state, hk)))
     check.sides.append(side)
     if opp:
         defense = check.ranged.get("defense") if check.ranged else None
         if defense not in (None, "dodge", "block"):
-            raise IllegalAction("A ranged target defends with 'dodge' or 'block'.")
+            raise IllegalAction("bad_defense")
         oskill = opp.get("skill") or {"dodge": "dodge", "block": "shield", None: ""}[defense]
         oattr = opp.get("attribute") or {"dodge": "awareness", "block": "finesse", None: ""}[defense]
         oside = CheckSide("o1", skill=skill_key(oskill) if oskill else "",
@@ -95,19 +97,18 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
         check.sides.append(oside)
     state.check = check
     state.phase = "play"
-    what = skill or attr or "a check"
-    vs = f" against {name(state, 'o1')}" if opp else ""
-    article = "an" if what[:1].lower() in "aeiou" else "a"
-    events.append(Event("check_start", f"{char.name} makes {article} {what} check{vs} ({signed(diff)} difficulty); "
-                                       f"{len(side.hand)} card(s) drawn.", PUBLIC,
-                        {"skill": skill, "attribute": attr, "difficulty": diff, "cards": len(side.hand)}))
+    what = skill_term(skill_key(skill) if skill else "", attr)
+    start = {"name": char.name, "what": what, "skill": skill, "attribute": attr, "difficulty": diff,
+             "cards": len(side.hand)}
+    if opp:
+        start["opponent"] = name(state, "o1")
+    events.append(Event("check_start_opposed" if opp else "check_start", start))
     for s in check.sides:
-        events.append(Event("hand", f"{name(state, s.key)}'s hand for {s.skill or s.attribute or what}: "
-                                    f"{cards_text(s.hand)}.",
-                            owner_audience(state, s.key), {"who": s.key, "cards": list(s.hand)}))
+        events.append(Event("hand", {"name": name(state, s.key), "what": skill_term(s.skill, s.attribute),
+                                     "hand": cards_term(s.hand), "who": s.key, "cards": list(s.hand)},
+                            owner_audience(state, s.key)))
         if s.hidden:
-            events.append(Event("gm_modifier", f"Hidden modifier {signed(s.hidden)} on {name(state, s.key)}.",
-                                GM, {"side": s.key, "value": s.hidden}))
+            events.append(Event("gm_modifier", {"name": name(state, s.key), "side": s.key, "value": s.hidden}, GM))
     return events
 
 
@@ -119,24 +120,27 @@ def check_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
         for i, s in enumerate(check.sides):
             who = state.controllers[s.key]
             if s.play is None:
-                opts = [Option(c, label(c)) for c in s.hand]
-                opts += [Option(f"{hk}:{c}"[:20], f"{label(c)} (from {name(state, hk)})")
+                opts = [Option.of(c, "card", card=card_term(c)) for c in s.hand]
+                opts += [Option.of(f"{hk}:{c}"[:20], "helper_card", card=card_term(c), helper=name(state, hk))
                          for hk, c in s.helper_cards.items()]
-                out.append((Prompt(f"play-{s.key}", who, f"{name(state, s.key)}: play one card.",
-                                   tuple(opts), private=True), {"key": s.key, "kind": "play", "side": i}))
+                out.append((Prompt.ask("play", {"name": name(state, s.key)}, who, opts, key=(s.key,),
+                                       private=True), {"key": s.key, "kind": "play", "side": i}))
             elif s.play.open:
-                out.append((Prompt(f"hit-{s.key}-{len(s.play.chain)}", who,
-                                   f"{name(state, s.key)}: {label(s.play.last)} — hit or stand? "
-                                   f"(running value {signed(s.play.total)})",
-                                   (Option("hit", "Hit"), Option("stand", "Stand")), private=True),
+                out.append((Prompt.ask("hit", {"name": name(state, s.key), "card": card_term(s.play.last),
+                                               "total": s.play.total}, who,
+                                       [Option.of("hit", "hit"), Option.of("stand", "stand")],
+                                       key=(s.key, len(s.play.chain)), private=True),
                             {"key": s.key, "kind": "hit", "side": i}))
         if all(s.play is not None and not s.play.open for s in check.sides):
             for i, s in enumerate(check.sides):
                 if s.play.joker and not s.ruling:
-                    out.append((Prompt(f"joker-{s.key}", GM,
-                                       f"{name(state, s.key)} played a joker: rule the outcome.",
-                                       (Option("success", "Success"), Option("failure", "Failure")),
-                                       private=True), {"key": s.key, "kind": "ruling", "side": i}))
+                    # a joker played, or drawn while hitting: the whole check is the GM's ruling (A3)
+                    drawn = not is_joker(s.play.card)
+                    out.append((Prompt.ask("joker_drawn" if drawn else "joker", {
+                        "name": name(state, s.key), "what": skill_term(s.skill, s.attribute),
+                        "cards": cards_term(s.play.cards())}, GM,
+                        [Option.of("success", "success"), Option.of("failure", "failure")],
+                        key=(s.key,), private=True), {"key": s.key, "kind": "ruling", "side": i}))
     elif state.phase == "offers":
         for key in sorted(state.characters):
             deck = state.characters[key].deck
@@ -145,50 +149,43 @@ def check_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
     return out
 
 
-def offer_prompt(state: KarmicState, key: str, pid: str) -> Prompt:
-    deck = state.characters[key].deck
-    return Prompt(pid, state.controllers.get(key, GM),
-                  f"{name(state, key)}: {deck.since_shuffle} cards discarded — reshuffle your karma deck now?",
-                  (Option("yes", "Reshuffle"), Option("no", "Not now")), private=True)
-
-
 # --- steps ---------------------------------------------------------------------------------------
 def check_play(state: KarmicState, side_i: int, card: str, events: list[Event]) -> None:
     side = state.check.sides[side_i]
     if side.play is not None:
-        raise IllegalAction("A card has already been played for this check.")
+        raise IllegalAction("card_already_played")
     owner = ""
     if ":" in card:
         owner, c = card.split(":", 1)
         if side.helper_cards.get(owner) != c:
-            raise IllegalAction("That helper did not offer that card.")
+            raise IllegalAction("not_offered")
     else:
         c = card
         if c not in side.hand:
-            raise IllegalAction(f"{label(c) if len(c) <= 4 else c} is not in your hand.")
+            raise IllegalAction("not_in_hand", card=c[:12])
     side.play = Play(c, [], False)
     side.played_from = owner
     side.play.open = is_face(c)
-    who = name(state, owner) if owner else name(state, side.key)
-    events.append(Event("played", f"{name(state, side.key)} plays a card.", PUBLIC, {"who": side.key}))
-    events.append(Event("played_card", f"You play {label(c)}" + (f" (from {who})" if owner else "") + ".",
-                        owner_audience(state, side.key), {"who": side.key, "card": c}))
+    events.append(Event("played", {"name": name(state, side.key), "who": side.key}))
+    played = {"played": card_term(c), "who": side.key, "card": c}
+    if owner:
+        played["helper"] = name(state, owner)
+    events.append(Event("played_helper_card" if owner else "played_card", played, owner_audience(state, side.key)))
     _maybe_finish(state, events)
 
 
 def check_hit(state: KarmicState, side_i: int, hit: bool, events: list[Event]) -> None:
     side = state.check.sides[side_i]
     if side.play is None or not side.play.open:
-        raise IllegalAction("There is no hit card waiting for a decision.")
+        raise IllegalAction("no_hit_waiting")
     if hit:
         key = side.played_from or side.key
         card = draw(state, key, 1, events)[0]
         side.play.chain.append(card)
         side.play.open = is_face(card)
-        events.append(Event("hit", f"{name(state, side.key)} hits: {label(card)} (running value "
-                                   f"{signed(side.play.total)}).",
-                            PUBLIC if _public_cards(state, side) else owner_audience(state, side.key),
-                            {"who": side.key, "card": card, "total": side.play.total}))
+        events.append(Event("hit", {"name": name(state, side.key), "drawn": card_term(card), "who": side.key,
+                                    "card": card, "total": side.play.total},
+                            PUBLIC if _public_cards(state, side) else owner_audience(state, side.key)))
     else:
         side.play.open = False
     _maybe_finish(state, events)
@@ -197,27 +194,25 @@ def check_hit(state: KarmicState, side_i: int, hit: bool, events: list[Event]) -
 def check_ruling(state: KarmicState, side_i: int, outcome: str, events: list[Event]) -> None:
     side = state.check.sides[side_i]
     if outcome not in ("success", "failure"):
-        raise IllegalAction("Rule 'success' or 'failure'.")
+        raise IllegalAction("rule_success_or_failure")
     side.ruling = outcome
-    events.append(Event("ruling", f"The GM rules {name(state, side.key)}'s joker a {outcome}.", PUBLIC,
-                        {"who": side.key, "outcome": outcome}))
+    events.append(Event("ruling", {"name": name(state, side.key), "verdict": {"term": outcome}, "who": side.key,
+                                   "outcome": outcome}))
     _maybe_finish(state, events)
 
 
 def gm_modifier(state: KarmicState, side_i: int, val: int, hidden: bool, events: list[Event]) -> None:
     if state.phase != "play":
-        raise IllegalAction("The check is already resolved.")
+        raise IllegalAction("check_resolved")
     if not 0 <= side_i < len(state.check.sides):
-        raise IllegalAction("No such side in this check.")
+        raise IllegalAction("no_such_side", side=side_i)
     side = state.check.sides[side_i]
     if hidden:
         side.hidden += val
-        events.append(Event("gm_modifier", f"Hidden modifier {signed(val)} on {name(state, side.key)}.", GM,
-                            {"side": side.key, "value": val}))
+        events.append(Event("gm_modifier", {"name": name(state, side.key), "side": side.key, "value": val}, GM))
     else:
         side.modifier += val
-        events.append(Event("modifier", f"The GM sets a modifier of {signed(val)} on {name(state, side.key)}.",
-                            PUBLIC, {"side": side.key, "value": val}))
+        events.append(Event("modifier", {"name": name(state, side.key), "side": side.key, "value": val}))
 
 
 def _public_cards(state: KarmicState, side: CheckSide) -> bool:
@@ -234,27 +229,39 @@ def _maybe_finish(state: KarmicState, events: list[Event]) -> None:
     _resolve(state, events)
 
 
-def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[str]]:
+def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[dict]]:
+    """A side's total and its parts, each a word of the game with its number ("card +5")."""
     char = state.characters[side.key]
-    parts = [f"card {signed(side.play.total)}"]
+    parts = [{"term": "part.card", "n": side.play.total}]
     mt = side.play.total
     if side.attribute:
         a = char.finesse_armored if (state.check.ranged and side.key == "c1") else char.attr(side.attribute)
         mt += a
-        parts.append(f"{side.attribute} {signed(a)}")
+        parts.append({"term": "part.attribute", "attribute": {"term": f"attribute.{side.attribute}"}, "n": a})
     if side.foe_field:
         b = char.foe_bonus(side.skill, side.foe_field)
         if b:
             mt += b
-            parts.append(f"field {signed(b)}")
+            parts.append({"term": "part.field", "n": b})
     if side.modifier:
         mt += side.modifier
-        parts.append(f"modifiers {signed(side.modifier)}")
+        parts.append({"term": "part.modifiers", "n": side.modifier})
     wp = char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
     if wp:
         mt += wp
-        parts.append(f"wounds {signed(wp)}")
+        parts.append({"term": "part.wounds", "n": wp})
     return mt, parts
+
+
+def _total_event(state: KarmicState, side: CheckSide, parts: list[dict], public_cards: bool) -> Event:
+    """One side's arithmetic for the table: its cards and parts, "?" for a total the GM hides."""
+    shown = "?" if side.hidden else side.mt
+    if not public_cards:              # an NPC's draw stays the GM's (house rule hide_npc_check_cards)
+        return Event("check_total_secret", {"name": name(state, side.key), "mt": shown})
+    if side.hidden:
+        parts = parts + [{"term": "part.hidden"}]
+    return Event("check_total", {"name": name(state, side.key), "cards": cards_term(side.play.cards()),
+                                 "parts": parts, "mt": shown})
 
 
 def _resolve(state: KarmicState, events: list[Event]) -> None:
@@ -265,10 +272,7 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
         s.mt = mt + s.hidden
         results.append((s, mt, parts))
     actor, amt, aparts = results[0]
-    _public_cards(state, actor)
     joker = actor.play.joker
-    text_cards = " + ".join(label(c) for c in actor.play.cards())
-    hidden_note = " + hidden GM modifier" if actor.hidden else ""
     if len(results) == 2:
         opp, omt, oparts = results[1]
         if joker:
@@ -289,34 +293,34 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
                                         check.sides[1] if len(check.sides) > 1 else None))
         success = bool(result["success"])
     check.result = result
-    verdict = "success" if success else "failure"
-    shown_mt = "?" if actor.hidden else str(actor.mt)
-    arith = " + ".join(aparts) + hidden_note
-    text = f"{name(state, actor.key)} plays {text_cards}: {arith} = {shown_mt}"
+    events.append(_total_event(state, actor, aparts, True))
     if len(results) == 2:
         opp = results[1][0]
-        if _public_cards(state, opp):
-            otext = f"{name(state, opp.key)} plays {' + '.join(label(c) for c in opp.play.cards())}: " \
-                    f"{' + '.join(results[1][2])}" + (" + hidden GM modifier" if opp.hidden else "")
-        else:
-            otext = f"{name(state, opp.key)}'s total"
-        text += f" vs {otext} = {'?' if opp.hidden else opp.mt}"
-    if joker:
-        text += f" (joker: GM rules {verdict})"
-    text += f" → {verdict.upper()}"
-    if not actor.hidden and not (len(results) == 2 and results[1][0].hidden):
-        text += f" ({chart['general'] or 'margin'} {signed(margin)})"
+        events.append(_total_event(state, opp, results[1][2], _public_cards(state, opp)))
+    hidden = actor.hidden or (len(results) == 2 and results[1][0].hidden)
+    if hidden:
+        margin_term: dict = {"term": "margin_hidden"}
+    elif chart["general"]:
+        margin_term = {"term": "margin_chart", "chart": {"term": f"chart.{chart['general'].lower()}"}, "margin": margin}
+    else:
+        margin_term = {"term": "margin", "margin": margin}
+    shot: dict = {"term": "no_shot"}
     if check.ranged and result.get("damage") is not None:
-        text += f"; {result['ranged_text']}"
-    events.append(Event("check_result", text, PUBLIC, {"success": success, "mt": None if actor.hidden else actor.mt,
-                                                       "margin": None if actor.hidden else margin,
-                                                       "card": actor.play.card, "chain": list(actor.play.chain)}))
-    gm_text = f"GM: {name(state, actor.key)} MT {actor.mt}"
+        shot = {"term": f"shot_hits_{result.get('into_melee') or 'target'}", "total": result["damage_total"],
+                "max": result["max_damage"], "damage": result["damage"]}
+    elif check.ranged:
+        shot = {"term": "shot_misses_everyone" if check.ranged.get("into_melee") else "shot_misses"}
+    events.append(Event("check_result", {
+        "verdict": {"term": "success" if success else "failure"},
+        "joker": {"term": "joker_ruled" if joker else "no_joker"}, "margin_text": margin_term, "shot": shot,
+        "success": success, "mt": None if actor.hidden else actor.mt, "margin": None if actor.hidden else margin,
+        "card": actor.play.card, "chain": list(actor.play.chain)}))
+    gm = {"name": name(state, actor.key), "mt": actor.mt, "result": result}
     if len(results) == 2:
         opp = results[1][0]
-        gm_text += f" vs {name(state, opp.key)} MT {opp.mt} (cards {cards_text(opp.play.cards())}, hand " \
-                   f"{cards_text(opp.hand)})"
-    events.append(Event("check_result_gm", gm_text, GM, {"result": result}))
+        gm.update(opponent=name(state, opp.key), opponent_mt=opp.mt, cards=cards_term(opp.play.cards()),
+                  hand=cards_term(opp.hand))
+    events.append(Event("check_result_gm_opposed" if len(results) == 2 else "check_result_gm", gm, GM))
     # all cards drawn go to the discard piles
     for s in check.sides:
         used = list(s.hand)
@@ -331,15 +335,11 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
     for hk in list(check.sides[0].helper_cards):
         if check.sides[0].played_from != hk:
             discard(state, hk, [check.sides[0].helper_cards[hk]])
-    if any(c.deck is not None and c.deck.offer for c in state.characters.values()):
-        state.phase = "offers"
-        for key, c in state.characters.items():
-            if c.deck is not None and c.deck.offer:
-                events.append(Event("offer", f"{c.name} may reshuffle (Rule of Fives).",
-                                    owner_audience(state, key), {"who": key}))
-    else:
-        state.phase = "done"
-        state.over = True
+    # The check is over at once: a Rule-of-Fives window it opened stays open on the deck
+    # (`deck.offer`), answered outside the game (the cog offers it by DM, `/karmic deck` shows it),
+    # so the channel is free for the next check. (Games stored in phase "offers" still finish there.)
+    state.phase = "done"
+    state.over = True
 
 
 def return_cards(state: KarmicState) -> None:
@@ -365,14 +365,13 @@ def return_cards(state: KarmicState) -> None:
 def answer_offer(state: KarmicState, key: str, accept: bool, events: list[Event]) -> None:
     deck = state.characters[key].deck
     if deck is None or not deck.offer:
-        raise IllegalAction("No reshuffle is offered right now.")
+        raise IllegalAction("no_reshuffle_offered")
     if accept:
         deck.reshuffle(state.rng)
-        events.append(Event("reshuffle", f"{name(state, key)} reshuffles the karma deck.", PUBLIC, {"who": key}))
+        events.append(Event("reshuffle", {"name": name(state, key), "who": key}))
     else:
         deck.decline()
-        events.append(Event("reshuffle_declined", f"{name(state, key)} keeps the deck as it is.", PUBLIC,
-                            {"who": key}))
+        events.append(Event("reshuffle_declined", {"name": name(state, key), "who": key}))
     if state.mode == "check" and not any(c.deck is not None and c.deck.offer for c in state.characters.values()):
         state.phase = "done"
         state.over = True

@@ -2,6 +2,7 @@
 
 - `mode: "check"` — a basic, opposed, combined or ranged check (digest §1.7–§1.10, §5).
 - `mode: "combat"` — compound-action melee (§2–§4).
+- `mode: "advance"` — advancement between adventures (§6.3, §6.4, §6.8; `advancement.py`).
 Characters (sheet + karma deck) are copied into the state; the cog writes them back from
 `characters_out(state)` (and `state.world`, the GM's world deck) when the game is over, after
 `settle_cards(state)` when it was ended by force.
@@ -12,12 +13,13 @@ from typing import Any
 
 from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
 
-from . import checks, combat
+from . import advancement, checks, combat
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
 from .state import SCHEMA, KarmicState, house_rules
 from .views import view_for
 
+ADVANCE_ACTIONS = tuple(advancement.ACTIONS.values())
 BOT_POLICY_PREFS = ["atk", "hatk", "bash", "latk", "par", "blk", "hblk", "ctr", "hdg", "mdg", "dg"]
 
 
@@ -33,8 +35,8 @@ class KarmicEngine(Engine[KarmicState]):
         """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
         options = dict(options or {})
         mode = options.get("mode", "combat" if options.get("combatants") else "check")
-        if mode not in ("check", "combat"):
-            raise IllegalAction("mode must be 'check' or 'combat'.")
+        if mode not in ("check", "combat", "advance"):
+            raise IllegalAction("unknown_mode", mode=str(mode)[:20])
         rng = Rng.from_seed(seed)
         hr = house_rules(options.get("house_rules"))
         world = options.get("world")
@@ -48,7 +50,9 @@ class KarmicEngine(Engine[KarmicState]):
         if pack is None and _uses_pack_names(options):
             from .data import load_sample_pack
             pack = load_sample_pack()
-        if mode == "check":
+        if mode == "advance":
+            events = advancement.setup_advance(state, options)
+        elif mode == "check":
             events = checks.setup_check(state, options, pack)
         else:
             events = combat.setup_combat(state, options, pack)
@@ -57,7 +61,7 @@ class KarmicEngine(Engine[KarmicState]):
 
     # --- prompts ----------------------------------------------------------------------------
     def _prompts(self, state: KarmicState) -> list[tuple[Prompt, dict]]:
-        if state.over:
+        if state.over or state.mode == "advance":
             return []
         if state.mode == "check":
             return checks.check_prompts(state)
@@ -70,13 +74,15 @@ class KarmicEngine(Engine[KarmicState]):
     def step(self, state: KarmicState, action: Any, actor: Actor) -> list[Event]:
         events: list[Event] = []
         state.seq += 1
-        if isinstance(action, Choose):
+        if isinstance(action, ADVANCE_ACTIONS):
+            events += advancement.advance(state, action, actor)
+        elif isinstance(action, Choose):
             prompt = self.check_choice(state, action, actor)
             meta = self._meta(state, prompt.id)
             self._choose(state, meta, action.options[0], events)
         elif isinstance(action, Declare):
             if state.mode != "combat" or state.phase != "declare" or state.combat.turn is None:
-                raise IllegalAction("Nobody is declaring right now.")
+                raise IllegalAction("nobody_declaring")
             who = state.combat.turn.who
             claimed = action.combatant
             if not claimed:
@@ -85,13 +91,13 @@ class KarmicEngine(Engine[KarmicState]):
             if claimed != who:
                 f = state.combat.fighters.get(claimed)
                 if f is not None and not f.hand and not f.out:
-                    raise IllegalAction(f"You have no card left for register {state.combat.reg}.")
-                raise NotYourTurn(f"It is {state.characters[who].name}'s turn to declare.")
+                    raise IllegalAction("no_card_left", register=state.combat.reg)
+                raise NotYourTurn("turn_to_declare", name=state.characters[who].name)
             self._own(state, who, actor)
             combat.declare_action(state, action, events)
         elif isinstance(action, PlayCard):
             if state.mode != "check" or state.phase != "play":
-                raise IllegalAction("There is no check waiting for a card.")
+                raise IllegalAction("no_check_waiting")
             i = self._side(state, action.combatant, actor)
             checks.check_play(state, i, action.card, events)
         elif isinstance(action, Hit):
@@ -101,12 +107,12 @@ class KarmicEngine(Engine[KarmicState]):
                     self._choose(state, meta, "hit" if action.hit else "stand", events)
                     break
             else:
-                raise IllegalAction("No hit decision is waiting for you.")
+                raise IllegalAction("no_hit_for_you")
         elif isinstance(action, GmModifier):
             self._gm(actor)
             if state.mode == "combat":
                 if state.over or state.combat is None:
-                    raise IllegalAction("The combat is over.")
+                    raise IllegalAction("combat_over")
                 combat.gm_modifier(state, action.side, action.value, action.hidden, events)
             else:
                 checks.gm_modifier(state, action.side, action.value, action.hidden, events)
@@ -117,7 +123,7 @@ class KarmicEngine(Engine[KarmicState]):
                     self._choose(state, meta, action.outcome, events)
                     break
             else:
-                raise IllegalAction("No joker is waiting for a ruling.")
+                raise IllegalAction("no_joker_waiting")
         elif isinstance(action, Reshuffle):
             for prompt, meta in self._prompts(state):
                 if meta["kind"] == "offer" and (not action.combatant or meta["key"] == action.combatant) \
@@ -125,7 +131,7 @@ class KarmicEngine(Engine[KarmicState]):
                     self._choose(state, meta, "yes" if action.accept else "no", events)
                     break
             else:
-                raise IllegalAction("No reshuffle is offered to you right now.")
+                raise IllegalAction("no_reshuffle_offered")
         elif isinstance(action, NpcControl):
             self._gm(actor)
             key = self._npc_key(state, action.combatant)
@@ -137,10 +143,10 @@ class KarmicEngine(Engine[KarmicState]):
         elif isinstance(action, EndCombat):
             self._gm(actor)
             if state.mode != "combat":
-                raise IllegalAction("There is no combat to end.")
+                raise IllegalAction("no_combat")
             combat.end_combat(state, action.reason, events)
         else:
-            raise IllegalAction(f"Unknown action {type(action).__name__}.")
+            raise IllegalAction("unknown_action", action=type(action).__name__)
         self._autoplay(state, events)
         return events
 
@@ -148,7 +154,7 @@ class KarmicEngine(Engine[KarmicState]):
         for p, meta in self._prompts(state):
             if p.id == prompt_id:
                 return meta
-        raise IllegalAction("That choice is no longer open.")
+        raise IllegalAction("stale_prompt")
 
     def _choose(self, state: KarmicState, meta: dict, option: str, events: list[Event]) -> None:
         if state.mode == "check":
@@ -167,18 +173,18 @@ class KarmicEngine(Engine[KarmicState]):
     @staticmethod
     def _gm(actor: Actor) -> None:
         if not actor.gm and actor.id != GM:
-            raise NotYourTurn("Only the GM may do that.")
+            raise NotYourTurn("gm_only")
 
     @staticmethod
     def _own(state: KarmicState, key: str, actor: Actor) -> None:
         if not actor.may_act_for(state.controllers.get(key, GM)):
-            raise NotYourTurn(f"{state.characters[key].name} is not yours to play.")
+            raise NotYourTurn("not_your_character", name=state.characters[key].name)
 
     def _side(self, state: KarmicState, key: str, actor: Actor) -> int:
         for i, s in enumerate(state.check.sides):
             if (not key or s.key == key) and actor.may_act_for(state.controllers[s.key]) and s.play is None:
                 return i
-        raise NotYourTurn("You have no card to play in this check.")
+        raise NotYourTurn("no_card_to_play")
 
     # --- bot-played NPCs --------------------------------------------------------------------------
     def _autoplay(self, state: KarmicState, events: list[Event]) -> None:
@@ -201,7 +207,7 @@ class KarmicEngine(Engine[KarmicState]):
         for key, char in state.characters.items():
             if who in (key, char.name) and char.npc and state.controllers.get(key) == GM:
                 return key
-        raise IllegalAction(f"There is no NPC '{who}' in this scene.")
+        raise IllegalAction("no_such_npc", name=who[:60])
 
     def npc_choice(self, state: KarmicState, prompt: Prompt, meta: dict) -> str:
         """The bot's answer for an NPC: the generic player (``rules.karmic.ai``: one ply over worlds

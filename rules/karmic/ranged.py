@@ -116,6 +116,7 @@ def resolve(state, char: Character, opts: dict, actor_side, success: bool, defen
         dmg_total = dmg_card + char.damage_mod(weapon, state.house_rules["damage_attr"])
         out["damage_total"] = dmg_total
         out["damage"] = max(0, min(dmg_total, weapon.max_damage))
+        out["max_damage"] = weapon.max_damage
         who = {"target": "the target", "other": "another combatant in the melee (GM chooses)"}[outcome]
         out["ranged_text"] = f"hits {who}: damage {dmg_total} (max {weapon.max_damage}) = {out['damage']}"
     else:

@@ -21,7 +21,7 @@ def attribute_name(name: str) -> str:
     key = name.strip().lower()
     key = ATTRIBUTE_ALIASES.get(key, key)
     if key not in ATTRIBUTES:
-        raise IllegalAction(f"'{name}' is not an attribute (might, fortitude, finesse, awareness, will).")
+        raise IllegalAction("not_an_attribute", attribute=str(name)[:40])
     return key
 
 
@@ -39,7 +39,7 @@ def difficulty_mod(difficulty) -> int:
     key = text.lower().replace(" ", "_").replace("-", "_")
     if key in DIFFICULTY:
         return DIFFICULTY[key]
-    raise IllegalAction(f"Unknown difficulty '{difficulty}'.")
+    raise IllegalAction("unknown_difficulty", difficulty=str(difficulty)[:40])
 
 
 # Result chart, index -10..+10: (general, information, money %, reaction, speed factor)

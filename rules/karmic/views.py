@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC
 
 from .cards import label
-from .combat import caps, rng_text
+from .combat.common import caps, rng_text
 from .state import KarmicState
 from .tables import LOCATION_NAMES, MANEUVERS
 

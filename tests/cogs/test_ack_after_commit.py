@@ -81,7 +81,7 @@ async def test_a_slash_action_is_acknowledged_after_its_commit(bot, world, timel
     assert timeline == ["commit", "ack"]
     assert interaction.response.deferred is None                                  # no "thinking…" at all
     assert world.ephemeral(bruno)[-1].content == "✓ Done."
-    assert any(m.content.startswith("<@3> concedes.") for m in world.public())
+    assert world.said().startswith("<@3> concedes.")
     assert not (await bot.store.game(game.id)).active
 
 

@@ -129,3 +129,35 @@ async def state_of_carnevale(bot, game_id):
     from rules.carnevale import ENGINE as CARNEVALE
     record = await bot.store.game(game_id)
     return record, CARNEVALE.load_state(record.state)
+
+
+async def test_karmic_npcs_are_thought_out_in_a_worker_thread_not_on_the_event_loop(bot, world, seed, monkeypatch):
+    import threading
+
+    from rules.karmic import ENGINE as KARMIC
+    from rules.karmic.engine import KarmicEngine
+    from tests.cogs.test_karmic import answer_prompt, choose_option, import_sheet
+
+    threads: list[threading.Thread] = []
+    real = KarmicEngine.npc_choice
+
+    def spy(self, state, prompt, meta):
+        threads.append(threading.current_thread())
+        return real(self, state, prompt, meta)
+    monkeypatch.setattr(KarmicEngine, "npc_choice", spy)
+    seed(7)
+    alice = world.users[2]
+    await import_sheet(bot, world, alice)
+    cog = bot.get_cog("KarmicCog")
+    await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
+                                    bot_plays_npcs=True)
+    game = await bot.store.active_game(1, 10)
+    for _ in range(12):
+        state = KARMIC.load_state((await bot.store.game(game.id)).state)
+        if state.over:
+            break
+        prompt = KARMIC.pending(state)[0]
+        await answer_prompt(world, world.last("dm:2", with_view=True), alice, prompt, choose_option(prompt, False))
+    # the bot played the Soldier's decisions, every one of them away from the loop's thread
+    assert len(threads) >= 3
+    assert threading.main_thread() not in threads and threading.current_thread() not in threads

@@ -236,6 +236,39 @@ async def test_check_hand_by_dm_result_in_channel_hidden_gm_modifier_and_deck_wr
     assert "Decks saved: Devon" in text
 
 
+async def test_a_finished_check_frees_the_channel_and_its_reshuffle_offer_waits_in_dm(bot, world, seed):
+    """§1.4 Rule of Fives: a check that takes the discards past 5 opens a window; the check is over
+    at once (the next /karmic check here starts), and the window is one DM with Reshuffle / Not now
+    that works after the game, as `/karmic deck` does."""
+    alice = world.users[2]
+    await import_sheet(bot, world, alice)
+    record = await bot.store.character(1, alice.id, "karmic", "Devon")
+    record["character"]["deck"]["since_shuffle"] = 3
+    await bot.store.save_character(1, alice.id, "karmic", "Devon", record)
+    await stack_deck(bot, alice.id, "Devon", ["3H", "4H"])
+    cog = cog_of(bot)
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking")
+    game = await active_game(bot)
+    message = world.last("dm:2", with_view=True)
+    prompt = ENGINE.pending(ENGINE.load_state(game.state))[0]
+    await answer_prompt(world, message, alice, prompt, "4H")
+    assert (await bot.store.game(game.id)).active is False           # over with its result
+    deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
+    assert (deck["since_shuffle"], deck["offer"], sorted(deck["discards"])) == (5, True, ["3H", "4H"])
+    offer = world.last("dm:2", with_view=True)
+    assert "5 cards discarded" in offer.content
+    assert [b.item.label for b in offer.view.children] == ["Reshuffle", "Not now"]
+    # the channel is free: the next check starts at once
+    await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="sword")
+    second = await active_game(bot)
+    assert second is not None and second.id != game.id
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(world.users[1], world.channels[10]))
+    # ... and the offer still works once that one is over (its deck is back on the sheet)
+    await click_deck_button(world, offer, alice, 1)
+    assert "keeps the deck" in world.ephemeral(alice)[-1].content
+    assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]["offer"] is False
+
+
 async def test_a_pack_character_becomes_yours_and_one_character_plays_one_game_at_a_time(bot, world, seed):
     alice = world.users[2]
     cog = cog_of(bot)
@@ -306,14 +339,14 @@ def assert_public_track(view: dict) -> None:
 
 def choose_option(prompt, ri_wanted: bool) -> str:
     ids = [o.id for o in prompt.options]
-    if prompt.id.startswith(("ini", "inih")):
+    if prompt.kind in ("initiative", "initiative_hit"):
         return "stand" if "stand" in ids else ids[0]
     for simple in ("stand", "no", "success", "struggle"):
         if simple in ids:
             return simple
-    if prompt.id.endswith(".c"):
+    if prompt.kind == "declare_card":
         return ids[0]                               # the first card of the hand, face down
-    if prompt.id.endswith(".l"):
+    if prompt.kind == "declare_location":
         return "legs" if "legs" in ids else ids[0]
     prefs = (["darm.0"] if ri_wanted else []) + ["atk.0", "hatk.h", "par.0", "blk.1", "hblk.h", "mdg.0"]
     for pref in prefs:
@@ -418,8 +451,9 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
     assert any(m.file is not None and "hand" in m.file.filename for m in world.dms(alice))
     assert bruno.dm_attempts == 1
     # one board per round, edited as the round went on; the live one is the public view, exactly
-    boards = [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
-    assert len(boards) >= 3 and all(b.edits >= 1 for b in boards[:-1])
+    boards = [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename
+              and not m.deleted]
+    assert len(boards) >= 3 and all("final" in b.content and b.view is None for b in boards[:-1])
     assert file_bytes(boards[-1]) == K.R.register_track(ENGINE.view_for(final, PUBLIC))
     assert "final" in boards[0].content                              # round 1's board closed with its snapshot
     # the GM ends the fight: the decks go back to the sheets
@@ -537,7 +571,7 @@ async def test_a_stale_or_foreign_click_is_refused_and_changes_nothing(bot, worl
         record = await bot.store.game(game.id)
         state = ENGINE.load_state(record.state)
         prompt = ENGINE.pending(state)[0]
-        if prompt.player == "2" and prompt.id.startswith("d"):
+        if prompt.player == "2" and prompt.kind == "declare":
             break
         user = world.users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
@@ -576,7 +610,7 @@ async def test_opposed_check_against_an_npc(bot, world, seed):
     # Opposed (no joker here): success exactly when Alice's total beats the Soldier's, margin = the difference.
     assert result["success"] == (result["margin"] > 0)
     verdict, other = ("SUCCESS", "FAILURE") if result["success"] else ("FAILURE", "SUCCESS")
-    assert "against Soldier" in text and f"→ {verdict}" in text and other not in text
+    assert "against Soldier" in text and f"→ **{verdict}**" in text and other not in text
     for card in npc_hand:                                              # world-deck draws stay GM-only
         assert label(card) not in text or card in state.check.sides[0].hand
     assert not record.active
@@ -587,7 +621,7 @@ async def to_first_declaration(bot, world, game):
     for _ in range(10):
         state = ENGINE.load_state((await bot.store.game(game.id)).state)
         prompt = ENGINE.pending(state)[0]
-        if prompt.id.startswith("d"):
+        if prompt.kind == "declare":
             return state, prompt
         user = world.users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt,
@@ -841,7 +875,8 @@ async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_
     game = await active_game(bot)
 
     def boards():
-        return [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename]
+        return [m for m in world.sent if m.where == TABLE and m.file is not None and "round" in m.file.filename
+                and not m.deleted]
 
     async def step():
         state = ENGINE.load_state((await bot.store.game(game.id)).state)
@@ -852,7 +887,7 @@ async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_
     assert (await bot.store.game(game.id)).meta[K.LIVE]["message"] == first.id
     await step()
     assert len(boards()) == 1 and first.edits >= 1                   # edited in place
-    world.sent.remove(first)                                         # someone deleted the board
+    first.deleted = True                                             # someone deleted the board
     await step()
     second = boards()[-1]
     assert second is not first and (await bot.store.game(game.id)).meta[K.LIVE]["message"] == second.id
@@ -1015,7 +1050,7 @@ async def drive_round(bot, world, game_id, prefer_card=None, steps=60):
         prompt = ENGINE.pending(state)[0]
         assert prompt.player.isdigit() and prompt.private, prompt
         ids = [o.id for o in prompt.options]
-        option = prefer_card if prompt.id.endswith(".c") and prefer_card in ids else choose_option(prompt, False)
+        option = prefer_card if prompt.kind == "declare_card" and prefer_card in ids else choose_option(prompt, False)
         user = users[int(prompt.player)]
         await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt, option)
     raise AssertionError("round 1 never ended")
@@ -1043,7 +1078,7 @@ async def test_combat_start_with_a_charge_pairs_dodge_only_and_riding(bot, world
     cb = state.combat
     assert [(e.a, e.b) for e in cb.engagements] == [("c1", "c3"), ("c2", "c4")]
     assert cb.engagements[0].init == "c1" and cb.charge == "c1"
-    assert state.phase == "declare" and not any(p.id.startswith("ini") for p in ENGINE.pending(state))
+    assert state.phase == "declare" and not any(p.kind.startswith("initiative") for p in ENGINE.pending(state))
     # Devon sword 3 → 3 cards; Mara riding (untrained: 1) → 1; the Soldier dodging only (untrained) → 1
     assert [len(cb.fighters[k].hand) for k in ("c1", "c2", "c3")] == [3, 1, 1]
     assert cb.fighters["c3"].dodge_hand and cb.fighters["c2"].multitask == "riding"
@@ -1130,8 +1165,8 @@ async def test_gm_nudge_answers_every_overdue_prompt_with_its_default_and_keeps_
     game = await active_game(bot)
     state = ENGINE.load_state(game.state)
     overdue = {p.id for p in ENGINE.pending(state)}
-    assert overdue == {"d1.1.c1.a-1.m0"}                          # Devon's first declaration
-    assert ENGINE.default_option(state, "d1.1.c1.a-1.m0") == "hes"   # a time-out yields the initiative
+    assert overdue == {"declare.1.1.c1.a-1.m0"}                   # Devon's first declaration
+    assert ENGINE.default_option(state, "declare.1.1.c1.a-1.m0") == "hes"   # a time-out yields the initiative
     with pytest.raises(NotGM):
         await cog.combat_nudge.callback(cog, world.interaction(alice, world.channels[10]))
     with pytest.raises(BautaError, match="not 60 yet"):
@@ -1192,28 +1227,39 @@ def choice(value: str):
     return discord.app_commands.Choice(name=value, value=value)
 
 
+def advance_cog(bot):
+    return bot.get_cog("KarmicAdvanceCog")
+
+
 async def test_karma_award_is_paid_in_cards_and_reaches_the_owner_privately(bot, world, seed):
     """§6.3/§1.3: a +4 award removes negative cards totalling exactly 4 from the deck to the sideboard."""
     gm, alice = world.users[1], world.users[2]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
+    cog = advance_cog(bot)
     with pytest.raises(NotGM):
         await cog.advance_karma.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
                                          amount=4, cards="4H", how=choice("remove_negative"))
-    with pytest.raises(IllegalAction, match="not exactly 4"):
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                          amount=4, cards="3H", how=choice("remove_negative"))
-    with pytest.raises(IllegalAction, match="cannot pay"):
+    assert (exc.value.code, exc.value.params) == ("cards_do_not_add_up", {"total": 3, "want": 4})
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                          amount=4, cards="4S", how=choice("remove_positive"))
+    assert exc.value.code == "wrong_payment"
     deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
     assert len(deck["cards"]) == 44 and len(deck["sideboard"]) == 10            # refusals changed nothing
-    await cog.advance_karma.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
-                                     amount=4, cards="AH 3H", how=choice("remove_negative"))
+    assert await active_game(bot) is None and world.public() == []              # ... and opened no session
+    interaction = world.interaction(gm, world.channels[10])
+    await cog.advance_karma.callback(cog, interaction, member=alice, amount=4, cards="AH 3H",
+                                     how=choice("remove_negative"))
     deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
     assert len(deck["cards"]) == 42 and "AH" in deck["sideboard"] and "3H" in deck["sideboard"]
-    assert "karma +4" in world.dms(alice)[-1].content and "sideboard 12" in world.dms(alice)[-1].content
-    assert not world.public()
+    dm = world.dms(alice)[-1].content
+    assert "karma +4 paid with A♥, 3♥" in dm and "sideboard 12" in dm
+    assert "karma +4" in world.ephemeral(gm)[-1].content
+    assert "A♥" not in world.public_text()                       # what is left in a deck stays private
+    assert "Advancement is open here" in world.public_text()
 
 
 async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_skill(bot, world, seed):
@@ -1222,33 +1268,69 @@ async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_
     attribute attempt (long and tiring = 8; might 1: 3♠ → 2); a teacher adds a card, the best is used."""
     gm, alice = world.users[1], world.users[2]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
+    cog = advance_cog(bot)
     await stack_deck(bot, alice.id, "Devon", ["5S"])
     await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                       effort=choice("hard"), skills="tracking, tracking")
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert stored["skills"]["tracking"] == 3 and stored["saved_checks"] == 1
     text = table_text(world)
-    assert "3 skill check(s)" in text and "improves to 3" in text and "already improved" in text
-    assert "5♠" in text and "Skill checks saved: 1" in text
+    assert "hard work: 3 skill check(s)" in text and "• tracking: 5♠ = +5 against 2 → improves to 3" in text
+    assert "already improved" in text and "skill checks saved 1" in text
+    # /game end closes the session (the sheet was saved at each step); stacking the stored deck
+    # needs Devon out of it
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    assert "Decks saved: Devon" in table_text(world)
     await stack_deck(bot, alice.id, "Devon", ["3S"])
     await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                       effort=choice("long_and_tiring"), attribute=choice("might"))
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert stored["attributes"]["might"] == 2 and stored["saved_checks"] == 1       # 1 + 8 − 8
-    with pytest.raises(IllegalAction, match="8 skill checks"):
+    assert "• Might: 3♠ = +3 against 1 → improves to 2" in table_text(world)
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                           effort=choice("some"), attribute=choice("might"))
+    assert (exc.value.code, exc.value.params) == ("attribute_costs_8", {"checks": 2})
+    with pytest.raises(NotGM):
+        await cog.advance_improve.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
+                                           target="sword")
     # a month of training with a teacher: two cards, the best counts (9♠ beats sword 3)
+    await game_cog(bot).end.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
     await stack_deck(bot, alice.id, "Devon", ["2S", "9S"])
     await cog.advance_improve.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
                                        target="sword", teacher=True)
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
-    assert stored["skills"]["sword"] == 4 and "best of" in world.last(TABLE).content
+    assert stored["skills"]["sword"] == 4
+    assert "sword, with a teacher: 9♠ = +9 against 3 (best of the cards drawn, the other: 2♠) → improves to 4" \
+        in world.last(TABLE).content
     assert {"2S", "9S", "5S", "3S"} <= set(stored["deck"]["discards"])
-    with pytest.raises(NotGM):
-        await cog.advance_improve.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
-                                           target="sword")
+
+
+async def test_game_undo_takes_an_advancement_back_on_the_stored_sheet(bot, world, seed):
+    """An advancement step is an action like any other: `/game undo` restores the sheet (skill,
+    saved checks, deck) exactly as it was, and the next draw is the same card again."""
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice)
+    await stack_deck(bot, alice.id, "Devon", ["5S"])
+    before = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    cog = advance_cog(bot)
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("hard"), skills="tracking")
+    after = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert (after["skills"]["tracking"], after["saved_checks"]) == (3, 2)
+    log = await bot.store.actions((await active_game(bot)).id, limit=10)
+    assert [a.action["type"] for a in log] == ["effort"]
+    await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    restored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert restored == before
+    await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                      effort=choice("hard"), skills="tracking")
+    again = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert again == after                                   # the RNG was in the state: the same draw
+    # while the session is open Devon cannot fight elsewhere; another game here is named in the refusal
+    with pytest.raises(BautaError) as exc:
+        await cog_of(bot).check.callback(cog_of(bot), world.interaction(alice, world.channels[11]), skill="sword")
+    assert "already in game" in str(exc.value)
 
 
 async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too(bot, world, seed):
@@ -1256,10 +1338,12 @@ async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too
     GM's cap on negative distinctions (house rule distinction_cap) refuses more, at import as well."""
     alice, bruno = world.users[2], world.users[3]
     await import_sheet(bot, world, alice)
-    cog = cog_of(bot)
-    with pytest.raises(IllegalAction, match="not exactly 4"):
+    cog = advance_cog(bot)
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
                                                cards="5S", how=choice("remove_positive"))
+    assert exc.value.code == "cards_do_not_add_up"
+    await bot.store.set_house_rule(1, "karmic", "distinction_cap", 5)
     await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Blahblah",
                                            cards="AS 3S", how=choice("remove_positive"))
     record = await bot.store.character(1, alice.id, "karmic", "Devon")
@@ -1267,14 +1351,18 @@ async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too
     assert {"AS", "3S"} <= set(deck["sideboard"]) and len(deck["cards"]) == 42
     assert record["sheet"]["distinctions"] == ["Blahblah"]
     assert record["character"]["distinctions"][0]["karma_value"] == -4
-    assert "Blahblah" in world.ephemeral(alice)[-1].content
+    assert "Devon takes **Blahblah** (-4), paid with A♠, 3♠" in table_text(world)
+    with pytest.raises(IllegalAction) as exc:
+        await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="blahblah",
+                                               cards="4S", how=choice("remove_positive"))
+    assert exc.value.code == "has_distinction"
     # the GM caps negative distinctions at −5: Empathic (−2) would make −6
-    await bot.store.set_house_rule(1, "karmic", "distinction_cap", 5)
-    with pytest.raises(IllegalAction, match="at most −5"):
+    with pytest.raises(IllegalAction) as exc:
         await cog.advance_distinction.callback(cog, world.interaction(alice, world.channels[10]), name="Empathic",
                                                cards="2S", how=choice("remove_positive"))
+    assert (exc.value.code, exc.value.params) == ("distinction_cap", {"total": -6, "cap": 5})
     assert len((await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["distinctions"]) == 1
-    with pytest.raises(PackError, match="distinctions"):
+    with pytest.raises(PackError, match="distinctions': Negative distinctions would total -6; the GM allows at most −5"):
         await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah, Empathic]\n", "pia.yaml")
     assert await bot.store.character(1, bruno.id, "karmic", "Pia") is None
     await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah]\n", "pia.yaml")

@@ -15,7 +15,7 @@ from renderers import klash as R
 from rules.common import GM, PUBLIC
 from rules.klash import ENGINE
 from tests.conftest import make_bot
-from tests.support.fakes import click
+from tests.support.fakes import click, component_of
 
 SEED = 20261129
 
@@ -48,7 +48,7 @@ async def state_of(bot, game_id):
 def prompt_message(world, game_id, prompt):
     """The newest message carrying this prompt's components (channel, DM or an ephemeral /hand copy)."""
     for message in reversed(world.sent):
-        if any(f":{game_id}:{prompt.id}" in cid for cid in message.custom_ids()):
+        if not message.deleted and any(f":{game_id}:{prompt.id}" in cid for cid in message.custom_ids()):
             return message
     raise LookupError(prompt.id)
 
@@ -71,12 +71,10 @@ async def answer(world, game_id, prompt, option_ids, user=None, locale="en-US"):
     """Answer a prompt the way a player does (a client in `locale`): click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
     user = user or world.users[int(prompt.player)]
-    ids = message.custom_ids()
-    if len(ids) == 1 and ":s:" in ids[0]:
+    index, values = component_of(message, prompt, option_ids[0])
+    if values is not None:
         values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
-        return await click(world, message, user, index=0, values=values, locale=locale)
-    index = [o.id for o in prompt.options].index(option_ids[0])
-    return await click(world, message, user, index=index, locale=locale)
+    return await click(world, message, user, index=index, values=values, locale=locale)
 
 
 async def start_draft(bot, world, seed, value=SEED, locale="en-US"):
@@ -157,16 +155,22 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     actions = await bot.store.actions(game.id, limit=100)
     assert len(actions) == 24
     assert sorted(x.actor for x in actions) == sorted(p for _, p, _ in state.draft_log)
-    # every pick prompt carried its own, different table (the picks grow); no separate live board
-    # during the auction: when it ends, the final table (12 picks each) is posted once
+    # every pick prompt carried its own, different table (the picks grow), on ONE table message:
+    # edited at each pick, posted anew at the foot of the channel (the old one deleted) only when
+    # the pick passes to the other player (8 times in 24 picks: single, other, other each round),
+    # so that player is pinged; the picks are told in one narrative message above it. When the
+    # auction ends, the final table (12 picks each) starts a new table message, kept as a record.
     assert len(images) == 24 and len(set(images)) == 24
-    tables = [m for m in world.public() if m.file is not None and "draft" in m.file.filename]
-    boards = [m for m in tables if "auction is over" in m.content]
-    assert len(tables) == 25 and len(boards) == 1 and edits(world) == 0
-    assert _bytes(boards[0].file) == table(bot, state)
-    # both team selects are posted (public, tabletop default)
-    selects = [m for m in world.public() if any(":team." in c for c in m.custom_ids())]
-    assert len(selects) == 2
+    posted = [m for m in world.public() if m.id in world.tables()]
+    narratives = [m for m in world.public() if m.id not in world.tables()]
+    assert len(narratives) == 2                                   # a new one once the first is full
+    # (that new narrative is below the table: the table moves under it once more)
+    assert len(posted) == 1 + 8 + 1 + 1 and [m.deleted for m in posted] == [True] * 9 + [False, False]
+    board = posted[-1]
+    assert "auction is over" in board.content and _bytes(board.file) == table(bot, state)
+    assert posted[-2].view is None                         # the auction's table keeps no live button
+    # both team selects are on it (public, tabletop default)
+    assert len([c for c in board.custom_ids() if ":team." in c]) == 2
 
 
 async def test_twenty_concurrent_clicks_on_one_card_give_one_pick(bot, world, seed):
@@ -197,9 +201,10 @@ async def test_restart_mid_draft_continues_from_old_buttons(tmp_path, bot, world
         await click(world, old, world.users[int(prompt.player)], index=0)
         record, state = await state_of(second, game.id)
         assert record.version == 5 and len(state.draft_log) == 5
-        # the next pick's message, posted by the restarted bot, carries the table with the 5th pick
+        # the next pick is the same player's: the restarted bot edits the same table message, which
+        # now carries the table with the 5th pick
         nxt = prompt_message(world, game.id, ENGINE.pending(state)[0])
-        assert nxt is not old and nxt.file is not None and _bytes(nxt.file) == table(second, state)
+        assert nxt is old and nxt.file is not None and _bytes(nxt.file) == table(second, state)
         state = await run_draft(second, world, game.id, random.Random(3))
         assert state.phase == "team" and len(state.picks["2"]) == len(state.picks["3"]) == 12
     finally:
@@ -272,7 +277,7 @@ async def test_team_by_command_and_by_select_then_deployment(bot, world, seed):
         turn += 1
         _, state = await state_of(bot, game.id)
     assert state.phase == "match" and all(m.placed for m in state.models)
-    arena = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
+    arena = [m for m in world.public() if m.file is not None and "arena" in m.file.filename and not m.deleted]
     assert len(arena) == 1 and edits(world)        # one live arena message through the deployment
 
 
@@ -496,9 +501,11 @@ async def test_charge_assault_and_magic_by_command(bot, world):
     await cog.charge.callback(cog, world.interaction(alice, world.channels[10]), model="m1", target="m3",
                               double=False, touch=False)
     windows = []
+    asked = world.table().content
     state = await decline_rerolls(bot, world, game.id, windows)
-    # seeded: the Charge attack fails (6 against 7) and Alice is asked, with buttons, before it applies
-    assert windows and windows[0].player == "2" and "Re-roll with a Training Token?" in world.public_text()
+    # seeded: the Charge attack fails (6 against 7) and Alice is asked, with buttons on the table, before
+    # it applies
+    assert windows and windows[0].player == "2" and "Re-roll with a Training Token?" in asked
     assert "charges" in world.public_text() and not state.acts                  # a Charge ends the activation
     types = [x.action["type"] for x in await bot.store.actions(game.id, limit=20)][::-1]
     assert [t for t in types if t != "choose"][:1] == ["charge"] and "activates" in world.public_text()
@@ -616,7 +623,8 @@ async def test_gm_undo_per_action_in_the_match(bot, world):
     await game_cog.undo.callback(game_cog, world.interaction(world.users[1], world.channels[10]), steps=1)
     record, state = await state_of(bot, game.id)
     assert record.state == before and state.model("m1").x == 20.0
-    assert edits(world) == before_edits + 1                   # the live arena image shows the undone position
+    # two edits: the narrative above the table says who undid it, the table shows the undone position
+    assert edits(world) == before_edits + 2
     # the activation prompt is posted again and works
     prompt = next(p for p in ENGINE.pending(state) if p.kind == "act")
     await answer(world, game.id, prompt, ["mv2"])

@@ -19,7 +19,7 @@ async def test_gm_language_sets_the_servers_language_and_public_messages_follow_
     world.users[2].dm_closed = True
     await start_duel(world)
     await click(world, next(m for m in world.public() if m.view), world.users[2], index=0)
-    notice = world.public()[-1].content.split("\n")[-1]
+    notice = world.said().split("\n")[-1]
     assert notice == ("<@2>: non sono riuscito a scriverti in DM. La tua mano e le tue decisioni private sono "
                       "in `/mano` (lo vedi solo tu).")
 
@@ -63,7 +63,7 @@ async def test_gm_rules_explains_every_house_rule_in_the_readers_language(bot, w
     lines = text.split("\n")
     assert lines[0].startswith(header)
     rules = systems.SYSTEMS["carnival_zombie"].house_rules
-    assert len(lines) == 1 + len(rules) == 13
+    assert len(lines) == 1 + len(rules) == 14     # 12 of the game's, one of the table's
     assert any(line.startswith(sample) for line in lines)
     assert f"• `battle_focus` = `true` ({default_word} `false`): " in text   # the server's value, then the default
     for line in lines[1:]:
@@ -76,7 +76,7 @@ async def test_gm_rules_for_karmic_fits_in_several_messages(bot, world):
     sent = world.ephemeral(world.users[2])
     assert len(sent) >= 2 and all(len(m.content) <= 2000 for m in sent)
     lines = "\n".join(m.content for m in sent).split("\n")
-    assert len(lines) == 1 + 28
+    assert len(lines) == 1 + 29
     assert ("• `world_deck_size` = `42` (predefinito `42`): Carte del mazzo del mondo del GM: 42 "
             "(un mazzo karma senza jolly) o 52 (un mazzo completo).") in lines
 

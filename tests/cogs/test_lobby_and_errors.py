@@ -84,18 +84,23 @@ def test_kill_9_between_actions_loses_nothing_acknowledged(tmp_path):
     assert version >= acknowledged and logged == version
 
 
-async def test_live_message_is_edited_in_place_and_reposted_when_gone(bot, world):
+async def test_the_board_rides_on_the_table_message_edited_in_place_and_reposted_when_gone(bot, world):
     from tests.cogs.test_framework import start_duel
 
     game = await start_duel(world)
+    table = world.table()
+    assert table.content == "<@2> — Who plays first?" and len(table.custom_ids()) == 2
     game = await bot.host.live_message(game, "board", "v1", round=1)
-    first = world.last("channel:10")
-    assert first.content == "v1" and game.meta["board"]["message"] == first.id
+    # the board and the pending public prompt share one message, edited in place
+    assert table.content == "<@2> — Who plays first?\n\nv1" and table.edits == 1
+    assert game.meta["board"]["message"] == table.id and len(table.custom_ids()) == 2
     game = await bot.host.live_message(game, "board", "v2", round=2)
-    assert first.content == "v2" and first.edits == 1 and game.meta["board"]["round"] == 2
-    world.sent.remove(first)                                   # someone deleted it
+    assert table.content.endswith("\n\nv2") and table.edits == 2 and game.meta["board"]["round"] == 2
+    table.deleted = True                                       # someone deleted it
     game = await bot.host.live_message(game, "board", "v3")
-    assert world.last("channel:10").content == "v3" and game.meta["board"]["message"] != first.id
+    again = world.table()
+    assert again.id != table.id and again.content == "<@2> — Who plays first?\n\nv3"
+    assert again.custom_ids() == table.custom_ids() and game.meta["board"]["message"] == again.id
 
 
 async def test_help_overview_and_per_game_lists(bot, world):
@@ -129,6 +134,6 @@ async def test_host_acknowledges_privately_so_refusals_stay_private(bot, world):
     bruno = world.users[3]
     interaction = world.interaction(bruno, world.channels[10])
     await bot.host.act(interaction, Concede(), system="duel")
-    assert world.last("channel:10").content.startswith("<@3> concedes.")
+    assert world.said().startswith("<@3> concedes.")
     assert world.ephemeral(bruno)[-1].content == "✓ Done."
     assert not (await bot.store.game(game.id)).active

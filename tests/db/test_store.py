@@ -138,6 +138,26 @@ async def test_idle_games_follow_each_guilds_reminder(store):
     assert len(await store.idle_games(older_than="2021-01-01T00:00:00+00:00")) == 2
 
 
+async def test_the_idle_bot_setting_is_kept_and_idleness_is_judged_at_a_given_time(database, store):
+    from datetime import datetime, timedelta
+
+    game = await store.create_game(1, 10, "duel", ["2"], {}, 2)
+    assert (await store.settings(1)).idle_bot is None                   # off by default
+    await store.update_settings(1, reminder_hours=2, idle_bot="normal")
+    await store.update_settings(1, locale="it")                         # other settings keep it
+    reopened = await database.open()
+    try:
+        kept = await reopened.settings(1)
+        assert (kept.idle_bot, kept.reminder_hours, kept.locale) == ("normal", 2, "it")
+    finally:
+        await reopened.close()
+    written = datetime.fromisoformat(game.updated_at)
+    assert await store.idle_games(at=written + timedelta(hours=1, minutes=59)) == []
+    assert [g.id for g in await store.idle_games(at=written + timedelta(hours=2))] == [game.id]
+    await store.update_settings(1, idle_bot=None)
+    assert (await store.settings(1)).idle_bot is None
+
+
 async def test_known_gms_are_remembered_and_forgotten(database, store):
     await store.remember_gm(1, 3)
     await store.remember_gm(1, 4)

@@ -220,3 +220,33 @@ def test_bad_yaml_and_json_name_the_line_briefly():
     assert message.startswith("bad.yaml: line ") and len(message) < 200
     message, _ = refusal(parse_sheet, '{"name": ' + "x" * 5000, "bad.json")
     assert message.startswith("bad.json: line 1: not valid JSON") and len(message) < 200
+
+
+# ---------------------------------------------------------------------------- forced choices
+def test_settle_applies_a_lone_public_choice_and_says_so():
+    from rules.common import FORCED
+    from tests.support.duel import Duel
+
+    engine = Duel()
+    started = engine.start(["1", "2"], {"fixed_start": True}, seed=3)
+    assert [p.kind for p in engine.pending(started.state)] == ["start"]
+    settled = engine.settle(started)
+    assert settled.state.phase == "play" and settled.state.turn == 0
+    forced = [e for e in settled.events if e.kind == FORCED]
+    assert len(forced) == 1 and forced[0].audience == "public" and forced[0].data["player"] == "1"
+    assert forced[0].data["choice"]["option"]["id"] == "me"
+    assert [e.kind for e in settled.events] == [FORCED, "first"]
+    # the next decision is a private hand of three cards: asked, not settled
+    assert [p.kind for p in engine.pending(settled.state)] == ["play"]
+
+
+def test_settle_leaves_real_choices_and_private_single_options_alone():
+    from rules.common.engine import forced
+    from tests.support.duel import Duel
+
+    engine = Duel()
+    two = engine.start(["1", "2"], {}, seed=3)
+    assert forced(engine, two.state) is None and engine.settle(two).events == []
+    state = engine.settle(engine.start(["1", "2"], {"fixed_start": True}, seed=3)).state
+    state.hands["1"] = state.hands["1"][:1]              # one card left: still the player's secret to play
+    assert len(engine.pending(state)[0].options) == 1 and forced(engine, state) is None

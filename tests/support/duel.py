@@ -30,6 +30,7 @@ class DuelState(Serial):
     phase: str = "start"          # start | play | over
     over: bool = False
     winner: str | None = None
+    fixed_start: bool = False     # the first seat always starts: the start prompt has one option
     schema: int = 1
 
 
@@ -50,7 +51,7 @@ class Duel(Engine[DuelState]):
         deck = Deck(cards=[str(n) for n in range(1, 13)])
         deck.shuffle(rng)
         hands = {s: deck.draw(3) for s in seats}
-        return DuelState(seats=seats, rng=rng, deck=deck, hands=hands,
+        return DuelState(seats=seats, rng=rng, deck=deck, hands=hands, fixed_start=bool(options.get("fixed_start")),
                          scores={s: 0 for s in seats}, played={s: 0 for s in seats})
 
     def current(self, state: DuelState) -> str:
@@ -59,8 +60,8 @@ class Duel(Engine[DuelState]):
     def pending(self, state):
         if state.phase == "start":
             first, second = state.seats
-            return [Prompt.ask("start", {}, first, (Option.of("me", "starts", player=first),
-                                                    Option.of("you", "starts", player=second)))]
+            options = [Option.of("me", "starts", player=first), Option.of("you", "starts", player=second)]
+            return [Prompt.ask("start", {}, first, options[:1] if state.fixed_start else options)]
         if state.phase == "play":
             player = self.current(state)
             n = state.played[player]

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 _ids = itertools.count(1000)
+_changes = itertools.count()
 
 
 @dataclass
@@ -28,6 +29,9 @@ class Sent:
     ephemeral: bool = False
     id: int = field(default_factory=lambda: next(_ids))
     edits: int = 0
+    deleted: bool = False
+    said: str | None = None     # what its last change added: all of it, or the lines appended by an edit
+    changed: int = field(default_factory=lambda: next(_changes))
     allowed_mentions: discord.AllowedMentions | None = None   # effective; None: Discord parses everything
     nonce: int | str | None = None      # as sent (discord.py enforces it: see World.record)
 
@@ -103,6 +107,13 @@ class FakeUser:
             raise forbidden_50007()
         return self.world.record(f"dm:{self.id}", content, **kwargs)
 
+    @property
+    def dm_channel(self) -> FakeDMChannel:
+        return FakeDMChannel(self)
+
+    async def create_dm(self) -> FakeDMChannel:
+        return FakeDMChannel(self)
+
     def __str__(self):
         return self.name
 
@@ -114,25 +125,54 @@ class FakeChannel:
         self.name = name
         self.mention = f"<#{channel_id}>"
 
+    @property
+    def where(self) -> str:
+        return f"channel:{self.id}"
+
     async def send(self, content=None, **kwargs):
-        return self.world.record(f"channel:{self.id}", content, **kwargs)
+        return self.world.record(self.where, content, **kwargs)
+
+    def get_partial_message(self, message_id: int) -> FakePartialMessage:
+        return FakePartialMessage(self, message_id)
+
+    @property
+    def last_message_id(self) -> int | None:
+        """As the gateway keeps it: the newest message in the channel (ephemeral replies are not)."""
+        return next((m.id for m in reversed(self.world.sent) if m.where == self.where and not m.deleted), None)
+
+
+class FakeDMChannel:
+    def __init__(self, user: FakeUser):
+        self.world, self.id = user.world, user.id
+        self.where = f"dm:{user.id}"
 
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
 
 
 class FakePartialMessage:
-    """What `channel.get_partial_message(id)` gives: enough to edit a message the bot posted."""
+    """What `channel.get_partial_message(id)` gives: enough to edit or delete a message the bot posted."""
 
-    def __init__(self, channel: FakeChannel, message_id: int):
+    def __init__(self, channel: FakeChannel | FakeDMChannel, message_id: int):
         self.channel, self.id = channel, message_id
+
+    def _message(self) -> Sent:
+        message = next((m for m in self.channel.world.sent if m.id == self.id and m.where == self.channel.where
+                        and not m.deleted), None)
+        if message is None:
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        return message
+
+    async def delete(self):
+        self._message().deleted = True
 
     async def edit(self, **kwargs):
         world = self.channel.world
-        message = next((m for m in world.sent if m.id == self.id and m.where == f"channel:{self.channel.id}"), None)
-        if message is None:
-            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        message = self._message()
         if "content" in kwargs:
+            old, new = message.content or "", kwargs["content"] or ""
+            message.said = new[len(old) + 1:] if old and new.startswith(old + "\n") else new
+            message.changed = next(_changes)
             message.content = kwargs["content"]
         if kwargs.get("attachments"):
             message.file = kwargs["attachments"][0]
@@ -306,7 +346,7 @@ class World:
             # not created again; the first one is returned.
             return self.nonces[str(nonce)]
         message = Sent(where, content, view=kwargs.get("view"), file=kwargs.get("file"), embed=kwargs.get("embed"),
-                       ephemeral=bool(kwargs.get("ephemeral", False)),
+                       ephemeral=bool(kwargs.get("ephemeral", False)), said=content,
                        allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")), nonce=nonce)
         self.sent.append(message)
         if nonce is not None:
@@ -321,6 +361,24 @@ class World:
     # ---- reading what happened
     def public(self) -> list[Sent]:
         return [m for m in self.sent if m.public]
+
+    def tables(self) -> set[int]:
+        """The ids of the games' table messages (board and prompts), as the host posted them."""
+        return self.bot.host.table.messages
+
+    def said(self, where: str = "channel:10") -> str:
+        """The newest narrative in a channel: what the last step told the table there (a narrative
+        appended to by an edit gives the appended lines), not the table message."""
+        tables = self.tables()
+        for message in sorted((m for m in self.sent if m.where == where and not m.deleted and m.id not in tables),
+                              key=lambda m: m.changed, reverse=True):
+            return message.said if message.said is not None else (message.content or "")
+        raise LookupError(f"nothing said in {where}")
+
+    def table(self, where: str = "channel:10") -> Sent:
+        """The live table message of the channel (the newest one)."""
+        tables = self.tables()
+        return next(m for m in reversed(self.sent) if m.where == where and not m.deleted and m.id in tables)
 
     def public_text(self) -> str:
         return "\n".join(text for m in self.public() for text in m.texts())
@@ -337,9 +395,30 @@ class World:
 
     def last(self, where: str | None = None, with_view: bool = False) -> Sent:
         for message in reversed(self.sent):
+            if message.deleted:
+                continue
             if (where is None or message.where == where) and (not with_view or message.view is not None):
                 return message
         raise LookupError(f"no message to {where}")
+
+
+def component_of(message: Sent, prompt: Any, option_id: str | None = None) -> tuple[int, list[str] | None]:
+    """Where a prompt's answer is on a message that may carry several prompts (the table): the
+    index of the option's button, or of the prompt's select with the value to send."""
+    ids = message.custom_ids()
+    options = [o.id for o in prompt.options]
+    for index, cid in enumerate(ids):
+        parts = cid.split(":")
+        if len(parts) >= 4 and parts[1] == "s" and ":".join(parts[3:]) == prompt.id:
+            if option_id is None:
+                return index, ["#0"]
+            return index, [option_id if len(option_id) <= 90 else f"#{options.index(option_id)}"]
+        if len(parts) >= 5 and parts[1] == "b" and ":".join(parts[3:-1]) == prompt.id:
+            token = parts[-1]
+            if option_id is None or token == option_id or (option_id in options
+                                                            and token == f"#{options.index(option_id)}"):
+                return index, None
+    raise LookupError(f"no component of {prompt.id} answers {option_id}")
 
 
 async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
@@ -349,6 +428,8 @@ async def click(world: World, message: Sent, user: FakeUser, index: int = 0, val
     is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
     from cogs.framework import PromptButton, PromptSelect
 
+    if message.deleted:
+        raise LookupError("that message was deleted: nobody can click it any more")
     custom_id = message.custom_ids()[index]
     in_dm = message.where.startswith("dm:") if in_dm is None else in_dm
     channel = channel or next(iter(world.channels.values()), None)

@@ -58,8 +58,9 @@ def test_T18_paying_for_a_minus_4_distinction():
         pay_distinction(c, -4, cards, "remove_positive")
         assert all(x in c.deck.sideboard for x in cards) and not any(x in c.deck.cards for x in cards)
     c = character_from_sheet({"name": "P"})
-    with pytest.raises(IllegalAction, match="not exactly 4"):
+    with pytest.raises(IllegalAction) as exc:
         pay_distinction(c, -4, ["5S"], "remove_positive")
+    assert (exc.value.code, exc.value.params) == ("cards_do_not_add_up", {"total": 5, "want": 4})
     with pytest.raises(IllegalAction):                 # only −6…−10 in a starting sideboard
         pay_distinction(c, -4, ["4D"], "add_negative")
     assert len(c.deck.cards) == 44
@@ -77,14 +78,16 @@ def test_T15_T16_advancement_is_gm_gated():
     c = character_from_sheet({"name": "Devon", "skills": {"sailing": 1}})
     r = allocate_skill_checks(c, "hard", [{"skill": "sailing", "reason": "plausible"}], gm_approved={"sailing"})
     assert r["spent"] == ["sailing"] and r["saved"] == 2
-    with pytest.raises(IllegalAction, match="GM must approve"):
+    with pytest.raises(IllegalAction) as exc:
         allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "plausible"}], gm_approved=set())
+    assert (exc.value.code, exc.value.params) == ("gm_must_approve", {"skill": "diplomacy", "reason": "plausible"})
     r = allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "teacher", "teacher": "Devon"}],
                               gm_approved={"diplomacy"})
     assert r["spent"] == ["diplomacy"]
     # T16: a "missing" skill needs the GM's approval
-    with pytest.raises(IllegalAction, match="GM must approve"):
+    with pytest.raises(IllegalAction) as exc:
         allocate_skill_checks(c, "some", [{"skill": "strategy", "reason": "missing"}])
+    assert exc.value.code == "gm_must_approve"
     assert allocate_skill_checks(c, "some", [{"skill": "strategy", "reason": "missing"}],
                                  gm_approved={"strategy"})["spent"] == ["strategy"]
 

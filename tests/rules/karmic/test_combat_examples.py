@@ -138,7 +138,7 @@ def test_T4_full_round_register_by_register():
     assert state.phase == "resolve"
     # T4d: Devon stands on K♠ (his hit prompt comes first: he holds the initiative)
     p = ENGINE.pending(state)[0]
-    assert p.player == "u1" and p.id.startswith("h")
+    assert p.player == "u1" and p.kind == "combat_hit"
     state, ev1 = answer(state, "stand")
     r1 = outcomes(ev1)[0]
     assert (r1["mt"], r1["defense_mt"], r1["total"], r1["success"]) == (4, 5, -1, False)

@@ -149,16 +149,19 @@ def test_karma_awards_cleansing_and_distinction_cap():
     assert "6C" in c.deck.cards
     karma_award(c, 2, ["2H"], "remove_negative")          # §1.3: an award of +2 may drop the −2 card
     assert "2H" not in c.deck.cards and "2H" in c.deck.sideboard
-    with pytest.raises(IllegalAction, match="cannot pay"):
+    with pytest.raises(IllegalAction) as exc:
         karma_award(c, -2, ["3H"], "remove_negative")     # a penalty never removes negative cards
+    assert (exc.value.code, exc.value.params) == ("wrong_payment", {"how": {"term": "payment.remove_negative"},
+                                                                    "value": -2})
     with pytest.raises(IllegalAction):
         karma_award(c, 2, ["2S"], "remove_positive")
     c.deck.move_to_sideboard(["5S"])
     cleanse_return(c, "5S")
     assert "5S" in c.deck.cards
     check_distinction_cap(c, 8)
-    with pytest.raises(IllegalAction, match="at most −5"):
+    with pytest.raises(IllegalAction) as exc:
         check_distinction_cap(c, 5)
+    assert (exc.value.code, exc.value.params) == ("distinction_cap", {"total": -7, "cap": 5})
 
 
 def test_surprise_check_basic_and_opposed_and_fatigue():

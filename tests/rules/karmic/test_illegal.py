@@ -31,8 +31,7 @@ def test_no_card_left():
     state, _ = declare(state, "atk", "2H")
     state, _ = declare(state, "par", "QH")
     assert state.combat.turn.who == "c1" and state.combat.reg == 3
-    refused(state, Declare("par", "5S", combatant="c2"), Actor("gm", gm=True),
-            "You have no card left for register 3.")
+    refused(state, Declare("par", "5S", combatant="c2"), Actor("gm", gm=True), r"no_card_left\(register=3\)")
     from rules.karmic.combat import why_illegal
     assert why_illegal(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
 

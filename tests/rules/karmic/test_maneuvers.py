@@ -1,6 +1,8 @@
 """Every maneuver of digest §3 through the engine: legality, arithmetic and effects."""
 import pytest
 
+from i18n.present import Presenter
+
 from rules.common import GM, Actor, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import Ruling
@@ -93,7 +95,7 @@ def test_joker_in_combat_is_ruled_by_the_gm_and_does_max_damage():
     state, _ = duel(sw("A"), sw("B"), ["JK1", "2S", "3S"], ["2H", "3H", "4H"])
     state, ev = run(state, ("atk", "JK1"), ("par", "2H"), ("stop", ""))
     p = ENGINE.pending(state)[0]
-    assert p.player == GM and p.id.startswith("j")
+    assert p.player == GM and p.kind == "combat_joker"
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, Ruling("success"), Actor("u1"))
     out = ENGINE.apply(state, Ruling("success"), GM_ACTOR)
@@ -379,8 +381,9 @@ def test_surprise_gives_one_undefended_attack():
 
 def test_hesitating_twice_ends_combat_and_yield_is_offered_first():
     state, _ = duel(sw("A"), sw("B"), ["9S", "2S", "3S"], ["2H", "3H", "4H"])
-    labels = {o.id: o.label for o in ENGINE.pending(state)[0].options}
-    assert labels["hes"] == "Yield the initiative"
+    labels = {o.id: Presenter(None, "karmic").option(o) for o in ENGINE.pending(state)[0].options}
+    assert labels["hes"] == "Yield the initiative" and labels["atk.0"] == "Attack"
+    assert labels["atk.0.n"] == "Attack — no step forward (−2)" and labels["atk.0.c"] == "Attack — called shot…"
     state, ev = declare(state, "hes")
     assert state.combat.engagements[0].init == "c2" and state.combat.turn.who == "c2"
     state, ev = declare(state, "hes")
@@ -423,3 +426,38 @@ def test_every_maneuver_has_a_row():
                               "sbash", "chw", "hatk", "latk", "hbutt", "hlng", "hdis", "tdown", "tckl", "hblk",
                               "bgrab", "hdg", "dseize", "dis", "suf", "pin", "bash", "ctr", "rev", "esc",
                               "gouge", "flank", "cling", "chop", "swipe", "swat", "smash", "buck"}
+
+
+def test_a_joker_ruling_says_what_it_means_and_its_damage_line_says_the_maximum_applies():
+    """A3: a joker played for an attack is ruled by the GM; the prompt says what success does (it
+    lands for the maximum damage, 4 with this sword) and the damage line says the maximum applies,
+    rather than a card sum "= 1, max 4 → 4" that the maximum silently overrides."""
+    state, _ = duel(sw("A"), sw("B"), ["JK1", "2S", "3S"], ["2H", "3H", "4H"])
+    state, _ = run(state, ("atk", "JK1"), ("par", "2H"), ("stop", ""))
+    prompt = ENGINE.pending(state)[0]
+    assert Presenter(None, "karmic").prompt(prompt) == ("A played a joker for Attack against B in register 1 (Joker (GM rules)). Rule it — "
+                           "success: it lands, whatever the defense, for the maximum damage (4); failure: it fails.")
+    out = ENGINE.apply(state, Ruling("success"), GM_ACTOR)
+    line = next(e.text for e in out.events if e.kind == "resolve")
+    assert "damage: joker ruled a success → the maximum, 4: B takes 4" in line and "max 4 →" not in line
+
+
+def test_a_joker_drawn_in_a_hit_chain_reaches_the_gm_as_what_it_is():
+    """A3: a joker drawn while hitting turns the whole maneuver into a joker outcome; the GM reads
+    the chain (K♠ → Joker), not just "A played a joker"."""
+    state, _ = duel(sw("A"), sw("B"), ["KS", "2S", "3S", "JK1"], ["2H", "3H", "4H"])
+    for man, card in (("atk", "KS"), ("par", "2H"), ("stop", "")):
+        state, _ = declare(state, man, card)
+    state, _ = answer(state, "hit", "u1")
+    state, _ = stand_all(state)
+    prompt = next(p for p in ENGINE.pending(state) if p.player == GM)
+    assert Presenter(None, "karmic").prompt(prompt).startswith(
+        "A's hit chain for Attack against B in register 1 drew a joker (K♠ +3 hit, Joker (GM rules)): the whole "
+        "maneuver is a joker outcome. Rule it — success: it lands, whatever the defense, for the maximum damage (4)")
+
+
+def test_a_capped_damage_line_says_so():
+    state, _ = duel(sw("A", might=0), sw("B", skill=2), ["9S", "2S", "3S"], ["2H", "3H"])
+    state, ev = run(state, ("atk", "9S"), ("par", "2H"), ("stop", ""))
+    line = next(e.text for e in ev if e.kind == "resolve")
+    assert "damage +9 card +0 might +1 edge = 10, capped at max 4 → 4" in line

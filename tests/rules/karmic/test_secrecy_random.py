@@ -217,6 +217,7 @@ def test_face_down_declarations_are_public_as_maneuver_only():
 
 
 def test_garbage_actions_get_clear_errors_and_change_nothing():
+    from i18n.present import Presenter
     from rules.common import IllegalAction
     from rules.karmic.actions import Declare, GmModifier, Hit, PlayCard, Reshuffle, Ruling
     from rules.karmic.tables import MANEUVERS
@@ -237,7 +238,9 @@ def test_garbage_actions_get_clear_errors_and_change_nothing():
             try:
                 ENGINE.apply(state, act, actor)
             except IllegalAction as exc:
-                assert str(exc) and str(exc)[0].isupper()
+                say = Presenter(None, "karmic")
+                said = say.error(exc)            # a code from the catalogue, or (not converted yet) a sentence
+                assert said and said[0].isupper() and say.counts["missing"] == 0 and say.counts["unresolved"] == 0
             assert state.to_json() == before
             p = rng.choice(ENGINE.pending(state))
             state = ENGINE.apply(state, Choose(p.id, (rng.choice(p.options).id,)),

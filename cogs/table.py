@@ -1,0 +1,269 @@
+"""The table: one live message per game at the foot of its channel, and every prompt's message.
+
+- **The table message** shows the game's board (the caption and image a system keeps with
+  `host.live_message`) and, as its components, the public prompts pending now, each under its
+  headline. It is edited in place after each step. It is posted anew at the foot of the channel
+  (the old one deleted) when something else was written below it, when the turn passes to another
+  player (so that player is pinged, once), or on `/game status`. A system asking for a new board
+  (`live_message(..., new=True)`) starts a new table message and keeps the old one, without its
+  components, as a record (a round's final board).
+- **The narrative**: a step's public events are one message. While the table is the channel's
+  last message and the narrative sits right above it, the next step is appended to that narrative
+  (edited), so a quiet table costs no new message per step; a new narrative message starts when
+  someone else wrote in between, when a line must ping someone, or when the old one is full.
+- **Prompt messages** elsewhere (DMs, the GM channel, public prompts that did not fit on the
+  table) are recorded in the game's meta; once their prompt is no longer pending, answered or
+  superseded however, their components are removed. A player's next private decision takes the
+  place of the DM prompt they just clicked (the next step of their turn) or of one superseded (the
+  hand changed), edited in place, rather than a new DM.
+
+Message ids live in the game's meta (not game state: no version bump, no undo entry).
+"""
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from db.store import GameRecord
+from i18n.present import Presenter
+from rules.common import Prompt
+
+from .components import ROWS_MAX, headline, prompt_items, rows_of
+from .courier import MESSAGE_LIMIT, chunks
+
+if TYPE_CHECKING:
+    from .framework import GameHost
+
+log = logging.getLogger("bauta.table")
+
+TABLE = "table"            # meta: the table message and the narrative above it
+POSTED = "prompt_messages"  # meta: {prompt id: {"where": "channel"|"dm"|"gm", "to": id, "message": id}}
+
+
+@dataclass
+class Board:
+    """What a system asked the table to show: its caption and, when given, a new image."""
+    content: str
+    file: tuple[str, bytes] | None
+    new: bool
+    keys: tuple[str, ...] = ()        # the system's meta keys that record the board's message
+
+
+def file_bytes(file: discord.File | None) -> tuple[str, bytes] | None:
+    """A discord.File's name and bytes, so the image can be sent again when the table moves."""
+    if file is None:
+        return None
+    fp = file.fp
+    data = fp.getvalue() if isinstance(fp, io.BytesIO) else fp.read()
+    return file.filename or "board.png", data
+
+
+def as_file(stored: tuple[str, bytes] | None) -> discord.File | None:
+    return None if stored is None else discord.File(io.BytesIO(stored[1]), filename=stored[0])
+
+
+class Table:
+    def __init__(self, host: GameHost):
+        self.host = host
+        self.courier = host.courier
+        self._images: dict[int, tuple[str, bytes]] = {}     # game id -> the board's last image
+        self._staged: dict[int, Board | None] = {}          # the board drawn during a publish
+        self.shown: dict[int, int] = {}                     # game id -> the version last shown
+        self.messages: set[int] = set()                     # the table messages posted (tests read them)
+
+    # ---- the board, from `host.live_message`
+    def begin(self, game_id: int) -> tuple[bool, Board | None]:
+        """Start collecting the board a publish's system draws (a nested publish of the same game
+        saves what the outer one had collected, and gives it back in `end`)."""
+        outer = (game_id in self._staged, self._staged.get(game_id))
+        self._staged[game_id] = None
+        return outer
+
+    def staging(self, game_id: int) -> bool:
+        return game_id in self._staged
+
+    def stage(self, game_id: int, key: str, content: str, file: discord.File | None, new: bool) -> None:
+        staged = self._staged.get(game_id)
+        keys = tuple(dict.fromkeys([*(staged.keys if staged else ()), key]))
+        self._staged[game_id] = Board(content, file_bytes(file) or (staged.file if staged else None),
+                                      new or bool(staged and staged.new), keys)
+
+    def end(self, game_id: int, outer: tuple[bool, Board | None]) -> Board | None:
+        mine = self._staged.pop(game_id, None)
+        if outer[0]:
+            self._staged[game_id] = outer[1]
+        return mine
+
+    # ---- one step
+    async def show(self, interaction: discord.Interaction | None, game: GameRecord, say: Presenter,
+                   lines: list[str], prompts: list[Prompt], *, board: Board | None = None, over: bool = False,
+                   ping: set[str] = frozenset(), move: bool = False, state: Any = None) -> GameRecord:
+        """Narrate a step and bring the table up to date: the narrative, then the table message
+        with `prompts` (the public prompts pending now) as its components. `ping`: players a line
+        of the narrative must notify (a new message, never an edit). `move`: post the table anew at
+        the foot of the channel (/game status)."""
+        fresh = await self.host.store.game(game.id) or game
+        table = dict(fresh.meta.get(TABLE) or {})
+        last = await self.courier.last_message_id(game.channel_id)
+        at_foot = bool(table.get("message")) and last == table.get("message")
+        narrated = await self._narrate(interaction, game, table, lines, last, at_foot, ping)
+        if board is not None:
+            table["caption"] = board.content
+        fitted, overflow = _fit(prompts)
+        image = board.file if board is not None else None
+        if image is None and fitted and state is not None:
+            # a system that draws a public prompt's picture (an auction's table) shows it here
+            image = file_bytes((await self.host.prompt_parts(game, state, fitted[0], say)).get("file"))
+        if image is not None:
+            self._images[game.id] = image
+        player = next((p.player for p in fitted if p.player.isdigit()), None)
+        turn = player is not None and player != table.get("player")
+        content = _content(table.get("caption", ""), [headline(p, say) for p in fitted])
+        view = _view(game.id, fitted, say) if fitted and not over else None
+        if table.get("message") and board is not None and board.new:
+            await self._strip(table)                       # the old board stays, as a record
+            table.pop("message", None)
+        if content and (not table.get("message") or narrated or not at_foot or turn or move):
+            await self._repost(game, table, content, view, ping_player=player if turn else None)
+        elif table.get("message") and content:
+            if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
+                                                   view=view, file=as_file(image)):
+                await self._repost(game, table, content, view, ping_player=player if turn else None)
+        elif table.get("message") and table.get("prompts"):
+            await self._strip(table)       # nothing to show: the last prompt's message keeps its answer
+        if player is not None:
+            table["player"] = player
+        table["prompts"] = [p.id for p in fitted]
+        meta = {**fresh.meta, TABLE: table}
+        # the systems' own records of their board follow the table message wherever it moves
+        staged = board.keys if board is not None else ()
+        table["keys"] = sorted({*table.get("keys", []), *staged})
+        for key in table["keys"]:
+            if key in staged or key in meta:
+                meta[key] = {**(meta.get(key) or {}), "message": table.get("message"), "channel": game.channel_id}
+        for prompt in overflow:
+            if prompt.id not in (fresh.meta.get(POSTED) or {}):
+                message = await self.courier.send_channel(
+                    game.channel_id, headline(prompt, say)[:MESSAGE_LIMIT],
+                    **await self.host.prompt_parts(game, state, prompt, say),
+                    allowed_mentions=discord.AllowedMentions(users=False))
+                meta = posted(meta, prompt.id, "channel", game.channel_id, message)
+        if meta != fresh.meta:
+            fresh = await self.host.store.set_meta(fresh, meta)
+        return fresh
+
+    async def _narrate(self, interaction, game: GameRecord, table: dict, lines: list[str], last: int | None,
+                       at_foot: bool, ping: set[str]) -> bool:
+        """Post or append the step's narrative; True when a new message went out (the table is no
+        longer at the foot)."""
+        if not lines:
+            return False
+        text = "\n".join(lines)
+        old = table.get("narrative")
+        appendable = (old and not ping and len(table.get("narrative_text", "")) + len(text) + 1 <= MESSAGE_LIMIT
+                      and (last == old or (at_foot and table.get("narrative_above"))))
+        if appendable:
+            joined = f"{table['narrative_text']}\n{text}"
+            if await self.courier.edit_message(game.channel_id, int(old), content=joined):
+                table["narrative_text"] = joined
+                return False
+        mentions = discord.AllowedMentions(users=[discord.Object(int(p)) for p in sorted(ping) if p.isdigit()],
+                                           roles=False, everyone=False)
+        message = None
+        for part in chunks(lines):
+            message = await self.host._post(interaction, game, part, allowed_mentions=mentions)
+            table["narrative_text"] = part
+        table["narrative"] = getattr(message, "id", None)
+        table["narrative_above"] = False
+        return True
+
+    async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None) -> None:
+        """The table at the foot of the channel: the old message deleted, a new one posted."""
+        if table.get("message"):
+            await self.courier.delete(int(table.get("channel") or game.channel_id), int(table["message"]))
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        image = as_file(self._images.get(game.id))
+        if image is not None:
+            kwargs["file"] = image
+        mentions = discord.AllowedMentions(users=[discord.Object(int(ping_player))] if ping_player else False,
+                                           roles=False, everyone=False)
+        message = await self.courier.send_channel(game.channel_id, content, allowed_mentions=mentions, **kwargs)
+        table["message"] = getattr(message, "id", None)
+        table["channel"] = game.channel_id
+        if table["message"] is not None:
+            self.messages.add(table["message"])
+        table["narrative_above"] = bool(table.get("narrative")) and table.get("narrative_text") is not None
+
+    async def _strip(self, table: dict) -> None:
+        if table.get("message") and table.get("prompts"):
+            await self.courier.edit_message(int(table["channel"]), int(table["message"]), view=None)
+
+    # ---- prompts elsewhere
+    async def close_stale(self, game: GameRecord, pending: set[str], answered: int | None,
+                          keep: set[str] = frozenset()) -> GameRecord:
+        """Remove the components of every recorded prompt message whose prompt is no longer pending
+        (the message just clicked was answered by its own acknowledgement). `keep`: entries reused."""
+        fresh = await self.host.store.game(game.id) or game
+        recorded = dict(fresh.meta.get(POSTED) or {})
+        gone = {pid: entry for pid, entry in recorded.items() if pid not in pending and pid not in keep}
+        if not gone:
+            return fresh
+        for entry in gone.values():
+            if entry.get("message") == answered:
+                continue
+            if entry.get("where") == "dm":
+                await self.courier.edit_dm(int(entry["to"]), int(entry["message"]), view=None)
+            else:
+                await self.courier.edit_message(int(entry["to"]), int(entry["message"]), view=None)
+        remaining = {pid: e for pid, e in recorded.items() if pid not in gone}
+        return await self.host.store.set_meta(fresh, {**fresh.meta, POSTED: remaining})
+
+    def reusable_dm(self, game: GameRecord, player: str, pending: set[str], answered: int | None) -> str | None:
+        """The id of `player`'s DM prompt whose message is edited into their next private prompt
+        instead of a new DM: the one they just clicked (they are looking at it: the next decision of
+        their turn takes its place), else one no longer pending (superseded: the hand changed)."""
+        mine = {pid: entry for pid, entry in (game.meta.get(POSTED) or {}).items()
+                if entry.get("where") == "dm" and entry.get("to") == int(player) and pid not in pending}
+        clicked = next((pid for pid, entry in mine.items() if entry.get("message") == answered), None)
+        return clicked or next(iter(mine), None)
+
+
+def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replaces: str | None = None) -> dict:
+    """`meta` with a prompt's message recorded (and the entry it replaces dropped)."""
+    if message is None or getattr(message, "id", None) is None:
+        return meta
+    recorded = {k: v for k, v in (meta.get(POSTED) or {}).items() if k != replaces}
+    recorded[prompt_id] = {"where": where, "to": to, "message": message.id}
+    return {**meta, POSTED: recorded}
+
+
+def _fit(prompts: list[Prompt]) -> tuple[list[Prompt], list[Prompt]]:
+    """The prompts that fit on one message's five rows of components, and the rest."""
+    fitted: list[Prompt] = []
+    rows = 0
+    for prompt in prompts:
+        need = rows_of(prompt)
+        if rows + need <= ROWS_MAX:
+            fitted.append(prompt)
+            rows += need
+    return fitted, [p for p in prompts if p not in fitted]
+
+
+def _content(caption: str, headlines: list[str]) -> str:
+    """Whose decision it is and what, first (what a player looks for), then the board's summary."""
+    parts = [part for part in ("\n".join(headlines), caption) if part]
+    return "\n\n".join(parts)[:MESSAGE_LIMIT]
+
+
+def _view(game_id: int, prompts: list[Prompt], say: Presenter) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for prompt in prompts:
+        for item in prompt_items(game_id, prompt, say, first_row=row):
+            view.add_item(item)
+        row += rows_of(prompt)
+    return view

@@ -1,0 +1,155 @@
+"""The table (cogs/table.py): one live message per game at the foot of the channel, the step's
+narrative above it, prompts that lose their buttons once answered or superseded, decisions with
+one legal option applied without a click, and private decisions for a player with closed DMs."""
+from __future__ import annotations
+
+from cogs import systems
+from rules.common import Choose
+from tests.support.duel import Concede
+from tests.support.fakes import click
+
+
+async def start_duel(world, **options):
+    alice, bruno = world.users[2], world.users[3]
+    interaction = world.interaction(alice, world.channels[10])
+    await interaction.response.defer(thinking=True)
+    return await world.bot.host.start(interaction, "duel", [str(alice.id), str(bruno.id)], seed=7, options=options)
+
+
+def live(world, game_id: int) -> list:
+    """Messages nobody deleted whose components still answer a prompt of the game."""
+    return [m for m in world.sent if not m.deleted and any(f":{game_id}:" in c for c in m.custom_ids())]
+
+
+async def play(world, user) -> None:
+    dm = world.last(f"dm:{user.id}", with_view=True)
+    await click(world, dm, user, index=0)
+
+
+async def test_a_quiet_table_costs_no_new_message_per_step(bot, world):
+    game = await start_duel(world)
+    alice, bruno = world.users[2], world.users[3]
+    await click(world, world.table(), alice, index=0)            # Alice starts
+    posted = len(world.public())
+    for _ in range(2):
+        await play(world, alice)
+        await play(world, bruno)
+    # four plays told in the same narrative message, edited; no public prompt left to carry
+    assert len(world.public()) == posted
+    assert world.said().startswith("<@3> plays ") and "<@2> plays " in world.public_text()
+    assert (await bot.store.game(game.id)).version == 5
+
+
+async def test_the_table_moves_to_the_foot_when_others_wrote_below_it(bot, world):
+    game = await start_duel(world, fixed_start=False)
+    table = world.table()
+    world.record("channel:10", "lol, who starts?")               # a player chats in the channel
+    await bot.host.live_message(game, "board", "Scores 0–0")
+    moved = world.table()
+    assert table.deleted and moved is not table and world.sent[-1] is moved
+    assert moved.content == "<@2> — Who plays first?\n\nScores 0–0" and len(moved.custom_ids()) == 2
+    # only one clickable copy of the prompt, after /game status too
+    status = bot.get_cog("GameCog")
+    await status.status.callback(status, world.interaction(world.users[3], world.channels[10]))
+    assert len(live(world, game.id)) == 1 and world.table() is not moved and world.table().content == moved.content
+
+
+async def test_the_turn_passing_pings_its_player_once(bot, world):
+    game = await start_duel(world)
+    table = world.table()
+    assert [u.id for u in table.allowed_mentions.users] == [2]
+    game = await bot.host.live_message(game, "board", "Scores 0–0")
+    assert world.table() is table and table.edits == 1        # same player: edited, nobody pinged again
+
+
+async def test_a_single_legal_option_is_applied_without_a_click_and_told(bot, world):
+    game = await start_duel(world, fixed_start=True)
+    record = await bot.store.game(game.id)
+    assert record.state["phase"] == "play" and record.state["turn"] == 0
+    assert "⏩ <@2> — Who plays first? → Alice starts (the only choice)." in world.public_text()
+    assert "<@2> plays first." in world.public_text()
+    assert not [m for m in world.public() if m.view is not None]     # no button waits for a click
+    # the private play prompt is still asked (answering it at once would tell what the hand holds)
+    assert world.last("dm:2", with_view=True).content.endswith("Play a card from your hand.")
+
+
+async def test_a_server_can_keep_the_confirmation_of_a_single_choice(bot, world):
+    await bot.store.set_house_rule(1, "duel", "confirm_single_choice", True)
+    game = await start_duel(world, fixed_start=True)
+    assert (await bot.store.game(game.id)).state["phase"] == "start"
+    assert len(world.table().custom_ids()) == 1
+    await click(world, world.table(), world.users[2], index=0)
+    assert (await bot.store.game(game.id)).state["phase"] == "play"
+
+
+async def test_a_dm_prompt_answered_another_way_loses_its_buttons(bot, world):
+    game = await start_duel(world)
+    alice = world.users[2]
+    await click(world, world.table(), alice, index=0)            # Alice starts: her hand by DM
+    dm = world.last("dm:2", with_view=True)
+    await bot.host.act(world.interaction(alice, world.channels[10]), Concede(), system="duel")
+    assert dm.view is None and live(world, game.id) == []
+    assert not (await bot.store.game(game.id)).active
+
+
+async def test_a_dm_prompt_answered_for_the_player_loses_its_buttons_and_the_next_is_a_new_dm(bot, world):
+    game = await start_duel(world)
+    alice = world.users[2]
+    await click(world, world.table(), alice, index=0)
+    dm = world.last("dm:2", with_view=True)
+    # the GM answers Alice's prompt for her, by command: her DM asks nothing any more
+    record = await bot.store.game(game.id)
+    prompt_id = dm.custom_ids()[0].split(":")[3]
+    card = record.state["hands"]["2"][0]
+    await bot.host.act(world.interaction(world.users[1], world.channels[10]), Choose(prompt_id, (card,)), system="duel")
+    assert dm.view is None and world.said().startswith(f"<@2> plays {card}.")
+    await play(world, world.users[3])                  # Bruno plays: Alice's next decision notifies her
+    again = world.last("dm:2", with_view=True)
+    assert again is not dm and again.content.endswith("Play a card from your hand.")
+
+
+async def test_a_superseded_dm_prompt_is_edited_in_place(bot, world):
+    game = await start_duel(world)
+    alice = world.users[2]
+    await click(world, world.table(), alice, index=0)
+    dm = world.last("dm:2", with_view=True)
+    dms = len(world.dms(alice))
+    # the same decision asked anew (its id changed, as when a hand changes under it): one DM, edited
+    record = await bot.store.game(game.id)
+    engine = systems.get("duel").engine
+    state = engine.load_state(record.state)
+    state.played["2"] = 1
+    await bot.host.publish(None, record, state, [], before=set())
+    assert len(world.dms(alice)) == dms and dm.view is not None and dm.edits == 1
+    assert dm.custom_ids()[0].split(":")[3] == engine.pending(state)[0].id
+
+
+async def test_closed_dms_bring_the_next_private_decision_with_the_reply(bot, world):
+    game = await start_duel(world)
+    alice = world.users[2]
+    alice.dm_closed = True
+    interaction = await click(world, world.table(), alice, index=0)
+    private = world.ephemeral(alice)
+    hand = next(m for m in private if m.view is not None)
+    assert hand.content == "Play a card from your hand." and len(hand.custom_ids()) == 3
+    await click(world, hand, alice, index=0, in_dm=False)
+    assert (await bot.store.game(game.id)).version == 2
+    assert interaction is not None
+
+
+async def test_the_next_decision_of_a_turn_takes_the_place_of_the_dm_just_clicked(bot, world):
+    game = await start_duel(world)
+    alice = world.users[2]
+    await click(world, world.table(), alice, index=0)
+    dm = world.last("dm:2", with_view=True)
+    dms = len(world.dms(alice))
+    # as if Alice's click on that DM left her a further decision of her own turn
+    record = await bot.store.game(game.id)
+    engine = systems.get("duel").engine
+    state = engine.load_state(record.state)
+    state.played["2"] = 1
+    clicked = world.interaction(alice, in_dm=True, message=dm)
+    await clicked.response.edit_message(content="✅", view=None)
+    await bot.host.publish(clicked, record, state, [], before=set())
+    assert len(world.dms(alice)) == dms and dm.view is not None
+    assert dm.custom_ids()[0].split(":")[3] == engine.pending(state)[0].id
