@@ -18,6 +18,7 @@ database holds that many actions, and waits until nothing is left in the outbox.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sys
 import time
@@ -29,7 +30,8 @@ import bot as bauta  # noqa: E402
 from bot import BautaBot, Config  # noqa: E402
 from cogs import systems  # noqa: E402
 from cogs.components import prompt_view  # noqa: E402
-from tests.support.fakes import FakeResponse, Sent, World, click  # noqa: E402
+from tests.support import fakes  # noqa: E402
+from tests.support.fakes import FakePartialMessage, FakeResponse, Sent, World, click  # noqa: E402
 from tests.support.kill_child import append, say, serve  # noqa: E402
 
 GUILD, CHANNEL, ALICE, BRUNO = 1, 10, 2, 3
@@ -71,10 +73,37 @@ class Points:
             time.sleep(PAUSE)       # blocks the loop on purpose: nothing else may happen now
 
 
-def fake_discord(world: World, path: str, points: Points) -> None:
-    """Make `world` the Discord that remembers across kills (see the module's docstring)."""
-    seen = {r["nonce"] for r in lines(path) if r.get("nonce")}
+def fake_discord(world: World, path: str, points: Points, run: int) -> None:
+    """Make `world` the Discord that remembers across kills (see the module's docstring): the
+    messages of earlier runs are there again, with their ids (unique across runs), so an edit or
+    the channel's newest message after a restart is as Discord would have it."""
+    fakes._ids = itertools.count(10**9 + run * 10**6)   # type: ignore[attr-defined]
+    seen = set()
+    for r in lines(path):
+        if r.get("nonce"):
+            seen.add(r["nonce"])
+        if "id" in r:
+            world.sent.append(Sent(r["where"], r["content"], id=r["id"]))
+        if "deleted" in r:
+            for message in world.sent:
+                message.deleted = message.deleted or message.id == r["deleted"]
     record = World.record
+    delete = FakePartialMessage.delete
+
+    async def deleted(message):
+        await delete(message)
+        append(path, {"deleted": message.id})
+
+    FakePartialMessage.delete = deleted     # type: ignore[method-assign]
+    edit = FakePartialMessage.edit
+
+    async def edited(message, **kwargs):
+        changed = await edit(message, **kwargs)
+        append(path, {"edited": message.id, "ids": changed.custom_ids()})
+        points.reached("edited")
+        return changed
+
+    FakePartialMessage.edit = edited        # type: ignore[method-assign]
 
     def created(where, content=None, **kwargs):
         nonce = kwargs.get("nonce")
@@ -84,7 +113,7 @@ def fake_discord(world: World, path: str, points: Points) -> None:
         message = record(world, where, content, **kwargs)
         if not message.ephemeral:      # an interaction's private answer is no message of the table's
             append(path, {"where": where, "nonce": None if nonce is None else str(nonce), "content": content,
-                          "ids": message.custom_ids()})
+                          "ids": message.custom_ids(), "id": message.id})
             if nonce is not None:
                 seen.add(str(nonce))
             points.reached("sent")
@@ -106,9 +135,16 @@ def fake_discord(world: World, path: str, points: Points) -> None:
 
 
 def shown(path: str, game_id: int, prompt_id: str) -> bool:
-    """Whether Discord holds a message with the prompt's components."""
+    """Whether Discord holds a message showing the prompt's components now (posted so, or edited
+    into it: a DM prompt is often the player's previous one, edited)."""
     button, select = f"bauta:b:{game_id}:{prompt_id}:", f"bauta:s:{game_id}:{prompt_id}"
-    return any(i.startswith(button) or i == select for r in lines(path) for i in r.get("ids") or [])
+    now: dict[int, list[str]] = {}
+    for r in lines(path):
+        if "id" in r or "edited" in r:
+            now[r.get("id", r.get("edited"))] = r.get("ids") or []
+        elif "deleted" in r:
+            now.pop(r["deleted"], None)
+    return any(i.startswith(button) or i == select for ids in now.values() for i in ids)
 
 
 async def waiting_on(bot: BautaBot):
@@ -136,7 +172,7 @@ async def run(config: dict) -> None:
     world.channel(CHANNEL, "table")
     world.user(ALICE, "Alice")
     world.user(BRUNO, "Bruno")
-    fake_discord(world, config["discord"], points)
+    fake_discord(world, config["discord"], points, config.get("run") or 0)
     write = bot.store._write
 
     async def written(*statements):
