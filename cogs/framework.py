@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from db.store import GameRecord, Store, VersionConflict
-from i18n import t
+from i18n import present, t
 from i18n.present import Presenter
 from rules.common import ANYONE, GM, PUBLIC, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
 
@@ -184,7 +184,8 @@ class GameHost:
             await reply(interaction, text or t("game.done", interaction.locale), ephemeral=True)
 
     async def _setup(self, guild_id: int, system_name: str, seats: Sequence[str], options: dict | None,
-                     seed: int | None = None) -> tuple[systems.System, Outcome]:
+                     seed: int | None = None,
+                     skip: Iterable[str] = ()) -> tuple[systems.System, Outcome]:
         """A new game's first state and set-up events (nothing stored yet)."""
         system = systems.get(system_name)
         # Only the server's explicit choices: each engine applies its own defaults, and can tell a
@@ -194,15 +195,17 @@ class GameHost:
         options = {"house_rules": {k: v for k, v in house.items() if k != systems.CONFIRM_SINGLE}, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
         started = await botplayer.off_loop(system_name, options, system.engine.start, list(seats), options, seed)
-        if not house.get(systems.CONFIRM_SINGLE) and forced(system.engine, started.state):
-            started = system.engine.settle(started)
+        if not house.get(systems.CONFIRM_SINGLE) and forced(system.engine, started.state, skip):
+            started = system.engine.settle(started, skip=skip)
         return system, started
 
     async def start(self, interaction: discord.Interaction, system_name: str, seats: Sequence[str],
                     options: dict | None = None, seed: int | None = None, intro: str | Event | None = None,
                     meta: dict | None = None, done: str | None = None) -> GameRecord:
         await self.begin(interaction)
-        system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed)
+        # the bot's own seats (in `meta`) are played by the bot, not settled for it
+        system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed,
+                                            skip=botplayer.seats(SimpleNamespace(meta=meta or {})))
         state = started.state
         game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                             list(seats), system.engine.dump_state(state), interaction.user.id,
@@ -261,7 +264,7 @@ class GameHost:
             before = {p.id for p in engine.pending(state)}
             outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
             if await self.settles(game, outcome.state):
-                outcome = engine.settle(outcome)
+                outcome = engine.settle(outcome, skip=botplayer.seats(game))
             over = engine.is_over(outcome.state)
             after = system.successor(outcome.state) if over and system.successor else None
             logged = (game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
@@ -291,7 +294,7 @@ class GameHost:
     async def settles(self, game: GameRecord, state: Any) -> bool:
         """Whether a decision with a single legal option is pending and the server lets the table
         apply it at once (the house rule `confirm_single_choice` keeps the click)."""
-        if not forced(systems.get(game.system).engine, state):
+        if not forced(systems.get(game.system).engine, state, botplayer.seats(game)):
             return False
         return not (await self.store.house_rules(game.guild_id, game.system)).get(systems.CONFIRM_SINGLE)
 
@@ -621,11 +624,14 @@ class GameHost:
         if system.prompt_image is None:
             return parts
         viewer = (GM if prompt.player == GM else prompt.player) if prompt.private else PUBLIC
+        reading = present.READER.set(say or self.presenter(game, None))   # the picture's words in its reader's language (to_thread copies it)
         try:
             drawn = await asyncio.to_thread(system.prompt_image, system.engine.view_for(state, viewer), prompt)
         except Exception:  # noqa: BLE001 - a picture must never stop a decision from being asked
             log.exception("prompt image failed for game %s", game.id)
             return parts
+        finally:
+            present.READER.reset(reading)
         if drawn:
             name, png = drawn
             parts["file"] = discord.File(io.BytesIO(png), filename=name)

@@ -44,10 +44,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from i18n import t
+from i18n import present, t
+from i18n.present import Presenter
 from renderers import klash as R
 from rules.common import GM, PUBLIC, BautaError, Event
 from rules.klash import ENGINE, load_pack_text
+from rules.klash.pack import load_sample_pack
 from rules.klash import arena
 from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
                                  PlayEvent, Recover, SelectTeam, UseToken, Volley)
@@ -73,6 +75,11 @@ HAND_KINDS = ("event_card", "event_played", "event_swap", "undo")
 # ============================================================================ text
 def _clean(name: str) -> str:
     return name.replace("SAMPLE ", "")
+
+
+def _card_name(card: dict, lang: str) -> str:
+    """A pack card's name in the reader's language when the pack gives one (else its English)."""
+    return _clean((card.get("names") or {}).get(lang) or card["name"])
 
 
 def _vp(view: dict) -> str:
@@ -150,9 +157,10 @@ def render(view: dict) -> bytes:
     """The picture of the moment: the auction table until the teams are chosen, then the arena."""
     if _BOT is not None and "names" not in view:
         view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
+    say = present.READER.get()    # None for /game status: English words
     if view["phase"] in ("draft", "team"):
-        return R.draft_png(view)
-    return R.arena_png(view)
+        return R.draft_png(view, say)
+    return R.arena_png(view, say=say)
 
 
 def load_pack(text: str, source: str):
@@ -201,12 +209,13 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
     """The picture that goes with a prompt's buttons, from its recipient's own view: the auction table
     (the revealed cards and both players' picks so far) with the pick buttons; the player's own Event
     Card hand with the private hand, answer and Final Phase swap buttons."""
+    say = present.READER.get()    # the prompt's reader: the words drawn in their language
     if prompt.kind == "pick":
         if _BOT is not None and "names" not in view:
             view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
-        return "klash-draft.png", R.draft_png(view)
+        return "klash-draft.png", R.draft_png(view, say)
     if prompt.private and prompt.kind in ("hand", "respond", "swap") and "hand" in view:
-        return "klash-hand.png", R.hand_png(view)
+        return "klash-hand.png", R.hand_png(view, say)
     return None
 
 
@@ -217,16 +226,17 @@ async def show_board(host, game, state, *, new: bool = False) -> None:
     if state.phase == "draft":
         return
     locale = await host.server_locale(game, None)
+    say = host.presenter(game, locale)
     if state.phase == "team":
         live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
         if live.get("done") and not new:
             return
-        png = await asyncio.to_thread(R.draft_png, view)
+        png = await asyncio.to_thread(R.draft_png, view, say)
         await host.live_message(game, DRAFT, _draft_caption(view, locale), file=_file(png, f"klash-{game.id}-draft.png"),
                                 new=True,
                                 round=state.draft_round, done=state.phase == "team")
     else:
-        png = await asyncio.to_thread(R.arena_png, view)
+        png = await asyncio.to_thread(R.arena_png, view, None, say)
         await host.live_message(game, ARENA, _arena_caption(view, locale), file=_file(png, f"klash-{game.id}-arena.png"),
                                 new=new)
 
@@ -237,9 +247,10 @@ async def send_hand(host, game, state, player: str) -> bool:
         return False
     view = ENGINE.view_for(state, player)
     view["names"] = _names(host, state.seats, game.meta.get("names"))
-    png = await asyncio.to_thread(R.hand_png, view)
+    own = host.reader(game, player, await host.server_locale(game, None))
+    png = await asyncio.to_thread(R.hand_png, view, own)
     key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
-    locale = host.reader(game, player, await host.server_locale(game, None)).language
+    locale = own.language
     return await host.courier.send_dm(game.guild_id, int(player), t(key, locale, id=game.id, n=len(view.get("hand") or [])),
                                       file=_file(png, f"klash-{game.id}-hand.png"))
 
@@ -284,6 +295,9 @@ def _find_model(state, text: str | None):
     if not text:
         return None
     text = text.strip()
+    number = text.lstrip("#")
+    if number.isdigit():
+        text = f"m{int(number)}"      # the number the arena draws on the model's disc
     for m in state.models:
         if m.id == text:
             return m
@@ -345,20 +359,27 @@ def _destination(state, mid: str, x, y, toward, distance, direction, *, double=F
 
 
 def card_text(card: dict, locale=None) -> str:
-    """A character card (public: profiles are on the table) as a short sheet."""
-    stats = " · ".join(f"{label} {card.get(key, '0')}" for key, label in (
-        ("melee_attack", "Melee"), ("melee_defence", "Def"), ("ranged_attack", "Ranged"),
-        ("ranged_defence", "RDef"), ("magic_attack", "Magic"), ("magic_defence", "MDef"), ("tenacity", "Tenacity")))
-    lines = [t("klash.card.header", locale, name=_clean(card["name"]), type=card["type"], vp=card["vp"],
+    """A character card (public: profiles are on the table) as a short sheet, in the reader's
+    language: the card's own name in it when the pack has one, types, qualities and spells by the
+    catalogue's (the rulebook's) names."""
+    say = Presenter(locale, game=NAME)
+
+    def terms(prefix: str, keys) -> str:
+        return ", ".join(say.text(f"terms.{prefix}_{k}", plain=True) for k in keys)
+
+    name = _clean((card.get("names") or {}).get(say.language) or card["name"])
+    dice = t("klash.card.dice", locale, ma=card["melee_attack"], md=card["melee_defence"], ra=card["ranged_attack"],
+             rd=card["ranged_defence"], ga=card["magic_attack"], gd=card["magic_defence"], te=card["tenacity"])
+    lines = [t("klash.card.header", locale, name=name, type=terms("type", [card["type"]]), vp=card["vp"],
                copies=card.get("copies", 1)),
-             t("klash.card.stats", locale, stats=stats, initiative=card["initiative"], speed=card["speed"],
+             t("klash.card.stats", locale, stats=dice, initiative=card["initiative"], speed=card["speed"],
                discipline=card["discipline"])]
     if card.get("ranged_range"):
         lines.append(t("klash.card.range", locale, short=card["ranged_range"][0], long=card["ranged_range"][-1]))
     if card.get("qualities"):
-        lines.append(t("klash.card.qualities", locale, q=", ".join(q.replace("_", " ") for q in card["qualities"])))
+        lines.append(t("klash.card.qualities", locale, q=terms("quality", card["qualities"])))
     if card.get("spells"):
-        lines.append(t("klash.card.spells", locale, s=", ".join(x.replace("_", " ") for x in card["spells"])))
+        lines.append(t("klash.card.spells", locale, s=terms("spell", card["spells"])))
     for req in card.get("requirements") or []:
         lines.append(t("klash.card.requires", locale, r=", ".join(f"{k} {v}" for k, v in req.items())))
     return "\n".join(lines)
@@ -499,11 +520,12 @@ class KlashCog(BautaCog):
         if state is None or me not in state.seats:
             return []
         seen, items = set(), []
+        lang = Presenter(interaction.locale).language
         for card in state.hands[me]:
             if card in seen:
                 continue
             seen.add(card)
-            items.append((card, _clean(state.event_cards[card]["name"])))
+            items.append((card, _card_name(state.event_cards[card], lang)))
         return self._choices(items, current)
 
     async def ac_event_target(self, interaction, current: str):
@@ -521,11 +543,14 @@ class KlashCog(BautaCog):
         packs = await self.store.packs(interaction.guild_id, NAME)
         return self._choices([(p["name"], p["name"]) for p in packs], current)
 
-    async def ac_card(self, interaction, current: str):
+    async def _cards(self, interaction) -> tuple[Any, dict]:
+        """The channel's game and its pack's cards; with no game here, the sample pack (a lookup)."""
         state = await self._state_or_none(interaction)
-        if state is None:
-            return []
-        return self._choices([(cid, _clean(c["name"])) for cid, c in sorted(state.cards.items())], current)
+        return state, (state.cards if state is not None else load_sample_pack()["characters"])
+
+    async def ac_card(self, interaction, current: str):
+        _, cards = await self._cards(interaction)
+        return self._choices([(cid, _clean(c["name"])) for cid, c in sorted(cards.items())], current)
 
     # ---------------------------------------------------------------- /klash card
     @klash.command(name="card", description="Show a gladiator card's profile (only to you)")
@@ -533,15 +558,17 @@ class KlashCog(BautaCog):
     @app_commands.autocomplete(name=ac_card)
     async def card(self, interaction: discord.Interaction, name: str):
         await interaction.response.defer(ephemeral=True, thinking=True)
-        _, state = await self._game_state(interaction)
+        state, cards = await self._cards(interaction)
         key = name.strip()
-        if key not in state.cards:
-            model = _find_model(state, key)
+        if key not in cards:
+            model = _find_model(state, key) if state is not None else None
+            low = key.lower()
             key = model.card if model else next(
-                (cid for cid, c in state.cards.items() if _clean(c["name"]).lower() == key.lower()), key)
-        if key not in state.cards:
+                (cid for cid, c in cards.items() if low in {_clean(n).lower() for n in
+                                                            [c["name"], *(c.get("names") or {}).values()]}), key)
+        if key not in cards:
             raise BautaError(t("klash.unknown_card", interaction.locale, name=echo(name, 60)))
-        await interaction.followup.send(card_text(state.cards[key], interaction.locale)[:2000], ephemeral=True)
+        await interaction.followup.send(card_text(cards[key], interaction.locale)[:2000], ephemeral=True)
 
     # ---------------------------------------------------------------- /klash draft
     @klash.command(name="draft", description="Start a Klash! game: the Gladiator Auction against an opponent")
@@ -737,10 +764,12 @@ class KlashCog(BautaCog):
         me = str(interaction.user.id)
         hand = state.hands.get(me, [])
         key = card.strip()
-        if key not in hand:   # a typed name instead of the autocompleted id
-            key = next((c for c in hand if _clean(state.event_cards[c]["name"]).lower() == key.lower()), key)
+        lang = Presenter(interaction.locale).language
+        if key not in hand:   # a typed name (in any of the pack's languages) instead of the autocompleted id
+            key = next((c for c in hand if key.lower() in {_clean(n).lower() for n in
+                        [state.event_cards[c]["name"], *(state.event_cards[c].get("names") or {}).values()]}), key)
         tid = _model_id(state, target, interaction.locale) if target else ""
-        name = _clean(state.event_cards[key]["name"]) if key in state.event_cards else key
+        name = _card_name(state.event_cards[key], lang) if key in state.event_cards else key
         await self._act(interaction, PlayEvent(key, tid), t("klash.played", interaction.locale, card=name))
 
     @klash.command(name="pass", description="Do not answer the Event Card just played: the cards resolve")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,12 @@ from . import supported as language
 
 __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
            "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
+
+
+# The presenter of whoever will read the picture being drawn now: the framework sets it around a
+# system's `prompt_image(view, prompt)` (whose signature predates languages), so the words inside a
+# prompt's image are in its reader's language. None: draw in English.
+READER: ContextVar[Presenter | None] = ContextVar("bauta_reader", default=None)
 
 
 def is_player_key(key: str) -> bool:
@@ -207,6 +214,10 @@ class Presenter:
             return self.prompt(Prompt.from_dict(value["prompt"]), plain=True)
         if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
             return self.option(Option.from_dict(value["option"]))
+        if isinstance(value, Mapping) and isinstance(value.get("text"), Mapping):
+            # a content pack's own words in several languages (a card's name): the reader's, else English
+            texts = value["text"]
+            return texts.get(self.language) or texts.get(DEFAULT) or next(iter(texts.values()), "")
         if isinstance(value, (list, tuple)):
             return self._join([str(self._value("", v, plain)) for v in value])
         return value

@@ -277,15 +277,16 @@ class Engine(ABC, Generic[St]):
             events = self.step(work, action, actor)
         return Outcome(state=work, events=list(events))
 
-    def settle(self, outcome: Outcome, limit: int = 200) -> Outcome:
+    def settle(self, outcome: Outcome, limit: int = 200, skip: Iterable[str] = ()) -> Outcome:
         """Answer every decision that is no decision (`forced`): applied at once, as its player, and
         told as a `forced_choice` event. A table convention, not a rule: the host skips it when the
-        server keeps the confirmation (house rule `confirm_single_choice`)."""
+        server keeps the confirmation (house rule `confirm_single_choice`). `skip`: seats whose
+        decisions are made elsewhere (the bot's own seats: it plays them itself)."""
         state, events = outcome.state, list(outcome.events)
         for _ in range(limit):
             if self.is_over(state):
                 break
-            prompt = forced(self, state)
+            prompt = forced(self, state, skip)
             if prompt is None:
                 break
             option = prompt.options[0]
@@ -339,7 +340,7 @@ class Engine(ABC, Generic[St]):
         return cls.from_dict(data)
 
 
-def forced(engine: Engine, state: Any) -> Prompt | None:
+def forced(engine: Engine, state: Any, skip: Iterable[str] = ()) -> Prompt | None:
     """The first pending decision that is no decision: a seated player's public prompt with one
     legal option, and the only prompt that player has (with two, choosing which to answer is a
     choice: an Event Card before the activation). Private prompts are always asked: answering one
@@ -348,7 +349,8 @@ def forced(engine: Engine, state: Any) -> Prompt | None:
         return None
     prompts = engine.pending(state)
     owners = Counter(p.player for p in prompts)
-    return next((p for p in prompts if p.player not in (ANYONE, GM) and not p.private and not p.confirm
+    others = {ANYONE, GM, *skip}
+    return next((p for p in prompts if p.player not in others and not p.private and not p.confirm
                  and owners[p.player] == 1 and len(p.options) == 1 and p.min_choices == 1), None)
 
 

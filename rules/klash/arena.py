@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.common.errors import IllegalAction
 
@@ -267,39 +268,187 @@ def step_toward(mover: Disc, goal: Point, models: list[Disc], allowance: float, 
     return None
 
 
+def _clearance(mover: Disc, o: Disc, exempt: tuple[str, ...]) -> float:
+    """How far a mover's centre keeps from an obstacle's centre: touching for scenery and friends,
+    1 cm more for enemies (except the ones it is disengaging from)."""
+    extra = MIN_ENEMY_GAP if o.side >= 0 and o.side != mover.side and o.key not in exempt else 0.0
+    return o.r + mover.r + extra
+
+
+def _first_blocker(start: Point, goal: Point, mover: Disc, models: list[Disc], stop_gap: float,
+                   exempt: tuple[str, ...]) -> Disc | None:
+    """The first obstacle the straight line toward ``goal`` runs into before its stopping point (the
+    goal's own disc -- the model or the Altar a route heads for -- is not in the way)."""
+    d = dist(start, goal)
+    if d - stop_gap <= 0.5:
+        return None
+    u = ((goal[0] - start[0]) / d, (goal[1] - start[1]) / d)
+    best, first = None, d - stop_gap
+    for o in [*scenery(), *(m for m in models if m.key != mover.key)]:
+        if dist((o.x, o.y), goal) < 0.05:
+            continue
+        t = _ray_entry(start, u, (o.x, o.y), _clearance(mover, o, exempt) - CONTACT_TOL)
+        if t < first:
+            best, first = o, t
+    return best
+
+
+def _group(o: Disc, mover: Disc, models: list[Disc], exempt: tuple[str, ...]) -> list[Disc]:
+    """``o`` and every obstacle chained to it by gaps the mover cannot pass through (a row of
+    friends, a melee cluster, a model beside the Altar): a route goes around them as one."""
+    pool = [x for x in [*scenery(), *models] if x.key != mover.key]
+    group, todo = [o], [o]
+    while todo:
+        a = todo.pop()
+        for b in pool:
+            # the mover's centre passes between a and b only where it keeps clear of both
+            if b not in group and dist((a.x, a.y), (b.x, b.y)) < _clearance(mover, a, exempt) + _clearance(mover, b, exempt):
+                group.append(b)
+                todo.append(b)
+    return group
+
+
+def _around(start: Point, goal: Point, group: list[Disc], mover: Disc, models: list[Disc],
+            exempt: tuple[str, ...], side: int) -> list[Point] | None:
+    """The shortest way past a group of obstacles on one side of the line start-goal: waypoints on
+    8-sided polygons just outside each one's keep-out circle (vertices standing in an obstacle or
+    outside the arena are skipped; the legs between them are re-planned by the caller)."""
+    n = 8
+    sx, sy = goal[0] - start[0], goal[1] - start[1]
+    keep = [(x, _clearance(mover, x, exempt)) for x in group]
+    others = [x for x in [*scenery(), *models] if x.key != mover.key]
+    nodes = [start, goal]
+    for o, clear in keep:
+        rp = (clear + 0.3) / math.cos(math.pi / n)
+        for k in range(n):
+            a = 2 * math.pi * k / n
+            v = (round(o.x + rp * math.cos(a), 2), round(o.y + rp * math.sin(a), 2))
+            if (sx * (v[1] - start[1]) - sy * (v[0] - start[0])) * side < 0 or not inside_arena(v[0], v[1], mover.r):
+                continue
+            if any(dist(v, (x.x, x.y)) < _clearance(mover, x, exempt) + 0.05 for x in others):
+                continue
+            nodes.append(v)
+
+    def free(a: Point, b: Point) -> bool:
+        return all(seg_point_distance(a, b, (o.x, o.y)) >= clear - 0.02 for o, clear in keep)
+
+    best = {0: 0.0}
+    back: dict[int, int] = {}
+    todo = {0}
+    while todo:          # Dijkstra over the polygons' vertices
+        i = min(todo, key=best.__getitem__)
+        todo.discard(i)
+        if i == 1:
+            break
+        for j in range(1, len(nodes)):
+            if j == i or best[i] + dist(nodes[i], nodes[j]) >= best.get(j, math.inf) - 1e-9:
+                continue
+            if free(nodes[i], nodes[j]):
+                best[j], back[j] = best[i] + dist(nodes[i], nodes[j]), i
+                todo.add(j)
+    if 1 not in back:
+        return None
+    path, i = [], back[1]
+    while i != 0:
+        path.append(nodes[i])
+        i = back[i]
+    return path[::-1]
+
+
+def _plan(mover: Disc, goal: Point, models: list[Disc], stop_gap: float, exempt: tuple[str, ...],
+          depth: int) -> list[Point]:
+    """Waypoints of a legal route toward ``goal`` (no length limit), ending ``stop_gap`` short of it or
+    as close as the arena allows: straight when nothing is in the way, else around the first obstacle
+    (the Altar, a Gate, a friend, an enemy's 1 cm) on whichever side ends nearer, then shorter; each
+    leg is planned the same way (``depth`` obstacles deep). Empty when no progress is possible."""
+    start = (mover.x, mover.y)
+    straight = step_toward(mover, goal, models, math.inf, stop_gap=stop_gap, exempt=exempt)
+    best = [straight] if straight else []
+    if depth == 0 or (straight and dist(straight, goal) <= stop_gap + 0.6):
+        return best
+    blocker = _first_blocker(start, goal, mover, models, stop_gap, exempt)
+    if blocker is None:
+        return best
+
+    def score(route: list[Point]) -> tuple[float, float]:
+        end = route[-1] if route else start
+        return round(max(0.0, dist(end, goal) - stop_gap), 1), path_length([start, *route])
+
+    group = _group(blocker, mover, models, exempt)
+    for side in (1, -1):
+        waypoints = _around(start, goal, group, mover, models, exempt, side)
+        if not waypoints:
+            continue
+        route: list[Point] = []
+        here = mover
+        for w in waypoints:
+            leg = _plan(here, w, models, 0.0, exempt, depth - 1)
+            route += leg
+            if not leg or dist(leg[-1], w) > 0.3:
+                break
+            here = Disc(leg[-1][0], leg[-1][1], mover.r, mover.key, mover.side, mover.huge)
+        else:
+            route += _plan(here, goal, models, stop_gap, exempt, depth - 1)
+        if route and score(route) < score(best):
+            best = route
+    return best
+
+
+def _cut(start: Point, route: list[Point], allowance: float) -> list[Point]:
+    """The part of a route within ``allowance`` cm (the last leg cut short)."""
+    out, here, left = [], start, allowance
+    for p in route:
+        leg = dist(here, p)
+        if leg <= left + 1e-9:
+            out.append(p)
+            here, left = p, left - leg
+            continue
+        if left >= 0.05:
+            for spare in (0.0, 0.01):        # a hair shorter when rounding would overshoot the allowance
+                t = (left - spare) / leg
+                q = (round(here[0] + (p[0] - here[0]) * t, 2), round(here[1] + (p[1] - here[1]) * t, 2))
+                if path_length([start, *out, q]) <= allowance + 1e-6:
+                    break
+            out.append(q)
+        break
+    return out
+
+
 def step_route(mover: Disc, goal: Point, models: list[Disc], allowance: float, *, stop_gap: float = 0.0,
                exempt: tuple[str, ...] = ()) -> list[Point] | None:
-    """Like ``step_toward`` but walks around the Altar of Chaos: when the straight line would cross it,
-    the route passes a flank point just north or south of the Altar (whichever is shorter). Returns the
-    waypoints after the start (one or two points), or None if no progress is possible."""
+    """Like ``step_toward``, but a route walks around what stands in the way -- the Altar of Chaos, a
+    Gate, friendly models (no model passes through another, L25) and the 1 cm kept from enemies --
+    through waypoints beside each obstacle. Returns the waypoints after the start, the last one the
+    destination, cut to ``allowance``; None if no progress of 0.5 cm is possible."""
+    route = _step_route(mover, (float(goal[0]), float(goal[1])), tuple(models), allowance, stop_gap, tuple(exempt))
+    return list(route) if route else None
+
+
+@lru_cache(maxsize=2048)
+def _step_route(mover: Disc, goal: Point, models: tuple[Disc, ...], allowance: float, stop_gap: float,
+                exempt: tuple[str, ...]) -> tuple[Point, ...] | None:
+    """``step_route``, remembered: the prompts ask the same question of the same position many times."""
     start = (mover.x, mover.y)
-    if seg_point_distance(start, goal, CENTRE) >= ALTAR_RADIUS + mover.r:
-        p = step_toward(mover, goal, models, allowance, stop_gap=stop_gap, exempt=exempt)
-        return [p] if p else None
-    clear = ALTAR_RADIUS + mover.r + 0.5
-    best_w, best_len = None, math.inf
-    for sign in (1, -1):
-        k = ALTAR_RADIUS + mover.r + 1.0
-        while k < RADIUS - mover.r - 1:
-            f = (CENTRE[0], CENTRE[1] + sign * k)
-            if seg_point_distance(start, f, CENTRE) >= clear and seg_point_distance(f, goal, CENTRE) >= clear:
-                length = dist(start, f) + dist(f, goal)
-                if length < best_len:
-                    best_w, best_len = f, length
-                break
-            k += 1.0
-    if best_w is None:
-        return None
-    w = best_w
-    p = step_toward(mover, w, models, allowance, exempt=exempt)
-    if p is None:
-        return None
-    used = dist(start, p)
-    if dist(p, w) > 0.3 or allowance - used < 0.5:
-        return [p]
-    moved = Disc(p[0], p[1], mover.r, mover.key, mover.side, mover.huge)
-    q = step_toward(moved, goal, models, allowance - used - 0.01, stop_gap=stop_gap, exempt=exempt)
-    return [p, q] if q else [p]
+    straight = step_toward(mover, goal, list(models), allowance, stop_gap=stop_gap, exempt=exempt)
+    if straight and (dist(start, straight) >= allowance - 0.05 or dist(straight, goal) <= stop_gap + 0.6):
+        return (straight,)       # nothing in the way within reach: the straight line is the route
+    route = _cut(start, _plan(mover, goal, list(models), stop_gap, exempt, depth=2), allowance)
+    for back in (0.0, 0.05, 0.2):
+        if not route:
+            return None
+        if back:
+            *head, last = route
+            here = head[-1] if head else start
+            leg = dist(here, last)
+            if leg <= back + 0.5:
+                route = head
+                continue
+            t = (leg - back) / leg
+            route = head + [(round(here[0] + (last[0] - here[0]) * t, 2), round(here[1] + (last[1] - here[1]) * t, 2))]
+        if dist(start, route[-1]) >= 0.5 and \
+                check_path(mover, [start, *route], list(models), allowance=allowance, exempt=exempt) is None:
+            return tuple(route)
+    return None
 
 
 def deploy_check(model: Disc, gate_index: int, speed: float, models: list[Disc]) -> IllegalAction | None:

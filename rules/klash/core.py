@@ -6,6 +6,7 @@ Every function appends the events it causes to ``out``. Quality hooks are named 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rules.common.engine import PUBLIC, Event, term
 from rules.common.errors import IllegalAction
@@ -29,6 +30,15 @@ def say(out: list, kind: str, audience: str = PUBLIC, **data) -> None:
     """An event as data (its words are `events.<kind>` in i18n/<lang>.klash.yaml). Models are named
     by their match name (`name`, `target_name`, ...), players by id under `player`/`*_player`."""
     out.append(Event(kind, data, audience))
+
+
+def words(card: dict, field: str) -> Any:
+    """A pack's own words (a card's ``name`` or ``text``) as event data: a ``{"text": {lang: ...}}``
+    the presenter reads in the reader's language when the pack gives several, else the plain string."""
+    texts = card.get(f"{field}s") if field == "name" else card.get("texts")
+    if isinstance(texts, dict) and len(texts) > 1:
+        return {"text": dict(texts)}
+    return card.get(field, "")
 
 
 def test_term(why: str) -> dict:

@@ -136,7 +136,9 @@ def _normalise(doc: dict, source: str) -> dict:
             problems.append(f"{source}: events[{i}] ({e['id']}): field 'id': duplicate id")
         entry = dict(e)
         entry["name"] = _name(e["name"])
+        entry["names"] = e["name"] if isinstance(e["name"], dict) else {"en": e["name"]}
         entry["text"] = _name(e.get("text", ""))
+        entry["texts"] = e["text"] if isinstance(e.get("text"), dict) else {"en": e.get("text", "")}
         entry.setdefault("amount", 1)
         events[e["id"]] = entry
     refuse(problems)

@@ -71,7 +71,7 @@ async def answer(world, game_id, prompt, option_ids, user=None, locale="en-US"):
     """Answer a prompt the way a player does (a client in `locale`): click its button, or choose in its select."""
     message = prompt_message(world, game_id, prompt)
     user = user or world.users[int(prompt.player)]
-    index, values = component_of(message, prompt, option_ids[0])
+    index, values = component_of(message, prompt, option_ids[0] if option_ids else None)
     if values is not None:
         values = [f"#{[o.id for o in prompt.options].index(o)}" if len(o) > 90 else o for o in option_ids]
     return await click(world, message, user, index=index, values=values, locale=locale)
@@ -602,10 +602,42 @@ async def test_card_profiles_are_shown_privately(bot, world):
     assert [c.value for c in choices] == ["acolyte"]
     await cog.card.callback(cog, world.interaction(world.users[4], world.channels[10]), name="m1")
     text = world.ephemeral(world.users[4])[-1].content
-    assert "Chaos Acolyte" in text and "Spells: mystic dart" in text and "Discipline" in text
+    assert "Chaos Acolyte" in text and "Spells: Mystic Dart" in text and "Discipline" in text
     from rules.common import BautaError
     with pytest.raises(BautaError):
         await cog.card.callback(cog, world.interaction(world.users[4], world.channels[10]), name="unicorn")
+
+
+async def test_card_is_a_lookup_outside_a_running_game(bot, world):
+    """No game in the channel: `/klash card` reads the sample pack instead of refusing, in the
+    reader's language (the card's Italian name, the qualities' rulebook names)."""
+    cog = bot.get_cog("KlashCog")
+    carla = world.users[4]
+    choices = await cog.ac_card(world.interaction(carla, world.channels[10]), "orc")
+    assert "orc" in [c.value for c in choices]
+    await cog.card.callback(cog, world.interaction(carla, world.channels[10]), name="orc")
+    text = world.ephemeral(carla)[-1].content
+    assert "Raging Orc" in text and "VP" in text
+    await cog.card.callback(cog, world.interaction(carla, world.channels[10], locale="it"), name="orc")
+    italian = world.ephemeral(carla)[-1].content
+    assert "Orco" in italian and "PV" in italian and "Raging" not in italian
+
+
+async def test_typed_commands_take_the_number_shown_on_the_disc(bot, world):
+    """The arena draws each model's number on its disc: `model:2` (or `#2`) is model m2, even when
+    another model's name ends in 2 (names are numbered per card across both teams)."""
+    state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60), ("javelin", 30, 80)], "3": [("dwarf", 100, 60)]},
+                                seed=3)
+    state.model("m1").name, state.model("m2").name = "Raging Orc 2", "Javelin Thrower 1"
+    await bot.store.create_game(1, 10, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
+    cog = bot.get_cog("KlashCog")
+    await cog.activate.callback(cog, world.interaction(world.users[2], world.channels[10]), model="#2")
+    _, state = await state_of(bot, 1)
+    assert state.acts[-1].model == "m2"
+    await cog.move.callback(cog, world.interaction(world.users[2], world.channels[10]), model="2", x=None, y=None,
+                            toward="3", distance=4.0, direction=None, double=False)
+    _, state = await state_of(bot, 1)
+    assert state.model("m2").x > 30
 
 
 async def test_gm_undo_per_action_in_the_match(bot, world):

@@ -1,6 +1,8 @@
 """Smoke tests: the Klash! images render from views and show nothing beyond the view."""
 import io
 
+import pytest
+
 from PIL import Image
 
 from rules.common import PUBLIC
@@ -16,7 +18,7 @@ def _img(data):
 def test_draft_image():
     state = ENGINE.new_game([A, B], seed=1)
     img = _img(draft_png(ENGINE.view_for(state, PUBLIC)))
-    assert img.size == (900, 420)
+    assert img.size == (900, 560)
 
 
 def test_arena_image_from_a_public_view_mid_match():
@@ -39,3 +41,27 @@ def test_arena_image_does_not_depend_on_secret_hands():
     state.hands = {A: ["roar", "omen"], B: ["sand", "sand"]}
     other.hands = {A: ["water", "drill"], B: ["roar", "blessing"]}
     assert arena_png(ENGINE.view_for(state, PUBLIC)) == arena_png(ENGINE.view_for(other, PUBLIC))
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_the_words_in_the_pictures_come_from_the_catalogue(lang):
+    """Every word drawn (the Altar, the Gates, Hourglass, phases, Turn, Winner, the auction's labels,
+    card types and qualities, Event Card timings) is a catalogue entry in the reader's language."""
+    from i18n import present
+    from i18n.present import Presenter
+    say = Presenter(lang, game="klash", names={A: "Alice", B: "Bruno"})
+    game = ENGINE.new_game([A, B], seed=1)
+    mid = skirmish([("orc", 30, 30), ("wolf", 40, 40)], [("dwarf", 90, 90)])
+    mid.hands = {A: ["roar", "sand"], B: []}
+    over, _, _ = random_game(3)
+    with present.watch() as notes:
+        draft_png(ENGINE.view_for(game, PUBLIC), say)
+        arena_png(ENGINE.view_for(mid, PUBLIC), say=say)
+        arena_png(ENGINE.view_for(over, PUBLIC), say=say)
+        hand_png(ENGINE.view_for(mid, A), say)
+    drawn = {n.key for n in notes}
+    assert [n for n in notes if n.fallback] == []
+    assert {"words.img_altar", "words.img_gate", "words.img_hourglass", "words.img_stage_action",
+            "words.img_winner", "words.img_auction", "words.img_picking", "words.img_timing_own_turn",
+            "terms.type_gregario", "words.img_legend"} <= drawn
+    assert all(n.language == lang for n in notes)

@@ -109,6 +109,27 @@ def test_step_toward_stops_short_of_obstacles():
 def test_route_goes_around_the_altar():
     me = d(40, 60, "me")
     route = arena.step_route(me, (80, 60), [me], 40)
-    assert len(route) == 2 and route[0][0] == pytest.approx(60, abs=0.1) and 70 < route[0][1] < 75
-    assert arena.check_path(me, [(40, 60)] + route, [me], allowance=40) is None
+    assert len(route) >= 2 and arena.check_path(me, [(40, 60)] + route, [me], allowance=40) is None
+    # hugging the Altar the way is 2 × 17.6 cm of tangents + 9.4 cm of arc = 44.6 cm: 40 cm end ~5 short
+    assert arena.path_length([(40, 60)] + route) <= 40 + 0.01 and arena.dist(route[-1], (80, 60)) < 6
     assert arena.step_route(me, (40, 30), [me], 10) == [(40, 50)]
+
+
+def test_route_goes_around_friendly_models_in_the_way():
+    """Models may not pass through each other, friends included, so a route walks around them (L25)."""
+    me, friend = d(20, 60, "me"), d(23.5, 60, "friend")
+    stuck = arena.step_toward(me, (60, 60), [me, friend], 10, stop_gap=9.52)
+    assert stuck is not None and stuck[0] < 20.6                          # straight: half a cm, then the friend
+    route = arena.step_route(me, (60, 60), [me, friend], 10, stop_gap=9.52)
+    assert route and arena.check_path(me, [(20, 60)] + route, [me, friend], allowance=10) is None
+    assert arena.path_length([(20, 60)] + route) == pytest.approx(10, abs=0.1)
+    assert arena.dist(route[-1], (60, 60)) < 33                                      # 7+ cm closer
+
+
+def test_route_goes_around_a_wall_of_friends_and_keeps_clear_of_enemies():
+    me = d(20, 60, "me")
+    wall = [d(24, 55 + 3.2 * k, f"f{k}") for k in range(4)]                      # 4 friends side by side
+    enemy = d(30, 73, "e", side=1)
+    route = arena.step_route(me, (40, 60), [me, enemy, *wall], 20)
+    assert route and arena.check_path(me, [(20, 60)] + route, [me, enemy, *wall], allowance=20) is None
+    assert arena.dist(route[-1], (40, 60)) < 10

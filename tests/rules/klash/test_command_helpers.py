@@ -93,3 +93,14 @@ def test_event_cards_stay_playable_while_a_target_is_chosen():
     state, _ = choose(state, "hand", "h0")
     state, _ = choose(state, "resp", "pass")
     assert state.vp[A] == 1 and state.sel is None and prompt(state, "act")
+
+
+def test_route_toward_goes_around_a_friend_in_the_way():
+    """`/klash move model:m1 toward:alt` with a friend right in front: around it, not "no closer"."""
+    state = skirmish([("orc", 20, 60), ("orc", 23.5, 60)], [("dwarf", 100, 60)])
+    route = ENGINE.route_toward(state, "m1", "alt")
+    assert arena.path_length([(20, 60)] + route) == pytest.approx(10, abs=0.1)
+    state, _ = do(state, Activate("m1"), A)
+    via = tuple(c for p in route[:-1] for c in p)
+    state, _ = do(state, Move("m1", *route[-1], via=via), A)
+    assert arena.dist((state.model("m1").x, state.model("m1").y), arena.CENTRE) < 33
