@@ -38,6 +38,7 @@ import discord
 from discord import app_commands
 
 from i18n import t
+from i18n.present import Presenter
 from renderers import carnival_zombie as R
 from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
                                    load_pack_text, load_sample_pack)
@@ -57,49 +58,55 @@ SHOWN = "cz_shown"                        # meta: the last Day board posted {ste
 REMINDED = "cz_reminded"                  # meta: the prompt id whose player was last reminded
 SECRET_ACTOR = "secret"                   # the log's actor for a traitor's secret action
 REACT = "cz_react"                        # meta: when the reaction-mode "Drop!" prompt appeared {prompt, at}
-DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
 DIFFICULTIES = ("easy", "medium", "difficult")
 
 
 # ============================================================================ system hooks
-def _clock_text(view: dict) -> str:
+def _clock_text(view: dict, locale=None) -> str:
     clock = view["clock"]
     phase = clock["phase"]
     if phase == "day":
-        return f"Day Hour {clock['hour']}"
+        return t("carnival_zombie.clock_day", locale, hour=clock["hour"])
     if phase == "night":
-        return f"Night Hour {clock['hour']} of {clock['night_hours']}"
-    return phase.capitalize()
+        return t("carnival_zombie.clock_night", locale, hour=clock["hour"], hours=clock["night_hours"])
+    return t(f"carnival_zombie.phase.{phase}", locale)
 
 
-def describe(view: dict, viewer: str) -> str:
+def _dir(d: str, locale=None) -> str:
+    return t(f"carnival_zombie.dir.{d}", locale) if d in ("N", "E", "S", "W") else d
+
+
+def describe(view: dict, viewer: str, locale=None) -> str:
     """The game as text for `/game status`, `/cz status` and `/hand`: only what `view` holds."""
     d = "carnival_zombie.describe."
-    lines = [t(d + "header", scenario=view["scenario_name"], difficulty=view["difficulty"].capitalize(),
-               phase=view["phase"].capitalize()),
-             t(d + "clock", ticket=view["calendar"]["ticket"], half=view["calendar"]["half"], clock=_clock_text(view))]
+    lines = [t(d + "header", locale, scenario=view["scenario_name"],
+               difficulty=t(f"carnival_zombie.difficulty.{view['difficulty']}", locale),
+               phase=t(f"carnival_zombie.phase.{view['phase']}", locale)),
+             t(d + "clock", locale, ticket=view["calendar"]["ticket"],
+               half=t(f"carnival_zombie.half.{view['calendar']['half']}", locale), clock=_clock_text(view, locale))]
     m = view["map"]
     names = {loc["id"]: loc["name"] for loc in m["locations"]}
-    lines.append(t(d + "group", loc=f"{m['group_at']} {names.get(m['group_at'], '')}".strip(),
+    lines.append(t(d + "group", locale, loc=f"{m['group_at']} {names.get(m['group_at'], '')}".strip(),
                    sunken=", ".join(map(str, m["sunken"])) or "—"))
     if m.get("forced_dir"):
-        lines.append(t(d + "forced", dir=DIR_NAME.get(m["forced_dir"], m["forced_dir"])))
-    lines.append(t(d + "characters"))
+        lines.append(t(d + "forced", locale, dir=_dir(m["forced_dir"], locale)))
+    lines.append(t(d + "characters", locale))
     for ch in sorted(view["characters"], key=lambda c: c["order"]):
-        flags = "".join([" · Terror" if ch["terror"] else "", " · Paranoia" if ch["paranoia"] else "",
-                         " · INCAPACITATED" if ch["incapacitated"] else ""])
+        flags = "".join(" · " + t(d + flag, locale) for flag in ("terror", "paranoia", "incapacitated") if ch[flag])
         items = ", ".join(i["name"] for i in ch["items"])
-        lines.append(t(d + "character", order=ch["order"], first="★ " if ch["order"] == 1 else "", name=ch["name"],
-                       who=mention(ch["player"]) if ch["player"] else t(d + "group_player"), stress=ch["stress"],
-                       flags=flags,
-                       refuge=t(d + "refuge", pit=DIR_NAME.get(ch["refuge"], ch["refuge"])) if view["night"] and ch["refuge"] else "",
-                       items=t(d + "items", items=items) if items else ""))
+        lines.append(t(d + "character", locale, order=ch["order"], first="★ " if ch["order"] == 1 else "",
+                       name=ch["name"], who=mention(ch["player"]) if ch["player"] else t(d + "group_player", locale),
+                       stress=ch["stress"], flags=flags,
+                       refuge=t(d + "refuge", locale, pit=_dir(ch["refuge"], locale))
+                       if view["night"] and ch["refuge"] else "",
+                       items=t(d + "items", locale, items=items) if items else ""))
     if view["bosses"]:
-        lines.append(t(d + "bosses", bosses="; ".join(
-            t(d + "boss", name=b["name"], pos=b["pos"] or "off the map", wounds=b["wounds"], life=b["life"])
+        lines.append(t(d + "bosses", locale, bosses="; ".join(
+            t(d + "boss", locale, name=b["name"], pos=b["pos"] or t(d + "off_map", locale), wounds=b["wounds"],
+              life=b["life"])
             for b in view["bosses"])))
     st = view["storage"]
-    lines.append(t(d + "storage", barricades=st.get("#", 0), survivors=st.get("S", 0),
+    lines.append(t(d + "storage", locale, barricades=st.get("#", 0), survivors=st.get("S", 0),
                    abyss=sum(view["abyss"].values()), pile=sum(view["pile"].values())))
     night = view["night"]
     if night:
@@ -108,27 +115,39 @@ def describe(view: dict, viewer: str) -> str:
             for code, n in cubes.items():
                 totals[code] = totals.get(code, 0) + n
         barricades = sum(1 for box in night["boxes"].values() for x in box if x == "#")
-        lines.append(t(d + "night", hour=night["hour"], hours=view["clock"]["night_hours"],
-                       rings=", ".join(f"{n} {code}" for code, n in sorted(totals.items())) or "none",
+        lines.append(t(d + "night", locale, hour=night["hour"], hours=view["clock"]["night_hours"],
+                       rings=", ".join(f"{n} {code}" for code, n in sorted(totals.items())) or "—",
                        barricades=barricades))
+        lines.append(t(d + "legend", locale))
     if "traitor" in view:
         sab = view.get("sabotage") or {}
-        sabotage = (sab.get("cave") or ("used" if sab.get("used_this_night") else "ready")) if sab else "—"
+        sabotage = (sab.get("cave") or t(d + ("sabotage_used" if sab.get("used_this_night") else "sabotage_ready"),
+                                         locale)) if sab else "—"
         if viewer == view["traitor"] and not view["over"]:
-            lines.append(t(d + "traitor_you", sabotage=sabotage))
+            lines.append(t(d + "traitor_you", locale, sabotage=sabotage))
         elif viewer == GM and not view["over"]:
-            lines.append(t(d + "traitor_gm", player=mention(view["traitor"]), sabotage=sabotage))
+            lines.append(t(d + "traitor_gm", locale, player=mention(view["traitor"]), sabotage=sabotage))
         else:
-            lines.append(t(d + "traitor_public", player=mention(view["traitor"])))
+            lines.append(t(d + "traitor_public", locale, player=mention(view["traitor"])))
+    say = Presenter(locale, NAME)
     if view["over"]:
-        lines.append(t(d + "over", result=(view["result"] or "over").upper(), reason=view["reason"]))
+        lines.append(t(d + "over", locale, reason=ending(say, view)))
         if view.get("score"):
-            lines.append(t(d + "score", score=", ".join(f"{k} {v}" for k, v in view["score"].items())))
+            lines.append(say.text("events.final_score", **view["score"]))
     for w in view["waiting_for"]:
-        lines.append(t(d + "waiting", player=mention(w["player"]), text=w["text"][:300]))
+        lines.append(t(d + "waiting", locale, player=mention(w["player"]),
+                       text=say.text(f"prompts.{w['kind']}", **w.get("args", {}))[:300]))
     if view.get("provisional"):
-        lines.append(t(d + "provisional"))
+        lines.append(t(d + "provisional", locale))
     return "\n".join(lines)
+
+
+def ending(say: Presenter, view: dict) -> str:
+    """Why the game ended, in the reader's words (older games stored an English sentence)."""
+    reason = view.get("reason") or ""
+    if " " in reason:
+        return reason
+    return say.text(f"events.over_{reason}", **(view.get("reason_args") or {}))
 
 
 def render(view: dict) -> bytes:
@@ -136,8 +155,38 @@ def render(view: dict) -> bytes:
     return R.board(view)
 
 
+def image_words(say: Presenter, view: dict) -> dict[str, str]:
+    """The words the board shows, in the reader's language (the renderer draws them as given)."""
+    w = "words.board_"
+    words = {key: say.text(w + key, plain=True) for key in
+             ("venice", "venice_provisional", "day", "paranoia", "incapacitated", "special")}
+    words.update({f"cube_{code}": say.text(f"{w}cube_{name}", plain=True)
+                  for code, name in (("S", "survivor"), ("P", "paranoia"), ("#", "barricade"))})
+    st = view["storage"]
+    words["storage"] = say.text(w + "storage", plain=True, barricades=st.get("#", 0), survivors=st.get("S", 0),
+                                abyss=sum(view["abyss"].values()), pile=sum(view["pile"].values()))
+    night = view.get("night")
+    if night:
+        ticket, hour = view["calendar"]["ticket"], night["hour"]
+        parts = [say.text(w + ("dawn" if hour > view["clock"]["night_hours"] else "night"), plain=True,
+                          night=ticket, hour=hour)]
+        if night.get("finale"):
+            parts.append(say.text(w + "finale", plain=True, finale_name=view["names"]["finales"].get(night["finale"],
+                                                                                                    night["finale"])))
+            if night["finale"] == "boat":
+                parts.append(say.text(w + "hull", plain=True, hull=night["hull"]))
+        if night.get("dawn_pit"):
+            parts.append(say.text(w + "exit", plain=True, dir={"term": f"dir_{night['dawn_pit']}"}))
+        words["banner"] = " · ".join(parts)
+    if view["over"]:
+        score = view.get("score") or {}
+        words["result"] = ending(say, view) + (
+            " · " + say.text(w + "score", plain=True, total=score["total"]) if "total" in score else "")
+    return words
+
+
 def _board_caption(view: dict, locale=None) -> str:
-    params = {"ticket": view["calendar"]["ticket"], "clock": _clock_text(view)}
+    params = {"ticket": view["calendar"]["ticket"], "clock": _clock_text(view, locale)}
     if view["over"]:
         return t("carnival_zombie.board_over", locale)
     if view["night"]:
@@ -158,6 +207,8 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     the phase changes or a Group Movement decision is pending (with its route costs)."""
     view = ENGINE.view_for(state, PUBLIC)
     meta = (await host.store.game(game.id) or game).meta
+    locale = await host.server_locale(game, None)
+    view["words"] = image_words(host.presenter(game, locale), view)
     if view["night"] and not view["over"]:
         night = _night_key(view)
         live = meta.get(LIVE) or {}
@@ -167,7 +218,7 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
         if not force and same_night and int(live.get("version", -1)) >= game.version:
             return
         png = await asyncio.to_thread(render, view)
-        await host.live_message(game, LIVE, _board_caption(view), file=_file(png, game.id),
+        await host.live_message(game, LIVE, _board_caption(view, locale), file=_file(png, game.id),
                                 new=not same_night, night=night, version=game.version)
         return
     step = f"{view['phase']}:{view['calendar']['ticket']}:{view['over']}"
@@ -177,7 +228,7 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     if not force and LIVE not in meta and shown.get("step") == step and (not move or shown.get("move") == move):
         return
     png = await asyncio.to_thread(render, view)
-    fresh = await host.live_message(game, SHOWN, _board_caption(view), file=_file(png, game.id), new=True,
+    fresh = await host.live_message(game, SHOWN, _board_caption(view, locale), file=_file(png, game.id), new=True,
                                     step=step, move=move)
     if LIVE in fresh.meta:
         await host.store.set_meta(fresh, {k: v for k, v in fresh.meta.items() if k != LIVE})
@@ -322,9 +373,10 @@ class CarnivalZombieCog(BautaCog):
             options["quick_night"] = True
         min_players = max(1, int(known[scenario].get("min_players", 1)))
         await self.host.open_lobby(interaction, NAME, min_players, 6, options=options)
-        public = interaction.guild_locale
+        public = (await self.store.settings(interaction.guild_id)).locale or interaction.guild_locale
         await self.host.courier.send_channel(interaction.channel_id, t(
-            "carnival_zombie.lobby_note", public, difficulty=difficulty.capitalize(), scenario=known[scenario]["name"],
+            "carnival_zombie.lobby_note", public, difficulty=t(f"carnival_zombie.difficulty.{difficulty}", public),
+            scenario=known[scenario]["name"],
             pack=t("carnival_zombie.pack_note", public, name=pack) if pack else "",
             quick=t(f"carnival_zombie.quick_{quick}", public) if quick in ("day", "night") else ""))
 
@@ -332,18 +384,19 @@ class CarnivalZombieCog(BautaCog):
     @cz.command(name="status", description="The board, the state and the pending decision (its player is pinged)")
     async def status(self, interaction: discord.Interaction):
         await self.host.begin(interaction)
-        game = await self.host.channel_game(interaction, NAME)
+        game = await self.host.channel_game(interaction, NAME, ended=True)
         state = ENGINE.load_state(game.state)
         if await time_the_drop(self.host, interaction, game, state):    # a drop whose timing was lost
             game = await self.store.game(game.id) or game
             state = ENGINE.load_state(game.state)
         view = ENGINE.view_for(state, PUBLIC)
-        header = t("carnival_zombie.status_header", interaction.guild_locale, id=game.id,
+        public = await self.host.server_locale(game, interaction)
+        header = t("carnival_zombie.status_header", public, id=game.id,
                    players=", ".join(map(mention, game.seats)))
-        lines = [header, describe(view, PUBLIC),
-                 t("carnival_zombie.pile_modes", interaction.guild_locale, mode=view["house_rules"]["pile_mode"])]
-        if not view["waiting_for"]:
-            lines.append(t("carnival_zombie.nothing_pending", interaction.guild_locale))
+        lines = [header, describe(view, PUBLIC, public),
+                 t("carnival_zombie.pile_modes", public, mode=view["house_rules"]["pile_mode"])]
+        if not view["waiting_for"] and not view["over"]:
+            lines.append(t("carnival_zombie.nothing_pending", public))
         for text in chunks(lines):
             await self.host.courier.send_channel(game.channel_id, text, allowed_mentions=discord.AllowedMentions.none())
         # The board redrawn, and with the prompts on it moved to the bottom of the channel.
@@ -368,9 +421,10 @@ class CarnivalZombieCog(BautaCog):
                                                   player=mention(prompt.player)))
             return
         await self.store.set_meta(game, {**game.meta, REMINDED: prompt.id})
+        public = await self.host.server_locale(game, interaction)
         await self.host.courier.send_channel(game.channel_id, t(
-            "carnival_zombie.remind", interaction.guild_locale, player=mention(prompt.player),
-            text=prompt.text)[:MESSAGE_LIMIT])
+            "carnival_zombie.remind", public, player=mention(prompt.player),
+            text=self.host.presenter(game, public).prompt(prompt))[:MESSAGE_LIMIT])
         await self.host.finish(interaction, t("carnival_zombie.remind_sent", interaction.locale))
 
     # ---------------------------------------------------------------- the traitor
@@ -401,7 +455,8 @@ class CarnivalZombieCog(BautaCog):
         new, outcome, before = await self.host.commit(game, action, actor, interaction.locale, log_as=log_as)
         shared = [e for e in outcome.events if e.audience in (PUBLIC, GM)]
         await self.host.publish(None, new, outcome.state, shared, before)
-        return [e.text for e in outcome.events if e.audience == actor.id]
+        say = self.host.presenter(game, interaction.locale)
+        return [say.event(e) for e in outcome.events if e.audience == actor.id]
 
     # ---------------------------------------------------------------- Battle Focus
     @cz.command(name="focus", description="Battle Focus broken (optional rule): 3 cubes crawl into a random Cave")

@@ -157,10 +157,16 @@ class GameHost:
                      seated=game is not None and me in game.seats)
 
     # ---- finding games
-    async def channel_game(self, interaction: discord.Interaction, system: str | None = None) -> GameRecord:
+    async def channel_game(self, interaction: discord.Interaction, system: str | None = None, *,
+                           ended: bool = False) -> GameRecord:
+        """The game in progress in this channel; with `ended`, else the game that last ended here
+        (its status, log and export stay readable once the rules have ended it)."""
         if interaction.guild_id is None:
             raise BautaError("guild_only")
         game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
+        if game is None and ended:
+            here = [g for g in await self.store.games(interaction.guild_id) if g.channel_id == interaction.channel_id]
+            game = here[-1] if here else None
         if game is None or (system and game.system != system):
             title = systems.get(system).title if system else None
             raise BautaError("no_game", system=title) if title else BautaError("no_game_here")

@@ -22,7 +22,7 @@ class GameCog(BautaCog):
     @game.command(name="status", description="Show the game in this channel: board, state and pending decisions")
     async def status(self, interaction: discord.Interaction):
         # Find the game before the public "thinking…": a refusal (no game here) stays private.
-        game = await self.host.channel_game(interaction)
+        game = await self.host.channel_game(interaction, ended=True)
         await interaction.response.defer(thinking=True)
         system = systems.get(game.system)
         view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
@@ -45,7 +45,7 @@ class GameCog(BautaCog):
     @game.command(name="log", description="The latest actions of the game in this channel")
     @app_commands.describe(n="How many actions (1–50, default 10)")
     async def log(self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10):
-        game = await self.host.channel_game(interaction)
+        game = await self.host.channel_game(interaction, ended=True)
         actions = await self.store.actions(game.id, limit=n, include_undone=True)
         if not actions:
             await reply(interaction, t("game.log_empty", interaction.locale), ephemeral=True)
@@ -115,7 +115,7 @@ class GameCog(BautaCog):
     @game.command(name="export", description="Download the game as JSON (GMs get everything, players their own view)")
     async def export(self, interaction: discord.Interaction):
         await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.host.channel_game(interaction)
+        game = await self.host.channel_game(interaction, ended=True)
         system = systems.get(game.system)
         state = system.engine.load_state(game.state)
         gm = await self.host.is_gm(interaction)

@@ -7,6 +7,10 @@
 - `strip(view)`: Clock, Calendar and Terror Track.
 - `board(view)`: the map of the moment (Venice by Day, tactical by Night) above the strip.
 All functions return PNG bytes. Schematic drawings only.
+
+Words: `view["words"]` (finished strings from the presenter, in the table's language: the cog adds
+them) over the English `WORDS`; names of Terrains, Infected and Finales come from the pack
+(`view["names"]`), never clipped.
 """
 from __future__ import annotations
 
@@ -19,11 +23,28 @@ from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, font, png_
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
                 "S": (50, 90, 200), "P": (20, 20, 20), "#": (140, 90, 40)}
 WATER = (196, 214, 226)
+FINALE_ICONS = {"bridge": "B", "boat": "⚓", "airship": "A", "holy_bomb": "✝"}
+SLOT_MARKS = {"sunrise": "◓", "sunset": "◒", "dawn": "✦"}
 BROWN = (140, 90, 40)
 PIT_ANGLE = {"N": -90, "E": 0, "S": 90, "W": 180}
 # Caves around the Refuge, clockwise from just right of North: N1 is on the right looking out.
 CAVE_ANGLE = {"N1": -67.5, "E2": -22.5, "E1": 22.5, "S2": 67.5, "S1": 112.5, "W2": 157.5, "W1": 202.5,
               "N2": 247.5}
+
+
+# The words an image shows when the cog gave none (a direct call, a test): English.
+WORDS = {"venice": "Venice", "venice_provisional": "Venice (provisional map)", "day": "Day",
+         "banner": "", "storage": "", "result": "", "paranoia": "Paranoia", "incapacitated": "INCAPACITATED",
+         "cube_S": "Survivor", "cube_P": "Paranoia", "cube_#": "Barricade", "special": "Special Action"}
+
+
+def _w(view: dict, key: str) -> str:
+    return (view.get("words") or {}).get(key) or WORDS.get(key, "")
+
+
+def _name(view: dict, kind: str, key: str) -> str:
+    """A Terrain, Infected or Finale as the pack names it (the id when the view has no names)."""
+    return str(((view.get("names") or {}).get(kind) or {}).get(key, key))
 
 
 def _txt(draw, xy, text, size=12, fill=INK, bold=False, anchor="mm"):
@@ -60,12 +81,12 @@ def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
         fill = (110, 140, 170) if sunk else PAPER
         draw.ellipse([x - 24, y - 24, x + 24, y + 24], fill=fill, outline=INK, width=2)
         _txt(draw, (x, y - 5), loc_id, 15, INK, True)
-        _txt(draw, (x, y + 34), loc["name"][:22], 10)
+        _txt(draw, (x, y + 34), loc["name"], 10)
         tags = []
         if loc.get("special"):
             tags.append(("★", GOLD))
         for f in loc.get("finale", []):
-            tags.append(({"bridge": "B", "boat": "⚓", "airship": "A", "holy_bomb": "✝"}.get(f, "F"), RED))
+            tags.append((FINALE_ICONS.get(f, "F"), RED))
         for k, (tag, colour) in enumerate(tags):
             _txt(draw, (x - 8 + 14 * k, y + 12), tag, 11, colour, True)
         if sunk:
@@ -81,8 +102,16 @@ def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
     # compass
     _txt(draw, (width - 40, 30), "N", 14, INK, True)
     draw.line([width - 40, 42, width - 40, 70], fill=INK, width=2)
-    title = "Venice" + (" (provisional map)" if view.get("provisional") else "")
+    title = _w(view, "venice_provisional" if view.get("provisional") else "venice")
     _txt(draw, (12, 14), title, 14, INK, True, anchor="lm")
+    # legend: the icons under the Locations
+    finales = sorted({f for loc in locs.values() for f in loc.get("finale", [])})
+    legend = [("★", _w(view, "special"))] + [(FINALE_ICONS.get(f, "F"), _name(view, "finales", f)) for f in finales]
+    x = 12
+    for icon, words in legend:
+        _txt(draw, (x, height - 14), icon, 11, GOLD if icon == "★" else RED, True, anchor="lm")
+        _txt(draw, (x + 14, height - 14), words, 10, INK, anchor="lm")
+        x += 30 + int(draw.textlength(words, font=font(10)))
     return image
 
 
@@ -113,14 +142,16 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
     draw.line([cx - ring_r[0], cy, cx + ring_r[0], cy], fill=INK)
     draw.line([cx, cy - ring_r[0], cx, cy + ring_r[0]], fill=INK)
     if not night:
-        _txt(draw, (cx, cy), "Day", 16, INK, True)
+        _txt(draw, (cx, cy), _w(view, "day"), 16, INK, True)
         return image
     chars = {c["id"]: c for c in view["characters"]}
     for pit, ang in PIT_ANGLE.items():
         px, py = _polar(cx, cy, 36, ang + 45 - 45)
         names = [chars[c]["name"][:3] for c in night["refuge"].get(pit, [])]
         fort = night["forts"].get(pit)
-        _txt(draw, (px, py - 10), pit + (f" [{fort[:5]}]" if fort else ""), 10, BROWN if fort else INK, True)
+        _txt(draw, (px, py - 10), pit, 10, BROWN if fort else INK, True)
+        if fort:           # the Fortification's name, whole, just outside the Refuge
+            _txt(draw, _polar(cx, cy, ring_r[0] + 12, ang), _name(view, "terrains", fort), 8, BROWN, True)
         for row in range(0, len(names), 3):
             _txt(draw, (px, py + 3 + 10 * (row // 3)), " ".join(names[row:row + 3]), 9)
     bosses = {f"@{b['slot'] - 1}": b for b in view["bosses"]}
@@ -138,7 +169,7 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
             obstacle = night["obstacles"].get(sp)
             x0, y0 = _polar(cx, cy, r, ang)
             if obstacle:
-                _txt(draw, (x0, y0 - 22), obstacle[:5], 9, RED, True)
+                _txt(draw, (x0, y0 - 22), _name(view, "terrains", obstacle), 8, RED, True)
             items = [(code, n) for code, n in sorted(cubes.items()) if n]
             for j, (code, n) in enumerate(items):
                 x = x0 - 18 + 13 * (j % 4)
@@ -147,21 +178,30 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
                 _txt(draw, (x, y + 10), n, 8)
             here = [b for b in bosses.values() if b["pos"] == sp]
             for j, b in enumerate(here):
-                label = f"{b['name'][:7]} {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
-                _txt(draw, (x0, y0 + 24 + 11 * j), label, 9, GREY if b["survivor"] else RED, True)
+                label = f"{b['name']} {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
+                _txt(draw, (x0, y0 + 24 + 11 * j), label, 8, GREY if b["survivor"] else RED, True)
     boxed = [b for b in bosses.values() if b["pos"].endswith(".b")]
     for j, b in enumerate(boxed):
-        _txt(draw, (10, size - 20 - 14 * j), f"{b['name']} at the {b['pos'][:2]} boxes {b['wounds']}/{b['life']}",
+        _txt(draw, (10, size - 36 - 14 * j), f"{b['name']}: {b['pos'][:2]} ▣ {b['wounds']}/{b['life']}",
              10, RED, True, anchor="lm")
     hour = night["hour"]
-    banner = f"Night {view['calendar']['ticket']} - " + ("Dawn" if hour > view["clock"]["night_hours"] else
-                                                          f"Hour {hour}")
-    if night.get("finale"):
-        banner += f" - Finale: {night['finale']}" + (f" (hull {night['hull']})" if night["finale"] == "boat" else "")
-    if night.get("dawn_pit"):
-        banner += f" - exit {night['dawn_pit']}"
+    banner = _w(view, "banner") or (f"Night {view['calendar']['ticket']} - " + (
+        "Dawn" if hour > view["clock"]["night_hours"] else f"Hour {hour}"))
     _txt(draw, (10, 14), banner, 13, INK, True, anchor="lm")
+    _legend(draw, view, 10, size - 14)
     return image
+
+
+def _legend(draw, view: dict, x: int, y: int) -> None:
+    """What the cube colours mean: the pack's Infected, then Survivors, Paranoia and Barricades."""
+    infected = (view.get("names") or {}).get("infected") or {}
+    for code in [*infected, "S", "P", "#"]:
+        if code not in CUBE_COLOURS:
+            continue
+        draw.rectangle([x, y - 5, x + 10, y + 5], fill=CUBE_COLOURS[code], outline=INK)
+        words = infected.get(code) or _w(view, f"cube_{code}")
+        _txt(draw, (x + 14, y), words, 9, INK, anchor="lm")
+        x += 22 + int(draw.textlength(words, font=font(9)))
 
 
 def tactical_map(view: dict) -> bytes:
@@ -180,10 +220,9 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
         for half in ("day", "night"):
             here = cal["ticket"] == t and cal["half"] == half
             draw.rectangle([x, 10, x + 56, 40], fill=GOLD if here else PAPER, outline=INK)
-            _txt(draw, (x + 28, 19), f"T{t} {half}", 10, INK, here)
-            if half == "night":
-                _txt(draw, (x + 28, 32), f"{cal['bosses'][t] if isinstance(cal['bosses'], dict) else ''} Boss",
-                     9, RED)
+            _txt(draw, (x + 28, 19), f"{t} {'☀' if half == 'day' else '☾'}", 11, INK, here)
+            if half == "night" and isinstance(cal["bosses"], dict):
+                _txt(draw, (x + 28, 32), f"{cal['bosses'][t]} ☠", 9, RED)
             x += 60
     x += 20
     slots = ["sunrise"] + [f"day{h}" for h in range(1, 5)] + ["sunset"] + \
@@ -193,7 +232,9 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
         here = slot == now
         colour = (250, 220, 120) if slot.startswith(("day", "sunrise")) else (170, 180, 215)
         draw.rectangle([x, 10, x + 32, 40], fill=RED if here else colour, outline=INK)
-        _txt(draw, (x + 16, 25), slot.replace("night", "n").replace("day", "d")[:5], 8, PAPER if here else INK)
+        # Hours by number; Sunrise, Sunset and Dawn by a symbol (no word to clip)
+        mark = SLOT_MARKS.get(slot) or slot.lstrip("daynight")
+        _txt(draw, (x + 16, 25), mark, 11, PAPER if here else INK, True)
         x += 34
         if x > width - 40:
             break
@@ -209,16 +250,19 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
             if not c["incapacitated"] and c["stress"] == k:
                 draw.ellipse([x0 + 3, y + 2, x0 + cell - 5, y + 14], fill=INK)
         if c["incapacitated"]:
-            _txt(draw, (160 + (track["spaces"] + 1) * cell + 8, y + 8), "INCAPACITATED", 10, RED, True, anchor="lm")
+            _txt(draw, (160 + (track["spaces"] + 1) * cell + 8, y + 8), _w(view, "incapacitated"), 10, RED, True,
+                 anchor="lm")
         elif c["paranoia"]:
-            _txt(draw, (160 + (track["spaces"] + 1) * cell + 8, y + 8), "Paranoia", 10, INK, True, anchor="lm")
+            _txt(draw, (160 + (track["spaces"] + 1) * cell + 8, y + 8), _w(view, "paranoia"), 10, INK, True,
+                 anchor="lm")
         y += 22
     st = view["storage"]
-    _txt(draw, (10, height - 12), f"Storage: {st.get('#', 0)} Barricades, {st.get('S', 0)} Survivors   "
-         f"Abyss: {sum(view['abyss'].values())} cubes   Pile: {sum(view['pile'].values())}", 10, INK, anchor="lm")
+    storage = _w(view, "storage") or (f"Storage: {st.get('#', 0)} Barricades, {st.get('S', 0)} Survivors   "
+                                      f"Abyss: {sum(view['abyss'].values())} cubes   Pile: {sum(view['pile'].values())}")
+    _txt(draw, (10, height - 12), storage, 10, INK, anchor="lm")
     if view.get("over"):
-        _txt(draw, (width - 10, height - 12), f"{view['result'].upper()}: {view['reason'][:60]}", 10,
-             GREEN if view["result"] == "win" else RED, True, anchor="rm")
+        result = _w(view, "result") or f"{view['result'].upper()}: {view['reason']}"
+        _txt(draw, (width - 10, height - 12), result, 10, GREEN if view["result"] == "win" else RED, True, anchor="rm")
     return image
 
 

@@ -1,5 +1,11 @@
 """Carnival Zombie 2nd Edition: the bot is the opponent.
 
+The engine is one class made of the rulebook's phases, each in its own module (mixins whose `self`
+is the engine): `story_day` (the Story so far, the Day), `sunset`, `night` (the Hour, the Entrance,
+Paranoia, Movement), `activation` (the Characters' Actions, Hits, Wounds, kills, rewards), `pile`
+(the Pile of Corpses), `dawn` (attacks, Dawn, cleanup, verdicts, Battle Focus), `traitor`. This
+module keeps set-up, the shared helpers, the automatic loop and the engine contract.
+
 After every player decision the engine runs every automatic step (Abyss draws, Nightmare cards,
 Infected entrance and movement, Boss powers, attacks, Clock and Calendar) until the next decision
 is owed. At most one prompt is live at a time (`state.ask`); decisions that arise while another
@@ -9,53 +15,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, PUBLIC, Actor, Choose, Engine, Event, IllegalAction, Option, Outcome, Prompt, Rng
+from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, term
 from rules.common.errors import NotYourTurn
 
 from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
-from .content import Content, Frozen, _freeze, content_for
-from .state import (BELLTOWER, CAVES, CLOCKWISE, DEFAULT_HOUSE_RULES, PITS, SCHEMA_VERSION, BossSlot, Character,
-                    GameState, Night)
+from .activation import Activation
+from .content import Frozen, _freeze, content_for
+from .context import G, _content
+from .dawn import AttacksAndDawn
+from .night import NightSteps
+from .pile import Pile
+from .state import DEFAULT_HOUSE_RULES, SCHEMA_VERSION, Character, GameState
+from .story_day import StoryAndDay
+from .sunset import Sunset
+from .traitor import Traitor
 
-PIT_CW = ("N", "E", "S", "W")
-SPACES = tuple(f"{c}.{r}" for c in CAVES for r in (1, 2, 3))
-TOTAL_CUBES = {"S": 10, "#": 24, "W": 15, "P": 6}
-DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
-
-
-class G:
-    """Working context for one step: the state, its content and the events emitted."""
-
-    __slots__ = ("s", "c", "ev", "hr")
-
-    def __init__(self, s: GameState, c: Content):
-        self.s, self.c = s, c
-        self.ev: list[Event] = []
-        self.hr = {**DEFAULT_HOUSE_RULES, **(s.house_rules or {})}
-
-    def say(self, kind: str, text: str, audience: str = PUBLIC, **data) -> None:
-        self.ev.append(Event(kind=kind, text=text, audience=audience, data=data))
-        if audience == PUBLIC:
-            self.s.log.append(text)
-            if len(self.s.log) > 30:
-                del self.s.log[:-30]
+__all__ = ["CarnivalZombie", "G", "_content"]     # G and _content: tests drive single steps with them
 
 
-def _content(s: GameState) -> Content:
-    if s.pack is not None and not isinstance(s.pack, Frozen):
-        s.pack = _freeze(s.pack)
-    return content_for(s.pack)
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _trim(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-class CarnivalZombie(Engine[GameState]):
+class CarnivalZombie(StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksAndDawn, Traitor, Engine[GameState]):
     system = "carnival_zombie"
     state_type = GameState
     actions = ACTIONS
@@ -71,9 +49,9 @@ class CarnivalZombie(Engine[GameState]):
 
     def _setup(self, seats: list[str], options: dict, seed: int) -> Outcome:
         if not 1 <= len(seats) <= 6:
-            raise IllegalAction("Carnival Zombie is for 1 to 6 players.")
+            raise IllegalAction("players_1_to_6")
         if len(set(seats)) != len(seats):
-            raise IllegalAction("The same player is seated twice.")
+            raise IllegalAction("seated_twice")
         pack = options.get("pack")
         if pack is not None and not isinstance(pack, Frozen):
             pack = _freeze(pack)
@@ -81,25 +59,25 @@ class CarnivalZombie(Engine[GameState]):
         difficulty = options.get("difficulty", "medium")
         difficulty = {"hard": "difficult"}.get(difficulty, difficulty)  # A7
         if difficulty not in c.difficulty:
-            raise IllegalAction("Difficulty must be easy, medium or difficult.")
+            raise IllegalAction("unknown_difficulty")
         scenario = options.get("scenario", "campaign") or "campaign"
         if scenario not in c.scenarios:
-            raise IllegalAction(f"Unknown scenario '{scenario}'.")
+            raise IllegalAction("unknown_scenario", scenario=str(scenario)[:40])
         sc = c.scenarios[scenario]
         house = {**DEFAULT_HOUSE_RULES, **(options.get("house_rules") or {})}
         unknown = set(house) - set(DEFAULT_HOUSE_RULES)
         if unknown:
-            raise IllegalAction(f"Unknown house rule(s): {', '.join(sorted(unknown))}.")
+            raise IllegalAction("unknown_house_rules", rules=sorted(unknown))
         if "pile_mode" in sc and "pile_mode" not in (options.get("house_rules") or {}):
             house["pile_mode"] = sc["pile_mode"]
         if sc.get("min_players", 1) > len(seats):
-            raise IllegalAction(f"{sc['name']} needs at least {sc['min_players']} players.")
+            raise IllegalAction("needs_players", scenario=sc["name"], n=sc["min_players"])
         chars = list(options.get("characters") or c.char_order)
         if sc.get("one_character_each"):
             chars = chars[: len(seats)]
         for cid in chars:
             if cid not in c.characters:
-                raise IllegalAction(f"Unknown Character '{cid}'.")
+                raise IllegalAction("unknown_character", character=str(cid)[:40])
         rng = Rng.from_seed(seed)
         s = GameState(schema=SCHEMA_VERSION, rng=rng, seats=list(seats), difficulty=difficulty,
                       scenario=scenario, house_rules=house, pack=pack,
@@ -108,11 +86,11 @@ class CarnivalZombie(Engine[GameState]):
         assignment = options.get("assignment") or self.default_assignment(seats, chars)
         order = list(options.get("order") or chars)
         if sorted(order) != sorted(chars):
-            raise IllegalAction("The Activation Order must list every Character in play once.")
+            raise IllegalAction("bad_order")
         for cid in chars:
             who = assignment.get(cid, "")
             if who and who not in seats:
-                raise IllegalAction(f"{who} is not seated.")
+                raise IllegalAction("not_seated", player=who)
             s.characters.append(Character(id=cid, controller=who, order=order.index(cid) + 1))
         s.characters.sort(key=lambda ch: ch.order)
         d = c.difficulty[difficulty]
@@ -139,6 +117,13 @@ class CarnivalZombie(Engine[GameState]):
         s.boss_area = [None] * c.slots
         s.group_at = d["start"]
         g = G(s, c)
+        for seat in s.seats:       # who plays whom, said once (the prompts name Characters, not players)
+            mine = [c.characters[ch.id]["name"] for ch in s.characters if ch.controller == seat]
+            if mine:
+                g.say("dealt", player=seat, names=mine)
+        group = [c.characters[ch.id]["name"] for ch in s.characters if not ch.controller]
+        if group:
+            g.say("dealt_group", names=group)
         if d.get("starting_items"):
             for ch in s.characters:
                 for it in [i for i in s.item_decks[ch.id] if c.items[i].get("starting")]:
@@ -151,7 +136,7 @@ class CarnivalZombie(Engine[GameState]):
             s.group_at = c.finales[fin]["locations"][0]
         if options.get("location") is not None:
             if options["location"] not in c.locations:
-                raise IllegalAction("Unknown Location.")
+                raise IllegalAction("unknown_location")
             s.group_at = options["location"]
         if options.get("ticket") in (1, 2, 3):
             s.ticket = options["ticket"]
@@ -207,11 +192,10 @@ class CarnivalZombie(Engine[GameState]):
             # host) or the mere arrival of a DM never singles out the traitor.
             for seat in s.seats:
                 if seat == s.traitor:
-                    g.say("secret", "You are the traitor: you win if the Group loses.", audience=seat)
+                    g.say("secret", audience=seat)
                 else:
-                    g.say("role", "You are loyal: one of the others may be a traitor. Survive together.",
-                          audience=seat)
-        g.say("setup", f"The Group gathers at {self._loc_name(g, s.group_at)} ({s.difficulty}).")
+                    g.say("role", audience=seat)
+        g.say("setup", **self._at(g, s.group_at), difficulty=term(f"difficulty_{s.difficulty}"))
         if s.quick:
             self._move_cubes(s.supply, s.storage, "#", 8)
             s.ctx = {}
@@ -235,14 +219,15 @@ class CarnivalZombie(Engine[GameState]):
             self._start_day(g, first=True)
 
     # ================================================================= helpers
-    def _loc_name(self, g: G, loc: int) -> str:
-        return f"{loc} {g.c.locations[loc]['name']}"
+    def _at(self, g: G, loc: int, key: str = "loc") -> dict:
+        """A Location in event data: its number and its name."""
+        return {key: loc, f"{key}_name": g.c.locations[loc]["name"]}
 
     def _ch(self, s: GameState, cid: str) -> Character:
         for ch in s.characters:
             if ch.id == cid:
                 return ch
-        raise IllegalAction(f"No Character '{cid}'.")
+        raise IllegalAction("no_character", character=str(cid)[:40])
 
     def _name(self, g: G, cid: str) -> str:
         return g.c.characters[cid]["name"]
@@ -312,14 +297,15 @@ class CarnivalZombie(Engine[GameState]):
     def _draw_item(self, g: G, deck_of: str, to: str) -> str | None:
         deck = g.s.item_decks.get(deck_of) or []
         if not deck:
-            g.say("item", f"{self._name(g, deck_of)}'s Item deck is empty.")
+            g.say("item_deck_empty", name=self._name(g, deck_of))
             return None
         item = deck.pop()
         self._ch(g.s, to).items.append(item)
-        g.say("item", f"{self._name(g, to)} gets the {g.c.items[item]['name']}.", item=item, character=to)
+        g.say("item", name=self._name(g, to), item_name=g.c.items[item]["name"], item=item, character=to)
         return item
 
-    def _stress(self, g: G, ch: Character, delta: int, why: str = "") -> None:
+    def _stress(self, g: G, ch: Character, delta: int, why: Any = "") -> None:
+        """`why`: a term (a cause in the game's words) or a name from the pack (an Infected, an Item)."""
         s, c = g.s, g.c
         if ch.incapacitated or delta == 0:
             return
@@ -327,9 +313,8 @@ class CarnivalZombie(Engine[GameState]):
         ch.stress = min(c.track + 1, max(0, ch.stress + delta))
         if ch.stress == before:
             return
-        sign = "+" if delta > 0 else ""
-        g.say("stress", f"{self._name(g, ch.id)} {sign}{ch.stress - before} Stress ({ch.stress})"
-              + (f": {why}." if why else "."), character=ch.id, stress=ch.stress, delta=ch.stress - before)
+        g.say("stress_why" if why else "stress", name=self._name(g, ch.id), character=ch.id, stress=ch.stress,
+              delta=ch.stress - before, **({"why": why} if why else {}))
         if ch.stress > c.track:
             ch.incapacitated = True
             ch.order_token = False
@@ -338,22 +323,25 @@ class CarnivalZombie(Engine[GameState]):
                 (s.storage if s.phase == "night" else s.abyss)["P"] = \
                     (s.storage if s.phase == "night" else s.abyss).get("P", 0) + 1
             ch.refuge = ""
-            g.say("incapacitated", f"{self._name(g, ch.id)} is Incapacitated!", character=ch.id)
+            g.say("incapacitated", name=self._name(g, ch.id), character=ch.id)
             if not self._active(s):
-                self._end(g, "loss", "All Characters are Incapacitated.")
+                self._end(g, "loss", "incapacitated")
 
-    def _end(self, g: G, result: str, reason: str) -> None:
+    def _end(self, g: G, result: str, reason: str, **args: Any) -> None:
+        """The game ends: `reason` is a code (`reasons.<code>` in the catalogue) with its `args`."""
         s = g.s
         if s.over:
             return
-        s.over, s.result, s.reason = True, result, reason
+        s.over, s.result, s.reason, s.reason_args = True, result, reason, dict(args)
         s.ask, s.queue = {}, []
         if result == "win":
             s.score = self.score(g)
-        text = ("Victory! " if result == "win" else "Defeat. ") + reason
+        # One kind per ending (`events.over_<reason>`): the sentence says the result and why.
+        g.say(f"over_{reason}", result=result, reason=reason, **args)
+        if s.score:
+            g.say("final_score", **s.score)
         if s.traitor:
-            text += f" (The traitor was <@{s.traitor}>: " + ("they lose.)" if result == "win" else "they win.)")
-        g.say("game_over", text, result=result, reason=reason, score=s.score)
+            g.say("traitor_won" if result == "loss" else "traitor_lost", player=s.traitor)
 
     def score(self, g: G) -> dict:
         s, c = g.s, g.c
@@ -399,1923 +387,6 @@ class CarnivalZombie(Engine[GameState]):
         st = g.s.stage
         getattr(self, "_t_" + st)(g)
 
-    # ================================================================= Story so far (§3.3)
-    def _t_story(self, g: G) -> None:
-        s, c = g.s, g.c
-        ctx = s.ctx
-        order = s.characters
-        if ctx["i"] >= len(order):
-            s.ctx = {}
-            g.say("story", "The Story so far is told. The first Day begins.")
-            self._after_story(g)
-            return
-        ch = order[ctx["i"]]
-        if ch.incapacitated:
-            self._story_done(g)
-            return
-        if ctx["drew"]:
-            return
-        ctx["drew"] = True
-        code = self._draw_cube(g)
-        if code is None:
-            self._story_done(g)
-            return
-        name = self._name(g, ch.id)
-        if code == "S":
-            s.storage["S"] += 1
-            g.say("story", f"{name} finds a Survivor (to Storage).", character=ch.id, cube=code)
-        else:
-            ctx["drawn"][code] = ctx["drawn"].get(code, 0) + 1
-            if code == "P":
-                ctx["hide"] = True
-                g.say("story", f"{name} draws Paranoia and must Hide.", character=ch.id, cube=code)
-            elif code == "B":
-                ctx["bg"] += 1
-                g.say("story", f"{name} draws a Barghest.", character=ch.id, cube=code)
-            else:
-                gain = {"V": 1, "M": 2, "G": 1}.get(code, c.infected[code]["attack"])
-                barr = code in ("V", "M")
-                gain += self._story_bonus(g)
-                g.say("story", f"{name} draws a {c.infected[code]['name']}.", character=ch.id, cube=code)
-                self._stress(g, ch, gain, c.infected[code]["name"])
-                if barr and self._move_cubes(s.supply, s.storage, "#", 1):
-                    g.say("story", "+1 Barricade to Storage.")
-        if s.over:
-            return
-        if ctx["hide"] or ch.incapacitated:
-            self._story_done(g)
-        else:
-            self._ask(g, "story", char=ch.id, step=ctx["step"])
-
-    def _story_bonus(self, g: G) -> int:
-        ctx = g.s.ctx
-        bonus = ctx["bg"]
-        if g.hr["barghest_bonus_mode"] == "once":
-            ctx["bg"] = 0
-        return bonus
-
-    def _story_done(self, g: G) -> None:
-        s = g.s
-        ctx = s.ctx
-        for code, n in ctx["drawn"].items():
-            s.abyss[code] = s.abyss.get(code, 0) + n
-        ctx.update(i=ctx["i"] + 1, step=1, bg=0, drawn={}, hide=False, drew=False)
-
-    def _h_story(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        ctx = s.ctx
-        ch = self._ch(s, ask["char"])
-        if picks[0] == "hide":
-            g.say("story", f"{self._name(g, ch.id)} hides.")
-            self._story_done(g)
-            return
-        if ctx["step"] == 1:
-            ctx.update(step=2, drew=False)
-            return
-        # Step III: the Boss deck
-        boss = s.boss_deck[-1] if s.boss_deck else None
-        if boss is None:
-            self._story_done(g)
-            return
-        b = c.bosses[boss]
-        g.say("story", f"{self._name(g, ch.id)} meets the {b['name']}.", character=ch.id, boss=boss)
-        self._stress(g, ch, b["attack"] + self._story_bonus(g), b["name"])
-        s.rng.shuffle(s.boss_deck)
-        if s.over:
-            return
-        if ch.incapacitated:
-            self._story_done(g)
-        else:
-            self._ask(g, "story_boss", char=ch.id)
-
-    def _h_story_boss(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        if picks[0] == "item":
-            self._draw_item(g, ask["char"], ask["char"])
-        elif self._move_cubes(s.supply, s.storage, "#", 1):
-            g.say("story", "+1 Barricade to Storage.")
-        self._story_done(g)
-
-    # ================================================================= Day (§4.1-4.4)
-    def _start_day(self, g: G, first: bool) -> None:
-        s = g.s
-        s.phase, s.half, s.days_played = "day", "day", s.days_played + 1
-        s.fewer_obstacles = 0
-        if first and not g.hr["day1_sunrise_rituals"]:
-            s.clock, s.hour = "day", 1
-            s.stage, s.ctx = "move", {"used": 0, "moves": 0}
-            g.say("day", f"Day {s.ticket} begins at {self._loc_name(g, s.group_at)}.")
-            return
-        s.clock, s.hour = "sunrise", 0
-        s.stage, s.ctx = "sunrise", {}
-
-    def _t_sunrise(self, g: G) -> None:
-        s, c = g.s, g.c
-        s.nightmare.extend(s.nightmare_discard)
-        s.nightmare_discard = []
-        s.rng.shuffle(s.nightmare)
-        sc = c.scenarios[s.scenario]
-        if "foundering" not in sc.get("disabled", ()):
-            self._foundering(g)
-        card = self._draw_nm(g)
-        self._event_of_day(g, c.events[card["event"]])
-        if s.over:
-            return
-        s.clock, s.hour = "day", 1
-        s.stage, s.ctx = "move", {"used": 0, "moves": 0}
-        g.say("day", f"Day {s.ticket} begins at {self._loc_name(g, s.group_at)}.")
-
-    def _foundering(self, g: G, loc: int | None = None) -> int | None:
-        s, c = g.s, g.c
-        if len(s.sunken) >= 6:
-            return None
-        if loc is None:
-            loc = self._draw_nm(g)["location"]
-        ids = sorted(c.locations)
-        target = None
-        if loc not in s.sunken:
-            target = loc
-        else:
-            higher = [i for i in ids if i > loc and i not in s.sunken]
-            lower = [i for i in ids if i < loc and i not in s.sunken]
-            target = higher[0] if higher else (lower[-1] if lower else None)
-        if target is None:
-            return None
-        s.sunken.append(target)
-        g.say("sink", f"Foundering: {self._loc_name(g, target)} sinks.", location=target)
-        return target
-
-    def _event_of_day(self, g: G, ev: dict) -> None:
-        s = g.s
-        eff, val = ev["effect"], ev.get("value", 0)
-        g.say("event", f"Event of the Day: {ev['name']} (provisional).", event=ev["id"])
-        if eff == "extra_foundering":
-            for _ in range(max(1, val)):
-                self._foundering(g)
-        elif eff == "barricades":
-            if val > 0:
-                self._move_cubes(s.supply, s.storage, "#", val)
-            else:
-                self._move_cubes(s.storage, s.supply, "#", -val)
-        elif eff == "random_stress":
-            ch = self._random_char(g)
-            if ch:
-                self._stress(g, ch, val, ev["name"])
-        elif eff == "first_move_extra":
-            s.first_move_extra = val
-
-    def move_options(self, s: GameState) -> list[tuple[str, int, int]]:
-        """(direction, destination, Hour cost) of every move the Group may make now."""
-        c = _content(s)
-        used = s.ctx.get("used", 0)
-        left = 4 - used
-        out = []
-        forced = s.forced_dir if (s.ctx.get("moves", 0) == 0 and s.forced_dir
-                                  and self._hr(s)["forced_first_move"]) else ""
-        for d, (dest, _extra) in sorted(c.alleys[s.group_at].items()):
-            if forced and d != forced:
-                continue
-            cost = self.move_cost(s, s.group_at, d)
-            if cost <= left:
-                out.append((d, dest, cost))
-        return out
-
-    def move_cost(self, s: GameState, frm: int, d: str) -> int:
-        c = _content(s)
-        dest, extra = c.alleys[frm][d]
-        cost = 1 + extra + (1 if frm in s.sunken else 0)
-        if s.ctx.get("moves", 0) == 0:
-            cost += s.first_move_extra
-        return cost
-
-    def _hr(self, s: GameState) -> dict:
-        return {**DEFAULT_HOUSE_RULES, **(s.house_rules or {})}
-
-    def _must_move(self, s: GameState) -> bool:
-        return bool(s.ctx.get("moves", 0) == 0 and s.forced_dir and self._hr(s)["forced_first_move"]
-                    and self.move_options(s))
-
-    def _t_move(self, g: G) -> None:
-        s = g.s
-        if self.move_options(s):
-            self._ask(g, "move")
-        else:
-            self._end_movement(g)
-
-    def _h_move(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        pick = picks[0]
-        if pick == "stop":
-            self._end_movement(g)
-            return
-        d = pick.split(".")[1]
-        opts = {o[0]: o for o in self.move_options(s)}
-        _, dest, cost = opts[d]
-        frm = s.group_at
-        s.group_at = dest
-        s.ctx["used"] += cost
-        s.ctx["moves"] += 1
-        s.hour = min(4, s.ctx["used"] + 1)
-        g.say("move", f"The Group moves {DIR_NAME[d]} from {frm} to {self._loc_name(g, dest)} ({cost} Hour"
-              f"{'s' if cost > 1 else ''}).", frm=frm, to=dest, cost=cost)
-
-    def _end_movement(self, g: G) -> None:
-        s = g.s
-        s.forced_dir = ""
-        s.first_move_extra = 0
-        used = s.ctx.get("used", 0)
-        if used >= 4:
-            self._start_sunset(g)
-            return
-        s.hour = used + 1
-        s.stage, s.ctx = "dayact", {"i": 0}
-
-    def _t_dayact(self, g: G) -> None:
-        s = g.s
-        ctx = s.ctx
-        while ctx["i"] < len(s.characters) and s.characters[ctx["i"]].incapacitated:
-            ctx["i"] += 1
-        if ctx["i"] >= len(s.characters):
-            if s.hour >= 4:
-                self._start_sunset(g)
-            else:
-                s.hour += 1
-                ctx["i"] = 0
-            return
-        self._ask(g, "dayact", char=s.characters[ctx["i"]].id)
-
-    def day_action_options(self, s: GameState, cid: str) -> list[Option]:
-        c = _content(s)
-        ch = self._ch(s, cid)
-        cd = c.characters[cid]
-        opts = [Option("rest", "Rest (-2 Stress)"),
-                Option("barr", f"Barricades (+3 to Storage, {s.supply.get('#', 0)} left)"),
-                Option("search", "Search (draw a Nightmare card)")]
-        ab = cd["day_ability"]
-        if ab != "none" and self._ability_usable(s, cid, ab):
-            opts.append(Option("abil", _trim(f"Ability: {ABILITY_LABEL.get(ab, ab)}")))
-        sp = c.locations[s.group_at].get("special")
-        if sp and not (sp == "call_airship" and s.airship_called):
-            opts.append(Option("spec", _trim(f"Special Action: {c.specials.get(sp, {}).get('name', sp)}")))
-        for other in s.characters:
-            if other.incapacitated:
-                opts.append(Option(f"rean.{other.id}", _trim(f"Reanimate {c.characters[other.id]['name']}")))
-        for k, it in enumerate(ch.items):
-            item = c.items[it]
-            if "day" in item.get("when", ()) and item.get("effect", "none") not in ("none", "holy_bomb"):
-                opts.append(Option(f"use.{k}", _trim(f"Use {item['name']} (free)")))
-        return opts[:25]
-
-    def _ability_usable(self, s: GameState, cid: str, ab: str) -> bool:
-        if ab == "treatment":
-            return any(o.id != cid and not o.incapacitated for o in s.characters)
-        if ab == "barter":
-            return bool(s.item_decks.get(cid))
-        return True
-
-    def _h_dayact(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        ch = self._ch(s, ask["char"])
-        name = self._name(g, ch.id)
-        pick = picks[0]
-        done = True
-        if pick == "rest":
-            g.say("day_action", f"{name} rests.")
-            self._stress(g, ch, -2, "Rest")
-        elif pick == "barr":
-            n = self._move_cubes(s.supply, s.storage, "#", 3)
-            g.say("day_action", f"{name} gathers {n} Barricades (Storage {s.storage['#']}).")
-        elif pick == "search":
-            g.say("day_action", f"{name} searches.")
-            card = self._draw_nm(g)
-            done = self._search_result(g, ch, card["search"])
-        elif pick == "abil":
-            done = self._day_ability(g, ch)
-        elif pick == "spec":
-            sp = c.locations[s.group_at].get("special")
-            if sp == "arsenal_search":
-                self._ask(g, "target", char=ch.id, purpose="arsenal")
-                done = False
-            elif sp == "call_airship":
-                s.airship_called = True
-                g.say("day_action", f"{name} signals the Airship pilot from the Campanile.")
-        elif pick.startswith("rean."):
-            tgt = self._ch(s, pick[5:])
-            tgt.incapacitated = False
-            tgt.stress = c.terror_from
-            g.say("day_action", f"{name} reanimates {self._name(g, tgt.id)} (Stress {tgt.stress}).")
-        elif pick.startswith("use."):
-            self._use_item(g, ch, int(pick[4:]))
-            if not s.over:
-                self._ask(g, "dayact", char=ch.id)
-            return
-        if done and not s.over:
-            s.ctx["i"] += 1
-
-    def _search_result(self, g: G, ch: Character, result: str) -> bool:
-        s = g.s
-        name = self._name(g, ch.id)
-        if result == "survivor" and s.supply.get("S", 0) <= 0:
-            result = "item"
-        if result == "item":
-            g.say("search", f"{name} finds an Item.")
-            self._draw_item(g, ch.id, ch.id)
-        elif result == "survivor":
-            self._move_cubes(s.supply, s.abyss, "S", 1)
-            g.say("search", f"{name} finds a Survivor, who will hide in the Abyss.")
-        else:
-            g.say("search", f"{name} runs into Infected.")
-            self._stress(g, ch, 1, "Search")
-            if s.over or ch.incapacitated:
-                return True
-            self._ask(g, "search_inf", char=ch.id)
-            return False
-        return True
-
-    def _h_search_inf(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ch = self._ch(s, ask["char"])
-        self._search_result(g, ch, "survivor" if picks[0] == "surv" else "item")
-        s.ctx["i"] += 1
-
-    def _day_ability(self, g: G, ch: Character) -> bool:
-        s, c = g.s, g.c
-        ab = c.characters[ch.id]["day_ability"]
-        name = self._name(g, ch.id)
-        if ab == "rally":
-            g.say("ability", f"{name} rallies the Group.")
-            for o in self._active(s):
-                if o.id != ch.id:
-                    self._stress(g, o, -1, "Rally")
-        elif ab == "exploration":
-            s.fewer_obstacles += 2
-            g.say("ability", f"{name} explores: 2 fewer Obstacles tonight.")
-        elif ab == "fortify":
-            n = self._move_cubes(s.supply, s.storage, "#", 4)
-            g.say("ability", f"{name} fortifies: +{n} Barricades.")
-        elif ab == "scavenge":
-            r1, r2 = self._draw_nm(g)["search"], self._draw_nm(g)["search"]
-            g.say("ability", f"{name} scavenges: {r1} or {r2}.")
-            if r1 == r2:
-                return self._search_result(g, ch, r1)
-            self._ask(g, "scavenge", char=ch.id, results=[r1, r2])
-            return False
-        elif ab == "barter":
-            deck = s.item_decks.get(ch.id) or []
-            if deck:
-                self._ask(g, "target", char=ch.id, purpose="barter")
-                return False
-        elif ab == "treatment":
-            self._ask(g, "target", char=ch.id, purpose="treatment")
-            return False
-        return True
-
-    def _h_scavenge(self, g: G, ask: dict, picks: tuple) -> None:
-        ch = self._ch(g.s, ask["char"])
-        if self._search_result(g, ch, picks[0][2:]):
-            g.s.ctx["i"] += 1
-
-    def _h_target(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ch = self._ch(s, ask["char"])
-        tgt = self._ch(s, picks[0][2:])
-        purpose = ask["purpose"]
-        if purpose == "arsenal":
-            g.say("day_action", f"{self._name(g, ch.id)} searches the Arsenal for {self._name(g, tgt.id)}.")
-            self._draw_item(g, tgt.id, tgt.id)
-        elif purpose == "barter":
-            g.say("ability", f"{self._name(g, ch.id)} barters for {self._name(g, tgt.id)}.")
-            self._draw_item(g, ch.id, tgt.id)
-        elif purpose == "treatment":
-            g.say("ability", f"{self._name(g, ch.id)} treats {self._name(g, tgt.id)}.")
-            self._stress(g, tgt, -3, "Treatment")
-        elif purpose == "heal2":
-            self._stress(g, tgt, -2, "Boss reward")
-            if tgt.paranoia:
-                tgt.paranoia = False
-                s.storage["P"] = s.storage.get("P", 0) + 1
-            return
-        s.ctx["i"] += 1
-
-    # ----------------------------------------------------------------- Items
-    def _use_item(self, g: G, ch: Character, k: int) -> None:
-        s, c = g.s, g.c
-        item_id = ch.items[k]
-        item = c.items[item_id]
-        eff, val = item.get("effect", "none"), item.get("value", 1)
-        name = self._name(g, ch.id)
-        g.say("item_use", f"{name} uses the {item['name']}.", item=item_id, character=ch.id)
-        if item.get("single_use"):
-            ch.items.pop(k)
-        if eff == "recover":
-            self._stress(g, ch, -val, item["name"])
-        elif eff == "group_recover":
-            for o in self._active(s):
-                self._stress(g, o, -val, item["name"])
-        elif eff == "barricades":
-            self._move_cubes(s.supply, s.storage, "#", val)
-        elif eff == "survivor":
-            self._move_cubes(s.supply, s.storage, "S", val)
-        elif eff == "fewer_obstacles":
-            s.fewer_obstacles += val
-        elif eff == "fireworks" and s.night and ch.refuge:
-            self._fireworks(g, ch, val)
-
-    def _fireworks(self, g: G, ch: Character, n: int) -> None:
-        """Eliminate up to n Infected (never Bosses) in the holder's Pit, nearest first, strongest first."""
-        s, c = g.s, g.c
-        nt = s.night
-        killed = 0
-        for cave in (ch.refuge + "1", ch.refuge + "2"):
-            for k, occ in enumerate(nt.boxes[cave]):
-                if killed < n and occ in c.infected:
-                    nt.boxes[cave][k] = ""
-                    self._to_pile_or_abyss(g, cave, occ)
-                    killed += 1
-        for ring in (1, 2, 3):
-            for t in c.strength_order:
-                for cave in (ch.refuge + "1", ch.refuge + "2"):
-                    sp = nt.rings[f"{cave}.{ring}"]
-                    while killed < n and sp.get(t, 0) > 0:
-                        sp[t] -= 1
-                        self._to_pile_or_abyss(g, cave, t)
-                        killed += 1
-        g.say("item_use", f"{killed} Infected blown apart.", killed=killed)
-
-    def _to_pile_or_abyss(self, g: G, cave: str, code: str) -> None:
-        s = g.s
-        if s.night.forts.get(cave[0]) == "altar":
-            s.abyss[code] = s.abyss.get(code, 0) + 1
-        else:
-            s.pile[code] = s.pile.get(code, 0) + 1
-            s.night.pile_killed += 1
-
-    # ================================================================= Sunset (§4.5)
-    def _start_sunset(self, g: G) -> None:
-        s, c = g.s, g.c
-        s.phase = "sunset"
-        s.clock, s.hour = "sunset", 0
-        s.half = "night"
-        if s.group_at in s.sunken:
-            g.say("sunset", "Sunset finds the Group in a Sunken Location.")
-            self._end(g, "loss", "The Group would spend the Night in a Sunken Location.")
-            return
-        sc = c.scenarios[s.scenario]
-        s.night = Night(rings={sp: {} for sp in SPACES}, boxes={cv: ["", "", ""] for cv in CAVES})
-        if sc.get("finale"):
-            s.night.finale = sc["finale"]
-            self._finale_start(g)
-        s.stage, s.ctx = "s_finale", {}
-        g.say("sunset", f"Sunset at {self._loc_name(g, s.group_at)}.")
-
-    def finale_options(self, s: GameState) -> list[str]:
-        c = _content(s)
-        hr = self._hr(s)
-        if s.night and s.night.finale:
-            return []
-        if s.ticket < self._last_ticket(s) and not hr["allow_early_finale"]:
-            return []
-        out = []
-        for fid, f in c.finales.items():
-            if s.group_at not in f["locations"]:
-                continue
-            req = f.get("requires", "none")
-            if req == "airship_called" and not s.airship_called:
-                continue
-            item = self._finale_item(f)
-            if item and not any(item in ch.items for ch in self._active(s)):
-                continue
-            out.append(fid)
-        return out
-
-    def _last_ticket(self, s: GameState) -> int:
-        c = _content(s)
-        return c.scenarios[s.scenario].get("days", 3)
-
-    def _t_s_finale(self, g: G) -> None:
-        s, c = g.s, g.c
-        if not s.ctx.get("asked") and self.finale_options(s):
-            s.ctx["asked"] = True
-            self._ask(g, "finale")
-            return
-        sc = c.scenarios[s.scenario]
-        if (sc["kind"] == "day_night" and "victory" not in sc and s.ticket >= self._last_ticket(s)
-                and not s.night.finale and g.hr["leviathan_check"] == "sunset"):
-            g.say("leviathan", "The third Night falls and the Leviathan rises from the lagoon.")
-            self._end(g, "loss", "The Leviathan rises: no Finale was engaged on the third Night.")
-            return
-        self._start_terrains(g)
-
-    def _h_finale(self, g: G, ask: dict, picks: tuple) -> None:
-        if picks[0] != "no":
-            g.s.night.finale = picks[0][4:]
-            self._finale_start(g)
-
-    def _finale_start(self, g: G) -> None:
-        s, c = g.s, g.c
-        f = c.finales[s.night.finale]
-        s.night.hull = f.get("hull", 0)
-        g.say("finale", f"The Group engages the {f['name']} Finale (provisional rules).", finale=f["id"])
-
-    def _start_terrains(self, g: G) -> None:
-        s, c = g.s, g.c
-        loc = c.locations[s.group_at]
-        black, blue, forts = loc.get("black", 0), loc.get("blue", 0), loc.get("forts", 0)
-        s.stage = "s_terrain"
-        s.ctx = {"todo": []}
-        fewer = min(s.fewer_obstacles, black + blue)
-        s.fewer_obstacles = 0
-        if fewer and black and blue:
-            s.ctx["fewer"] = fewer
-            s.ctx["counts"] = [black, blue, forts]
-            self._ask(g, "explore", n=fewer)
-            return
-        if fewer:
-            black, blue = (black - fewer, blue) if black else (black, blue - fewer)
-        self._terrain_todo(g, black, blue, forts)
-
-    def _terrain_todo(self, g: G, black: int, blue: int, forts: int) -> None:
-        # The rulebook's example places the blue Obstacles first; the order among Obstacles is free.
-        g.s.ctx["todo"] = ["blue"] * max(0, blue) + ["black"] * max(0, black) + ["fort"] * forts
-
-    def _h_explore(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        black, blue, forts = s.ctx["counts"]
-        nb = int(picks[0][1:])
-        drop_black, drop_blue = nb, s.ctx["fewer"] - nb
-        g.say("terrain", f"Exploration: {drop_black} black and {drop_blue} blue Obstacles avoided.")
-        self._terrain_todo(g, black - drop_black, blue - drop_blue, forts)
-
-    def explore_choices(self, s: GameState) -> list[int]:
-        black, blue, _ = s.ctx["counts"]
-        n = s.ctx["fewer"]
-        return [nb for nb in range(0, n + 1) if nb <= black and n - nb <= blue]
-
-    def _t_s_terrain(self, g: G) -> None:
-        s, c = g.s, g.c
-        todo = s.ctx["todo"]
-        if not todo:
-            s.stage, s.ctx = "s_barr", {}
-            return
-        kind = todo.pop(0)
-        if kind == "fort":
-            if not s.fort_tiles:
-                return
-            terrain = s.fort_tiles.pop()
-            cave = self._draw_nm(g)["cave"]
-            if cave == "choice":
-                self._ask(g, "terrain_pit", terrain=terrain)
-            else:
-                self.place_fort(g, terrain, cave[0])
-        else:
-            if not s.tiles:
-                return
-            tile = c.tiles[s.tiles.pop()]
-            terrain = next((f for f in tile if c.terrains[f].get("colour") == kind), tile[0 if kind == "black" else 1])
-            cave = self._draw_nm(g)["cave"]
-            if cave == "choice":
-                self._ask(g, "terrain_cave", terrain=terrain)
-            else:
-                self.place_obstacle(g, terrain, cave)
-
-    def place_obstacle(self, g: G, terrain: str, cave: str) -> str | None:
-        s, c = g.s, g.c
-        ring = c.terrains[terrain].get("ring", 1)
-        start = CLOCKWISE.index(cave)
-        for k in range(8):
-            cv = CLOCKWISE[(start + k) % 8]
-            sp = f"{cv}.{ring}"
-            if sp not in s.night.obstacles:
-                s.night.obstacles[sp] = terrain
-                g.say("terrain", f"{c.terrains[terrain]['name']} placed in Ring {'I' * ring if ring < 4 else ring} "
-                      f"of {cv}.", terrain=terrain, space=sp)
-                return sp
-        return None
-
-    def place_fort(self, g: G, terrain: str, pit: str) -> str | None:
-        s, c = g.s, g.c
-        start = PIT_CW.index(pit)
-        for k in range(4):
-            p = PIT_CW[(start + k) % 4]
-            if p not in s.night.forts:
-                s.night.forts[p] = terrain
-                g.say("terrain", f"{c.terrains[terrain]['name']} fortifies the {DIR_NAME[p]} Refuge space.",
-                      terrain=terrain, pit=p)
-                return p
-        return None
-
-    def _h_terrain_cave(self, g: G, ask: dict, picks: tuple) -> None:
-        self.place_obstacle(g, ask["terrain"], picks[0])
-
-    def _h_terrain_pit(self, g: G, ask: dict, picks: tuple) -> None:
-        self.place_fort(g, ask["terrain"], picks[0])
-
-    def _t_s_barr(self, g: G) -> None:
-        s = g.s
-        if s.ctx.get("custom") is not None:
-            k = s.ctx["custom"]
-            if k >= 8 or s.storage["#"] <= 0:
-                self._barr_done(g)
-                return
-            self._ask(g, "barr_cave", cave=CLOCKWISE[k])
-            return
-        if s.storage.get("#", 0) <= 0:
-            self._barr_done(g)
-            return
-        self._ask(g, "barricades")
-
-    def _h_barricades(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        if picks[0] == "custom":
-            s.ctx["custom"] = 0
-            return
-        if picks[0] == "even":
-            n = min(24, s.storage["#"])
-            k = 0
-            while n > 0:
-                slot, cave = divmod(k, 8)
-                s.night.boxes[CLOCKWISE[cave]][slot] = "#"
-                n -= 1
-                k += 1
-                s.storage["#"] -= 1
-        elif picks[0].startswith("pit."):
-            order = [p for p in PIT_CW if p != picks[0][4:]]
-            pits = [picks[0][4:]] + order
-            for p in pits:
-                for cave in (p + "1", p + "2"):
-                    for slot in range(3):
-                        if s.storage["#"] > 0:
-                            s.night.boxes[cave][slot] = "#"
-                            s.storage["#"] -= 1
-        self._barr_done(g)
-
-    def _h_barr_cave(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        n = int(picks[0][1:])
-        for slot in range(n):
-            s.night.boxes[ask["cave"]][slot] = "#"
-        s.storage["#"] -= n
-        s.ctx["custom"] += 1
-
-    def _barr_done(self, g: G) -> None:
-        s = g.s
-        placed = {cv: s.night.boxes[cv].count("#") for cv in CAVES}
-        g.say("barricades", "Barricades: " + ", ".join(f"{cv} {n}" for cv, n in placed.items() if n) +
-              f" (Storage {s.storage['#']}).", placed=placed)
-        s.stage, s.ctx = "s_enter", {"i": 0}
-
-    def _t_s_enter(self, g: G) -> None:
-        s = g.s
-        i = s.ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        s.ctx["i"] = i
-        if i >= len(s.characters):
-            s.stage, s.ctx = "s_boss", {"step": "old", "k": 0}
-            return
-        self._ask(g, "enter", char=s.characters[i].id)
-
-    def _h_enter(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ch = self._ch(s, ask["char"])
-        ch.refuge = picks[0]
-        g.say("enter", f"{self._name(g, ch.id)} takes the {DIR_NAME[ch.refuge]} Refuge space.",
-              character=ch.id, pit=ch.refuge)
-        s.ctx["i"] += 1
-
-    def _t_s_boss(self, g: G) -> None:
-        s, c = g.s, g.c
-        ctx = s.ctx
-        if ctx["step"] == "old":
-            k = ctx["k"]
-            while k < len(s.boss_area) and (s.boss_area[k] is None or s.boss_area[k].pos):
-                k += 1
-            if k < len(s.boss_area):
-                ctx["k"] = k + 1
-                self._boss_enter(g, k)
-                return
-            sc = c.scenarios[s.scenario]
-            n = 0 if "bosses" in sc.get("disabled", ()) else c.calendar[s.ticket][s.difficulty]
-            free = sum(1 for b in s.boss_area if b is None)
-            ctx.update(step="new", n=min(n, len(s.boss_deck), free))
-            s.rng.shuffle(s.boss_deck)
-            return
-        if ctx["n"] > 0:
-            ctx["n"] -= 1
-            boss = s.boss_deck.pop()
-            k = s.boss_area.index(None)
-            s.boss_area[k] = BossSlot(boss=boss)
-            g.say("boss", f"A new Boss: the {c.bosses[boss]['name']} (slot {k + 1}).", boss=boss, slot=k + 1)
-            self._boss_enter(g, k)
-            return
-        self._start_hour(g, 1)
-
-    def _boss_enter(self, g: G, k: int) -> None:
-        cave = self._draw_nm(g)["cave"]
-        if cave == "choice":
-            self._ask(g, "boss_cave", slot=k)
-        else:
-            self.place_boss(g, k, cave)
-
-    def place_boss(self, g: G, k: int, cave: str) -> None:
-        s, c = g.s, g.c
-        ring = 2 if s.night.obstacles.get(f"{cave}.3") == "pier" else 3
-        b = s.boss_area[k]
-        b.pos = f"{cave}.{ring}"
-        g.say("boss_enter", f"The {c.bosses[b.boss]['name']} appears in Ring {'I' * ring} of {cave}.",
-              boss=b.boss, space=b.pos)
-
-    def _h_boss_cave(self, g: G, ask: dict, picks: tuple) -> None:
-        self.place_boss(g, ask["slot"], picks[0])
-
-    # ================================================================= Night (§4.6)
-    def night_hours(self, s: GameState) -> int:
-        return _content(s).scenarios[s.scenario].get("night_hours", 3)
-
-    def _start_hour(self, g: G, h: int) -> None:
-        s, c = g.s, g.c
-        s.phase, s.clock, s.hour = "night", "night", h
-        s.night.hour = h
-        for ch in s.characters:
-            ch.order_token = False
-        s.stage, s.ctx = "n_items", {"i": 0, "flags": []}
-        g.say("hour", f"Night {s.ticket}, Hour {h}.", hour=h)
-        sc = c.scenarios[s.scenario]
-        if sc.get("extra_bosses_hour") == h and h > 1:
-            free = sum(1 for b in s.boss_area if b is None)
-            n = min(c.calendar[1][s.difficulty], len(s.boss_deck), free)
-            s.rng.shuffle(s.boss_deck)
-            for _ in range(n):
-                boss = s.boss_deck.pop()
-                k = s.boss_area.index(None)
-                s.boss_area[k] = BossSlot(boss=boss)
-                cave = self._draw_nm(g)["cave"]
-                self.place_boss(g, k, cave if cave != "choice" else s.rng.choice(CAVES))
-
-    def _usable_night_items(self, s: GameState, ch: Character) -> list[int]:
-        c = _content(s)
-        out = []
-        for k, it in enumerate(ch.items):
-            item = c.items[it]
-            when = item.get("when", ())
-            if item.get("effect", "none") in ("none", "holy_bomb"):
-                continue
-            if "night_step1" in when or ("night_first_hour" in when and s.night.hour == 1):
-                out.append(k)
-        return out
-
-    def _t_n_items(self, g: G) -> None:
-        s = g.s
-        i = s.ctx["i"]
-        while i < len(s.characters) and (s.characters[i].incapacitated
-                                         or not self._usable_night_items(s, s.characters[i])):
-            i += 1
-        s.ctx["i"] = i
-        if i >= len(s.characters):
-            s.stage = "n_entrance"
-            return
-        self._ask(g, "item_use", char=s.characters[i].id)
-
-    def _h_item_use(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ch = self._ch(s, ask["char"])
-        if picks[0] == "done":
-            s.ctx["i"] += 1
-            return
-        self._use_item(g, ch, int(picks[0][4:]))
-
-    def _t_n_entrance(self, g: G) -> None:
-        s, c = g.s, g.c
-        nt = s.night
-        fin = c.finales.get(nt.finale, {}) if nt.finale else {}
-        pits = fin.get("entrance_pits") or PITS
-        per = fin.get("entrance_cubes", 3)
-        drawn: dict[str, Any] = {}
-        for cave in CAVES:
-            if cave[0] not in pits:
-                continue
-            ring = 2 if nt.obstacles.get(f"{cave}.3") == "pier" else 3
-            for _ in range(per):
-                code = self._enter_cube(g, cave, ring)
-                if code:
-                    drawn[code] = drawn.get(code, 0) + 1
-        if s.sabotage:
-            cave, s.sabotage = s.sabotage, ""
-            n = 0
-            for _ in range(2):
-                code = self._enter_cube(g, cave, 2 if nt.obstacles.get(f"{cave}.3") == "pier" else 3)
-                if code:
-                    drawn[code] = drawn.get(code, 0) + 1
-                    n += 1
-            g.say("entrance", f"The Abyss spits {n} more cube{'s' if n != 1 else ''} into {cave}.", cave=cave)
-        for sp, terrain in sorted(nt.obstacles.items()):
-            if terrain == "manhole":
-                code = self._enter_cube(g, sp[:2], 2)
-                if code:
-                    drawn[code] = drawn.get(code, 0) + 1
-        names = {**{t: c.infected[t]["name"] for t in c.infected}, "S": "Survivor", "P": "Paranoia"}
-        g.say("entrance", "From the Abyss: " + (", ".join(f"{n} {names.get(k, k)}" for k, n in sorted(drawn.items()))
-                                               or "nothing") + ".", drawn=drawn)
-        s.stage = "n_move"
-
-    def _enter_cube(self, g: G, cave: str, ring: int) -> str | None:
-        s = g.s
-        code = self._draw_cube(g)
-        if code is None:
-            return None
-        if code == "P":
-            s.storage["P"] = s.storage.get("P", 0) + 1
-            self._paranoia(g, cave[0])
-        else:
-            sp = s.night.rings[f"{cave}.{ring}"]
-            sp[code] = sp.get(code, 0) + 1
-        return code
-
-    def paranoia_targets(self, s: GameState, pit: str) -> list[Character]:
-        free = [ch for ch in self._active(s) if not ch.paranoia]
-        here = [ch for ch in free if ch.refuge == pit]
-        return here or free
-
-    def _paranoia(self, g: G, pit: str, auto: bool = False) -> None:
-        s = g.s
-        targets = self.paranoia_targets(s, pit)
-        if not targets:
-            g.say("paranoia", "A Paranoia cube finds no one: it stays in Storage.")
-            return
-        if auto:
-            self._give_paranoia(g, targets[0])
-        else:
-            # Always through the queue: `_run` re-checks the candidates when its turn comes.
-            s.queue.append({"kind": "paranoia", "pit": pit})
-
-    def _give_paranoia(self, g: G, ch: Character) -> None:
-        s = g.s
-        if s.storage.get("P", 0) <= 0 or ch.paranoia or ch.incapacitated:
-            return
-        s.storage["P"] -= 1
-        ch.paranoia = True
-        g.say("paranoia", f"Paranoia grips {self._name(g, ch.id)}.", character=ch.id)
-
-    def _h_paranoia(self, g: G, ask: dict, picks: tuple) -> None:
-        self._give_paranoia(g, self._ch(g.s, picks[0]))
-
-    # ----------------------------------------------------------------- movement
-    def _t_n_move(self, g: G) -> None:
-        s = g.s
-        self.move_enemies(g)
-        s.stage, s.ctx = "n_activate", {"i": 0, "acts": 0, "heal": False, "orders": 0, "fmove": False,
-                                         "flags": s.ctx.get("flags", [])}
-        # The Survivor delay ends at the start of the Characters' Activation of the next Hour (A23).
-        for b in s.boss_area:
-            if b and b.survivor and b.survivor_hour < s.night.hour:
-                b.survivor = False
-                s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-
-    def _boss_power(self, s: GameState, b: BossSlot) -> tuple[str, int]:
-        if b.survivor:
-            return "none", 0
-        bd = _content(s).bosses[b.boss]
-        return bd.get("power", "none"), bd.get("power_value", 1)
-
-    def move_enemies(self, g: G) -> None:
-        s, c = g.s, g.c
-        nt = s.night
-        cost = 1 if g.hr["box_entry_costs_move"] else 0
-        moved = 0
-        for b in s.boss_area:
-            if b and b.pos and not b.pos.endswith(".b"):
-                power, val = self._boss_power(s, b)
-                if power == "summon":
-                    for _ in range(val):
-                        code = self._draw_cube(g)
-                        if code is None:
-                            break
-                        if code == "P":
-                            s.storage["P"] = s.storage.get("P", 0) + 1
-                            self._paranoia(g, b.pos[0], auto=True)
-                        else:
-                            sp = nt.rings[b.pos]
-                            sp[code] = sp.get(code, 0) + 1
-                    g.say("boss_power", f"The {c.bosses[b.boss]['name']} calls more Infected.", boss=b.boss)
-        for cave in CAVES:
-            rally = 0
-            bosses = [(k, b) for k, b in enumerate(s.boss_area)
-                      if b and b.pos.startswith(cave) and not b.pos.endswith(".b")]
-            for _k, b in bosses:
-                power, val = self._boss_power(s, b)
-                if power == "rally":
-                    rally += val
-            bosses.sort(key=lambda kb: (-c.bosses[kb[1].boss]["attack"], kb[0]))
-            for k, b in bosses:
-                if b.survivor:
-                    continue
-                ring = int(b.pos[3])
-                mv = c.bosses[b.boss]["move"]
-                new = self._advance(g, cave, ring, mv, cost, boss_slot=k)
-                if new != b.pos:
-                    moved += 1
-                b.pos = new
-            movers = []
-            for ring in (1, 2, 3):
-                sp = nt.rings[f"{cave}.{ring}"]
-                for t in c.strength_order:
-                    movers.extend([(t, ring)] * sp.get(t, 0))
-            for t, ring in movers:
-                mv = c.infected[t]["move"] + rally
-                if mv <= 0:
-                    continue
-                nt.rings[f"{cave}.{ring}"][t] -= 1
-                new = self._advance(g, cave, ring, mv, cost, code=t)
-                if new != f"{cave}.b":
-                    nt.rings[new][t] = nt.rings[new].get(t, 0) + 1
-                if new != f"{cave}.{ring}":
-                    moved += 1
-        inside = sum(1 for cv in CAVES for x in nt.boxes[cv] if x and x != "#")
-        g.say("movement", f"The Infected advance ({moved} moved; {inside} box"
-              f"{'es' if inside != 1 else ''} breached).", moved=moved)
-
-    def _advance(self, g: G, cave: str, ring: int, mv: int, cost: int, code: str = "",
-                 boss_slot: int = -1) -> str:
-        nt = g.s.night
-        while mv > 0 and ring > 1:
-            ring -= 1
-            mv -= 1
-        if ring == 1 and mv >= cost:
-            boxes = nt.boxes[cave]
-            if boss_slot >= 0:
-                if all(x == "" for x in boxes):
-                    nt.boxes[cave] = [f"@{boss_slot}"] * 3
-                    return f"{cave}.b"
-            else:
-                barricaded = "#" in boxes and nt.obstacles.get(f"{cave}.1") != "catacomb"
-                if not barricaded and "" in boxes:
-                    boxes[boxes.index("")] = code
-                    return f"{cave}.b"
-        return f"{cave}.{ring}"
-
-    # ----------------------------------------------------------------- activation
-    def _t_n_activate(self, g: G) -> None:
-        s = g.s
-        ctx = s.ctx
-        i = ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        ctx["i"] = i
-        if i >= len(s.characters):
-            s.night.focus = {}
-            s.stage, s.ctx = "n_attack", {"list": self._attackers(g, None), "k": 0, "auto": False}
-            return
-        if [o.id for o in self.act_options(s, s.characters[i].id)] == ["end"]:
-            g.say("act", f"{self._name(g, s.characters[i].id)} has nothing to do and passes.")
-            self._next_char(g)
-            return
-        self._ask(g, "act", char=s.characters[i].id)
-
-    def _next_char(self, g: G) -> None:
-        s = g.s
-        s.night.focus = {}
-        s.ctx.update(i=s.ctx["i"] + 1, acts=0, heal=False, fmove=False)
-
-    def pit_caves(self, pit: str) -> tuple[str, str]:
-        return (pit + "1", pit + "2")
-
-    def enemies_in_boxes(self, s: GameState, pit: str) -> bool:
-        return any(x and x != "#" for cv in self.pit_caves(pit) for x in s.night.boxes[cv])
-
-    def _weapons(self, s: GameState, ch: Character, kind: str) -> list[tuple[str, dict]]:
-        c = _content(s)
-        cd = c.characters[ch.id]
-        if kind == "fire":
-            out = [("s", {"name": cd["firearm"].get("name", "Firearm"), **cd["firearm"]})]
-        else:
-            out = [("s", {"name": "Assault", "assault": list(cd["assault"])})]
-        for k, it in enumerate(ch.items):
-            item = c.items[it]
-            if kind == "fire" and item["kind"] == "firearm":
-                out.append((f"i{k}", item))
-            if kind == "assault" and item["kind"] == "assault":
-                out.append((f"i{k}", item))
-        return out
-
-    def act_options(self, s: GameState, cid: str) -> list[Option]:
-        c = _content(s)
-        ch = self._ch(s, cid)
-        ctx = s.ctx
-        nt = s.night
-        acts = ctx.get("acts", 0)
-        opts: list[Option] = []
-        can_act = acts == 0 or (acts == 1 and not ch.paranoia)
-        extra = "" if acts == 0 else (" (free: Order)" if ch.order_token else " (+1 Stress)")
-        na = c.characters[cid]["night_ability"]
-        if can_act:
-            for p in PITS:
-                if p != ch.refuge:
-                    opts.append(Option(f"mv.{p}", f"Move to the {DIR_NAME[p]} space{extra}"))
-            spaces = self.fire_spaces(s, ch)
-            if spaces:
-                jerry = nt.forts.get(ch.refuge) == "jerrycans" and self._jerry_source(s, ch.refuge)
-                for w, wd in self._weapons(s, ch, "fire"):
-                    if not any(int(sp[3]) <= wd["range"] for sp in spaces):
-                        continue
-                    tag = " +1 Stress (boxes)" if self.enemies_in_boxes(s, ch.refuge) else ""
-                    opts.append(Option(f"fire.{w}", _trim(f"Fire: {wd['name']} {wd['hits']}x{wd['wounds']} "
-                                                          f"R{wd['range']}{' expl.' if wd.get('explosive') else ''}"
-                                                          f"{extra}{tag}")))
-                    if jerry and not wd.get("explosive"):
-                        opts.append(Option(f"fireJ.{w}", _trim(f"Fire with Jerrycans: {wd['name']} (explosive)"
-                                                               f"{extra}{tag}")))
-            if self.assault_targets(s, ch, dawn=False):
-                for w, wd in self._weapons(s, ch, "assault"):
-                    opts.append(Option(f"asl.{w}", _trim(f"Assault: {wd['name']} "
-                                                         f"{'/'.join(map(str, wd['assault']))}{extra}")))
-            if s.storage.get("S", 0) > 0:
-                for k, b in enumerate(s.boss_area):
-                    if b and b.pos and not b.survivor:
-                        opts.append(Option(f"surv.{k}", _trim(f"Survivor to the {c.bosses[b.boss]['name']}{extra}")))
-        if na == "medico_heal" and not ctx.get("heal"):
-            for o in self._active(s):
-                if o.refuge == ch.refuge and (o.stress > 0 or o.paranoia):
-                    opts.append(Option(f"heal.{o.id}", _trim(f"Night Ability: soothe {c.characters[o.id]['name']}")))
-        if na == "orders" and ctx.get("orders", 0) < 3:
-            for o in self._active(s):
-                if o.id != cid and not o.order_token:
-                    opts.append(Option(f"order.{o.id}", _trim(f"Order Token to {c.characters[o.id]['name']}")))
-        if na == "free_move" and not ctx.get("fmove"):
-            for p in PITS:
-                if p != ch.refuge:
-                    opts.append(Option(f"fmv.{p}", f"Free move to {DIR_NAME[p]} (Night Ability)"))
-        for k, it in enumerate(ch.items):
-            item = c.items[it]
-            if "night" in item.get("when", ()) and item.get("effect", "none") not in ("none", "holy_bomb"):
-                opts.append(Option(f"use.{k}", _trim(f"Use {item['name']} (free)")))
-        opts.append(Option("end", "Pass" if acts == 0 else "End activation"))
-        return opts[-25:] if len(opts) > 25 else opts
-
-    def _jerry_source(self, s: GameState, pit: str) -> str | None:
-        for cv in self.pit_caves(pit) + tuple(c for c in CAVES if c[0] != pit):
-            if "#" in s.night.boxes[cv]:
-                return cv
-        return None
-
-    def fire_spaces(self, s: GameState, ch: Character, rng_limit: int = 9) -> list[str]:
-        """Ring spaces this Character may target with a Fire Action now (rule (b) and Building)."""
-        nt = s.night
-        caves = list(self.pit_caves(ch.refuge))
-        if nt.forts.get(ch.refuge) == "belltower":
-            caves += list(BELLTOWER[ch.refuge])
-        out = []
-        for cave in caves:
-            for ring in (1, 2, 3):
-                sp = f"{cave}.{ring}"
-                if self._enemies_at(s, sp):
-                    if nt.obstacles.get(f"{cave}.1") == "building" and ring != 1:
-                        break
-                    out.append(sp)
-                    break
-        return out
-
-    def _enemies_at(self, s: GameState, sp: str) -> bool:
-        c = _content(s)
-        if any(s.night.rings[sp].get(t, 0) for t in c.infected):
-            return True
-        return any(b and b.pos == sp for b in s.boss_area)
-
-    def _infected_at(self, s: GameState, sp: str) -> bool:
-        c = _content(s)
-        return any(s.night.rings[sp].get(t, 0) for t in c.infected)
-
-    def hit_options(self, s: GameState) -> list[Option]:
-        """Targets for the next Hit of the action in progress."""
-        c = _content(s)
-        h = s.ctx["hit"]
-        opts = []
-        if h["mode"] == "fire":
-            for sp in h["spaces"]:
-                if int(sp[3]) > h["range"] or not self._enemies_at(s, sp):
-                    continue
-                if h["explosive"]:
-                    opts.append(Option(sp, _trim(f"{sp[:2]} Ring {'I' * int(sp[3])}: everything there "
-                                                 f"({self._space_desc(s, sp)})")))
-                    continue
-                opts += self._single_targets(s, sp, shield=True)
-        else:
-            for sp in h["spaces"]:
-                if sp.endswith(".b"):
-                    cave = sp[:2]
-                    seen = set()
-                    for x in s.night.boxes[cave]:
-                        if x and x != "#" and x not in seen:
-                            seen.add(x)
-                            if x.startswith("@"):
-                                b = s.boss_area[int(x[1:])]
-                                opts.append(Option(f"{cave}.b.{x}", _trim(
-                                    f"{c.bosses[b.boss]['name']} in the {cave} boxes ({b.wounds}/"
-                                    f"{c.bosses[b.boss]['life']} Wounds)")))
-                            else:
-                                opts.append(Option(f"{cave}.b.{x}", f"{c.infected[x]['name']} in a {cave} box"))
-                else:
-                    opts += self._single_targets(s, sp, shield=True)
-        opts.append(Option("waste", "Waste this Hit"))
-        return opts[-25:] if len(opts) > 25 else opts
-
-    def _single_targets(self, s: GameState, sp: str, shield: bool) -> list[Option]:
-        c = _content(s)
-        opts = []
-        ring = f"Ring {'I' * int(sp[3])}"
-        for t in c.infected_order:
-            if s.night.rings[sp].get(t, 0):
-                hurt = s.night.focus.get(f"{sp}.{t}")
-                extra = f", one has {max(hurt)} Wound" if hurt else ""
-                opts.append(Option(f"{sp}.{t}", _trim(f"{c.infected[t]['name']} in {sp[:2]} {ring}{extra}")))
-        shielded = shield and self._infected_at(s, sp)
-        for k, b in enumerate(s.boss_area):
-            if b and b.pos == sp and not shielded:
-                bd = c.bosses[b.boss]
-                opts.append(Option(f"{sp}.@{k}", _trim(f"{bd['name']} in {sp[:2]} {ring} "
-                                                       f"({b.wounds}/{bd['life']} Wounds)")))
-        return opts
-
-    def _space_desc(self, s: GameState, sp: str) -> str:
-        c = _content(s)
-        parts = [f"{n} {c.infected[t]['name']}" for t, n in s.night.rings[sp].items() if n and t in c.infected]
-        parts += [c.bosses[b.boss]["name"] for b in s.boss_area if b and b.pos == sp]
-        return ", ".join(parts)
-
-    def assault_targets(self, s: GameState, ch: Character, dawn: bool) -> list[str]:
-        """Spaces holding legal Assault targets: this Pit's boxes (Night), the exit Pit (Dawn)."""
-        nt = s.night
-        if not dawn:
-            return [f"{cv}.b" for cv in self.pit_caves(ch.refuge)
-                    if any(x and x != "#" for x in nt.boxes[cv])]
-        hr = self._hr(s)
-        caves = CAVES if hr["dawn_assault_scope"] == "anywhere" else self.pit_caves(nt.dawn_pit)
-        out = []
-        for cv in caves:
-            if any(x and x != "#" for x in nt.boxes[cv]):
-                out.append(f"{cv}.b")
-            for ring in (1, 2, 3):
-                if self._enemies_at(s, f"{cv}.{ring}"):
-                    out.append(f"{cv}.{ring}")
-        return out
-
-    def _h_act(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        ch = self._ch(s, ask["char"])
-        ctx = s.ctx
-        pick = picks[0]
-        name = self._name(g, ch.id)
-        kind, _, arg = pick.partition(".")
-        if kind == "end":
-            if ctx.get("acts", 0) == 0:
-                g.say("act", f"{name} passes.")
-            self._next_char(g)
-            return
-        if kind == "heal":
-            tgt = self._ch(s, arg)
-            ctx["heal"] = True
-            g.say("ability", f"{name} soothes {self._name(g, tgt.id)}.")
-            self._stress(g, tgt, -1, "Night Ability")
-            if tgt.paranoia:
-                tgt.paranoia = False
-                s.storage["P"] = s.storage.get("P", 0) + 1
-            self._after_free(g, ch)
-            return
-        if kind == "order":
-            ctx["orders"] = ctx.get("orders", 0) + 1
-            self._ch(s, arg).order_token = True
-            g.say("ability", f"{name} gives an Order Token to {self._name(g, arg)}.")
-            self._after_free(g, ch)
-            return
-        if kind == "use":
-            self._use_item(g, ch, int(arg))
-            if not s.over:
-                self._after_free(g, ch)
-            return
-        if kind == "fmv":
-            ctx["fmove"] = True
-            ch.refuge = arg
-            g.say("act", f"{name} slips to the {DIR_NAME[arg]} space (free).")
-            self._after_free(g, ch)
-            return
-        # a real Action
-        if ctx.get("acts", 0) >= 1:
-            if ch.paranoia:
-                raise IllegalAction(f"{name} has Paranoia and cannot take a second Action.")
-            if ch.order_token:
-                ch.order_token = False
-            else:
-                self._stress(g, ch, 1, "second Action")
-                if s.over or ch.incapacitated:
-                    self._next_char(g)
-                    return
-        ctx["acts"] = ctx.get("acts", 0) + 1
-        if kind == "mv":
-            ch.refuge = arg
-            g.say("act", f"{name} moves to the {DIR_NAME[arg]} space.")
-            self._after_action(g, ch)
-        elif kind == "surv":
-            b = s.boss_area[int(arg)]
-            s.storage["S"] -= 1
-            b.survivor, b.survivor_hour = True, s.night.hour
-            g.say("act", f"{name} throws a Survivor to the {c.bosses[b.boss]['name']}, who is busy until "
-                  "the next Hour.", boss=b.boss)
-            self._after_action(g, ch)
-        elif kind in ("fire", "fireJ"):
-            wd = dict(self._weapons(s, ch, "fire"))[arg]
-            explosive = bool(wd.get("explosive"))
-            if kind == "fireJ":
-                src = self._jerry_source(s, ch.refuge)
-                if src:
-                    box = s.night.boxes[src]
-                    box[box.index("#")] = ""
-                    s.supply["#"] = s.supply.get("#", 0) + 1
-                    explosive = True
-                    g.say("act", f"{name} sacrifices a Barricade ({src}) to the Jerrycans.")
-            g.say("act", f"{name} fires the {wd['name']}.", character=ch.id)
-            if self.enemies_in_boxes(s, ch.refuge):
-                self._stress(g, ch, 1, "firing with enemies at the Barricades")
-                if s.over or ch.incapacitated:
-                    self._next_char(g)
-                    return
-            ctx["hit"] = {"mode": "fire", "char": ch.id, "hits": [wd["wounds"]] * wd["hits"],
-                          "explosive": explosive, "range": wd["range"], "spaces": self.fire_spaces(s, ch),
-                          "killed": [], "dawn": False}
-            self._ask(g, "hit", char=ch.id)
-        elif kind == "asl":
-            wd = dict(self._weapons(s, ch, "assault"))[arg]
-            hits = list(wd["assault"])
-            if c.characters[ch.id]["night_ability"] == "brute" and ch.id not in ctx.setdefault("flags", []):
-                ctx["flags"].append(ch.id)
-                hits[0] += 1
-            g.say("act", f"{name} assaults ({wd['name']}).", character=ch.id)
-            ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": hits, "explosive": False, "range": 9,
-                          "spaces": self.assault_targets(s, ch, dawn=False), "killed": [], "dawn": False}
-            self._ask(g, "hit", char=ch.id)
-        else:
-            raise IllegalAction("Unknown action.")
-
-    def _after_free(self, g: G, ch: Character) -> None:
-        """After something that is not an Action: the same Character goes on (or is done)."""
-        if ch.incapacitated or [o.id for o in self.act_options(g.s, ch.id)] == ["end"]:
-            self._next_char(g)
-        else:
-            self._ask(g, "act", char=ch.id)
-
-    def _after_action(self, g: G, ch: Character) -> None:
-        s = g.s
-        if s.over:
-            return
-        if s.phase == "dawn":
-            s.night.focus = {}
-            s.ctx["i"] += 1
-            return
-        if ch.incapacitated or [o.id for o in self.act_options(s, ch.id)] == ["end"]:
-            self._next_char(g)
-            return
-        self._ask(g, "act", char=ch.id)
-
-    def _h_hit(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        h = s.ctx["hit"]
-        ch = self._ch(s, h["char"])
-        w = h["hits"].pop(0)
-        pick = picks[0]
-        if pick != "waste":
-            if h["mode"] == "fire" and h["explosive"]:
-                self._explode(g, ch, pick, w)
-            else:
-                sp, _, code = pick.rpartition(".")
-                self._wound(g, ch, sp, code, w)
-        if s.over:
-            return
-        if h["hits"] and len(self.hit_options(s)) > 1:
-            self._ask(g, "hit", char=ch.id)
-            return
-        self._finish_hits(g, ch)
-
-    def _finish_hits(self, g: G, ch: Character) -> None:
-        s = g.s
-        h = s.ctx.pop("hit")
-        if h["killed"]:
-            self._drop(g, ch, h["killed"])
-            return
-        self._after_action(g, ch)
-
-    def _explode(self, g: G, ch: Character, sp: str, w: int) -> None:
-        s, c = g.s, g.c
-        for t in c.infected_order:
-            n = s.night.rings[sp].get(t, 0)
-            if not n:
-                continue
-            life = c.infected[t]["life"]
-            key = f"{sp}.{t}"
-            hurt = list(s.night.focus.get(key, []))[:n]
-            fresh = n - len(hurt)
-            after = [x + w for x in hurt] + [w] * fresh      # every cube in the space takes the Wounds once
-            dead = sum(1 for x in after if x >= life)
-            alive = [x for x in after if x < life]
-            for _ in range(dead):
-                self._kill_infected(g, ch, sp, t)
-            if alive:
-                s.night.focus[key] = alive
-            else:
-                s.night.focus.pop(key, None)
-        for k, b in enumerate(s.boss_area):
-            if b and b.pos == sp:
-                self._wound(g, ch, sp, f"@{k}", w, quiet=True)
-        g.say("hit", f"Explosion in {sp[:2]} Ring {'I' * int(sp[3])}: {w} Wound{'s' if w > 1 else ''} to each.",
-              space=sp)
-
-    def _wound(self, g: G, ch: Character, sp: str, code: str, w: int, quiet: bool = False) -> None:
-        """One Hit of w Wounds on one target (an Infected type in a space, or a Boss "@slot")."""
-        s, c = g.s, g.c
-        nt = s.night
-        if code.startswith("@"):
-            k = int(code[1:])
-            b = s.boss_area[k]
-            if b is None:
-                return
-            bd = c.bosses[b.boss]
-            b.wounds += w
-            add = min(w, s.supply.get("W", 0))
-            s.supply["W"] = s.supply.get("W", 0) - add
-            b.cubes += add
-            if not quiet:
-                g.say("hit", f"The {bd['name']} takes {w} Wound{'s' if w > 1 else ''} ({b.wounds}/{bd['life']}).",
-                      boss=b.boss)
-            if b.wounds >= bd["life"]:
-                self._kill_boss(g, k)
-            return
-        life = c.infected[code]["life"]
-        key = f"{sp}.{code}"
-        hurt = nt.focus.get(key, [])
-        if sp.endswith(".b"):
-            present = nt.boxes[sp[:2]].count(code)
-        else:
-            present = nt.rings[sp].get(code, 0)
-        if present <= 0:
-            return
-        if hurt:
-            j = hurt.index(max(hurt))
-            total = hurt[j] + w
-            if total >= life:
-                hurt.pop(j)
-                self._kill_infected(g, ch, sp, code)
-            else:
-                hurt[j] = total
-                self._wounded(g, ch, sp, code, total, life, quiet)
-        elif w >= life:
-            self._kill_infected(g, ch, sp, code)
-        else:
-            hurt.append(w)
-            self._wounded(g, ch, sp, code, w, life, quiet)
-        if hurt:
-            nt.focus[key] = hurt
-        else:
-            nt.focus.pop(key, None)
-
-    def _wounded(self, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
-        """A Hit that wounds an Infected without killing it is said too, so the table sees it land."""
-        if not quiet:
-            g.say("wound", f"{self._name(g, ch.id)} wounds a {g.c.infected[code]['name']} ({sp[:2]}): "
-                           f"{wounds}/{life} Wounds.", character=ch.id, infected=code, space=sp, wounds=wounds,
-                  life=life)
-
-    def _kill_infected(self, g: G, ch: Character, sp: str, code: str) -> None:
-        s, c = g.s, g.c
-        nt = s.night
-        if sp.endswith(".b"):
-            box = nt.boxes[sp[:2]]
-            box[box.index(code)] = ""
-        else:
-            nt.rings[sp][code] -= 1
-        g.say("kill", f"{self._name(g, ch.id)} kills a {c.infected[code]['name']} ({sp[:2]}).",
-              character=ch.id, infected=code, space=sp)
-        if nt.forts.get(sp[0]) == "altar":
-            s.abyss[code] = s.abyss.get(code, 0) + 1
-        else:
-            s.ctx["hit"]["killed"].append(code)
-
-    def _kill_boss(self, g: G, k: int) -> None:
-        s, c = g.s, g.c
-        nt = s.night
-        b = s.boss_area[k]
-        for cv in CAVES:
-            nt.boxes[cv] = ["" if x == f"@{k}" else x for x in nt.boxes[cv]]
-        s.supply["W"] = s.supply.get("W", 0) + b.cubes
-        if b.survivor:
-            s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-        s.boss_area[k] = None
-        s.boss_deck.append(b.boss)
-        s.rng.shuffle(s.boss_deck)
-        g.say("boss_killed", f"The {c.bosses[b.boss]['name']} is destroyed!", boss=b.boss)
-        if self._active(s):
-            self._ask(g, "reward")
-
-    def _h_reward(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        if picks[0] == "item":
-            ch = self._random_char(g)
-            if ch:
-                self._draw_item(g, ch.id, ch.id)
-        else:
-            tgt = self._ch(s, picks[0][5:])
-            g.say("reward", f"Reward: {self._name(g, tgt.id)} recovers.")
-            self._stress(g, tgt, -2, "Boss reward")
-            if tgt.paranoia:
-                tgt.paranoia = False
-                s.storage["P"] = s.storage.get("P", 0) + 1
-
-    # ----------------------------------------------------------------- the Pile of Corpses
-    def _drop(self, g: G, ch: Character, killed: list[str]) -> None:
-        s = g.s
-        mode = g.hr["pile_mode"]
-        n = len(killed)
-        for code in killed:
-            s.pile[code] = s.pile.get(code, 0) + 1
-        s.night.pile_killed += n
-        if mode == "off":
-            self._after_action(g, ch)
-            return
-        if mode == "honour":
-            s.ctx["drop"] = {"char": ch.id, "n": n}
-            self._ask(g, "pile_honour", char=ch.id, n=n)
-            return
-        if mode == "reaction":
-            s.ctx["drop"] = {"char": ch.id, "n": n}
-            self._ask(g, "pile_react", char=ch.id, n=n)
-            return
-        self._spill_roll(g, ch, n, 1.0)
-
-    def spill_chance(self, n: int, pile: int, factor: float = 1.0) -> float:
-        return min(0.6, (0.02 * n + 0.006 * pile) * factor)
-
-    def _spill_roll(self, g: G, ch: Character, n: int, factor: float) -> None:
-        s = g.s
-        pile = sum(s.pile.values()) - n
-        if s.rng.random() < self.spill_chance(n, pile, factor):
-            trials = max(0, n + pile // 10 - 1)
-            fallen = 1 + sum(1 for _ in range(trials) if s.rng.random() < 0.25)
-            self._spill(g, ch, min(fallen, n + pile))
-        else:
-            g.say("pile", f"{n} cube{'s' if n > 1 else ''} land safely on the Pile of Corpses.", n=n)
-            self._after_action(g, ch)
-
-    def _h_pile_honour(self, g: G, ask: dict, picks: tuple) -> None:
-        ch = self._ch(g.s, ask["char"])
-        g.s.ctx.pop("drop", None)
-        if picks[0] == "clean":
-            g.say("pile", "A clean drop on the Pile of Corpses.")
-            self._after_action(g, ch)
-        else:
-            self._spill(g, ch, int(picks[0][1:]))
-
-    # Reaction mode: (limit in ms, factor on the spill chance, how the hand is described); slower = 2.0.
-    REACTION_WINDOWS = ((3000, 0.5, "a quick hand"), (15000, 1.0, "a steady hand"))
-
-    def reaction_factor(self, ms: int) -> tuple[float, str]:
-        if ms < 0:
-            return 1.0, "an untimed hand"
-        for limit, factor, words in self.REACTION_WINDOWS:
-            if ms <= limit:
-                return factor, words
-        return 2.0, "a late, shaky hand"
-
-    def _h_pile_react(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        if not ask.get("timing"):
-            # "Drop!" was pressed: the same decision (same prompt id, so a host does not post it
-            # again) now waits for its timing, which the host answers with PileTiming at once.
-            # Any other driver (or a host that lost the timing) answers "untimed".
-            s.seq -= 1
-            s.ask = {**ask, "timing": True}
-            return
-        ch = self._ch(s, ask["char"])
-        s.ctx.pop("drop", None)
-        self._spill_roll(g, ch, ask["n"], 1.0)
-
-    def _pile_timing(self, g: G, action: PileTiming, actor: Actor) -> None:
-        s = g.s
-        ask = s.ask
-        if not (ask.get("kind") == "pile_react" and ask.get("timing")):
-            raise IllegalAction("No drop on the Pile of Corpses is waiting for its timing.")
-        if not actor.may_act_for(self.owner(s, ask["char"])):
-            raise NotYourTurn("That drop is not yours.")
-        s.ask = {}
-        s.seq += 1
-        s.ctx.pop("drop", None)
-        ch = self._ch(s, ask["char"])
-        factor, words = self.reaction_factor(int(action.ms))
-        timing = f" ({action.ms / 1000:.1f} s)" if action.ms >= 0 else ""
-        g.say("pile_timing", f"{self._name(g, ch.id)} drops with {words}{timing}.", ms=int(action.ms), factor=factor)
-        self._spill_roll(g, ch, ask["n"], factor)
-
-    def _spill(self, g: G, ch: Character, fallen: int) -> None:
-        s, c = g.s, g.c
-        fallen = min(fallen, sum(s.pile.values()))
-        cubes: dict[str, int] = {}
-        for _ in range(fallen):
-            total = sum(s.pile.values())
-            x = s.rng.below(total)
-            for code in sorted(s.pile):
-                if x < s.pile[code]:
-                    s.pile[code] -= 1
-                    cubes[code] = cubes.get(code, 0) + 1
-                    break
-                x -= s.pile[code]
-        s.night.pile_killed -= fallen
-        g.say("spill", f"Cubes tumble off the Pile of Corpses: {fallen} fall back into the fight!", fallen=fallen)
-        pit = ch.refuge or (s.night.dawn_pit or "N")
-        if ch.stress >= c.terror_from:
-            if not g.hr["terror_spill_everyone_once"]:
-                self._stress(g, ch, 1, "spill")
-            for o in self._active(s):
-                self._stress(g, o, 1, "Terror spill")
-        else:
-            self._stress(g, ch, 1, "spill")
-        sc = c.scenarios[s.scenario]
-        for cv in self.pit_caves(pit):
-            for _ in range(sc.get("spill_adds", 0)):
-                code = self._draw_cube(g)
-                if code and code != "P":
-                    sp = s.night.rings[f"{cv}.3"]
-                    sp[code] = sp.get(code, 0) + 1
-                elif code == "P":
-                    s.abyss["P"] += 1
-        if s.over:
-            ring = s.night.rings[f"{pit}1.3"]
-            for code, n in cubes.items():
-                ring[code] = ring.get(code, 0) + n
-            return
-        s.ctx["spill"] = {"char": ch.id, "cubes": cubes, "pit": pit}
-        if len(cubes) == 0:
-            s.ctx.pop("spill")
-            self._after_action(g, ch)
-        else:
-            self._ask(g, "spill_split", char=ch.id)
-
-    def spill_choices(self, s: GameState) -> list[int]:
-        n = sum(s.ctx["spill"]["cubes"].values())
-        return list(range(n + 1))[:25]
-
-    def _h_spill_split(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        sp = s.ctx.pop("spill")
-        ch = self._ch(s, sp["char"])
-        k = int(picks[0][1:])
-        a, b = self.pit_caves(sp["pit"])
-        seq = [t for t in sorted(sp["cubes"], key=lambda t: c.strength_order.index(t) if t in c.strength_order else 9)
-               for _ in range(sp["cubes"][t])]
-        for j, t in enumerate(seq):
-            cave = a if j < k else b
-            ring = s.night.rings[f"{cave}.3"]
-            ring[t] = ring.get(t, 0) + 1
-        g.say("spill", f"The fallen cubes return: {min(k, len(seq))} to {a}, {max(0, len(seq) - k)} to {b} "
-              "(Ring III).")
-        self._after_action(g, ch)
-
-    # ----------------------------------------------------------------- attacks
-    def _attackers(self, g: G, pit: str | None) -> list[dict]:
-        """Night: everything in Ring I and the boxes. Dawn (pit given): everything in that Pit."""
-        s, c = g.s, g.c
-        nt = s.night
-        out = []
-        caves = CAVES if pit is None else self.pit_caves(pit)
-        rings = (1,) if pit is None else (1, 2, 3)
-        for cv in caves:
-            seen_boss = set()
-            for x in nt.boxes[cv]:
-                if x.startswith("@"):
-                    k = int(x[1:])
-                    if k not in seen_boss:
-                        seen_boss.add(k)
-                        out.append(self._boss_attacker(s, k, cv, True))
-                elif x and x != "#":
-                    out.append({"cave": cv, "box": True, "code": x, "atk": c.infected[x]["attack"],
-                                "boss": False, "rank": c.strength_order.index(x)})
-            for ring in rings:
-                sp = f"{cv}.{ring}"
-                for k, b in enumerate(s.boss_area):
-                    if b and b.pos == sp:
-                        out.append(self._boss_attacker(s, k, cv, False))
-                for t in c.strength_order:
-                    for _ in range(nt.rings[sp].get(t, 0)):
-                        out.append({"cave": cv, "box": False, "code": t, "atk": c.infected[t]["attack"],
-                                    "boss": False, "rank": c.strength_order.index(t)})
-        out = [a for a in out if a is not None]
-        # "The stronger comes first" (L408-410): every Boss before any Infected, then the higher Attack;
-        # ties by Boss Area slot / Basic Infected Area order (Vermin last), then by Cave.
-        out.sort(key=lambda a: (0 if a["boss"] else 1, -a["atk"], a["rank"], CAVES.index(a["cave"])))
-        return out
-
-    def _boss_attacker(self, s: GameState, k: int, cv: str, box: bool) -> dict | None:
-        c = _content(s)
-        b = s.boss_area[k]
-        if b.survivor:
-            return None
-        atk = c.bosses[b.boss]["attack"]
-        power, val = self._boss_power(s, b)
-        if power == "fury" and box:
-            atk += val
-        return {"cave": cv, "box": box, "code": f"@{k}", "atk": atk, "boss": True, "rank": k}
-
-    def attack_targets(self, s: GameState, a: dict) -> list[Character]:
-        active = self._active(s)
-        here = [ch for ch in active if ch.refuge == a["cave"][0]]
-        return here or active
-
-    def _attacker_name(self, g: G, a: dict) -> str:
-        if a["boss"]:
-            b = g.s.boss_area[int(a["code"][1:])]
-            return f"the {g.c.bosses[b.boss]['name']}" if b else "a Boss"
-        return f"a {g.c.infected[a['code']]['name']}"
-
-    def _t_n_attack(self, g: G) -> None:
-        self._attack_loop(g, after="n_time")
-
-    def _attack_loop(self, g: G, after: str) -> None:
-        s = g.s
-        ctx = s.ctx
-        nt = s.night
-        while ctx["k"] < len(ctx["list"]) and not s.over:
-            a = ctx["list"][ctx["k"]]
-            if a["boss"] and s.boss_area[int(a["code"][1:])] is None:
-                ctx["k"] += 1
-                continue
-            who = self._attacker_name(g, a)
-            if s.uncancellable:
-                targets = self.attack_targets(s, a)
-                if targets:
-                    s.uncancellable = False
-                    tgt = min(targets, key=lambda t: (t.stress, t.order))
-                    g.say("attack", f"{_cap(who)} cannot be stopped!")
-                    self._hit_char(g, a, tgt)
-                ctx["k"] += 1
-                continue
-            if not a["box"] and "#" in nt.boxes[a["cave"]]:
-                box = nt.boxes[a["cave"]]
-                box[box.index("#")] = ""
-                s.supply["#"] = s.supply.get("#", 0) + 1
-                g.say("attack", f"{_cap(who)} smashes a Barricade in {a['cave']}.", cave=a["cave"])
-                ctx["k"] += 1
-                continue
-            if not a["box"] and nt.forts.get(a["cave"][0]) == "alley":
-                ctx["k"] += 1
-                continue
-            targets = self.attack_targets(s, a)
-            if not targets:
-                ctx["k"] += 1
-                continue
-            cancel = s.storage.get("S", 0) > 0 or any(t.items for t in targets)
-            if ctx.get("auto") or (len(targets) == 1 and not cancel):
-                tgt = min(targets, key=lambda t: (t.stress, t.order)) if ctx.get("auto") else targets[0]
-                self._hit_char(g, a, tgt)
-                ctx["k"] += 1
-                continue
-            self._ask(g, "attack")
-            return
-        if s.over:
-            return
-        s.stage = after
-        if after == "n_time":
-            s.ctx = {}
-
-    def _hit_char(self, g: G, a: dict, ch: Character) -> None:
-        s = g.s
-        who = self._attacker_name(g, a)
-        g.say("attack", f"{_cap(who)} ({a['cave']}) attacks {self._name(g, ch.id)}.", cave=a["cave"],
-              target=ch.id, attack=a["atk"])
-        self._stress(g, ch, a["atk"], "")
-        if s.night.finale and s.night.hull > 0:
-            s.night.hull -= 1
-            g.say("finale", f"The Boat is damaged ({s.night.hull} Boat Tokens left).")
-
-    def _h_attack(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ctx = s.ctx
-        a = ctx["list"][ctx["k"]]
-        pick = picks[0]
-        who = self._attacker_name(g, a)
-        if pick == "auto":
-            ctx["auto"] = True
-            return
-        if pick == "surv":
-            s.storage["S"] -= 1
-            s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-            g.say("attack", f"A Survivor is sacrificed to stop {who}.")
-        elif pick.startswith("x."):
-            self._ask(g, "discard", char=pick[2:])
-            return
-        else:
-            self._hit_char(g, a, self._ch(s, pick[2:]))
-        ctx["k"] += 1
-
-    def _h_discard(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        ch = self._ch(s, ask["char"])
-        if picks[0] == "back":
-            return
-        item = ch.items.pop(int(picks[0][1:]))
-        g.say("attack", f"{self._name(g, ch.id)} throws away the {c.items[item]['name']} to escape the attack.",
-              item=item, character=ch.id)
-        s.ctx["k"] += 1
-
-    def _t_n_time(self, g: G) -> None:
-        s = g.s
-        h = s.night.hour
-        if h >= self.night_hours(s):
-            self._start_dawn(g)
-        else:
-            self._start_hour(g, h + 1)
-
-    # ================================================================= Dawn (§4.9)
-    def _start_dawn(self, g: G) -> None:
-        s, c = g.s, g.c
-        s.phase, s.clock = "dawn", "dawn"
-        s.hour = self.night_hours(s) + 1
-        s.night.hour = s.hour
-        for ch in s.characters:
-            ch.order_token = False
-        g.say("dawn", "Dawn: the Group must fight its way out.")
-        dirs = sorted(c.alleys[s.group_at])
-        if not dirs:
-            s.night.dawn_pit = "N"
-            s.stage, s.ctx = "d_assault", {"i": 0}
-            return
-        s.stage, s.ctx = "d_exit", {}
-        self._ask(g, "dawn_exit")
-
-    def _t_d_exit(self, g: G) -> None:
-        self._ask(g, "dawn_exit")
-
-    def _h_dawn_exit(self, g: G, ask: dict, picks: tuple) -> None:
-        s, c = g.s, g.c
-        d = picks[0]
-        s.night.dawn_pit = d
-        s.forced_dir = d
-        dest = c.alleys[s.group_at][d][0]
-        g.say("dawn", f"The Group will break out {DIR_NAME[d]}, towards {self._loc_name(g, dest)}.", pit=d)
-        s.stage, s.ctx = "d_assault", {"i": 0}
-
-    def _t_d_assault(self, g: G) -> None:
-        s = g.s
-        i = s.ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        s.ctx["i"] = i
-        if i >= len(s.characters):
-            s.night.focus = {}
-            s.stage = "d_attack"
-            s.ctx = {"list": self._attackers(g, s.night.dawn_pit), "k": 0, "auto": False}
-            return
-        ch = s.characters[i]
-        if not self.assault_targets(s, ch, dawn=True):
-            s.ctx["i"] += 1
-            return
-        self._ask(g, "dawn_asl", char=ch.id)
-
-    def _h_dawn_asl(self, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        ch = self._ch(s, ask["char"])
-        if picks[0] == "pass":
-            s.ctx["i"] += 1
-            return
-        wd = dict(self._weapons(s, ch, "assault"))[picks[0][4:]]
-        g.say("act", f"{self._name(g, ch.id)} assaults at Dawn ({wd['name']}).", character=ch.id)
-        s.ctx["hit"] = {"mode": "assault", "char": ch.id, "hits": list(wd["assault"]), "explosive": False,
-                        "range": 9, "spaces": self.assault_targets(s, ch, dawn=True), "killed": [], "dawn": True}
-        self._ask(g, "hit", char=ch.id)
-
-    def _t_d_attack(self, g: G) -> None:
-        self._attack_loop(g, after="d_cleanup")
-
-    def _t_d_cleanup(self, g: G) -> None:
-        s, c = g.s, g.c
-        nt = s.night
-        sc = c.scenarios[s.scenario]
-        # Finale and scenario results are judged before the board is cleared.
-        verdict = None
-        if nt.finale:
-            verdict = self._finale_verdict(g)
-        elif sc["kind"] == "night_only" or "victory" in sc:
-            vic = sc.get("victory", {})
-            if sc["kind"] == "night_only" or vic.get("night") == s.ticket:
-                pile = sum(s.pile.values())
-                need = vic.get("pile_at_dawn")
-                if "pile_at_dawn_per_character" in vic:
-                    need = vic["pile_at_dawn_per_character"] * len(s.characters)
-                if not self._active(s):
-                    verdict = ("loss", "No Character survived the Night.")
-                elif need is not None:
-                    verdict = ("win", f"The Pile of Corpses holds {pile} (needed {need}).") if pile >= need else \
-                        ("loss", f"The Pile of Corpses holds only {pile} (needed {need}).")
-                else:
-                    verdict = ("win", "The Group survived until Dawn.")
-        # cleanup
-        rescued = lost = 0
-        for sp in SPACES:
-            cv = sp[:2]
-            for code, n in nt.rings[sp].items():
-                if not n:
-                    continue
-                if code == "S":
-                    busy = any(self._enemies_at(s, f"{cv}.{r}") for r in (1, 2, 3)) or (
-                        g.hr["survivor_rescue_counts_boxes"] and any(x and x != "#" for x in nt.boxes[cv]))
-                    if busy:
-                        lost += n
-                        s.gamebox["S"] = s.gamebox.get("S", 0) + n
-                    else:
-                        rescued += n
-                        s.storage["S"] += n
-                else:
-                    s.abyss[code] = s.abyss.get(code, 0) + n
-        for cv in CAVES:
-            for x in nt.boxes[cv]:
-                if x == "#":
-                    s.storage["#"] += 1
-                elif x and not x.startswith("@"):
-                    s.abyss[x] = s.abyss.get(x, 0) + 1
-            nt.boxes[cv] = ["", "", ""]
-        for code, n in s.pile.items():
-            s.abyss[code] = s.abyss.get(code, 0) + n
-        s.pile = {}
-        if rescued or lost:
-            g.say("survivors", f"Survivors: {rescued} rescued, {lost} lost.", rescued=rescued, lost=lost)
-        for b in s.boss_area:
-            if b:
-                b.pos = ""
-                if b.survivor:
-                    b.survivor = False
-                    s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-                if not g.hr["boss_wounds_persist"]:
-                    s.supply["W"] += b.cubes
-                    b.cubes = b.wounds = 0
-        for ch in s.characters:
-            if ch.paranoia:
-                ch.paranoia = False
-                s.abyss["P"] = s.abyss.get("P", 0) + 1
-            ch.refuge = ""
-            ch.order_token = False
-        s.abyss["P"] = s.abyss.get("P", 0) + s.storage.get("P", 0)
-        s.storage["P"] = 0
-        s.tiles = list(range(len(c.tiles)))
-        s.rng.shuffle(s.tiles)
-        s.fort_tiles = [t for t, v in c.terrains.items() if v["kind"] == "fortification"]
-        s.rng.shuffle(s.fort_tiles)
-        s.night = None
-        if verdict:
-            self._end(g, *verdict)
-            return
-        if s.ticket >= self._last_ticket(s) or sc["kind"] == "night_only":
-            self._end(g, "loss", "The Leviathan rises: no Finale was completed.")
-            return
-        s.ticket += 1
-        self._start_day(g, first=False)
-
-    def _finale_verdict(self, g: G) -> tuple[str, str]:
-        """Judge an engaged Finale at Dawn from its data: every `win` condition must hold."""
-        s, c = g.s, g.c
-        nt = s.night
-        f = c.finales[nt.finale]
-        for cond in f.get("win", ["active"]):
-            if cond == "active" and not self._active(s):
-                return ("loss", f"The {f['name']} Finale failed: nobody is left.")
-            if cond == "hull" and nt.hull <= 0:
-                return ("loss", f"The {f['name']} Finale failed: the Boat sank under the Infected.")
-            if cond == "bearer_safe":
-                item = self._finale_item(f)
-                bearer = next((ch for ch in self._active(s) if item in ch.items), None)
-                if bearer is None:
-                    return ("loss", f"The {f['name']} Finale failed: nobody can use the "
-                            f"{c.items.get(item, {}).get('name', item)}.")
-                if self.enemies_in_boxes(s, bearer.refuge or nt.dawn_pit):
-                    return ("loss", f"The {f['name']} Finale failed: its bearer was overrun.")
-        return ("win", f.get("text") or f"The {f['name']} Finale succeeds.")
-
-    # ================================================================= Battle Focus penalty
-    def _focus_penalty(self, g: G) -> None:
-        s = g.s
-        if s.phase not in ("night", "dawn") or not s.night:
-            raise IllegalAction("The Battle Focus penalty only applies at Night.")
-        if not g.hr["battle_focus"]:
-            raise IllegalAction("Battle Focus is not in use in this game.")
-        cave = self._draw_nm(g)["cave"]
-        if cave == "choice":
-            cave = s.rng.choice(CAVES)
-        n = 0
-        for _ in range(3):
-            code = self._draw_cube(g)
-            if code is None:
-                break
-            n += 1
-            if code == "P":
-                s.storage["P"] = s.storage.get("P", 0) + 1
-                self._paranoia(g, cave[0], auto=True)
-            else:
-                sp = s.night.rings[f"{cave}.3"]
-                sp[code] = sp.get(code, 0) + 1
-        g.say("battle_focus", f"Battle Focus broken: {n} cubes crawl into {cave}.", cave=cave)
-
     # ================================================================= public helpers (tests, tools)
     def movement(self, state: GameState) -> list[Event]:
         """Run the Infected and Boss Movement step on a Night state (mutates it)."""
@@ -2337,32 +408,6 @@ class CarnivalZombie(Engine[GameState]):
             half = 1
         return (state.ticket, half, pos + state.hour)
 
-    # ================================================================= the traitor (Just a Matter of Time)
-    def _sabotage(self, g: G, action: Sabotage, actor: Actor) -> None:
-        s = g.s
-        if not s.traitor or actor.id != s.traitor:
-            raise NotYourTurn("Only the traitor can do that.")
-        if s.phase not in ("sunset", "night") or s.stage in ("d_exit", "d_assault", "d_attack", "d_cleanup"):
-            raise IllegalAction("Sabotage is only possible between Sunset and the last Night Hour.")
-        if s.sabotage_night == s.ticket:
-            raise IllegalAction("You have already sabotaged this Night.")
-        if action.cave not in CAVES:
-            raise IllegalAction("Choose a Cave: N1, N2, E1, E2, S1, S2, W1 or W2.")
-        s.sabotage, s.sabotage_night = action.cave, s.ticket
-        g.say("secret", f"Sabotage set: 2 more cubes will crawl into {action.cave} at the next Entrance.",
-              audience=s.traitor, cave=action.cave)
-        g.say("secret", f"The traitor sabotages {action.cave}.", audience=GM, cave=action.cave)
-
-    def _unmask(self, g: G, actor: Actor) -> None:
-        s = g.s
-        if not s.traitor or actor.id != s.traitor:
-            raise NotYourTurn("Only the traitor can do that.")
-        if s.unmasked:
-            raise IllegalAction("You have already revealed yourself.")
-        s.unmasked, s.uncancellable = True, True
-        g.say("unmask", f"<@{s.traitor}> reveals themself as the traitor! The next attack cannot be stopped.",
-              player=s.traitor)
-
     # ================================================================= contract
     def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
         s = state
@@ -2380,11 +425,11 @@ class CarnivalZombie(Engine[GameState]):
             return g.ev
         if isinstance(action, FocusPenalty):
             if not (actor.gm or actor.id in s.seats):
-                raise NotYourTurn("Only a player at this table or a GM can apply the penalty.")
+                raise NotYourTurn("focus_players_only")
             self._focus_penalty(g)
             return g.ev
         if not isinstance(action, Choose):
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction("unknown_action")
         self.check_choice(s, action, actor)
         ask = s.ask
         s.ask = {}
@@ -2422,7 +467,7 @@ class CarnivalZombie(Engine[GameState]):
                 ch.order = placed.index(ch.id) + 1
             s.characters.sort(key=lambda ch: ch.order)
             s.ctx = {}
-            g.say("setup", "Activation Order: " + ", ".join(self._name(g, ch.id) for ch in s.characters) + ".")
+            g.say("order_set", names=[self._name(g, ch.id) for ch in s.characters])
             self._ask(g, "setup")
         else:
             self._ask(g, "order_pick")
@@ -2434,8 +479,10 @@ class CarnivalZombie(Engine[GameState]):
         s = g.s
         ch = self._ch(s, ask["char"])
         ch.controller = "" if picks[0] == "group" else s.seats[int(picks[0][1:])]
-        g.say("setup", f"{self._name(g, ch.id)} is now played by "
-              f"{'the Group' if not ch.controller else '<@' + ch.controller + '>'}.")
+        if ch.controller:
+            g.say("played_by", name=self._name(g, ch.id), player=ch.controller)
+        else:
+            g.say("played_by_group", name=self._name(g, ch.id))
         self._ask(g, "setup")
 
     # ---- prompts
@@ -2452,8 +499,3 @@ class CarnivalZombie(Engine[GameState]):
 
     def is_over(self, state: GameState) -> bool:
         return bool(state.over)
-
-
-ABILITY_LABEL = {"rally": "Rally (others -1 Stress)", "exploration": "Exploration (2 fewer Obstacles tonight)",
-                 "scavenge": "Scavenge (2 Nightmare cards, keep one)", "fortify": "Fortify (+4 Barricades)",
-                 "barter": "Barter (an Item for any Character)", "treatment": "Treatment (another: -3 Stress)"}

@@ -1,229 +1,258 @@
 """Turn the engine's single pending decision (`state.ask`) into a `Prompt` with its legal options.
 
-Prompt ids are `<kind><seq>` (seq = number of answered prompts), so a stale button never matches.
-Nothing in Carnival Zombie is secret (rulebook: no hidden information), so prompts are public;
-the one exception is the traitor of "Just a Matter of Time", who never gets a prompt of their own.
+Prompts speak data: `kind` + `args` (names as the pack spells them, players as ids), options with
+label kinds; the presenter words them (`prompts.<kind>`, `options.<kind>` in
+`i18n/<lang>.carnival_zombie.yaml`). Prompt ids are `prompt_id(kind, seq)` (seq = number of answered
+prompts), so a stale button never matches. Nothing in Carnival Zombie is secret (rulebook: no hidden
+information), so prompts are public; the one exception is the traitor of "Just a Matter of Time",
+who never gets a prompt of their own.
 """
 from __future__ import annotations
 
-from rules.common import Option, Prompt
+from collections.abc import Callable
+
+from rules.common import Option, Prompt, term
 
 from .state import CAVES, CLOCKWISE, PITS
 
-DIR_NAME = {"N": "North", "E": "East", "S": "South", "W": "West"}
+ROMAN = {1: "I", 2: "II", 3: "III"}
 
 
-def _t(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+def _dir(d: str) -> dict:
+    return term(f"dir_{d}")
 
 
 def build_prompt(eng, s, c, ask: dict) -> Prompt:
     kind = ask["kind"]
-    pid = f"{kind}-{s.seq}"
-    first = eng.first_player(s)
-    def cname(cid):
-        return (c.characters[cid]["name"])
-    who = first
-    text = ""
-    opts: list[Option] = []
-    multi = (1, 1)
-    if kind == "setup":
+    who = eng.first_player(s)
+    if "char" in ask and kind not in ("paranoia",):
+        who = eng.owner(s, ask["char"])
+    if kind in ("setup", "order_pick", "swap_char", "swap_to"):
         who = s.seats[0]
-        order = ", ".join(f"{ch.order}. {cname(ch.id)} ({'<@' + ch.controller + '>' if ch.controller else 'Group'})"
-                          for ch in s.characters)
-        text = _t(f"Ready? Activation Order: {order}", 1000)
-        opts = [Option("start", "Start the game"), Option("order", "Change the Activation Order")]
-        if len(s.seats) > 1 or any(not ch.controller for ch in s.characters):
-            opts.append(Option("swap", "Give a Character to another player"))
-    elif kind == "order_pick":
-        who = s.seats[0]
-        placed = s.ctx.get("placed", [])
-        text = f"Who takes Terror Track box {len(placed) + 1}?"
-        opts = [Option(ch.id, cname(ch.id)) for ch in s.characters if ch.id not in placed]
-    elif kind == "swap_char":
-        who = s.seats[0]
-        text = "Which Character changes hands?"
-        opts = [Option(ch.id, cname(ch.id)) for ch in s.characters]
-    elif kind == "swap_to":
-        who = s.seats[0]
-        text = f"Who plays {cname(ask['char'])}?"
-        opts = [Option(f"p{k}", f"<@{p}>") for k, p in enumerate(s.seats)] + [Option("group", "The Group")]
-    elif kind == "story":
-        who = eng.owner(s, ask["char"])
-        step = "III (a Boss card)" if ask["step"] == 2 else "II"
-        text = f"The Story so far: {cname(ask['char'])} (Stress {eng._ch(s, ask['char']).stress}). Hide, or keep looking?"
-        opts = [Option("hide", "Hide"), Option("keep", f"Keep looking (Step {step})")]
-    elif kind == "story_boss":
-        who = eng.owner(s, ask["char"])
-        text = f"{cname(ask['char'])}: draw an Item, or 1 Barricade to Storage?"
-        opts = [Option("item", "Draw an Item"), Option("barr", "+1 Barricade to Storage")]
-    elif kind == "move":
-        used = s.ctx.get("used", 0)
-        text = (f"Day {s.ticket}: the Group is at {s.group_at} {c.locations[s.group_at]['name']} with "
-                f"{4 - used} Hour(s) left. Move or stop?")
-        for d, dest, cost in eng.move_options(s):
-            warn = " - SUNKEN" if dest in s.sunken else ""
-            opts.append(Option(f"go.{d}", _t(f"{DIR_NAME[d]} to {dest} {c.locations[dest]['name']} "
-                                             f"({cost}h){warn}")))
-        if not eng._must_move(s):
-            warn = " - Sunken: defeat at Sunset!" if s.group_at in s.sunken else ""
-            opts.append(Option("stop", _t(f"Stop here and act{warn}")))
-    elif kind == "dayact":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        ch = eng._ch(s, cid)
-        text = f"Day {s.ticket}, Hour {s.hour}: {cname(cid)}'s Action (Stress {ch.stress})."
-        opts = eng.day_action_options(s, cid)
-    elif kind == "search_inf":
-        who = eng.owner(s, ask["char"])
-        text = f"{cname(ask['char'])} escaped the Infected: take an Item or a Survivor?"
-        opts = [Option("item", "An Item from the deck")]
-        if s.supply.get("S", 0) > 0:
-            opts.append(Option("surv", "A Survivor (into the Abyss)"))
-    elif kind == "scavenge":
-        who = eng.owner(s, ask["char"])
-        text = f"{cname(ask['char'])} scavenges: keep which result?"
-        opts = [Option(f"r.{r}", r.capitalize()) for r in dict.fromkeys(ask["results"])]
-    elif kind == "target":
-        who = eng.owner(s, ask["char"])
-        purpose = ask["purpose"]
-        if purpose == "arsenal":
-            text = "Arsenal Search: which Character's Item deck?"
-            pool = [ch for ch in s.characters if not ch.incapacitated and s.item_decks.get(ch.id)]
-        elif purpose == "barter":
-            text = "Barter: who gets the Item?"
-            pool = [ch for ch in s.characters if not ch.incapacitated]
-        else:
-            text = "Treatment: who recovers 3 Stress?"
-            pool = [ch for ch in s.characters if not ch.incapacitated and ch.id != ask["char"]]
-        opts = [Option(f"c.{ch.id}", f"{cname(ch.id)} (Stress {ch.stress})") for ch in pool]
-        if not opts:
-            opts = [Option(f"c.{ask['char']}", cname(ask["char"]))]
-    elif kind == "finale":
-        text = "The Group stands where a Finale can begin. Engage it tonight?"
-        opts = [Option(f"fin.{f}", _t(f"Engage the {c.finales[f]['name']} Finale (provisional rules)"))
-                for f in eng.finale_options(s)] + [Option("no", "Not tonight")]
-    elif kind == "explore":
-        n = ask["n"]
-        text = f"Exploration: which {n} Obstacle(s) will the Group avoid tonight?"
-        opts = [Option(f"b{nb}", f"{nb} black, {n - nb} blue") for nb in eng.explore_choices(s)]
-    elif kind == "terrain_cave":
-        text = f"The Nightmare card says 'choice': in which Cave does the {c.terrains[ask['terrain']]['name']} go?"
-        ring = c.terrains[ask["terrain"]].get("ring", 1)
-        opts = [Option(cv, cv) for cv in CLOCKWISE if f"{cv}.{ring}" not in s.night.obstacles] or \
-               [Option(cv, cv) for cv in CLOCKWISE]
-    elif kind == "terrain_pit":
-        text = f"Choose the Refuge space for the {c.terrains[ask['terrain']]['name']}."
-        opts = [Option(p, DIR_NAME[p]) for p in PITS if p not in s.night.forts] or \
-               [Option(p, DIR_NAME[p]) for p in PITS]
-    elif kind == "barricades":
-        text = f"Place the {s.storage['#']} Barricades from Storage (at most 1 per box, 3 per Cave)."
-        opts = [Option("even", "Spread them evenly around the Refuge"),
-                Option("custom", "Choose a count for each Cave")]
-        opts += [Option(f"pit.{p}", f"Fill the {DIR_NAME[p]} Pit first") for p in PITS]
-    elif kind == "barr_cave":
-        left = s.storage["#"]
-        text = f"Barricades for Cave {ask['cave']} ({left} left in Storage)?"
-        opts = [Option(f"n{k}", str(k)) for k in range(0, min(3, left) + 1)]
-    elif kind == "enter":
-        who = eng.owner(s, ask["char"])
-        text = f"Where does {cname(ask['char'])} stand tonight?"
-        forts = s.night.forts
-        opts = [Option(p, _t(f"{DIR_NAME[p]}" + (f" ({c.terrains[forts[p]]['name']})" if p in forts else "")))
-                for p in PITS]
-    elif kind == "boss_cave":
-        b = s.boss_area[ask["slot"]]
-        text = f"'Choice': in which Cave does the {c.bosses[b.boss]['name']} enter?"
-        opts = [Option(cv, cv) for cv in CAVES]
-    elif kind == "item_use":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        ch = eng._ch(s, cid)
-        text = f"Night Hour {s.night.hour}: {cname(cid)} may use Items now."
-        opts = [Option(f"use.{k}", _t(f"Use {c.items[ch.items[k]]['name']}")) for k in eng._usable_night_items(s, ch)]
-        opts = opts[:24] + [Option("done", "Done")]
-    elif kind == "paranoia":
-        text = f"A Paranoia cube rises in the {DIR_NAME[ask['pit']]} Pit: who takes it?"
-        opts = [Option(ch.id, f"{cname(ch.id)} (Stress {ch.stress})") for ch in eng.paranoia_targets(s, ask["pit"])]
-    elif kind == "act":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        ch = eng._ch(s, cid)
-        n = s.ctx.get("acts", 0)
-        text = (f"Night Hour {s.night.hour}: {cname(cid)} in the {DIR_NAME.get(ch.refuge, '?')} space "
-                f"(Stress {ch.stress}{', Paranoia' if ch.paranoia else ''}). "
-                + ("Choose an Action." if n == 0 else "A second Action?"))
-        opts = eng.act_options(s, cid)
-    elif kind == "hit":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        h = s.ctx["hit"]
-        w = h["hits"][0]
-        text = (f"{cname(cid)}: {len(h['hits'])} Hit(s) left - target for this Hit of {w} Wound"
-                f"{'s' if w > 1 else ''}{' (explosive)' if h['explosive'] else ''}?")
-        opts = eng.hit_options(s)
-    elif kind == "pile_honour":
-        who = eng.owner(s, ask["char"])
-        text = f"Drop the {ask['n']} cube(s) on your Pile of Corpses. What happened?"
-        total = sum(s.pile.values())
-        opts = [Option("clean", "Clean drop")] + [Option(f"f{k}", f"{k} cube(s) fell") for k in range(1, min(total, 24) + 1)]
-    elif kind == "pile_react":
-        who = eng.owner(s, ask["char"])
-        if ask.get("timing"):
-            text = f"Dropping {ask['n']} cube(s) on the Pile of Corpses... (timing the hand)"
-            opts = [Option("untimed", "Drop! (untimed)")]
-        else:
-            text = (f"Steady... drop the {ask['n']} cube(s) on the Pile of Corpses NOW! "
-                    "(the quicker the hand, the steadier the Pile)")
-            opts = [Option("drop", "Drop!")]
-    elif kind == "spill_split":
-        sp = s.ctx["spill"]
-        a, b = sp["pit"] + "1", sp["pit"] + "2"
-        n = sum(sp["cubes"].values())
-        who = eng.owner(s, sp["char"])
-        text = f"{n} fallen cube(s) return to Ring III: how many go to {a} (the rest to {b})?"
-        opts = [Option(f"k{k}", f"{k} to {a}, {n - k} to {b}") for k in eng.spill_choices(s)]
-    elif kind == "reward":
-        text = "A Boss is destroyed! Choose the reward."
-        opts = [Option(f"heal.{ch.id}", _t(f"{cname(ch.id)} recovers 2 Stress and loses Paranoia"))
-                for ch in s.characters if not ch.incapacitated]
-        opts = opts[:24] + [Option("item", "An Item for a random Character")]
-    elif kind == "attack":
-        a = s.ctx["list"][s.ctx["k"]]
-        if a["boss"]:
-            b = s.boss_area[int(a["code"][1:])]
-            aname = c.bosses[b.boss]["name"]
-        else:
-            aname = c.infected[a["code"]]["name"]
-        where = "a box of " if a["box"] else ""
-        text = f"The {aname} in {where}{a['cave']} attacks for {a['atk']} Stress: who takes it?"
-        targets = eng.attack_targets(s, a)
-        opts = [Option(f"t.{ch.id}", f"{cname(ch.id)} takes +{a['atk']} (Stress {ch.stress})") for ch in targets]
-        opts += [Option(f"x.{ch.id}", _t(f"{cname(ch.id)} discards an Item to cancel it"))
-                 for ch in targets if ch.items]
-        if s.storage.get("S", 0) > 0:
-            opts.append(Option("surv", f"Sacrifice a Survivor from Storage ({s.storage['S']})"))
-        opts = opts[:24] + [Option("auto", "Auto-assign the remaining attacks")]
-    elif kind == "discard":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        ch = eng._ch(s, cid)
-        text = f"Which Item does {cname(cid)} discard?"
-        opts = [Option(f"i{k}", _t(c.items[it]["name"])) for k, it in enumerate(ch.items)][:24]
-        opts.append(Option("back", "Back"))
-    elif kind == "dawn_exit":
-        text = f"Dawn: through which Pit does the Group break out of {s.group_at} {c.locations[s.group_at]['name']}?"
-        opts = [Option(d, _t(f"{DIR_NAME[d]} (towards {dest} {c.locations[dest]['name']})"))
-                for d, (dest, _x) in sorted(c.alleys[s.group_at].items())]
-    elif kind == "dawn_asl":
-        cid = ask["char"]
-        who = eng.owner(s, cid)
-        ch = eng._ch(s, cid)
-        text = f"Dawn: {cname(cid)}'s Assault in the {DIR_NAME[s.night.dawn_pit]} Pit."
-        opts = [Option(f"asl.{w}", _t(f"Assault: {wd['name']} {'/'.join(map(str, wd['assault']))}"))
-                for w, wd in eng._weapons(s, ch, "assault")][:24] + [Option("pass", "Hold back")]
+    args, opts = BUILDERS[kind](eng, s, c, ask)
+    if "char" in ask and "name" not in args:
+        args["name"] = c.characters[ask["char"]]["name"]
     if not opts:
-        opts = [Option("ok", "OK")]
+        opts = [Option.of("ok", "ok")]
     # the Pile's reaction mode times the click itself: it is never answered for the player
-    return Prompt(id=pid, player=who, text=_t(text, 1000), options=tuple(opts), private=False, confirm=kind == "pile_react",
-                  min_choices=multi[0], max_choices=multi[1])
+    return Prompt.ask(kind, args, who, opts, key=(s.seq,), confirm=kind == "pile_react")
+
+
+def _cname(c, cid: str) -> str:
+    return c.characters[cid]["name"]
+
+
+def _setup(eng, s, c, ask):
+    opts = [Option.of("start", "start"), Option.of("order", "change_order")]
+    if len(s.seats) > 1 or any(not ch.controller for ch in s.characters):
+        opts.append(Option.of("swap", "swap"))
+    return {"order": [f"{ch.order}. {_cname(c, ch.id)}" for ch in s.characters]}, opts
+
+
+def _order_pick(eng, s, c, ask):
+    placed = s.ctx.get("placed", [])
+    return ({"box": len(placed) + 1},
+            [Option.of(ch.id, "character", name=_cname(c, ch.id)) for ch in s.characters if ch.id not in placed])
+
+
+def _swap_char(eng, s, c, ask):
+    return {}, [Option.of(ch.id, "character", name=_cname(c, ch.id)) for ch in s.characters]
+
+
+def _swap_to(eng, s, c, ask):
+    return ({}, [Option.of(f"p{k}", "player", player=p) for k, p in enumerate(s.seats)]
+            + [Option.of("group", "the_group")])
+
+
+def _story(eng, s, c, ask):
+    return ({"stress": eng._ch(s, ask["char"]).stress},
+            [Option.of("hide", "hide"), Option.of("keep", "keep_looking_boss" if ask["step"] == 2 else "keep_looking")])
+
+
+def _story_boss(eng, s, c, ask):
+    return {}, [Option.of("item", "draw_item"), Option.of("barr", "barricade_to_storage")]
+
+
+def _move(eng, s, c, ask):
+    used = s.ctx.get("used", 0)
+    opts = [Option.of(f"go.{d}", "go_sunken" if dest in s.sunken else "go", dir=_dir(d), loc=dest,
+                      loc_name=c.locations[dest]["name"], cost=cost)
+            for d, dest, cost in eng.move_options(s)]
+    if not eng._must_move(s):
+        opts.append(Option.of("stop", "stop_sunken" if s.group_at in s.sunken else "stop"))
+    return {"day": s.ticket, "loc": s.group_at, "loc_name": c.locations[s.group_at]["name"], "hours": 4 - used}, opts
+
+
+def _dayact(eng, s, c, ask):
+    return ({"day": s.ticket, "hour": s.hour, "stress": eng._ch(s, ask["char"]).stress},
+            eng.day_action_options(s, ask["char"]))
+
+
+def _search_inf(eng, s, c, ask):
+    opts = [Option.of("item", "item_from_deck")]
+    if s.supply.get("S", 0) > 0:
+        opts.append(Option.of("surv", "survivor_to_abyss"))
+    return {}, opts
+
+
+def _scavenge(eng, s, c, ask):
+    return {}, [Option.of(f"r.{r}", f"found_{r}") for r in dict.fromkeys(ask["results"])]
+
+
+def _target(eng, s, c, ask):
+    purpose = ask["purpose"]
+    if purpose == "arsenal":
+        pool = [ch for ch in s.characters if not ch.incapacitated and s.item_decks.get(ch.id)]
+    elif purpose == "barter":
+        pool = [ch for ch in s.characters if not ch.incapacitated]
+    else:
+        pool = [ch for ch in s.characters if not ch.incapacitated and ch.id != ask["char"]]
+    opts = [Option.of(f"c.{ch.id}", "character_stress", name=_cname(c, ch.id), stress=ch.stress) for ch in pool]
+    if not opts:
+        opts = [Option.of(f"c.{ask['char']}", "character", name=_cname(c, ask["char"]))]
+    return {"purpose": term(f"purpose_{purpose}")}, opts
+
+
+def _finale(eng, s, c, ask):
+    return {}, ([Option.of(f"fin.{f}", "engage_finale", finale_name=c.finales[f]["name"])
+                 for f in eng.finale_options(s)] + [Option.of("no", "not_tonight")])
+
+
+def _explore(eng, s, c, ask):
+    n = ask["n"]
+    return {"n": n}, [Option.of(f"b{nb}", "black_blue", black=nb, blue=n - nb) for nb in eng.explore_choices(s)]
+
+
+def _terrain_cave(eng, s, c, ask):
+    ring = c.terrains[ask["terrain"]].get("ring", 1)
+    caves = [cv for cv in CLOCKWISE if f"{cv}.{ring}" not in s.night.obstacles] or list(CLOCKWISE)
+    return {"terrain_name": c.terrains[ask["terrain"]]["name"]}, [Option.of(cv, "cave", cave=cv) for cv in caves]
+
+
+def _terrain_pit(eng, s, c, ask):
+    pits = [p for p in PITS if p not in s.night.forts] or list(PITS)
+    return {"terrain_name": c.terrains[ask["terrain"]]["name"]}, [Option.of(p, "dir", dir=_dir(p)) for p in pits]
+
+
+def _barricades(eng, s, c, ask):
+    opts = [Option.of("even", "spread_evenly"), Option.of("custom", "count_per_cave")]
+    opts += [Option.of(f"pit.{p}", "fill_pit_first", dir=_dir(p)) for p in PITS]
+    return {"n": s.storage["#"]}, opts
+
+
+def _barr_cave(eng, s, c, ask):
+    left = s.storage["#"]
+    return {"cave": ask["cave"], "left": left}, [Option.of(f"n{k}", "number", n=k) for k in range(0, min(3, left) + 1)]
+
+
+def _enter(eng, s, c, ask):
+    forts = s.night.forts
+    return {}, [Option.of(p, "dir_fort", dir=_dir(p), terrain_name=c.terrains[forts[p]]["name"]) if p in forts
+                else Option.of(p, "dir", dir=_dir(p)) for p in PITS]
+
+
+def _boss_cave(eng, s, c, ask):
+    b = s.boss_area[ask["slot"]]
+    return {"boss_name": c.bosses[b.boss]["name"]}, [Option.of(cv, "cave", cave=cv) for cv in CAVES]
+
+
+def _item_use(eng, s, c, ask):
+    ch = eng._ch(s, ask["char"])
+    opts = [Option.of(f"use.{k}", "use_item", item_name=c.items[ch.items[k]]["name"])
+            for k in eng._usable_night_items(s, ch)]
+    return {"hour": s.night.hour}, opts[:24] + [Option.of("done", "done")]
+
+
+def _paranoia(eng, s, c, ask):
+    return ({"dir": _dir(ask["pit"])},
+            [Option.of(ch.id, "character_stress", name=_cname(c, ch.id), stress=ch.stress)
+             for ch in eng.paranoia_targets(s, ask["pit"])])
+
+
+def _act(eng, s, c, ask):
+    ch = eng._ch(s, ask["char"])
+    first = s.ctx.get("acts", 0) == 0
+    state = ("act_first" if first else "act_second") + ("_paranoia" if ch.paranoia else "")
+    return ({"hour": s.night.hour, "dir": _dir(ch.refuge) if ch.refuge else "?", "stress": ch.stress,
+             "which": term(state)}, eng.act_options(s, ask["char"]))
+
+
+def _hit(eng, s, c, ask):
+    h = s.ctx["hit"]
+    return ({"left": len(h["hits"]), "wounds": h["hits"][0],
+             "how": term("hit_explosive" if h["explosive"] else "hit_plain")}, eng.hit_options(s))
+
+
+def _pile_honour(eng, s, c, ask):
+    total = sum(s.pile.values())
+    return ({"n": ask["n"]}, [Option.of("clean", "clean_drop")]
+            + [Option.of(f"f{k}", "fell", n=k) for k in range(1, min(total, 24) + 1)])
+
+
+def _pile_react(eng, s, c, ask):
+    if ask.get("timing"):
+        return {"n": ask["n"], "when": term("drop_timing")}, [Option.of("untimed", "drop_untimed")]
+    return {"n": ask["n"], "when": term("drop_now")}, [Option.of("drop", "drop")]
+
+
+def _spill_split(eng, s, c, ask):
+    sp = s.ctx["spill"]
+    a, b = sp["pit"] + "1", sp["pit"] + "2"
+    n = sum(sp["cubes"].values())
+    return ({"n": n, "a": a, "b": b},
+            [Option.of(f"k{k}", "split", to_a=k, to_b=n - k, a=a, b=b) for k in eng.spill_choices(s)])
+
+
+def _reward(eng, s, c, ask):
+    opts = [Option.of(f"heal.{ch.id}", "reward_heal", name=_cname(c, ch.id))
+            for ch in s.characters if not ch.incapacitated]
+    return {}, opts[:24] + [Option.of("item", "reward_item")]
+
+
+def _attack(eng, s, c, ask):
+    a = s.ctx["list"][s.ctx["k"]]
+    if a["boss"]:
+        attacker = c.bosses[s.boss_area[int(a["code"][1:])].boss]["name"]
+    else:
+        attacker = c.infected[a["code"]]["name"]
+    targets = eng.attack_targets(s, a)
+    opts = [Option.of(f"t.{ch.id}", "takes", name=_cname(c, ch.id), attack=a["atk"], stress=ch.stress)
+            for ch in targets]
+    opts += [Option.of(f"x.{ch.id}", "discard_to_cancel", name=_cname(c, ch.id)) for ch in targets if ch.items]
+    if s.storage.get("S", 0) > 0:
+        opts.append(Option.of("surv", "sacrifice_survivor", n=s.storage["S"]))
+    return ({"attacker": attacker, "cave": a["cave"], "attack": a["atk"], "where": term("in_box" if a["box"] else "in_ring")},
+            opts[:24] + [Option.of("auto", "auto_assign")])
+
+
+def _discard(eng, s, c, ask):
+    ch = eng._ch(s, ask["char"])
+    opts = [Option.of(f"i{k}", "item", item_name=c.items[it]["name"]) for k, it in enumerate(ch.items)][:24]
+    return {}, opts + [Option.of("back", "back")]
+
+
+def _dawn_exit(eng, s, c, ask):
+    return ({"loc": s.group_at, "loc_name": c.locations[s.group_at]["name"]},
+            [Option.of(d, "towards", dir=_dir(d), loc=dest, loc_name=c.locations[dest]["name"])
+             for d, (dest, _x) in sorted(c.alleys[s.group_at].items())])
+
+
+def _dawn_asl(eng, s, c, ask):
+    ch = eng._ch(s, ask["char"])
+    opts = [Option.of(f"asl.{w}", "assault_first", weapon=wd["name"] or term("bare_hands"),
+                      hits="/".join(map(str, wd["assault"])))
+            for w, wd in eng._weapons(s, ch, "assault")][:24]
+    return {"dir": _dir(s.night.dawn_pit)}, opts + [Option.of("pass", "hold_back")]
+
+
+BUILDERS: dict[str, Callable] = {
+    "setup": _setup, "order_pick": _order_pick, "swap_char": _swap_char, "swap_to": _swap_to,
+    "story": _story, "story_boss": _story_boss, "move": _move, "dayact": _dayact, "search_inf": _search_inf,
+    "scavenge": _scavenge, "target": _target, "finale": _finale, "explore": _explore,
+    "terrain_cave": _terrain_cave, "terrain_pit": _terrain_pit, "barricades": _barricades, "barr_cave": _barr_cave,
+    "enter": _enter, "boss_cave": _boss_cave, "item_use": _item_use, "paranoia": _paranoia, "act": _act,
+    "hit": _hit, "pile_honour": _pile_honour, "pile_react": _pile_react, "spill_split": _spill_split,
+    "reward": _reward, "attack": _attack, "discard": _discard, "dawn_exit": _dawn_exit, "dawn_asl": _dawn_asl,
+}
+
+__all__ = ["BUILDERS", "ROMAN", "build_prompt"]

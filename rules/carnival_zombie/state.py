@@ -128,7 +128,8 @@ class GameState(Serial):
     uncancellable: bool = False   # the next attack cannot be cancelled
     over: bool = False
     result: str = ""              # win | loss
-    reason: str = ""
+    reason: str = ""              # why it ended: a code (`events.over_<code>`), with its `reason_args`
+    reason_args: dict = field(default_factory=dict)
     score: dict | None = None
     seq: int = 0                  # number of answered prompts (keeps prompt ids unique)
-    log: list[str] = field(default_factory=list)             # last public narration lines
+    log: list = field(default_factory=list)    # last public events, {kind, data} (older games: English lines)

@@ -108,6 +108,9 @@ def view(eng, s, c, viewer: str) -> dict:
                           for loc in c.pack["map"]["locations"]],
             "alleys": [list(a) for a in c.pack["map"]["alleys"]],
         },
+        "names": {"terrains": {k: v["name"] for k, v in c.terrains.items()},
+                  "infected": {k: c.infected[k]["name"] for k in c.infected_order},
+                  "finales": {k: v["name"] for k, v in c.finales.items()}},
         "characters": chars,
         "bosses": bosses,
         "storage": dict(s.storage), "supply": dict(s.supply), "abyss": {k: v for k, v in s.abyss.items() if v},
@@ -116,9 +119,9 @@ def view(eng, s, c, viewer: str) -> dict:
                   "bosses": len(s.boss_deck), "items": {k: len(v) for k, v in s.item_decks.items()}},
         "night": night,
         "log": list(s.log[-12:]),
-        "waiting_for": ([{"prompt": p.id, "player": p.player, "kind": p.id.rsplit("-", 1)[0], "text": p.text}
+        "waiting_for": ([{"prompt": p.id, "player": p.player, "kind": p.kind, "args": dict(p.args)}
                          for p in eng.pending(s)]),
-        "over": s.over, "result": s.result, "reason": s.reason, "score": s.score,
+        "over": s.over, "result": s.result, "reason": s.reason, "reason_args": dict(s.reason_args), "score": s.score,
     }
     if s.traitor and (viewer == GM or viewer == s.traitor or s.unmasked or s.over):
         out["traitor"] = s.traitor

@@ -9,6 +9,7 @@ import sys
 import pytest
 from PIL import Image
 
+from i18n.present import Presenter
 from cogs.carnival_zombie import LIVE, NAME
 from rules.carnival_zombie import ENGINE, census
 from rules.carnival_zombie.content import DATA
@@ -16,6 +17,8 @@ from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
 from tests.conftest import make_bot
 from tests.rules.carnival_zombie.policies import sensible_policy
 from tests.support.fakes import click
+
+SAY = Presenter("en", "carnival_zombie")
 
 TABLE = "channel:10"
 
@@ -86,6 +89,13 @@ async def answer(bot, world, game_id: int, pick) -> tuple:
     return prompt, option
 
 
+def board_png(state) -> bytes:
+    """The board the table sees: the public view with its words (English here)."""
+    from cogs.carnival_zombie import image_words, render
+    view = ENGINE.view_for(state, PUBLIC)
+    return render({**view, "words": image_words(SAY, view)})
+
+
 def live_boards(world):
     return [m for m in world.sent if m.where == TABLE and m.file is not None and "Live board" in (m.content or "")
             and not m.deleted]
@@ -99,6 +109,7 @@ def errors_shown(world) -> list[str]:
 async def test_start_opens_a_lobby_and_the_setup_prompt_swaps_and_orders(bot, world, seed):
     alice, bruno, carla = world.users[2], world.users[3], world.users[4]
     game = await open_table(bot, world, [alice, bruno, carla], difficulty="easy")
+    assert "is over" not in table_text(world)            # the lobby's Start announces the game, not an ending
     _record, state = await state_of(bot, game.id)
     assert state.difficulty == "easy" and state.scenario == "campaign"
     owners = [ch.controller for ch in state.characters]
@@ -189,7 +200,7 @@ async def test_one_full_night_through_the_cog_with_a_restart_in_the_middle(tmp_p
                 record, state = await state_of(second, game.id)
                 assert record.version == before and ENGINE.pending(state)
             prompt, _option = await answer(world.bot, world, game.id, policy)
-            kinds.append(prompt.id.rsplit("-", 1)[0])
+            kinds.append(prompt.kind)
         else:
             raise AssertionError("the Night did not end")
         assert restarted
@@ -230,7 +241,7 @@ async def test_honour_mode_asks_the_dropper_and_status_reposts_the_live_board(bo
             break
         prompt, _ = await answer(bot, world, game.id,
                                  lambda s, p: "f1" if p.id.startswith("pile_honour") else policy(s, p))
-        seen.add(prompt.id.rsplit("-", 1)[0])
+        seen.add(prompt.kind)
     assert "pile_honour" in seen
     assert "Cubes tumble off the Pile of Corpses: 1 fall" in table_text(world)
     record, state = await state_of(bot, game.id)
@@ -402,8 +413,9 @@ async def test_focus_penalty_needs_the_house_rule(bot, world, seed):
     policy = sensible_policy(random.Random(1))
     while (await state_of(bot, game.id))[1].phase != "night":
         await answer(bot, world, game.id, policy)
-    with pytest.raises(IllegalAction, match="not in use"):
+    with pytest.raises(IllegalAction) as refused:
         await cog.focus.callback(cog, world.interaction(world.users[2], world.channels[10]), reason="chatter")
+    assert refused.value.code == "focus_not_in_use"
     await bot.get_cog("GameCog").end.callback(bot.get_cog("GameCog"), world.interaction(world.users[1], world.channels[10]))
     await bot.store.set_house_rule(1, NAME, "battle_focus", True)
     game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
@@ -433,7 +445,7 @@ async def test_scenario_defaults_and_server_house_rules_reach_the_engine(bot, wo
 
 # ------------------------------------------------------------------------------ whole games, images
 def _private_texts_and_gm_secrets(actions, state) -> list[str]:
-    out = [e["text"] for a in actions for e in a.events if e.get("audience") != PUBLIC]
+    out = [SAY.event(e) for a in actions for e in a.events if e.get("audience") != PUBLIC]
     gm = ENGINE.view_for(state, GM)
     if "sabotage" in gm and gm["sabotage"]["cave"]:
         out.append(f"sabotages {gm['sabotage']['cave']}")
@@ -473,7 +485,8 @@ async def test_a_whole_traitor_game_from_the_lobby_to_the_end_keeps_every_secret
     table = world.public_text()
     assert f"Game #{game.id} is over" in table
     first_mention = table.lower().find("traitor")
-    assert first_mention == -1 or first_mention > table.find(state.reason) >= 0   # named only by the ending
+    ending = SAY.text(f"events.over_{state.reason}", **state.reason_args)
+    assert first_mention == -1 or first_mention > table.find(ending) >= 0   # named only by the ending
     for secret in _private_texts_and_gm_secrets(await bot.store.actions(game.id, limit=5000), state):
         assert secret not in table
     finals = [m for m in world.sent if m.where == TABLE and m.file is not None and "Final board" in (m.content or "")]
@@ -501,13 +514,11 @@ async def test_a_solo_campaign_through_the_buttons_ends_by_a_rule(bot, world, se
     record, state = await state_of(bot, game.id)
     fp = final.file.fp
     fp.seek(0)
-    from cogs.carnival_zombie import render
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))        # the image is the public view, exactly
+    assert fp.read() == board_png(state)        # the image is the public view, exactly (with its words)
     assert not errors_shown(world)
 
 
 async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
-    from cogs.carnival_zombie import render
     game = await open_table(bot, world, [world.users[2], world.users[3]], difficulty="medium", quick="night")
     policy = sensible_policy(random.Random(4))
     for _ in range(15):
@@ -517,7 +528,7 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     assert record.meta[LIVE]["message"] == board.id and record.meta[LIVE]["version"] == record.version
     fp = board.file.fp
     fp.seek(0)
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    assert fp.read() == board_png(state)
     # an older step finishing late never paints over a newer image (the module the bot loaded)
     older, older_state = record, state
     await answer(bot, world, game.id, policy)
@@ -528,7 +539,7 @@ async def test_the_live_board_shows_exactly_the_public_view(bot, world, seed):
     assert board.edits == edits and record.meta[LIVE]["version"] == record.version
     fp = board.file.fp
     fp.seek(0)
-    assert fp.read() == render(ENGINE.view_for(state, PUBLIC))
+    assert fp.read() == board_png(state)
     # a live board someone deleted (its buttons with it): /cz status posts a new one and remembers it
     board.deleted = True
     cog = cog_of(bot)

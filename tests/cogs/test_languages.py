@@ -16,11 +16,13 @@ async def test_gm_language_sets_the_servers_language_and_public_messages_follow_
     reply = world.ephemeral(owner)[-1].content
     assert reply.startswith("I messaggi pubblici e le immagini delle partite su questo server ora sono in Italiano.")
     # Public messages of a game follow the server's language, whoever clicks: Alice's client is English.
-    world.users[2].dm_closed = True
+    # (Bruno's DMs are closed and Alice lets him start: the table is told; a clicker with closed DMs
+    # would get the decision with her private reply instead)
+    world.users[3].dm_closed = True
     await start_duel(world)
-    await click(world, next(m for m in world.public() if m.view), world.users[2], index=0)
+    await click(world, next(m for m in world.public() if m.view), world.users[2], index=1)
     notice = world.said().split("\n")[-1]
-    assert notice == ("<@2>: non sono riuscito a scriverti in DM. La tua mano e le tue decisioni private sono "
+    assert notice == ("<@3>: non sono riuscito a scriverti in DM. La tua mano e le tue decisioni private sono "
                       "in `/mano` (lo vedi solo tu).")
 
 

@@ -108,20 +108,34 @@ async def test_a_dm_prompt_answered_for_the_player_loses_its_buttons_and_the_nex
     assert again is not dm and again.content.endswith("Play a card from your hand.")
 
 
-async def test_a_superseded_dm_prompt_is_edited_in_place(bot, world):
+async def asked_anew(bot, world):
+    """Alice holds her DM prompt; the same decision is then asked anew under another id (as when a
+    hand changes under it, or a click leaves her a further step of her turn): (record, state, dm)."""
     game = await start_duel(world)
-    alice = world.users[2]
-    await click(world, world.table(), alice, index=0)
+    await click(world, world.table(), world.users[2], index=0)
     dm = world.last("dm:2", with_view=True)
-    dms = len(world.dms(alice))
-    # the same decision asked anew (its id changed, as when a hand changes under it): one DM, edited
     record = await bot.store.game(game.id)
-    engine = systems.get("duel").engine
-    state = engine.load_state(record.state)
+    state = systems.get("duel").engine.load_state(record.state)
     state.played["2"] = 1
+    return record, state, dm
+
+
+async def test_a_superseded_dm_prompt_is_edited_in_place(bot, world):
+    record, state, dm = await asked_anew(bot, world)
+    dms = len(world.dms(world.users[2]))
     await bot.host.publish(None, record, state, [], before=set())
-    assert len(world.dms(alice)) == dms and dm.view is not None and dm.edits == 1
-    assert dm.custom_ids()[0].split(":")[3] == engine.pending(state)[0].id
+    assert len(world.dms(world.users[2])) == dms and dm.view is not None and dm.edits == 1
+    assert dm.custom_ids()[0].split(":")[3] == systems.get("duel").engine.pending(state)[0].id
+
+
+async def test_the_next_decision_of_a_turn_takes_the_place_of_the_dm_just_clicked(bot, world):
+    record, state, dm = await asked_anew(bot, world)
+    dms = len(world.dms(world.users[2]))
+    clicked = world.interaction(world.users[2], in_dm=True, message=dm)
+    await clicked.response.edit_message(content="✅", view=None)      # the click's acknowledgement
+    await bot.host.publish(clicked, record, state, [], before=set())
+    assert len(world.dms(world.users[2])) == dms and dm.view is not None
+    assert dm.custom_ids()[0].split(":")[3] == systems.get("duel").engine.pending(state)[0].id
 
 
 async def test_closed_dms_bring_the_next_private_decision_with_the_reply(bot, world):
@@ -135,21 +149,3 @@ async def test_closed_dms_bring_the_next_private_decision_with_the_reply(bot, wo
     await click(world, hand, alice, index=0, in_dm=False)
     assert (await bot.store.game(game.id)).version == 2
     assert interaction is not None
-
-
-async def test_the_next_decision_of_a_turn_takes_the_place_of_the_dm_just_clicked(bot, world):
-    game = await start_duel(world)
-    alice = world.users[2]
-    await click(world, world.table(), alice, index=0)
-    dm = world.last("dm:2", with_view=True)
-    dms = len(world.dms(alice))
-    # as if Alice's click on that DM left her a further decision of her own turn
-    record = await bot.store.game(game.id)
-    engine = systems.get("duel").engine
-    state = engine.load_state(record.state)
-    state.played["2"] = 1
-    clicked = world.interaction(alice, in_dm=True, message=dm)
-    await clicked.response.edit_message(content="✅", view=None)
-    await bot.host.publish(clicked, record, state, [], before=set())
-    assert len(world.dms(alice)) == dms and dm.view is not None
-    assert dm.custom_ids()[0].split(":")[3] == engine.pending(state)[0].id

@@ -1,11 +1,24 @@
 """Shared helpers for the Carnival Zombie tests: drive the engine through its public API."""
 from __future__ import annotations
 
+from i18n.present import Presenter
 from rules.carnival_zombie import ENGINE
 from rules.carnival_zombie.state import CAVES
-from rules.common import Actor, Choose
+from rules.common import Actor, Choose, Option, Prompt
 
 ALL = ["capitan", "colombina", "arlecchino", "brighella", "pantalone", "medico"]
+
+
+SAY = Presenter("en", ENGINE.system)
+
+
+def said(x) -> str:
+    """What a prompt, an option or an event reads in English (the presenter words the engine's data)."""
+    if isinstance(x, Prompt):
+        return SAY.prompt(x)
+    if isinstance(x, Option):
+        return SAY.option(x)
+    return SAY.event(x)
 
 
 def prompt(s):
@@ -16,16 +29,16 @@ def prompt(s):
 
 def kind(s) -> str:
     p = prompt(s)
-    return p.id.rsplit("-", 1)[0]
+    return p.kind
 
 
 def answer(s, option_id: str, *, expect: str | None = None):
     """Answer the live prompt (mutating s through ENGINE.step); returns the events."""
     p = prompt(s)
     if expect:
-        assert p.id.rsplit("-", 1)[0] == expect, (p.id, p.text, [o.id for o in p.options])
+        assert p.kind == expect, (p.id, said(p), [o.id for o in p.options])
     ids = [o.id for o in p.options]
-    assert option_id in ids, (p.id, p.text, ids)
+    assert option_id in ids, (p.id, said(p), ids)
     return ENGINE.step(s, Choose(p.id, (option_id,)), Actor(p.player))
 
 
@@ -91,7 +104,8 @@ def until(s, kinds: set[str], policy=None, limit=2000):
             return
         ids = options(s)
         pick = None
-        for pref in ("end", "auto", "done", "hide", "no", "stop", "even", "pass", "waste", "clean", "k0", "n0"):
+        passive = ("end", "auto", "done", "hide", "no", "stop", "even", "pass", "waste", "clean", "k0", "n0")
+        for pref in (("waste",) if k == "hit" else ()) + passive:     # a passive player wastes Hits
             if pref in ids:
                 pick = pref
                 break

@@ -32,7 +32,7 @@ def _hours_to(s, c, start: int, goals: set[int]) -> dict[int, int]:
 def sensible_policy(rng: random.Random):
     def pick(s, prompt):
         c = content_for(s.pack)
-        kind = prompt.id.rsplit("-", 1)[0]
+        kind = prompt.kind
         ids = [o.id for o in prompt.options]
 
         def first(*prefixes):
@@ -89,7 +89,7 @@ def sensible_policy(rng: random.Random):
             return first("heal.", "order.", "asl.", "fireJ.", "fire.") or "end"
         if kind == "hit":
             non = [i for i in ids if i != "waste"]
-            return non[0] if non else "waste"
+            return "auto" if "auto" in ids else (non[0] if non else "waste")
         if kind == "attack":
             return "auto"
         if kind == "reward":

@@ -7,7 +7,7 @@ from rules.carnival_zombie import ENGINE, census
 from rules.carnival_zombie.state import BossSlot
 from rules.common import Actor, Choose, IllegalAction
 
-from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, until
+from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
 
 OFF = {"pile_mode": "off"}
 
@@ -112,7 +112,7 @@ def test_ex03_day_actions_at_the_arsenal():
     answer(s, "c.brighella", expect="target")
     assert b.stress == 3
     assert s.hour == 4 and s.clock == "day" and s.fewer_obstacles == 2
-    assert prompt(s).text.startswith("Day 1, Hour 4: Capitan")
+    assert said(prompt(s)).startswith("Day 1, Hour 4: Capitan")
 
 
 # --------------------------------------------------------------------------- EX-04
@@ -145,7 +145,7 @@ def test_ex05_closing_sunset():
     s.night.obstacles = {}
     seats = {"capitan": "W", "colombina": "W", "arlecchino": "S", "brighella": "N", "pantalone": "E", "medico": "E"}
     for cid in ["capitan", "colombina", "arlecchino", "brighella", "pantalone"]:
-        assert prompt(s).text.startswith(f"Where does {ENGINE.view_for(s, 'public')['characters'][[c.id for c in s.characters].index(cid)]['name']}")
+        assert said(prompt(s)).startswith(f"Where does {ENGINE.view_for(s, 'public')['characters'][[c.id for c in s.characters].index(cid)]['name']}")
         answer(s, seats[cid], expect="enter")
     nm_top(s, "nm05", "nm02", "nm03", "nm04", "nm06")   # S1 (Martyr), then N2, E1, E2, S2
     events = answer(s, "E", expect="enter")
@@ -236,7 +236,7 @@ def test_ex07_a_full_night_hour():
             s.abyss["P"] += 1
     arl.paranoia = True
     s.abyss["P"] -= 1
-    assert prompt(s).text.startswith("Night Hour 2: Arlecchino")
+    assert said(prompt(s)).startswith("Night Hour 2: Arlecchino")
     answer(s, "fire.s", expect="act")
     assert arl.stress == 1                               # +1: enemy in a North box, Paranoia does not block
     ids = options(s)
@@ -251,8 +251,7 @@ def test_ex07_a_full_night_hour():
         ENGINE.apply(s, Choose(prompt(s).id, ("fire.s",)), Actor("u1"))
     answer(s, "end")
     # Medico: Assault on the boxed Barghest; Night Ability on Arlecchino
-    answer(s, "asl.s", expect="act")
-    answer(s, "N2.b.B", expect="hit")
+    answer(s, "asl.s", expect="act")                     # the boxed Barghest is the only target: no question
     assert s.night.boxes["N2"] == ["#", "#", ""]
     p_storage = s.storage["P"]
     answer(s, "heal.arlecchino", expect="act")
@@ -263,11 +262,10 @@ def test_ex07_a_full_night_hour():
     assert pile_before == 3                                # 2 (Arlecchino) + 1 (Medico)
     answer(s, "fire.s", expect="act")
     assert pan.stress == 0                                 # nobody left in the North boxes
-    answer(s, "N2.1", expect="hit")
+    # N2 Ring I is the only space in range: the explosive Hit lands there without a question
     assert s.night.rings["N2.1"] == {"V": 0, "B": 0, "G": 2} and s.boss_area[2].wounds == 1
     answer(s, "fire.s", expect="act")
     assert pan.stress == 1                                 # the second Action
-    answer(s, "N2.1", expect="hit")
     assert s.night.rings["N2.1"].get("G") == 0 and s.boss_area[2].wounds == 2
     assert s.boss_area[2].cubes == 2
     assert sum(s.pile.values()) - pile_before == 3         # Pantalone: 3 cubes over the 2 drops
@@ -316,7 +314,7 @@ def test_ex08_attack_step():
             ("Vermin", "E1", "t.brighella")]
     for name, cave, pick in plan:
         p = prompt(s)
-        assert p.text.startswith(f"The {name} in {cave}"), (p.text, name, cave)
+        assert said(p).startswith(f"The {name} in {cave}"), (said(p), name, cave)
         answer(s, pick, expect="attack")
         if pick.startswith("x."):
             answer(s, "i0", expect="discard")
@@ -370,16 +368,16 @@ def test_ex09_dawn():
     answer(s, "asl.i0", expect="dawn_asl")          # Brighella with the Chainsaw (2/1)
     answer(s, "W2.2.G", expect="hit")
     answer(s, "W2.2.B", expect="hit")
-    assert "Pantalone" in prompt(s).text
+    assert "Pantalone" in said(prompt(s))
     answer(s, "pass", expect="dawn_asl")
-    assert "Medico" in prompt(s).text
+    assert "Medico" in said(prompt(s))
     answer(s, "asl.s", expect="dawn_asl")
     answer(s, "W1.3.V", expect="hit")
     assert s.night.rings["W1.3"].get("V", 0) == 0
     # the Goliath and the Doge are left: 2 attacks
     seen = []
     while kind(s) == "attack":
-        seen.append(prompt(s).text)
+        seen.append(said(prompt(s)))
         answer(s, "t.capitan" if len(seen) == 1 else "t.colombina")
     assert len(seen) == 2 and "Doge" in seen[0] and "Goliath" in seen[1]
     assert ch(s, "capitan").stress == 2 and ch(s, "colombina").stress == 1
@@ -424,11 +422,9 @@ def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
     s.boss_area[0] = BossSlot(boss="tenor", wounds=2, cubes=2, pos="W1.2")
     s.supply["W"] -= 2
     answer(s, "W")
-    answer(s, "asl.s", expect="dawn_asl")           # Capitan: 2 Wounds -> 4 of 5, Life 1 left
-    answer(s, "W1.2.@0", expect="hit")
+    answer(s, "asl.s", expect="dawn_asl")           # Capitan: 2 Wounds -> 4 of 5, Life 1 left (his only target)
     assert s.boss_area[0].wounds == 4
-    answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound
-    answer(s, "W1.2.@0", expect="hit")
+    answer(s, "asl.s", expect="dawn_asl")           # Colombina: the last Wound (her only target too)
     assert s.boss_area[0] is None and kind(s) == "reward" and s.supply["W"] == 15
 
 
@@ -446,7 +442,7 @@ def test_ex06_bosses_attack_before_any_infected_then_by_attack():
     order = []
     while kind(s) == "attack":
         p = prompt(s)
-        order.append(p.text.split(" in ")[0])
+        order.append(said(p).split(" in ")[0])
         answer(s, p.options[0].id, expect="attack")
     assert order == ["The Joker", "The Moloch", "The Moloch", "The Vermin"], order
 
@@ -457,10 +453,10 @@ def test_a_hit_that_wounds_without_killing_is_told():
     clear_board(s)
     s.night.obstacles = {}
     _bosses_back_to_the_deck(s)
-    put(s, "N2.1", G=1)
+    put(s, "N2.1", G=1, V=1)                     # two targets: the player aims each Hit
     for c in s.characters:
         c.refuge, c.stress, c.paranoia = "N", 0, False
-    assert prompt(s).text.startswith("Night Hour 1: Arlecchino")
+    assert said(prompt(s)).startswith("Night Hour 1: Arlecchino")
     answer(s, "fire.s", expect="act")
     events = answer(s, "N2.1.G", expect="hit")
     wound = [e for e in events if e.kind == "wound"]

@@ -9,9 +9,9 @@ from rules.carnival_zombie import ENGINE, census, load_pack_text, load_sample_pa
 from rules.carnival_zombie.engine import CarnivalZombie
 from rules.carnival_zombie.content import DATA, content_for
 from rules.carnival_zombie.state import BossSlot
-from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
+from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
 
-from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, until
+from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
 
 OFF = {"pile_mode": "off"}
 
@@ -53,20 +53,23 @@ def test_group_characters_are_decided_by_the_first_player():
 
 
 def test_start_returns_what_an_auto_started_set_up_says():
-    """With the setup prompt nothing is said yet; with `auto_start` the set-up's events (every
-    seat's role in Just a Matter of Time, privately) come back from `start` for the host to publish."""
+    """With the setup prompt only the dealing is said (who plays which Character: the prompt names
+    Characters, not players); with `auto_start` the set-up's events (every seat's role in Just a
+    Matter of Time, privately) come back from `start` for the host to publish."""
     seats = ["a", "b", "c"]
     prompted = ENGINE.start(seats, {"scenario": "jmot"}, 3)
-    assert prompted.events == []
+    assert [(e.kind, e.data) for e in prompted.events] == [
+        ("dealt", {"player": "a", "names": ["Capitan Spaventa"]}), ("dealt", {"player": "b", "names": ["Colombina"]}),
+        ("dealt", {"player": "c", "names": ["Arlecchino"]})]
     assert ENGINE.dump_state(prompted.state) == ENGINE.dump_state(ENGINE.new_game(seats, {"scenario": "jmot"}, 3))
     started = ENGINE.start(seats, {"scenario": "jmot", "auto_start": True}, 3)
     s = started.state
     assert ENGINE.dump_state(s) == ENGINE.dump_state(ENGINE.new_game(seats, {"scenario": "jmot", "auto_start": True}, 3))
-    roles = {e.audience: e.text for e in started.events if e.audience != PUBLIC}
+    roles = {e.audience: said(e) for e in started.events if e.audience != PUBLIC}
     assert set(roles) == set(seats)
     assert "You are the traitor" in roles[s.traitor]
     assert all("You are loyal" in text for seat, text in roles.items() if seat != s.traitor)
-    public = " ".join(e.text for e in started.events if e.audience == PUBLIC)
+    public = " ".join(said(e) for e in started.events if e.audience == PUBLIC)
     assert "The Group gathers" in public and "traitor" not in public.lower()
 
 
@@ -142,11 +145,11 @@ def test_sunrise_rituals_from_day_two_and_the_sunken_penalty():
 def test_ending_the_day_in_a_sunken_location_loses():
     s = new(quick=True, auto_start=True, location=6)
     s.sunken.append(6)
-    assert "Sunken" in next(o.label for o in prompt(s).options if o.id == "stop")
+    assert "Sunken" in next(said(o) for o in prompt(s).options if o.id == "stop")
     answer(s, "stop")
     while not s.over:
         answer(s, options(s)[0] if kind(s) != "dayact" else "rest")
-    assert s.result == "loss" and "Sunken" in s.reason
+    assert s.result == "loss" and s.reason == "sunken"
 
 
 def test_search_results_item_and_survivor():
@@ -210,7 +213,7 @@ def test_stress_incapacitation_and_reanimate():
     answer(s, "rean.colombina")
     assert not c.incapacitated and c.stress == 5
     # Colombina acts this Hour: her turn comes after Capitan's
-    assert prompt(s).text.startswith("Day 1, Hour 1: Colombina")
+    assert said(prompt(s)).startswith("Day 1, Hour 1: Colombina")
 
 
 def test_all_incapacitated_loses_at_once():
@@ -219,7 +222,7 @@ def test_all_incapacitated_loses_at_once():
     g = G(s, _content(s))
     for c in s.characters:
         ENGINE._stress(g, c, 9)
-    assert s.over and s.result == "loss" and "Incapacitated" in s.reason
+    assert s.over and s.result == "loss" and s.reason == "incapacitated"
     assert ENGINE.pending(s) == []
 
 
@@ -339,8 +342,7 @@ def test_altar_sends_kills_back_to_the_abyss():
     s.night.forts = {"N": "altar"}
     put(s, "N1.1", V=1)
     abyss = s.abyss["V"]
-    answer(s, "fire.s")
-    answer(s, "N1.1.V")
+    answer(s, "fire.s")                 # the Vermin is the only target: the Hit lands without a question
     assert s.abyss["V"] == abyss + 1 and not sum(s.pile.values())
 
 
@@ -350,8 +352,7 @@ def test_jerrycans_make_hits_explosive_for_a_barricade():
     box(s, "N1", "#")
     put(s, "N1.1", V=3)
     answer(s, "fireJ.s")
-    assert s.night.boxes["N1"][0] == ""
-    answer(s, "N1.1")
+    assert s.night.boxes["N1"][0] == ""      # N1 Ring I is the only space in range: no question
     assert s.night.rings["N1.1"]["V"] == 0
 
 
@@ -375,7 +376,7 @@ def test_fire_costs_stress_when_enemies_are_in_this_pits_boxes():
 
 def test_focus_the_attacks_within_one_activation_only():
     s = night()
-    put(s, "N1.1", G=1)
+    put(s, "N1.1", G=1, V=1)             # two targets, so the player is asked where each Hit goes
     cap = s.characters[0]
     answer(s, "fire.s")                 # the sample Pistol: 3 Hits of 1; one on the Goliath, two wasted
     answer(s, "N1.1.G")
@@ -387,8 +388,7 @@ def test_focus_the_attacks_within_one_activation_only():
     assert s.night.rings["N1.1"]["G"] == 0 and cap.stress == 1
     put(s, "N1.1", G=1)
     answer(s, "end")
-    answer(s, "fire.s")                 # Colombina: one Rifle Hit of 2 kills a Goliath alone
-    answer(s, "N1.1.G")
+    answer(s, "fire.s")                 # Colombina: one Rifle Hit of 2 kills a Goliath alone (her only target)
     assert s.night.rings["N1.1"]["G"] == 0
 
 
@@ -396,9 +396,7 @@ def test_boss_kill_reward_item_for_a_random_character():
     s = night()
     s.boss_deck.remove("bride")
     s.boss_area[0] = BossSlot(boss="bride", pos="N1.1")    # Life 2
-    answer(s, "fire.s")
-    answer(s, "N1.1.@0")
-    answer(s, "N1.1.@0")
+    answer(s, "fire.s")                 # the Bride is the only target: both Hits land on her, unasked
     assert s.boss_area[0] is None and kind(s) == "reward"
     items = sum(len(c.items) for c in s.characters)
     answer(s, "item")
@@ -425,9 +423,7 @@ def test_pile_spill_honour_mode_and_terror():
     put(s, "N1.1", V=2)
     cap = s.characters[0]
     cap.stress = 5                          # in Terror
-    answer(s, "fire.s")
-    answer(s, "N1.1.V")
-    answer(s, "N1.1.V")
+    answer(s, "fire.s")                     # both Vermin, the only targets, are hit unasked
     assert kind(s) == "pile_honour"
     answer(s, "f2")
     assert all(c.stress == (6 if c is cap else 1) for c in s.characters)   # everyone +1, the dropper once
@@ -449,7 +445,6 @@ def test_reaction_mode_asks_for_the_drop_then_takes_its_timing():
     s = night(house_rules={"pile_mode": "reaction"})
     put(s, "N1.1", V=1)
     answer(s, "fire.s")
-    answer(s, "N1.1.V")
     assert kind(s) == "pile_react" and options(s) == ["drop"]
     first = prompt(s).id
     with pytest.raises(IllegalAction):                         # nothing to time before the click
@@ -461,8 +456,8 @@ def test_reaction_mode_asks_for_the_drop_then_takes_its_timing():
     with pytest.raises(NotYourTurn):
         ENGINE.apply(s, PileTiming(900), Actor("someone else"))
     out = ENGINE.apply(s, ENGINE.load_action({"type": "pile_timing", "ms": 1500}), Actor("u1"))
-    said = [e for e in out.events if e.kind == "pile_timing"]
-    assert said and "quick hand (1.5 s)" in said[0].text and said[0].data["factor"] == 0.5
+    timed = [e for e in out.events if e.kind == "pile_timing"]
+    assert timed and "quick hand (1.5 s)" in said(timed[0]) and timed[0].data["factor"] == 0.5
     assert not ENGINE.pending(out.state) or ENGINE.pending(out.state)[0].id != first
     # any other driver answers the waiting drop "untimed"
     answer(s, "untimed")
@@ -470,7 +465,7 @@ def test_reaction_mode_asks_for_the_drop_then_takes_its_timing():
 
 
 def test_reaction_windows():
-    assert ENGINE.reaction_factor(-1) == (1.0, "an untimed hand")
+    assert ENGINE.reaction_factor(-1) == (1.0, "untimed")
     assert ENGINE.reaction_factor(2999)[0] == 0.5
     assert ENGINE.reaction_factor(15000)[0] == 1.0
     assert ENGINE.reaction_factor(15001)[0] == 2.0
@@ -521,7 +516,7 @@ def _to_sunset(s):
 def test_leviathan_rises_on_the_third_night_without_a_finale():
     s = new(quick=True, auto_start=True, ticket=3, location=6)
     _to_sunset(s)
-    assert s.over and s.result == "loss" and "Leviathan" in s.reason
+    assert s.over and s.result == "loss" and s.reason == "leviathan_sunset"
 
 
 def test_leviathan_at_dawn_house_rule():
@@ -543,8 +538,9 @@ def test_airship_finale_needs_the_pilot():
 
 
 def _finish_night(s):
-    until(s, {"dawn_exit"}, policy=calm)
-    answer(s, options(s)[0])
+    until(s, {"dawn_exit", "dawn_asl"}, policy=calm)     # one Alley out: the Dawn exit is not asked
+    if not s.over and kind(s) == "dawn_exit":
+        answer(s, options(s)[0])
     while not s.over:
         answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
 
@@ -555,11 +551,15 @@ def test_finale_win_scores():
     _to_sunset(s)
     answer(s, "fin.bridge")
     _finish_night(s)
-    assert s.result == "win" and "Bridge" in s.reason
+    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale"] == "bridge"
     active = [c for c in s.characters if not c.incapacitated]
     assert s.score["characters"] == 5 * len(active) and s.score["players"] == 4
     assert s.score["difficulty"] == 20 and s.score["survivors"] == 3 * s.storage["S"]
     assert s.score["stress"] == -sum(c.stress for c in active)
+    # the table is told the score and its parts (issue 13: the win message showed no score)
+    final = [e for e in s.log if e["kind"] == "final_score"]
+    assert [e["data"] for e in final] == [s.score]
+    assert said(Event("final_score", s.score)).startswith(f"🏆 Score {s.score['total']}: Characters ")
 
 
 def test_boat_finale_sinks_when_the_hull_is_gone():
@@ -569,7 +569,7 @@ def test_boat_finale_sinks_when_the_hull_is_gone():
     assert s.night.hull == content_for(s.pack).finales["boat"]["hull"] == 12     # the sample pack's Boat
     s.night.hull = 0
     _finish_night(s)
-    assert s.result == "loss" and "Boat" in s.reason
+    assert s.result == "loss" and s.reason == "finale_sank"
 
 
 def test_holy_bomb_finale_needs_the_bomb_bearer():
@@ -582,7 +582,7 @@ def test_holy_bomb_finale_needs_the_bomb_bearer():
     _to_sunset(s)
     answer(s, "fin.holy_bomb")
     _finish_night(s)
-    assert s.result == "win" and "Holy Bomb" in s.reason
+    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale_name"] == "Holy Bomb"
 
 
 def test_finales_as_scenarios_start_at_their_location():
@@ -613,7 +613,7 @@ def test_traitor_never_leaks_to_public():
         assert ENGINE.view_for(out.state, GM)["traitor"] == traitor
         for e in out.events:
             if e.audience == PUBLIC:
-                assert "traitor" not in e.text.lower()
+                assert "traitor" not in said(e).lower()
 
 
 def test_public_view_hides_deck_order_and_is_json():
@@ -629,8 +629,7 @@ def test_public_view_hides_deck_order_and_is_json():
 def test_state_round_trips_through_json():
     s = night()
     put(s, "N1.1", G=1)
-    answer(s, "fire.s")
-    answer(s, "N1.1.G")
+    answer(s, "fire.s")                 # the Goliath is the only target
     data = json.loads(json.dumps(ENGINE.dump_state(s)))
     again = ENGINE.load_state(data)
     assert again == s
@@ -681,7 +680,7 @@ def test_sunrise_of_day_two_sinks_a_location_and_draws_an_event():
     nm_before = None
     _finish_dawn_only(s)
     assert s.phase == "day" and s.ticket == 2 and len(s.sunken) == 1
-    assert any("Event of the Day" in line for line in s.log)
+    assert any(line["kind"] == "event" for line in s.log)
     assert len(s.nightmare) + len(s.nightmare_discard) == 18
     del nm_before
 
@@ -741,7 +740,6 @@ def test_terror_spill_house_rule_hits_the_dropper_twice():
     cap = s.characters[0]
     cap.stress = 5
     answer(s, "fire.s")
-    answer(s, "N1.1.V")
     answer(s, "f1")
     assert cap.stress == 7
 
@@ -765,10 +763,10 @@ def test_traitor_stays_secret_through_whole_games():
             assert "traitor" not in ENGINE.view_for(s, PUBLIC)
             for e in out.events:
                 if e.audience == PUBLIC:
-                    assert "traitor" not in e.text.lower()
+                    assert "traitor" not in said(e).lower()
                     assert "traitor" not in json.dumps(e.data)
                 else:
-                    assert e.audience == s.traitor or (e.kind == "role" and "traitor:" not in e.text)
+                    assert e.audience == s.traitor or (e.kind == "role" and "traitor:" not in said(e))
 
 
 def test_traitor_sabotage_and_unmask():
@@ -797,7 +795,7 @@ def test_traitor_sabotage_and_unmask():
         s, events = out.state, events + out.events
     entrance = next(e for e in events if e.kind == "entrance" and "drawn" in e.data)
     assert entrance.data["drawn"]["V"] == 26
-    assert any("spits 2 more" in e.text for e in events)
+    assert any("spits 2 more" in said(e) for e in events)
     # unmask: the next attack ignores Barricades
     out = ENGINE.apply(s, Unmask(), Actor(traitor))
     s = out.state
@@ -813,9 +811,9 @@ def test_traitor_sabotage_and_unmask():
     events = []
     while s.night.hour == hour and kind(s) == "act":
         events += answer(s, "end")
-    assert any("cannot be stopped" in e.text for e in events)
+    assert any("cannot be stopped" in said(e) for e in events)
     assert [e.kind for e in events].count("stress") >= 1
-    assert not any("smashes a Barricade in N1" in e.text for e in events)
+    assert not any("smashes a Barricade in N1" in said(e) for e in events)
 
 
 def test_night_items_during_activation_are_free():
@@ -827,13 +825,13 @@ def test_night_items_during_activation_are_free():
     assert "use.0" in options(s)
     answer(s, "use.0")
     assert cap.stress == 1 and cap.items == [] and s.ctx["acts"] == 0
-    assert prompt(s).text.startswith("Night Hour 1: Capitan")
+    assert said(prompt(s)).startswith("Night Hour 1: Capitan")
 
 
 # ------------------------------------------------------------------ every house-rule switch has an effect
 def test_house_rule_day1_sunrise_rituals():
     s = new(quick=True, auto_start=True, house_rules={"day1_sunrise_rituals": True})
-    assert len(s.sunken) == 1 and any("Event of the Day" in line for line in s.log)
+    assert len(s.sunken) == 1 and any(line["kind"] == "event" for line in s.log)
     s = new(quick=True, auto_start=True)
     assert not s.sunken
 
@@ -899,3 +897,18 @@ def test_house_rule_survivor_rescue_counts_boxes():
         while s.phase == "dawn":
             answer(s, options(s)[-1] if kind(s) != "attack" else "auto")
         assert s.storage["S"] == before + (0 if counts else 1)
+
+
+def test_no_question_where_a_hit_can_only_go_one_way():
+    """Issue 13: a Hit whose only target is one Infected type lands there unasked; between two
+    targets the player is asked, and "auto" aims the rest of the Hits at the first target listed."""
+    s = night()
+    put(s, "N1.1", V=1)
+    answer(s, "fire.s")                                  # the sample Pistol: 3 Hits of 1
+    assert kind(s) == "act" and s.night.rings["N1.1"]["V"] == 0
+    s = night()
+    put(s, "N1.1", V=2, M=1)
+    answer(s, "fire.s")
+    assert kind(s) == "hit" and options(s) == ["N1.1.M", "N1.1.V", "auto", "waste"]
+    answer(s, "auto")                                    # every Hit on the first target still standing
+    assert kind(s) == "act" and s.night.rings["N1.1"] == {"V": 0, "M": 0}

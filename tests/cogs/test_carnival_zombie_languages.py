@@ -1,0 +1,108 @@
+"""Carnival Zombie through the cogs in Italian and in Spanish: every word from the catalogues.
+
+The server's language is set with the guild settings (`/gm language`), the players' clients speak
+the same language; the presenter and `t()` report every string they make (`present.watch()`).
+A seeded practice Night, its Dawn and the next Day are played by clicking the prompts.
+"""
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections import Counter
+
+import pytest
+import yaml
+
+from i18n import HERE, _flatten, present
+from rules.carnival_zombie import ENGINE
+from tests.cogs.test_carnival_zombie import TABLE, prompt_message, state_of
+from tests.rules.carnival_zombie.policies import sensible_policy
+from tests.support.fakes import click
+
+SEED = 2              # a seed whose Night the sensible Group survives, so the Day after it is played too
+RAW_ID = re.compile(r"<@!?\d+>")
+LEFTOVER = re.compile(r"\{[a-z_]+(:[^}]*)?\}")
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("language", ["it", "es"])
+def test_the_catalogue_says_everything_english_says_with_the_same_placeholders(language):
+    english = _flatten(yaml.safe_load((HERE / "en.carnival_zombie.yaml").read_text(encoding="utf-8")))
+    other = _flatten(yaml.safe_load((HERE / f"{language}.carnival_zombie.yaml").read_text(encoding="utf-8")))
+    assert sorted(set(english) - set(other)) == [] and sorted(set(other) - set(english)) == []
+    assert {k: (_placeholders(english[k]), _placeholders(other[k])) for k in english
+            if _placeholders(english[k]) != _placeholders(other[k])} == {}
+
+
+def _texts(world):
+    """Everything a player reads: message text, button and select labels, select descriptions, file names."""
+    for m in world.sent:
+        yield "text", m.content or ""
+        if m.file is not None:
+            yield "file", m.file.filename
+        for item in (m.view.children if m.view is not None else []):
+            yield "label", getattr(item, "label", None) or ""
+            for option in getattr(item, "options", []) or []:
+                yield "label", option.label
+                yield "label", option.description or ""
+
+
+async def _open(bot, world, players, locale):
+    """`/cz start` for a practice Night (straight to Sunset), everyone joins, the host starts: the
+    lobby's buttons are Join, Leave, Start (by position: their words are the server's language)."""
+    cog = bot.get_cog("CarnivalZombieCog")
+    await cog.start.callback(cog, world.interaction(players[0], world.channels[10], locale=locale),
+                             difficulty="easy", quick="night")
+    for player in players[1:]:
+        await click(world, world.last(TABLE, with_view=True), player, index=0, locale=locale)
+    await click(world, world.last(TABLE, with_view=True), players[0], index=2, locale=locale)
+    return await bot.store.active_game(1, 10)
+
+
+async def _answer(world, prompt, option, locale):
+    message = prompt_message(world, prompt.id)
+    index = [o.id for o in prompt.options].index(option)
+    user = world.users[int(prompt.player)]
+    if message.custom_ids()[0].startswith("bauta:s:"):
+        await click(world, message, user, index=0, values=[f"#{index}"], locale=locale)
+    else:
+        await click(world, message, user, index=index, locale=locale)
+
+
+@pytest.mark.parametrize("locale,words", [("it", ("Notte", "Alba", "Barricate", "Giorno")),
+                                          ("es", ("Noche", "Alba", "Barricadas", "Día"))])
+async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, locale, words):
+    await bot.store.update_settings(1, locale=locale)
+    seed(SEED)
+    rnd = random.Random(SEED)
+    policy = sensible_policy(rnd)
+    players = [world.users[2], world.users[3]]
+    with present.watch() as notes:
+        game = await _open(bot, world, players, locale)
+        for _ in range(600):
+            record, state = await state_of(bot, game.id)
+            # a Night, its Dawn, then the next Day up to its Sunset (or the end of the game)
+            if not record.active or (state.ticket >= 2 and state.phase == "sunset"):
+                break
+            prompt = ENGINE.pending(state)[0]
+            option = policy(state, prompt)
+            await _answer(world, prompt, option, locale)
+        cog = bot.get_cog("CarnivalZombieCog")
+        await cog.status.callback(cog, world.interaction(world.users[2], world.channels[10], locale=locale))
+    assert state.ticket >= 2 or state.over
+    fallbacks = Counter((n.source, n.key, n.game) for n in notes if n.fallback)
+    assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())
+    assert sorted({n.key for n in notes if n.language != locale}) == []      # nothing in English
+    kinds = {n.key for n in notes if n.game == "carnival_zombie"}
+    assert {"events.hour", "events.entrance", "events.movement", "prompts.act", "prompts.enter",
+            "options.pass", "events.dawn", "events.day", "prompts.move", "prompts.dayact", "words.board_storage", "words.board_night"} <= kinds, sorted(kinds)
+    texts = list(_texts(world))
+    assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
+    assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
+    assert [x for kind, x in texts if kind != "text" and any(f"{u.id}" == x.strip() for u in players)] == []
+    public = "\n".join(x for _, x in texts)
+    assert all(w in public for w in words), [w for w in words if w not in public]
