@@ -193,7 +193,9 @@ class BautaBot(commands.AutoShardedBot):
         than a minute (a shard whose process is down)."""
         shards = self.shard_ids if self.shard_ids is not None else None
         count = self.shard_count or 1
-        sent = await self.host.deliver_outbox(shards, count, older_than=None if startup else OUTBOX_GRACE)
+        # A lone process starting over an SQLite file: what is claimed, a dead process claimed.
+        sent = await self.host.deliver_outbox(shards, count, older_than=None if startup else OUTBOX_GRACE,
+                                              abandoned=startup and self.store.single_process)
         if shards is not None:
             async with self.store.lock("outbox-orphans") as held:
                 if held:

@@ -55,7 +55,8 @@ async def worker(args) -> None:
     from tests.support.fakes import FakeGuild, FakeInteraction, Sent, World, click
 
     config = Config(token=None, db_path=args.sqlite or "", dev_guild=None, log_level="WARNING",
-                    database_url=args.database_url, db_schema=args.schema)
+                    # (the SQLite worker must not pick up BAUTA_TEST_DATABASE_URL, the URL's default)
+                    database_url=None if args.sqlite else args.database_url, db_schema=args.schema)
     bot = BautaBot(config)
     await bot.prepare()
     register_duel()

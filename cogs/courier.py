@@ -1,10 +1,26 @@
-"""Delivery: posting in channels, DMs (remembering closed ones), editing what the bot posted."""
+"""Delivery: posting in channels, DMs (remembering closed ones), editing what the bot posted.
+
+Each message of an action's publish goes out once, even when a crash cuts the publish short and
+the outbox sweep publishes the action again: inside `Courier.publishing(slots)` every send takes
+the next slot of its destination ("c<channel>#0", "u<user>#1"), skips a slot the store says was
+sent, and carries a nonce derived from the slot. Each slot is recorded in the store before the
+publish's next send (the last one needs no record: the end of the publish, `mark_published`,
+closes the action), so at any moment at most one message relies on the nonce alone: Discord
+enforces it, and a second message with the same nonce within a few minutes is not created, which
+covers a crash between a send and its record. An edit needs none of this: done twice, it still
+leaves one message.
+"""
 from __future__ import annotations
 
+import contextvars
+import hashlib
 import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
+from types import SimpleNamespace
 from typing import Any
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 
 import discord
 
@@ -55,6 +71,31 @@ def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 
+# ---------------------------------------------------------------------------- once per slot
+@dataclass
+class Slots:
+    """The messages of one action's publish: `sent` the slots already out (→ message id), `counts`
+    how many sends each destination has had in this publish so far, `unrecorded` the slot sent
+    last and not yet in the store."""
+    guild_id: int
+    game_id: int
+    seq: int
+    sent: dict[str, int | None] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    unrecorded: str | None = None
+
+    def take(self, where: str) -> str:
+        """The slot of the next send to `where`, counted whether or not it goes out (a DM skipped
+        in one run and refused in another keeps the later slots in step)."""
+        n = self.counts.get(where, 0)
+        self.counts[where] = n + 1
+        return f"{where}#{n}"
+
+
+# The publish under way in this task (a context variable: concurrent publishes never mix slots).
+_publishing: contextvars.ContextVar[Slots | None] = contextvars.ContextVar("bauta_publishing", default=None)
+
+
 # ---------------------------------------------------------------------------- delivery
 class Courier:
     """Sends to channels and DMs, and remembers closed DMs so we do not retry on every event
@@ -66,6 +107,53 @@ class Courier:
         self.bot = bot
         self.store = store
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
+        self._salt: str | None = None
+
+    @asynccontextmanager
+    async def publishing(self, slots: Slots) -> AsyncIterator[None]:
+        """Send inside as one action's publish: once per slot (see the module's docstring)."""
+        token = _publishing.set(slots)
+        try:
+            yield
+        except Exception:
+            await self._record(slots)     # the publish failed before its end: what went out stays known
+            raise
+        finally:
+            _publishing.reset(token)
+
+    @staticmethod
+    def keyed() -> bool:
+        """Whether sends now are an action's publish (counted by slot)."""
+        return _publishing.get() is not None
+
+    @staticmethod
+    def _take(where: str) -> tuple[Slots, str] | None:
+        """The publish under way and the slot of this send to `where`; None outside a publish."""
+        slots = _publishing.get()
+        return None if slots is None else (slots, slots.take(where))
+
+    async def nonce(self, slots: Slots, slot: str) -> int:
+        """The slot's nonce: the same in every process of this deployment, at most 19 digits
+        (Discord takes up to 25 characters), and another database's differ."""
+        if self._salt is None:
+            self._salt = await self.store.deployment_salt()
+        digest = hashlib.sha256(f"{self._salt}:{slots.game_id}:{slots.seq}:{slot}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1 or 1
+
+    async def _record(self, slots: Slots) -> None:
+        """Store the slot sent last (before the next send: see the module's docstring)."""
+        slot, slots.unrecorded = slots.unrecorded, None
+        if slot is None:
+            return
+        try:
+            await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, slots.sent[slot])
+        except Exception:  # noqa: BLE001 - the message is out; a lost record only risks a nonce-deduplicated resend
+            log.exception("could not record message %s of game %s action %s", slot, slots.game_id, slots.seq)
+
+    @staticmethod
+    def _sent(slots: Slots, slot: str, message: Any) -> None:
+        slots.sent[slot] = getattr(message, "id", None)
+        slots.unrecorded = slot
 
     async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
         key = (guild_id, user_id)
@@ -87,11 +175,22 @@ class Courier:
         channel = await self.channel(channel_id)
         if channel is None:
             return None
+        keyed = self._take(f"c{channel_id}")
+        if keyed is not None:
+            slots, slot = keyed
+            if slot in slots.sent:      # posted before a crash: the message that is there
+                known = slots.sent[slot]
+                return channel.get_partial_message(known) if known and hasattr(channel, "get_partial_message") else None
+            kwargs["nonce"] = await self.nonce(slots, slot)
+            await self._record(slots)
         try:
-            return await channel.send(content, **kwargs)
+            message = await channel.send(content, **kwargs)
         except discord.HTTPException as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
+        if keyed is not None:
+            self._sent(*keyed, message)
+        return message
 
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
                    file: discord.File | None = None) -> bool:
@@ -150,10 +249,17 @@ class Courier:
 
     async def deliver_message(self, guild_id: int, user_id: int, content: str | None = None,
                               **kwargs: Any) -> tuple[str, Any]:
-        """`deliver`, with the message sent (None unless SENT)."""
+        """`deliver`, with the message sent (None unless SENT; the one sent before a crash, as an
+        object with its id, when a re-publish skips it)."""
+        keyed = self._take(f"u{user_id}")
+        if keyed is not None and keyed[1] in keyed[0].sent:
+            return SENT, SimpleNamespace(id=keyed[0].sent[keyed[1]])     # sent before a crash cut the publish short
         if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
             return SKIPPED, None     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
+        if keyed is not None:
+            kwargs["nonce"] = await self.nonce(*keyed)
+            await self._record(keyed[0])
         try:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
@@ -166,6 +272,8 @@ class Courier:
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return SKIPPED, None
+        if keyed is not None:
+            self._sent(*keyed, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None

@@ -35,7 +35,7 @@ from rules.common.lobby import Lobby
 
 from . import botplayer, systems
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
-from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, chunks, display_name, mention
+from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
 from .replies import Deadline, reply, settle
 from .table import POSTED, TABLE, Table, posted
@@ -82,6 +82,10 @@ class GameHost:
         self.table = Table(self)
         # A lobby's successor, created in the lobby's last transaction, announced by its publish.
         self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
+        # Actions committed here whose publish has not begun, by (game, seq): nothing of theirs
+        # is sent yet (so their first publish reads nothing). `_publishing`: publishes under way.
+        self._owed: dict[tuple[int, int], Slots] = {}
+        self._publishing: set[tuple[int, int]] = set()
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -274,16 +278,18 @@ class GameHost:
             owed = [_owed(before)]      # the outbox: its messages are owed until a publish ends
             try:
                 if after is None:
-                    return await self.store.commit_action(*logged, end=over, outbox=owed), outcome, before
+                    return self._owe(await self.store.commit_action(*logged, end=over, outbox=owed)), outcome, before
                 name, seats, options = after
                 nxt, started = await self._setup(game.guild_id, name, seats, options)
+                # the new game's set-up events go in the outbox too: a re-publish announces it
+                owed = [{**owed[0], "opened": [e.to_dict() for e in started.events]}]
                 ended, opened = await self.store.commit_and_create(
                     *logged, name, list(seats), nxt.engine.dump_state(started.state),
                     int(actor.id) if actor.id.isdigit() else game.created_by, outbox=owed,
                     # the players' names and languages, gathered as they joined, go with them
                     meta={k: game.meta[k] for k in ("names", "locales") if k in game.meta})
                 self._opened[ended.id] = (opened, started.state, started.events)
-                return ended, outcome, before
+                return self._owe(ended), outcome, before
             except VersionConflict:
                 fresh = await self.store.game(game.id)
                 if fresh is None or not fresh.active:
@@ -325,21 +331,46 @@ class GameHost:
             # published, and a retry of the same click is refused as already made.
             log.info("could not acknowledge a click: %s", exc)
 
+    def _owe(self, game: GameRecord) -> GameRecord:
+        self._owed[(game.id, game.version)] = Slots(game.guild_id, game.id, game.version)
+        return game
+
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                       events: Sequence[Event], before: set[str], dm_prompts: bool = True,
-                      move: bool = False) -> None:
+                      move: bool = False, late: bool = False) -> None:
         """Tell everyone what an action did, once: private events and decisions by DM (one message
         per player, their superseded DM prompt edited in place), the GM's in the GM channel, the
         public events as the step's narrative and the public prompts on the table message
         (`cogs/table.py`); then every prompt message whose prompt is no longer pending loses its
         components. `before`: prompt ids pending before the action (not sent again by DM).
         `dm_prompts` False (/game status) keeps private decisions to DMs already sent and /hand;
-        `move` posts the table anew at the foot of the channel."""
+        `move` posts the table anew at the foot of the channel.
+
+        The publish of an action sends each of its messages once: right after its commit, and again
+        from the outbox after a crash cut it short (`deliver_outbox`; see cogs/courier.py). Anything
+        else (a status) sends anew; a publish nested in an action's (its lobby's new game) counts
+        among its messages. `late`: the action was overtaken before its publish was done; only its
+        events go out (its prompts, a game's end and the table are the later action's to show)."""
+        key = (game.id, game.version)
+        slots = self._owed.pop(key, None)
+        if slots is None:
+            return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+        self._publishing.add(key)
+        try:
+            async with self.courier.publishing(slots):
+                await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+        finally:
+            self._publishing.discard(key)
+
+    async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
+                       events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
+                       late: bool) -> None:
         system = systems.get(game.system)
         engine = system.engine
         settings = await self.store.settings(game.guild_id)
         locale = await self.server_locale(game, interaction)
+        seq = game.version                  # the action published (the game read below may be newer)
         game = await self.remember(interaction, game)
         game = await self.store.game(game.id) or game      # the prompt messages recorded so far
         say = self.presenter(game, locale)
@@ -351,9 +382,9 @@ class GameHost:
             return self.reader(game, player, locale, interaction)
 
         public_lines = say.events(e for e in events if e.audience == PUBLIC)
-        prompts = engine.pending(state)
+        prompts = [] if late else engine.pending(state)
         pending = {p.id for p in prompts}
-        over = engine.is_over(state)
+        over = not late and engine.is_over(state)
         header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
 
         private: dict[str, list[Event]] = defaultdict(list)
@@ -434,13 +465,16 @@ class GameHost:
         elif interaction is not None and me in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
 
+        if late:        # the narrative only, as its own message: the table shows the later step
+            for text in chunks(public_lines):
+                await self.courier.send_channel(game.channel_id, text)
         outer = self.table.begin(game.id)
         try:
-            if system.after_publish is not None:
+            if system.after_publish is not None and not late:
                 await system.after_publish(self, interaction, game, state, events)
         finally:
             board = self.table.end(game.id, outer)
-        if self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
+        if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
             self.table.shown[game.id] = game.version
             game = await self.table.show(interaction, game, say, public_lines, public_prompts, board=board,
                                          over=over, ping=newly, move=move, state=state)
@@ -452,8 +486,9 @@ class GameHost:
             title = systems.get(record.system).title
             intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
-        await self.store.mark_published(game.id, game.version)
-        await botplayer.drive(self, interaction, game)
+        await self.store.mark_published(game.id, seq)
+        if not late:
+            await botplayer.drive(self, interaction, game)
 
     async def _dm(self, game: GameRecord, state: Any, player: str, say: Presenter, lines: list[str],
                   prompts: list[Prompt], pending: set[str], answered: int | None) -> tuple[str, GameRecord]:
@@ -497,24 +532,49 @@ class GameHost:
         return game if meta == game.meta else await self.store.set_meta(game, meta)
 
     async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
-                             older_than: timedelta | None = None) -> int:
+                             older_than: timedelta | None = None, abandoned: bool = False) -> int:
         """Publish the actions whose publish never finished (the process died between the commit and
         its messages): at start-up, and on a timer for those older than `older_than` (leaving the
-        newest to the publish under way). An action overtaken by a later one is only marked: the
-        later publish posted the prompts that are current. Returns how many actions were published."""
+        newest to the publish under way). An action overtaken by a later one sends its events
+        only (`late`): the later publish posted the prompts that are current. The messages a
+        cut-short publish sent are not sent again. `abandoned`: earlier claims are a dead
+        process's (see `claim_outbox`). Returns how many actions were published."""
         cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
-        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff):
+        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned):
+            key = (message.game_id, message.seq)
+            if key in self._publishing:     # its publish is under way here; it marks the action itself
+                await self.store.release_outbox([message.id])
+                continue
+            self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
             record = await self.store.action(message.game_id, message.seq)
-            if game is not None and record is not None and game.version == message.seq and not record.undone:
+            if game is not None and record is not None and not record.undone:
+                late = game.version != message.seq or not await self._reopen(game, message.payload)
                 engine = systems.get(game.system).engine
                 events = [Event.from_dict(e) for e in record.events]
-                await self.publish(None, game, engine.load_state(game.state), events,
-                                   before=set(message.payload.get("before", [])))
+                self._owed[key] = Slots(game.guild_id, game.id, message.seq,
+                                        sent=await self.store.sent_slots(game.id, message.seq))
+                # the game as that action left it, but for its state: a late publish reads none
+                await self.publish(None, GameRecord(**{**game.__dict__, "version": message.seq}),
+                                   engine.load_state(game.state), events,
+                                   before=set(message.payload.get("before", [])), late=late)
                 published += 1
             await self.store.mark_sent([message.id])
         return published
+
+    async def _reopen(self, game: GameRecord, owed: dict) -> bool:
+        """Before a lobby's Start is published again: the game it opened, to announce with it
+        (`_opened` was lost with the process). False when that game has moved on already (its
+        own publishes posted what is current): the Start is late."""
+        if "opened" not in owed or game.id in self._opened:
+            return True
+        opened = await self.store.successor(game)
+        if opened is None or opened.version > 0:
+            return False
+        engine = systems.get(opened.system).engine
+        self._opened[game.id] = (opened, engine.load_state(opened.state), [Event.from_dict(e) for e in owed["opened"]])
+        return True
 
     async def remind_idle(self, at: datetime | None = None) -> int:
         """Ping the players an idle game waits on, once per set of pending decisions, in guilds
@@ -586,7 +646,9 @@ class GameHost:
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
         """A public message in the game's channel: as a followup of a publicly answered interaction
         there (no extra permission needed), else as an ordinary channel message."""
-        if (interaction is not None and interaction.channel_id == game.channel_id
+        # An action's publish posts in the channel: a followup (a webhook) takes no nonce, so it
+        # could be doubled by a crash (see cogs/courier.py).
+        if (interaction is not None and interaction.channel_id == game.channel_id and not self.courier.keyed()
                 and interaction.response.is_done() and not interaction.extras.get("bauta_private_ack")):
             return await interaction.followup.send(content, **kwargs)
         return await self.courier.send_channel(game.channel_id, content, **kwargs)

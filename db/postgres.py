@@ -93,12 +93,19 @@ class _AdvisoryLock:
 
 class PostgresStore(Store):
     dialect = "postgresql"
+    single_process = False
     _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    # A claim is alive while its process holds the advisory lock on its key (a session lock:
+    # PostgreSQL drops it when the process dies); a bigint key shows in pg_locks as two halves.
+    _CLAIMER_DEAD = (" OR (claimed_by IS NOT NULL AND claimed_by NOT IN (SELECT (l.classid::bigint << 32) "
+                     "| l.objid::bigint FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 "
+                     "AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())))")
 
     def __init__(self, pool: asyncpg.Pool, url: str, schema: str | None = None):
         super().__init__(None, url)  # type: ignore[arg-type]  # no aiosqlite connection: a pool
         self.pool = pool
         self.schema = schema
+        self._life: asyncpg.Connection | None = None    # holds the lock on process_key while we live
 
     @classmethod
     async def open(cls, url: str, *, schema: str | None = None, min_size: int = 1,  # type: ignore[override]
@@ -119,9 +126,13 @@ class PostgresStore(Store):
                                          server_settings=settings)
         store = cls(pool, url, schema)
         await store.migrate()
+        store._life = await asyncpg.connect(url)
+        await store._life.execute("SELECT pg_advisory_lock($1)", store.process_key)
         return store
 
     async def close(self) -> None:
+        if self._life is not None:
+            await self._life.close()
         await self.pool.close()
 
     async def migrate(self) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import secrets
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
@@ -30,7 +31,7 @@ log = logging.getLogger("bauta.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox",
-                 "known_gms")
+                 "outbox_sent", "known_gms")
 
 # Every this many actions a log row keeps a whole (compressed) snapshot of the state before it
 # instead of a delta: an unreadable delta then costs at most this many steps of history.
@@ -157,12 +158,17 @@ class RollStats:
 
 class Store:
     dialect = "sqlite"
+    # One bot process per SQLite file (several processes share a PostgreSQL database instead):
+    # at its start-up, whatever is claimed was claimed by a process that died.
+    single_process = True
     _SKIP_LOCKED = ""     # SQLite has one writer at a time: nothing to skip
+    _CLAIMER_DEAD = ""    # a claim whose process is known dead (SQLite: its start-up takes them all)
     def __init__(self, conn: aiosqlite.Connection, path: str):
         self.conn = conn
         self.path = path
         self._settings: dict[int, GuildSettings] = {}   # read on every action; changed rarely
         self._gms: dict[int, set[int]] = {}             # known GMs: read on every interaction
+        self.process_key = secrets.randbits(62)         # who claims outbox messages (see claim_outbox)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -315,6 +321,13 @@ class Store:
                               (guild_id, channel_id))
         return GameRecord.from_row(row) if row else None
 
+    async def successor(self, game: GameRecord) -> GameRecord | None:
+        """The game opened in `game`'s channel after it (a lobby's Start creates it in the
+        transaction that ends the lobby, so the next game there is the one it opened)."""
+        row = await self._one("SELECT * FROM games WHERE guild_id = ? AND channel_id = ? AND id > ? ORDER BY id LIMIT 1",
+                              (game.guild_id, game.channel_id, game.id))
+        return GameRecord.from_row(row) if row else None
+
     async def idle_games(self, older_than: str | None = None, at: datetime | None = None) -> list[GameRecord]:
         """Active games in guilds with a reminder set, idle longer than their guild's reminder
         (or than `older_than`, an ISO time, when given), as of `at` (default: now)."""
@@ -446,7 +459,8 @@ class Store:
              VersionConflict("The game changed while undoing; try again.")),
             ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])),
             ("UPDATE outbox SET status = 'dropped' WHERE game_id = ? AND seq >= ? AND status = 'pending'",
-             (game.id, oldest["seq"])))
+             (game.id, oldest["seq"])),
+            ("DELETE FROM outbox_sent WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])))
         undone = len(rows)
         return await self._written_game(game.id), undone
 
@@ -475,16 +489,19 @@ class Store:
 
     async def claim_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
                            older_than: str | None = None, limit: int = 100,
-                           lease_seconds: float = OUTBOX_LEASE_SECONDS) -> list[OutboxMessage]:
+                           lease_seconds: float = OUTBOX_LEASE_SECONDS, abandoned: bool = False) -> list[OutboxMessage]:
         """Claim undelivered messages for delivery: those of guilds on `shard_ids` (all guilds when
         None), created before `older_than` (an ISO time; leave the newest to the process that is
         sending them now), not claimed by another process in the last `lease_seconds`. Oldest first.
-        A message is handed to one claimer at a time; `mark_sent` ends it."""
+        A message is handed to one claimer at a time; `mark_sent` ends it. `abandoned`: every
+        claim so far was made by a process that is dead (the start-up of a deployment's only
+        process, `single_process`), so none is waited for."""
         stamp = datetime.now(UTC)
         until = (stamp + timedelta(seconds=lease_seconds)).isoformat(timespec="seconds")
         current = stamp.isoformat(timespec="seconds")
-        where = "status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
-        params: list[Any] = [current]
+        where = "status = 'pending'" + ("" if abandoned else
+                                        f" AND (claimed_until IS NULL OR claimed_until < ?{self._CLAIMER_DEAD})")
+        params: list[Any] = [] if abandoned else [current]
         if older_than is not None:
             where += " AND created_at < ?"
             params.append(older_than)
@@ -498,20 +515,55 @@ class Store:
         # skipped; on PostgreSQL the inner SELECT also skips rows locked by a concurrent claim
         # (`_SKIP_LOCKED`), so two sweeps share the work instead of one getting nothing.
         written = await self._write((
-            f"UPDATE outbox SET claimed_until = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
-            f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *", (until, *params, limit, *params)))
+            f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE id IN (SELECT id FROM outbox WHERE {where} "
+            f"ORDER BY id LIMIT ?{self._SKIP_LOCKED}) AND {where} RETURNING *",
+            (until, self.process_key, *params, limit, *params)))
         return sorted((OutboxMessage.from_row(r) for r in written.rows), key=lambda m: m.id)
 
+    async def release_outbox(self, ids: Iterable[int]) -> None:
+        """Give claimed messages back unsent (their action is being published by someone else):
+        the next sweep may claim them at once instead of after the lease."""
+        ids = list(ids)
+        if ids:
+            await self._write((f"UPDATE outbox SET claimed_until = NULL WHERE id IN ({', '.join('?' * len(ids))})", ids))
+
     async def mark_published(self, game_id: int, seq: int) -> None:
-        """Everything action `seq` of the game caused went out (its publish finished)."""
+        """Everything action `seq` of the game caused went out (its publish finished): nothing
+        publishes it again, so the record of its single messages goes too."""
         await self._write(("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
-                           "AND status = 'pending'", (now(), game_id, seq)))
+                           "AND status = 'pending'", (now(), game_id, seq)),
+                          ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq)))
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)
         if ids:
-            await self._write((f"UPDATE outbox SET status = 'sent', sent_at = ? WHERE id IN ({', '.join('?' * len(ids))})",
-                               (now(), *ids)))
+            marks = ", ".join("?" * len(ids))
+            await self._write((f"UPDATE outbox SET status = 'sent', sent_at = ? WHERE id IN ({marks})", (now(), *ids)),
+                              ("DELETE FROM outbox_sent WHERE EXISTS (SELECT 1 FROM outbox o WHERE o.id IN "
+                               f"({marks}) AND o.game_id = outbox_sent.game_id AND o.seq = outbox_sent.seq)", ids))
+
+    async def record_sent(self, guild_id: int, game_id: int, seq: int, slot: str, message_id: int | None) -> None:
+        """One message of action `seq`'s publish went out, in `slot` (its destination and order
+        there): a re-publish of the action after a crash skips it."""
+        await self._write(("INSERT INTO outbox_sent (guild_id, game_id, seq, slot, message_id, sent_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seq, slot) DO NOTHING",
+                           (guild_id, game_id, seq, slot, message_id, now())))
+
+    async def sent_slots(self, game_id: int, seq: int) -> dict[str, int | None]:
+        """The slots of action `seq`'s publish already sent → their message ids."""
+        rows = await self._all("SELECT slot, message_id FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return {r["slot"]: r["message_id"] for r in rows}
+
+    async def deployment_salt(self) -> str:
+        """A random word chosen once per database: message nonces derived from game ids must not
+        collide with another deployment's (a test database) running as the same bot user."""
+        value = await self.get_meta("outbox_salt")
+        if value is None:
+            await self._write(("INSERT INTO meta (key, value) VALUES ('outbox_salt', ?) ON CONFLICT (key) DO NOTHING",
+                               (secrets.token_hex(8),)))
+            value = await self.get_meta("outbox_salt")
+        assert value is not None        # written just now, by us or by a process racing us
+        return value
 
     # ------------------------------------------------------------------ characters and packs
     async def save_character(self, guild_id: int, owner_id: int, system: str, name: str, data: dict) -> None:

@@ -79,3 +79,89 @@ async def test_a_finished_publish_marks_its_actions_messages_sent(store):
     assert [m.payload for m in await store.outbox_pending(game.id)] == [{"m": 3}]
     assert (await store.action(game.id, 1)).events == [{"text": "x"}]
     assert (await store.action(later.id, 2)).action == {"a": 2} and await store.action(game.id, 9) is None
+
+
+async def test_each_message_of_a_publish_is_recorded_once_by_its_slot(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"publish": True}])
+    assert await store.sent_slots(game.id, 1) == {}
+    await store.record_sent(1, game.id, 1, "c10#0", 555)
+    await store.record_sent(1, game.id, 1, "u2#0", None)
+    await store.record_sent(1, game.id, 1, "c10#0", 999)      # a second record of a slot changes nothing
+    assert await store.sent_slots(game.id, 1) == {"c10#0": 555, "u2#0": None}
+    assert await store.sent_slots(game.id, 2) == {}
+    # The publish ended: nothing will publish the action again, so its record goes.
+    await store.mark_published(game.id, 1)
+    assert await store.sent_slots(game.id, 1) == {}
+
+
+async def test_a_swept_actions_slots_go_with_it_and_undo_drops_them(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"publish": True}])
+    game = await store.commit_action(game, "2", {}, {"n": 2}, [], outbox=[{"publish": True}])
+    await store.record_sent(1, game.id, 1, "c10#0", 1)
+    await store.record_sent(1, game.id, 2, "c10#0", 2)
+    first = (await store.outbox_pending(game.id, seq=1))[0]
+    await store.mark_sent([first.id])
+    assert await store.sent_slots(game.id, 1) == {} and await store.sent_slots(game.id, 2) == {"c10#0": 2}
+    game, _ = await store.undo(game)
+    assert await store.sent_slots(game.id, 2) == {}
+
+
+async def test_purge_guild_forgets_its_sent_slots(store):
+    for guild in (1, 2):
+        game = await store.create_game(guild, 10, "duel", ["2"], {}, 2)
+        await store.commit_action(game, "2", {}, {"a": 1}, [], outbox=[{"g": guild}])
+        await store.record_sent(guild, game.id, 1, "c10#0", guild)
+    await store.purge_guild(1)
+    rows = await store._all("SELECT guild_id FROM outbox_sent")
+    assert [r["guild_id"] for r in rows] == [2]
+
+
+async def test_the_deployment_salt_is_chosen_once(database, store):
+    salt = await store.deployment_salt()
+    assert len(salt) == 16
+    other = await database.open()
+    try:
+        assert await other.deployment_salt() == salt
+    finally:
+        await other.close()
+
+
+async def test_the_successor_is_the_next_game_opened_in_the_same_channel(store):
+    lobby = await store.create_game(1, 10, "lobby", ["2"], {"n": 0}, 2)
+    elsewhere = await store.create_game(1, 11, "duel", ["2"], {}, 2)
+    assert await store.successor(lobby) is None
+    lobby, opened = await store.commit_and_create(lobby, "2", {}, {"n": 1}, [], "duel", ["2", "3"], {"s": 1}, 2)
+    assert (await store.successor(lobby)).id == opened.id and opened.id > elsewhere.id
+    assert await store.successor(opened) is None
+
+
+async def test_a_released_claim_can_be_claimed_again_at_once(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    claimed = await store.claim_outbox()
+    assert await store.claim_outbox() == []
+    await store.release_outbox(m.id for m in claimed)
+    assert [m.payload for m in await store.claim_outbox()] == [{"n": 1}]
+
+
+async def test_a_start_up_over_a_lone_file_takes_the_claims_of_the_dead_process(store):
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    assert len(await store.claim_outbox()) == 1             # claimed, then the claimer died
+    assert await store.claim_outbox() == []
+    assert [m.payload for m in await store.claim_outbox(abandoned=True)] == [{"n": 1}]
+    assert store.single_process == (store.dialect == "sqlite")
+
+
+async def test_a_claim_of_a_process_that_died_is_taken_over_at_once(database, store):
+    other = await database.open()
+    game = await store.create_game(1, 10, "duel", ["2"], {"n": 0}, 2)
+    await store.commit_action(game, "2", {}, {"n": 1}, [], outbox=[{"n": 1}])
+    assert len(await other.claim_outbox()) == 1
+    assert await store.claim_outbox() == []                # its claimer lives: the lease holds
+    await other.close()                                    # and dies
+    # PostgreSQL knows (the claimer's lock went with its session); one SQLite process takes
+    # every claim at its start-up instead (test above)
+    assert len(await store.claim_outbox()) == (0 if store.single_process else 1)

@@ -33,6 +33,7 @@ class Sent:
     said: str | None = None     # what its last change added: all of it, or the lines appended by an edit
     changed: int = field(default_factory=lambda: next(_changes))
     allowed_mentions: discord.AllowedMentions | None = None   # effective; None: Discord parses everything
+    nonce: int | str | None = None      # as sent (discord.py enforces it: see World.record)
 
     @property
     def public(self) -> bool:
@@ -296,6 +297,7 @@ class World:
     def __init__(self, bot, guild_id: int = 1):
         self.bot = bot
         self.sent: list[Sent] = []
+        self.nonces: dict[str, Sent] = {}
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.guild = FakeGuild(guild_id, owner_id=1, world=self)
@@ -338,10 +340,17 @@ class World:
 
     def record(self, where: str, content=None, **kwargs) -> Sent:
         kwargs.pop("wait", None)
+        nonce = kwargs.get("nonce")
+        if nonce is not None and str(nonce) in self.nonces:
+            # Discord: a message sent again with the same (enforced) nonce within a few minutes is
+            # not created again; the first one is returned.
+            return self.nonces[str(nonce)]
         message = Sent(where, content, view=kwargs.get("view"), file=kwargs.get("file"), embed=kwargs.get("embed"),
                        ephemeral=bool(kwargs.get("ephemeral", False)), said=content,
-                       allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")))
+                       allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")), nonce=nonce)
         self.sent.append(message)
+        if nonce is not None:
+            self.nonces[str(nonce)] = message
         return message
 
     def interaction(self, user: FakeUser, channel: FakeChannel | None = None, *, in_dm: bool = False,

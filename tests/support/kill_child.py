@@ -169,7 +169,8 @@ async def play(config: dict) -> None:
     await store.close()
 
 
-def main() -> None:
+def serve(run) -> None:
+    """The zygote: for each JSON line on stdin, fork a child that runs `run(config)` and exits."""
     duel.register()
     say("ready")
     for line in sys.stdin:
@@ -178,7 +179,7 @@ def main() -> None:
         if pid == 0:
             code = 0
             try:
-                asyncio.run(play(config))
+                asyncio.run(run(config))
             except BaseException:  # noqa: BLE001 - the parent reads the exit status
                 import traceback
                 traceback.print_exc()
@@ -190,4 +191,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    serve(play)

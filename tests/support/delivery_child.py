@@ -1,0 +1,224 @@
+"""The bot that tests/test_kill_9.py kills right after acknowledged clicks, counting every message.
+
+It shares kill_child.py's zygote (one fork per run). Each run is the bot starting again: a real
+`BautaBot` over the SQLite file, its outbox sweep running as at start-up (at once, then every 2 s),
+and a fake Discord whose memory survives the kills: the `discord` file holds one fsynced JSON line
+per message Discord created (where, nonce, content, component ids). A send that repeats a nonce
+Discord has seen creates nothing, as Discord does for a few minutes; it is noted as `absorbed`
+(and each run's start as `restart`).
+
+A run first notes how long the decision the table waits on took to appear (`waits` file), then
+clicks `clicks` times. Every decision is a function of the game state (and every game's seed is
+fixed), so a run without kills over a fresh database, the reference, plays the very same games.
+With `target` [n, k] the run stops at the k-th point after its n-th acknowledged click (a point:
+the acknowledgement itself, a message Discord created, a store write done, or the next click
+about to begin) and waits there for the parent's SIGKILL. With `actions` it stops once the
+database holds that many actions, and waits until nothing is left in the outbox.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import bot as bauta  # noqa: E402
+from bot import BautaBot, Config  # noqa: E402
+from cogs import systems  # noqa: E402
+from cogs.components import prompt_view  # noqa: E402
+from tests.support import fakes  # noqa: E402
+from tests.support.fakes import FakePartialMessage, FakeResponse, Sent, World, click  # noqa: E402
+from tests.support.kill_child import append, say, serve  # noqa: E402
+
+GUILD, CHANNEL, ALICE, BRUNO = 1, 10, 2, 3
+PAUSE = 30.0            # seconds a stopped run waits for its kill
+SALT = "kill-9"         # both databases: a slot has the same nonce in the killed runs and the reference
+SEED = 7                # every game's seed
+
+
+# The table plays the test game only: the game cogs are not loaded (each run would compile them
+# again, about a second on a busy machine with bytecode caching off). Start-up is otherwise the bot's.
+bauta.available_cogs = lambda: []   # type: ignore[assignment]
+
+
+def lines(path: str) -> list[dict]:
+    file = Path(path)
+    return [json.loads(line) for line in file.read_text().splitlines()] if file.exists() else []
+
+
+class Points:
+    """Where a run stops: the k-th point after its n-th acknowledged click."""
+
+    def __init__(self, target):
+        self.click, self.point = target if target else (None, None)
+        self.acks = 0
+        self.after: int | None = None        # points since the target click's acknowledgement
+
+    def acknowledged(self) -> None:
+        self.acks += 1
+        if self.acks == self.click:
+            self.after = -1
+            self.reached("ack")
+
+    def reached(self, kind: str) -> None:
+        if self.after is None:
+            return
+        self.after += 1
+        if self.after >= self.point or kind == "next":
+            say(f"at {kind} {self.after}")
+            time.sleep(PAUSE)       # blocks the loop on purpose: nothing else may happen now
+
+
+def fake_discord(world: World, path: str, points: Points, run: int) -> None:
+    """Make `world` the Discord that remembers across kills (see the module's docstring): the
+    messages of earlier runs are there again, with their ids (unique across runs), so an edit or
+    the channel's newest message after a restart is as Discord would have it."""
+    fakes._ids = itertools.count(10**9 + run * 10**6)   # type: ignore[attr-defined]
+    seen = set()
+    for r in lines(path):
+        if r.get("nonce"):
+            seen.add(r["nonce"])
+        if "id" in r:
+            world.sent.append(Sent(r["where"], r["content"], id=r["id"]))
+        if "deleted" in r:
+            for message in world.sent:
+                message.deleted = message.deleted or message.id == r["deleted"]
+    record = World.record
+    delete = FakePartialMessage.delete
+
+    async def deleted(message):
+        await delete(message)
+        append(path, {"deleted": message.id})
+
+    FakePartialMessage.delete = deleted     # type: ignore[method-assign]
+    edit = FakePartialMessage.edit
+
+    async def edited(message, **kwargs):
+        changed = await edit(message, **kwargs)
+        append(path, {"edited": message.id, "ids": changed.custom_ids()})
+        points.reached("edited")
+        return changed
+
+    FakePartialMessage.edit = edited        # type: ignore[method-assign]
+
+    def created(where, content=None, **kwargs):
+        nonce = kwargs.get("nonce")
+        if nonce is not None and str(nonce) in seen:
+            append(path, {"absorbed": str(nonce), "where": where})
+            return Sent(where, content, view=kwargs.get("view"), nonce=nonce)
+        message = record(world, where, content, **kwargs)
+        if not message.ephemeral:      # an interaction's private answer is no message of the table's
+            append(path, {"where": where, "nonce": None if nonce is None else str(nonce), "content": content,
+                          "ids": message.custom_ids(), "id": message.id})
+            if nonce is not None:
+                seen.add(str(nonce))
+            points.reached("sent")
+        return message
+
+    world.record = created      # type: ignore[method-assign]
+    edit_message, defer = FakeResponse.edit_message, FakeResponse.defer
+
+    async def acknowledge(response, **kwargs):
+        await edit_message(response, **kwargs)
+        points.acknowledged()
+
+    async def deferred(response, *, ephemeral=False, thinking=False):
+        await defer(response, ephemeral=ephemeral, thinking=thinking)
+        if not thinking:        # a component's deferred update: the click shows as accepted
+            points.acknowledged()
+
+    FakeResponse.edit_message, FakeResponse.defer = acknowledge, deferred     # type: ignore[method-assign]
+
+
+def shown(path: str, game_id: int, prompt_id: str) -> bool:
+    """Whether Discord holds a message showing the prompt's components now (posted so, or edited
+    into it: a DM prompt is often the player's previous one, edited)."""
+    button, select = f"bauta:b:{game_id}:{prompt_id}:", f"bauta:s:{game_id}:{prompt_id}"
+    now: dict[int, list[str]] = {}
+    for r in lines(path):
+        if "id" in r or "edited" in r:
+            now[r.get("id", r.get("edited"))] = r.get("ids") or []
+        elif "deleted" in r:
+            now.pop(r["deleted"], None)
+    return any(i.startswith(button) or i == select for ids in now.values() for i in ids)
+
+
+async def waiting_on(bot: BautaBot):
+    """The game in the channel and the decision it waits on (None, None: no game; game, None: over)."""
+    game = await bot.store.active_game(GUILD, CHANNEL)
+    if game is None:
+        return None, None
+    engine = systems.get(game.system).engine
+    pending = engine.pending(engine.load_state(game.state))
+    return game, (pending[0] if pending else None)
+
+
+async def run(config: dict) -> None:
+    started = time.monotonic()
+    import cogs.framework
+    cogs.framework.secrets.randbits = lambda bits: SEED     # type: ignore[attr-defined]
+    bot = BautaBot(Config(token=None, db_path=config["db"], dev_guild=None, log_level="WARNING"))
+    await bot.prepare()
+    assert bot.store is not None
+    if await bot.store.get_meta("outbox_salt") is None:
+        await bot.store.set_meta_value("outbox_salt", SALT)
+    points = Points(config.get("target"))
+    append(config["discord"], {"restart": config.get("run")})       # (the parent counts per run)
+    world = World(bot)
+    world.channel(CHANNEL, "table")
+    world.user(ALICE, "Alice")
+    world.user(BRUNO, "Bruno")
+    fake_discord(world, config["discord"], points, config.get("run") or 0)
+    write = bot.store._write
+
+    async def written(*statements):
+        result = await write(*statements)
+        points.reached("written")
+        return result
+
+    bot.store._write = written      # type: ignore[method-assign]
+    # the bot's start-up: ready, then its outbox sweep (at once, then every 2 s)
+    await bot._async_setup_hook()
+    bot._ready.set()
+    sweeping = asyncio.get_running_loop().create_task(bot._sweep_outbox_forever())
+
+    game, prompt = await waiting_on(bot)
+    if prompt is not None:
+        while not shown(config["discord"], game.id, prompt.id) and time.monotonic() - started < 20:
+            await asyncio.sleep(0.01)
+        append(config["waits"], {"game": game.id, "prompt": prompt.id, "seconds": round(time.monotonic() - started, 3),
+                                 "shown": shown(config["discord"], game.id, prompt.id)})
+    clicks = 0
+    while clicks < config.get("clicks", 10**6):
+        if "actions" in config:
+            row = await bot.store._one("SELECT COUNT(*) FROM game_actions")
+            if row is not None and row[0] >= config["actions"]:
+                break
+        points.reached("next")
+        game, prompt = await waiting_on(bot)
+        if game is None:            # a new table (a slash command, not a click)
+            await bot.host.open_lobby(world.interaction(world.users[ALICE], world.channels[CHANNEL]),
+                                      "duel", min_players=2, max_players=2)
+            continue
+        assert prompt is not None, f"game {game.id} is over by its rules yet active"
+        if game.system == "lobby":
+            index, user = (0, BRUNO) if str(BRUNO) not in game.state["players"] else (2, ALICE)   # Join, Start
+        else:
+            index, user = (game.id + game.version) % len(prompt.options), int(prompt.player)
+        message = Sent("dm" if prompt.private else f"channel:{CHANNEL}", "", view=prompt_view(game.id, prompt))
+        await click(world, message, world.users[user], index=index, in_dm=prompt.private)
+        clicks += 1
+    points.reached("next")          # (a target past the run's last click stops here)
+    # a run that ends (not killed): every message of its last action goes out first
+    while await bot.store._one("SELECT 1 FROM outbox WHERE status = 'pending'"):
+        await asyncio.sleep(0.05)
+    sweeping.cancel()
+    await bot.close()
+
+
+if __name__ == "__main__":
+    serve(run)
