@@ -97,6 +97,7 @@ async def drive(bot: BautaBot, world: World, game_id: int, policy: Callable, tal
         record = await bot.store.game(game_id)
         state = engine.load_state(record.state)
         phase = phase_of(state)
+        tally.phases[phase] += 0            # a phase that posted nothing is still listed (0 public)
         for message in world.sent[seen:]:
             if message.public:
                 tally.phases[phase] += 1
