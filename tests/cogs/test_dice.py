@@ -22,10 +22,13 @@ def test_success_pool_counts_dice_meeting_the_target():
 @pytest.mark.parametrize("bomb", ["1000000d1000000", "1000000d6>=4", "1001d6", "500d6+501d6"])
 def test_dice_bombs_are_refused_quickly(bomb):
     t("roll.bomb", None, limit=1)      # the catalogues load once per process: time the refusal, not that
-    start = time.perf_counter()
-    with pytest.raises(DiceError, match="too many dice"):
-        roll(bomb)
-    assert time.perf_counter() - start < 0.1
+    took = []
+    for _ in range(3):                 # the best of three: a garbage collection is not the refusal's cost
+        start = time.perf_counter()
+        with pytest.raises(DiceError, match="too many dice"):
+            roll(bomb)
+        took.append(time.perf_counter() - start)
+    assert min(took) < 0.1
 
 
 @pytest.mark.parametrize("bad, says", [
