@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from rules.common import IllegalAction, Option, term
 
-from .context import ROMAN, G, _content, dir_term
+from .context import ROMAN, G, _content, dir_term, next_able
 from .state import BELLTOWER, CAVES, PITS, Character, GameState
 
 if TYPE_CHECKING:
@@ -19,10 +19,7 @@ class Activation:
     def _t_n_activate(self: CarnivalZombie, g: G) -> None:
         s = g.s
         ctx = s.ctx
-        i = ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        ctx["i"] = i
+        i = next_able(s, ctx)
         if i >= len(s.characters):
             s.night.focus = {}
             s.stage, s.ctx = "n_attack", {"list": self._attackers(g, None), "k": 0, "auto": False}

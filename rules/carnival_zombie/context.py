@@ -12,6 +12,16 @@ TOTAL_CUBES = {"S": 10, "#": 24, "W": 15, "P": 6}
 ROMAN = {1: "I", 2: "II", 3: "III"}
 
 
+def next_able(s: GameState, ctx: dict) -> int:
+    """The index of the next Character still able to act, from `ctx["i"]` on (kept in `ctx`);
+    len(s.characters) once every one has had their go."""
+    i = ctx["i"]
+    while i < len(s.characters) and s.characters[i].incapacitated:
+        i += 1
+    ctx["i"] = i
+    return i
+
+
 def dir_term(d: str) -> dict:
     """A compass direction (a Pit, a Refuge space, an Alley) as a word of the game's vocabulary."""
     return term(f"dir_{d}")

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.common import IllegalAction, term
 
-from .context import SPACES, G, _content, dir_term
+from .context import SPACES, G, _content, dir_term, next_able
 from .state import CAVES, Character, GameState
 
 if TYPE_CHECKING:
@@ -203,10 +203,7 @@ class AttacksAndDawn:
 
     def _t_d_assault(self: CarnivalZombie, g: G) -> None:
         s = g.s
-        i = s.ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        s.ctx["i"] = i
+        i = next_able(s, s.ctx)
         if i >= len(s.characters):
             s.night.focus = {}
             s.stage = "d_attack"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 
-from .context import PIT_CW, ROMAN, SPACES, G, _content, dir_term
+from .context import PIT_CW, ROMAN, SPACES, G, _content, dir_term, next_able
 from .state import CAVES, CLOCKWISE, BossSlot, GameState, Night
 
 if TYPE_CHECKING:
@@ -230,10 +230,7 @@ class Sunset:
 
     def _t_s_enter(self: CarnivalZombie, g: G) -> None:
         s = g.s
-        i = s.ctx["i"]
-        while i < len(s.characters) and s.characters[i].incapacitated:
-            i += 1
-        s.ctx["i"] = i
+        i = next_able(s, s.ctx)
         if i >= len(s.characters):
             s.stage, s.ctx = "s_boss", {"step": "old", "k": 0}
             return
