@@ -10,16 +10,7 @@ from rules.common import BautaError
 from rules.klash import ENGINE as KLASH
 from tests.cogs.test_klash import _policy, answer, state_of, valid_team
 
-BOT = 99
-
-
-@pytest.fixture
-def bauta(bot, world):
-    """The bot's own user, as discord.py gives it once logged in."""
-    me = world.user(BOT, "Bauta")
-    me.bot = True
-    bot._connection.user = me
-    return me
+from tests.cogs.conftest import BOT
 
 
 async def test_a_member_plays_a_whole_klash_match_against_the_bot(bot, world, seed, bauta):

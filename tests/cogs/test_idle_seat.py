@@ -14,17 +14,9 @@ from rules.klash import ENGINE as KLASH
 from tests.cogs.test_karmic import import_sheet
 from tests.cogs.test_klash import start_draft, state_of
 
-BOT = 99
+from tests.cogs.conftest import BOT
+
 TABLE = "channel:10"
-
-
-@pytest.fixture
-def bauta(bot, world):
-    """The bot's own user, as discord.py gives it once logged in."""
-    me = world.user(BOT, "Bauta")
-    me.bot = True
-    bot._connection.user = me
-    return me
 
 
 async def settings(bot, world, level: str | None, hours: float = 2.0) -> None:
