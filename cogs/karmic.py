@@ -1023,7 +1023,7 @@ class KarmicCog(BautaCog):
     @app_commands.describe(reason="What happened (shown to the table)")
     async def combat_end(self, interaction: discord.Interaction, reason: str | None = None):
         await self.host.require_gm(interaction)
-        await self.host.act(interaction, EndCombat((reason or t("karmic.gm_ends", interaction.guild_locale))[:300]),
+        await self.host.act(interaction, EndCombat(echo(reason, limit=300) if reason else ""),
                             system=NAME)
 
     @combat.command(name="npc", description="GM: take an NPC back from the bot (or give it back to the bot)")

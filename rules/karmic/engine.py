@@ -138,8 +138,8 @@ class KarmicEngine(Engine[KarmicState]):
             manual = [k for k in state.options.get("gm_plays", []) if k != key] + ([] if action.bot else [key])
             state.options = dict(state.options, gm_plays=sorted(manual))
             name = state.characters[key].name
-            events.append(Event("npc_control", f"The bot plays {name} again." if action.bot
-                                else f"The GM takes {name} back from the bot.", data={"key": key, "bot": action.bot}))
+            events.append(Event("npc_control", {"line": {"term": "npc_to_bot" if action.bot else "npc_to_gm", "name": name},
+                                                 "key": key, "bot": action.bot}))
         elif isinstance(action, EndCombat):
             self._gm(actor)
             if state.mode != "combat":

@@ -36,11 +36,11 @@ def _start_round(state: KarmicState, events: list[Event]) -> None:
             continue
         n = hand_size(state, f)
         f.hand = draw(state, f.id, n, events) if n else []
-        sizes.append(f"{name(state, f.id)} {len(f.hand)}")
-        events.append(Event("hand", f"Round {cb.round}: your hand is {cards_text(f.hand)}.",
-                            owner_audience(state, f.id), {"who": f.id, "cards": list(f.hand), "round": cb.round}))
-    events.append(Event("round_start", f"Round {cb.round}. Hands: " + ", ".join(sizes) + ".", PUBLIC,
-                        {"round": cb.round}))
+        sizes.append({"term": "hand_size", "name": name(state, f.id), "n": len(f.hand)})
+        events.append(Event("hand", {"name": name(state, f.id), "what": {"term": "round_n", "round": cb.round},
+                                     "hand": cards_text(f.hand), "who": f.id, "cards": list(f.hand),
+                                     "round": cb.round}, owner_audience(state, f.id)))
+    events.append(Event("round_start", {"round": cb.round, "hands": sizes}, PUBLIC))
     state.phase = "declare"
     _begin_register(state, 1, events)
 
@@ -121,8 +121,7 @@ def _end_register_declarations(state: KarmicState, events: list[Event]) -> None:
         cb.resolve_to = cb.reg
         state.phase = "resolve"
         if ri:
-            events.append(Event("interrupt", f"A resolve-immediately maneuver: registers up to {cb.reg} "
-                                             f"are resolved now.", PUBLIC, {"register": cb.reg}))
+            events.append(Event("interrupt", {"register": cb.reg}, PUBLIC))
         resolve._continue_resolution(state, events)
     else:
         _begin_register(state, cb.reg + 1, events)
