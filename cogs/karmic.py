@@ -72,10 +72,11 @@ import discord
 from discord import app_commands
 
 from i18n import t
+from i18n import present
 from i18n.present import Presenter
 from renderers import karmic as R
 from rules.common import GM, PUBLIC, Actor, BautaError, Choose, Event, IllegalAction, PackError, Rng
-from rules.karmic import ENGINE, characters_out, load_pack_text, load_sample_pack, settle_cards
+from rules.karmic import ENGINE, card_term, characters_out, load_pack_text, load_sample_pack, settle_cards
 from rules.karmic.actions import Declare, EndCombat, GmModifier, NpcControl
 from rules.karmic.cards import label
 from rules.karmic.character import Character, character_from_sheet, check_distinction_cap, deck_summary, import_sheet
@@ -107,8 +108,14 @@ def _who(player: str | None) -> str:
     return mention(player) if player != GM else "GM"
 
 
-def _describe_combat(view: dict, viewer: str, locale=None) -> list[str]:
+def _card_words(say: Presenter, cards: list[str]) -> str:
+    """Cards as the reader reads them (rank, suit, value, hit), joined with " + "."""
+    return " + ".join(say.text("options.card", card=card_term(c)) for c in cards)
+
+
+def _describe_combat(view: dict, viewer: str, say: Presenter) -> list[str]:
     d = "karmic.describe."
+    locale = say.language
     cb = view["combat"]
     players = {c["key"]: c.get("player") for c in view["characters"]}
     names = {c["key"]: c["name"] for c in view["characters"]}
@@ -126,32 +133,35 @@ def _describe_combat(view: dict, viewer: str, locale=None) -> list[str]:
         lines.append(t(d + "fighter", locale, name=f["name"], who=_who(players.get(f["key"])), hp=f["hp_marked"],
                        hp_max=f["hp_max"], cards=f["hand_count"], left=left, flags=" ".join(flags)))
         if "hand" in f:
-            lines.append(t(d + "your_hand", locale, cards=", ".join(f.get("hand_labels") or []) or "—"))
+            lines.append(t(d + "your_hand", locale, cards=_card_words(say, f["hand"]).replace(" + ", ", ") or "—"))
         if f.get("initiative_hand"):
             lines.append(t(d + "your_initiative", locale,
-                           cards=", ".join(label(c) for c in f["initiative_hand"])))
+                           cards=_card_words(say, f["initiative_hand"]).replace(" + ", ", ")))
     for e in cb["engagements"]:
         if e["live"]:
             lines.append(t(d + "engagement", locale, a=names.get(e["a"], e["a"]), b=names.get(e["b"], e["b"]),
-                           range=e["range_text"], holder=names.get(e["initiative"], "—")))
+                           range=say.text("terms.{term}".format(**e["range_text"]), **e["range_text"]),
+                           holder=names.get(e["initiative"], "—")))
     for r in cb["registers"]:
         for decl in r["decls"]:
             if decl.get("revealed"):
-                card = " + ".join(label(c) for c in [decl["card"]] + list(decl.get("chain") or []))
+                card = _card_words(say, [decl["card"]] + list(decl.get("chain") or []))
             elif "card" in decl:
-                card = t(d + "face_down_yours", locale, card=label(decl["card"]))
+                card = t(d + "face_down_yours", locale, card=_card_words(say, [decl["card"]]))
             else:
                 card = t(d + "face_down", locale)
             target = f" → {names.get(decl['target'], decl['target'])}" if decl.get("target") else ""
-            lines.append(t(d + "declaration", locale, n=r["n"], name=decl["name"], maneuver=decl["maneuver"],
-                           target=target, card=card))
+            lines.append(t(d + "declaration", locale, n=r["n"], name=decl["name"],
+                           maneuver=say.text(f"terms.maneuver.{decl['maneuver_id']}"), target=target, card=card))
     if view["over"]:
-        lines.append(t(d + "combat_over", locale, reason=cb.get("ended") or ""))
+        ended = cb.get("ended") or ""
+        lines.append(t(d + "combat_over", locale, reason="" if ended.startswith("~") else echo(ended, limit=300)))
     return lines
 
 
-def _describe_check(view: dict, viewer: str, locale=None) -> list[str]:
+def _describe_check(view: dict, viewer: str, say: Presenter) -> list[str]:
     d = "karmic.describe."
+    locale = say.language
     check = view["check"]
     lines = [t(d + "check_header", locale, label=check["label"].replace("_", " "),
                difficulty=f"{check['difficulty']:+d}")]
@@ -161,12 +171,12 @@ def _describe_check(view: dict, viewer: str, locale=None) -> list[str]:
                        modifier=f"{s['modifier']:+d}",
                        played=t(d + ("played" if s["played"] else "not_played"), locale)))
         if "hand" in s:
-            lines.append(t(d + "your_hand", locale, cards=", ".join(s.get("hand_labels") or []) or "—"))
+            lines.append(t(d + "your_hand", locale, cards=_card_words(say, s["hand"]).replace(" + ", ", ") or "—"))
         if "hidden_modifier" in s and s["hidden_modifier"]:
             lines.append(t(d + "hidden_modifier", locale, value=f"{s['hidden_modifier']:+d}"))
         if "card" in s:
             lines.append(t(d + "card", locale,
-                           cards=" + ".join(label(c) for c in [s["card"]] + list(s.get("chain") or []))))
+                           cards=_card_words(say, [s["card"]] + list(s.get("chain") or []))))
     result = check.get("result")
     if result:
         lines.append(t(d + "result", locale, verdict=t(d + ("success" if result["success"] else "failure"), locale),
@@ -174,25 +184,27 @@ def _describe_check(view: dict, viewer: str, locale=None) -> list[str]:
     return lines
 
 
-def describe(view: dict, viewer: str) -> str:
-    """The game as text for `/game status` and `/hand`: only what `view` holds."""
+def describe(view: dict, viewer: str, locale: Any = None) -> str:
+    """The game as text for `/game status` and `/hand`: only what `view` holds, in `locale` (else
+    the language of the reader the framework is wording for, else English)."""
+    say = Presenter(locale, NAME) if locale is not None else (present.READER.get() or Presenter(None, NAME))
     lines: list[str] = []
     if view.get("mode") == "combat" and view.get("combat"):
-        lines += _describe_combat(view, viewer)
+        lines += _describe_combat(view, viewer, say)
     elif view.get("check"):
-        lines += _describe_check(view, viewer)
+        lines += _describe_check(view, viewer, say)
     if viewer == GM and "world_deck" in view:
-        lines.append(t("karmic.describe.world_deck", None, deck=view["world_deck"]["deck"],
+        lines.append(t("karmic.describe.world_deck", say.language, deck=view["world_deck"]["deck"],
                        discards=view["world_deck"]["discards"]))
     for who in view.get("waiting_for") or []:
-        lines.append(t("karmic.describe.waiting", None, who=_who(who)))
+        lines.append(t("karmic.describe.waiting", say.language, who=_who(who)))
     return "\n".join(lines)
 
 
 def render(view: dict) -> bytes:
     """The register track of a combat (PUBLIC view for `/game status`); checks have no board."""
     if view.get("mode") == "combat" and view.get("combat"):
-        return R.register_track(view)
+        return R.register_track(view, present.READER.get())
     return b""
 
 
@@ -202,12 +214,13 @@ def load_pack(text: str, source: str):
 
 # ============================================================================ live board and DMs
 def _board_file(png: bytes, game_id: int, round_: int) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=f"karmic-{game_id}-round-{round_}.png")
+    # numbers only: a file name is shown as is, in no reader's language
+    return discord.File(io.BytesIO(png), filename=f"karmic-{game_id}-{round_}.png")
 
 
-def board_text(view: dict, *, final: bool = False) -> str:
-    head = t("karmic.board_final" if final else "karmic.board", None, round=view["combat"]["round"])
-    return (chunks([head, describe(view, PUBLIC)]) or [head])[0][:MESSAGE_LIMIT]
+def board_text(view: dict, *, final: bool = False, locale: Any = None) -> str:
+    head = t("karmic.board_final" if final else "karmic.board", locale, round=view["combat"]["round"])
+    return (chunks([head, describe(view, PUBLIC, locale)]) or [head])[0][:MESSAGE_LIMIT]
 
 
 async def show_board(host, game, state, events, *, force_new: bool = False) -> None:
@@ -217,22 +230,24 @@ async def show_board(host, game, state, events, *, force_new: bool = False) -> N
         return
     fresh = await host.store.game(game.id) or game
     live = fresh.meta.get(LIVE) or {}
+    locale = await host.server_locale(fresh, None)
+    say = host.presenter(fresh, locale)
     ends = [e for e in events if e.kind == "round_end" and e.audience == PUBLIC]
     if ends and live.get("message") and not live.get("closed") and not force_new:
         # close the finished round's board with its public snapshot (every register revealed)
         track = ends[-1].data.get("track") or {}
         snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": track, "waiting_for": [],
-                     "phase": t("karmic.round_over", None)}
-        png = await asyncio.to_thread(R.register_track, snap_view)
-        fresh = await host.live_message(fresh, LIVE, board_text(snap_view, final=True),
+                     "phase": t("karmic.round_over", locale)}
+        png = await asyncio.to_thread(R.register_track, snap_view, say)
+        fresh = await host.live_message(fresh, LIVE, board_text(snap_view, final=True, locale=locale),
                                         file=_board_file(png, game.id, track.get("round", 0)), closed=True)
         live = fresh.meta.get(LIVE) or {}
     if state.phase == "offers" and (not live or live.get("closed")):
         return                                   # the next board comes with the next round
     view = ENGINE.view_for(state, PUBLIC)
     round_ = view["combat"]["round"]
-    png = await asyncio.to_thread(R.register_track, view)
-    await host.live_message(fresh, LIVE, board_text(view, final=view["over"]),
+    png = await asyncio.to_thread(R.register_track, view, say)
+    await host.live_message(fresh, LIVE, board_text(view, final=view["over"], locale=locale),
                             file=_board_file(png, game.id, round_), new=force_new or bool(live.get("closed")),
                             round=round_, closed=False)
 
@@ -254,7 +269,7 @@ def hand_picture(view: dict, prompt) -> tuple[str, bytes] | None:
     cards = _hand_cards(view)
     if not cards:
         return None
-    return "karmic-hand.png", R.hand_image({"check": {"sides": [{"hand": cards}]}})
+    return "karmic-hand.png", R.hand_image({"check": {"sides": [{"hand": cards}]}}, present.READER.get())
 
 
 async def write_back_advancement(host, game, state) -> list[str]:

@@ -1,9 +1,8 @@
 """Digest §7 worked examples for combat: T1–T6 (T4 register by register)."""
-import pytest
 
-from rules.common import GM, IllegalAction
+from rules.common import GM
 from rules.karmic import ENGINE
-from rules.karmic.combat import caps, hand_size, why_illegal
+from rules.karmic.combat import caps, hand_size
 
 from .helpers import DEVON, SOLDIER, answer, declare, fight, outcomes, stand_all, refused_as, said
 from tests.rules.karmic.helpers import why_said

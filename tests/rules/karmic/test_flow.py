@@ -5,7 +5,6 @@ from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import EndCombat, Reshuffle
 from rules.karmic.character import (character_from_sheet, check_distinction_cap, cleanse_return, karma_award)
-from rules.karmic.combat import why_illegal
 
 from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes
 from .test_maneuvers import duel, sw

@@ -33,7 +33,6 @@ def test_no_card_left():
     state, _ = declare(state, "par", "QH")
     assert state.combat.turn.who == "c1" and state.combat.reg == 3
     refused(state, Declare("par", "5S", combatant="c2"), Actor("gm", gm=True), "You have no card left for register 3.")
-    from rules.karmic.combat import why_illegal
     assert why_said(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
 
 

@@ -6,7 +6,6 @@ from i18n.present import Presenter
 from rules.common import GM, Actor, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import Ruling
-from rules.karmic.combat import why_illegal
 from rules.karmic.tables import MANEUVERS, WRESTLING
 
 from .helpers import GM_ACTOR, answer, declare, fight, outcomes, stand_all, said

@@ -1,7 +1,6 @@
 """Ranged combat: T7 (fractional rate of fire), T8 (aiming), T9 (firing into melee), bands, dodge, block."""
-import pytest
 
-from rules.common import Actor, IllegalAction, Rng
+from rules.common import Actor, Rng
 from rules.karmic import ENGINE
 from rules.karmic.actions import PlayCard
 from rules.karmic.character import character_from_sheet
