@@ -849,11 +849,12 @@ class KarmicCog(BautaCog):
                 refs["o1"] = oref
         await self._busy(interaction.guild_id, list(refs.values()))
         await self.host.start(interaction, NAME, seats, options,
-                              intro=t("karmic.shoot.intro", interaction.guild_locale, who=interaction.user.mention,
-                                      name=ref[1], weapon=weapon.strip(),
-                                      target=f" → {target_name}" if target_name else "",
-                                      defense=t("karmic.shoot." + defense.value, interaction.guild_locale)
-                                      if defense is not None else ""),
+                              intro=Event("shoot_opened", {
+                                  "player": str(interaction.user.id), "name": ref[1], "weapon": echo(weapon.strip()),
+                                  "target": {"term": "shoot_target", "name": echo(target_name)} if target_name
+                                  else {"term": "nothing"},
+                                  "defense": {"term": f"shoot_{defense.value}"} if defense is not None
+                                  else {"term": "nothing"}}),
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 
@@ -975,12 +976,12 @@ class KarmicCog(BautaCog):
                                    "totally_unaware": unaware}
         seats = [str(i) for i in ids]
         await self.host.start(interaction, NAME, seats, options,
-                              intro=t("karmic.combat_intro", interaction.guild_locale,
-                                      who=interaction.user.mention,
-                                      names=", ".join(c["character"]["name"] if isinstance(c["character"], dict)
-                                                      else str(c["character"]) for c in combatants),
-                                      npcs=t("karmic.bot_npcs" if bot_plays_npcs else "karmic.gm_npcs",
-                                             interaction.guild_locale) if npcs else ""),
+                              intro=Event("combat_opened", {
+                                  "player": str(interaction.user.id),
+                                  "names": [c["character"]["name"] if isinstance(c["character"], dict)
+                                            else str(c["character"]) for c in combatants],
+                                  "npcs": {"term": "bot_npcs" if bot_plays_npcs else "gm_npcs"} if npcs
+                                  else {"term": "nothing"}}),
                               meta=self._sheets_meta(refs))
         await self._save_new(interaction.guild_id, new)
 

@@ -94,13 +94,14 @@ async def click_deck_button(world, message, user, index):
     return interaction
 
 
-async def answer_prompt(world, message, user, prompt, option_id, channel=None, in_dm=None):
-    """Click the component of `message` that stands for `option_id` of `prompt`."""
+async def answer_prompt(world, message, user, prompt, option_id, channel=None, in_dm=None, locale="en-US"):
+    """Click the component of `message` that stands for `option_id` of `prompt` (from a client in `locale`)."""
     first = message.view.children[0]
     if isinstance(first, PromptSelect):
-        return await click(world, message, user, index=0, values=[option_id], in_dm=in_dm, channel=channel)
+        return await click(world, message, user, index=0, values=[option_id], in_dm=in_dm, channel=channel,
+                           locale=locale)
     ids = [o.id for o in prompt.options]
-    return await click(world, message, user, index=ids.index(option_id), in_dm=in_dm, channel=channel)
+    return await click(world, message, user, index=ids.index(option_id), in_dm=in_dm, channel=channel, locale=locale)
 
 
 # ------------------------------------------------------------------------------ characters and decks
