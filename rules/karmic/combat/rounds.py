@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.common import PUBLIC, Event
 
-from ..base import cards_text, draw, name, owner_audience
+from ..base import draw, name
 from ..state import KarmicState, Turn
 from ..tables import (MANEUVERS)
 
@@ -37,9 +37,8 @@ def _start_round(state: KarmicState, events: list[Event]) -> None:
         n = hand_size(state, f)
         f.hand = draw(state, f.id, n, events) if n else []
         sizes.append({"term": "hand_size", "name": name(state, f.id), "n": len(f.hand)})
-        events.append(Event("hand", {"name": name(state, f.id), "what": {"term": "round_n", "round": cb.round},
-                                     "hand": cards_text(f.hand), "who": f.id, "cards": list(f.hand),
-                                     "round": cb.round}, owner_audience(state, f.id)))
+        # No private "your hand" line: it would be a DM with nothing to decide. The fighter reads the
+        # hand with their first decision of the round (its picture and its card buttons) and in /hand.
     events.append(Event("round_start", {"round": cb.round, "hands": sizes}, PUBLIC))
     state.phase = "declare"
     _begin_register(state, 1, events)
