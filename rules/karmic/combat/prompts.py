@@ -160,7 +160,8 @@ def declare_option(state: KarmicState, who: str, oid: str, spec: dict) -> Option
         variant = {"term": "called_shot"}
     else:
         variant = {"term": "nothing"}
-    return Option.of(oid, "maneuver", maneuver=_maneuver(man), weapon=weapon, variant=variant)
+    # `man`: the maneuver's id, what `/karmic combat declare maneuver:` takes (the cog offers it as typed)
+    return Option.of(oid, "maneuver", maneuver=_maneuver(man), weapon=weapon, variant=variant, man=man)
 
 
 def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> None:
