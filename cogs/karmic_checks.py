@@ -10,10 +10,10 @@ from i18n import t
 from i18n.present import Presenter
 from rules.common import BautaError, Event, IllegalAction, Rng
 from rules.karmic import (TARGET_SITUATION,
-                          Character, GmModifier, aim, load_sample_pack, weapon_named)
+                          Character, GmModifier, aim, weapon_named)
 
 from .text import echo
-from .karmic_common import (card_words, NAME, ATTRIBUTE_CHOICES,
+from .karmic_common import (sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
                             _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
@@ -101,7 +101,7 @@ class KarmicChecks(KarmicSheets):
                 if last.strip().lower() in k][:25]
 
     async def _ranged_weapons(self, interaction: discord.Interaction, current: str):
-        names = {w["name"] for w in load_sample_pack().get("weapons", []) if w.get("ranged")}
+        names = {w["name"] for w in sample_names("weapons") if w.get("ranged")}
         for _, _, data in await self.store.characters(interaction.guild_id, NAME, interaction.user.id):
             for w in (data.get("character") or {}).get("weapons", []):
                 if isinstance(w, dict) and w.get("ranged"):

@@ -2,11 +2,13 @@
 (each module adds its commands to them), and small helpers."""
 from __future__ import annotations
 
+import copy
 import logging
 import re
 
 from discord import app_commands
 
+from content import sample_pack as bundled_pack
 from i18n.present import Presenter
 from rules.common import GM
 from rules.karmic import ATTRIBUTES, ENGINE, card_term
@@ -47,3 +49,13 @@ def _who(player: str | None) -> str:
 def card_words(say: Presenter, cards: list[str], joint: str = ", ") -> str:
     """Cards as the reader reads them (rank, suit, value, hit; a joker by its word), joined."""
     return joint.join(say.text("options.card", card=card_term(c)) for c in cards)
+
+
+def sample_names(group: str) -> list[dict]:
+    """Entries of the bundled SAMPLE pack (read by `content`, parsed by the rules; read only)."""
+    return list(bundled_pack(NAME).get(group, []))
+
+
+def sample_pack() -> dict:
+    """The bundled SAMPLE pack, a copy a game may keep."""
+    return copy.deepcopy(bundled_pack(NAME))

@@ -14,13 +14,12 @@ from i18n.present import Presenter
 from rules.common import GM, BautaError, IllegalAction, PackError, Rng
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
-                          characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text,
-                          load_sample_pack)
+                          characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text)
 
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
-from .karmic_common import (card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
+from .karmic_common import (sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
 # ============================================================================ deck buttons
@@ -77,7 +76,7 @@ class KarmicSheets(BautaCog):
     # ---------------------------------------------------------------- helpers
     async def _pack(self, guild_id: int, name: str | None) -> dict:
         if not name:
-            return load_sample_pack()
+            return sample_pack()
         text = await self.store.pack(guild_id, NAME, name)
         if text is None:
             raise BautaError(t("karmic.no_pack", None, name=echo(name)))
@@ -180,13 +179,13 @@ class KarmicSheets(BautaCog):
     async def _my_characters(self, interaction: discord.Interaction, current: str):
         names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
                  if not n.startswith("~")]
-        names += [c["name"] for c in load_sample_pack().get("characters", []) if c["name"] not in names]
+        names += [c["name"] for c in sample_names("characters") if c["name"] not in names]
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
 
     async def _npc_names(self, interaction: discord.Interaction, current: str):
         names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
                  if not n.startswith("~")]
-        names += [e["name"] for e in load_sample_pack().get("npcs", [])]
+        names += [e["name"] for e in sample_names("npcs")]
         head, _, last = current.rpartition(",")
         prefix = f"{head}, " if head else ""
         return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])

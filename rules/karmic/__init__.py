@@ -7,7 +7,7 @@ from .base import card_term
 from .cards import label
 from .character import (EFFORT_CHECKS, PAYMENTS, Character, character_from_sheet, check_distinction_cap, deck_summary,
                         import_sheet)
-from .data import PACK_SCHEMA, load_pack_text, load_sample_pack
+from .data import PACK_SCHEMA, load_pack_text
 from .engine import KarmicEngine, characters_out, settle_cards
 from .ranged import aim, weapon_named
 from .state import HOUSE_RULES
@@ -21,4 +21,4 @@ __all__ = ["AI", "ATTRIBUTES", "Character", "DIFFICULTY", "Declare", "EFFORT_CHE
            "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",
            "NpcControl", "PACK_SCHEMA", "PAYMENTS", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
            "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "import_sheet", "label",
-           "load_pack_text", "load_sample_pack", "settle_cards", "weapon_named"]
+           "load_pack_text", "settle_cards", "weapon_named"]

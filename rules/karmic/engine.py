@@ -46,10 +46,7 @@ class KarmicEngine(Engine[KarmicState]):
             world = KarmaDeck.new_world(rng, int(hr["world_deck_size"]))
         state = KarmicState(schema=SCHEMA, mode=mode, rng=rng, house_rules=hr, seats=list(seats), world=world,
                             options={"bot_plays_npcs": bool(options.get("bot_plays_npcs", False))})
-        pack = options.get("pack")
-        if pack is None and _uses_pack_names(options):
-            from .data import load_sample_pack
-            pack = load_sample_pack()
+        pack = options.get("pack")      # the caller's (content.sample_pack("karmic") for the sample): no file read here
         if mode == "advance":
             events = advancement.setup_advance(state, options)
         elif mode == "check":
@@ -283,15 +280,6 @@ def _running_total(state: KarmicState, meta: dict) -> int:
         return state.check.sides[meta["side"]].play.total
     d = state.combat.registers[meta["reg"] - 1].decls[meta["i"]]
     return sum(value(c) for c in [d.card] + d.chain)
-
-
-def _uses_pack_names(options: dict) -> bool:
-    specs = list(options.get("combatants") or [])
-    for k in ("actor", "opponent"):
-        if options.get(k):
-            specs.append(options[k])
-    specs += list(options.get("helpers") or [])
-    return any(isinstance(s.get("character"), str) for s in specs)
 
 
 def characters_out(state: KarmicState) -> dict:

@@ -2,7 +2,8 @@
 import pytest
 
 from rules.common import IllegalAction, PackError, Rng
-from rules.karmic import load_pack_text, load_sample_pack
+from content import sample_pack
+from rules.karmic import load_pack_text
 from rules.karmic.character import (Character, allocate_skill_checks, attribute_cost, card_method_deal,
                                     character_from_sheet, check_card_assignment, check_point_build,
                                     improvement_draw, parse_sheet, pay_distinction, sheet_of, trade_in)
@@ -117,12 +118,12 @@ def test_sheet_errors_name_the_field():
     with pytest.raises(PackError, match="field 'wielding'"):
         character_from_sheet({"name": "X", "weapons": [], "wielding": ["Sword"]})
     with pytest.raises(PackError, match="no weapon called 'Laser'"):
-        character_from_sheet({"name": "X", "weapons": ["Laser"]}, load_sample_pack())
+        character_from_sheet({"name": "X", "weapons": ["Laser"]}, sample_pack("karmic"))
     assert parse_sheet('{"name": "J", "skills": {"sword": 2}}')["skills"] == {"sword": 2}
 
 
 def test_character_round_trip_keeps_the_deck():
-    c = character_from_sheet({"name": "Devon", "weapons": ["Sword"]}, load_sample_pack(), owner="u1")
+    c = character_from_sheet({"name": "Devon", "weapons": ["Sword"]}, sample_pack("karmic"), owner="u1")
     c.deck.discard(c.deck.draw(Rng.from_seed(2), 3))
     again = Character.from_json(c.to_json())
     assert again == c and again.deck.since_shuffle == 3
@@ -130,7 +131,7 @@ def test_character_round_trip_keeps_the_deck():
 
 
 def test_sample_pack_is_labelled_and_valid():
-    pack = load_sample_pack()
+    pack = sample_pack("karmic")
     assert pack["pack"]["sample"] is True
     names = {w["name"] for w in pack["weapons"]}
     assert {"Sword", "Spear", "Medium Axe", "Poinard", "Dagger", "Short Bow", "Small Shield"} <= names

@@ -9,6 +9,7 @@ from rules.karmic.character import (character_from_sheet, check_distinction_cap,
 from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes
 from .test_maneuvers import duel, sw
 from tests.rules.karmic.helpers import why_said
+from content import sample_pack
 
 SPEAR = {"name": "S", "skills": {"spear": 3},
          "weapons": [{"name": "Spear", "skill": "spear", "range": 2, "max_maneuvers": 3}], "wielding": ["Spear"]}
@@ -91,7 +92,7 @@ def test_rule_of_fives_offer_between_rounds():
 
 
 def test_bot_plays_npcs_through_the_same_options():
-    out = ENGINE.start(["u1"], {"mode": "combat", "bot_plays_npcs": True,
+    out = ENGINE.start(["u1"], {"mode": "combat", "bot_plays_npcs": True, "pack": sample_pack("karmic"),
                                 "combatants": [{"character": "Devon", "player": "u1"},
                                                {"character": "Soldier", "player": GM}]}, 5)
     state = out.state

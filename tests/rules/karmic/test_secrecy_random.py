@@ -10,6 +10,7 @@ from rules.karmic.cards import label
 
 from .helpers import said
 from .test_maneuvers import BEAR, RAT, br, sw
+from content import sample_pack
 
 SCENARIOS = [
     [{"character": "Devon", "player": "u1"}, {"character": "Soldier", "player": GM}],
@@ -147,7 +148,7 @@ def play(seed, combatants, bot):
         opts["surprise"] = {"attacker": 0, "target": 1}
     elif k < 0.4:
         opts["show_down"] = True
-    out = ENGINE.start(["u1", "u2"], opts, seed)
+    out = ENGINE.start(["u1", "u2"], {**opts, "pack": sample_pack("karmic")}, seed)
     state, events = out.state, out.events
     check_secrecy(state, events)
     steps = 0
@@ -183,6 +184,7 @@ def test_random_checks_never_leak():
     for seed in range(30):
         rng = random.Random(seed)
         out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": "Enris", "player": "u1"},
+                                    "pack": sample_pack("karmic"),
                                     "skill": "tracking", "attribute": "awareness", "hidden_modifier": -2,
                                     "opponent": {"character": "Soldier", "player": GM, "attribute": "awareness"}},
                            seed)
@@ -225,7 +227,8 @@ def test_garbage_actions_get_clear_errors_and_change_nothing():
     cards = ["KS", "2H", "10S", "JK1", "ZZ", ""]
     for seed in range(12):
         rng = random.Random(seed)
-        state = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": SCENARIOS[seed % len(SCENARIOS)]},
+        state = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": SCENARIOS[seed % len(SCENARIOS)],
+                                            "pack": sample_pack("karmic")},
                              seed).state
         for _ in range(40):
             if state.over:
