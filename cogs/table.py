@@ -189,7 +189,14 @@ class Table:
     async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None) -> None:
         """The table at the foot of the channel: the old message deleted, a new one posted."""
         if table.get("message"):
-            await self.courier.delete(int(table.get("channel") or game.channel_id), int(table["message"]))
+            where = int(table.get("channel") or game.channel_id)
+            if game.id not in self._images:
+                # after a restart the board's image is known only to Discord: take it from the old
+                # table before deleting it, so the table that moves keeps its picture
+                kept = await self.courier.attachment(where, int(table["message"]))
+                if kept is not None:
+                    self._images[game.id] = kept
+            await self.courier.delete(where, int(table["message"]))
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))
         if image is not None:
