@@ -43,6 +43,8 @@ __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelec
 
 log = logging.getLogger("bauta.framework")
 
+TURNS_KEPT = 10_000
+
 
 def _owed(before: set[str]) -> dict:
     """The outbox entry of an action: publish it (its events, and the prompts not pending before)."""
@@ -84,6 +86,9 @@ class GameHost(Publishing):
         # is sent yet (so their first publish reads nothing). `_publishing`: publishes under way.
         self._owed: dict[tuple[int, int], Slots] = {}
         self._publishing: set[tuple[int, int]] = set()
+        # (game, version) -> the prompts pending after that action, computed by its commit for its
+        # publish (one pass); a publish that never comes leaves a few, cut at TURNS_KEPT.
+        self._turns: dict[tuple[int, int], list[Prompt]] = {}
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -240,10 +245,13 @@ class GameHost(Publishing):
             if game is None or not game.active:
                 raise StalePrompt("game_ended")
             engine = systems.get(game.system).engine
-            prompt = engine.prompt(engine.load_state(game.state), prompt_id)
+            state = engine.load_state(game.state)
+            prompts = engine.pending(state)
+            prompt = next((p for p in prompts if p.id == prompt_id), None) or engine.prompt(state, prompt_id)
             action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
             actor = await self.actor(interaction, game=game)
-            new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+            new, outcome, before = await self.commit(game, action, actor, interaction.locale,
+                                                     loaded=(state, prompts))
             # names and languages are remembered by publish, after the acknowledgement (a refusal
             # writes nothing, and the click is answered as soon as its action is committed)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
@@ -252,20 +260,30 @@ class GameHost(Publishing):
             await report_error(interaction, exc)
 
     async def commit(self, game: GameRecord, action: Any, actor: Actor, locale: Any = None,
-                     log_as: str | None = None) -> tuple[GameRecord, Outcome, set[str]]:
+                     log_as: str | None = None, loaded: tuple[Any, list[Prompt]] | None = None,
+                     ) -> tuple[GameRecord, Outcome, set[str]]:
         """Apply and commit one action without publishing: (new record, outcome, prompt ids pending
         before). A lost race is replayed against the fresh state (so the engine checks it again),
         and only a really stale action is refused. `log_as` replaces the actor in the game's log,
         for actions whose author is secret. The action that ends a game ends it in the same
-        transaction; one that hands over to another game (a lobby's Start) creates it there too."""
+        transaction; one that hands over to another game (a lobby's Start) creates it there too.
+        `loaded`: the state and its pending prompts, as the caller already decoded them from `game`.
+        The prompts pending after the action are kept for its publish (`_turns`): one pass computes
+        them once."""
         system = systems.get(game.system)
         engine = system.engine
         for _attempt in range(self.RETRIES):
-            state = engine.load_state(game.state)
-            before = {p.id for p in engine.pending(state)}
+            state, prompts = loaded or (None, None)
+            if state is None:
+                state = engine.load_state(game.state)
+                prompts = engine.pending(state)
+            loaded = None               # a retry reads the fresh game
+            before = {p.id for p in prompts or ()}
             outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
-            if await self.settles(game, outcome.state):
+            after_prompts = engine.pending(outcome.state)
+            if await self.settles(game, outcome.state, after_prompts):
                 outcome = engine.settle(outcome, skip=botplayer.seats(game))
+                after_prompts = engine.pending(outcome.state)
             over = engine.is_over(outcome.state)
             after = system.successor(outcome.state) if over and system.successor else None
             logged = (game, log_as or actor.id, engine.dump_action(action), engine.dump_state(outcome.state),
@@ -273,7 +291,11 @@ class GameHost(Publishing):
             owed = [_owed(before)]      # the outbox: its messages are owed until a publish ends
             try:
                 if after is None:
-                    return self._owe(await self.store.commit_action(*logged, end=over, outbox=owed)), outcome, before
+                    new = self._owe(await self.store.commit_action(*logged, end=over, outbox=owed))
+                    if len(self._turns) >= TURNS_KEPT:
+                        self._turns.clear()
+                    self._turns[(new.id, new.version)] = after_prompts
+                    return new, outcome, before
                 name, seats, options = after
                 nxt, started = await self._setup(game.guild_id, name, seats, options)
                 # the new game's set-up events go in the outbox too: a re-publish announces it
@@ -292,10 +314,10 @@ class GameHost(Publishing):
                 game = fresh
         raise VersionConflict(t("errors.already_done", locale))
 
-    async def settles(self, game: GameRecord, state: Any) -> bool:
+    async def settles(self, game: GameRecord, state: Any, prompts: list[Prompt] | None = None) -> bool:
         """Whether a decision with a single legal option is pending and the server lets the table
         apply it at once (the house rule `confirm_single_choice` keeps the click)."""
-        if not forced(systems.get(game.system).engine, state, botplayer.seats(game)):
+        if not forced(systems.get(game.system).engine, state, botplayer.seats(game), prompts):
             return False
         return not (await self.store.house_rules(game.guild_id, game.system)).get(systems.CONFIRM_SINGLE)
 
@@ -309,7 +331,10 @@ class GameHost(Publishing):
         engine = systems.get(game.system).engine
         locale = interaction.locale if answered.private else await self.server_locale(game, interaction)
         say = self.presenter(game, locale)
-        still = next((p for p in engine.pending(state) if p.id == answered.id and p.player == ANYONE), None)
+        pending = self._turns.get((game.id, game.version))
+        if pending is None:
+            pending = engine.pending(state)
+        still = next((p for p in pending if p.id == answered.id and p.player == ANYONE), None)
         if still is not None:
             edit: dict[str, Any] = {"content": headline(still, say)[:MESSAGE_LIMIT],
                                     "view": prompt_view(game.id, still, say)}

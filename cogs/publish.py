@@ -73,6 +73,7 @@ class Draft:
     read (`start`): what it writes at its end is the difference."""
     game: GameRecord
     start: dict
+    seq: int        # the action published (the game read may be newer)
 
 
 class Publishing:
@@ -117,7 +118,7 @@ class Publishing:
         game = await self.store.game(game.id) or game      # the prompt messages recorded so far
         start = game.meta                   # the meta as read: the publish writes what it changes
         game = self.remember(interaction, game)
-        draft = Draft(game, start)
+        draft = Draft(game, start, seq)
         finished = False
         try:
             await self._steps(interaction, system, draft, state, events, before, dm_prompts, move, late,
@@ -148,7 +149,8 @@ class Publishing:
             return self.reader(game, player, locale, interaction)
 
         public_lines = say.events(e for e in events if e.audience == PUBLIC)
-        prompts = [] if late else engine.pending(state)
+        turn = self._turns.pop((game.id, draft.seq), None)      # the commit's prompts (see GameHost.commit)
+        prompts = [] if late else turn if turn is not None else engine.pending(state)
         pending = {p.id for p in prompts}
         over = not late and engine.is_over(state)
         header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")

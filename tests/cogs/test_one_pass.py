@@ -37,3 +37,22 @@ async def test_two_status_calls_at_once_leave_one_table(bot, world):
     await asyncio.gather(*(bot.host.republish(i, record, dm_prompts=False) for i in statuses))
     live = [m for m in world.sent if m.id in world.tables() and not m.deleted]
     assert len(live) == 1
+
+
+async def test_a_click_decodes_its_state_once_and_asks_the_engine_for_its_prompts_three_times(bot, world,
+                                                                                            monkeypatch):
+    """The click's prompt, the engine's own legality check and the prompts after the action; the
+    acknowledgement, the single-choice check and the publish reuse the commit's (before: the state
+    was decoded twice and `pending` computed six times)."""
+    from tests.support.duel import Duel
+    await start_duel(world)
+    calls: Counter = Counter()
+    for name in ("pending", "load_state"):
+        original = getattr(Duel, name)
+
+        def counted(self, *args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(Duel, name, counted)
+    await click(world, start_prompt(world), world.users[2], index=0)
+    assert calls == Counter(pending=3, load_state=1)
