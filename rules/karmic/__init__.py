@@ -13,7 +13,7 @@ from .ranged import aim, weapon_named
 from .state import HOUSE_RULES
 from .tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
-ENGINE = KarmicEngine()
+ENGINE: KarmicEngine = KarmicEngine()
 
 from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it exists)
 
