@@ -27,7 +27,7 @@ def _describe_combat(view: dict, viewer: str, say: Presenter) -> list[str]:
     cb = view["combat"]
     players = {c["key"]: c.get("player") for c in view["characters"]}
     names = {c["key"]: c["name"] for c in view["characters"]}
-    lines = [t(d + "combat_header", locale, round=cb["round"], register=cb["register"], phase=view["phase"])]
+    lines = [t(d + "combat_header", locale, round=cb["round"], register=cb["register"], phase=say.text(f"terms.phase.{view['phase']}"))]
     holders = {e["initiative"] for e in cb["engagements"] if e["live"]}
     for f in cb["fighters"]:
         flags = []
@@ -145,7 +145,7 @@ async def show_board(host, game, state, events, *, force_new: bool = False) -> N
         # close the finished round's board with its public snapshot (every register revealed)
         track = ends[-1].data.get("track") or {}
         snap_view = {**ENGINE.view_for(state, PUBLIC), "combat": track, "waiting_for": [],
-                     "phase": t("karmic.round_over", locale)}
+                     "phase": "round_over"}
         png = await asyncio.to_thread(R.register_track, snap_view, say)
         fresh = await host.live_message(fresh, LIVE, board_text(snap_view, final=True, locale=locale),
                                         file=_board_file(png, game.id, track.get("round", 0)), closed=True)

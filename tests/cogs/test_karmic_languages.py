@@ -7,6 +7,7 @@ combat still speaks English sentences (see `rules/karmic/combat/`), so a combat 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import discord
@@ -144,4 +145,5 @@ async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed
     said = list(_all_words(world))
     assert not [s for s in said if "{" in s or "karmic." in s or "terms." in s or "events." in s]
     assert not [s for s in said if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
+    assert not re.search(r"· (declare|resolve|initiative|offers|hold|play|round_over)\b", public), public  # no phase id
     assert drawn and not [w for w in drawn if "img_" in w or "terms." in w]
