@@ -383,7 +383,7 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
         outcomes = [dict(o, mt=None if hidden_total(state, o["attacker"]) else o["mt"],
                          defense_mt=None if hidden_total(state, o["target"]) else o["defense_mt"], total=None)
                     if o in secret else o for o in outcomes]
-    events.append(Event("resolve", {"register": reg.n, "lines": chain(lines),
+    events.append(Event("resolve", {"register": reg.n, "lines": chain(lines) if lines else {"term": "no_lines"},
                                     "range": {"term": "ranges", "ranges": ranges} if ranges else {"term": "nothing"},
                                     "outcomes": outcomes,
                                     "ranges": [[e.a, e.b, e.range] for e in cb.engagements if e.live],
