@@ -13,7 +13,7 @@ from rules.karmic import (TARGET_SITUATION,
                           Character, GmModifier, aim, weapon_named)
 
 from .text import echo
-from .karmic_common import (sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
+from .karmic_common import (speaking, sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
                             _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
@@ -190,10 +190,11 @@ class KarmicChecks(KarmicSheets):
         char = Character.from_dict(data["character"])
         if char.deck is None:
             raise BautaError(t("karmic.sheet.world_deck", interaction.locale))
-        w = weapon_named(char, weapon.strip())
-        if not w.ranged:
-            raise IllegalAction(t("karmic.shoot.not_ranged", interaction.locale, weapon=w.name))
-        dropped = aim(char, w, Rng.from_seed(secrets.randbits(63)))
+        with speaking():
+            w = weapon_named(char, weapon.strip())
+            if not w.ranged:
+                raise IllegalAction("not_ranged", weapon=w.name)
+            dropped = aim(char, w, Rng.from_seed(secrets.randbits(63)))
         data["character"] = char.to_dict()
         await self.store.save_character(interaction.guild_id, interaction.user.id, NAME, stored, data)
         locale = (await self.store.settings(interaction.guild_id)).locale or interaction.guild_locale   # the table's

@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from discord import app_commands
 
 from content import sample_pack as bundled_pack
 from i18n.present import Presenter
-from rules.common import GM
+from rules.common import GM, BautaError
 from rules.karmic import ATTRIBUTES, ENGINE, card_term
 
 from .framework import mention
@@ -59,3 +61,14 @@ def sample_names(group: str) -> list[dict]:
 def sample_pack() -> dict:
     """The bundled SAMPLE pack, a copy a game may keep."""
     return copy.deepcopy(bundled_pack(NAME))
+
+
+@contextmanager
+def speaking() -> Iterator[None]:
+    """Around a rules call the cog makes itself (not through the engine): its error names Karmic, so
+    the presenter words its code from the Karmic catalogue (the engine does this for its own calls)."""
+    try:
+        yield
+    except BautaError as error:
+        error.system = error.system or NAME
+        raise

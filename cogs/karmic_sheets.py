@@ -19,7 +19,7 @@ from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, cha
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
-from .karmic_common import (sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
+from .karmic_common import (speaking, sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
 # ============================================================================ deck buttons
@@ -127,7 +127,8 @@ class KarmicSheets(BautaCog):
                 raise BautaError(t("karmic.no_character", locale, who=member.mention,
                                    names=", ".join(c["name"] for c in pack.get("characters", [])) or "—"))
             sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
-            char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
+            with speaking():
+                char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
             found = (char.name, {"sheet": sheet, "character": char.to_dict()})
             new[(member.id, char.name)] = found[1]
         stored, data = found
@@ -216,9 +217,10 @@ class KarmicSheets(BautaCog):
         owner = GM_OWNER if gm_sheet else interaction.user.id
         content = await self._pack(interaction.guild_id, pack)
         # Parsed, validated and built in a child process with a time limit (PackError names the field).
-        sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
-                                            secrets.randbits(63), file.filename, source=file.filename,
-                                            locale=interaction.locale)
+        with speaking():
+            sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
+                                                secrets.randbits(63), file.filename, source=file.filename,
+                                                locale=interaction.locale)
         if sheet["name"].startswith("~"):
             raise PackError(t("karmic.reserved_name", interaction.locale, file=shorten(file.filename, 60)))
         cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")

@@ -32,8 +32,12 @@ class KarmicEngine(Engine[KarmicState]):
         return self.start(seats, options, seed).state
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
-        """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
-        options = dict(options or {})
+        """Like new_game, but also returns the set-up events (initiative, first hands for DMs); its
+        errors name the game, like `apply`'s (the presenter reads them in the Karmic catalogue)."""
+        with self._speaking():
+            return self._start(seats, dict(options or {}), seed)
+
+    def _start(self, seats: list[str], options: dict, seed: int) -> Outcome:
         mode = options.get("mode", "combat" if options.get("combatants") else "check")
         if mode not in ("check", "combat", "advance"):
             raise IllegalAction("unknown_mode", mode=str(mode)[:20])
