@@ -198,6 +198,7 @@ SHEET_SCHEMA = {
         "armor": {"anyOf": [{"type": "string"}, {"type": "null"}, ARMOR_SCHEMA]},
         "size": {"type": "number", "exclusiveMinimum": 0},
         "hp_marked": {"type": "integer", "minimum": 0},
+        "fatigue": {"type": "integer", "minimum": 0, "maximum": 44},   # fatigue cards (L773; fatigue.py), ≤ a deck
         "description": {"type": "string"},
         "sample": {"type": "boolean"},
     },
@@ -275,7 +276,7 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
         fields={skill_key(k): list(v) for k, v in sheet.get("fields", {}).items()},
         distinctions=distinctions, weapons=weapons, wielding=wielding,
         armor=_armor(sheet.get("armor"), pack, where), size=float(sheet.get("size", 1.0)),
-        hp_marked=int(sheet.get("hp_marked", 0)),
+        hp_marked=int(sheet.get("hp_marked", 0)), fatigue=int(sheet.get("fatigue", 0)),
         deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
     )
     return char
@@ -299,6 +300,7 @@ def sheet_of(character: Character) -> dict:
         "weapons": [w.to_dict() for w in character.weapons],
         "wielding": [character.weapons[i].name for i in character.wielding],
         "armor": character.armor.to_dict() if character.armor else None, "size": character.size,
+        "fatigue": character.fatigue,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 
 from . import ranged as rangedmod
+from . import skill_tables
 from .base import (card_term, cards_term, deck_of, discard, draw, load_character, name, offer_prompt,
                    owner_audience, skill_term)
 from .cards import is_face, is_joker, value
@@ -47,7 +48,8 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
         skill = rangedmod.weapon_named(state.characters["c1"], ranged_opts["weapon"]).skill
     attr = attribute_name(options["attribute"]) if options.get("attribute") else ""
     check = Check(label=options.get("label", skill or attr or "check"), difficulty=diff,
-                  ranged=dict(options.get("ranged") or {}))
+                  ranged=dict(options.get("ranged") or {}),
+                  situations=[s.id for s in skill_tables.pick(skill, list(options.get("situations") or []))])
     side = CheckSide("c1", skill=skill_key(skill) if skill else "", attribute=attr,
                      foe_field=options.get("field") or "",
                      modifier=diff + int(options.get("modifier", 0)),
@@ -243,6 +245,10 @@ def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[dict]]:
         if b:
             mt += b
             parts.append({"term": "part.field", "n": b})
+    if side.key == "c1" and state.check.situations:       # the skill tables' named rows
+        n, rows = skill_tables.situation_parts(state.check.situations)
+        mt += n
+        parts += rows
     if side.modifier:
         mt += side.modifier
         parts.append({"term": "part.modifiers", "n": side.modifier})
@@ -315,6 +321,7 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
         "joker": {"term": "joker_ruled" if joker else "no_joker"}, "margin_text": margin_term, "shot": shot,
         "success": success, "mt": None if actor.hidden else actor.mt, "margin": None if actor.hidden else margin,
         "card": actor.play.card, "chain": list(actor.play.chain)}))
+    events += skill_tables.check_outcomes(state, success)
     gm = {"name": name(state, actor.key), "mt": actor.mt, "result": result}
     if len(results) == 2:
         opp = results[1][0]

@@ -106,6 +106,7 @@ class Check(Serial):
     difficulty: int = 0
     ranged: dict = field(default_factory=dict)
     result: dict = field(default_factory=dict)
+    situations: list[str] = field(default_factory=list)   # named rows of the skill tables (skill_tables)
 
 
 # --- combat ----------------------------------------------------------------------------
@@ -132,6 +133,7 @@ class Fighter(Serial):
     multitask: str = ""        # a second skill used all along (riding…): the hand is the lower (§1.10)
     gm_mod: int = 0            # the GM's standing modifier on every maneuver total (public)
     gm_hidden: int = 0         # the GM's hidden standing modifier: only the GM sees it and the totals
+    lance_rounds: dict[str, int] = field(default_factory=dict)   # target -> round of the last lance attack (L846)
 
 
 @dataclass

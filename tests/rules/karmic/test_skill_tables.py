@@ -1,0 +1,147 @@
+"""The skill list's tables as named situations of a check, tracking's lost trail, the smith's quality
+bands and the day's ride that costs a fatigue card (rulebook seed 004, digest §6.10, §4.4, A40)."""
+import pytest
+
+from i18n import watch
+from i18n.present import Presenter
+
+from rules.common import PUBLIC, Actor, IllegalAction
+from rules.karmic import ENGINE
+from rules.karmic.actions import PlayCard
+from rules.karmic.character import character_from_sheet, parse_sheet, sheet_of
+from rules.karmic.fatigue import FATIGUE_HOURS, recover
+from rules.karmic.skill_tables import SITUATIONS, pick, situations_for
+
+CLIMBER = {"name": "Ilse", "attributes": {"finesse": 1}, "skills": {"climbing": 2, "lock_picking": 1,
+                                                                     "languages": 2, "riding": 1, "tracking": 3}}
+SMITH = {"name": "Bruno", "skills": {"blacksmithing": 2}}
+
+
+def check(options, cards, seed=1):
+    """A check of Ilse's (or another sheet's) with her hand stacked; the first card is played."""
+    opts = {"mode": "check", "actor": {"character": options.pop("character", CLIMBER), "player": "u1"},
+            "stack": {"c1": list(cards)}}
+    opts.update(options)
+    state = ENGINE.start(["u1"], opts, seed).state
+    out = ENGINE.apply(state, PlayCard(cards[0]), Actor("u1"))
+    return out.state, out.events
+
+
+def said(events):
+    return Presenter("en", "karmic").events(e for e in events if e.audience == PUBLIC)
+
+
+def test_climbing_adds_the_surface_and_the_equipment():
+    # L755: surface and equipment added together; L760 stone wall −3, L765 top rope +4, L768 shoes +2
+    state, events = check({"skill": "climbing", "situations": ["stone_wall", "top_rope", "climbing_shoes"]},
+                          ["2H", "5S"])
+    assert state.check.result["mt"] == -2 - 3 + 4 + 2 and state.check.result["success"]
+    assert "card -2, stone wall -3, top rope +4, climbing shoes +2 = 1" in said(events)[-2]
+
+
+def test_the_rulebook_numbers_of_every_table():
+    table = {s.id: s.mod for s in SITUATIONS.values()}
+    # CLIMBING surfaces L757–L763 and equipment L765–L769
+    assert [table[k] for k in ("average_tree", "rock_many_holds", "rock_some_holds", "stone_wall", "brick_wall",
+                               "rough_rock", "smooth_rock")] == [0, -1, -2, -3, -4, -5, -7]
+    assert [table[k] for k in ("top_rope", "knotted_top_rope", "pitons", "climbing_shoes", "belay")] == \
+        [4, 5, 2, 2, 3]
+    # LOCK PICKING: equipment L807–L811, lock quality L813–L817, no mark L819
+    assert [table[k] for k in ("lock_picks", "basic_tools", "utility_knife", "hair_pin", "straw")] == \
+        [2, 0, -2, -4, -7]
+    assert [table[k] for k in ("poor_lock", "door_lock", "fine_door_lock", "strongbox_lock", "prison_lock")] == \
+        [2, 0, -2, -3, -5]
+    assert table["leave_no_mark"] == -3
+    # LANGUAGES L784–L788
+    assert [table[k] for k in ("derived_language", "same_tradition_language", "same_root_language",
+                               "cultures_met_language", "unrelated_language")] == [-1, -3, -5, -8, -10]
+    assert {s.id for s in situations_for("lock picking")} == {
+        "lock_picks", "basic_tools", "utility_knife", "hair_pin", "straw", "poor_lock", "door_lock",
+        "fine_door_lock", "strongbox_lock", "prison_lock", "leave_no_mark"}
+
+
+def test_lock_picking_with_a_hair_pin_on_a_strongbox_leaving_no_mark():
+    state, events = check({"skill": "lock picking", "attribute": "finesse",
+                           "situations": ["hair_pin", "strongbox_lock", "leave_no_mark"]}, ["9S"])
+    assert state.check.result["mt"] == 9 + 1 - 4 - 3 - 3 and not state.check.result["success"]   # = 0
+
+
+def test_a_language_check_uses_the_similarity_row():
+    state, _ = check({"skill": "languages", "situations": ["same_tradition_language"], "difficulty": "easy"},
+                     ["2S", "3S"])
+    assert state.check.result["mt"] == 2 - 3 + 3
+
+
+@pytest.mark.parametrize("skill, names, code", [
+    ("climbing", ["stone_wall", "brick_wall"], "situations_exclude"),            # one surface
+    ("climbing", ["top_rope", "knotted_top_rope"], "situations_exclude"),        # one rope
+    ("lock_picking", ["lock_picks", "hair_pin"], "situations_exclude"),          # one set of tools
+    ("lock_picking", ["door_lock", "prison_lock"], "situations_exclude"),        # one lock
+    ("languages", ["derived_language", "same_root_language"], "situations_exclude"),
+    ("climbing", ["pitons", "pitons"], "situation_twice"),
+    ("climbing", ["strongbox_lock"], "situation_of_another_skill"),              # a lock on a climbing check
+    ("climbing", ["glass_wall"], "unknown_situation"),
+])
+def test_situations_that_do_not_fit_are_refused(skill, names, code):
+    with pytest.raises(IllegalAction) as err:
+        pick(skill, names)
+    assert err.value.code == code
+    with watch() as notes:
+        Presenter("it", "karmic").error(err.value)
+    assert not [n for n in notes if n.fallback]
+
+
+def test_combinable_equipment_adds_up():
+    assert sum(s.mod for s in pick("climbing", ["smooth_rock", "knotted_top_rope", "pitons", "belay"])) == \
+        -7 + 5 + 2 + 3
+
+
+@pytest.mark.parametrize("card, lost", [("4H", True), ("3H", False)])
+def test_tracking_loses_the_trail_at_minus_10(card, lost):
+    # L797: "on a deal of −10 or less the trail is lost completely" (tracking 3, awareness +2)
+    sheet = {"name": "Enris", "attributes": {"awareness": 2}, "skills": {"tracking": 3}}
+    state, events = check({"character": sheet, "skill": "tracking", "attribute": "awareness",
+                           "difficulty": "nigh impossible"}, [card, "2H", "5H"])
+    assert state.check.result["mt"] == (-10 if lost else -9)
+    assert state.check.result.get("trail_lost", False) is lost
+    assert ("has lost the trail for good (a total of -10 or less)" in said(events)[-1]) is lost
+
+
+@pytest.mark.parametrize("card, band", [("7S", "fine"), ("6S", "common"), ("4H", "common"), ("5H", "poor")])
+def test_blacksmith_quality_bands(card, band):
+    # L802: above 6 fine quality, below −4 poor quality
+    state, events = check({"character": SMITH, "skill": "blacksmithing"}, [card, "2H"])
+    assert state.check.result["quality"] == band
+    assert [e.data["band"] for e in events if e.kind == "smith_quality"] == [band]
+
+
+def test_a_failed_day_ride_costs_a_fatigue_card_for_12_hours():
+    # L773: a riding check at the end of a day's ride; failure = one card of fatigue for 12 hours
+    state, events = check({"skill": "riding", "situations": ["day_ride"]}, ["2H"])
+    assert not state.check.result["success"]
+    rider = state.characters["c1"]
+    assert rider.fatigue == 1 and state.check.result["fatigue"] == 1
+    ev = [e for e in events if e.kind == "fatigue_taken"][0]
+    assert ev.data["hours"] == FATIGUE_HOURS == 12 and ev.audience == PUBLIC
+    assert "one card of fatigue for the next 12 hours" in said(events)[-1]
+    # A40: a fatigue card is one card fewer on every draw: climbing 2 now draws 1
+    assert rider.hand_for("climbing") == 1 and rider.hand_for("tracking") == 2
+    assert recover(rider) == 0 and rider.hand_for("climbing") == 2
+
+
+def test_a_ride_that_succeeds_or_is_not_a_days_ride_costs_nothing():
+    state, events = check({"skill": "riding", "situations": ["day_ride"]}, ["3S"])
+    assert state.check.result["success"] and state.characters["c1"].fatigue == 0
+    state, events = check({"skill": "riding"}, ["2H"])
+    assert not state.check.result["success"] and state.characters["c1"].fatigue == 0
+    assert not [e for e in events if e.kind == "fatigue_taken"]
+
+
+def test_fatigue_is_on_the_sheet():
+    sheet = parse_sheet("name: Ilse\nskills: {climbing: 3}\nfatigue: 2\n")
+    char = character_from_sheet(sheet)
+    assert char.fatigue == 2 and char.hand_for("climbing") == 1
+    assert sheet_of(char)["fatigue"] == 2
+    assert character_from_sheet(parse_sheet("name: Ilse\n")).fatigue == 0
+    with pytest.raises(Exception, match="fatigue"):
+        parse_sheet("name: Ilse\nfatigue: -1\n")
