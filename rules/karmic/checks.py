@@ -4,7 +4,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 
 from . import ranged as rangedmod
-from . import skill_tables
+from . import skill_tables, wounds
 from .base import (card_term, cards_term, deck_of, discard, draw, load_character, name, offer_prompt,
                    owner_audience, skill_term)
 from .cards import is_face, is_joker, value
@@ -249,6 +249,10 @@ def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[dict]]:
         n, rows = skill_tables.situation_parts(state.check.situations)
         mt += n
         parts += rows
+    tending = wounds.tending_modifier(side.skill, char) if side.key == "c1" else 0
+    if tending:                                           # L780: first aid and medicine, −(boxes marked)
+        mt += tending
+        parts.append({"term": "first_aid_part", "n": tending})
     if side.modifier:
         mt += side.modifier
         parts.append({"term": "part.modifiers", "n": side.modifier})

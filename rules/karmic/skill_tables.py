@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rules.common import Event, IllegalAction
 
-from . import fatigue
+from . import fatigue, wounds
 from .base import skill_term
 from .tables import skill_key
 
@@ -125,7 +125,8 @@ def check_outcomes(state, success: bool) -> list[Event]:
     """What a finished check's skill table says beyond success (the check's actor, `c1`): a lost
     trail, a smith's quality band, a fatigue card after a failed day's ride. Sets `result` keys
     `trail_lost`, `quality`, `fatigue` and returns the events the table reads. A joker's outcome is
-    the GM's ruling, so it has no total to read a band from."""
+    the GM's ruling, so it has no total to read a band from. A successful first aid check stops the
+    actor's bleeding (`wounds`)."""
     check = state.check
     actor = check.sides[0]
     char = state.characters[actor.key]
@@ -140,6 +141,9 @@ def check_outcomes(state, success: bool) -> list[Event]:
         check.result["quality"] = quality
         events.append(Event("smith_quality", {"name": char.name, "quality": {"term": f"smith.{quality}"},
                                               "band": quality, "fine_above": FINE_ABOVE, "poor_below": POOR_BELOW}))
+    if wounds.first_aid_stops_bleeding(actor.skill, char, success):
+        check.result["bleeding_stopped"] = True
+        events.append(Event("bleeding_stopped", {"name": char.name, "who": actor.key}))
     if fatigue.day_ride_failed(actor.skill, check.situations, success):
         now = fatigue.take_fatigue(char)
         check.result["fatigue"] = now

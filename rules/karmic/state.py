@@ -134,6 +134,7 @@ class Fighter(Serial):
     gm_mod: int = 0            # the GM's standing modifier on every maneuver total (public)
     gm_hidden: int = 0         # the GM's hidden standing modifier: only the GM sees it and the totals
     lance_rounds: dict[str, int] = field(default_factory=dict)   # target -> round of the last lance attack (L846)
+    entangled_by: dict[str, int] = field(default_factory=dict)   # creature -> its limb's vitality (L56)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from ..state import KarmicState, Turn
 from ..tables import (H2H_STRIKING, MANEUVERS, WRESTLING, WRESTLING_ONLY,
                      DODGE, location_mod)
 
-from . import lance
+from . import lance, unusual_foes
 from .common import STRIKE_KINDS, _reach, _register, _size_class, _weapon, caps, engagement, init_engagement, rng_text
 
 
@@ -55,6 +55,8 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
     tchar = state.characters[target]
     weapon = _weapon(state, who, w)
     limit = lance.refusal(state, who, man_id, weapon, target)     # L846: once every 4 rounds per target
+    if limit is None and man_id == "chop":                        # L56: Chop frees someone entangled
+        limit = unusual_foes.chop_refusal(state, who, target)
     if limit is not None:
         return limit
     if f.dodge_hand and man_id != "dg":

@@ -145,3 +145,27 @@ def test_fatigue_is_on_the_sheet():
     assert character_from_sheet(parse_sheet("name: Ilse\n")).fatigue == 0
     with pytest.raises(Exception, match="fatigue"):
         parse_sheet("name: Ilse\nfatigue: -1\n")
+
+
+MEDIC = {"name": "Greta", "skills": {"first_aid": 2, "medicine": 1}, "hp_marked": 3, "bleeding": True}
+
+
+def test_first_aid_stops_bleeding_with_minus_the_marked_hit_points():
+    # L780: a successful first aid check stops the hit points lost to bleeding; a negative modifier equal
+    # to the subject's hit points (A39: the 3 boxes marked); it restores none of them
+    state, events = check({"character": MEDIC, "skill": "first aid"}, ["4S", "2S"])
+    assert state.check.result["mt"] == 4 - 3 and state.check.result["success"]
+    greta = state.characters["c1"]
+    assert not greta.bleeding and greta.hp_marked == 3 and state.check.result["bleeding_stopped"]
+    assert said(events)[-3].endswith("card +4, hit points marked -3 = 1")
+    assert "Greta's bleeding stops" in said(events)[-1]
+
+
+def test_failed_first_aid_leaves_the_bleeding_and_medicine_takes_the_same_modifier():
+    state, events = check({"character": MEDIC, "skill": "first aid"}, ["3S", "2S"])
+    assert state.check.result["mt"] == 0 and state.characters["c1"].bleeding
+    assert not [e for e in events if e.kind == "bleeding_stopped"]
+    state, _ = check({"character": MEDIC, "skill": "medicine"}, ["5S"])
+    assert state.check.result["mt"] == 5 - 3 and state.characters["c1"].bleeding      # medicine: not first aid
+    assert character_from_sheet(parse_sheet("name: Greta\nbleeding: true\n")).bleeding
+    assert sheet_of(character_from_sheet(MEDIC))["bleeding"] is True
