@@ -4,26 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import report_error
+from cogs.errors import NotGM, report_error
 from cogs.karmic_situations import situation_choices, situation_ids
 from rules.common import IllegalAction
 from rules.karmic import ENGINE
-from rules.karmic.character import Character
-from tests.cogs.test_karmic import TABLE, active_game, cog_of, import_sheet, play_check_by_dm, table_text
+from tests.cogs.test_karmic import (TABLE, active_game, advance_cog, choice, cog_of, game_cog, import_sheet,
+                                   play_check_by_dm, stack_deck, table_text)
 
 RIDER_YAML = """
 name: Devon
 attributes: {might: 1, finesse: 0}
 skills: {riding: 1, climbing: 2}
 """
-
-
-async def stack_deck(bot, owner: int, name: str, cards: list[str]) -> None:
-    record = await bot.store.character(1, owner, "karmic", name)
-    char = Character.from_dict(record["character"])
-    char.deck.stack(cards)
-    record["character"] = char.to_dict()
-    await bot.store.save_character(1, owner, "karmic", name, record)
 
 
 class Namespace:
@@ -104,3 +96,22 @@ async def test_help_for_karmic_names_the_gm_rulings(bot, world):
     said = "\n".join(m.content for m in world.ephemeral(alice))
     assert "The GM still rules" in said and "what starts a bleeding" in said
     assert "a lance attacks one target once every 4 rounds" in said
+
+
+async def test_the_gm_marks_a_bleeding_and_takes_fatigue_off_in_an_undoable_step(bot, world, seed):
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice, text=RIDER_YAML + "fatigue: 2\n")
+    cog = advance_cog(bot)
+    await cog.advance_condition.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                         fatigue_off=1, bleeding=choice("start"))
+    stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert (stored["fatigue"], stored["bleeding"]) == (1, True)
+    assert "Devon: fatigue 1 card(s) (1 taken off); bleeding." in table_text(world)
+    log = await bot.store.actions((await active_game(bot)).id, limit=10)
+    assert [a.action["type"] for a in log] == ["condition"]
+    await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    restored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    assert (restored["fatigue"], restored["bleeding"]) == (2, False)
+    with pytest.raises(NotGM):
+        await cog.advance_condition.callback(cog, world.interaction(alice, world.channels[10]), member=alice,
+                                             fatigue_off=2)

@@ -169,3 +169,23 @@ def test_failed_first_aid_leaves_the_bleeding_and_medicine_takes_the_same_modifi
     assert state.check.result["mt"] == 5 - 3 and state.characters["c1"].bleeding      # medicine: not first aid
     assert character_from_sheet(parse_sheet("name: Greta\nbleeding: true\n")).bleeding
     assert sheet_of(character_from_sheet(MEDIC))["bleeding"] is True
+
+
+def test_the_gms_condition_step_takes_fatigue_off_and_starts_or_stops_a_bleeding():
+    from rules.common import GM
+    from rules.karmic import Condition
+    state = ENGINE.start(["gm"], {"mode": "advance"}, 1).state
+    greta = character_from_sheet(dict(MEDIC, fatigue=3, bleeding=False), owner="u1").to_dict()
+    gm = Actor(GM, gm=True)
+    out = ENGINE.apply(state, Condition("g", 1, "start", character=greta, player="u1"), gm)
+    g = out.state.characters["g"]
+    assert (g.fatigue, g.bleeding) == (2, True)
+    assert out.events[0].data["rested"] == 1
+    out = ENGINE.apply(out.state, Condition("g", -1, "stop"), gm)           # all fatigue off
+    assert (out.state.characters["g"].fatigue, out.state.characters["g"].bleeding) == (0, False)
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(out.state, Condition("g"), gm)
+    assert err.value.code == "condition_unchanged"
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(out.state, Condition("g", 1), Actor("u1"))
+    assert err.value.code == "gm_only"
