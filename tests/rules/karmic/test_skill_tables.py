@@ -189,3 +189,32 @@ def test_the_gms_condition_step_takes_fatigue_off_and_starts_or_stops_a_bleeding
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(out.state, Condition("g", 1), Actor("u1"))
     assert err.value.code == "gm_only"
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_the_new_rules_speak_every_language_with_no_fallback(language):
+    from rules.common import Event
+    say = Presenter(language, "karmic")
+    events = [Event("trail_lost", {"name": "Enris", "threshold": -10}),
+              Event("fatigue_taken", {"name": "Ilse", "fatigue": 1, "hours": 12}),
+              Event("bleeding_stopped", {"name": "Greta"}),
+              Event("advance_condition", {"name": "Greta", "fatigue": 0, "rested": 2,
+                                          "bleeding": {"term": "bleeding_now"}})]
+    events += [Event("smith_quality", {"name": "Bruno", "quality": {"term": f"smith.{band}"}, "fine_above": 6,
+                                       "poor_below": -4}) for band in ("fine", "common", "poor")]
+    errors = [IllegalAction("unknown_situation", situation="glass"),
+              IllegalAction("situation_of_another_skill", situation={"term": "situation.pitons"}, skill="riding"),
+              IllegalAction("situation_twice", situation={"term": "situation.pitons"}),
+              IllegalAction("situations_exclude", situation={"term": "situation.straw"},
+                            other={"term": "situation.hair_pin"}),
+              IllegalAction("fatigue_negative", cards=-2), IllegalAction("unknown_bleeding", bleeding="x"),
+              IllegalAction("condition_unchanged", name="Greta"),
+              IllegalAction("lance_once_every_4_rounds", target="Adhemar", last=1, round=5, every=4),
+              IllegalAction("nobody_entangled", target="Kraken")]
+    with watch() as notes:
+        texts = say.events(events) + [say.error(e) for e in errors]
+        texts += [say.text("terms.situation_part", situation={"term": f"situation.{sid}"}, n=s.mod)
+                  for sid, s in SITUATIONS.items()]
+        texts.append(say.text("terms.first_aid_part", n=-3))
+    assert not [n for n in notes if n.fallback], [n.key for n in notes if n.fallback]
+    assert not [t for t in texts if "{" in t or "terms." in t or "errors." in t]
