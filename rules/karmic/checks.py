@@ -55,7 +55,9 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
                      modifier=diff + int(options.get("modifier", 0)),
                      hidden=int(options.get("hidden_modifier", 0)))
     char = state.characters["c1"]
-    if side.foe_field or (skill and skill_key(skill) in char.fields):
+    if skill_tables.unknown_language(check.situations):
+        pass            # L783: the gist of a language he lacks; the field names it (L789), no bonus
+    elif side.foe_field or (skill and skill_key(skill) in char.fields):
         char.foe_bonus(skill, side.foe_field or None)       # refuses a field he lacks
     hand_n = char.hand_for(skill or None)
     if options.get("skill2"):
@@ -240,7 +242,7 @@ def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[dict]]:
         a = char.finesse_armored if (state.check.ranged and side.key == "c1") else char.attr(side.attribute)
         mt += a
         parts.append({"term": "part.attribute", "attribute": {"term": f"attribute.{side.attribute}"}, "n": a})
-    if side.foe_field:
+    if side.foe_field and not (side.key == "c1" and skill_tables.unknown_language(state.check.situations)):
         b = char.foe_bonus(side.skill, side.foe_field)
         if b:
             mt += b

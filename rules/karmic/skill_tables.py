@@ -62,6 +62,15 @@ _ROWS = [
 ]
 SITUATIONS: dict[str, Situation] = {r[0]: Situation(*r) for r in _ROWS}
 
+LANGUAGES = "languages"
+
+
+def unknown_language(ids: list[str]) -> bool:
+    """A languages check with a relation row is about a language the character does not know (L783):
+    its field names that new language, not one of his fields of expertise."""
+    return any(SITUATIONS[i].skill == LANGUAGES for i in ids if i in SITUATIONS)
+
+
 # TRACKING (L797): "on a deal of −10 or less the trail is lost completely".
 TRAIL_LOST_AT = -10
 TRACKING = "tracking"
@@ -144,9 +153,29 @@ def check_outcomes(state, success: bool) -> list[Event]:
     if wounds.first_aid_stops_bleeding(actor.skill, char, success):
         check.result["bleeding_stopped"] = True
         events.append(Event("bleeding_stopped", {"name": char.name, "who": actor.key}))
+    learned = _learn_language(state, char, actor, success)
+    if learned:
+        check.result["language_learned"] = learned
+        events.append(Event("language_learned", {"name": char.name, "language": learned,
+                                                 "known": len(char.fields.get(LANGUAGES, [])),
+                                                 "level": char.skill(LANGUAGES)}))
     if fatigue.day_ride_failed(actor.skill, check.situations, success):
         now = fatigue.take_fatigue(char)
         check.result["fatigue"] = now
         events.append(Event("fatigue_taken", {"name": char.name, "who": actor.key, "fatigue": now,
                                               "hours": fatigue.FATIGUE_HOURS}))
     return events
+
+
+def _learn_language(state, char, actor, success: bool) -> str:
+    """L789 (optional rule, house rule `languages_learned_in_play`): a gist check won in a new language
+    makes it one he knows, while he knows fewer languages than his skill level. Returns it, or ''."""
+    new = actor.foe_field
+    if not (success and new and state.house_rules.get("languages_learned_in_play")
+            and skill_key(actor.skill) == LANGUAGES and unknown_language(state.check.situations)):
+        return ""
+    known = char.fields.setdefault(LANGUAGES, [])
+    if any(k.lower() == new.lower() for k in known) or len(known) >= char.skill(LANGUAGES):
+        return ""
+    known.append(new)
+    return new

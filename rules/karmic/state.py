@@ -42,6 +42,7 @@ HOUSE_RULES: dict[str, Any] = {
     "extra_advanced_skills": [],         # A36: skills the GM marks advanced (no default use)
     "extra_skills": ["stealth", "diplomacy", "bow"],   # A37: skills used but not listed, as normal skills
     "joker_initiative": "gm",            # A3: a joker played for initiative: gm (ruling) | win | lose
+    "languages_learned_in_play": False,  # L789 optional rule: a gist check won in a new language teaches it
 }
 
 

@@ -198,6 +198,7 @@ def test_the_new_rules_speak_every_language_with_no_fallback(language):
     events = [Event("trail_lost", {"name": "Enris", "threshold": -10}),
               Event("fatigue_taken", {"name": "Ilse", "fatigue": 1, "hours": 12}),
               Event("bleeding_stopped", {"name": "Greta"}),
+              Event("language_learned", {"name": "Marco", "language": "Spanish", "known": 2, "level": 2}),
               Event("advance_condition", {"name": "Greta", "fatigue": 0, "rested": 2,
                                           "bleeding": {"term": "bleeding_now"}})]
     events += [Event("smith_quality", {"name": "Bruno", "quality": {"term": f"smith.{band}"}, "fine_above": 6,
@@ -218,3 +219,28 @@ def test_the_new_rules_speak_every_language_with_no_fallback(language):
         texts.append(say.text("terms.first_aid_part", n=-3))
     assert not [n for n in notes if n.fallback], [n.key for n in notes if n.fallback]
     assert not [t for t in texts if "{" in t or "terms." in t or "errors." in t]
+
+
+POLYGLOT = {"name": "Marco", "skills": {"languages": 2}, "fields": {"languages": ["Italian", "Italian"]}}
+
+
+def test_the_gist_of_an_unknown_language_needs_none_of_his_fields():
+    # L783–L785: a language he does not know, from the same root and tradition as Italian: −3;
+    # his languages field (Italian) neither is asked for nor adds its bonus
+    state, events = check({"character": POLYGLOT, "skill": "languages", "situations": ["same_tradition_language"],
+                           "field": "Spanish"}, ["5S", "2S"])
+    assert state.check.result["mt"] == 5 - 3 and state.check.result["success"]
+    assert "language_learned" not in state.check.result           # the optional rule is off by default
+    assert state.characters["c1"].fields["languages"] == ["Italian", "Italian"]
+
+
+@pytest.mark.parametrize("known, learned", [(["Italian"], True), (["Italian", "German"], False)])
+def test_the_optional_rule_teaches_the_new_language_up_to_the_skill_level(known, learned):
+    # L789: with the GM's permission a won gist check makes it known, never more languages than the level (2)
+    sheet = dict(POLYGLOT, fields={"languages": known})
+    state, events = check({"character": sheet, "skill": "languages", "situations": ["same_tradition_language"],
+                           "field": "Spanish", "house_rules": {"languages_learned_in_play": True}}, ["5S", "2S"])
+    assert state.check.result["success"]
+    assert ("Spanish" in state.characters["c1"].fields["languages"]) is learned
+    if learned:
+        assert "Marco now knows Spanish (2 of 2 languages)." in said(events)[-1]
