@@ -244,9 +244,12 @@ class GameHost:
             game = await self.store.game(game_id)
             if game is None or not game.active:
                 raise StalePrompt("game_ended")
-            engine = systems.get(game.system).engine
+            system = systems.get(game.system)
+            engine = system.engine
             prompt = engine.prompt(engine.load_state(game.state), prompt_id)
             action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
+            if system.click is not None:
+                action = system.click(interaction, game, prompt, action)
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale)
             # names and languages are remembered by publish, after the acknowledgement (a refusal
