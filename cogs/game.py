@@ -26,7 +26,7 @@ class GameCog(BautaCog):
         await interaction.response.defer(thinking=True)
         system = systems.get(game.system)
         view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
-        text = system.describe(view, PUBLIC)
+        text = systems.described(system, view, PUBLIC, await self.host.server_locale(game, interaction))
         header = t("game.status_header", interaction.guild_locale, title=system.title, id=game.id,
                    players=", ".join(map(mention, game.seats)))
         # The status names the players without calling them: whoever asked for it, nobody is pinged.
@@ -154,7 +154,7 @@ class GameCog(BautaCog):
         me = str(interaction.user.id)
         viewer = me if me in game.seats or not gm else GM
         lines = [t("hand.header", interaction.locale, title=system.title, id=game.id),
-                 system.describe(engine.view_for(state, viewer), viewer)]
+                 systems.described(system, engine.view_for(state, viewer), viewer, interaction.locale)]
         audiences = {me} | ({GM} if gm else set())
         recent = await self.store.events_for(game.id, audiences, limit=10)
         say = self.host.presenter(game, interaction.locale)

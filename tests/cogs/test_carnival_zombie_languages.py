@@ -152,3 +152,20 @@ async def test_a_whole_campaign_through_the_cogs_speaks_one_language_within_the_
     texts = list(_texts(world))
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
+
+
+async def test_game_status_and_hand_describe_the_game_in_the_readers_language(bot, world, seed):
+    """`/game status` reads the server's language, `/hand` the asker's (they were English only)."""
+    await bot.store.update_settings(1, locale="es")
+    players = [world.users[2], world.users[3]]
+    await _open(bot, world, players, "es")
+    game_cog = bot.get_cog("GameCog")
+    before = len(world.sent)
+    await game_cog.status.callback(game_cog, world.interaction(players[0], world.channels[10], locale="es"))
+    status = "\n".join(m.content or "" for m in world.sent[before:])
+    assert "Calendario: Billete 1" in status and "Personajes (Orden de Activación):" in status, status
+    before = len(world.sent)
+    await game_cog.hand.callback(game_cog, world.interaction(players[1], world.channels[10], locale="it"))
+    hand = "\n".join(m.content or "" for m in world.sent[before:])
+    assert "Calendario: Biglietto 1" in hand and "Orologio:" in hand, hand
+    assert "Calendar: Ticket" not in status + hand
