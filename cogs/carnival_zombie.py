@@ -36,7 +36,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from i18n import t
+from i18n import present, t
 from i18n.present import Presenter
 from renderers import carnival_zombie as R
 from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
@@ -75,8 +75,17 @@ def _dir(d: str, locale=None) -> str:
     return t(f"carnival_zombie.dir.{d}", locale) if d in ("N", "E", "S", "W") else d
 
 
+def _reader_locale(locale):
+    """The reader's language: the one given, else that of the reader `/game status` and `/hand` set
+    (`present.READER`), else English."""
+    if locale is None and present.READER.get() is not None:
+        return present.READER.get().language
+    return locale
+
+
 def describe(view: dict, viewer: str, locale=None) -> str:
     """The game as text for `/game status`, `/cz status` and `/hand`: only what `view` holds."""
+    locale = _reader_locale(locale)
     d = "carnival_zombie.describe."
     lines = [t(d + "header", locale, scenario=view["scenario_name"],
                difficulty=t(f"carnival_zombie.difficulty.{view['difficulty']}", locale),
@@ -150,7 +159,11 @@ def ending(say: Presenter, view: dict) -> str:
 
 
 def render(view: dict) -> bytes:
-    """The board of the moment: Venice by Day, the tactical map by Night, the strip below."""
+    """The board of the moment: Venice by Day, the tactical map by Night, the strip below; its words
+    those of the view, else of the reader `/game status` set (`present.READER`), else English."""
+    say = present.READER.get()
+    if "words" not in view and say is not None:
+        view = {**view, "words": image_words(say, view)}
     return R.board(view)
 
 

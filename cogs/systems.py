@@ -5,7 +5,6 @@ house rules) finds the engine here by the system name stored on each game.
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Awaitable, Callable
@@ -44,16 +43,6 @@ class System:
     # a Choose or a subclass of it. One action: nothing is committed after the click's own.
     click: Callable[[Any, Any, Any, Any], Any] | None = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
-
-
-def described(system: System, view: dict, viewer: str, locale: Any) -> str:
-    """`system.describe` in the reader's language, for a describer that takes one (a third
-    parameter, the locale: `describe(view, viewer, locale)`); the others as before."""
-    try:
-        speaks = len(inspect.signature(system.describe).parameters) >= 3
-    except (TypeError, ValueError):
-        speaks = False
-    return system.describe(view, viewer, locale) if speaks else system.describe(view, viewer)  # type: ignore[call-arg]
 
 
 def listed() -> list[System]:
