@@ -135,6 +135,9 @@ class FakeChannel:
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
 
+    async def fetch_message(self, message_id: int) -> FakeFetched:
+        return FakeFetched(FakePartialMessage(self, message_id)._message())
+
     @property
     def last_message_id(self) -> int | None:
         """As the gateway keeps it: the newest message in the channel (ephemeral replies are not)."""
@@ -148,6 +151,24 @@ class FakeDMChannel:
 
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
+
+
+class FakeAttachment:
+    def __init__(self, file: discord.File):
+        self.filename = file.filename
+        self._file = file
+
+    async def read(self) -> bytes:
+        self._file.fp.seek(0)
+        return self._file.fp.read()
+
+
+class FakeFetched:
+    """A message as `channel.fetch_message` gives it: its content and attachments."""
+
+    def __init__(self, message: Sent):
+        self.id, self.content = message.id, message.content
+        self.attachments = [FakeAttachment(message.file)] if message.file is not None else []
 
 
 class FakePartialMessage:
