@@ -105,7 +105,7 @@ def test_bad_setups_are_refused():
         ENGINE.new_game(["a", "b"], {"scenario": "jmot"}, 1)
 
 
-@pytest.mark.parametrize("level,start,surv,para", [("easy", 6, 2, 4), ("medium", 9, 1, 5), ("difficult", 17, 0, 6),
+@pytest.mark.parametrize("level,start,surv,para", [("easy", 6, 2, 4), ("medium", 13, 1, 5), ("difficult", 17, 0, 6),
                                                    ("hard", 17, 0, 6)])
 def test_difficulty_levels(level, start, surv, para):
     s = ENGINE.new_game(["a"], {"difficulty": level}, 5)
