@@ -39,9 +39,8 @@ from discord import app_commands
 from i18n import present, t
 from i18n.present import Presenter
 from renderers import carnival_zombie as R
-from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
+from rules.carnival_zombie import (CAVES, DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
                                    load_pack_text, load_sample_pack)
-from rules.carnival_zombie.state import CAVES
 from rules.common import GM, PUBLIC, BautaError
 
 from . import systems, untrusted
