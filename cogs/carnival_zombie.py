@@ -276,14 +276,13 @@ async def note_the_drop(host, game, state) -> None:
     ask = state.ask if isinstance(state.ask, dict) else {}
     waiting = ask.get("kind") == "pile_react" and not ask.get("timing") and not state.over
     prompt = ENGINE.pending(state)[0].id if waiting else None
+    if (game.meta.get(REACT) or {}).get("prompt") == prompt:
+        return                          # (no read, no write: most publishes)
     fresh = await host.store.game(game.id) or game
-    noted = (fresh.meta.get(REACT) or {}).get("prompt")
-    if noted == prompt:
-        return
-    meta = {k: v for k, v in fresh.meta.items() if k != REACT}
-    if prompt:
-        meta[REACT] = {"prompt": prompt, "at": _now()}
-    await host.store.set_meta(fresh, meta)
+    if (fresh.meta.get(REACT) or {}).get("prompt") == prompt:
+        return                          # noted already (the clock must not start again)
+    # a merge patch: what the publish (or anyone) wrote to other keys meanwhile stays
+    await host.store.patch_meta(fresh, {REACT: {"prompt": prompt, "at": _now()} if prompt else None})
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
