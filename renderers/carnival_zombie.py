@@ -75,8 +75,20 @@ def _name(view: dict, kind: str, key: str) -> str:
     return str(((view.get("names") or {}).get(kind) or {}).get(key, key))
 
 
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text's anti-aliased coverage, rendered once: (mask, left, top) from the anchor point. A board
+    repeats the same few words and numbers (cube counts, Cave names) step after step."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return mask, left, top
+
+
 def _txt(draw, xy, text, size=12, fill=INK, bold=False, anchor="mm"):
-    draw.text(xy, str(text), fill=fill, font=font(size, bold), anchor=anchor)
+    mask, left, top = _glyphs(str(text), size, bold, anchor)
+    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
 
 # ------------------------------------------------------------------------------ Venice
