@@ -208,6 +208,7 @@ def test_long_option_lists_are_paged():
                          "small_shield": True}], "wielding": ["Axe", "Buckler"]}
     bear = {"name": "Bear", "size": 3, "skills": {"brawling": 2}}
     state, _ = duel(mara, bear, ["5S", "6S", "7S"], ["2H", "3H"], range=0)
+    state.combat.fighters["c1"].entangled_by = {"c2": 0}       # the bear holds her: Chop is offered too
     p = ENGINE.pending(state)[0]
     assert len(p.options) <= 25 and p.options[-1].id == "more"
     first = {o.id for o in p.options}
