@@ -17,6 +17,7 @@ from .karmic_common import (speaking, sample_names, card_words, NAME, ATTRIBUTE_
                             _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
+from .karmic_situations import situation_choices, situation_ids
 
 
 class KarmicChecks(KarmicSheets):
@@ -30,17 +31,19 @@ class KarmicChecks(KarmicSheets):
                            opponent_attribute="The NPC's attribute (default: the same attribute)",
                            bot_plays_npcs="The bot plays the NPC's card instead of the GM",
                            skill2="Two things at once: the hand of the lower skill", helper="A member who helps",
-                           helper2="Another member who helps", max_helpers="GM cap on helpers")
+                           helper2="Another member who helps", max_helpers="GM cap on helpers",
+                           situation="Tables: wall, rope…")
     @app_commands.choices(attribute=ATTRIBUTE_CHOICES, opponent_attribute=ATTRIBUTE_CHOICES)
     @app_commands.autocomplete(character=KarmicSheets._my_characters, difficulty=KarmicSheets._difficulties,
-                               opponent=KarmicSheets._npc_names)
+                               opponent=KarmicSheets._npc_names, situation=situation_choices)
     async def check(self, interaction: discord.Interaction, skill: str,
                     attribute: app_commands.Choice[str] | None = None, difficulty: str | None = None,
                     character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
                     field: str | None = None, pack: str | None = None, opponent: str | None = None,
                     opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
                     bot_plays_npcs: bool = False, skill2: str | None = None, helper: discord.Member | None = None,
-                    helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None):
+                    helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None,
+                    situation: app_commands.Range[str, 1, 300] | None = None):
         if max_helpers is not None:
             await self.host.require_gm(interaction)           # the GM caps how many may help (§1.10)
         await self.host.begin(interaction)
@@ -53,7 +56,8 @@ class KarmicChecks(KarmicSheets):
         options = {"mode": "check", "actor": spec, "skill": skill_name,
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
-                   "pack": content, "bot_plays_npcs": bot_plays_npcs}
+                   "pack": content, "bot_plays_npcs": bot_plays_npcs,
+                   "situations": situation_ids(situation)}        # the skill tables (karmic_situations)
         if skill2 and skill2.strip():
             options["skill2"] = echo(skill2)
         seats = [str(interaction.user.id)]

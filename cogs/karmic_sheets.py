@@ -236,8 +236,9 @@ class KarmicSheets(BautaCog):
             previous = Character.from_dict(old[1]["character"])
             if (char.deck is None) == (previous.deck is None):
                 char.deck = previous.deck                 # the karma deck keeps its state
-            if "hp_marked" not in sheet:
-                char.hp_marked = previous.hp_marked
+            for kept in ("hp_marked", "fatigue", "bleeding"):     # what play marked, unless the sheet says
+                if kept not in sheet:
+                    setattr(char, kept, getattr(previous, kept))
             char.aim_row, char.saved_checks = previous.aim_row, previous.saved_checks
             char.training, char.reload = previous.training, previous.reload
         await self.store.save_character(interaction.guild_id, owner, NAME, name,
@@ -255,6 +256,10 @@ class KarmicSheets(BautaCog):
                  t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
                  t(d + "weapons", locale, weapons=weapons or "—", armor=char.armor.name if char.armor else "—"),
                  t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+        if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
+            lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
+        if char.bleeding:
+            lines.append(t("karmic.condition.bleeding", locale))
         if char.distinctions:
             lines.append(t(d + "distinctions", locale,
                            items=", ".join(f"{x.name} ({x.karma_value:+d})" for x in char.distinctions)))
