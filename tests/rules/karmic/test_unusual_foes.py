@@ -38,8 +38,7 @@ def test_chop_frees_the_victim_with_minus_the_limbs_vitality():
 def test_chop_is_refused_when_the_creature_holds_nobody():
     state, _ = duel(sw("Hero", wielding=["Dagger"]), KRAKEN, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=0)
     reason = why_illegal(state, "c1", "chop", 0, "attack", -1)
-    assert isinstance(reason, IllegalAction) and reason.code == "nobody_entangled"
-    assert reason.params == {"target": "Kraken"}
+    assert reason == ("nobody_entangled", {"target": "Kraken"})       # a code and its parameters
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(state, Declare("chop", "5S", weapon="Dagger"), Actor("u1"))
     assert err.value.code == "nobody_entangled"
