@@ -39,7 +39,7 @@ from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, odds, roll_pool
 from rules.carnevale.engine import MOVE_ACTIONS
 from rules.carnevale.squad import member_cost, squad_cost, validate_squad
 from rules.carnevale.state import DEFAULT_HOUSE_RULES
-from rules.common import GM, PUBLIC, BautaError, Rng
+from rules.common import GM, PUBLIC, BautaError, Event, Rng
 
 from . import botplayer, systems, untrusted
 from .framework import chunks, mention, reply
@@ -683,8 +683,8 @@ class CarnevaleCog(commands.Cog):
         title = next((a["name"] for a in BLACK_STATUE if a["id"] == adventure), "")
         if await self.store.active_game(interaction.guild_id, interaction.channel_id) is not None:
             raise BautaError(t("carnevale.game.busy", loc))
-        intro = t("carnevale.game.intro", interaction.guild_locale, a=interaction.user.mention, b=opponent.mention,
-                  adventure=f" — {title}" if title else "", rounds=ENGINE.rounds_of(options))
+        intro = Event("game_intro_adventure" if title else "game_intro",
+                      {"a_player": me, "b_player": them, "adventure": title, "rounds": ENGINE.rounds_of(options)})
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
         return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
                                      meta=botplayer.meta(self.bot, [me, them], level))

@@ -19,7 +19,7 @@ from . import prompts as P
 from .content import pack_from_doc
 from .dice import (BASIC_DIFFICULTY, ceil_half, d5_from_d10, reroll_aces, reroll_all, reroll_misses, roll_initiative,
                    scatter)
-from .mechanics import attr, ev, has
+from .mechanics import attr, has, said, say, slug
 from .squad import Squad, check_squad, make_model, sample_squad
 from .state import DEFAULT_HOUSE_RULES, Effect, GameState, ModelState, PlayerState
 
@@ -84,7 +84,7 @@ class CarnevaleEngine(Engine[GameState]):
         given), rounds (5), names {pid: name}, house_rules {key: value}, deploy_all (skip the
         advance-party choice), adventure (a label), agendas (bool)."""
         if len(seats) != 2 or seats[0] == seats[1] or GM in seats or PUBLIC in seats:
-            raise IllegalAction("Carnevale needs exactly two different players.")
+            raise IllegalAction("two_players")
         seats, options = list(seats), dict(options or {})
         pack = pack_from_doc(options.get("pack"))
         house = dict(DEFAULT_HOUSE_RULES)
@@ -92,9 +92,9 @@ class CarnevaleEngine(Engine[GameState]):
             if key in RETIRED_HOUSE_RULES:
                 continue
             if key not in house:
-                raise IllegalAction(f"Unknown house rule '{key}'.")
+                raise IllegalAction("unknown_house_rule", rule=key)
             if key in HOUSE_RULE_CHOICES and value not in HOUSE_RULE_CHOICES[key]:
-                raise IllegalAction(f"House rule {key} is one of: {', '.join(HOUSE_RULE_CHOICES[key])}.")
+                raise IllegalAction("house_rule_choices", rule=key, choices=", ".join(HOUSE_RULE_CHOICES[key]))
             house[key] = value
         rng = Rng.from_seed(seed)
         state = GameState(rng=rng, seats=list(seats), players={}, models={}, house_rules=house,
@@ -105,10 +105,10 @@ class CarnevaleEngine(Engine[GameState]):
         first_always = options.get("first_player_every_round", "")
         if first_always:
             if first_always not in seats:
-                raise IllegalAction("first_player_every_round must be one of the players.")
+                raise IllegalAction("first_player_seat")
             state.fixed_first = first_always
         if not 1 <= state.max_rounds <= 20:
-            raise IllegalAction("An adventure lasts 1 to 20 Rounds.")
+            raise IllegalAction("rounds_range")
         names = options.get("names") or {}
         squads = options.get("squads") or {}
         factions = options.get("factions") or {}
@@ -199,7 +199,7 @@ class CarnevaleEngine(Engine[GameState]):
     def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
-            raise IllegalAction(f"Unknown action '{action.type}'.")
+            raise IllegalAction("unknown_action", action=action.type)
         if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot") and \
                 action.type not in ("choose", "concede"):
             raise IllegalAction("reaction_pending")
@@ -222,7 +222,7 @@ class CarnevaleEngine(Engine[GameState]):
                 action.type == "attack" and getattr(action, "opportunity", False)):
             for t, e in M.bonds_of(state, state.models[uid]):
                 if e.caster == uid:   # a caster holding a Spiritual Bond may only Walk
-                    pre += M.break_bond(state, t, e, f"{state.models[uid].name} did something other than Walk")
+                    pre += M.break_bond(state, t, e, said("bond_not_walk", name=state.models[uid].name))
         shared = state.partner and getattr(action, "model", "") == state.partner and state.active
         if shared:   # Partners share one AP pool: lend it to the partner for this action
             state.models[state.partner].ap += state.models[state.active].ap
@@ -261,16 +261,16 @@ class CarnevaleEngine(Engine[GameState]):
     def _do_deploy(self, state: GameState, a: A.Deploy, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         if state.phase != "deploy":
-            raise IllegalAction("Deployment is over.")
+            raise IllegalAction("deployment_over")
         if pid in state.deployed:
-            raise IllegalAction("You have already named your advance party.")
+            raise IllegalAction("deployed_already")
         squad = state.squad(pid)
         chosen = list(dict.fromkeys(a.models))
         for uid in chosen:
             if uid not in state.models or state.models[uid].owner != pid:
-                raise IllegalAction(f"'{uid}' is not one of your models.")
+                raise IllegalAction("not_one_of_yours", model=uid)
         if len(chosen) < ceil_half(len(squad)):
-            raise IllegalAction(f"The advance party needs at least half the squad ({ceil_half(len(squad))} models).")
+            raise IllegalAction("advance_party", n=ceil_half(len(squad)))
         state.deployed[pid] = chosen
         for m in squad:
             m.on_table = m.uid in chosen
@@ -285,15 +285,13 @@ class CarnevaleEngine(Engine[GameState]):
             if a != b:
                 break
         state.deploy_first = state.seats[0] if a > b else state.seats[1]
-        events.append(ev("deploy_roll", f"Deployment roll {a} against {b}: "
-                                        f"{self._pname(state, state.deploy_first)} places first.",
-                         rolls=[a, b], first=state.deploy_first))
+        events.append(say("deploy_roll", rolls=[a, b], a=a, b=b, first=state.deploy_first,
+                          first_player=state.deploy_first))
         for pid in state.seats:
             if state.players[pid].agenda:
                 n = state.players[pid].agenda
-                events.append(ev("agenda", f"Your secret Agenda: {tables.AGENDAS[n][0]} "
-                                           f"({tables.AGENDAS[n][2]}; +{tables.AGENDAS[n][1]} VP).",
-                                 audience=pid, agenda=n))
+                events.append(say("agenda", audience=pid, agenda=n, name=term(f"agenda_{n}"),
+                                  condition=term(f"agenda_{n}_condition"), vp=tables.AGENDAS[n][1]))
         self._start_round(state, events)
 
     def _start_round(self, state: GameState, events: list[Event]) -> None:
@@ -304,8 +302,8 @@ class CarnevaleEngine(Engine[GameState]):
                                 "rolls": []}
             state.first_player = state.turn_player = state.fixed_first
             state.phase = "activation"
-            events.append(ev("initiative", f"Round {state.round}: {self._pname(state, state.fixed_first)} plays first "
-                                           "(fixed by the adventure).", round=state.round, winner=state.fixed_first))
+            events.append(say("initiative_fixed", round=state.round, winner=state.fixed_first,
+                              winner_player=state.fixed_first))
             self._begin_turn(state, events)
             return
         la, lb = M.first_leader(state, a_pid), M.first_leader(state, b_pid)
@@ -316,19 +314,18 @@ class CarnevaleEngine(Engine[GameState]):
         state.initiative = {"round": state.round, "winner": winner, "reason": ini.reason, "rolls": rolls}
         state.phase = "order"
         last = ini.rolls[-1]
-        events.append(ev("initiative", f"Round {state.round} Initiative: {self._pname(state, a_pid)} "
-                                       f"{last[0].summary()}; {self._pname(state, b_pid)} {last[1].summary()}. "
-                                       f"{self._pname(state, winner)} wins ({ini.reason}) and chooses who goes first.",
-                         round=state.round, winner=winner, reason=ini.reason, rolls=rolls))
+        events.append(say("initiative", round=state.round, winner=winner, reason=ini.reason, rolls=rolls,
+                          a_player=a_pid, b_player=b_pid, a_roll=M.outcome(last[0]), b_roll=M.outcome(last[1]),
+                          winner_player=winner, why=term(f"initiative_{slug(ini.reason)}")))
 
     def _do_order(self, state: GameState, a: A.ChooseOrder, actor: Actor) -> list[Event]:
         if state.phase != "order":
-            raise IllegalAction("Nobody is choosing the order now.")
+            raise IllegalAction("no_order_now")
         winner = state.initiative["winner"]
         if not actor.may_act_for(winner):
-            raise NotYourTurn("The Initiative winner chooses the order.")
+            raise NotYourTurn("order_by_winner")
         if a.first not in ("me", "opponent"):
-            raise IllegalAction("Choose 'me' or 'opponent'.")
+            raise IllegalAction("order_choice")
         first = winner if a.first == "me" else state.opponent(winner)
         state.first_player = first
         state.turn_player = first
@@ -352,7 +349,8 @@ class CarnevaleEngine(Engine[GameState]):
                 continue
             dex = attr(m, "DEX", state)
             r = roll_pool(state.rng, 4, dex, label="the Geyser")
-            events.append(M.record(state, None, r, f"the Geyser (Combat 4) against {m.name}, DEX {dex}"))
+            events.append(M.record(state, None, r, f"the Geyser (Combat 4) against {m.name}, DEX {dex}",
+                                   what=said("roll_geyser", name=m.name, dex=dex)))
             if r.aces:
                 events += M.apply_damage(state, m, r.aces, penetration=4, source="the Geyser")[1]
             else:
@@ -400,14 +398,13 @@ class CarnevaleEngine(Engine[GameState]):
             p = state.model(a.partner)
             names = [str(ab.get("target", "")) for ab in M.all_abilities(m) if ab["name"] == "Partners"]
             if not any(n and n in (p.profile, p.name) for n in names):
-                raise IllegalAction(f"{p.name} is not {m.name}'s Partner.")
+                raise IllegalAction("not_partner", model=p.name, partner=m.name)
             if p.owner != m.owner or p.activated or not p.in_play:
-                raise IllegalAction(f"{p.name} cannot activate now.")
+                raise IllegalAction("cannot_activate", model=p.name)
             state.partner = p.uid
             m.ap += p.ap
             p.ap = 0
-            events.append(ev("partners", f"{m.name} and {p.name} activate together and share {m.ap} AP.",
-                             model=m.uid, partner=p.uid, ap=m.ap))
+            events.append(say("partners", model=m.uid, partner=p.uid, ap=m.ap, name=m.name, partner_name=p.name))
         return events
 
     def _check_turn(self, state: GameState, pid: str) -> None:
@@ -428,21 +425,19 @@ class CarnevaleEngine(Engine[GameState]):
             face = state.rng.die(10)
             bonus = d5_from_d10(face)
             m.ap += bonus
-            events.append(ev("savage", f"Savage: d5 ({face} on the d10) = +{bonus} AP, {m.ap} AP.", model=m.uid))
+            events.append(say("savage", model=m.uid, name=m.name, face=face, bonus=bonus, ap=m.ap))
         if has(m, "Mindless") and any(has(x, "Mind Control") for x in state.squad(m.owner, False) if x.fallen) \
                 and not any(has(x, "Mind Control") for x in state.squad(m.owner)):
-            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events, stat="MIN")
+            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events,
+                             stat="MIN", what=term("roll_uncontrolled"))
             if not r.success:
                 m.ap = 0
-                events.append(ev("uncontrolled", f"{m.name} stands idle with 0 AP this Round.", model=m.uid))
+                events.append(say("uncontrolled", model=m.uid, name=m.name))
         if m.fleeing:
-            events.append(ev("fleeing", f"{m.name} is fleeing: it must spend every AP clearing its Stun and "
-                                        "running for the nearest table edge (SetStatus off_table when it gets there).",
-                             model=m.uid))
+            events.append(say("fleeing", model=m.uid, name=m.name))
         for e in m.effects:
             if e.kind == "bond":
-                events.append(ev("bond_reminder", f"{m.name} is held by a Spiritual Bond: its owner may spend 1 of "
-                                                  "its Karma to force a new Magic roll.", model=m.uid))
+                events.append(say("bond_reminder", model=m.uid, name=m.name))
         return events
 
     def _do_reinforce(self, state: GameState, a: A.Reinforce, actor: Actor) -> list[Event]:
@@ -450,11 +445,11 @@ class CarnevaleEngine(Engine[GameState]):
         self._own(state, m, actor)
         self._check_turn(state, m.owner)
         if state.round < 2:
-            raise IllegalAction("Reinforcements enter from Round 2.")
+            raise IllegalAction("reinforce_round")
         if m.on_table or m.fallen:
-            raise IllegalAction(f"{m.name} is not waiting as a reinforcement.")
+            raise IllegalAction("not_reinforcement", model=m.name)
         if state.reinforce_tried:
-            raise IllegalAction("You already tried a reinforcement this Turn.")
+            raise IllegalAction("reinforce_tried")
         need = tables.reinforcement_needed(a.method)
         rolls = []
         if need:
@@ -463,18 +458,14 @@ class CarnevaleEngine(Engine[GameState]):
         events = []
         if best >= need:
             m.on_table = True
-            where = {"assault": "from your deployment edge", "flanking": "from a side edge ≥5'' from enemies",
-                     "sneak": "anywhere ≥5'' from enemies"}[a.method]
             m.entering = True
-            events.append(ev("reinforce", f"{m.name} enters {where}"
-                                          f"{f' (rolled {rolls})' if rolls else ''}; its first action must be a move.",
-                             model=m.uid, method=a.method, rolls=rolls))
+            events.append(say("reinforce_rolled" if rolls else "reinforce", model=m.uid, method=a.method,
+                              rolls=rolls, name=m.name, where=term(f"enter_{a.method}")))
             events += self._activate(state, m)
         else:
             state.reinforce_tried = True
-            events.append(ev("reinforce_fail", f"{m.name} fails to arrive ({a.method}: rolled {rolls}, "
-                                               f"needed {need}+); activate a model on the table instead.",
-                             model=m.uid, rolls=rolls))
+            events.append(say("reinforce_fail", model=m.uid, rolls=rolls, name=m.name,
+                              method=term(f"entry_{a.method}"), need=need))
             if not self.activatable(state, m.owner):
                 self._next_turn(state, events)
         return events
@@ -512,8 +503,7 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _declare_chain(self, state: GameState, pid: str) -> list[Event]:
         if not self.can_chain(state, pid):
-            raise IllegalAction("No chain activation: it needs the main Leader with 1 Command, once per Round, "
-                                "and another model ready to activate.")
+            raise IllegalAction("no_chain")
         leader = M.first_leader(state, pid)
         leader.command -= 1
         state.players[pid].chain_used = True
@@ -531,7 +521,7 @@ class CarnevaleEngine(Engine[GameState]):
         self._own(state, m, actor)
         if state.active == m.uid:
             return self._end_activation(state, m, chain=True)
-        raise IllegalAction("Chain activation is declared as the activating model ends its activation.")
+        raise IllegalAction("chain_when")
 
     def _resolve_chain(self, state: GameState, cancel: bool) -> list[Event]:
         pid = state.chain["player"]
@@ -549,11 +539,11 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _do_end_round(self, state: GameState, a: A.EndRound, actor: Actor) -> list[Event]:
         if state.phase != "end_round" and not actor.gm:
-            raise IllegalAction("The Round ends when every model has activated (a GM may force it).")
+            raise IllegalAction("round_not_over")
         if state.phase in ("deploy", "over"):
-            raise IllegalAction("There is no Round to end.")
+            raise IllegalAction("no_round")
         if state.phase == "end_round" and not (actor.gm or actor.id in state.seats):
-            raise NotYourTurn("Only the players or a GM end the Round.")
+            raise NotYourTurn("end_round_who")
         return self._end_round(state)
 
     def _end_round(self, state: GameState) -> list[Event]:
@@ -571,7 +561,7 @@ class CarnevaleEngine(Engine[GameState]):
                     m.in_darkness = any(x.kind == "darkness" for x in m.effects)
                 if e.kind == "petrify":
                     m.petrified = False
-                events.append(ev("effect_end", f"{e.name} on {m.name} ends.", model=m.uid))
+                events.append(say("effect_end", model=m.uid, name=m.name, spell=e.name))
             if expired:
                 combat.arm_powers(state, m)
         for m in list(state.models.values()):
@@ -579,20 +569,19 @@ class CarnevaleEngine(Engine[GameState]):
                 events += M.hold_breath(state, m)
                 if m.drowned_by and state.models.get(m.drowned_by) and \
                         state.models[m.drowned_by].last_action == "drown":
-                    events.append(ev("drown_hold", f"{m.name} is still held under.", model=m.uid))
+                    events.append(say("drown_hold", model=m.uid, name=m.name))
                 else:
                     m.drowning = m.in_water and m.immobilised
         if state.geyser:
             self._queue_geyser(state, state.first_player or state.seats[0])
-            events.append(ev("geyser", "The Geyser attacks every model within 5'' (Combat 4, Penetration 4): "
-                                       "name the models it reaches."))
+            events.append(say("geyser"))
         if state.aqua_alta:
             d = state.rng.die(10)
             if d >= 7:
                 state.aqua_alta = ""
-                events.append(ev("aqua_alta_end", f"Aqua Alta roll {d}: the water recedes."))
+                events.append(say("aqua_alta_end", d=d))
             else:
-                events.append(ev("aqua_alta", f"Aqua Alta roll {d}: the water stays (−1 MOV on the ground)."))
+                events.append(say("aqua_alta", d=d))
         # fleeing models roll to rally, each with its reroll window (none after the last Round: the
         # adventure is over and nothing would come of it)
         events += self._morale_queue(state, [m.uid for m in state.models.values() if m.in_play and m.fleeing], 0,
@@ -614,8 +603,7 @@ class CarnevaleEngine(Engine[GameState]):
             faces = [state.rng.die(10) for _ in range(state.fountains)]
             dry = sum(1 for f in faces if f == 1)
             state.fountains -= dry
-            events.append(ev("fountains", f"Fountains of Life: rolled {faces}; {dry} dried up, {state.fountains} left.",
-                             faces=faces, left=state.fountains))
+            events.append(say("fountains", faces=faces, left=state.fountains, dry=dry))
         if rnd >= state.max_rounds:
             if state.geyser:
                 # The Geyser attacks at every End of Round, the last one too: the game ends once the
@@ -657,10 +645,9 @@ class CarnevaleEngine(Engine[GameState]):
         else:
             state.winner = None
         state.result = {"vp": breakdown, "winner": state.winner}
-        text = "; ".join(f"{self._pname(state, pid)} {breakdown[pid]['total']} VP" for pid in state.seats)
-        events.append(ev("game_over", f"The adventure ends: {text}. "
-                                      + (f"{self._pname(state, state.winner)} wins." if state.winner else "A draw."),
-                         result=state.result))
+        scores = [said("score", player=pid, vp=breakdown[pid]["total"]) for pid in state.seats]
+        events.append(say("game_over" if state.winner else "game_over_draw", result=state.result, scores=scores,
+                          winner_player=state.winner))
         return events
 
     def _agenda_met(self, state: GameState, pid: str) -> bool:
@@ -692,24 +679,22 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _do_objective(self, state: GameState, a: A.Objective, actor: Actor) -> list[Event]:
         if not actor.gm:
-            raise NotYourTurn("A GM awards the adventure's objective.")
+            raise NotYourTurn("objective_gm")
         if a.player not in state.players:
-            raise IllegalAction("That player is not in this game.")
+            raise IllegalAction("not_in_game")
         state.players[a.player].objective = a.achieved
-        return [ev("objective", f"{self._pname(state, a.player)} "
-                                f"{'achieves' if a.achieved else 'does not achieve'} the objective (5 VP).",
-                   player=a.player)]
+        return [say("objective" if a.achieved else "objective_missed", player=a.player)]
 
     def _do_claim_agenda(self, state: GameState, a: A.ClaimAgenda, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         if state.players[pid].agenda not in tables.AGENDAS_NEEDING_THE_TABLE:
-            raise IllegalAction("Your Agenda is judged by the bot at the end; nothing to claim.")
+            raise IllegalAction("agenda_judged")
         state.players[pid].agenda_claimed = True
-        return [ev("agenda_claim", "Agenda claimed as achieved (it is revealed at the end).", audience=pid)]
+        return [say("agenda_claim", audience=pid)]
 
     def _do_concede(self, state: GameState, a: A.Concede, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
-        events = [ev("concede", f"{self._pname(state, pid)} concedes.", player=pid)]
+        events = [say("concede", player=pid)]
         return events + self._finish(state, conceded_by=pid)
 
     # ------------------------------------------------------------------ AP actions
@@ -717,150 +702,148 @@ class CarnevaleEngine(Engine[GameState]):
         m = self._active(state, a.model, actor)
         action = a.action
         if action not in MOVE_ACTIONS:
-            raise IllegalAction(f"Unknown action '{action}'. Use one of: {', '.join(MOVE_ACTIONS)}.")
+            raise IllegalAction("unknown_move", action=action, choices=", ".join(MOVE_ACTIONS))
         cost, dex = MOVE_ACTIONS[action]
         events: list[Event] = []
         if action in ("reload", "fix_jam"):
             w = next((w for w in m.weapons if (w.jammed if action == "fix_jam" else
                                                 (not w.loaded and not w.jammed and not w.destroyed))), None)
             if w is None:
-                raise IllegalAction(f"{m.name} has no weapon to {'fix' if action == 'fix_jam' else 'reload'}.")
+                raise IllegalAction(f"nothing_to_{action}", model=m.name)
             cost = 2 if action == "fix_jam" else combat.reload_cost(w)
         if action == "other":
             cost = max(1, a.n or 1)
         if m.ap < cost:
-            raise IllegalAction(f"{action.replace('_', ' ').title()} costs {cost} AP; {m.name} has {m.ap}.")
+            raise IllegalAction("needs_ap", model=m.name, cost=cost, ap=m.ap)
         for ab in M.all_abilities(m):
             if ab["name"] == "Limited Movement":
                 banned = str(ab.get("target", "")).lower().replace(" ", "_")
                 advanced = {"running_jump", "climb", "rappel", "run_on_walls", "jump", "swim"}
                 if action == banned or (action in advanced and action != "swim") or (banned and action.startswith(banned)):
-                    raise IllegalAction(f"{m.name} has Limited Movement ({ab.get('target', '')}) and cannot "
-                                        f"{action.replace('_', ' ')}.")
+                    raise IllegalAction("limited_movement", model=m.name, limit=str(ab.get("target", "")),
+                                        move=term(f"move_{action}"))
         if action == "clear_stun" and not m.stunned:
-            raise IllegalAction(f"{m.name} is not Stunned.")
+            raise IllegalAction("not_stunned", model=m.name)
         if action == "running_jump" and m.last_action not in ("walk", "run"):
-            raise IllegalAction("A Running Jump needs a Move or Run of 5'' or more just before.")
+            raise IllegalAction("running_jump_run_up")
         if action == "run_on_walls" and m.last_action not in ("walk", "run"):
-            raise IllegalAction("Run on Walls needs a Move or Run of 3'' or more just before.")
+            raise IllegalAction("run_on_walls_run_up")
         if action == "rappel" and "Climbing tools" not in m.items:
-            raise IllegalAction("Rappel needs climbing tools.")
+            raise IllegalAction("rappel_tools")
         if action == "row" and state.house_rules.get("terrain") != "es_ttcombat":
-            raise IllegalAction("Rowing is a TTCombat terrain rule (house rule terrain = es_ttcombat).")
+            raise IllegalAction("row_terrain")
         if action in ("at_ready_melee", "at_ready_shooting") and action == "at_ready_shooting" and not any(
                 w.kind == "ranged" and w.loaded for w in m.weapons):
-            raise IllegalAction("At the Ready for shooting needs a loaded weapon.")
+            raise IllegalAction("ready_loaded")
         if action == "drink_infusion" and m.magic_item != "Infusion of the Rent in the Sky":
-            raise IllegalAction("Only the bearer of the Infusion of the Rent in the Sky can drink it.")
+            raise IllegalAction("infusion_bearer")
         if action == "drink_elixir":
             if m.magic_item != "The Errand Jew's Life Elixir":
-                raise IllegalAction("Only the bearer of the Life Elixir can drink it.")
+                raise IllegalAction("elixir_bearer")
             if "elixir" in m.used_once:
-                raise IllegalAction("The Life Elixir was already used this adventure.")
+                raise IllegalAction("elixir_used")
         m.ap -= cost
         m.entering = False
         events += self._gondola_check(state, m)
         mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
-        text = f"{m.name}: {action.replace('_', ' ')} ({cost} AP, {m.ap} left)"
+        how: dict = term("moved")
         r = None
         dist = None
         if dex:
             extra = [("climbing tools", 1)] if action == "climb" and "Climbing tools" in m.items else []
             r = M.model_roll(state, m, attr(m, "DEX", state), label=action.replace("_", " "), kind="DEX",
-                             mods=extra, karma=a.karma, events=events)
+                             mods=extra, karma=a.karma, events=events, what=term(f"move_{action}"))
         if action == "walk":
             dist = mov
-            text += f": up to {mov}''."
+            how = said("up_to", inches=mov)
         elif action == "walk_difficult":
             if state.house_rules.get("terrain") == "es_ttcombat":
                 r = M.model_roll(state, m, attr(m, "DEX", state), label="difficult terrain", kind="DEX",
                                  events=events)
                 dist = mov
-                text += f": up to {mov}''" + ("." if r.success else ", but the move stops at the difficult ground.")
+                how = said("up_to" if r.success else "up_to_stopped", inches=mov)
             else:
                 dist = ceil_half(mov)
-                text += f": up to {dist}'' (difficult terrain halves MOV)."
+                how = said("up_to_halved", inches=dist)
         elif action == "run":
             dist = 0 if r.fumble else mov + r.aces + (3 if r.critical else 0)
-            text += f": up to {dist}''" + (" (Fumble: no movement)." if r.fumble else ".")
+            how = term("fumble_no_move") if r.fumble else said("up_to", inches=dist)
         elif action == "jump":
             dist = ceil_half(mov)
             if has(m, "High Jump"):
                 hj = M.model_roll(state, m, attr(m, "DEX", state), label="High Jump", kind="DEX", events=events)
                 dist += hj.aces
-            text += f": up to {dist}''."
+            how = said("up_to", inches=dist)
         elif action == "running_jump":
             dist = 0 if r.fumble else ceil_half(mov) + r.aces + (3 if r.critical else 0)
-            text += f": up to {dist}''" + (" (Fumble: stays put, action lost)." if r.fumble else ".")
+            how = term("fumble_action_lost") if r.fumble else said("up_to", inches=dist)
         elif action == "swim":
             dist = M.swim_allowance(m)
-            text += f": up to {dist}'' in the water."
+            how = said("up_to_water", inches=dist)
         elif action == "climb":
             if r.fumble:
                 m.ap = max(0, m.ap - 1)
-                text += ": Fumble — stays at the start and loses 1 more AP."
+                how = term("climb_fumble")
             else:
                 dist = r.aces + (3 if r.critical else 0)
-                text += f": up to {dist}'' up the wall."
+                how = said("up_to_wall", inches=dist)
         elif action == "hide":
             m.hidden = True
             dist = ceil_half(mov) if state.house_rules.get("hide_distance") == "half_mov" else mov
-            text += f": a crouched move of up to {dist}''; Hidden if it ends within 3'' of scenery."
+            how = said("hide_move", inches=dist)
         elif action == "rappel":
             if r.fumble:
-                text += ": Fumble — falls from where it rolled (use Fall) and is Stunned."
+                how = term("rappel_fumble")
                 events += M.stun(state, m, "fumbled Rappel")
             else:
                 dist = 3 * r.aces + (3 if r.critical else 0)
-                text += f": down up to {dist}''."
+                how = said("up_to_down", inches=dist)
         elif action == "run_on_walls":
             if r.fumble:
-                text += ": Fumble — falls from the starting point (use Fall) and is Stunned."
+                how = term("walls_fumble")
                 events += M.stun(state, m, "fumbled Run on Walls")
             else:
                 dist = r.aces + (3 if r.critical else 0)
-                text += f": up to {dist}'' along the wall."
+                how = said("up_to_along", inches=dist)
         elif action == "clear_stun":
             m.stunned = False
-            text += ": the Stun counter is removed."
+            how = term("stun_cleared")
         elif action in ("at_ready_melee", "at_ready_shooting"):
             m.at_ready = "melee" if action == "at_ready_melee" else "shooting"
-            text += ": At the Ready."
+            how = term("at_ready")
         elif action == "reload":
             combat.reload(w)
-            text += f": {w.name} reloaded."
+            how = said("reloaded", weapon=w.name)
         elif action == "fix_jam":
             w.jammed = False
-            text += f": {w.name} cleared (it still needs reloading)."
+            how = said("jam_cleared", weapon=w.name)
         elif action == "row":
             dist = tables.row_distance(r)
-            text += ": every rider moves 1'' straight into the water (Fumble)." if dist is None \
-                else f": the gondola and riders move {dist}''."
+            how = term("row_fumble") if dist is None else said("row", inches=dist)
         elif action == "fill_vial":
             if state.fountains <= 0:
-                raise IllegalAction("There is no Fountain of Life left.")
+                raise IllegalAction("no_fountain")
             state.fountains -= 1
             state.players[m.owner].vials += 1
-            text += f": a vial filled (+1 VP); {state.fountains} fountain(s) left."
+            how = said("vial", left=state.fountains)
         elif action == "pick_up_fragment":
             if any(x.carrying == "fragment" for x in state.models.values()):
-                raise IllegalAction("Someone already carries the fragment: steal it instead.")
+                raise IllegalAction("fragment_carried")
             m.carrying = "fragment"
-            text += ": the fragment is taken (−1 die on every roll while carried)."
+            how = term("fragment_taken")
         elif action == "drink_elixir":
             m.used_once.append("elixir")
-            events += M.healing_roll(state, m, m, 6, "the Life Elixir (Regeneration 6)")
-            text += "."
+            events += M.healing_roll(state, m, m, 6, "Life Elixir")
         elif action == "drink_infusion":
             if "infusion" in m.used_once:
-                raise IllegalAction("The Infusion was already drunk this game.")
+                raise IllegalAction("infusion_used")
             m.used_once.append("infusion")
             events += self._power_roll(state, m, temporary=True)
-            text += "."
         else:
-            text += "." if not a.note else f": {a.note}."
+            how = said("note", note=a.note) if a.note else term("moved")
         m.last_action = action
-        events.insert(0, ev("action", text, model=m.uid, action=action, ap=m.ap, inches=dist))
+        events.insert(0, say("action", model=m.uid, action=action, ap=m.ap, inches=dist, name=m.name,
+                             move=term(f"move_{action}"), cost=cost, how=how))
         if action in ("at_ready_melee", "at_ready_shooting"):
             events += self._end_activation(state, m)
         return events
@@ -871,11 +854,11 @@ class CarnevaleEngine(Engine[GameState]):
             return []
         events: list[Event] = []
         r = M.model_roll(state, m, attr(m, "DEX", state), label="keeping balance on the gondola", kind="DEX",
-                         events=events)
+                         events=events, what=term("roll_gondola_balance"))
         if r.fumble:
             m.on_gondola = False
             m.in_water = True
-            events.append(ev("gondola_fall", f"{m.name} falls off the gondola into the water.", model=m.uid))
+            events.append(say("gondola_fall", model=m.uid, how=said("gondola_balance_lost", name=m.name)))
         return events
 
     def _power_roll(self, state: GameState, m: ModelState, temporary: bool) -> list[Event]:
@@ -886,12 +869,11 @@ class CarnevaleEngine(Engine[GameState]):
             m.effects.append(Effect(name="Infusion" if temporary else "Power", kind="ability", ability=name,
                                     x=x or 0, expires=state.round if temporary else 0))
         armed = combat.arm_powers(state, m)
-        events.append(ev("power", f"{m.name} rolls on the Powers table ({faces}): "
-                                  f"{', '.join(n for n, _ in names) or 'nothing new'}"
-                                  f"{' until the End of Round' if temporary else ''}.", model=m.uid))
+        powers = [said("power_x" if x else "power_name", power=n, x=x) for n, x in names]
+        events.append(say(("power_temporary" if temporary else "power") + ("" if powers else "_none"), model=m.uid,
+                          name=m.name, faces=str(faces), powers=powers))
         if armed:
-            events.append(ev("power_weapon", f"{m.name} can now attack with {', '.join(armed)} (Shoot, weapon "
-                                             f"{armed[0]}).", model=m.uid, weapons=armed))
+            events.append(say("power_weapon", model=m.uid, name=m.name, weapons=armed, weapon=armed[0]))
         return events
 
     def _do_attack(self, state: GameState, a: A.Attack, actor: Actor) -> list[Event]:
@@ -906,7 +888,7 @@ class CarnevaleEngine(Engine[GameState]):
         else:
             self._active(state, a.model, actor)
             if att.petrified:
-                raise IllegalAction(f"{att.name} is petrified.")
+                raise IllegalAction("petrified", model=att.name)
         pre = [] if a.opportunity else self._gondola_check(state, att)
         return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                          a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
@@ -928,25 +910,26 @@ class CarnevaleEngine(Engine[GameState]):
         m = self._active(state, a.model, actor)
         bearer = state.model(a.bearer)
         if bearer.carrying != "fragment" or bearer.owner == m.owner:
-            raise IllegalAction(f"{bearer.name} is not an enemy carrying the fragment.")
+            raise IllegalAction("no_fragment_bearer", model=bearer.name)
         if m.ap < 1:
-            raise IllegalAction("Stealing the fragment costs 1 AP.")
+            raise IllegalAction("needs_ap", model=m.name, cost=1, ap=m.ap)
         m.ap -= 1
-        events = [ev("steal", f"{m.name} tries to snatch the fragment from {bearer.name} (1 AP).", model=m.uid)]
+        events = [say("steal", model=m.uid, name=m.name, bearer=bearer.name)]
         from .dice import compare
         while True:
-            ra = M.model_roll(state, m, attr(m, "DEX", state), label="Dex (stealing)", kind="DEX", events=events)
+            ra = M.model_roll(state, m, attr(m, "DEX", state), label="Dex (stealing)", kind="DEX", events=events,
+                              what=term("roll_steal"))
             rb = M.model_roll(state, bearer, attr(bearer, "DEX", state), label="Dex (holding on)", kind="DEX",
-                              events=events)
+                              events=events, what=term("roll_hold_on"))
             res = compare(ra, rb)
             if res.winner != "tie" or state.house_rules.get("fragment_steal_tie") != "reroll":
                 break
         if res.winner == "a":
             bearer.carrying = ""
             m.carrying = "fragment"
-            events.append(ev("fragment", f"{m.name} takes the fragment.", model=m.uid))
+            events.append(say("fragment_taken", model=m.uid, name=m.name))
         else:
-            events.append(ev("fragment", f"{bearer.name} keeps the fragment.", model=bearer.uid))
+            events.append(say("fragment_kept", model=bearer.uid, name=bearer.name))
         return events
 
     def _reroll_window(self, state: GameState, pick: str) -> list[Event]:
@@ -961,22 +944,24 @@ class CarnevaleEngine(Engine[GameState]):
         if pick == "all":
             M.spend_karma(a, 1, "Reroll All Dice")
             r = reroll_all(state.rng, r)
-            events.append(M.record(state, a, r, "Reroll All Dice (1 Karma)"))
+            events.append(M.record(state, a, r, "Reroll All Dice (1 Karma)", what=term("roll_reroll_all")))
         elif pick == "dice":
             M.spend_karma(a, 1, "Reroll Dice")
             r = reroll_misses(state.rng, r, M.ability_x(a, "Reroll Dice") or 1)
-            events.append(M.record(state, a, r, "Reroll Dice (1 Karma)"))
+            events.append(M.record(state, a, r, "Reroll Dice (1 Karma)", what=term("roll_reroll_dice")))
         elif ":" in pick:
             kind, uid = pick.split(":", 1)
             helper = state.model(uid)
             if kind == "all":
                 M.spend_karma(helper, 1, "Reroll All Dice")
                 r = reroll_all(state.rng, r)
-                events.append(M.record(state, a, r, f"Reroll All Dice forced by {helper.name} (1 Karma)"))
+                events.append(M.record(state, a, r, f"Reroll All Dice forced by {helper.name} (1 Karma)",
+                                       what=said("roll_reroll_forced", name=helper.name)))
             else:
                 M.spend_karma(helper, 1, "Reroll Dice")
                 r = reroll_aces(state.rng, r, M.ability_x(helper, "Reroll Dice") or 1)
-                events.append(M.record(state, a, r, f"Aces rerolled by {helper.name}'s Reroll Dice (1 Karma)"))
+                events.append(M.record(state, a, r, f"Aces rerolled by {helper.name}'s Reroll Dice (1 Karma)",
+                                       what=said("roll_reroll_aces", name=helper.name)))
         if stage == "own" and combat.offer_reroll(state, a, r, {k: v for k, v in ctx.items()
                                                                  if k not in ("result", "stage")}, events, ("foe",)):
             return events
@@ -1012,7 +997,7 @@ class CarnevaleEngine(Engine[GameState]):
                 continue
             base, mods, auto = M.morale_pool(state, m, modifier)
             r = M.model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
-                             auto_mods=auto, events=events)
+                             auto_mods=auto, events=events, what=M.morale_what(reason))
             ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason,
                    "rally": rally}
             if window and state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx,
@@ -1045,7 +1030,7 @@ class CarnevaleEngine(Engine[GameState]):
         if leader and leader.command:
             mods = mods + [("Leader's Command", leader.command)]
         r = M.model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
-                         mods=mods, auto_mods=auto, events=events)
+                         mods=mods, auto_mods=auto, events=events, what=M.morale_what(reason, group=True))
         ctx = {"type": "morale_group", "a": roller.uid, "t": roller.uid, "player": pid, "modifier": modifier,
                "reason": reason}
         if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, roller, r, ctx, events):
@@ -1056,7 +1041,7 @@ class CarnevaleEngine(Engine[GameState]):
         pid = ctx["player"]
         if r.success:
             return [Event("squad_holds", {"player": pid})]
-        events = [ev("morale_group_fail", "The group Morale roll failed: every model tests on its own.", player=pid)]
+        events = [say("morale_group_fail", player=pid)]
         return events + self._morale_queue(state, [m.uid for m in state.squad(pid)], ctx["modifier"],
                                            "group failure")
 
@@ -1081,7 +1066,7 @@ class CarnevaleEngine(Engine[GameState]):
         t = state.model(sub["target"])
         if pick == "no":
             state.sub = {}
-            return [ev("ready_hold", "No shot from At the Ready.", model=t.uid)]
+            return [say("ready_hold", model=t.uid)]
         if not sub["shooter"]:
             state.counter += 1
             state.sub = {**sub, "shooter": pick, "n": state.counter}
@@ -1102,13 +1087,12 @@ class CarnevaleEngine(Engine[GameState]):
         events: list[Event] = []
         if n:
             if n > combat.defensive_allowance(state, t):
-                raise IllegalAction(f"{t.name} cannot spend {n} Karma on Defensive Combat now.")
+                raise IllegalAction("defensive_karma", model=t.name, n=n)
             already = t.defensive_dex if t.defensive_turn == state.turn else 0
             M.spend_karma(t, n, "Defensive Combat")
             t.defensive_dex, t.defensive_turn = already + n, state.turn
-            events.append(ev("karma", f"{t.name} spends {n} Karma: +{t.defensive_dex} DEX until the end of this "
-                                      f"Turn (Defensive Combat) ({t.karma}/{t.karma_max} left).",
-                             model=t.uid, karma=t.karma, use="defensive"))
+            events.append(say("karma_defensive", model=t.uid, karma=t.karma, use="defensive", name=t.name, n=n,
+                              dex=t.defensive_dex, karma_max=t.karma_max))
         return events + combat.resume_melee(state, ctx)
 
     def _bodyguard(self, state: GameState, pick: str) -> list[Event]:
@@ -1120,7 +1104,7 @@ class CarnevaleEngine(Engine[GameState]):
         events: list[Event] = []
         if pick != "no":
             t = state.model(pick)
-            events.append(ev("bodyguard", f"{t.name} steps in and takes the attack.", model=t.uid))
+            events.append(say("bodyguard", model=t.uid, name=t.name))
         combat.finish_melee(state, a, t, WeaponState.from_dict(ctx["weapon"]), ctx["manoeuvre"],
                             PoolResult.from_dict(ctx["result"]), events, ask_bodyguard=False)
         return events
@@ -1128,17 +1112,17 @@ class CarnevaleEngine(Engine[GameState]):
     def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         if state.sub:
-            raise IllegalAction("Finish the current choice first.")
+            raise IllegalAction("reaction_pending")
         foes = [state.model(u) for u in dict.fromkeys(a.enemies)]
         if not foes:
-            raise IllegalAction("Name the enemies in base contact.")
+            raise IllegalAction("name_contacts")
         if any(f.owner == m.owner or not f.in_play for f in foes):
-            raise IllegalAction("Only enemy models on the table can be left behind.")
+            raise IllegalAction("leave_enemies_only")
         if m.ap < 1:
-            raise IllegalAction("Disengaging is a Move: 1 AP.")
+            raise IllegalAction("needs_ap", model=m.name, cost=1, ap=m.ap)
         m.ap -= 1
         m.last_action = "disengage"
-        events = [ev("disengage", f"{m.name} tries to leave close combat (1 AP, {m.ap} left).", model=m.uid)]
+        events = [say("disengage", model=m.uid, name=m.name, ap=m.ap)]
         if has(m, "Slippery"):
             events.append(Event("disengaged", {"model": m.uid, "name": m.name, "how": term("disengage_slippery")}))
             return events
@@ -1147,13 +1131,12 @@ class CarnevaleEngine(Engine[GameState]):
             if has(f, "Engage"):
                 res = self._opposed_dex(state, m, f, events, "Engage")
                 if res.winner != "a":
-                    events.append(ev("blocked", f"{f.name} Engages: {m.name} cannot disengage this action.",
-                                     model=m.uid))
+                    events.append(say("blocked", model=m.uid, how=said("blocked_engage", name=m.name, by=f.name)))
                     return events
             if has(m, "Elusive"):
                 res = self._opposed_dex(state, m, f, events, "Elusive")
                 if res.winner == "a":
-                    events.append(ev("elusive", f"{m.name} slips away from {f.name}: no reaction.", model=m.uid))
+                    events.append(say("elusive", model=m.uid, name=m.name, by=f.name))
                     continue
             queue.append(f.uid)
         if not queue:
@@ -1165,12 +1148,14 @@ class CarnevaleEngine(Engine[GameState]):
 
     def _opposed_dex(self, state: GameState, m: ModelState, f: ModelState, events: list[Event], why: str):
         from .dice import compare
-        ra = M.model_roll(state, m, attr(m, "DEX", state), label=f"Dex ({why}, leaving)", kind="DEX", events=events)
-        rb = M.model_roll(state, f, attr(f, "DEX", state), label=f"Dex ({why})", kind="DEX", events=events)
+        ra = M.model_roll(state, m, attr(m, "DEX", state), label=f"Dex ({why}, leaving)", kind="DEX", events=events,
+                          what=said("roll_leaving", why=term(f"leave_{slug(why)}")))
+        rb = M.model_roll(state, f, attr(f, "DEX", state), label=f"Dex ({why})", kind="DEX", events=events,
+                          what=said("roll_holding", why=term(f"leave_{slug(why)}")))
         res = compare(ra, rb, "escaper")
-        events.append(ev("opposed", f"{m.name} {res.a_aces} against {f.name} {res.b_aces}: "
-                                    f"{'escapes' if res.winner == 'a' else 'held'} (ties go to the escaper).",
-                         a=res.a_aces, b=res.b_aces, winner=res.winner))
+        events.append(say("opposed", a=res.a_aces, b=res.b_aces, winner=res.winner,
+                          how=said("opposed_escapes" if res.winner == "a" else "opposed_held", name=m.name, by=f.name,
+                                   a=res.a_aces, b=res.b_aces)))
         return res
 
     def _disengage_reaction(self, state: GameState, choice: str) -> list[Event]:
@@ -1184,8 +1169,7 @@ class CarnevaleEngine(Engine[GameState]):
             res = self._opposed_dex(state, m, f, events, "Block")
             if res.winner != "a":
                 state.sub = {}
-                events.append(ev("blocked", f"{f.name} blocks: {m.name} stays in contact and the Move is lost; "
-                                            f"{f.name} may reposition anywhere in contact.", model=m.uid))
+                events.append(say("blocked", model=m.uid, how=said("blocked_block", name=m.name, by=f.name)))
                 return events
         else:
             events.append(Event("no_reaction", {"model": f.uid, "name": f.name, "leaver": m.name}))
@@ -1205,13 +1189,13 @@ class CarnevaleEngine(Engine[GameState]):
         free = ""
         if a.at_ready:
             if sh.at_ready != "shooting":
-                raise IllegalAction(f"{sh.name} is not At the Ready for shooting.")
+                raise IllegalAction("not_ready_shooting", model=sh.name)
             sh.at_ready = ""
         elif sh.uid in state.mad_minute and state.active != sh.uid:
             if not sh.in_play:
                 raise IllegalAction("not_on_table", model=sh.name)
             state.mad_minute.remove(sh.uid)
-            free = "Mad Minute, 0 AP"
+            free = "mad_minute"
         else:
             self._active(state, a.model, actor)
         tgt = state.model(a.target) if a.target else None
@@ -1227,11 +1211,11 @@ class CarnevaleEngine(Engine[GameState]):
         if a.attacker:
             src = state.model(a.attacker)
             if not (actor.may_act_for(src.owner) or actor.may_act_for(m.owner)):
-                raise NotYourTurn("Only the players involved or a GM apply that damage.")
+                raise NotYourTurn("damage_who")
         elif not (actor.gm or actor.id in state.seats):
-            raise NotYourTurn("Only the players or a GM apply damage.")
+            raise NotYourTurn("players_or_gm")
         if a.amount < 0 or a.penetration < 0:
-            raise IllegalAction("Damage and Penetration cannot be negative.")
+            raise IllegalAction("damage_negative")
         if not m.in_play:
             raise IllegalAction("not_on_table", model=m.name)
         return M.apply_damage(state, m, a.amount, a.penetration, a.spiritual, a.flames, a.ignore_protection,
@@ -1243,35 +1227,36 @@ class CarnevaleEngine(Engine[GameState]):
             raise IllegalAction("not_on_table", model=m.name)
         if not a.healer:
             if not actor.gm:
-                raise NotYourTurn("Direct healing is for a GM (or an effect); models heal with Healing.")
-            return M.heal(state, m, a.amount, "GM")
+                raise NotYourTurn("heal_gm")
+            return M.heal(state, m, a.amount, term("heal_gm"))
         h = self._active(state, a.healer, actor)
         if m.owner != h.owner:
-            raise IllegalAction("Healing is for friendly models.")
+            raise IllegalAction("heal_friends")
         if h.uid == m.uid:
             x = M.ability_x(h, "Regeneration")
             if x is None:
-                raise IllegalAction(f"{h.name} cannot heal itself (that takes Regeneration).")
-            source = f"Regeneration ({x})"
+                raise IllegalAction("no_regeneration", model=h.name)
+            source = "Regeneration"
         else:
             x = M.ability_x(h, "Healing")
             if x is None:
-                raise IllegalAction(f"{h.name} has no Healing ability.")
-            source = f"Healing ({x})"
+                raise IllegalAction("no_healing", model=h.name)
+            source = "Healing"
         if not m.damage:
-            raise IllegalAction(f"{m.name} has lost no LP.")
+            raise IllegalAction("not_hurt", model=m.name)
         if h.ap < 2:
-            raise IllegalAction(f"Healing costs 2 AP; {h.name} has {h.ap}.")
+            raise IllegalAction("needs_ap", model=h.name, cost=2, ap=h.ap)
         h.ap -= 2
         extra = [("first-aid kit", 1)] if "First-aid kit" in h.items and h.uid != m.uid else []
         h.last_action = "heal"
-        return [ev("action", f"{h.name}: {source} on {m.name} (2 AP, {h.ap} left).", model=h.uid)] + \
+        return [say("heal_action", model=h.uid, name=h.name, target_name=m.name, ap=h.ap,
+                    how=said(f"heal_{slug(source)}", x=x))] + \
             M.healing_roll(state, h, m, x, source, a.karma, extra)
 
     def _do_stun(self, state: GameState, a: A.Stun, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.gm or actor.id in state.seats):
-            raise NotYourTurn("Only the players or a GM stun a model.")
+            raise NotYourTurn("players_or_gm")
         if not m.in_play:
             raise IllegalAction("not_on_table", model=m.name)
         return M.stun(state, m, a.source or "an effect")
@@ -1280,71 +1265,70 @@ class CarnevaleEngine(Engine[GameState]):
         m = state.model(a.model)
         self._own(state, m, actor)
         if a.n < 1:
-            raise IllegalAction("Spend at least 1 Karma.")
+            raise IllegalAction("karma_at_least_1")
         if a.use == "protection":
             if m.protection_boost + a.n > 2:
-                raise IllegalAction("Karma can add at most +2 Protection against one attack.")
+                raise IllegalAction("karma_protection_max")
             M.spend_karma(m, a.n, "Protection")
             m.protection_boost += a.n
-            text = f"+{m.protection_boost} Protection against the next attack"
+            use = said("karma_protection", n=m.protection_boost)
         elif a.use == "defensive":
             x = M.ability_x(m, "Defensive Combat")
             if x is None:
-                raise IllegalAction(f"{m.name} has no Defensive Combat.")
+                raise IllegalAction("no_defensive", model=m.name)
             already = m.defensive_dex if m.defensive_turn == state.turn else 0
             if already + a.n > x:
-                raise IllegalAction(f"Defensive Combat ({x}) allows at most {x} Karma.")
+                raise IllegalAction("defensive_max", x=x)
             M.spend_karma(m, a.n, "Defensive Combat")
             m.defensive_dex = already + a.n
             m.defensive_turn = state.turn
-            text = f"+{m.defensive_dex} DEX until the end of this Turn (Defensive Combat)"
+            use = said("karma_dex", n=m.defensive_dex)
         elif a.use == "swift":
             if not has(m, "Swift"):
-                raise IllegalAction(f"{m.name} is not Swift.")
+                raise IllegalAction("not_swift", model=m.name)
             if a.n != 1:
-                raise IllegalAction("Swift costs exactly 1 Karma.")
+                raise IllegalAction("swift_cost")
             M.spend_karma(m, 1, "Swift")
-            text = f"MOV doubled ({2 * attr(m, 'MOV')}'') for its next action (Swift)"
+            use = said("karma_swift", inches=2 * attr(m, "MOV"))
         elif a.use == "aim":
             if not has(m, "Expert Marksman"):
-                raise IllegalAction(f"{m.name} is no Expert Marksman.")
+                raise IllegalAction("not_marksman", model=m.name)
             if a.n > 2:
-                raise IllegalAction("At most 2 aim steps.")
+                raise IllegalAction("aim_max")
             M.spend_karma(m, a.n, "aiming")
             m.ap += a.n   # the shot's aim AP are paid with Karma instead
-            text = f"{a.n} aim step(s) paid with Karma"
+            use = said("karma_aim", n=a.n)
         elif a.use == "other":
             M.spend_karma(m, a.n, "an effect")
-            text = f"{a.n} Karma spent"
+            use = said("karma_other", n=a.n)
         else:
-            raise IllegalAction("Karma use is protection, defensive, swift, aim or other "
-                                "(Karma dice go with the roll; spells pay their own cost).")
-        return [ev("karma", f"{m.name} spends {a.n} Karma: {text} ({m.karma}/{m.karma_max} left).",
-                   model=m.uid, karma=m.karma, use=a.use)]
+            raise IllegalAction("karma_use")
+        return [say("karma", model=m.uid, karma=m.karma, use=a.use, name=m.name, n=a.n, how=use,
+                    karma_max=m.karma_max)]
 
     def _do_spend_command(self, state: GameState, a: A.SpendCommand, actor: Actor) -> list[Event]:
         leader = state.model(a.model)
         self._own(state, leader, actor)
         t = state.model(a.target)
         if state.players[leader.owner].leader != leader.uid:
-            raise IllegalAction(f"{leader.name} is not the main Leader.")
+            raise IllegalAction("not_main_leader", model=leader.name)
         if a.n < 1 or a.n > leader.command:
-            raise IllegalAction(f"{leader.name} has {leader.command} Command points.")
+            raise IllegalAction("command_points", model=leader.name, n=leader.command)
         if t.owner != leader.owner or state.active != t.uid:
-            raise IllegalAction("Command gives AP only to your model that is activating now.")
+            raise IllegalAction("command_activating_now")
         if t.uid == leader.uid:
-            raise IllegalAction("The Leader cannot give AP to himself.")
+            raise IllegalAction("command_himself")
         if has(t, "Rebellious"):
-            raise IllegalAction(f"{t.name} is Rebellious and gets nothing from the Leader's Command.")
+            raise IllegalAction("rebellious", model=t.name)
         if t.command_turn != state.turn:
             t.command_turn, t.command_received = state.turn, 0
         if t.command_received + a.n > 2:
-            raise IllegalAction("A model can receive at most 2 Command points per Turn.")
+            raise IllegalAction("command_at_most_2")
         leader.command -= a.n
         t.command_received += a.n
         t.ap += a.n
-        return [ev("command", f"{leader.name} spends {a.n} Command ({leader.command}/{leader.command_max} left): "
-                              f"{t.name} gets +{a.n} AP ({t.ap}).", model=t.uid, leader=leader.uid)]
+        return [say("command", model=t.uid, leader=leader.uid, name=leader.name, n=a.n, command=leader.command,
+                    command_max=leader.command_max, target_name=t.name, ap=t.ap)]
 
     def _do_set_status(self, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
         m = state.model(a.model)
@@ -1357,7 +1341,7 @@ class CarnevaleEngine(Engine[GameState]):
             m.on_table = False
             m.evacuated = True
             m.activated = True
-            return [ev("evacuated", f"{m.name} touches the far edge and is evacuated.", model=m.uid)]
+            return [say("evacuated", model=m.uid, name=m.name)]
         if s == "off_table":
             if not m.in_play:
                 raise IllegalAction("not_on_table", model=m.name)
@@ -1374,13 +1358,12 @@ class CarnevaleEngine(Engine[GameState]):
             name = a.gondola or "1"
             seats = {"Medium": 1, "Large": 2}
             if m.size not in seats:
-                raise IllegalAction(f"{m.name} is {m.size}: too big for a gondola (two 30 mm or one 40 mm model).")
+                raise IllegalAction("gondola_too_big", model=m.name, size=m.size)
             riders = [x for x in state.models.values() if x.in_play and x.on_gondola and x.uid != m.uid
                       and (x.gondola or "1") == name]
             used = sum(seats.get(x.size, 2) for x in riders)
             if used + seats[m.size] > 2:
-                raise IllegalAction(f"Gondola {name} is full ({', '.join(x.name for x in riders)} aboard): it carries "
-                                    "two 30 mm models or one 40 mm model.")
+                raise IllegalAction("gondola_full", gondola=name, riders=", ".join(x.name for x in riders))
             m.on_gondola, m.gondola = True, name
         elif s in fields:
             setattr(m, fields[s], a.value)
@@ -1391,87 +1374,87 @@ class CarnevaleEngine(Engine[GameState]):
                 if ha:
                     events: list[Event] = []
                     r = M.model_roll(state, m, attr(m, "DEX", state), label="Heavy Armor in the water", kind="DEX",
-                                     events=events)
+                                     events=events, what=term("roll_heavy_armor_water"))
                     if not r.success:
                         m.immobilised = True
-                        events.append(ev("immobilised", f"{m.name} is immobilised in the water until the End of "
-                                                        "Round and starts drowning.", model=m.uid))
-                    return [ev("status", f"{m.name} falls into the water.", model=m.uid)] + events
+                        events.append(say("immobilised", model=m.uid, name=m.name))
+                    return [say("into_water", model=m.uid, name=m.name)] + events
         else:
-            raise IllegalAction("Status is one of in_water, hidden, immobilised, drowning, darkness, on_gondola, "
-                                "fragment, off_table, evacuated.")
-        return [ev("status", f"{m.name}: {s.replace('_', ' ')} {'on' if a.value else 'off'}.", model=m.uid,
-                   status=s, value=a.value)]
+            raise IllegalAction("status_choices")
+        return [say("status_on" if a.value else "status_off", model=m.uid, status=s, value=a.value, name=m.name,
+                    what=term(f"status_{s}"))]
 
     def _do_fall(self, state: GameState, a: A.Fall, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.may_act_for(m.owner) or actor.gm or actor.id in state.seats):
-            raise NotYourTurn("Not your model.")
+            raise NotYourTurn("not_your_model", model=m.name)
         if not m.in_play:
             raise IllegalAction("not_on_table", model=m.name)
         if a.height < 0 or a.height > 100:
-            raise IllegalAction("Height is in inches, 0 to 100.")
+            raise IllegalAction("height_range")
         events: list[Event] = []
         if a.voluntary:
             self._active(state, a.model, actor)
             if m.ap < 1:
-                raise IllegalAction("Jump Down costs 1 AP.")
+                raise IllegalAction("needs_ap", model=m.name, cost=1, ap=m.ap)
             m.ap -= 1
             m.last_action = "jump_down"
-            events.append(ev("action", f"{m.name}: Jump Down ({m.ap} AP left).", model=m.uid))
+            events.append(say("jump_down", model=m.uid, name=m.name, ap=m.ap))
         return events + M.fall(state, m, a.height, a.voluntary)
 
     def _do_bond_roll(self, state: GameState, a: A.BondRoll, actor: Actor) -> list[Event]:
         t = state.model(a.model)
         bond = next((e for e in t.effects if e.kind == "bond"), None)
         if bond is None:
-            raise IllegalAction(f"{t.name} is not held by a Spiritual Bond.")
+            raise IllegalAction("not_bound", model=t.name)
         if not actor.may_act_for(bond.ability):
-            raise NotYourTurn("Only the model's original owner can fight the Bond.")
+            raise NotYourTurn("bond_owner")
         if state.active != t.uid:
-            raise IllegalAction("The Bond is fought when the bound model activates.")
+            raise IllegalAction("bond_when")
         if t.karma < 1:
-            raise IllegalAction(f"{t.name} has no Karma left.")
+            raise IllegalAction("no_karma", model=t.name)
         t.karma -= 1
-        return M.bond_maintenance(state, t, bond, f"{t.name} fights the Bond (1 of its Karma)")
+        return M.bond_maintenance(state, t, bond, said("bond_fought", name=t.name))
 
     def _do_morale(self, state: GameState, a: A.Morale, actor: Actor) -> list[Event]:
         if a.group:
             pid = a.player or (state.model(a.models[0]).owner if a.models else actor.id)
             if pid not in state.players:
-                raise IllegalAction("Name the squad's player.")
+                raise IllegalAction("name_the_player")
             if not (actor.gm or actor.id in state.seats):
-                raise NotYourTurn("Only the players or a GM call for Morale.")
+                raise NotYourTurn("players_or_gm")
             return self._morale_group(state, pid, "called", a.modifier)
         if not a.models:
-            raise IllegalAction("Name the models that test.")
+            raise IllegalAction("name_testers")
         for uid in a.models:
             m = state.model(uid)
             if not (actor.gm or actor.id in state.seats):
-                raise NotYourTurn("Only the players or a GM call for Morale.")
+                raise NotYourTurn("players_or_gm")
             if not m.in_play:
                 raise IllegalAction("not_on_table", model=m.name)
         return self._morale_queue(state, list(dict.fromkeys(a.models)), a.modifier, "called")
 
     def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
         if a.difficulty < 2 or a.difficulty > 10:
-            raise IllegalAction("Difficulty is between 2 and 10.")
+            raise IllegalAction("difficulty_range")
         if a.pool < 0 or a.pool > 30:
-            raise IllegalAction("A pool is 0 to 10 dice (extra dice over 10 are lost).")
+            raise IllegalAction("pool_range")
         events: list[Event] = []
         if a.model:
             m = state.model(a.model)
             self._own(state, m, actor)
             base = attr(m, a.attribute.upper(), state) if a.attribute else a.pool
+            # a player's own label is shown as typed
+            what = a.label or (said("roll_attribute", stat=a.attribute.upper()) if a.attribute else term("roll_free"))
             M.model_roll(state, m, base, a.difficulty, label=a.label or (a.attribute.upper() or "roll"),
                          kind=a.attribute.upper(), karma=a.karma, auto_mods=bool(a.attribute), default_effects=True,
-                         events=events)
+                         events=events, what=what)
         else:
             from .dice import roll_pool
             if a.karma:
-                raise IllegalAction("Karma dice need a model that pays them.")
+                raise IllegalAction("karma_needs_model")
             r = roll_pool(state.rng, a.pool, a.difficulty, label=a.label)
-            events.append(M.record(state, None, r, a.label or "roll"))
+            events.append(M.record(state, None, r, a.label or "roll", what=a.label or term("roll_free")))
         state.last_roll["free"] = True
         state.last_roll["by"] = actor.id
         return events
@@ -1480,26 +1463,26 @@ class CarnevaleEngine(Engine[GameState]):
         m = state.model(a.model)
         self._own(state, m, actor)
         if not state.last_roll or not state.last_roll.get("free"):
-            raise IllegalAction("Only the last free roll (/carnevale roll) can be rerolled here.")
+            raise IllegalAction("reroll_free_only")
         from .dice import PoolResult
         r = PoolResult.from_dict(state.last_roll["result"])
         if a.mode == "all":
             if not has(m, "Reroll All Dice"):
-                raise IllegalAction(f"{m.name} has no Reroll All Dice.")
+                raise IllegalAction("no_reroll_all", model=m.name)
             M.spend_karma(m, 1, "Reroll All Dice")
             new = reroll_all(state.rng, r)
         elif a.mode == "dice":
             x = M.ability_x(m, "Reroll Dice")
             if x is None:
-                raise IllegalAction(f"{m.name} has no Reroll Dice.")
+                raise IllegalAction("no_reroll_dice", model=m.name)
             if a.count < 1 or a.count > x:
-                raise IllegalAction(f"Reroll Dice ({x}) rerolls 1 to {x} dice.")
+                raise IllegalAction("reroll_dice_count", x=x)
             M.spend_karma(m, 1, "Reroll Dice")
             new = reroll_misses(state.rng, r, a.count)
         else:
-            raise IllegalAction("Reroll mode is 'all' or 'dice'.")
+            raise IllegalAction("reroll_mode")
         owner = state.models.get(state.last_roll.get("model", ""))
-        e = M.record(state, owner, new, f"reroll by {m.name}")
+        e = M.record(state, owner, new, f"reroll by {m.name}", what=said("roll_reroll_by", name=m.name))
         state.last_roll["free"] = True
         return [e]
 
@@ -1507,51 +1490,47 @@ class CarnevaleEngine(Engine[GameState]):
         pid = self._player(state, a.player, actor)
         p = state.players[pid]
         if p.events_left <= 0:
-            raise IllegalAction("You have no Event left to play.")
+            raise IllegalAction("no_event_left")
         if state.phase != "activation" or state.turn_player != pid:
-            raise IllegalAction("Events are played during one of your own Turns.")
+            raise IllegalAction("event_when")
         enemy = state.opponent(pid)
         own = state.model(a.model) if a.model else None
         tgt = state.model(a.target) if a.target else None
         if own is not None and own.owner != pid:
-            raise IllegalAction("'model' must be one of your models.")
+            raise IllegalAction("event_model_yours")
         if tgt is not None and tgt.owner != enemy:
-            raise IllegalAction("'target' must be an enemy model.")
+            raise IllegalAction("event_target_enemy")
         p.events_left -= 1
         d1, d2 = state.rng.die(10), state.rng.die(10)
         total = d1 + d2
-        name, text = tables.event(total)
-        events = [ev("event", f"{self._pname(state, pid)} plays an Event: {d1}+{d2} = {total}, {name} — {text}.",
-                     player=pid, total=total, event=name)]
+        name, _text = tables.event(total)
+        events = [say("event", player=pid, total=total, event=name, d1=d1, d2=d2, name=term(f"event_{total}"),
+                      text=term(f"event_{total}_text"))]
         events += self._event_effect(state, pid, total, own, tgt)
         return events
 
     def _event_effect(self, state: GameState, pid: str, total: int, own: ModelState | None,
                       tgt: ModelState | None) -> list[Event]:
         enemy = state.opponent(pid)
-        lost = [ev("event_lost", "It cannot be applied and is lost.")]
+        lost = [say("event_lost")]
         if total == 2:
             state.aqua_alta = pid
             return []
         if total == 8:
             state.good_cover = pid
-            return [ev("event_effect", "The chosen piece of cover is one hardness step better for the rest of the "
-                                       f"game (Heavy: {state.house_rules.get('event8_heavy', -4)} dice); shoot with "
-                                       "good_cover at a model behind it.", player=pid)]
+            return [say("good_cover", player=pid, dice=state.house_rules.get("event8_heavy", -4))]
         if total == 16:
             shooters = [m.uid for m in state.squad(pid) if any(
                 w.firearm and w.loaded and not w.jammed and not w.destroyed for w in m.weapons)]
             if not shooters:
                 return lost
             state.mad_minute = shooters
-            names = ", ".join(state.models[u].name for u in shooters)
-            return [ev("mad_minute", f"Mad Minute: {names} fire now (0 AP, no activation); each weapon fired must "
-                                     "be reloaded before it fires again.", player=pid, models=shooters)]
+            return [say("mad_minute", player=pid, models=shooters, names=[state.models[u].name for u in shooters])]
         if total == 3:
             if tgt is None or tgt.activated or not tgt.in_play:
                 return lost
             tgt.activated = True
-            return [ev("event_effect", f"{tgt.name} is marked as activated.", model=tgt.uid)]
+            return [say("marked_activated", model=tgt.uid, name=tgt.name)]
         if total == 4:
             if tgt is None or tgt.stunned or not tgt.in_play:
                 return lost
@@ -1560,19 +1539,19 @@ class CarnevaleEngine(Engine[GameState]):
             if own is None or not own.activated or not own.in_play:
                 return lost
             own.activated = False
-            return [ev("event_effect", f"{own.name} may act again this Round.", model=own.uid)]
+            return [say("acts_again", model=own.uid, name=own.name)]
         if total == 6:
             if own is None or not own.stunned:
                 return lost
             own.stunned = False
-            return [ev("event_effect", f"{own.name} is no longer Stunned.", model=own.uid)]
+            return [say("unstunned", model=own.uid, name=own.name)]
         if total == 7:
             w = next((w for w in (own.weapons if own else []) if w.firearm and not w.loaded and not w.destroyed), None)
             if w is None:
                 return lost
             w.jammed = False
             combat.reload(w)
-            return [ev("event_effect", f"{own.name}'s {w.name} is reloaded.", model=own.uid)]
+            return [say("event_reloaded", model=own.uid, name=own.name, weapon=w.name)]
         if total == 9:
             return self._morale_group(state, enemy, "Anxiety")
         if total == 10:
@@ -1583,20 +1562,18 @@ class CarnevaleEngine(Engine[GameState]):
             state.geyser = True
             s = scatter(state.rng, 0)
             self._queue_geyser(state, pid)
-            return [ev("geyser", f"Place the Geyser marker, then it scatters {s.distance}'' towards {s.clock} o'clock; "
-                                 "it attacks every model within 5'' now and at every End of Round.",
-                       distance=s.distance, clock=s.clock)]
+            return [say("geyser_placed", distance=s.distance, clock=s.clock)]
         if total == 12:
             if own is None or not own.in_play or not own.damage:
                 return lost
-            return M.healing_roll(state, own, own, 6, "Miraculous Recovery (Healing 6)")
+            return M.healing_roll(state, own, own, 6, "Miraculous Recovery")
         if total == 13:
             if tgt is None or not tgt.in_play:
                 return lost
             events: list[Event] = []
             from .dice import roll_pool
             r = roll_pool(state.rng, 4, max(BASIC_DIFFICULTY, attr(tgt, "DEX", state)), label="Evil Eye")
-            events.append(M.record(state, None, r, "Evil Eye (Shooting 4)"))
+            events.append(M.record(state, None, r, "Evil Eye (Shooting 4)", what=term("roll_evil_eye")))
             if r.aces:
                 events += M.apply_damage(state, tgt, r.aces, ignore_protection=bool(
                     state.house_rules.get("evil_eye_ignores_protection", True)), source="Evil Eye")[1]
@@ -1606,69 +1583,69 @@ class CarnevaleEngine(Engine[GameState]):
                 if any(m.stunned for m in state.squad(enemy)):
                     state.counter += 1
                     state.morale_queue.append({"id": f"ee-{state.counter}", "player": enemy, "kind": "evil_eye"})
-                    events.append(ev("event_effect", f"Fumble: {self._pname(state, enemy)} removes the Stun from one "
-                                                     "of their models.", player=enemy))
+                    events.append(say("evil_eye_fumble", player=enemy))
                 else:
-                    events.append(ev("event_effect", f"Fumble: {self._pname(state, enemy)} has no Stunned model to "
-                                                     "free.", player=enemy))
+                    events.append(say("evil_eye_fumble_none", player=enemy))
             return events
         if total == 14:
             if own is None or not own.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events, stat="MIN")
+            r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events, stat="MIN",
+                             what=term("event_14"))
             if r.critical:
                 own.karma = own.karma_max
             elif r.fumble:
                 own.karma = max(0, own.karma - 1)
             else:
                 own.karma = min(own.karma_max, own.karma + r.aces)
-            events.append(ev("karma", f"{own.name} has {own.karma}/{own.karma_max} Karma.", model=own.uid))
+            events.append(say("karma_now", model=own.uid, name=own.name, karma=own.karma, karma_max=own.karma_max))
             return events
         if total == 15:
             if tgt is None or not tgt.in_play:
                 return lost
             events = []
-            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events, stat="MIN")
+            r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events, stat="MIN",
+                             what=term("event_15"))
             if r.aces == 0:
                 loss = ceil_half(tgt.karma)
                 tgt.karma -= loss
-                events.append(ev("karma", f"{tgt.name} loses {loss} Karma ({tgt.karma}/{tgt.karma_max}).",
-                                 model=tgt.uid))
+                events.append(say("karma_lost", model=tgt.uid, name=tgt.name, n=loss, karma=tgt.karma,
+                                  karma_max=tgt.karma_max))
             return events
         if total == 17:
             if own is None or not own.fallen or own.fled:
                 return lost
             events = []
-            r = M.model_roll(state, own, 4, label="He's Alive! (Healing 4)", auto_mods=False, events=events)
+            r = M.model_roll(state, own, 4, label="He's Alive! (Healing 4)", auto_mods=False, events=events,
+                             what=term("event_17"))
             if r.aces:
                 own.fallen = False
                 own.on_table = False
                 own.damage = max(0, own.life - r.aces)
                 own.killed_by = ""
-                events.append(ev("event_effect", f"{own.name} gets {r.aces} LP back and may enter as a reinforcement.",
-                                 model=own.uid))
+                events.append(say("alive", model=own.uid, name=own.name, n=r.aces))
             return events
         if total == 18:
             if own is None or not own.in_play:
                 return lost
             own.on_table = False
             own.activated = True
-            return [ev("event_effect", f"{own.name} leaves the table and becomes a reinforcement.", model=own.uid)]
+            return [say("withdrawn", model=own.uid, name=own.name)]
         if total == 19:
             leader = M.first_leader(state, pid)
             if leader is None or leader.command >= leader.command_max:
                 return lost
             leader.command += 1
-            return [ev("event_effect", f"{leader.name} regains 1 Command ({leader.command}/{leader.command_max}).",
-                       model=leader.uid)]
+            return [say("command_regained", model=leader.uid, name=leader.name, command=leader.command,
+                        command_max=leader.command_max)]
         if total == 20:
             leader = M.first_leader(state, enemy)
             if leader is None or leader.command <= 0:
                 return lost
             leader.command -= 1
-            return [ev("event_effect", f"{leader.name} loses 1 Command ({leader.command}/{leader.command_max}).",
-                       model=leader.uid)]
+            return [say("command_lost", model=leader.uid, name=leader.name, command=leader.command,
+                        command_max=leader.command_max)]
         return []
 
     # ------------------------------------------------------------------ magic
@@ -1685,12 +1662,12 @@ class CarnevaleEngine(Engine[GameState]):
         for known in state.spells.values():
             if known["name"].lower() == name.lower():
                 return known
-        raise IllegalAction(f"There is no spell called '{name}'.")
+        raise IllegalAction("no_spell", spell=name)
 
     def _cast(self, state: GameState, c: ModelState, spell: dict, t, targets, attribute="", karma=0,
               diamond=False, enemies=()) -> list[Event]:
         if any(e.kind == "bond" and e.caster == c.uid for m in state.models.values() for e in m.effects):
-            raise IllegalAction(f"{c.name} holds a Spiritual Bond and may only Walk.")
+            raise IllegalAction("bond_walk_only", model=c.name)
         ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond, enemies)
         c.last_action = "cast"
         if ctx.get("interrupted") or ctx.get("deferred"):
@@ -1706,8 +1683,7 @@ class CarnevaleEngine(Engine[GameState]):
                     state.counter += 1
                     state.sub = {"kind": "annul", "id": f"annul-{state.counter}", "ctx": ctx,
                                  "player": state.opponent(c.owner)}
-                    events.append(ev("annul_window", f"{self._pname(state, m.owner)} may answer with "
-                                                     "Naach-Tith Annulment.", player=m.owner))
+                    events.append(say("annul_window", player=m.owner))
                     return events
         return events + combat.resolve_spell(state, ctx, spell)
 
@@ -1722,21 +1698,20 @@ class CarnevaleEngine(Engine[GameState]):
             caster = state.model(ctx["caster"])
             cost = ctx["paid"] + 1
             M.spend_karma(n, cost, "Naach-Tith Annulment")
-            events.append(ev("cast", f"{n.name} answers with Naach-Tith Annulment ({cost} Karma, 0 AP).",
-                             model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost))
+            events.append(say("annul_cast", model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost, name=n.name))
             r = M.model_roll(state, n, attr(n, "MIN"), label="Magic roll (Naach-Tith Annulment)",
-                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events, stat="MIN")
+                             mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events, stat="MIN",
+                             what=said("roll_magic", spell="Naach-Tith Annulment"))
             if r.fumble:
                 events += M.stun(state, n, "fumbled Magic roll")
             ctx = dict(ctx)
             ctx["aces"] = max(0, ctx["aces"] - r.aces)
             if ctx["aces"] == 0 or r.critical:
-                events.append(ev("annulled", f"{ctx['spell']} is annulled.", spell=ctx["spell"]))
+                events.append(say("annulled", spell=ctx["spell"]))
                 if r.critical:
                     events += M.stun(state, caster, "Naach-Tith Critical")
                 return events
-            events.append(ev("annul_partial", f"{r.aces} Ace(s) cancelled; {ctx['spell']} goes on with "
-                                              f"{ctx['aces']}.", spell=ctx["spell"]))
+            events.append(say("annul_partial", spell=ctx["spell"], cancelled=r.aces, aces=ctx["aces"]))
         return events + combat.resolve_spell(state, ctx, spell)
 
     # ================================================================== prompts
@@ -1759,18 +1734,17 @@ class CarnevaleEngine(Engine[GameState]):
         if p.startswith("gy-"):
             state.morale_queue.pop(0)
             hit = [u for u in a.options if u != "none"]
-            return self._geyser_attacks(state, hit) if hit else [ev("geyser_none", "Nobody is within 5'' of the "
-                                                                                   "Geyser.")]
+            return self._geyser_attacks(state, hit) if hit else [say("geyser_none")]
         if p.startswith("ee-"):
             state.morale_queue.pop(0)
             if pick == "none":
                 return []
             m = state.model(pick)
             m.stunned = False
-            return [ev("event_effect", f"{m.name} is no longer Stunned (Evil Eye fumble).", model=m.uid)]
+            return [say("evil_eye_freed", model=m.uid, name=m.name)]
         if p.startswith("mm-"):
             state.mad_minute = []
-            return [ev("mad_minute_end", "The Mad Minute is over.")]
+            return [say("mad_minute_end")]
         if p.startswith("mor-"):
             item = state.morale_queue.pop(0)
             testers = [uid for uid in a.options if uid != "none" and state.models[uid].in_play]
@@ -1873,7 +1847,7 @@ class CarnevaleEngine(Engine[GameState]):
         if p.startswith("hl-"):
             state.sub = {}
             return self._do_heal(state, A.Heal(pick, healer=m.uid), who)
-        raise IllegalAction("That choice is not understood.")
+        raise IllegalAction("choice_unknown")
 
     def _spell_next_step(self, spell: dict) -> str | None:
         if spell["effect"] in ("walk_worlds",):

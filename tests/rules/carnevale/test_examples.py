@@ -250,7 +250,7 @@ def test_E21_range_bands():
              squad("The Guild", ("Capodecime", {"leader": True})))
     s = start(s, P1)
     s, _ = apply(s, A.Activate("a1"), P1)
-    with pytest.raises(IllegalAction, match="beyond twice"):
+    with pytest.raises(IllegalAction, match=r"^beyond_range\b"):
         apply(s, A.Shoot("a1", "b1", distance=17), P1)
     s, ev = apply(s, A.Shoot("a1", "b1", distance=11), P1)        # pistol 8'': +3 → −1
     assert len(rolls(ev)[0]["dice"]) == 5 - 1
@@ -345,7 +345,7 @@ def test_failed_magic_roll_stops_casting_for_the_round():
     script(s, 2, 2, 2, 2)
     s, ev = apply(s, A.Cast("a1", "Walk Between Worlds"), P1)
     assert "cast_fail" in kinds(ev) and s.models["a1"].cast_locked
-    with pytest.raises(IllegalAction, match="cannot cast again"):
+    with pytest.raises(IllegalAction, match=r"^cast_locked\b"):
         apply(s, A.Cast("a1", "Walk Between Worlds"), P1)
 
 
