@@ -141,7 +141,7 @@ class CarnevaleEngine(Engine[GameState]):
             for pid in seats:
                 state.deployed[pid] = [m.uid for m in state.squad(pid)]
             self._after_deploy(state, events)
-        state.log = [e.text for e in events if e.public and e.text][-30:]
+        state.log = [e.to_dict() for e in events if e.public][-30:]
         return Outcome(state=state, events=events)
 
     # ================================================================== helpers
@@ -254,7 +254,7 @@ class CarnevaleEngine(Engine[GameState]):
             # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
             state.finish_after_geyser = False
             events += self._finish(state)
-        state.log = (state.log + [e.text for e in events if e.public and e.text])[-30:]
+        state.log = (state.log + [e.to_dict() for e in events if e.public])[-30:]
         return events
 
     # ------------------------------------------------------------------ deployment and rounds

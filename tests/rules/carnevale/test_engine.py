@@ -11,7 +11,7 @@ from rules.carnevale import actions as A
 from rules.carnevale.squad import SquadMember, check_squad, sample_squad, validate_squad, SquadError
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
 
 
 SAY = Presenter("en", "carnevale")      # the English labels players read
@@ -136,7 +136,7 @@ def test_command_gives_ap_with_its_limits_and_chain_activation():
     assert s.models["a2"].ap == 5 and s.models["a1"].command == 1
     with pytest.raises(IllegalAction, match=r"^command_at_most_2\b"):
         apply(s, A.SpendCommand("a1", "a2", 1), P1)
-    with pytest.raises(IllegalAction, match="activating now"):
+    with pytest.raises(IllegalAction, match=r"^command_activating_now\b"):
         apply(s, A.SpendCommand("a1", "a3", 1), P1)
     # chain: end with 1 Command; the enemy leader may cancel
     opts = [o.id for o in ENGINE.pending(s)[-1].options]
@@ -326,11 +326,11 @@ def test_events_table():
     s.models["b1"].command = 3
     script(s, 10, 10)
     s, ev = apply(s, A.PlayEvent(P1), P1)
-    assert s.models["b1"].command == 2 and "Prestige Loss" in ev[0].text
+    assert s.models["b1"].command == 2 and "Prestige Loss" in said(ev[0])
     script(s, 2, 2)
     s, ev = apply(s, A.PlayEvent(P1, target="b2"), P1)
-    assert "Combat Stress" in ev[0].text and s.models["b2"].stunned
-    with pytest.raises(IllegalAction, match="no Event"):
+    assert "Combat Stress" in said(ev[0]) and s.models["b2"].stunned
+    with pytest.raises(IllegalAction, match=r"^no_event_left\b"):
         apply(s, A.PlayEvent(P1), P1)
 
 
@@ -462,7 +462,7 @@ def test_random_legal_play_from_pending_reaches_the_end():
 def test_house_rules_are_validated():
     with pytest.raises(IllegalAction, match=r"^unknown_house_rule\b"):
         ENGINE.new_game([P1, P2], {"house_rules": {"nope": 1}})
-    with pytest.raises(IllegalAction, match="one of"):
+    with pytest.raises(IllegalAction, match=r"^house_rule_choices\b"):
         ENGINE.new_game([P1, P2], {"house_rules": {"terrain": "moon"}})
     with pytest.raises(IllegalAction):
         ENGINE.new_game([P1], {})
@@ -589,10 +589,10 @@ def test_start_returns_the_set_up_events_with_each_agenda_addressed_to_its_owner
     agendas = [e for e in out.events if e.kind == "agenda"]
     assert sorted(e.audience for e in agendas) == [P1, P2]
     for e in agendas:
-        assert AGENDAS[out.state.players[e.audience].agenda][0] in e.text
-    public = [e.text for e in out.events if e.public]
+        assert AGENDAS[out.state.players[e.audience].agenda][0] in said(e)
+    public = [e.to_dict() for e in out.events if e.public]
     assert [e.kind for e in out.events if e.public][:2] == ["deploy_roll", "initiative"]
-    assert public == out.state.log                      # the opening rolls, as the game's log shows them
+    assert public == out.state.log                      # the opening rolls, as the game's log keeps them
     for name in _agenda_names(out.state):
         assert not any(name in text for text in public)
     # an advance party to choose first: no Agenda yet (it comes with the last Deploy), nothing to tell

@@ -8,7 +8,7 @@ from rules.carnevale.dice import ceil_half, d5_from_d10, opposed_roll, parse_poo
 from rules.carnevale.squad import SquadMember, validate_squad
 from rules.common import Choose, IllegalAction, Rng
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
 
 TEST_PACK = """
 pack: {name: test pack, game: carnevale}
@@ -419,7 +419,7 @@ def test_E35_rowing_table():
     s, _ = apply(s, A.Activate("a1"), P1)
     script(s, 10, 9, 9, 2, 2)             # DEX 5: Critical with 3 Aces
     s, ev = apply(s, A.SpendAP("a1", "row"), P1)
-    assert "7''" in ev[0].text
+    assert "7''" in said(ev[0])
 
 
 def test_E36_gondola_rider_losing_three_LP_falls_in():

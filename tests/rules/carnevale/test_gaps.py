@@ -303,7 +303,7 @@ def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
     s, _ = apply(s, A.Activate("a1"), P1)
     with pytest.raises(IllegalAction, match=r"^hidden_target\b"):
         apply(s, A.Shoot("a1", "b2", distance=5), P1)
-    with pytest.raises(IllegalAction, match="Hidden"):
+    with pytest.raises(IllegalAction, match=r"^hidden_target\b"):
         apply(s, A.Shoot("a1", "b2"), P1)                              # no distance given: still hidden
     s, ev = apply(s, A.Shoot("a1", "b2", distance=3), P1)
     assert kinds(ev)[0] == "detected" and not s.models["b2"].hidden and rolls(ev)
