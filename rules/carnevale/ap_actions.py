@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
-from . import combat, mechanics as M, tables
-from .dice import ceil_half
-from .mechanics import attr, has, said, say
-from .state import Effect, GameState, ModelState
+from . import combat, mechanics as M
+from .mechanics import attr, said, say
+from .moves import MOVES, Step
+from .state import Effect, GameState, ModelState, WeaponState
 from .tables import MOVE_ACTIONS
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ class APActions:
             raise IllegalAction("unknown_move", action=action, choices=", ".join(MOVE_ACTIONS))
         cost, dex = MOVE_ACTIONS[action]
         events: list[Event] = []
+        w: WeaponState | None = None          # the weapon a reload or a jam fix is for
         if action in ("reload", "fix_jam"):
             w = next((w for w in m.weapons if (w.jammed if action == "fix_jam" else
                                                 (not w.loaded and not w.jammed and not w.destroyed))), None)
@@ -70,101 +71,12 @@ class APActions:
         m.entering = False
         events += self._gondola_check(state, m)
         mov = max(0, attr(m, "MOV") - (1 if state.aqua_alta and action in ("walk", "run", "walk_difficult") else 0))
-        how: dict = term("moved")
         r = None
-        dist = None
         if dex:
             extra = [("climbing tools", 1)] if action == "climb" and "Climbing tools" in m.items else []
             r = M.model_roll(state, m, attr(m, "DEX", state), label=action.replace("_", " "), kind="DEX",
                              mods=extra, karma=a.karma, events=events, what=term(f"move_{action}"))
-        if action == "walk":
-            dist = mov
-            how = said("up_to", inches=mov)
-        elif action == "walk_difficult":
-            if state.house_rules.get("terrain") == "es_ttcombat":
-                r = M.model_roll(state, m, attr(m, "DEX", state), label="difficult terrain", kind="DEX",
-                                 events=events)
-                dist = mov
-                how = said("up_to" if r.success else "up_to_stopped", inches=mov)
-            else:
-                dist = ceil_half(mov)
-                how = said("up_to_halved", inches=dist)
-        elif action == "run":
-            dist = 0 if r.fumble else mov + r.aces + (3 if r.critical else 0)
-            how = term("fumble_no_move") if r.fumble else said("up_to", inches=dist)
-        elif action == "jump":
-            dist = ceil_half(mov)
-            if has(m, "High Jump"):
-                hj = M.model_roll(state, m, attr(m, "DEX", state), label="High Jump", kind="DEX", events=events)
-                dist += hj.aces
-            how = said("up_to", inches=dist)
-        elif action == "running_jump":
-            dist = 0 if r.fumble else ceil_half(mov) + r.aces + (3 if r.critical else 0)
-            how = term("fumble_action_lost") if r.fumble else said("up_to", inches=dist)
-        elif action == "swim":
-            dist = M.swim_allowance(m)
-            how = said("up_to_water", inches=dist)
-        elif action == "climb":
-            if r.fumble:
-                m.ap = max(0, m.ap - 1)
-                how = term("climb_fumble")
-            else:
-                dist = r.aces + (3 if r.critical else 0)
-                how = said("up_to_wall", inches=dist)
-        elif action == "hide":
-            m.hidden = True
-            dist = ceil_half(mov) if state.house_rules.get("hide_distance") == "half_mov" else mov
-            how = said("hide_move", inches=dist)
-        elif action == "rappel":
-            if r.fumble:
-                how = term("rappel_fumble")
-                events += M.stun(state, m, "fumbled Rappel")
-            else:
-                dist = 3 * r.aces + (3 if r.critical else 0)
-                how = said("up_to_down", inches=dist)
-        elif action == "run_on_walls":
-            if r.fumble:
-                how = term("walls_fumble")
-                events += M.stun(state, m, "fumbled Run on Walls")
-            else:
-                dist = r.aces + (3 if r.critical else 0)
-                how = said("up_to_along", inches=dist)
-        elif action == "clear_stun":
-            m.stunned = False
-            how = term("stun_cleared")
-        elif action in ("at_ready_melee", "at_ready_shooting"):
-            m.at_ready = "melee" if action == "at_ready_melee" else "shooting"
-            how = term("at_ready")
-        elif action == "reload":
-            combat.reload(w)
-            how = said("reloaded", weapon=w.name)
-        elif action == "fix_jam":
-            w.jammed = False
-            how = said("jam_cleared", weapon=w.name)
-        elif action == "row":
-            dist = tables.row_distance(r)
-            how = term("row_fumble") if dist is None else said("row", inches=dist)
-        elif action == "fill_vial":
-            if state.fountains <= 0:
-                raise IllegalAction("no_fountain")
-            state.fountains -= 1
-            state.players[m.owner].vials += 1
-            how = said("vial", left=state.fountains)
-        elif action == "pick_up_fragment":
-            if any(x.carrying == "fragment" for x in state.models.values()):
-                raise IllegalAction("fragment_carried")
-            m.carrying = "fragment"
-            how = term("fragment_taken")
-        elif action == "drink_elixir":
-            m.used_once.append("elixir")
-            events += M.healing_roll(state, m, m, 6, "Life Elixir")
-        elif action == "drink_infusion":
-            if "infusion" in m.used_once:
-                raise IllegalAction("infusion_used")
-            m.used_once.append("infusion")
-            events += self._power_roll(state, m, temporary=True)
-        else:
-            how = said("note", note=a.note) if a.note else term("moved")
+        dist, how = MOVES[action](Step(self, state, m, a, r, mov, w, events))
         m.last_action = action
         events.insert(0, say("action", model=m.uid, action=action, ap=m.ap, inches=dist, name=m.name,
                              move=term(f"move_{action}"), cost=cost, how=how))
