@@ -30,15 +30,12 @@ from discord.ext import commands
 
 from i18n import t
 from renderers.carnevale import game_sheet, roll_image, squad_sheet
-from rules.carnevale import (ENGINE, Squad, SquadMember, add_member, load_pack_text, load_sample_pack,
-                             remove_member, squad_view)
+from rules.carnevale import (BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, MAX_KARMA_DICE, MOVE_ACTIONS, TIE_RULES,
+                             CampaignRecord, Squad, SquadMember, add_member, check_squad, load_pack_text,
+                             load_sample_pack, member_cost, odds, opposed_roll, remove_member, roll_pool, squad_cost,
+                             squad_view, validate_squad)
 from rules.carnevale import actions as A
 from rules.carnevale import campaign as C
-from rules.carnevale.campaign import BLACK_STATUE, CampaignRecord
-from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, odds, roll_pool
-from rules.carnevale.engine import MOVE_ACTIONS
-from rules.carnevale.squad import member_cost, squad_cost, validate_squad
-from rules.carnevale.state import DEFAULT_HOUSE_RULES
 from rules.common import GM, PUBLIC, BautaError, Event, Rng
 
 from . import botplayer, systems, untrusted
@@ -472,7 +469,6 @@ class CarnevaleCog(commands.Cog):
             raise BautaError(t("carnevale.opposed.self", interaction.locale))
         await interaction.response.defer(thinking=True)
         label = echo(label) if label else None
-        from rules.carnevale.dice import opposed_roll
         res = opposed_roll(Rng.from_seed(secrets.randbits(63)), pool, their_pool, difficulty, their_difficulty,
                            tie_rule, karma, their_karma)
         loc = interaction.guild_locale
@@ -966,7 +962,6 @@ class CarnevaleCog(commands.Cog):
         if data.get("campaign"):
             raise BautaError(t("carnevale.campaign.exists", loc, name=current.name))
         pack = await self._pack(interaction.guild_id, pack_name, loc)
-        from rules.carnevale import check_squad
         check_squad(pack, current)
         rec = C.new_campaign(pack, current, str(interaction.user.id), seed=secrets.randbits(63), length=length)
         data["campaign"] = rec.to_dict()
