@@ -75,7 +75,7 @@ def format_pool(roll: dict, who: str, label: str = "", locale=None) -> str:
     destiny = f"🟨 {face(0)}"
     others = ", ".join(face(i) for i in range(1, len(dice))) or "—"
     lines.append(t("carnevale.roll.dice", locale, destiny=destiny, others=others))
-    tail = [t("carnevale.roll.aces", locale, aces=roll["aces"], s="" if roll["aces"] == 1 else "s")]
+    tail = [t("carnevale.roll.aces", locale, aces=roll["aces"])]
     if roll.get("critical"):
         tail.append(t("carnevale.roll.critical", locale))
     if roll.get("fumble"):
