@@ -12,7 +12,7 @@ from .squad import (Squad, SquadError, SquadMember, add_member, check_squad, mem
 from .state import DEFAULT_HOUSE_RULES
 from .views import squad_view
 
-ENGINE = CarnevaleEngine()
+ENGINE: CarnevaleEngine = CarnevaleEngine()
 
 from .ai import AI, build_squad  # noqa: E402  (the bot player plays through ENGINE, defined above)
 
