@@ -120,7 +120,6 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
             for pid in seats:
                 state.deployed[pid] = [m.uid for m in state.squad(pid)]
             self._after_deploy(state, events)
-        state.log = [e.to_dict() for e in events if e.public][-30:]
         return Outcome(state=state, events=events)
 
     # ================================================================== helpers
@@ -233,7 +232,6 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
             # the last End of Round's Geyser (and the Morale it caused) is resolved: the game ends
             state.finish_after_geyser = False
             events += self._finish(state)
-        state.log = (state.log + [e.to_dict() for e in events if e.public])[-30:]
         return events
 
     # ================================================================== prompts
