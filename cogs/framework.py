@@ -37,6 +37,7 @@ from . import botplayer, systems
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
 from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
+from .outbox import PublishOrder
 from .replies import Deadline, reply, settle
 from .table import POSTED, TABLE, Table, posted
 
@@ -86,6 +87,7 @@ class GameHost:
         # is sent yet (so their first publish reads nothing). `_publishing`: publishes under way.
         self._owed: dict[tuple[int, int], Slots] = {}
         self._publishing: set[tuple[int, int]] = set()
+        self.order = PublishOrder()     # a game's publishes in the order of its actions (cogs/outbox.py)
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -213,15 +215,17 @@ class GameHost:
         system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed,
                                             skip=botplayer.seats(SimpleNamespace(meta=meta or {})))
         state = started.state
-        game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
-                                            list(seats), system.engine.dump_state(state), interaction.user.id,
-                                            meta=meta)
-        await self.finish(interaction, done)
         # `intro`: an Event the cog words through its catalogue, or (legacy) a sentence already worded
-        opening = (intro if isinstance(intro, Event) else Event("start", intro) if intro else
-                   Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
-        events = [opening, *started.events]
-        await self.publish(interaction, game, state, events, before=set())
+        intro = intro if isinstance(intro, Event) or not intro else Event("start", intro)
+        # the opening's messages are owed like an action's (seq 0): a crash before they are out
+        # leaves them to the outbox sweep
+        owed = {**_owed(set()), "start": {"intro": intro and intro.to_dict(),
+                                          "events": [e.to_dict() for e in started.events]}}
+        game = self._owe(await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
+                                                      list(seats), system.engine.dump_state(state),
+                                                      interaction.user.id, meta=meta, outbox=[owed]))
+        await self.finish(interaction, done)
+        await self.publish(interaction, game, state, _opening(game, intro, started.events), before=set())
         return game
 
     async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
@@ -333,6 +337,7 @@ class GameHost:
 
     def _owe(self, game: GameRecord) -> GameRecord:
         self._owed[(game.id, game.version)] = Slots(game.guild_id, game.id, game.version)
+        self.order.owe(game.channel_id, game.id, game.version)
         return game
 
     # ---- publishing
@@ -358,7 +363,7 @@ class GameHost:
             return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
         self._publishing.add(key)
         try:
-            async with self.courier.publishing(slots):
+            async with self.order.turn(game.channel_id, *key), self.courier.publishing(slots):
                 await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
         finally:
             self._publishing.discard(key)
@@ -465,9 +470,10 @@ class GameHost:
         elif interaction is not None and me in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
 
-        if late:        # the narrative only, as its own message: the table shows the later step
-            for text in chunks(public_lines):
-                await self.courier.send_channel(game.channel_id, text)
+        if late:        # the narrative only: the table shows the later step; its prompts are gone
+            game = await self.table.narrate(interaction, game, public_lines, seq, ping=newly)
+            game = await self.table.close_stale(game, {p.id for p in engine.pending(engine.load_state(game.state))},
+                                                answered)
         outer = self.table.begin(game.id)
         try:
             if system.after_publish is not None and not late:
@@ -475,9 +481,14 @@ class GameHost:
         finally:
             board = self.table.end(game.id, outer)
         if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
-            self.table.shown[game.id] = game.version
-            game = await self.table.show(interaction, game, say, public_lines, public_prompts, board=board,
-                                         over=over, ping=newly, move=move, state=state)
+            if self.order.overtaken(game.channel_id, game.id, seq):
+                # a later action is committed and waits for this publish: its own shows the table
+                game = await self.table.narrate(interaction, game, public_lines, seq, ping=newly)
+            else:
+                self.table.shown[game.id] = game.version
+                game = await self.table.show(interaction, game, say, public_lines, public_prompts, board=board,
+                                             over=over, ping=newly, move=move, state=state,
+                                             seq=seq if self.courier.keyed() else None)
             game = await self.table.close_stale(game, pending, answered)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
@@ -541,18 +552,26 @@ class GameHost:
         process's (see `claim_outbox`). Returns how many actions were published."""
         cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
-        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned):
+        claimed = await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned)
+        games = {m.game_id: await self.store.game(m.game_id) for m in claimed}
+        for message in claimed:         # a click's publish meanwhile waits for these (oldest first)
+            if (found := games[message.game_id]) is not None:
+                self.order.owe(found.channel_id, message.game_id, message.seq)
+        for message in claimed:
             key = (message.game_id, message.seq)
             if key in self._publishing:     # its publish is under way here; it marks the action itself
                 await self.store.release_outbox([message.id])
                 continue
             self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
-            record = await self.store.action(message.game_id, message.seq)
-            if game is not None and record is not None and not record.undone:
+            opening = message.payload.get("start")      # a game's opening (seq 0): no action logged
+            record = None if opening else await self.store.action(message.game_id, message.seq)
+            if game is not None and (opening or (record is not None and not record.undone)):
                 late = game.version != message.seq or not await self._reopen(game, message.payload)
                 engine = systems.get(game.system).engine
-                events = [Event.from_dict(e) for e in record.events]
+                events = (_opening(game, opening["intro"] and Event.from_dict(opening["intro"]),
+                                   [Event.from_dict(e) for e in opening["events"]]) if opening
+                          else [Event.from_dict(e) for e in record.events] if record else [])
                 self._owed[key] = Slots(game.guild_id, game.id, message.seq,
                                         sent=await self.store.sent_slots(game.id, message.seq))
                 # the game as that action left it, but for its state: a late publish reads none
@@ -560,6 +579,8 @@ class GameHost:
                                    engine.load_state(game.state), events,
                                    before=set(message.payload.get("before", [])), late=late)
                 published += 1
+            elif game is not None:
+                await self.order.done(game.channel_id, *key)
             await self.store.mark_sent([message.id])
         return published
 
@@ -684,6 +705,12 @@ class GameHost:
         engine = systems.get(game.system).engine
         await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
                            dm_prompts=dm_prompts, move=not dm_prompts)
+
+
+def _opening(game: GameRecord, intro: Event | None, events: Sequence[Event]) -> list[Event]:
+    """A new game's first events: the cog's intro (else "game #N of <title> starts") and the set-up's."""
+    title = systems.get(game.system).title
+    return [intro or Event("game_started", {"title": title, "id": game.id, "players": list(game.seats)}), *events]
 
 
 def _lobby_successor(state) -> tuple[str, list[str], dict] | None:
