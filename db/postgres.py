@@ -131,6 +131,7 @@ class PostgresStore(Store):
         return store
 
     async def close(self) -> None:
+        await self.flush()
         if self._life is not None:
             await self._life.close()
         await self.pool.close()
@@ -156,7 +157,7 @@ class PostgresStore(Store):
     async def _all(self, sql: str, params: Iterable = ()) -> list:
         return list(await self.pool.fetch(placeholders(sql), *params))
 
-    async def _write(self, *statements: tuple) -> Written:
+    async def _run(self, *statements: tuple) -> Written:
         written = Written(0)
         try:
             async with self.pool.acquire() as conn, conn.transaction():

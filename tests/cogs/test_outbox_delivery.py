@@ -199,11 +199,11 @@ async def test_a_message_sent_but_not_recorded_is_sent_again_with_the_same_nonce
     since = len(world.sent)
     record_sent, calls = bot.store.record_sent, []
 
-    async def dying(*args):
+    async def dying(*args, **kwargs):
         calls.append(args)
         if len(calls) == 1:             # Discord took Alice's DM; the process died before noting it
             raise Crash()
-        await record_sent(*args)
+        await record_sent(*args, **kwargs)
 
     monkeypatch.setattr(bot.store, "record_sent", dying)
     with pytest.raises(Crash):
