@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -52,6 +52,7 @@ class Board:
     file: tuple[str, bytes] | None
     new: bool
     keys: tuple[str, ...] = ()        # the system's meta keys that record the board's message
+    records: dict[str, dict] = field(default_factory=dict)   # what each key keeps besides (a digest…)
 
 
 def file_bytes(file: discord.File | None) -> tuple[str, bytes] | None:
@@ -87,11 +88,14 @@ class Table:
     def staging(self, game_id: int) -> bool:
         return game_id in self._staged
 
-    def stage(self, game_id: int, key: str, content: str, file: discord.File | None, new: bool) -> None:
+    def stage(self, game_id: int, key: str, content: str, file: discord.File | None, new: bool,
+              record: dict | None = None) -> None:
         staged = self._staged.get(game_id)
         keys = tuple(dict.fromkeys([*(staged.keys if staged else ()), key]))
+        records = {**(staged.records if staged else {})}
+        records[key] = {**records.get(key, {}), **(record or {})}
         self._staged[game_id] = Board(content, file_bytes(file) or (staged.file if staged else None),
-                                      new or bool(staged and staged.new), keys)
+                                      new or bool(staged and staged.new), keys, records)
 
     def end(self, game_id: int, outer: tuple[bool, Board | None]) -> Board | None:
         mine = self._staged.pop(game_id, None)
@@ -107,8 +111,9 @@ class Table:
         """Narrate a step and bring the table up to date: the narrative, then the table message
         with `prompts` (the public prompts pending now) as its components. `ping`: players a line
         of the narrative must notify (a new message, never an edit). `move`: post the table anew at
-        the foot of the channel (/game status). `seq`: the action narrated (see `narrate`)."""
-        fresh = await self.host.store.game(game.id) or game
+        the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). Returns
+        the game with its meta brought up to date, not written: the caller writes it (cogs/publish.py)."""
+        fresh = game
         table = dict(fresh.meta.get(TABLE) or {})
         last = await self.courier.last_message_id(game.channel_id)
         at_foot = bool(table.get("message")) and last == table.get("message")
@@ -116,7 +121,7 @@ class Table:
         if seq is not None and self.host.order.overtaken(game.channel_id, game.id, seq):
             # a later action was committed meanwhile (a click on this table): its publish shows the
             # table; an edit now would land after that click's acknowledgement and undo it
-            return await self._keep(fresh, table)
+            return self._keep(fresh, table)
         if board is not None:
             table["caption"] = board.content
         fitted, overflow = _fit(prompts)
@@ -148,9 +153,11 @@ class Table:
         # the systems' own records of their board follow the table message wherever it moves
         staged = board.keys if board is not None else ()
         table["keys"] = sorted({*table.get("keys", []), *staged})
+        records = board.records if board is not None else {}
         for key in table["keys"]:
             if key in staged or key in meta:
-                meta[key] = {**(meta.get(key) or {}), "message": table.get("message"), "channel": game.channel_id}
+                meta[key] = {**(meta.get(key) or {}), **records.get(key, {}), "message": table.get("message"),
+                             "channel": game.channel_id}
         for prompt in overflow:
             if prompt.id not in (fresh.meta.get(POSTED) or {}):
                 message = await self.courier.send_channel(
@@ -158,25 +165,22 @@ class Table:
                     **await self.host.prompt_parts(game, state, prompt, say),
                     allowed_mentions=discord.AllowedMentions(users=False))
                 meta = posted(meta, prompt.id, "channel", game.channel_id, message)
-        if meta != fresh.meta:
-            fresh = await self.host.store.set_meta(fresh, meta)
-        return fresh
+        return with_meta(fresh, meta)
 
     async def narrate(self, interaction: discord.Interaction | None, game: GameRecord, lines: list[str],
                       seq: int, ping: set[str] = frozenset()) -> GameRecord:
         """The narrative of an action overtaken before its publish was done (the table shows the
-        later one's step): appended above the table as its publish would have, in its turn."""
-        fresh = await self.host.store.game(game.id) or game
-        table = dict(fresh.meta.get(TABLE) or {})
+        later one's step): appended above the table as its publish would have, in its turn.
+        Returns the game with its meta brought up to date, not written (as `show`)."""
+        table = dict(game.meta.get(TABLE) or {})
         last = await self.courier.last_message_id(game.channel_id)
         at_foot = bool(table.get("message")) and last == table.get("message")
         await self._narrate(interaction, game, table, lines, last, at_foot, ping, seq)
-        return await self._keep(fresh, table)
+        return self._keep(game, table)
 
-    async def _keep(self, fresh: GameRecord, table: dict) -> GameRecord:
-        if table == (fresh.meta.get(TABLE) or {}):
-            return fresh
-        return await self.host.store.set_meta(fresh, {**fresh.meta, TABLE: table})
+    @staticmethod
+    def _keep(game: GameRecord, table: dict) -> GameRecord:
+        return game if table == (game.meta.get(TABLE) or {}) else with_meta(game, {**game.meta, TABLE: table})
 
     async def _narrate(self, interaction, game: GameRecord, table: dict, lines: list[str], last: int | None,
                        at_foot: bool, ping: set[str], seq: int | None = None) -> bool:
@@ -210,7 +214,14 @@ class Table:
     async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None) -> None:
         """The table at the foot of the channel: the old message deleted, a new one posted."""
         if table.get("message"):
-            await self.courier.delete(int(table.get("channel") or game.channel_id), int(table["message"]))
+            where = int(table.get("channel") or game.channel_id)
+            if game.id not in self._images:
+                # after a restart the board's image is known only to Discord: take it from the old
+                # table before deleting it, so the table that moves keeps its picture
+                kept = await self.courier.attachment(where, int(table["message"]))
+                if kept is not None:
+                    self._images[game.id] = kept
+            await self.courier.delete(where, int(table["message"]))
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))
         if image is not None:
@@ -232,8 +243,9 @@ class Table:
     async def close_stale(self, game: GameRecord, pending: set[str], answered: int | None,
                           keep: set[str] = frozenset()) -> GameRecord:
         """Remove the components of every recorded prompt message whose prompt is no longer pending
-        (the message just clicked was answered by its own acknowledgement). `keep`: entries reused."""
-        fresh = await self.host.store.game(game.id) or game
+        (the message just clicked was answered by its own acknowledgement). `keep`: entries reused.
+        The meta is brought up to date in memory (the caller writes it)."""
+        fresh = game
         recorded = dict(fresh.meta.get(POSTED) or {})
         gone = {pid: entry for pid, entry in recorded.items() if pid not in pending and pid not in keep}
         if not gone:
@@ -246,7 +258,7 @@ class Table:
             else:
                 await self.courier.edit_message(int(entry["to"]), int(entry["message"]), view=None)
         remaining = {pid: e for pid, e in recorded.items() if pid not in gone}
-        return await self.host.store.set_meta(fresh, {**fresh.meta, POSTED: remaining})
+        return with_meta(fresh, {**fresh.meta, POSTED: remaining})
 
     def reusable_dm(self, game: GameRecord, player: str, pending: set[str], answered: int | None) -> str | None:
         """The id of `player`'s DM prompt whose message is edited into their next private prompt
@@ -256,6 +268,11 @@ class Table:
                 if entry.get("where") == "dm" and entry.get("to") == int(player) and pid not in pending}
         clicked = next((pid for pid, entry in mine.items() if entry.get("message") == answered), None)
         return clicked or next(iter(mine), None)
+
+
+def with_meta(game: GameRecord, meta: dict) -> GameRecord:
+    """`game` with another meta, in memory (written by whoever holds it: see cogs/publish.py)."""
+    return game if meta == game.meta else GameRecord(**{**game.__dict__, "meta": meta})
 
 
 def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replaces: str | None = None) -> dict:

@@ -450,6 +450,35 @@ class Store:
         await self._write(("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id)))
         return GameRecord(**{**game.__dict__, "meta": meta})
 
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
+        """Apply a merge patch (`db.delta.merge_patch`) to the meta as stored now, in one
+        transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
+        action's publish finished (`mark_published`), in the same transaction: a publish ends with
+        one write."""
+        taken, marks = self._closing(game.id, published)
+
+        def run(raw: sqlite3.Connection) -> dict:
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
+                meta = delta.merge_patch(json.loads(row[0]) if row else {}, patch)
+                if patch and row:
+                    raw.execute("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id))
+                for sql, params in marks:
+                    raw.execute(sql, params)
+                raw.execute("COMMIT")
+                return meta
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+        if not patch and not marks:
+            return game
+        try:
+            return GameRecord(**{**game.__dict__, "meta": await self._call(run)})
+        except BaseException:
+            self._deferred = taken + self._deferred
+            raise
+
     async def end_game(self, game: GameRecord) -> GameRecord:
         stamp = now()
         cursor = await self._write((
@@ -568,14 +597,25 @@ class Store:
 
     async def mark_published(self, game_id: int, seq: int) -> None:
         """Everything action `seq` of the game caused went out (its publish finished): nothing
-        publishes it again, so the record of its single messages goes too. Written with the next
-        write (the next action's commit, the sweep's claim, an outbox read): lost in a crash, it
-        only lets the sweep publish the action again, every message known sent and skipped."""
+        publishes it again, so the record of its single messages goes too."""
         self.drop_deferred(("slot", game_id, seq))      # its last slot's record: moot now
-        self.defer(("published", game_id, seq),
-                   ("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
-                    "AND status = 'pending'", (now(), game_id, seq)),
-                   ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq)))
+        await self._write(*self._published_statements(game_id, seq))
+
+    @staticmethod
+    def _published_statements(game_id: int, seq: int) -> list[tuple[str, tuple]]:
+        return [("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
+                 "AND status = 'pending'", (now(), game_id, seq)),
+                ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))]
+
+    def _closing(self, game_id: int, published: int | None) -> tuple[list, list[tuple[str, tuple]]]:
+        """What a publish's last write carries besides its meta: the deferred statements (but the
+        last slot's record, moot once its action is published) and the published mark. Returns
+        (the deferred taken, to give back if the write fails; the statements)."""
+        if published is not None:
+            self.drop_deferred(("slot", game_id, published))
+        taken, self._deferred = self._deferred, []
+        marks = [st[:2] for _tag, st in taken]
+        return taken, marks + (self._published_statements(game_id, published) if published is not None else [])
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)

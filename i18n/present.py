@@ -31,12 +31,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from rules.common import ANYONE, GM, BautaError, Event, Option, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
-               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, report, watch)
+               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, read_yaml, report, watch)
 from . import supported as language
 
 __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
@@ -71,9 +70,18 @@ def _game_catalogue(lang: str, game: str) -> dict[str, str]:
     for directory in _DIRECTORIES:
         path = directory / f"{lang}.{game}.yaml"
         if path.is_file():
-            tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            tree = read_yaml(path)
             flat.update(_flatten({k: v for k, v in tree.items() if k in PROTOCOL_SECTIONS}))
     return flat
+
+
+def preload() -> None:
+    """Read every catalogue now (at start-up), not on the first message a player waits for."""
+    for lang in SUPPORTED:
+        catalogue(lang)
+        for directory in _DIRECTORIES:
+            for path in directory.glob(f"{lang}.*.yaml"):
+                _game_catalogue(lang, path.name.split(".")[1])
 
 
 class _Params:
