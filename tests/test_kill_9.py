@@ -214,7 +214,7 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
         print(f"{where} differs from the uninterrupted run:", *lines[:12], sep="\n  ")
     (tmp_path / "delivery-figures.json").write_text(json.dumps(figures))
 
-    assert sum(stops.values()) == RUNS and stops["sent"] >= 3 and stops["written"] >= 5 and stops["ack"] >= 3
+    assert sum(stops.values()) == RUNS and stops["sent"] >= 3 and stops["written"] >= 3 and stops["ack"] >= 3
     assert actions >= RUNS                              # every run played on from where the last one died
     # What every channel and DM shows in the end (its messages in order, their content and
     # components) is what the same games show without a kill: no message lost, none doubled
