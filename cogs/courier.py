@@ -4,9 +4,8 @@ Each message of an action's publish goes out once, even when a crash cuts the pu
 the outbox sweep publishes the action again: inside `Courier.publishing(slots)` every send takes
 the next slot of its destination ("c<channel>#0", "u<user>#1"), skips a slot the store says was
 sent, and carries a nonce derived from the slot. Each slot is recorded in the store before the
-publish's next send (with the first write after the send, often a prompt's own record; alone
-only when no write came between two sends; the last one needs no record: the end of the publish,
-`mark_published`, closes the action), so at any moment at most one message relies on the nonce alone: Discord
+publish's next send (the last one needs no record: the end of the publish, `mark_published`,
+closes the action), so at any moment at most one message relies on the nonce alone: Discord
 enforces it, and a second message with the same nonce within a few minutes is not created, which
 covers a crash between a send and its record. An edit needs none of this: done twice, it still
 leaves one message.
@@ -142,21 +141,19 @@ class Courier:
         return int.from_bytes(digest[:8], "big") >> 1 or 1
 
     async def _record(self, slots: Slots) -> None:
-        """Store the slot sent last (before the next send: see the module's docstring). Its record
-        waits in the store for the next write (a prompt message's record, a table's meta); only
-        when none came since the send is it written alone, now."""
+        """Store the slot sent last (before the next send: see the module's docstring)."""
         slot, slots.unrecorded = slots.unrecorded, None
-        if slot is None or not self.store.deferred(("slot", slots.game_id, slots.seq)):
+        if slot is None:
             return
         try:
-            await self.store.flush()
+            await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, slots.sent[slot])
         except Exception:  # noqa: BLE001 - the message is out; a lost record only risks a nonce-deduplicated resend
             log.exception("could not record message %s of game %s action %s", slot, slots.game_id, slots.seq)
 
-    async def _sent(self, slots: Slots, slot: str, message: Any) -> None:
+    @staticmethod
+    def _sent(slots: Slots, slot: str, message: Any) -> None:
         slots.sent[slot] = getattr(message, "id", None)
         slots.unrecorded = slot
-        await self.store.record_sent(slots.guild_id, slots.game_id, slots.seq, slot, slots.sent[slot], now_=False)
 
     async def _closed_since(self, guild_id: int, user_id: int) -> str | None:
         key = (guild_id, user_id)
@@ -192,7 +189,7 @@ class Courier:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
         if keyed is not None:
-            await self._sent(*keyed, message)
+            self._sent(*keyed, message)
         return message
 
     async def edit(self, channel_id: int, message_id: int, content: str | None = None,
@@ -292,7 +289,7 @@ class Courier:
             log.warning("DM to %s failed: %s", user_id, exc)
             return SKIPPED, None
         if keyed is not None:
-            await self._sent(*keyed, message)
+            self._sent(*keyed, message)
         if await self._closed_since(guild_id, user_id):
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None

@@ -133,7 +133,6 @@ class PostgresStore(Store):
         return store
 
     async def close(self) -> None:
-        await self.flush()
         if self._life is not None:
             await self._life.close()
         await self.pool.close()
@@ -159,7 +158,7 @@ class PostgresStore(Store):
     async def _all(self, sql: str, params: Iterable = ()) -> list:
         return list(await self.pool.fetch(placeholders(sql), *params))
 
-    async def _run(self, *statements: tuple) -> Written:
+    async def _write(self, *statements: tuple) -> Written:
         written = Written(0)
         try:
             async with self.pool.acquire() as conn, conn.transaction():
@@ -191,20 +190,16 @@ class PostgresStore(Store):
         await self._write(*statements)
 
     async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
-        taken, marks = self._closing(game.id, published)
+        marks = self._published_statements(game.id, published) if published is not None else []
         if not patch and not marks:
             return game
-        try:
-            async with self.pool.acquire() as conn, conn.transaction():
-                stored = await conn.fetchval("SELECT meta FROM games WHERE id = $1 FOR UPDATE", game.id)
-                meta = delta.merge_patch(json.loads(stored) if stored is not None else {}, patch)
-                if patch and stored is not None:
-                    await conn.execute("UPDATE games SET meta = $1 WHERE id = $2", _dumps(meta), game.id)
-                for sql, params in marks:
-                    await conn.execute(placeholders(sql), *params)
-        except BaseException:
-            self._deferred = taken + self._deferred
-            raise
+        async with self.pool.acquire() as conn, conn.transaction():
+            stored = await conn.fetchval("SELECT meta FROM games WHERE id = $1 FOR UPDATE", game.id)
+            meta = delta.merge_patch(json.loads(stored) if stored is not None else {}, patch)
+            if patch and stored is not None:
+                await conn.execute("UPDATE games SET meta = $1 WHERE id = $2", _dumps(meta), game.id)
+            for sql, params in marks:
+                await conn.execute(placeholders(sql), *params)
         return GameRecord(**{**game.__dict__, "meta": meta})
 
     def lock(self, name: str) -> _AdvisoryLock:

@@ -169,7 +169,6 @@ class Store:
         self._settings: dict[int, GuildSettings] = {}   # read on every action; changed rarely
         self._gms: dict[int, set[int]] = {}             # known GMs: read on every interaction
         self.process_key = secrets.randbits(62)         # who claims outbox messages (see claim_outbox)
-        self._deferred: list[tuple[Any, tuple]] = []    # statements written with the next write (`defer`)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -188,7 +187,6 @@ class Store:
         return store
 
     async def close(self) -> None:
-        await self.flush()
         await self.conn.close()
 
     async def migrate(self) -> int:
@@ -230,35 +228,9 @@ class Store:
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
     async def _write(self, *statements: tuple) -> Written:
-        """Run statements in one transaction, after the deferred ones (see `defer`). A statement
-        is `(sql, params)` or `(sql, params, error)`: then it must change exactly one row, or
-        `error` is raised and the whole transaction rolls back (the version check of every game
-        write); deferred statements then wait for the next write."""
-        taken, self._deferred = self._deferred, []
-        try:
-            return await self._run(*(st for _tag, st in taken), *statements)
-        except BaseException:
-            self._deferred = taken + self._deferred
-            raise
-
-    def defer(self, tag: Any, *statements: tuple) -> None:
-        """Write `statements` with the next transaction, whichever it is, instead of one of their
-        own (a write is a round trip and a commit): for what must be stored soon, not at once.
-        `tag` names them for `drop_deferred`. `flush` writes them now."""
-        self._deferred += [(tag, st) for st in statements]
-
-    def drop_deferred(self, tag: Any) -> None:
-        self._deferred = [(t, st) for t, st in self._deferred if t != tag]
-
-    def deferred(self, tag: Any) -> bool:
-        return any(t == tag for t, _st in self._deferred)
-
-    async def flush(self) -> None:
-        if self._deferred:
-            await self._write()
-
-    async def _run(self, *statements: tuple) -> Written:
-        """One IMMEDIATE transaction (see `_write`)."""
+        """Run statements in one IMMEDIATE transaction. A statement is `(sql, params)` or
+        `(sql, params, error)`: then it must change exactly one row, or `error` is raised and the
+        whole transaction rolls back (the version check of every game write)."""
         try:
             return await self._call(_transaction, [_statement(*st) for st in statements])
         except sqlite3.IntegrityError as exc:
@@ -455,7 +427,7 @@ class Store:
         transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
         action's publish finished (`mark_published`), in the same transaction: a publish ends with
         one write."""
-        taken, marks = self._closing(game.id, published)
+        marks = self._published_statements(game.id, published) if published is not None else []
 
         def run(raw: sqlite3.Connection) -> dict:
             raw.execute("BEGIN IMMEDIATE")
@@ -473,11 +445,7 @@ class Store:
                 raise
         if not patch and not marks:
             return game
-        try:
-            return GameRecord(**{**game.__dict__, "meta": await self._call(run)})
-        except BaseException:
-            self._deferred = taken + self._deferred
-            raise
+        return GameRecord(**{**game.__dict__, "meta": await self._call(run)})
 
     async def end_game(self, game: GameRecord) -> GameRecord:
         stamp = now()
@@ -547,7 +515,6 @@ class Store:
     # ------------------------------------------------------------------ outbox
     async def outbox_pending(self, game_id: int, seq: int | None = None) -> list[OutboxMessage]:
         """A game's undelivered messages (of one action when `seq` is given), oldest first."""
-        await self.flush()
         sql = "SELECT * FROM outbox WHERE game_id = ? AND status = 'pending'"
         params: tuple = (game_id,)
         if seq is not None:
@@ -598,7 +565,6 @@ class Store:
     async def mark_published(self, game_id: int, seq: int) -> None:
         """Everything action `seq` of the game caused went out (its publish finished): nothing
         publishes it again, so the record of its single messages goes too."""
-        self.drop_deferred(("slot", game_id, seq))      # its last slot's record: moot now
         await self._write(*self._published_statements(game_id, seq))
 
     @staticmethod
@@ -606,16 +572,6 @@ class Store:
         return [("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
                  "AND status = 'pending'", (now(), game_id, seq)),
                 ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))]
-
-    def _closing(self, game_id: int, published: int | None) -> tuple[list, list[tuple[str, tuple]]]:
-        """What a publish's last write carries besides its meta: the deferred statements (but the
-        last slot's record, moot once its action is published) and the published mark. Returns
-        (the deferred taken, to give back if the write fails; the statements)."""
-        if published is not None:
-            self.drop_deferred(("slot", game_id, published))
-        taken, self._deferred = self._deferred, []
-        marks = [st[:2] for _tag, st in taken]
-        return taken, marks + (self._published_statements(game_id, published) if published is not None else [])
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)
@@ -625,22 +581,15 @@ class Store:
                               ("DELETE FROM outbox_sent WHERE EXISTS (SELECT 1 FROM outbox o WHERE o.id IN "
                                f"({marks}) AND o.game_id = outbox_sent.game_id AND o.seq = outbox_sent.seq)", ids))
 
-    async def record_sent(self, guild_id: int, game_id: int, seq: int, slot: str, message_id: int | None,
-                          now_: bool = True) -> None:
+    async def record_sent(self, guild_id: int, game_id: int, seq: int, slot: str, message_id: int | None) -> None:
         """One message of action `seq`'s publish went out, in `slot` (its destination and order
-        there): a re-publish of the action after a crash skips it. With `now_` False the record
-        goes with the next write (the courier flushes it before the publish's next send, so a
-        prompt's record written meanwhile carries it)."""
-        self.defer(("slot", game_id, seq),
-                   ("INSERT INTO outbox_sent (guild_id, game_id, seq, slot, message_id, sent_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seq, slot) DO NOTHING",
-                    (guild_id, game_id, seq, slot, message_id, now())))
-        if now_:
-            await self.flush()
+        there): a re-publish of the action after a crash skips it."""
+        await self._write(("INSERT INTO outbox_sent (guild_id, game_id, seq, slot, message_id, sent_at) "
+                           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seq, slot) DO NOTHING",
+                           (guild_id, game_id, seq, slot, message_id, now())))
 
     async def sent_slots(self, game_id: int, seq: int) -> dict[str, int | None]:
         """The slots of action `seq`'s publish already sent → their message ids."""
-        await self.flush()
         rows = await self._all("SELECT slot, message_id FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))
         return {r["slot"]: r["message_id"] for r in rows}
 
