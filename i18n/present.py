@@ -181,6 +181,8 @@ class Presenter:
         """`key` from the catalogues, filled with `params` (players, terms and lists rendered)."""
         game = game or self.game
         template, source, lang = self._lookup(key, game)
+        if template is None and ("count" in params or "n" in params):
+            template, source, lang = self._plural(key, game, params.get("count", params.get("n")))
         if template is None:
             self._note(MISSING, key, key, game)
             return key
@@ -197,6 +199,18 @@ class Presenter:
         return text
 
     # ---- inside
+    def _plural(self, key: str, game: str | None, count: Any) -> tuple[str | None, str, str]:
+        """A catalogue entry with plural forms (`key.zero`, `key.one`, `key.other`), chosen by the
+        `count` (or `n`) parameter as English, Italian and Spanish count: `one` for 1, `other` for
+        the rest; `zero`, where a language words "none" apart, for 0. Only `other` falls back to
+        English: a language without the `zero` or `one` form uses its own `other`."""
+        forms = ["zero", "other"] if count == 0 else ["one", "other"] if count == 1 else ["other"]
+        for form in forms[:-1]:
+            found = _game_catalogue(self.language, game).get(f"{key}.{form}") if game else None
+            if found is not None:
+                return found, CATALOGUE, self.language
+        return self._lookup(f"{key}.{forms[-1]}", game)
+
     def _lookup(self, key: str, game: str | None) -> tuple[str | None, str, str]:
         languages = [(self.language, CATALOGUE)] + ([(DEFAULT, ENGLISH)] if self.language != DEFAULT else [])
         for lang, source in languages:
