@@ -291,7 +291,14 @@ SYSTEM = systems.register(systems.System(
 
 
 # ============================================================================ parsing helpers
-def _find_model(state, text: str | None):
+def _shown_name(state, m, locale=None) -> str:
+    """A model's name as its reader sees it (the card's name in the reader's language, numbered)."""
+    return R.model_name(state.label(m), Presenter(locale, game=NAME))
+
+
+def _find_model(state, text: str | None, locale=None):
+    """A typed model: the number on its disc, its id, or its name as shown in the reader's
+    language or in English (the name an old state stored counts too)."""
     if not text:
         return None
     text = text.strip()
@@ -302,15 +309,17 @@ def _find_model(state, text: str | None):
         if m.id == text:
             return m
     low = text.lower()
-    exact = [m for m in state.models if m.name.lower() == low or _clean(m.name).lower() == low]
+    names = [(m, {_shown_name(state, m, loc).lower() for loc in (locale, None)} | {_clean(m.name).lower()} - {""})
+             for m in state.models]
+    exact = [m for m, known in names if low in known]
     if exact:
         return exact[0]
-    partial = [m for m in state.models if low in m.name.lower()]
+    partial = [m for m, known in names if any(low in name for name in known)]
     return partial[0] if len(partial) == 1 else None
 
 
 def _model_id(state, text: str | None, locale=None) -> str:
-    m = _find_model(state, text)
+    m = _find_model(state, text, locale)
     if m is None:
         raise BautaError(t("klash.unknown_model", locale, name=echo(text or "", 40)))
     return m.id
@@ -330,7 +339,7 @@ def _direction(text: str, locale=None) -> float:
     return value % 360
 
 
-def _goal(state, text: str | None) -> str | None:
+def _goal(state, text: str | None, locale=None) -> str | None:
     if not text:
         return None
     low = text.strip().lower()
@@ -342,7 +351,7 @@ def _goal(state, text: str | None) -> str | None:
         return "g0"
     if low in ("gate 2", "gate2"):
         return "g1"
-    m = _find_model(state, text)
+    m = _find_model(state, text, locale)
     return m.id if m else low
 
 
@@ -352,7 +361,7 @@ def _destination(state, mid: str, x, y, toward, distance, direction, *, double=F
     if x is not None and y is not None:
         return [(float(x), float(y))]
     if toward:
-        return ENGINE.route_toward(state, mid, _goal(state, toward), distance, double=double, disengage=disengage)
+        return ENGINE.route_toward(state, mid, _goal(state, toward, locale), distance, double=double, disengage=disengage)
     if distance is not None and direction is not None:
         return [arena.polar(m.x, m.y, float(distance), _direction(direction, locale))]
     raise BautaError(t("klash.where", locale))
@@ -443,10 +452,12 @@ class KlashCog(BautaCog):
                 if current in label.lower() or current in value.lower()][:25]
 
     @staticmethod
-    def _label(m) -> str:
-        flags = " · Stunned" if m.stunned else ""
-        where = f" at ({m.x:.0f}, {m.y:.0f})" if m.placed else ""
-        return f"{m.name} ({m.id}){where}{flags}"
+    def _label(state, m, locale=None) -> str:
+        """An autocomplete line: the model's shown name, its disc number and where it stands."""
+        say = Presenter(locale, game=NAME)
+        flags = f" · {say.text('terms.stunned', plain=True)}" if m.stunned else ""
+        where = f" ({m.x:.0f}, {m.y:.0f})" if m.placed else ""
+        return f"#{m.id[1:]} {R.model_name(state.label(m), say)}{where}{flags}"
 
     async def _models(self, interaction, current, scope):
         state = await self._state_or_none(interaction)
@@ -458,7 +469,7 @@ class KlashCog(BautaCog):
         models = ENGINE.command_models(state, me, scope)
         if scope == "active" and not models:
             models = ENGINE.command_models(state, me, "own")
-        return self._choices([(m.id, self._label(m)) for m in models], current)
+        return self._choices([(m.id, self._label(state, m, interaction.locale)) for m in models], current)
 
     ac_deploy_model = _autocomplete("_models", "deploy")
     ac_ready_model = _autocomplete("_models", "ready")
@@ -467,7 +478,7 @@ class KlashCog(BautaCog):
 
     def _namespace_model(self, interaction, state):
         text = getattr(getattr(interaction, "namespace", None), "model", None)
-        m = _find_model(state, text)
+        m = _find_model(state, text, getattr(interaction, "locale", None))
         if m is None and state.acts:
             m = state.model(state.acts[-1].model)
         return m
@@ -483,7 +494,7 @@ class KlashCog(BautaCog):
             spell = getattr(getattr(interaction, "namespace", None), "spell", None) or ""
             kind = f"spell:{spell}"
         targets = ENGINE.command_targets(state, m.id, kind)
-        return self._choices([(x.id, self._label(x)) for x in targets], current)
+        return self._choices([(x.id, self._label(state, x, interaction.locale)) for x in targets], current)
 
     ac_assault_target = _autocomplete("_targets", "assault")
     ac_volley_target = _autocomplete("_targets", "volley")
@@ -510,7 +521,7 @@ class KlashCog(BautaCog):
             who = t("klash.gate_yours" if i == own_gate else "klash.gate_enemy", interaction.locale) \
                 if own_gate >= 0 else mention(next((p for p, g in state.gates.items() if g == i), "")) or "—"
             items.append((f"g{i}", t("klash.toward_gate", interaction.locale, n=i + 1, who=who)))
-        items += [(m.id, self._label(m)) for m in state.on_field()]
+        items += [(m.id, self._label(state, m, interaction.locale)) for m in state.on_field()]
         return self._choices(items, current)
 
     async def ac_event_card(self, interaction, current: str):
@@ -535,7 +546,7 @@ class KlashCog(BautaCog):
             return []
         card = getattr(getattr(interaction, "namespace", None), "card", None)
         targets = ENGINE.event_targets(state, me, card) if card in state.hands[me] else None
-        return self._choices([(m.id, self._label(m)) for m in (targets or [])], current)
+        return self._choices([(m.id, self._label(state, m, interaction.locale)) for m in (targets or [])], current)
 
     async def _pack_choices(self, interaction, current: str):
         if not interaction.guild_id:
@@ -561,7 +572,7 @@ class KlashCog(BautaCog):
         state, cards = await self._cards(interaction)
         key = name.strip()
         if key not in cards:
-            model = _find_model(state, key) if state is not None else None
+            model = _find_model(state, key, interaction.locale) if state is not None else None
             low = key.lower()
             key = model.card if model else next(
                 (cid for cid, c in cards.items() if low in {_clean(n).lower() for n in
@@ -648,7 +659,7 @@ class KlashCog(BautaCog):
         if x is None or y is None:
             spots = ENGINE.deploy_spots(state, mid)
             if not spots:
-                raise BautaError(t("klash.no_spot", interaction.locale, name=state.model(mid).name))
+                raise BautaError(t("klash.no_spot", interaction.locale, name=_shown_name(state, state.model(mid), interaction.locale)))
             x, y = spots[0]
         await self._act(interaction, Deploy(mid, float(x), float(y)))
 

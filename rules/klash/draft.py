@@ -98,10 +98,8 @@ class Auction:
                     # ("Raging Orc 1" and "Raging Orc 2" even when each team holds one); a Champion
                     # both teams drafted is told apart the same way
                     copies = sum(1 for m in state.models if m.card == cid)
-                    name = state.cards[cid]["name"].replace("SAMPLE ", "")
-                    if state.cards[cid]["type"] != "campione" or copies:
-                        name = f"{name} {copies + 1}"
-                    state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=name))
+                    number = copies + 1 if state.cards[cid]["type"] != "campione" or copies else 0
+                    state.models.append(Model(id=f"m{n}", card=cid, owner=p, n=number))
                 state.team_vp[p] = sum(state.cards[m.card]["vp"] for m in state.models if m.owner == p)
             a, b = state.player_a, state.player_b
             say(out, "teams", a_player=a, a_vp=state.team_vp[a], b_player=b, b_vp=state.team_vp[b],

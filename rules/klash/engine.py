@@ -100,7 +100,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
                 n += 1
                 if cid not in state.cards:
                     raise IllegalAction("unknown_card", card=cid)
-                state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=f"{state.cards[cid]['name']} #{n}",
+                state.models.append(Model(id=f"m{n}", card=cid, owner=p, n=n,
                                           x=float(x), y=float(y), placed=True))
             state.team_vp[p] = sum(state.cards[c]["vp"] for c, _, _ in teams.get(p, []))
         state.player_a, state.player_b = seats[0], seats[1]
@@ -144,7 +144,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             state.window = {"action": self.dump_action(action), "actor": [actor.id, actor.gm],
                             "decisions": list(decisions), "rolled": log, "shown": len(out),
                             "player": w.player, "model": m.id, "what": w.what}
-            say(out, "reroll_offer", player=w.player, model=m.id, name=m.name, roll=term(f"roll_{w.what['roll']}"),
+            say(out, "reroll_offer", player=w.player, model=m.id, name=state.label(m), roll=term(f"roll_{w.what['roll']}"),
                 tokens=state.tokens.get(w.player, 0))
             return out[shown:]
         finally:

@@ -478,7 +478,7 @@ async def test_status_describes_only_public_things(bot, world):
     cog = bot.get_cog("KlashCog")
     await cog.match.callback(cog, world.interaction(world.users[3], world.channels[10]))
     text = world.public_text()
-    assert "Hourglass 1/8" in text and "SAMPLE Raging Orc" in text
+    assert "Hourglass 1/8" in text and "Raging Orc 1" in text and "SAMPLE Raging" not in text
     assert "Crowd Roars" not in text and "Water Bearer" not in text
     assert any(m.file is not None and "arena" in m.file.filename for m in world.public())
     _, state = await state_of(bot, game.id)

@@ -415,7 +415,32 @@ def test_deployment_spots_spread_along_the_gates_arc():
 def test_every_model_has_a_name_of_its_own_in_the_match(seed):
     """Both teams may hold the same card: the numbers run across the match ("Raging Orc 1" and
     "Raging Orc 2"), so "Raging Orc 1 moves" names one model."""
+    from renderers.klash import model_name
     state, _, _ = random_game(seed)
-    names = [m.name for m in state.models]
-    assert len(set(names)) == len(names)
+    for lang in ("en", "it", "es"):
+        say = Presenter(lang, game="klash")
+        names = [model_name(state.label(m), say) for m in state.models]
+        assert len(set(names)) == len(names) and say.fallbacks == 0
     assert any(len({m.owner for m in state.models if m.card == m2.card}) == 2 for m2 in state.models)
+
+
+def test_a_model_is_named_in_its_readers_language_and_an_old_state_keeps_its_stored_name():
+    """The state keeps what identifies a model (card + match number), the presenter words it: the
+    sample's Raging Orc is "Orco Furente 2" in Italian, "Orco Furioso 2" in Spanish. A state stored
+    before the number existed (no ``n``) keeps showing the English name it stored."""
+    from renderers.klash import model_name
+    state = ENGINE.new_skirmish([A, B], {A: [("orc", 30, 30)], B: [("orc", 60, 60), ("varro", 80, 80)]})
+    state.models[1].n, state.models[2].n = 2, 0         # as the auction numbers them
+    orc, varro = state.models[1], state.models[2]
+    shown = {lang: [model_name(state.label(m), Presenter(lang, game="klash")) for m in (orc, varro)]
+             for lang in ("en", "it", "es")}
+    assert shown == {"en": ["Raging Orc 2", "Varro the Unbroken"], "it": ["Orco Furente 2", "Varro l'Indomito"],
+                     "es": ["Orco Furioso 2", "Varro el Indomable"]}
+    assert ENGINE.view_for(state, PUBLIC)["models"][1]["name"] == state.label(orc)
+    data = ENGINE.dump_state(state)
+    for m in data["models"]:
+        del m["n"]
+        m["name"] = "Raging Orc 1"
+    stored = ENGINE.load_state(data)
+    assert stored.models[1].n == -1
+    assert model_name(stored.label(stored.models[1]), Presenter("it", game="klash")) == "Raging Orc 1"
