@@ -8,7 +8,7 @@ import json
 import discord
 from discord import app_commands
 
-from i18n import t
+from i18n import present, t
 from rules.common import GM, PUBLIC, Event
 
 from . import botplayer, systems
@@ -26,16 +26,22 @@ class GameCog(BautaCog):
         await interaction.response.defer(thinking=True)
         system = systems.get(game.system)
         view = system.engine.view_for(system.engine.load_state(game.state), PUBLIC)
-        text = system.describe(view, PUBLIC)
-        header = t("game.status_header", interaction.guild_locale, title=system.title, id=game.id,
+        # the system's words and pictures in the channel's language (a public message): its hooks
+        # read the reader from present.READER, as prompt images do (asyncio.to_thread copies it)
+        locale = await self.host.server_locale(game, interaction)
+        reading = present.READER.set(self.host.presenter(game, locale))
+        try:
+            text = system.describe(view, PUBLIC)
+            png = await asyncio.to_thread(system.render, view) if system.render is not None else None
+        finally:
+            present.READER.reset(reading)
+        header = t("game.status_header", locale, title=system.title, id=game.id,
                    players=", ".join(map(mention, game.seats)))
         # The status names the players without calling them: whoever asked for it, nobody is pinged.
         quiet = discord.AllowedMentions(users=False)
         kwargs = {}
-        if system.render is not None:
-            png = await asyncio.to_thread(system.render, view)
-            if png:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{game.system}-{game.id}.png")
+        if png:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{game.system}-{game.id}.png")
         first, *rest = chunks([header, text]) or [header]
         await interaction.followup.send(first, allowed_mentions=quiet, **kwargs)
         for more in rest:
@@ -153,11 +159,15 @@ class GameCog(BautaCog):
         gm = await self.host.is_gm(interaction)
         me = str(interaction.user.id)
         viewer = me if me in game.seats or not gm else GM
-        lines = [t("hand.header", interaction.locale, title=system.title, id=game.id),
-                 system.describe(engine.view_for(state, viewer), viewer)]
+        say = self.host.presenter(game, interaction.locale)
+        reading = present.READER.set(say)      # a private reply: the system's words in the reader's language
+        try:
+            described = system.describe(engine.view_for(state, viewer), viewer)
+        finally:
+            present.READER.reset(reading)
+        lines = [t("hand.header", interaction.locale, title=system.title, id=game.id), described]
         audiences = {me} | ({GM} if gm else set())
         recent = await self.store.events_for(game.id, audiences, limit=10)
-        say = self.host.presenter(game, interaction.locale)
         if recent:
             lines.append(t("hand.recent", interaction.locale))
             lines += [f"• {text}" for text in say.events(recent)]

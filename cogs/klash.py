@@ -94,31 +94,41 @@ def _stage(view: dict, locale=None) -> str:
 
 
 def describe(view: dict, viewer: str) -> str:
-    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds."""
+    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds, in the
+    language of its reader (``present.READER``, set by the caller; English when unset)."""
     d = "klash.describe."
+    say = present.READER.get() or Presenter(None, game=NAME)
+    locale = say.language
     cards = view["cards"]
+
+    def card(cid: str) -> str:
+        return _card_name(cards[cid], locale)
+
+    def term(key: str) -> str:
+        return say.text(f"terms.{key}", plain=True)
+
     pack = view["pack"]["name"] + (" (SAMPLE)" if view["pack"].get("sample") else "")
-    lines = [t(d + "header", phase=view["phase"], pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
+    lines = [t(d + "header", locale, phase=t(d + "phase_" + view["phase"], locale), pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
     draft = view["draft"]
     if view["phase"] == "draft":
-        lines.append(t(d + "draft", round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
+        lines.append(t(d + "draft", locale, round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
                        discarded=len(draft["discarded"])))
-        lines.append(t(d + "revealed", cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}"
+        lines.append(t(d + "revealed", locale, cards=", ".join(f"{i + 1}. {card(c)}"
                                                        for i, c in enumerate(draft["revealed"]))))
     if view["phase"] in ("draft", "team"):
         for p in view["seats"]:
             picks = draft["picks"][p]
-            lines.append(t(d + "picks", player=mention(p), n=len(picks),
-                           cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}" for i, c in enumerate(picks)) or "—"))
+            lines.append(t(d + "picks", locale, player=mention(p), n=len(picks),
+                           cards=", ".join(f"{i + 1}. {card(c)}" for i, c in enumerate(picks)) or "—"))
         for p, chosen in view["team"]["chosen"].items():
             team = chosen if isinstance(chosen, str) else ", ".join(
-                _clean(cards[draft["picks"][p][i]]["name"]) for i in chosen)
-            lines.append(t(d + "team", player=mention(p), team=team))
+                card(draft["picks"][p][i]) for i in chosen)
+            lines.append(t(d + "team", locale, player=mention(p), team=team))
     if view["team"]["team_vp"]:
-        lines.append(t(d + "team_vp", vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
+        lines.append(t(d + "team_vp", locale, vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
     if view["phase"] in ("deploy", "match", "over"):
         m = view["match"]
-        lines.append(t(d + "match", hourglass=m["hourglass"], stage=_stage(view), turn=mention(m["turn_player"]) if
+        lines.append(t(d + "match", locale, hourglass=m["hourglass"], stage=_stage(view, locale), turn=mention(m["turn_player"]) if
                        m["turn_player"] else "—", vp=_vp(view),
                        tokens=", ".join(f"{mention(p)} {m['tokens'].get(p, 0)}" for p in view["seats"]),
                        hands=", ".join(f"{mention(p)} {view['event_deck']['hand_sizes'].get(p, 0)}"
@@ -130,22 +140,23 @@ def describe(view: dict, viewer: str) -> str:
                     continue
                 flags = []
                 if model["removed"]:
-                    flags.append(model["removed"])
+                    flags.append(term(model["removed"]))
                 elif not model["placed"]:
-                    flags.append("not deployed")
+                    flags.append(t(d + "not_deployed", locale))
                 else:
-                    flags += (["Stunned"] if model["stunned"] else []) + (["activated"] if model["activated"] else [])
-                lines.append(t(d + "model", id=model["id"], name=model["name"], x=f"{model['x']:.1f}",
+                    flags += ([term("stunned")] if model["stunned"] else []) + \
+                        ([t(d + "activated", locale)] if model["activated"] else [])
+                lines.append(t(d + "model", locale, id=model["id"], name=R.model_name(model["name"], say), x=f"{model['x']:.1f}",
                                y=f"{model['y']:.1f}", flags=(" — " + ", ".join(flags)) if flags else ""))
     if view["result"]["over"]:
-        lines.append(t(d + "over", winner=mention(view["result"]["winner"]),
-                       result=(view["result"]["result"] or "").replace("_", " "), vp=_vp(view)))
+        lines.append(t(d + "over", locale, winner=mention(view["result"]["winner"]),
+                       result=term("result_" + view["result"]["result"]) if view["result"]["result"] else "—", vp=_vp(view)))
     if viewer == GM and view.get("hands"):
-        lines.append(t(d + "hands", hands="; ".join(
+        lines.append(t(d + "hands", locale, hands="; ".join(
             f"{mention(p)}: " + (", ".join(hand) or "—")
             for p, hand in view["hands"].items())))
     if viewer not in (PUBLIC, GM) and view.get("hand") is not None:
-        lines.append(t(d + "hand", cards=", ".join(f"{i + 1}. {_clean(c['name'])} ({c.get('text', '')})"
+        lines.append(t(d + "hand", locale, cards=", ".join(f"{i + 1}. {_card_name(c, locale)} ({(c.get('texts') or {}).get(locale) or c.get('text', '')})"
                                                    for i, c in enumerate(view["hand"])) or "—"))
     return "\n".join(lines)
 
@@ -643,7 +654,12 @@ class KlashCog(BautaCog):
         game, state = await self._game_state(interaction)   # no game here: refused privately
         await interaction.response.defer(thinking=True)
         view = ENGINE.view_for(state, PUBLIC)
-        for text in chunks([describe(view, PUBLIC)]):
+        reading = present.READER.set(self.host.presenter(game, await self.host.server_locale(game, interaction)))
+        try:
+            described = describe(view, PUBLIC)     # a public message: in the channel's language
+        finally:
+            present.READER.reset(reading)
+        for text in chunks([described]):
             await interaction.followup.send(text)
         await show_board(self.host, game, state, new=True)
         if not ENGINE.pending(state):
