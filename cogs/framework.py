@@ -319,7 +319,7 @@ class GameHost:
             edit: dict[str, Any] = {"content": headline(still, say)[:MESSAGE_LIMIT],
                                     "view": prompt_view(game.id, still, say)}
         else:
-            labels = ", ".join(say.option(o) for o in answered.options if o.id in action.options)
+            labels = ", ".join(say.option(o) for o in answered.options if o.id in action.options) or "—"  # none chosen
             who = display_name(interaction.user) or str(interaction.user)
             original = getattr(interaction.message, "content", "") or say.prompt(answered)
             note = t("prompt.answered", locale, who=who, choice=labels)

@@ -41,6 +41,7 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import content
 import discord
 from discord import app_commands
 
@@ -48,12 +49,8 @@ from i18n import present, t
 from i18n.present import Presenter
 from renderers import klash as R
 from rules.common import GM, PUBLIC, BautaError, Event
-from rules.klash import ENGINE, load_pack_text
-from rules.klash.pack import load_sample_pack
-from rules.klash import arena
-from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
-                                 PlayEvent, Recover, SelectTeam, UseToken, Volley)
-from rules.klash.state import HOUSE_RULES
+from rules.klash import (ENGINE, HOUSE_RULES, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
+                         PassEvent, PlayEvent, Recover, SelectTeam, UseToken, Volley, arena, load_pack_text)
 
 from . import botplayer, systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
@@ -568,7 +565,7 @@ class KlashCog(BautaCog):
     async def _cards(self, interaction) -> tuple[Any, dict]:
         """The channel's game and its pack's cards; with no game here, the sample pack (a lookup)."""
         state = await self._state_or_none(interaction)
-        return state, (state.cards if state is not None else load_sample_pack()["characters"])
+        return state, (state.cards if state is not None else (await asyncio.to_thread(content.sample_pack, NAME))["characters"])
 
     async def ac_card(self, interaction, current: str):
         _, cards = await self._cards(interaction)
@@ -602,7 +599,7 @@ class KlashCog(BautaCog):
         await self.host.begin(interaction)
         locale = interaction.locale
         rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "klash.not_yourself")
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = {"pack": await asyncio.to_thread(content.sample_pack, NAME)}   # read once, then cached
         seats = [str(interaction.user.id), rival]
         intro = Event("draft_opened", {"a_player": seats[0], "b_player": seats[1]})
         if pack:

@@ -36,6 +36,9 @@ def words(card: dict, field: str) -> Any:
     """A pack's own words (a card's ``name`` or ``text``) as event data: a ``{"text": {lang: ...}}``
     the presenter reads in the reader's language when the pack gives several, else the plain string."""
     texts = card.get(f"{field}s") if field == "name" else card.get("texts")
+    if field == "name":       # the pack's "SAMPLE " mark is for the file; the table reads the name
+        texts = {lang: text.replace("SAMPLE ", "") for lang, text in (texts or {"en": card.get("name", "")}).items()}
+        return {"text": texts} if len(texts) > 1 else next(iter(texts.values()), "")
     if isinstance(texts, dict) and len(texts) > 1:
         return {"text": dict(texts)}
     return card.get(field, "")

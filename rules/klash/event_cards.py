@@ -143,7 +143,7 @@ class EventCards:
         for i in sorted(indices, reverse=True):
             hand.pop(i)
         state.event_deck.discard(*gone)
-        say(out, "event_swap", player=player, count=len(gone))
+        say(out, "event_swap" if gone else "event_keep", player=player, count=len(gone))
         for _ in gone:
             self._draw_event(state, out, player)
         state.final_order.pop(0)

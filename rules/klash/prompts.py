@@ -101,12 +101,12 @@ class Prompts:
             n = "pick_one" if state.round_picks == 0 else ("pick_first_of_two" if state.round_picks == 1
                                                            else "pick_second_of_two")
             return [Prompt.ask("pick", {"round": state.draft_round, "take": term(n)}, p,
-                               (Option.of(f"c{i}", "card", card_name=state.cards[c]["name"])
+                               (Option.of(f"c{i}", "card", card_name=core.words(state.cards[c], "name"))
                                 for i, c in enumerate(state.revealed)), key=(s,))]
         if state.phase == "team":
             secret = bool(state.house_rules.get("secret_team"))
             return [Prompt.ask("team", {"most": TEAM_MAX, "picks": len(state.picks[p])}, p,
-                               (Option.of(f"p{i}", "team_card", card_name=state.cards[c]["name"], vp=state.cards[c]["vp"])
+                               (Option.of(f"p{i}", "team_card", card_name=core.words(state.cards[c], "name"), vp=state.cards[c]["vp"])
                                 for i, c in enumerate(state.picks[p])),
                                key=(state.seats.index(p),), private=secret, min_choices=1,
                                max_choices=min(TEAM_MAX, len(state.picks[p])))

@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from content import sample_pack
 from i18n import present
 from rules.klash import ENGINE
 from tests.cogs.test_klash import _policy, answer, start_draft, state_of, valid_team
@@ -72,7 +73,8 @@ async def test_game_status_and_hand_draw_and_say_the_klash_table_in_the_readers_
     """`/game status` (public: the server's language) draws the arena with its words and models'
     names in that language and says the table in it; `/hand` (private) in the reader's own."""
     await bot.store.update_settings(1, locale=locale)
-    state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]}, seed=3)
+    state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60)], "3": [("dwarf", 100, 60)]}, seed=3,
+                                options={"pack": sample_pack("klash")})
     state.model("m2").stunned = True
     await bot.store.create_game(1, 10, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
     cog = bot.get_cog("GameCog")

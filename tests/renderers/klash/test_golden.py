@@ -13,7 +13,7 @@ import pytest
 from renderers import klash as R
 from rules.common import PUBLIC
 from rules.klash import ENGINE
-from tests.rules.klash.helpers import A, B, skirmish
+from tests.rules.klash.helpers import SAMPLE, A, B, skirmish
 from tests.support.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -46,7 +46,7 @@ def _over():
 CASES = {
     "arena_cluster": lambda: R.arena_png(_view(_cluster()), active="m2"),
     "arena_over": lambda: R.arena_png(_view(_over())),
-    "draft_long_names": lambda: R.draft_png({**ENGINE.view_for(ENGINE.new_game([A, B], seed=3), PUBLIC),
+    "draft_long_names": lambda: R.draft_png({**ENGINE.view_for(ENGINE.new_game([A, B], SAMPLE, seed=3), PUBLIC),
                                              "names": NAMES}),
 }
 
