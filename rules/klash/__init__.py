@@ -9,7 +9,7 @@ from .engine import KlashEngine
 from .pack import load_pack_text
 from .state import HOUSE_RULES, KlashState
 
-ENGINE = KlashEngine()
+ENGINE: KlashEngine = KlashEngine()
 
 from .ai import AI  # noqa: E402 - the bot player plays on ENGINE
 
