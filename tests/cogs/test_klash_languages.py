@@ -33,7 +33,8 @@ def _texts(world):
 
 
 @pytest.mark.parametrize("locale,words", [("it", ("Clessidra", "Asta dei Gladiatori")),
-                                          ("es", ("Reloj de arena", "Subasta de Gladiadores"))])
+                                          ("es", ("Reloj de arena", "Subasta de Gladiadores")),
+                                          ("en", ("Hourglass", "Gladiator Auction"))])
 async def test_a_whole_match_speaks_the_servers_language(bot, world, seed, locale, words):
     await bot.store.update_settings(1, locale=locale)
     rnd = random.Random(7)

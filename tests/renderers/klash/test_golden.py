@@ -24,8 +24,7 @@ def _cluster():
     """Three orcs a side, the same card on both teams, locked in one melee at the Altar's edge."""
     state = skirmish([("orc", 40, 60), ("orc", 44.5, 65), ("wolf", 20, 30)],
                      [("orc", 49, 60), ("orc", 44.5, 55), ("dwarf", 100, 90)])
-    for i, m in enumerate(state.models):
-        m.name = f"Raging Orc {i + 1}" if m.card == "orc" else m.name
+    # named by card + number (the legend reads "Raging Orc 1", "Raging Orc 4" ... through the catalogue)
     state.model("m1").activated = True
     state.model("m4").activated = True
     state.model("m5").stunned = True
