@@ -33,6 +33,7 @@ from cogs.errors import check_options, report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db import open_store
 from db.store import Store
+from i18n import present
 from i18n.translator import BautaTranslator
 
 log = logging.getLogger("bauta")
@@ -137,6 +138,7 @@ class BautaBot(commands.AutoShardedBot):
         if self.store is None:
             self.store = await open_store(self.config.db_path, self.config.database_url, self.config.db_schema)
         self.host = GameHost(self, self.store)
+        present.preload()
         self.add_dynamic_items(PromptButton, PromptSelect)
         for name in available_cogs():
             await self.load_extension(name)

@@ -1,6 +1,11 @@
 """How many messages a table costs: seeded whole games of each system through the real cogs.
 
     python bench/messages.py [--seed 7] [--games klash,carnival_zombie,karmic,carnevale]
+                             [--language it] [--dump FILE]
+
+`--language` plays in another language (the server's `/gm language` and every player's client);
+`--dump` writes every message as its reader last saw it, in order, with its buttons: to read a
+whole game as its players did.
 
 Every decision is answered the way a player answers it, by clicking the message that carries the
 prompt (in the channel, a DM or the GM channel), with a seeded policy. Printed per game: public
@@ -218,7 +223,7 @@ async def carnevale(bot, world, rnd) -> Tally:
 GAMES = {"klash": klash, "carnival_zombie": carnival_zombie, "karmic": karmic, "carnevale": carnevale}
 
 
-async def run_one(name: str, seed: int) -> tuple[Tally, World]:
+async def run_one(name: str, seed: int, language: str = "en") -> tuple[Tally, World]:
     import cogs.framework
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -226,6 +231,9 @@ async def run_one(name: str, seed: int) -> tuple[Tally, World]:
                               log_level="ERROR"))
         await bot.prepare()
         world = World(bot)
+        world.locale = {"en": "en-US", "it": "it", "es": "es-ES"}[language]
+        if language != "en":
+            await bot.store.update_settings(1, locale=world.locale)
         record = world.record
 
         def record_prompts(where, content=None, **kwargs):
@@ -246,6 +254,17 @@ async def run_one(name: str, seed: int) -> tuple[Tally, World]:
             cogs.framework.secrets.randbits = randbits
             await bot.close()
     return tally, world
+
+
+def dump(world: World) -> str:
+    """Every message as its reader last saw it (deleted ones marked), in the order sent."""
+    out = []
+    for message in world.sent:
+        head = f"--- {message.where} #{message.id}" + (" (deleted)" if message.deleted else "") + (
+            f" ({message.edits} edits)" if message.edits else "")
+        labels = [text for text in message.texts()[1:] if text]
+        out += [head, message.content or "", *(f"  [{label}]" for label in labels)]
+    return "\n".join(out) + "\n"
 
 
 def report(tally: Tally, world: World) -> str:
@@ -269,10 +288,16 @@ async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--language", default="en", choices=("en", "it", "es"))
+    parser.add_argument("--dump", help="write every message, as its reader saw it, to this file")
     args = parser.parse_args(argv)
+    dumped = []
     for name in args.games.split(","):
-        tally, world = await run_one(name.strip(), args.seed)
+        tally, world = await run_one(name.strip(), args.seed, args.language)
         print(report(tally, world), flush=True)
+        dumped.append(f"===== {name}\n" + dump(world))
+    if args.dump:
+        Path(args.dump).write_text("".join(dumped), encoding="utf-8")
     return 0
 
 

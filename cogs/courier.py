@@ -228,6 +228,22 @@ class Courier:
             return False
         return True
 
+    async def attachment(self, channel_id: int, message_id: int) -> tuple[str, bytes] | None:
+        """The first attachment of a message the bot posted (name, bytes); None when there is none
+        or it cannot be read (one fetch, then Discord's CDN)."""
+        channel = await self.channel(channel_id)
+        if channel is None or not hasattr(channel, "fetch_message"):
+            return None
+        try:
+            message = await channel.fetch_message(message_id)
+            if not message.attachments:
+                return None
+            first = message.attachments[0]
+            return first.filename, await first.read()
+        except discord.HTTPException as exc:
+            log.info("attachment of message %s in %s unreadable (%s)", message_id, channel_id, exc)
+            return None
+
     async def last_message_id(self, channel_id: int) -> int | None:
         """The newest message in the channel as the gateway told us (None when unknown)."""
         channel = self.bot.get_channel(channel_id)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,6 +55,7 @@ class Board:
     file: tuple[str, bytes] | None
     new: bool
     keys: tuple[str, ...] = ()        # the system's meta keys that record the board's message
+    records: dict[str, dict] = field(default_factory=dict)   # what each key keeps besides (a digest…)
 
 
 def file_bytes(file: discord.File | None) -> tuple[str, bytes] | None:
@@ -90,11 +91,14 @@ class Table:
     def staging(self, game_id: int) -> bool:
         return game_id in self._staged
 
-    def stage(self, game_id: int, key: str, content: str, file: discord.File | None, new: bool) -> None:
+    def stage(self, game_id: int, key: str, content: str, file: discord.File | None, new: bool,
+              record: dict | None = None) -> None:
         staged = self._staged.get(game_id)
         keys = tuple(dict.fromkeys([*(staged.keys if staged else ()), key]))
+        records = {**(staged.records if staged else {})}
+        records[key] = {**records.get(key, {}), **(record or {})}
         self._staged[game_id] = Board(content, file_bytes(file) or (staged.file if staged else None),
-                                      new or bool(staged and staged.new), keys)
+                                      new or bool(staged and staged.new), keys, records)
 
     def end(self, game_id: int, outer: tuple[bool, Board | None]) -> Board | None:
         mine = self._staged.pop(game_id, None)
@@ -109,8 +113,9 @@ class Table:
         """Narrate a step and bring the table up to date: the narrative, then the table message
         with `prompts` (the public prompts pending now) as its components. `ping`: players a line
         of the narrative must notify (a new message, never an edit). `move`: post the table anew at
-        the foot of the channel (/game status)."""
-        fresh = await self.host.store.game(game.id) or game
+        the foot of the channel (/game status). Returns the game with its meta brought up to
+        date, not written: the caller writes it (cogs/publish.py)."""
+        fresh = game
         table = dict(fresh.meta.get(TABLE) or {})
         last = await self.courier.last_message_id(game.channel_id)
         at_foot = bool(table.get("message")) and last == table.get("message")
@@ -146,9 +151,11 @@ class Table:
         # the systems' own records of their board follow the table message wherever it moves
         staged = board.keys if board is not None else ()
         table["keys"] = sorted({*table.get("keys", []), *staged})
+        records = board.records if board is not None else {}
         for key in table["keys"]:
             if key in staged or key in meta:
-                meta[key] = {**(meta.get(key) or {}), "message": table.get("message"), "channel": game.channel_id}
+                meta[key] = {**(meta.get(key) or {}), **records.get(key, {}), "message": table.get("message"),
+                             "channel": game.channel_id}
         for prompt in overflow:
             if prompt.id not in (fresh.meta.get(POSTED) or {}):
                 message = await self.courier.send_channel(
@@ -156,9 +163,7 @@ class Table:
                     **await self.host.prompt_parts(game, state, prompt, say),
                     allowed_mentions=discord.AllowedMentions(users=False))
                 meta = posted(meta, prompt.id, "channel", game.channel_id, message)
-        if meta != fresh.meta:
-            fresh = await self.host.store.set_meta(fresh, meta)
-        return fresh
+        return with_meta(fresh, meta)
 
     async def _narrate(self, interaction, game: GameRecord, table: dict, lines: list[str], last: int | None,
                        at_foot: bool, ping: set[str]) -> bool:
@@ -188,7 +193,14 @@ class Table:
     async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None) -> None:
         """The table at the foot of the channel: the old message deleted, a new one posted."""
         if table.get("message"):
-            await self.courier.delete(int(table.get("channel") or game.channel_id), int(table["message"]))
+            where = int(table.get("channel") or game.channel_id)
+            if game.id not in self._images:
+                # after a restart the board's image is known only to Discord: take it from the old
+                # table before deleting it, so the table that moves keeps its picture
+                kept = await self.courier.attachment(where, int(table["message"]))
+                if kept is not None:
+                    self._images[game.id] = kept
+            await self.courier.delete(where, int(table["message"]))
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))
         if image is not None:
@@ -210,8 +222,9 @@ class Table:
     async def close_stale(self, game: GameRecord, pending: set[str], answered: int | None,
                           keep: set[str] = frozenset()) -> GameRecord:
         """Remove the components of every recorded prompt message whose prompt is no longer pending
-        (the message just clicked was answered by its own acknowledgement). `keep`: entries reused."""
-        fresh = await self.host.store.game(game.id) or game
+        (the message just clicked was answered by its own acknowledgement). `keep`: entries reused.
+        The meta is brought up to date in memory (the caller writes it)."""
+        fresh = game
         recorded = dict(fresh.meta.get(POSTED) or {})
         gone = {pid: entry for pid, entry in recorded.items() if pid not in pending and pid not in keep}
         if not gone:
@@ -226,8 +239,7 @@ class Table:
         remaining = {pid: e for pid, e in recorded.items() if pid not in gone}
         paused = {**(fresh.meta.get(PAUSED) or {}),
                   **{pid: e for pid, e in gone.items() if e.get("where") == "dm" and e.get("message") != answered}}
-        return await self.host.store.set_meta(fresh, {**fresh.meta, POSTED: remaining,
-                                                      PAUSED: dict(list(paused.items())[-PAUSED_KEPT:])})
+        return with_meta(fresh, {**fresh.meta, POSTED: remaining, PAUSED: dict(list(paused.items())[-PAUSED_KEPT:])})
 
     @staticmethod
     def paused_dm(game: GameRecord, player: str, prompt_id: str) -> dict | None:
@@ -244,6 +256,11 @@ class Table:
                 if entry.get("where") == "dm" and entry.get("to") == int(player) and pid not in pending}
         clicked = next((pid for pid, entry in mine.items() if entry.get("message") == answered), None)
         return clicked or next(iter(mine), None)
+
+
+def with_meta(game: GameRecord, meta: dict) -> GameRecord:
+    """`game` with another meta, in memory (written by whoever holds it: see cogs/publish.py)."""
+    return game if meta == game.meta else GameRecord(**{**game.__dict__, "meta": meta})
 
 
 def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replaces: str | None = None) -> dict:

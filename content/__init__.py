@@ -7,20 +7,20 @@ take the parsed pack from `sample_pack(game)` and pass it to the engine in the s
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_text(game: str) -> str:
     """The text of a game's bundled SAMPLE pack (`game` is the rules package name, e.g. "klash")."""
     return (HERE / game / "sample.yaml").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_pack(game: str) -> Any:
     """The parsed, validated SAMPLE pack of a game, through that game's own `load_pack_text`.
 

@@ -80,3 +80,39 @@ def restore(data: bytes, after: Any) -> Any:
     """The state before an action, from its stored undo data and the state after it."""
     kind, value = unpack(data)
     return value if kind == SNAPSHOT else patch(after, value)
+
+
+# ---------------------------------------------------------------------------- meta patches
+# A game's meta (message ids, names, votes) is written by several hands: a publish, a system's
+# hook, a GM command. A publish sends only what it changed, as a JSON merge patch (RFC 7386: a
+# dict merges key by key, None removes the key, anything else replaces), applied to the meta as
+# stored at that moment, so the others' changes to other keys survive.
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """`target` with the merge patch applied (neither is modified)."""
+    if not isinstance(patch, dict):
+        return patch
+    out = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge_patch(out.get(key), value)
+    return out
+
+
+def merge_diff(before: dict, after: dict) -> dict:
+    """The merge patch that turns `before` into `after` (empty when nothing changed). A value
+    None in `after` reads as absent, as it does for `.get()`."""
+    patch: dict[str, Any] = {key: None for key in before if after.get(key) is None and before[key] is not None}
+    for key, value in after.items():
+        if value is None:
+            continue
+        old = before.get(key)
+        if isinstance(value, dict) and isinstance(old, dict):
+            inner = merge_diff(old, value)
+            if inner:
+                patch[key] = inner
+        elif value != old or type(value) is not type(old):
+            patch[key] = value
+    return patch

@@ -14,6 +14,7 @@ Chosen by `BAUTA_DATABASE_URL=postgresql://…`. Only the primitives differ from
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from decimal import Decimal
 from functools import lru_cache
@@ -21,7 +22,8 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from .store import MIGRATIONS, Duplicate, Store, Written, _split_sql, _statement
+from . import delta
+from .store import MIGRATIONS, Duplicate, GameRecord, Store, Written, _dumps, _split_sql, _statement
 
 _MIGRATION_LOCK = 0x6261757461  # "bauta": the advisory lock key of the migration runner
 
@@ -186,6 +188,19 @@ class PostgresStore(Store):
         """Deletions in one transaction. PostgreSQL reuses a deleted row's space once VACUUM (autovacuum)
         has passed; there is no file of ours to scrub, unlike SQLite's pages and WAL."""
         await self._write(*statements)
+
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
+        marks = self._published_statements(game.id, published) if published is not None else []
+        if not patch and not marks:
+            return game
+        async with self.pool.acquire() as conn, conn.transaction():
+            stored = await conn.fetchval("SELECT meta FROM games WHERE id = $1 FOR UPDATE", game.id)
+            meta = delta.merge_patch(json.loads(stored) if stored is not None else {}, patch)
+            if patch and stored is not None:
+                await conn.execute("UPDATE games SET meta = $1 WHERE id = $2", _dumps(meta), game.id)
+            for sql, params in marks:
+                await conn.execute(placeholders(sql), *params)
+        return GameRecord(**{**game.__dict__, "meta": meta})
 
     def lock(self, name: str) -> _AdvisoryLock:
         return _AdvisoryLock(self.pool, name)

@@ -412,6 +412,31 @@ class Store:
         await self._write(("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id)))
         return GameRecord(**{**game.__dict__, "meta": meta})
 
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
+        """Apply a merge patch (`db.delta.merge_patch`) to the meta as stored now, in one
+        transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
+        action's publish finished (`mark_published`), in the same transaction: a publish ends with
+        one write."""
+        marks = self._published_statements(game.id, published) if published is not None else []
+
+        def run(raw: sqlite3.Connection) -> dict:
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
+                meta = delta.merge_patch(json.loads(row[0]) if row else {}, patch)
+                if patch and row:
+                    raw.execute("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id))
+                for sql, params in marks:
+                    raw.execute(sql, params)
+                raw.execute("COMMIT")
+                return meta
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+        if not patch and not marks:
+            return game
+        return GameRecord(**{**game.__dict__, "meta": await self._call(run)})
+
     async def end_game(self, game: GameRecord) -> GameRecord:
         stamp = now()
         cursor = await self._write((
@@ -530,9 +555,13 @@ class Store:
     async def mark_published(self, game_id: int, seq: int) -> None:
         """Everything action `seq` of the game caused went out (its publish finished): nothing
         publishes it again, so the record of its single messages goes too."""
-        await self._write(("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
-                           "AND status = 'pending'", (now(), game_id, seq)),
-                          ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq)))
+        await self._write(*self._published_statements(game_id, seq))
+
+    @staticmethod
+    def _published_statements(game_id: int, seq: int) -> list[tuple[str, tuple]]:
+        return [("UPDATE outbox SET status = 'sent', sent_at = ? WHERE game_id = ? AND seq = ? "
+                 "AND status = 'pending'", (now(), game_id, seq)),
+                ("DELETE FROM outbox_sent WHERE game_id = ? AND seq = ?", (game_id, seq))]
 
     async def mark_sent(self, ids: Iterable[int]) -> None:
         ids = list(ids)

@@ -31,12 +31,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from rules.common import ANYONE, GM, BautaError, Event, Option, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
-               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, report, watch)
+               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, read_yaml, report, watch)
 from . import supported as language
 
 __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
@@ -71,9 +70,18 @@ def _game_catalogue(lang: str, game: str) -> dict[str, str]:
     for directory in _DIRECTORIES:
         path = directory / f"{lang}.{game}.yaml"
         if path.is_file():
-            tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            tree = read_yaml(path)
             flat.update(_flatten({k: v for k, v in tree.items() if k in PROTOCOL_SECTIONS}))
     return flat
+
+
+def preload() -> None:
+    """Read every catalogue now (at start-up), not on the first message a player waits for."""
+    for lang in SUPPORTED:
+        catalogue(lang)
+        for directory in _DIRECTORIES:
+            for path in directory.glob(f"{lang}.*.yaml"):
+                _game_catalogue(lang, path.name.split(".")[1])
 
 
 class _Params:
@@ -173,6 +181,8 @@ class Presenter:
         """`key` from the catalogues, filled with `params` (players, terms and lists rendered)."""
         game = game or self.game
         template, source, lang = self._lookup(key, game)
+        if template is None and ("count" in params or "n" in params):
+            template, source, lang = self._plural(key, game, params.get("count", params.get("n")))
         if template is None:
             self._note(MISSING, key, key, game)
             return key
@@ -189,6 +199,18 @@ class Presenter:
         return text
 
     # ---- inside
+    def _plural(self, key: str, game: str | None, count: Any) -> tuple[str | None, str, str]:
+        """A catalogue entry with plural forms (`key.zero`, `key.one`, `key.other`), chosen by the
+        `count` (or `n`) parameter as English, Italian and Spanish count: `one` for 1, `other` for
+        the rest; `zero`, where a language words "none" apart, for 0. Only `other` falls back to
+        English: a language without the `zero` or `one` form uses its own `other`."""
+        forms = ["zero", "other"] if count == 0 else ["one", "other"] if count == 1 else ["other"]
+        for form in forms[:-1]:
+            found = _game_catalogue(self.language, game).get(f"{key}.{form}") if game else None
+            if found is not None:
+                return found, CATALOGUE, self.language
+        return self._lookup(f"{key}.{forms[-1]}", game)
+
     def _lookup(self, key: str, game: str | None) -> tuple[str | None, str, str]:
         languages = [(self.language, CATALOGUE)] + ([(DEFAULT, ENGLISH)] if self.language != DEFAULT else [])
         for lang, source in languages:

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from i18n import read_yaml
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
@@ -42,7 +42,7 @@ def catalogue(language: str) -> dict[str, Any]:
     path = FOLDER / f"{language}.yaml"
     if not path.exists():
         return {}
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return read_yaml(path)
 
 
 def path_of(context: app_commands.TranslationContext) -> str | None:

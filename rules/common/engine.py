@@ -340,14 +340,17 @@ class Engine(ABC, Generic[St]):
         return cls.from_dict(data)
 
 
-def forced(engine: Engine, state: Any, skip: Iterable[str] = ()) -> Prompt | None:
+def forced(engine: Engine, state: Any, skip: Iterable[str] = (), prompts: list[Prompt] | None = None,
+           ) -> Prompt | None:
     """The first pending decision that is no decision: a seated player's public prompt with one
     legal option, and the only prompt that player has (with two, choosing which to answer is a
     choice: an Event Card before the activation). Private prompts are always asked: answering one
-    at once would tell the table what the hand holds (no card to answer with)."""
+    at once would tell the table what the hand holds (no card to answer with). `prompts`: the
+    state's pending prompts, when the caller has them already."""
     if engine.is_over(state):
         return None
-    prompts = engine.pending(state)
+    if prompts is None:
+        prompts = engine.pending(state)
     owners = Counter(p.player for p in prompts)
     others = {ANYONE, GM, *skip}
     return next((p for p in prompts if p.player not in others and not p.private and not p.confirm

@@ -3,6 +3,8 @@ narrative above it, prompts that lose their buttons once answered or superseded,
 one legal option applied without a click, and private decisions for a player with closed DMs."""
 from __future__ import annotations
 
+import io
+
 from cogs import systems
 from rules.common import Choose
 from tests.support.duel import Concede
@@ -149,3 +151,27 @@ async def test_closed_dms_bring_the_next_private_decision_with_the_reply(bot, wo
     await click(world, hand, alice, index=0, in_dm=False)
     assert (await bot.store.game(game.id)).version == 2
     assert interaction is not None
+
+
+async def test_the_table_keeps_its_picture_when_it_moves_after_a_restart(bot, world):
+    """The board's image lives in memory and on Discord: a new process that moves the table
+    takes the picture from the old table message before deleting it."""
+    import discord
+    from tests.conftest import make_bot
+    game = await start_duel(world, fixed_start=False)
+    picture = b"\x89PNG board of game one"
+    await bot.host.live_message(game, "board", "Scores 0–0", file=discord.File(io.BytesIO(picture), "board.png"))
+    before = world.table()
+    await bot.close()
+    second = await make_bot(bot.config)
+    try:
+        world.attach(second)
+        status = second.get_cog("GameCog")
+        await status.status.callback(status, world.interaction(world.users[3], world.channels[10]))
+        moved = world.table()
+        assert before.deleted and moved is not before
+        assert moved.file is not None and moved.file.filename == "board.png"
+        moved.file.fp.seek(0)
+        assert moved.file.fp.read() == picture
+    finally:
+        await second.close()

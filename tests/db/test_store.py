@@ -212,3 +212,24 @@ async def test_an_action_can_end_its_game_or_hand_over_to_the_next_in_one_transa
     last = await store.commit_action(opened, "2", {}, {"over": True}, [], end=True)
     assert last.status == "ended" and (await store.game(opened.id)).status == "ended"
     assert await store.active_game(1, 10) is None
+
+
+async def test_a_meta_patch_keeps_what_others_wrote_meanwhile(store):
+    """A publish writes only what it changed (a merge patch), in one transaction with the mark
+    that its action was published: a GM's vote written meanwhile, and a prompt message recorded by
+    another publish, both survive; a key the patch removes is gone."""
+    from db.delta import merge_diff
+    game = await store.create_game(1, 11, "duel", ["2", "3"], {"n": 0}, 2)
+    game = await store.set_meta(game, {"table": {"message": 5, "narrative": 4}, "prompt_messages": {"a": {"m": 1}},
+                                       "reminded": "x"})
+    read = await store.game(game.id)
+    # meanwhile: another hand writes a vote and records prompt "b"
+    await store.set_meta(read, {**read.meta, "end_votes": ["2"],
+                                "prompt_messages": {"a": {"m": 1}, "b": {"m": 2}}})
+    changed = {**read.meta, "table": {"message": 9, "narrative": 4}, "prompt_messages": {"c": {"m": 3}}}
+    changed.pop("reminded")
+    written = await store.patch_meta(read, merge_diff(read.meta, changed), published=read.version)
+    stored = (await store.game(game.id)).meta
+    assert stored == written.meta == {"table": {"message": 9, "narrative": 4}, "end_votes": ["2"],
+                                      "prompt_messages": {"b": {"m": 2}, "c": {"m": 3}}}
+    assert await store.patch_meta(written, {}) is written       # nothing changed: no write at all

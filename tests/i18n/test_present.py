@@ -233,3 +233,16 @@ def test_t_reports_where_its_words_came_from():
         assert i18n.t("common.errors.game_over", "it") == "Questa partita è finita."
     assert [(n.source, n.key, n.language) for n in notes] == [
         (CATALOGUE, "game.done", "en"), (MISSING, "no.such.key", "it"), (CATALOGUE, "common.errors.game_over", "it")]
+
+
+@pytest.mark.parametrize("lang, count, expected", [
+    ("en", 0, "Alice has no card left."), ("en", 1, "Alice has one card left."), ("en", 3, "Alice has 3 cards left."),
+    ("it", 0, "Alice non ha più carte."), ("it", 1, "A Alice resta una carta."), ("it", 2, "A Alice restano 2 carte."),
+    # Spanish words "none" as its plural: no zero form, and no fall back to the English one
+    ("es", 0, "A Alice le quedan 0 cartas."), ("es", 1, "A Alice le queda una carta."),
+])
+def test_plural_forms_are_chosen_by_the_count_in_each_language(lang, count, expected):
+    say = Presenter(lang, "duel", names={ALICE: "Alice"}, seats=[ALICE, BRUNO])
+    with present.watch() as notes:
+        assert say.text("events.cards_left", player=ALICE, count=count, plain=True) == expected
+    assert {n.source for n in notes} == {"catalogue"}

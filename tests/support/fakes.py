@@ -135,6 +135,9 @@ class FakeChannel:
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
 
+    async def fetch_message(self, message_id: int) -> FakeFetched:
+        return FakeFetched(FakePartialMessage(self, message_id)._message())
+
     @property
     def last_message_id(self) -> int | None:
         """As the gateway keeps it: the newest message in the channel (ephemeral replies are not)."""
@@ -148,6 +151,24 @@ class FakeDMChannel:
 
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
+
+
+class FakeAttachment:
+    def __init__(self, file: discord.File):
+        self.filename = file.filename
+        self._file = file
+
+    async def read(self) -> bytes:
+        self._file.fp.seek(0)
+        return self._file.fp.read()
+
+
+class FakeFetched:
+    """A message as `channel.fetch_message` gives it: its content and attachments."""
+
+    def __init__(self, message: Sent):
+        self.id, self.content = message.id, message.content
+        self.attachments = [FakeAttachment(message.file)] if message.file is not None else []
 
 
 class FakePartialMessage:
@@ -302,6 +323,7 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.guild = FakeGuild(guild_id, owner_id=1, world=self)
         self.guild.name = "Test Server"
+        self.locale = "en-US"           # what every interaction's client speaks unless a test says
         self.attach(bot)
 
     def attach(self, bot) -> None:
@@ -354,9 +376,10 @@ class World:
         return message
 
     def interaction(self, user: FakeUser, channel: FakeChannel | None = None, *, in_dm: bool = False,
-                    message: Sent | None = None, data: dict | None = None, locale: str = "en-US") -> FakeInteraction:
+                    message: Sent | None = None, data: dict | None = None, locale: str | None = None,
+                    ) -> FakeInteraction:
         return FakeInteraction(self, user, None if in_dm else channel, guild=None if in_dm else self.guild,
-                               message=message, data=data, locale=locale)
+                               message=message, data=data, locale=locale or self.locale)
 
     # ---- reading what happened
     def public(self) -> list[Sent]:
@@ -422,7 +445,7 @@ def component_of(message: Sent, prompt: Any, option_id: str | None = None) -> tu
 
 
 async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
-                in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str = "en-US",
+                in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str | None = None,
                 guild_locale: str | None = None) -> FakeInteraction:
     """Click a component of a sent message the way discord.py dispatches it: the DynamicItem
     is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
@@ -435,7 +458,7 @@ async def click(world: World, message: Sent, user: FakeUser, index: int = 0, val
     channel = channel or next(iter(world.channels.values()), None)
     interaction = world.interaction(user, channel, in_dm=in_dm, message=message,
                                     data={"custom_id": custom_id, "values": values or []}, locale=locale)
-    interaction.guild_locale = guild_locale or locale
+    interaction.guild_locale = guild_locale or interaction.locale
     interaction.client = world.bot
     for cls in (PromptButton, PromptSelect):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)

@@ -1,0 +1,419 @@
+"""Publishing an action: telling everyone what it did, once (the `Publishing` half of `GameHost`).
+
+Private events and decisions go by DM (one message per player, their superseded DM prompt edited
+in place), the GM's to the GM channel, the public events as the step's narrative and the public
+prompts on the table message (`cogs/table.py`); then every prompt message whose prompt is no
+longer pending loses its components.
+
+One pass: a publish reads the game once, keeps the meta it changes (message ids, names, the
+table) in memory, and writes it once at its end, as a merge patch (`db.delta.merge_diff`), in the
+same transaction that marks the action published. The outbox sweep (`deliver_outbox`) publishes
+again an action whose publish a crash cut short; `cogs/courier.py` sends each message once.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import io
+import logging
+from dataclasses import dataclass
+from collections import defaultdict
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+from collections.abc import AsyncIterator, Iterable, Sequence
+
+import discord
+
+from db.delta import merge_diff, merge_patch
+from db.store import GameRecord
+from i18n import present, t
+from i18n.present import Presenter
+from rules.common import GM, PUBLIC, Event, Prompt
+
+from . import botplayer, systems
+from .components import prompt_view
+from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Slots, chunks, mention
+from .replies import reply
+from .table import POSTED, TABLE, posted, with_meta
+
+log = logging.getLogger("bauta.publish")
+
+
+# A game's publishes run one after another in this process (a guild's interactions all reach the
+# process of its shard): each reads the meta the one before it wrote at its end, so two quick
+# clicks never both post a table. A publish nested in one of the same game (a system's hook that
+# acts again) runs inside the outer one's turn.
+_locks: dict[int, asyncio.Lock] = {}
+_holding: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("bauta_publish_holding",
+                                                                         default=frozenset())
+
+
+@asynccontextmanager
+async def _one_at_a_time(game_id: int) -> AsyncIterator[None]:
+    held = _holding.get()
+    if game_id in held:
+        yield
+        return
+    lock = _locks.setdefault(game_id, asyncio.Lock())
+    async with lock:
+        token = _holding.set(held | {game_id})
+        try:
+            yield
+        finally:
+            _holding.reset(token)
+    if not lock.locked() and _locks.get(game_id) is lock and not getattr(lock, "_waiters", None):
+        del _locks[game_id]
+
+
+@dataclass
+class Draft:
+    """A publish's game, with the meta it has changed so far (not written yet), and the meta it
+    read (`start`): what it writes at its end is the difference."""
+    game: GameRecord
+    start: dict
+    seq: int        # the action published (the game read may be newer)
+
+
+class Publishing:
+    """The publishing methods of `GameHost` (cogs/framework.py), which provides the store, the
+    courier, the table and the presenters they use."""
+    # ---- publishing
+    async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
+                      events: Sequence[Event], before: set[str], dm_prompts: bool = True,
+                      move: bool = False, late: bool = False) -> None:
+        """Tell everyone what an action did, once: private events and decisions by DM (one message
+        per player, their superseded DM prompt edited in place), the GM's in the GM channel, the
+        public events as the step's narrative and the public prompts on the table message
+        (`cogs/table.py`); then every prompt message whose prompt is no longer pending loses its
+        components. `before`: prompt ids pending before the action (not sent again by DM).
+        `dm_prompts` False (/game status) keeps private decisions to DMs already sent and /hand;
+        `move` posts the table anew at the foot of the channel.
+
+        The publish of an action sends each of its messages once: right after its commit, and again
+        from the outbox after a crash cut it short (`deliver_outbox`; see cogs/courier.py). Anything
+        else (a status) sends anew; a publish nested in an action's (its lobby's new game) counts
+        among its messages. `late`: the action was overtaken before its publish was done; only its
+        events go out (its prompts, a game's end and the table are the later action's to show)."""
+        key = (game.id, game.version)
+        slots = self._owed.pop(key, None)
+        async with _one_at_a_time(game.id):
+            if slots is None:
+                return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+            self._publishing.add(key)
+            try:
+                async with self.courier.publishing(slots):
+                    await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+            finally:
+                self._publishing.discard(key)
+
+    async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
+                       events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
+                       late: bool) -> None:
+        system = systems.get(game.system)
+        settings = await self.store.settings(game.guild_id)
+        locale = await self.server_locale(game, interaction)
+        seq = game.version                  # the action published (the game read below may be newer)
+        game = await self.store.game(game.id) or game      # the prompt messages recorded so far
+        start = game.meta                   # the meta as read: the publish writes what it changes
+        game = self.remember(interaction, game)
+        draft = Draft(game, start, seq)
+        finished = False
+        try:
+            await self._steps(interaction, system, draft, state, events, before, dm_prompts, move, late,
+                              settings, locale)
+            finished = True
+        finally:
+            # one write: the meta this publish changed, and (once it went through) the action's
+            # publish marked done; a publish cut short still records the messages it sent
+            game = await self.store.patch_meta(draft.game, merge_diff(draft.start, draft.game.meta),
+                                               published=seq if finished else None)
+        if not late:
+            await botplayer.drive(self, interaction, game)
+
+    async def _steps(self, interaction: discord.Interaction | None, system: systems.System, draft: Draft,
+                     state: Any, events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
+                     late: bool, settings: Any, locale: Any) -> None:
+        """The body of a publish. It leaves in `draft` the game with the meta it changed (not
+        written) and the meta that was read (read again after a system's hook, which may write
+        meta of its own), even when it stops half-way."""
+        game = draft.game
+        engine = system.engine
+        say = self.presenter(game, locale)
+        me = str(interaction.user.id) if interaction is not None else None
+        # the message just clicked: its acknowledgement already answered it
+        answered = getattr(getattr(interaction, "message", None), "id", None)
+
+        def reader(player: str) -> Presenter:
+            return self.reader(game, player, locale, interaction)
+
+        public_lines = say.events(e for e in events if e.audience == PUBLIC)
+        turn = self._turns.pop((game.id, draft.seq), None)      # the commit's prompts (see GameHost.commit)
+        prompts = [] if late else turn if turn is not None else engine.pending(state)
+        pending = {p.id for p in prompts}
+        over = not late and engine.is_over(state)
+        header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
+
+        private: dict[str, list[Event]] = defaultdict(list)
+        for event in events:
+            if event.audience not in (PUBLIC, GM):
+                private[event.audience].append(event)
+        asked: dict[str, list[Prompt]] = defaultdict(list)
+        public_prompts: list[Prompt] = []
+        gm_waiting = False
+        for prompt in prompts:
+            if botplayer.quiet(game, prompt.player):
+                continue
+            if not prompt.private:
+                public_prompts.append(prompt)
+            elif prompt.id in before:
+                continue
+            elif prompt.player == GM:
+                if settings.gm_channel_id:
+                    message = await self.courier.send_channel(
+                        settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}"[:MESSAGE_LIMIT],
+                        **await self.prompt_parts(game, state, prompt, say))
+                    game = draft.game = self._record(game, prompt.id, "gm", settings.gm_channel_id, message)
+                else:
+                    gm_waiting = True
+            elif dm_prompts:
+                asked[prompt.player].append(prompt)
+
+        # `closed`: Discord refused a DM just now (explain once, publicly: the player may not be the
+        # one clicking). `waiting`: DMs remembered closed and a private decision is owed (a short
+        # nudge to /hand). A private *event* to a remembered-closed player says nothing in public:
+        # naming who receives secrets could point at a hidden role.
+        closed: set[str] = set()
+        waiting: set[str] = set()
+        undelivered: list[Prompt] = []      # the sender's own decisions their DMs could not carry
+        for player in sorted(set(private) | set(asked)):
+            if not player.isdigit() or botplayer.quiet(game, player):
+                continue
+            own = reader(player)
+            lines = [header, *own.events(private.get(player, []))]
+            outcome, game = await self._dm(game, state, player, own, lines, asked.get(player, []), pending, answered)
+            draft.game = game
+            if outcome == CLOSED:
+                closed.add(player)
+            elif outcome == SKIPPED and asked.get(player):
+                waiting.add(player)
+            if outcome != SENT and player == me:
+                undelivered += asked.get(player, [])
+        gm_lines = say.events(e for e in events if e.audience == GM)
+        if gm_lines and settings.gm_channel_id:
+            for text in chunks([header, *gm_lines]):
+                await self.courier.send_channel(settings.gm_channel_id, text)
+
+        nudged = set(game.meta.get("dm_nudged", []))
+        newly = (closed | waiting) - nudged - ({me} if undelivered else set())
+        if newly:
+            # Once per player per game: a notice on every private prompt would tell the table when
+            # someone holds something playable.
+            for player in sorted(closed & newly):
+                public_lines.append(t("dm.closed_public", locale, player=mention(player)))
+            for player in sorted(newly - closed):
+                public_lines.append(t("prompt.private_waiting", locale, player=mention(player)))
+            game = draft.game = with_meta(game, {**game.meta, "dm_nudged": sorted(nudged | newly)})
+        if gm_waiting:
+            public_lines.append(t("dm.gm_waiting", locale))
+        opened = self._opened.pop(game.id, None) if over else None
+        if over:
+            if game.active:         # commit ends a game with its last action; this is for other callers
+                await self.store.end_game(game)
+            if opened is None:      # a lobby that started its game says so instead
+                public_lines.append(t("game.over", locale, id=game.id))
+
+        if undelivered and interaction is not None:
+            # Closed DMs: the sender's next private decision comes with this private reply.
+            own = reader(me or "")
+            await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+            for prompt in undelivered:
+                await reply(interaction, own.prompt(prompt)[:MESSAGE_LIMIT], ephemeral=True,
+                            **await self.prompt_parts(game, state, prompt, own))
+        elif interaction is not None and me in closed | waiting:
+            await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
+
+        if late:        # the narrative only, as its own message: the table shows the later step
+            for text in chunks(public_lines):
+                await self.courier.send_channel(game.channel_id, text)
+        outer = self.table.begin(game.id)
+        try:
+            if system.after_publish is not None and not late:
+                await system.after_publish(self, interaction, game, state, events)
+                # the hook may have written meta (a system's records): continue from what is stored
+                fresh = await self.store.game(game.id)
+                if fresh is not None:
+                    game = draft.game = with_meta(game, merge_patch(fresh.meta, merge_diff(draft.start, game.meta)))
+                    draft.start = fresh.meta
+        finally:
+            board = self.table.end(game.id, outer)
+        if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
+            self.table.shown[game.id] = game.version
+            game = draft.game = await self.table.show(interaction, game, say, public_lines, public_prompts,
+                                                      board=board, over=over, ping=newly, move=move, state=state)
+            game = draft.game = await self.table.close_stale(game, pending, answered)
+        if over and system.on_over is not None:
+            await system.on_over(self, interaction, game, state)
+        if opened is not None:
+            record, first, started_events = opened
+            title = systems.get(record.system).title
+            intro = Event("game_started", {"title": title, "id": record.id, "players": list(record.seats)})
+            await self.publish(interaction, record, first, [intro, *started_events], before=set())
+
+    async def _dm(self, game: GameRecord, state: Any, player: str, say: Presenter, lines: list[str],
+                  prompts: list[Prompt], pending: set[str], answered: int | None) -> tuple[str, GameRecord]:
+        """One player's private news and decisions: the events, then each prompt with its
+        components, in as few DMs as fit; a superseded DM prompt of theirs (not the one just clicked)
+        is edited into the first new one instead of a new DM. Returns the delivery's outcome."""
+        news = lines if len(lines) > 1 else []
+        if not prompts:
+            outcome = SENT
+            for text in chunks(news):
+                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                if outcome != SENT:
+                    break
+            return outcome, game
+        outcome = SENT
+        for index, prompt in enumerate(prompts):
+            question = say.prompt(prompt)
+            parts = [*(lines if index == 0 else lines[:1]), question]
+            texts = chunks(parts)
+            for text in texts[:-1]:                  # news too long to share the prompt's message
+                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                if outcome != SENT:
+                    return outcome, game
+            content = texts[-1] if texts else question
+            extra = await self.prompt_parts(game, state, prompt, say)
+            back = self.table.paused_dm(game, player, prompt.id)     # this decision's own DM, brought back
+            if back and await self.courier.edit_dm(int(player), int(back["message"]), content=content, **extra):
+                game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=back["message"]))
+                continue
+            old = self.table.reusable_dm(game, player, pending, answered)
+            entry = (game.meta.get(POSTED) or {}).get(old or "", {})
+            if old and await self.courier.edit_dm(int(player), int(entry["message"]), content=content, **extra):
+                game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=entry["message"]),
+                                          replaces=old)
+                continue
+            outcome, message = await self.courier.deliver_message(game.guild_id, int(player), content, **extra)
+            if outcome != SENT:
+                return outcome, game
+            game = self._record(game, prompt.id, "dm", int(player), message)
+        return outcome, game
+
+    @staticmethod
+    def _record(game: GameRecord, prompt_id: str, where: str, to: int, message: Any,
+                replaces: str | None = None) -> GameRecord:
+        return with_meta(game, posted(game.meta, prompt_id, where, to, message, replaces))
+
+    async def deliver_outbox(self, shard_ids: Iterable[int] | None = None, shard_count: int = 1,
+                             older_than: timedelta | None = None, abandoned: bool = False) -> int:
+        """Publish the actions whose publish never finished (the process died between the commit and
+        its messages): at start-up, and on a timer for those older than `older_than` (leaving the
+        newest to the publish under way). An action overtaken by a later one sends its events
+        only (`late`): the later publish posted the prompts that are current. The messages a
+        cut-short publish sent are not sent again. `abandoned`: earlier claims are a dead
+        process's (see `claim_outbox`). Returns how many actions were published."""
+        cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
+        published = 0
+        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned):
+            key = (message.game_id, message.seq)
+            if key in self._publishing:     # its publish is under way here; it marks the action itself
+                await self.store.release_outbox([message.id])
+                continue
+            self._owed.pop(key, None)
+            game = await self.store.game(message.game_id)
+            record = await self.store.action(message.game_id, message.seq)
+            if game is not None and record is not None and not record.undone:
+                late = game.version != message.seq or not await self._reopen(game, message.payload)
+                engine = systems.get(game.system).engine
+                events = [Event.from_dict(e) for e in record.events]
+                self._owed[key] = Slots(game.guild_id, game.id, message.seq,
+                                        sent=await self.store.sent_slots(game.id, message.seq))
+                # the game as that action left it, but for its state: a late publish reads none
+                await self.publish(None, GameRecord(**{**game.__dict__, "version": message.seq}),
+                                   engine.load_state(game.state), events,
+                                   before=set(message.payload.get("before", [])), late=late)
+                published += 1
+            await self.store.mark_sent([message.id])
+        return published
+
+    async def _reopen(self, game: GameRecord, owed: dict) -> bool:
+        """Before a lobby's Start is published again: the game it opened, to announce with it
+        (`_opened` was lost with the process). False when that game has moved on already (its
+        own publishes posted what is current): the Start is late."""
+        if "opened" not in owed or game.id in self._opened:
+            return True
+        opened = await self.store.successor(game)
+        if opened is None or opened.version > 0:
+            return False
+        engine = systems.get(opened.system).engine
+        self._opened[game.id] = (opened, engine.load_state(opened.state), [Event.from_dict(e) for e in owed["opened"]])
+        return True
+
+    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
+                           say: Presenter | None = None) -> dict[str, Any]:
+        """The components of a prompt's message, labelled by `say` (its reader's presenter), and its
+        image when the system draws one (from the recipient's own view, so the picture never shows
+        more than they may see)."""
+        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt, say or self.presenter(game, None))}
+        system = systems.get(game.system)
+        if system.prompt_image is None:
+            return parts
+        viewer = (GM if prompt.player == GM else prompt.player) if prompt.private else PUBLIC
+        reading = present.READER.set(say or self.presenter(game, None))   # the picture's words in its reader's language (to_thread copies it)
+        try:
+            drawn = await asyncio.to_thread(system.prompt_image, system.engine.view_for(state, viewer), prompt)
+        except Exception:  # noqa: BLE001 - a picture must never stop a decision from being asked
+            log.exception("prompt image failed for game %s", game.id)
+            return parts
+        finally:
+            present.READER.reset(reading)
+        if drawn:
+            name, png = drawn
+            parts["file"] = discord.File(io.BytesIO(png), filename=name)
+        return parts
+
+    async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
+        """A public message in the game's channel: as a followup of a publicly answered interaction
+        there (no extra permission needed), else as an ordinary channel message."""
+        # An action's publish posts in the channel: a followup (a webhook) takes no nonce, so it
+        # could be doubled by a crash (see cogs/courier.py).
+        if (interaction is not None and interaction.channel_id == game.channel_id and not self.courier.keyed()
+                and interaction.response.is_done() and not interaction.extras.get("bauta_private_ack")):
+            return await interaction.followup.send(content, **kwargs)
+        return await self.courier.send_channel(game.channel_id, content, **kwargs)
+
+    async def live_message(self, game: GameRecord, key: str, content: str, *, file: discord.File | None = None,
+                           new: bool = False, **record: Any) -> GameRecord:
+        """Show a system's board on the game's table message (`cogs/table.py`): its caption and, when
+        given, a new image; `new` starts a new table message and keeps the old one as a record (a
+        round's final board). During a publish the board is collected and shown with the step's
+        prompts, in one edit, and written with the publish's meta. `record`: fields the system
+        wants back in `game.meta[key]` (with the table message's id)."""
+        if self.table.staging(game.id):
+            self.table.stage(game.id, key, content, file, new, record)
+            table = game.meta.get(TABLE) or {}
+            return with_meta(game, {**game.meta, key: {**(game.meta.get(key) or {}), **record,
+                                                       "message": table.get("message"), "channel": game.channel_id}})
+        fresh = await self.store.game(game.id) or game
+        engine = systems.get(game.system).engine
+        state = engine.load_state(fresh.state)
+        say = self.presenter(fresh, await self.server_locale(fresh, None))
+        prompts = [p for p in engine.pending(state) if not p.private and not botplayer.quiet(fresh, p.player)]
+        self.table.stage(game.id, key, content, file, new, record)
+        board = self.table.end(game.id, (False, None))
+        shown = await self.table.show(None, fresh, say, [], prompts, board=board, over=engine.is_over(state),
+                                      state=state)
+        return await self.store.patch_meta(shown, merge_diff(fresh.meta, shown.meta))
+
+    async def republish(self, interaction: discord.Interaction, game: GameRecord, events: Sequence[Event] = (),
+                        dm_prompts: bool = True) -> None:
+        """Bring every current prompt back: after an undo (DMs too), or on /game status (the table
+        posted anew at the foot of the channel; a private decision is pointed at /hand rather
+        than DMed again)."""
+        engine = systems.get(game.system).engine
+        await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
+                           dm_prompts=dm_prompts, move=not dm_prompts)
+
+

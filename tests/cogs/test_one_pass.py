@@ -1,0 +1,58 @@
+"""One action, one pass (issue 10): a click reads its game, commits, and its publish reads the game
+once and writes the meta it changed once, with the mark that the action was published; a game's
+publishes run one after another, so two at once never both post a table."""
+import asyncio
+from collections import Counter
+
+from tests.cogs.test_framework import start_duel, start_prompt
+from tests.support.fakes import click
+
+COUNTED = ("game", "set_meta", "patch_meta", "commit_action", "mark_published")
+
+
+def count_store_calls(store, monkeypatch) -> Counter:
+    calls: Counter = Counter()
+    for name in COUNTED:
+        original = getattr(store, name)
+
+        async def counted(*args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return await _original(*args, **kwargs)
+        monkeypatch.setattr(store, name, counted)
+    return calls
+
+
+async def test_a_click_reads_its_game_twice_and_writes_twice(bot, world, monkeypatch):
+    await start_duel(world)
+    calls = count_store_calls(bot.store, monkeypatch)
+    await click(world, start_prompt(world), world.users[2], index=0)     # "Alice starts": a DM, the table
+    # before: 5 reads of the game, 3 meta writes and a separate mark per click
+    assert calls == Counter(game=2, commit_action=1, patch_meta=1)
+
+
+async def test_two_status_calls_at_once_leave_one_table(bot, world):
+    game = await start_duel(world)
+    record = await bot.store.game(game.id)
+    statuses = [world.interaction(world.users[u], world.channels[10]) for u in (2, 3)]
+    await asyncio.gather(*(bot.host.republish(i, record, dm_prompts=False) for i in statuses))
+    live = [m for m in world.sent if m.id in world.tables() and not m.deleted]
+    assert len(live) == 1
+
+
+async def test_a_click_decodes_its_state_once_and_asks_the_engine_for_its_prompts_three_times(bot, world,
+                                                                                            monkeypatch):
+    """The click's prompt, the engine's own legality check and the prompts after the action; the
+    acknowledgement, the single-choice check and the publish reuse the commit's (before: the state
+    was decoded twice and `pending` computed six times)."""
+    from tests.support.duel import Duel
+    await start_duel(world)
+    calls: Counter = Counter()
+    for name in ("pending", "load_state"):
+        original = getattr(Duel, name)
+
+        def counted(self, *args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(Duel, name, counted)
+    await click(world, start_prompt(world), world.users[2], index=0)
+    assert calls == Counter(pending=3, load_state=1)
