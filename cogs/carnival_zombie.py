@@ -19,11 +19,10 @@ First Player). This cog adds:
 
 Pile of Corpses (§10.4), set with `/gm rules carnival_zombie pile_mode`: `probabilistic` (default)
 and `honour` (the dropper reports the result with buttons) are played through the engine's prompts.
-`reaction`: the "Drop!" button is the engine's prompt; the click leaves that same prompt waiting for
-its timing, and this cog answers at once with `PileTiming(ms)`: the time between the prompt's message
-and the click, both from Discord's snowflake timestamps (server-side, so no client clock counts), or
-from the bot's clock when those are missing. If the bot dies between the click and the timing, the
-next publish of the game (`/cz status`, `/game status`, any command) answers it "untimed".
+`reaction`: the "Drop!" button is the engine's prompt, and the click is one action that carries its
+timing (`click` turns it into `PileTiming(ms)`): the time from the message showing the prompt to the
+click, both from Discord's timestamps (server-side, so no client clock counts), or from the bot's
+clock (noted in the game's meta when the prompt appeared) when those are missing.
 """
 from __future__ import annotations
 
@@ -37,13 +36,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from i18n import t
+from i18n import present, t
 from i18n.present import Presenter
 from renderers import carnival_zombie as R
-from rules.carnival_zombie import (DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
+from rules.carnival_zombie import (CAVES, DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
                                    load_pack_text, load_sample_pack)
-from rules.carnival_zombie.state import CAVES
-from rules.common import GM, PUBLIC, Actor, BautaError
+from rules.common import GM, PUBLIC, BautaError
 
 from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
@@ -76,8 +74,17 @@ def _dir(d: str, locale=None) -> str:
     return t(f"carnival_zombie.dir.{d}", locale) if d in ("N", "E", "S", "W") else d
 
 
+def _reader_locale(locale):
+    """The reader's language: the one given, else that of the reader `/game status` and `/hand` set
+    (`present.READER`), else English."""
+    if locale is None and present.READER.get() is not None:
+        return present.READER.get().language
+    return locale
+
+
 def describe(view: dict, viewer: str, locale=None) -> str:
     """The game as text for `/game status`, `/cz status` and `/hand`: only what `view` holds."""
+    locale = _reader_locale(locale)
     d = "carnival_zombie.describe."
     lines = [t(d + "header", locale, scenario=view["scenario_name"],
                difficulty=t(f"carnival_zombie.difficulty.{view['difficulty']}", locale),
@@ -151,7 +158,11 @@ def ending(say: Presenter, view: dict) -> str:
 
 
 def render(view: dict) -> bytes:
-    """The board of the moment: Venice by Day, the tactical map by Night, the strip below."""
+    """The board of the moment: Venice by Day, the tactical map by Night, the strip below; its words
+    those of the view, else of the reader `/game status` set (`present.READER`), else English."""
+    say = present.READER.get()
+    if "words" not in view and say is not None:
+        view = {**view, "words": image_words(say, view)}
     return R.board(view)
 
 
@@ -239,13 +250,12 @@ def _now() -> float:
 
 
 def _reaction_ms(interaction, react: dict | None, prompt_id: str) -> int:
-    """How long the dropper took: Discord's timestamps of the prompt message and of the click when
-    both exist; else the bot's clock since the prompt was posted; -1 when this was not that click."""
-    data = getattr(interaction, "data", None) or {}
-    if f":{prompt_id}:" not in str(data.get("custom_id", "")):
-        return -1
+    """How long the dropper took: from the message showing the prompt (its last edit, else its
+    posting: the table message is edited to carry each new prompt) to the click, both Discord's
+    timestamps; else the bot's clock since the prompt was noted as shown; -1 when neither exists."""
     clicked = getattr(interaction, "created_at", None)
-    posted = getattr(getattr(interaction, "message", None), "created_at", None)
+    message = getattr(interaction, "message", None)
+    posted = getattr(message, "edited_at", None) or getattr(message, "created_at", None)
     if isinstance(clicked, datetime) and isinstance(posted, datetime):
         return max(0, int((clicked - posted).total_seconds() * 1000))
     if react and react.get("prompt") == prompt_id:
@@ -253,39 +263,33 @@ def _reaction_ms(interaction, react: dict | None, prompt_id: str) -> int:
     return -1
 
 
-async def time_the_drop(host, interaction, game, state) -> bool:
-    """Reaction mode. When the "Drop!" prompt appears, note the time; when it was pressed (the same
-    prompt now waits for its timing), answer with PileTiming. True when it published the sequel."""
+def click(interaction, game, prompt, action):
+    """Reaction mode: the click on "Drop!" becomes ONE action carrying its timing (`PileTiming`)."""
+    if prompt.kind != "pile_react" or tuple(action.options) != ("drop",):
+        return action
+    return PileTiming(action.prompt, action.options, ms=_reaction_ms(interaction, game.meta.get(REACT), prompt.id))
+
+
+async def note_the_drop(host, game, state) -> None:
+    """Reaction mode: when the "Drop!" prompt appears, note the time (the clock for the click's
+    timing when Discord's timestamps are missing); forget it once the drop is made. A meta write only."""
     ask = state.ask if isinstance(state.ask, dict) else {}
-    if ask.get("kind") != "pile_react" or state.over:
-        return False
-    pending = ENGINE.pending(state)
-    if not pending:
-        return False
-    prompt = pending[0]
+    waiting = ask.get("kind") == "pile_react" and not ask.get("timing") and not state.over
+    prompt = ENGINE.pending(state)[0].id if waiting else None
+    if (game.meta.get(REACT) or {}).get("prompt") == prompt:
+        return                          # (no read, no write: most publishes)
     fresh = await host.store.game(game.id) or game
-    meta = dict(fresh.meta)
-    if not ask.get("timing"):
-        if (meta.get(REACT) or {}).get("prompt") != prompt.id:
-            meta[REACT] = {"prompt": prompt.id, "at": _now()}
-            await host.store.set_meta(fresh, meta)
-        return False
-    ms = _reaction_ms(interaction, meta.get(REACT), prompt.id)
-    meta.pop(REACT, None)
-    fresh = await host.store.set_meta(fresh, meta)
-    # The cog vouches for the measurement on behalf of the prompt's player (only they, or a GM,
-    # could press the button).
-    new, outcome, before = await host.commit(fresh, PileTiming(ms=ms), Actor(prompt.player))
-    await host.publish(None, new, outcome.state, outcome.events, before - {prompt.id})
-    return True
+    if (fresh.meta.get(REACT) or {}).get("prompt") == prompt:
+        return                          # noted already (the clock must not start again)
+    # a merge patch: what the publish (or anyone) wrote to other keys meanwhile stays
+    await host.store.patch_meta(fresh, {REACT: {"prompt": prompt, "at": _now()} if prompt else None})
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
     try:
-        if await time_the_drop(host, interaction, game, state):
-            return                      # the sequel's own publish has updated the board
-    except Exception:  # noqa: BLE001 - a failed timing is healed by the next publish ("untimed")
-        log.exception("reaction timing failed for game %s", game.id)
+        await note_the_drop(host, game, state)
+    except Exception:  # noqa: BLE001 - without a note the click is timed by Discord's clock, or untimed
+        log.exception("reaction note failed for game %s", game.id)
     try:
         await show_board(host, game, state)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
@@ -298,7 +302,7 @@ def load_pack(text: str, source: str):
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render,
-    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish))
+    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish, click=click))
 
 
 # ============================================================================ the cog
@@ -386,9 +390,6 @@ class CarnivalZombieCog(BautaCog):
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME, ended=True)
         state = ENGINE.load_state(game.state)
-        if await time_the_drop(self.host, interaction, game, state):    # a drop whose timing was lost
-            game = await self.store.game(game.id) or game
-            state = ENGINE.load_state(game.state)
         view = ENGINE.view_for(state, PUBLIC)
         public = await self.host.server_locale(game, interaction)
         header = t("carnival_zombie.status_header", public, id=game.id,

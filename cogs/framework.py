@@ -244,11 +244,14 @@ class GameHost(Publishing):
             game = await self.store.game(game_id)
             if game is None or not game.active:
                 raise StalePrompt("game_ended")
-            engine = systems.get(game.system).engine
+            system = systems.get(game.system)
+            engine = system.engine
             state = engine.load_state(game.state)
             prompts = engine.pending(state)
             prompt = next((p for p in prompts if p.id == prompt_id), None) or engine.prompt(state, prompt_id)
             action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
+            if system.click is not None:
+                action = system.click(interaction, game, prompt, action)
             actor = await self.actor(interaction, game=game)
             new, outcome, before = await self.commit(game, action, actor, interaction.locale,
                                                      loaded=(state, prompts))

@@ -85,6 +85,7 @@ from rules.common.safe_yaml import shorten
 from rules.karmic.tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
 from . import systems, untrusted
+from .karmic_situations import situation_choices, situation_ids
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
 from .text import echo
 
@@ -561,8 +562,9 @@ class KarmicCog(BautaCog):
             previous = Character.from_dict(old[1]["character"])
             if (char.deck is None) == (previous.deck is None):
                 char.deck = previous.deck                 # the karma deck keeps its state
-            if "hp_marked" not in sheet:
-                char.hp_marked = previous.hp_marked
+            for kept in ("hp_marked", "fatigue", "bleeding"):     # what play marked, unless the sheet says
+                if kept not in sheet:
+                    setattr(char, kept, getattr(previous, kept))
             char.aim_row, char.saved_checks = previous.aim_row, previous.saved_checks
             char.training, char.reload = previous.training, previous.reload
         await self.store.save_character(interaction.guild_id, owner, NAME, name,
@@ -580,6 +582,10 @@ class KarmicCog(BautaCog):
                  t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
                  t(d + "weapons", locale, weapons=weapons or "—", armor=char.armor.name if char.armor else "—"),
                  t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+        if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
+            lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
+        if char.bleeding:
+            lines.append(t("karmic.condition.bleeding", locale))
         if char.distinctions:
             lines.append(t(d + "distinctions", locale,
                            items=", ".join(f"{x.name} ({x.karma_value:+d})" for x in char.distinctions)))
@@ -694,16 +700,19 @@ class KarmicCog(BautaCog):
                            opponent_attribute="The NPC's attribute (default: the same attribute)",
                            bot_plays_npcs="The bot plays the NPC's card instead of the GM",
                            skill2="Two things at once: the hand of the lower skill", helper="A member who helps",
-                           helper2="Another member who helps", max_helpers="GM cap on helpers")
+                           helper2="Another member who helps", max_helpers="GM cap on helpers",
+                           situation="Tables: wall, rope…")
     @app_commands.choices(attribute=ATTRIBUTE_CHOICES, opponent_attribute=ATTRIBUTE_CHOICES)
-    @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties, opponent=_npc_names)
+    @app_commands.autocomplete(character=_my_characters, difficulty=_difficulties, opponent=_npc_names,
+                               situation=situation_choices)
     async def check(self, interaction: discord.Interaction, skill: str,
                     attribute: app_commands.Choice[str] | None = None, difficulty: str | None = None,
                     character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
                     field: str | None = None, pack: str | None = None, opponent: str | None = None,
                     opponent_skill: str | None = None, opponent_attribute: app_commands.Choice[str] | None = None,
                     bot_plays_npcs: bool = False, skill2: str | None = None, helper: discord.Member | None = None,
-                    helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None):
+                    helper2: discord.Member | None = None, max_helpers: app_commands.Range[int, 0, 12] | None = None,
+                    situation: app_commands.Range[str, 1, 300] | None = None):
         if max_helpers is not None:
             await self.host.require_gm(interaction)           # the GM caps how many may help (§1.10)
         await self.host.begin(interaction)
@@ -716,7 +725,8 @@ class KarmicCog(BautaCog):
         options = {"mode": "check", "actor": spec, "skill": skill_name,
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
-                   "pack": content, "bot_plays_npcs": bot_plays_npcs}
+                   "pack": content, "bot_plays_npcs": bot_plays_npcs,
+                   "situations": situation_ids(situation)}        # the skill tables (karmic_situations)
         if skill2 and skill2.strip():
             options["skill2"] = echo(skill2)
         seats = [str(interaction.user.id)]

@@ -4,7 +4,8 @@ near Discord's 4,000-character cap).
 `karma` (GM: an award or penalty paid in cards, deck ↔ sideboard, told to the owner by DM),
 `effort` (GM: the adventure's skill checks by effort, then the improvement draws), `improve` (GM:
 one draw, e.g. a month of training; `teacher` adds a card), `distinction` (take a pack distinction
-paid in cards). What each step does is decided by `rules/karmic/advancement.py`; this cog only
+paid in cards), `condition` (GM: fatigue cards off once their hours are over, a bleeding started or
+stopped: `rules/karmic/condition.py`). What each step does is decided by `rules/karmic/advancement.py`; this cog only
 finds the stored character and the pack entry, and translates.
 
 Each step is an action of an **advancement session**, a Karmic game in mode "advance" in this
@@ -25,7 +26,7 @@ from discord import app_commands
 
 from i18n import t
 from rules.common import GM, BautaError, Event
-from rules.karmic import ENGINE
+from rules.karmic import ENGINE, Condition
 from rules.karmic.advancement import Effort, Improve, KarmaAward, TakeDistinction
 from rules.karmic.character import EFFORT_CHECKS, PAYMENTS
 from rules.karmic.tables import ATTRIBUTES
@@ -170,3 +171,16 @@ class KarmicAdvanceCog(BautaCog):
         await self._step(interaction, interaction.user.id, character, lambda who, **new: TakeDistinction(
             who, entry["name"], int(entry["karma_value"]), _cards(cards), how.value,
             str(entry.get("description", ""))[:300], **new))
+
+    @advance.command(name="condition", description="GM: fatigue over (cards off), a bleeding started or stopped")
+    @app_commands.describe(member="Whose character", fatigue_off="Fatigue cards taken off (12 hours are over)",
+                           bleeding="Start or stop a bleeding", character="The character (default: their only one)")
+    @app_commands.choices(bleeding=[app_commands.Choice(name="starts", value="start"),
+                                    app_commands.Choice(name="stops", value="stop")])
+    async def advance_condition(self, interaction: discord.Interaction, member: discord.Member,
+                                fatigue_off: app_commands.Range[int, 0, 44] = 0,
+                                bleeding: app_commands.Choice[str] | None = None, character: str | None = None):
+        await self.host.require_gm(interaction)
+        await self.host.begin(interaction)
+        await self._step(interaction, member.id, character, lambda who, **new: Condition(
+            who, int(fatigue_off), bleeding.value if bleeding is not None else "", **new))

@@ -38,6 +38,10 @@ class System:
     # The game an ended game hands over to, created in the same transaction as its last action:
     # (final state) -> (system name, seats, options), or None (the lobby's Start opens its game).
     successor: Callable[[Any], tuple[str, list[str], dict] | None] | None = None
+    # A click on one of the game's prompts as the action to apply, when the click itself carries data
+    # (a reaction timed from the prompt to the click): (interaction, game record, prompt, Choose) ->
+    # a Choose or a subclass of it. One action: nothing is committed after the click's own.
+    click: Callable[[Any, Any, Any, Any], Any] | None = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
 
 

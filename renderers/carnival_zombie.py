@@ -15,8 +15,9 @@ them) over the English `WORDS`; names of Terrains, Infected and Finales come fro
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, font, png_bytes
 
@@ -30,6 +31,33 @@ PIT_ANGLE = {"N": -90, "E": 0, "S": 90, "W": 180}
 # Caves around the Refuge, clockwise from just right of North: N1 is on the right looking out.
 CAVE_ANGLE = {"N1": -67.5, "E2": -22.5, "E1": 22.5, "S2": 67.5, "S1": 112.5, "W2": 157.5, "W1": 202.5,
               "N2": 247.5}
+
+
+# Every colour the pictures use, and the grounds they are drawn on: the palette the PNGs are encoded
+# with is made of these and their anti-aliased blends (see `_png`).
+PURE = (PAPER, INK, WATER, RED, BLUE, GREEN, GREY, GOLD, BROWN, *CUBE_COLOURS.values(), (110, 140, 170), (90, 80, 70),
+        (235, 228, 214), (225, 210, 190), (214, 198, 176), (250, 220, 120), (170, 180, 215), (230, 170, 170))
+GROUNDS = (PAPER, WATER, (235, 228, 214), (225, 210, 190), (214, 198, 176), GOLD, RED, (110, 140, 170),
+           (250, 220, 120), (170, 180, 215), (230, 170, 170), INK)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """256 colours: the pure ones (weighted, so they stay exact) and every colour blended over every
+    ground in eighths (text and line edges), reduced by median cut. Made once."""
+    pixels = [c for c in PURE for _ in range(200)]
+    pixels += [tuple(round(k / 8 * f + (1 - k / 8) * b) for f, b in zip(fg, bg))
+               for fg in PURE for bg in GROUNDS for k in range(1, 8)]
+    swatch = Image.new("RGB", (len(pixels), 1))
+    swatch.putdata(pixels)
+    return swatch.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+
+
+def _png(image: Image.Image) -> bytes:
+    """PNG bytes with one byte a pixel: the image mapped onto the fixed palette (no dithering: every
+    colour drawn is in it, each edge within a few shades). An RGB encode of a board costs ~4× more
+    (Pillow tries five row filters on every busy row), which was most of the picture's time."""
+    return png_bytes(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 # The words an image shows when the cog gave none (a direct call, a test): English.
@@ -47,76 +75,129 @@ def _name(view: dict, kind: str, key: str) -> str:
     return str(((view.get("names") or {}).get(kind) or {}).get(key, key))
 
 
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text's anti-aliased coverage, rendered once: (mask, left, top) from the anchor point. A board
+    repeats the same few words and numbers (cube counts, Cave names) step after step."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return mask, left, top
+
+
 def _txt(draw, xy, text, size=12, fill=INK, bold=False, anchor="mm"):
-    draw.text(xy, str(text), fill=fill, font=font(size, bold), anchor=anchor)
+    mask, left, top = _glyphs(str(text), size, bold, anchor)
+    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
 
 
 # ------------------------------------------------------------------------------ Venice
-def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
-    image, draw = canvas(width, height, WATER)
+def _venice_key(view: dict, width: int, height: int) -> tuple:
+    """What the Venice map's static layers are drawn from: the pack's map and the words they show
+    (a cache key of values, never of object identity)."""
     m = view["map"]
-    locs = {loc["id"]: loc for loc in m["locations"]}
-    xs = [loc["x"] for loc in locs.values()]
-    ys = [loc["y"] for loc in locs.values()]
-    pad = 70
-    sx = (width - 2 * pad) / max(1, max(xs) - min(xs))
-    sy = (height - 2 * pad - 30) / max(1, max(ys) - min(ys))
+    locations = tuple((loc["id"], loc["name"], loc["x"], loc["y"], bool(loc.get("special")),
+                       tuple(loc.get("finale", ()))) for loc in m["locations"])
+    finales = tuple(sorted({f for loc in m["locations"] for f in loc.get("finale", [])}))
+    words = (_w(view, "venice_provisional" if view.get("provisional") else "venice"), _w(view, "special"),
+             tuple(_name(view, "finales", f) for f in finales))
+    return locations, tuple(tuple(a) for a in m["alleys"]), words, width, height
 
-    def pos(loc_id):
-        loc = locs[loc_id]
-        return (pad + (loc["x"] - min(xs)) * sx, 30 + pad + (max(ys) - loc["y"]) * sy)
 
+class _Layout:
+    """Where each Location sits on a Venice map of this size."""
+
+    def __init__(self, locations: tuple, width: int, height: int, pad: int = 70):
+        xs = [loc[2] for loc in locations]
+        ys = [loc[3] for loc in locations]
+        sx = (width - 2 * pad) / max(1, max(xs) - min(xs))
+        sy = (height - 2 * pad - 30) / max(1, max(ys) - min(ys))
+        self.at = {loc[0]: (pad + (loc[2] - min(xs)) * sx, 30 + pad + (max(ys) - loc[3]) * sy) for loc in locations}
+
+
+def _location(draw, x: float, y: float, number, tags: list, sunk: bool) -> None:
+    """A Location's disc with its number and icons (its name goes under it, in the static layer)."""
+    draw.ellipse([x - 24, y - 24, x + 24, y + 24], fill=(110, 140, 170) if sunk else PAPER, outline=INK, width=2)
+    _txt(draw, (x, y - 5), number, 15, INK, True)
+    for k, (tag, colour) in enumerate(tags):
+        _txt(draw, (x - 8 + 14 * k, y + 12), tag, 11, colour, True)
+    if sunk:
+        draw.line([x - 18, y - 18, x + 18, y + 18], fill=BLUE, width=3)
+
+
+def _tags(special: bool, finales: tuple) -> list:
+    return ([("★", GOLD)] if special else []) + [(FINALE_ICONS.get(f, "F"), RED) for f in finales]
+
+
+@lru_cache(maxsize=16)
+def _venice_layers(key: tuple) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """The map's static layers, drawn once per map and language: the water with every Alley (under),
+    and the Locations, +1/+2 costs, compass, title and legend (over, pasted through its mask), so a
+    step only draws what moves (highlighted Alleys, sunken Locations, the Group, the route costs)."""
+    locations, alleys, (title, special, finale_names), width, height = key
+    at = _Layout(locations, width, height).at
+    under, draw = canvas(width, height, WATER)
+    for a, _d, b, _extra in alleys:
+        draw.line([at[a], at[b]], fill=(90, 80, 70), width=3)
+    over = Image.new("RGB", (width, height), PAPER)
+    mask = Image.new("L", (width, height), 0)
+    for target, fill in ((over, None), (mask, 255)):
+        d = ImageDraw.Draw(target)
+        for a, _d, b, extra in alleys:
+            if extra:
+                pa, pb = at[a], at[b]
+                mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+                d.ellipse([mid[0] - 11, mid[1] - 11, mid[0] + 11, mid[1] + 11], fill=fill or PAPER, outline=fill or RED)
+                _txt(d, mid, f"+{extra}", 11, fill or RED, True)
+        for loc_id, name, _x, _y, is_special, finales in locations:
+            x, y = at[loc_id]
+            if fill is None:
+                _location(d, x, y, loc_id, _tags(is_special, finales), False)
+            else:
+                d.ellipse([x - 24, y - 24, x + 24, y + 24], fill=fill)
+            _txt(d, (x, y + 34), name, 10, fill or INK)
+        _txt(d, (width - 40, 30), "N", 14, fill or INK, True)
+        d.line([width - 40, 42, width - 40, 70], fill=fill or INK, width=2)
+        _txt(d, (12, 14), title, 14, fill or INK, True, anchor="lm")
+        x = 12
+        finales_shown = sorted({f for loc in locations for f in loc[5]})
+        for icon, words in [("★", special)] + [(FINALE_ICONS.get(f, "F"), n) for f, n in zip(finales_shown, finale_names)]:
+            _txt(d, (x, height - 14), icon, 11, fill or (GOLD if icon == "★" else RED), True, anchor="lm")
+            _txt(d, (x + 14, height - 14), words, 10, fill or INK, anchor="lm")
+            x += 30 + int(d.textlength(words, font=font(10)))
+    return under, over, mask
+
+
+def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
+    key = _venice_key(view, width, height)
+    under, over, mask = _venice_layers(key)
+    at = _Layout(key[0], width, height).at
+    image = under.copy()
+    draw = ImageDraw.Draw(image)
+    m = view["map"]
     route = {mv["to"]: mv for mv in m.get("moves", [])}
-    for a, _d, b, extra in m["alleys"]:
-        pa, pb = pos(a), pos(b)
-        hot = (a == m["group_at"] and b in route) or (b == m["group_at"] and a in route)
-        draw.line([pa, pb], fill=GOLD if hot else (90, 80, 70), width=5 if hot else 3)
-        if extra:
-            mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-            draw.ellipse([mid[0] - 11, mid[1] - 11, mid[0] + 11, mid[1] + 11], fill=PAPER, outline=RED)
-            _txt(draw, mid, f"+{extra}", 11, RED, True)
-    for loc_id, loc in locs.items():
-        x, y = pos(loc_id)
-        sunk = loc_id in m["sunken"]
-        fill = (110, 140, 170) if sunk else PAPER
-        draw.ellipse([x - 24, y - 24, x + 24, y + 24], fill=fill, outline=INK, width=2)
-        _txt(draw, (x, y - 5), loc_id, 15, INK, True)
-        _txt(draw, (x, y + 34), loc["name"], 10)
-        tags = []
-        if loc.get("special"):
-            tags.append(("★", GOLD))
-        for f in loc.get("finale", []):
-            tags.append((FINALE_ICONS.get(f, "F"), RED))
-        for k, (tag, colour) in enumerate(tags):
-            _txt(draw, (x - 8 + 14 * k, y + 12), tag, 11, colour, True)
-        if sunk:
-            draw.line([x - 18, y - 18, x + 18, y + 18], fill=BLUE, width=3)
-        if loc_id in route:
-            draw.rectangle([x + 16, y - 34, x + 44, y - 18], fill=GOLD)
-            _txt(draw, (x + 30, y - 26), f"{route[loc_id]['cost']}h", 10, INK, True)
-    gx, gy = pos(m["group_at"])
+    for a, _d, b, _extra in m["alleys"]:
+        if (a == m["group_at"] and b in route) or (b == m["group_at"] and a in route):
+            draw.line([at[a], at[b]], fill=GOLD, width=5)
+    image.paste(over, (0, 0), mask)
+    for loc in m["locations"]:
+        if loc["id"] in m["sunken"]:
+            x, y = at[loc["id"]]
+            _location(draw, x, y, loc["id"], _tags(bool(loc.get("special")), tuple(loc.get("finale", ()))), True)
+    for loc_id in route:
+        x, y = at[loc_id]
+        draw.rectangle([x + 16, y - 34, x + 44, y - 18], fill=GOLD)
+        _txt(draw, (x + 30, y - 26), f"{route[loc_id]['cost']}h", 10, INK, True)
+    gx, gy = at[m["group_at"]]
     draw.ellipse([gx - 30, gy - 30, gx + 30, gy + 30], outline=RED, width=4)
     if m.get("forced_dir"):
         ang = math.radians(PIT_ANGLE[m["forced_dir"]])
         draw.line([gx, gy, gx + 55 * math.cos(ang), gy + 55 * math.sin(ang)], fill=RED, width=4)
-    # compass
-    _txt(draw, (width - 40, 30), "N", 14, INK, True)
-    draw.line([width - 40, 42, width - 40, 70], fill=INK, width=2)
-    title = _w(view, "venice_provisional" if view.get("provisional") else "venice")
-    _txt(draw, (12, 14), title, 14, INK, True, anchor="lm")
-    # legend: the icons under the Locations
-    finales = sorted({f for loc in locs.values() for f in loc.get("finale", [])})
-    legend = [("★", _w(view, "special"))] + [(FINALE_ICONS.get(f, "F"), _name(view, "finales", f)) for f in finales]
-    x = 12
-    for icon, words in legend:
-        _txt(draw, (x, height - 14), icon, 11, GOLD if icon == "★" else RED, True, anchor="lm")
-        _txt(draw, (x + 14, height - 14), words, 10, INK, anchor="lm")
-        x += 30 + int(draw.textlength(words, font=font(10)))
     return image
 
 
 def venice_map(view: dict) -> bytes:
-    return png_bytes(_venice(view))
+    return _png(_venice(view))
 
 
 # ------------------------------------------------------------------------------ Night
@@ -125,11 +206,15 @@ def _polar(cx, cy, r, deg):
     return cx + r * math.cos(a), cy + r * math.sin(a)
 
 
-def _tactical(view: dict, size: int = 640) -> Image.Image:
+RING_R = (70, 120, 185, 255, 310)   # refuge, boxes, I, II, III (outer radii)
+
+
+@lru_cache(maxsize=4)
+def _tactical_base(size: int) -> Image.Image:
+    """The Tactical Map itself (Rings, Caves and their names, the Refuge), drawn once per size."""
     image, draw = canvas(size, size)
-    night = view.get("night")
     cx = cy = size / 2
-    ring_r = [70, 120, 185, 255, 310]   # refuge, boxes, I, II, III (outer radii)
+    ring_r = RING_R
     for k in (4, 3, 2, 1):
         draw.ellipse([cx - ring_r[k], cy - ring_r[k], cx + ring_r[k], cy + ring_r[k]], outline=GREY, width=1,
                      fill=(235, 228, 214) if k > 1 else (225, 210, 190))
@@ -141,6 +226,15 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
     draw.ellipse([cx - ring_r[0], cy - ring_r[0], cx + ring_r[0], cy + ring_r[0]], fill=PAPER, outline=INK, width=2)
     draw.line([cx - ring_r[0], cy, cx + ring_r[0], cy], fill=INK)
     draw.line([cx, cy - ring_r[0], cx, cy + ring_r[0]], fill=INK)
+    return image
+
+
+def _tactical(view: dict, size: int = 640) -> Image.Image:
+    image = _tactical_base(size).copy()
+    draw = ImageDraw.Draw(image)
+    night = view.get("night")
+    cx = cy = size / 2
+    ring_r = RING_R
     if not night:
         _txt(draw, (cx, cy), _w(view, "day"), 16, INK, True)
         return image
@@ -205,50 +299,92 @@ def _legend(draw, view: dict, x: int, y: int) -> None:
 
 
 def tactical_map(view: dict) -> bytes:
-    return png_bytes(_tactical(view))
+    return _png(_tactical(view))
 
 
 # ------------------------------------------------------------------------------ strip
-def _strip(view: dict, width: int = 760) -> Image.Image:
-    chars = view["characters"]
-    track = view["terror_track"]
-    height = 90 + 22 * len(chars)
-    image, draw = canvas(width, height)
-    clock, cal = view["clock"], view["calendar"]
-    x = 10
-    for t in (1, 2, 3):
-        for half in ("day", "night"):
-            here = cal["ticket"] == t and cal["half"] == half
-            draw.rectangle([x, 10, x + 56, 40], fill=GOLD if here else PAPER, outline=INK)
-            _txt(draw, (x + 28, 19), f"{t} {'☀' if half == 'day' else '☾'}", 11, INK, here)
-            if half == "night" and isinstance(cal["bosses"], dict):
-                _txt(draw, (x + 28, 32), f"{cal['bosses'][t]} ☠", 9, RED)
-            x += 60
-    x += 20
-    slots = ["sunrise"] + [f"day{h}" for h in range(1, 5)] + ["sunset"] + \
-            [f"night{h}" for h in range(1, clock["night_hours"] + 1)] + ["dawn"]
-    now = clock["phase"] + (str(clock["hour"]) if clock["phase"] in ("day", "night") else "")
-    for slot in slots:
-        here = slot == now
-        colour = (250, 220, 120) if slot.startswith(("day", "sunrise")) else (170, 180, 215)
-        draw.rectangle([x, 10, x + 32, 40], fill=RED if here else colour, outline=INK)
-        # Hours by number; Sunrise, Sunset and Dawn by a symbol (no word to clip)
-        mark = SLOT_MARKS.get(slot) or slot.lstrip("daynight")
-        _txt(draw, (x + 16, 25), mark, 11, PAPER if here else INK, True)
+def _slots(night_hours: int) -> list[str]:
+    return ["sunrise"] + [f"day{h}" for h in range(1, 5)] + ["sunset"] + \
+           [f"night{h}" for h in range(1, night_hours + 1)] + ["dawn"]
+
+
+def _ticket_box(draw, x: int, t: int, half: str, here: bool, bosses) -> None:
+    draw.rectangle([x, 10, x + 56, 40], fill=GOLD if here else PAPER, outline=INK)
+    _txt(draw, (x + 28, 19), f"{t} {'☀' if half == 'day' else '☾'}", 11, INK, here)
+    if half == "night" and isinstance(bosses, dict):
+        _txt(draw, (x + 28, 32), f"{bosses[t]} ☠", 9, RED)
+
+
+def _slot_box(draw, x: int, slot: str, here: bool) -> None:
+    colour = (250, 220, 120) if slot.startswith(("day", "sunrise")) else (170, 180, 215)
+    draw.rectangle([x, 10, x + 32, 40], fill=RED if here else colour, outline=INK)
+    # Hours by number; Sunrise, Sunset and Dawn by a symbol (no word to clip)
+    mark = SLOT_MARKS.get(slot) or slot.lstrip("daynight")
+    _txt(draw, (x + 16, 25), mark, 11, PAPER if here else INK, True)
+
+
+def _strip_geometry(width: int, night_hours: int, spaces: int) -> tuple[list[tuple[int, str]], int]:
+    """Where the Clock's slots sit (as many as fit) and the Terror Track's cell size."""
+    x, placed = 10 + 6 * 60 + 20, []
+    for slot in _slots(night_hours):
+        placed.append((x, slot))
         x += 34
         if x > width - 40:
             break
+    return placed, min(40, (width - 170) // (spaces + 2))
+
+
+@lru_cache(maxsize=16)
+def _strip_base(width: int, rows: tuple, spaces: int, terror_from: int, night_hours: int, bosses: tuple) -> Image.Image:
+    """The strip as it is before anything happens: the Calendar, the Clock and one Terror Track row per
+    Character (`rows`: (order, name)), none highlighted; drawn once per game."""
+    image, draw = canvas(width, 90 + 22 * len(rows))
+    by_ticket = dict(bosses) if bosses else None
+    x = 10
+    for t in (1, 2, 3):
+        for half in ("day", "night"):
+            _ticket_box(draw, x, t, half, False, by_ticket)
+            x += 60
+    slots, cell = _strip_geometry(width, night_hours, spaces)
+    for x, slot in slots:
+        _slot_box(draw, x, slot, False)
     y = 60
-    cell = min(40, (width - 170) // (track["spaces"] + 2))
-    for c in sorted(chars, key=lambda c: c["order"]):
-        star = "★ " if c["order"] == 1 else ""
-        _txt(draw, (10, y + 8), f"{star}{c['order']}. {c['name'][:18]}", 11, INK, c["order"] == 1, anchor="lm")
-        for k in range(track["spaces"] + 1):
+    for order, name in rows:
+        star = "★ " if order == 1 else ""
+        _txt(draw, (10, y + 8), f"{star}{order}. {name[:18]}", 11, INK, order == 1, anchor="lm")
+        for k in range(spaces + 1):
             x0 = 160 + k * cell
-            fill = (230, 170, 170) if k >= track["terror_from"] else PAPER
-            draw.rectangle([x0, y, x0 + cell - 2, y + 16], fill=fill, outline=GREY)
-            if not c["incapacitated"] and c["stress"] == k:
-                draw.ellipse([x0 + 3, y + 2, x0 + cell - 5, y + 14], fill=INK)
+            draw.rectangle([x0, y, x0 + cell - 2, y + 16], fill=(230, 170, 170) if k >= terror_from else PAPER,
+                           outline=GREY)
+        y += 22
+    return image
+
+
+def _strip(view: dict, width: int = 760) -> Image.Image:
+    chars = sorted(view["characters"], key=lambda c: c["order"])
+    track = view["terror_track"]
+    clock, cal = view["clock"], view["calendar"]
+    bosses = tuple(sorted(cal["bosses"].items())) if isinstance(cal["bosses"], dict) else ()
+    image = _strip_base(width, tuple((c["order"], c["name"]) for c in chars), track["spaces"], track["terror_from"],
+                        clock["night_hours"], bosses).copy()
+    draw = ImageDraw.Draw(image)
+    height = image.height
+    x = 10
+    for t in (1, 2, 3):
+        for half in ("day", "night"):
+            if cal["ticket"] == t and cal["half"] == half:
+                _ticket_box(draw, x, t, half, True, cal["bosses"])
+            x += 60
+    now = clock["phase"] + (str(clock["hour"]) if clock["phase"] in ("day", "night") else "")
+    slots, cell = _strip_geometry(width, clock["night_hours"], track["spaces"])
+    for x, slot in slots:
+        if slot == now:
+            _slot_box(draw, x, slot, True)
+    y = 60
+    for c in chars:
+        if not c["incapacitated"] and 0 <= c["stress"] <= track["spaces"]:
+            x0 = 160 + c["stress"] * cell
+            draw.ellipse([x0 + 3, y + 2, x0 + cell - 5, y + 14], fill=INK)
         if c["incapacitated"]:
             _txt(draw, (160 + (track["spaces"] + 1) * cell + 8, y + 8), _w(view, "incapacitated"), 10, RED, True,
                  anchor="lm")
@@ -267,7 +403,7 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
 
 
 def strip(view: dict) -> bytes:
-    return png_bytes(_strip(view))
+    return _png(_strip(view))
 
 
 def board(view: dict) -> bytes:
@@ -276,4 +412,4 @@ def board(view: dict) -> bytes:
     image = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), PAPER)
     image.paste(top, (0, 0))
     image.paste(bottom, (0, top.height))
-    return png_bytes(image)
+    return _png(image)

@@ -2,10 +2,10 @@
 from .actions import ACTIONS, Choose, FocusPenalty, PileTiming, Sabotage, Unmask
 from .content import SCHEMA, content_for, load_pack_text, load_sample_pack
 from .engine import CarnivalZombie
-from .state import DEFAULT_HOUSE_RULES, GameState
+from .state import CAVES, DEFAULT_HOUSE_RULES, GameState
 from .views import census
 
 ENGINE = CarnivalZombie()
 
-__all__ = ["ACTIONS", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
+__all__ = ["ACTIONS", "CAVES", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
            "PileTiming", "SCHEMA", "Sabotage", "Unmask", "census", "content_for", "load_pack_text", "load_sample_pack"]

@@ -37,10 +37,15 @@ class Unmask(Serial):
 
 
 @dataclass(frozen=True)
-class PileTiming(Serial):
-    """Pile of Corpses, reaction mode (§10.4): how long the dropper took to press "Drop!", in
-    milliseconds, measured by the host from Discord's timestamps; -1 when it could not be measured."""
+class PileTiming(Choose):
+    """Pile of Corpses, reaction mode (§10.4): the click on "Drop!" carrying how long the dropper took,
+    in milliseconds from the prompt's appearance to the click, measured by the host from Discord's
+    timestamps (the engine gets the time as data: `rules/` has no clock); -1 when it could not be
+    measured. One action: the drop and its timing are decided by the same click. (A timing with no
+    `prompt` answers a drop clicked before this was one action, left waiting for its timing.)"""
 
+    prompt: str = ""
+    options: tuple[str, ...] = ("drop",)
     ms: int = -1
 
     type: ClassVar[str] = "pile_timing"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 
+from rules.common import Prompt
 from rules.common.player import GameAI
 from rules.common.rng import Rng
 
@@ -32,6 +33,13 @@ class CarnivalZombieAI(GameAI):
             world.sabotage = ""
         world.rng = Rng(rng.next_u64())
         return world
+
+    def candidates(self, state: GameState, prompt: Prompt, rng: Rng) -> list[tuple[str, ...]]:
+        """A step's attacks are one multi-choice that takes at most one answer per attack: the bot
+        weighs each single answer (the others spread over the least stressed) and "auto" alone."""
+        if prompt.kind == "attack":
+            return [(o.id,) for o in prompt.options]
+        return super().candidates(state, prompt, rng)
 
     def evaluate(self, state: GameState, seat: str) -> float:
         if state.over:

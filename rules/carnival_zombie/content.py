@@ -105,7 +105,10 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 
 class Frozen(dict):
-    """A dict that deep-copies to itself: pack content is never mutated by the engine."""
+    """A dict that deep-copies to itself: pack content is never mutated by the engine. Its index for
+    play (`content_for`) is kept as an attribute, which serialising the dict never sees."""
+
+    indexed: Content
 
     def __deepcopy__(self, memo):  # noqa: D401
         return self
@@ -207,16 +210,13 @@ class Content:
         self.cubes_total = sum(i["count"] for i in pack["infected"])
 
 
-_CONTENT: dict[int, tuple[dict, Content]] = {}
-
-
 def content_for(pack: dict | None) -> Content:
+    """The pack indexed for play. A frozen pack keeps its index on itself (made once per pack, however
+    many states share it), so no cache is keyed by an object's id()."""
     pack = _SAMPLE if pack is None else pack
-    hit = _CONTENT.get(id(pack))
-    if hit is not None and hit[0] is pack:
-        return hit[1]
-    if len(_CONTENT) > 64:
-        _CONTENT.clear()
-    made = Content(pack)
-    _CONTENT[id(pack)] = (pack, made)
+    made = pack.__dict__.get("indexed") if isinstance(pack, Frozen) else None
+    if made is None:
+        made = Content(pack)
+        if isinstance(pack, Frozen):
+            pack.indexed = made
     return made

@@ -89,9 +89,8 @@ class AttacksAndDawn:
                 targets = self.attack_targets(s, a)
                 if targets:
                     s.uncancellable = False
-                    tgt = min(targets, key=lambda t: (t.stress, t.order))
                     g.say("unstoppable", attacker=who)
-                    self._hit_char(g, a, tgt)
+                    self._hit_char(g, a, self._least_stressed(targets))
                 ctx["k"] += 1
                 continue
             if not a["box"] and "#" in nt.boxes[a["cave"]]:
@@ -108,19 +107,90 @@ class AttacksAndDawn:
             if not targets:
                 ctx["k"] += 1
                 continue
-            cancel = s.storage.get("S", 0) > 0 or any(t.items for t in targets)
-            if ctx.get("auto") or (len(targets) == 1 and not cancel):
-                tgt = min(targets, key=lambda t: (t.stress, t.order)) if ctx.get("auto") else targets[0]
-                self._hit_char(g, a, tgt)
+            if ctx.get("auto") or not self._attack_asks(s, targets):
+                self._hit_char(g, a, self._least_stressed(targets))
                 ctx["k"] += 1
                 continue
-            self._ask(g, "attack")
-            return
+            plan = ctx.get("plan")
+            if plan is None or ctx["k"] > plan["upto"]:
+                self._ask(g, "attack")      # one question for every attack of the step that has a choice
+                return
+            if not self._planned_attack(g, a, targets, plan["picks"].get(str(ctx["k"]))):
+                return                      # which Item to throw away is asked first
+            ctx["k"] += 1
         if s.over:
             return
         s.stage = after
         if after == "n_time":
             s.ctx = {}
+
+    @staticmethod
+    def _least_stressed(targets: list[Character]) -> Character:
+        """Where an attack nobody assigned goes: the Stress spread evenly, the Activation Order breaking ties."""
+        return min(targets, key=lambda t: (t.stress, t.order))
+
+    @staticmethod
+    def _attack_asks(s: GameState, targets: list[Character]) -> bool:
+        """Whether an attack is a decision: several Characters could take it, or it could be cancelled."""
+        return len(targets) > 1 or s.storage.get("S", 0) > 0 or any(t.items for t in targets)
+
+    # Options of one attack prompt: a select holds 25, and one of them is "spread the rest".
+    ATTACK_OPTIONS = 24
+
+    def attack_rows(self: CarnivalZombie, s: GameState) -> list[tuple[int, dict, list[Character]]]:
+        """The attacks of this step, from the current one on, that will ask a decision: (index in the
+        step's list, attacker, its possible targets). The step is looked ahead on today's board: a
+        Barricade absorbs the first outside attack of its Cave, the unmasked traitor's attack cannot be
+        stopped. As many as fit in one select; the rest (if any) are asked once these are resolved."""
+        ctx, nt = s.ctx, s.night
+        barricades = {cv: nt.boxes[cv].count("#") for cv in CAVES}
+        unstoppable = s.uncancellable
+        rows: list[tuple[int, dict, list[Character]]] = []
+        room = self.ATTACK_OPTIONS
+        for k in range(ctx["k"], len(ctx["list"])):
+            a = ctx["list"][k]
+            if a["boss"] and s.boss_area[int(a["code"][1:])] is None:
+                continue
+            targets = self.attack_targets(s, a)
+            if unstoppable:
+                unstoppable = not targets
+                continue
+            if not a["box"] and barricades[a["cave"]]:
+                barricades[a["cave"]] -= 1
+                continue
+            if (not a["box"] and nt.forts.get(a["cave"][0]) == "alley") or not targets:
+                continue
+            if not self._attack_asks(s, targets):
+                continue
+            cost = len(targets) + sum(1 for t in targets if t.items) + (1 if s.storage.get("S", 0) > 0 else 0)
+            if rows and cost > room:
+                break
+            rows.append((k, a, targets))
+            room -= cost
+        return rows
+
+    def _planned_attack(self: CarnivalZombie, g: G, a: dict, targets: list[Character], pick: str | None) -> bool:
+        """Resolve one attack as the step's answer planned it. A choice the board no longer allows (its
+        Character fell, the Item or the Survivor went to an earlier attack), or none, sends the attack
+        to the least stressed Character. False while the Item to throw away is being asked."""
+        s, c = g.s, g.c
+        how, _, cid = (pick or "").partition(".")
+        chosen = next((t for t in targets if t.id == cid), None)
+        if how == "surv" and s.storage.get("S", 0) > 0:
+            s.storage["S"] -= 1
+            s.gamebox["S"] = s.gamebox.get("S", 0) + 1
+            g.say("survivor_sacrificed", attacker=self._attacker_name(g, a))
+            return True
+        if how == "x" and chosen is not None and chosen.items:
+            if len(chosen.items) > 1:
+                self._ask(g, "discard", char=chosen.id)
+                return False
+            item = chosen.items.pop()
+            g.say("item_thrown", name=self._name(g, chosen.id), item_name=c.items[item]["name"], item=item,
+                  character=chosen.id)
+            return True
+        self._hit_char(g, a, chosen if how == "t" and chosen is not None else self._least_stressed(targets))
+        return True
 
     def _hit_char(self: CarnivalZombie, g: G, a: dict, ch: Character) -> None:
         s = g.s
@@ -132,29 +202,29 @@ class AttacksAndDawn:
             g.say("boat_damaged", hull=s.night.hull)
 
     def _h_attack(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+        """The step's attacks answered at once: at most one choice per attack (`<index>.t.<character>`
+        takes it, `.x.<character>` throws away an Item instead, `.surv` sacrifices a Survivor); the
+        attacks left out go to the least stressed Character, and `auto` spreads the step's later ones too."""
         s = g.s
         ctx = s.ctx
-        a = ctx["list"][ctx["k"]]
-        pick = picks[0]
-        who = self._attacker_name(g, a)
-        if pick == "auto":
-            ctx["auto"] = True
-            return
-        if pick == "surv":
-            s.storage["S"] -= 1
-            s.gamebox["S"] = s.gamebox.get("S", 0) + 1
-            g.say("survivor_sacrificed", attacker=who)
-        elif pick.startswith("x."):
-            self._ask(g, "discard", char=pick[2:])
-            return
-        else:
-            self._hit_char(g, a, self._ch(s, pick[2:]))
-        ctx["k"] += 1
+        rows = [k for k, _a, _t in self.attack_rows(s)]
+        planned: dict[str, str] = {}
+        for pick in picks:
+            if pick == "auto":
+                ctx["auto"] = True
+                continue
+            k, _, how = pick.partition(".")
+            if k in planned:
+                raise IllegalAction("one_choice_per_attack", n=rows.index(int(k)) + 1)
+            planned[k] = how
+        ctx["plan"] = {"upto": rows[-1] if rows else ctx["k"], "picks": planned}
 
     def _h_discard(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         ch = self._ch(s, ask["char"])
-        if picks[0] == "back":
+        if picks[0] == "back":           # the step's attacks from this one on are asked again
+            if "plan" in s.ctx:
+                s.ctx["plan"]["upto"] = s.ctx["k"] - 1
             return
         item = ch.items.pop(int(picks[0][1:]))
         g.say("item_thrown", name=self._name(g, ch.id), item_name=c.items[item]["name"], item=item, character=ch.id)

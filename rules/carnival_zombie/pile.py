@@ -74,32 +74,31 @@ class Pile:
         return 2.0, "shaky"
 
     def _h_pile_react(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
-        s = g.s
-        if not ask.get("timing"):
-            # "Drop!" was pressed: the same decision (same prompt id, so a host does not post it
-            # again) now waits for its timing, which the host answers with PileTiming at once.
-            # Any other driver (or a host that lost the timing) answers "untimed".
-            s.seq -= 1
-            s.ask = {**ask, "timing": True}
-            return
-        ch = self._ch(s, ask["char"])
-        s.ctx.pop("drop", None)
-        self._spill_roll(g, ch, ask["n"], 1.0)
+        """"Drop!" pressed by a driver that does not time it (a test, the bot), or the "untimed" answer of
+        a drop left waiting for its timing by an older version: the drop lands untimed."""
+        self._timed_drop(g, ask, -1)
 
     def _pile_timing(self: CarnivalZombie, g: G, action: PileTiming, actor: Actor) -> None:
         s = g.s
         ask = s.ask
-        if not (ask.get("kind") == "pile_react" and ask.get("timing")):
+        if ask.get("kind") != "pile_react" or not (action.prompt or ask.get("timing")):
             raise IllegalAction("no_drop_waiting")
-        if not actor.may_act_for(self.owner(s, ask["char"])):
+        if action.prompt:                  # the click itself: live, theirs, and "Drop!"
+            self.check_choice(s, action, actor)
+        elif not actor.may_act_for(self.owner(s, ask["char"])):
             raise NotYourTurn("not_your_drop")
         s.ask = {}
         s.seq += 1
+        self._timed_drop(g, ask, int(action.ms))
+
+    def _timed_drop(self: CarnivalZombie, g: G, ask: dict, ms: int) -> None:
+        """The drop lands: the hand's timing (ms; -1 untimed) is told, and scales the spill chance."""
+        s = g.s
         s.ctx.pop("drop", None)
         ch = self._ch(s, ask["char"])
-        factor, words = self.reaction_factor(int(action.ms))
-        g.say("pile_timing" if action.ms >= 0 else "pile_untimed", name=self._name(g, ch.id),
-              hand=term(f"hand_{words}"), seconds=round(action.ms / 1000, 1), ms=int(action.ms), factor=factor)
+        factor, words = self.reaction_factor(ms)
+        g.say("pile_timing" if ms >= 0 else "pile_untimed", name=self._name(g, ch.id),
+              hand=term(f"hand_{words}"), seconds=round(ms / 1000, 1), ms=ms, factor=factor)
         self._spill_roll(g, ch, ask["n"], factor)
 
     def _spill(self: CarnivalZombie, g: G, ch: Character, fallen: int) -> None:

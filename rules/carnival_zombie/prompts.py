@@ -34,8 +34,10 @@ def build_prompt(eng, s, c, ask: dict) -> Prompt:
         args["name"] = c.characters[ask["char"]]["name"]
     if not opts:
         opts = [Option.of("ok", "ok")]
-    # the Pile's reaction mode times the click itself: it is never answered for the player
-    return Prompt.ask(kind, args, who, opts, key=(s.seq,), confirm=kind == "pile_react")
+    # the attacks of a step are one multi-choice; the Pile's reaction mode times the click itself
+    # (it is never answered for the player)
+    return Prompt.ask(kind, args, who, opts, key=(s.seq,), max_choices=len(opts) if kind == "attack" else 1,
+                      confirm=kind == "pile_react")
 
 
 def _cname(c, cid: str) -> str:
@@ -210,19 +212,24 @@ def _reward(eng, s, c, ask):
 
 
 def _attack(eng, s, c, ask):
-    a = s.ctx["list"][s.ctx["k"]]
-    if a["boss"]:
-        attacker = c.bosses[s.boss_area[int(a["code"][1:])].boss]["name"]
-    else:
-        attacker = c.infected[a["code"]]["name"]
-    targets = eng.attack_targets(s, a)
-    opts = [Option.of(f"t.{ch.id}", "takes", name=_cname(c, ch.id), attack=a["atk"], stress=ch.stress)
-            for ch in targets]
-    opts += [Option.of(f"x.{ch.id}", "discard_to_cancel", name=_cname(c, ch.id)) for ch in targets if ch.items]
-    if s.storage.get("S", 0) > 0:
-        opts.append(Option.of("surv", "sacrifice_survivor", n=s.storage["S"]))
-    return ({"attacker": attacker, "cave": a["cave"], "attack": a["atk"], "where": term("in_box" if a["box"] else "in_ring")},
-            opts[:24] + [Option.of("auto", "auto_assign")])
+    """Every attack of the step that has a choice, in one select: for each, who takes it, or how it is
+    cancelled; the attacks left out are spread over the least stressed ("auto" alone: all of them)."""
+    survivors = s.storage.get("S", 0)
+    listed, opts = [], []
+    for n, (k, a, targets) in enumerate(eng.attack_rows(s), 1):
+        if a["boss"]:
+            attacker = c.bosses[s.boss_area[int(a["code"][1:])].boss]["name"]
+        else:
+            attacker = c.infected[a["code"]]["name"]
+        row = {"n": n, "attacker": attacker, "cave": a["cave"], "attack": a["atk"]}
+        listed.append({"term": "attack_row", **row, "where": term("in_box" if a["box"] else "in_ring")})
+        opts += [Option.of(f"{k}.t.{ch.id}", "attack_takes", **row, name=_cname(c, ch.id), stress=ch.stress)
+                 for ch in targets]
+        opts += [Option.of(f"{k}.x.{ch.id}", "attack_discard", **row, name=_cname(c, ch.id))
+                 for ch in targets if ch.items]
+        if survivors:
+            opts.append(Option.of(f"{k}.surv", "attack_survivor", **row, survivors=survivors))
+    return {"attacks": listed, "n": len(listed)}, opts + [Option.of("auto", "auto_assign")]
 
 
 def _discard(eng, s, c, ask):

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from rules.common import GM, Actor, Event, IllegalAction, NotYourTurn, Serial
 
+from .condition import Condition, apply_condition
 from .cards import is_joker, rank, suit, SUIT_SYMBOL
 from .character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks, check_distinction_cap,
                         improvement_draw, karma_award, pay_distinction)
@@ -87,8 +88,8 @@ class CloseAdvancement(Serial):
     type: ClassVar[str] = "close_advancement"
 
 
-ACTIONS = {c.type: c for c in (KarmaAward, Effort, Improve, TakeDistinction, CloseAdvancement)}
-GM_ONLY = (KarmaAward, Effort, Improve, CloseAdvancement)
+ACTIONS = {c.type: c for c in (KarmaAward, Effort, Improve, TakeDistinction, CloseAdvancement, Condition)}
+GM_ONLY = (KarmaAward, Effort, Improve, CloseAdvancement, Condition)
 
 
 def card_text(card: str) -> str | dict:
@@ -135,6 +136,8 @@ def advance(state, action: Any, actor: Actor) -> list[Event]:
                                   char, target, r))
     elif isinstance(action, TakeDistinction):
         events += _distinction(state, char, action)
+    elif isinstance(action, Condition):            # fatigue over, bleeding (condition.py)
+        events.append(apply_condition(char, action))
     else:
         raise IllegalAction("unknown_action", action=type(action).__name__)
     return events

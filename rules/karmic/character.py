@@ -32,6 +32,8 @@ class Weapon(Serial):
     small_shield: bool = False  # may Shield Bash
     ranged: bool = False
     aim: int = 0
+    entangles: bool = False     # a creature's entangling limb (L56): a hit holds the victim until chopped free
+    vitality: int = 0           # that limb's vitality: the Chop modifier (L56, A13)
 
 
 @dataclass
@@ -64,7 +66,8 @@ class Character(Serial):
     armor: Armor | None = None
     size: float = 1.0
     hp_marked: int = 0
-    fatigue: int = 0
+    fatigue: int = 0            # fatigue cards (L773; rules/karmic/fatigue.py)
+    bleeding: bool = False      # losing hit points to bleeding until first aid stops it (L780; wounds.py)
     deck: KarmaDeck | None = None   # None: an NPC drawing from the GM's world deck
     aim_row: list[str] = field(default_factory=list)
     reload: dict[str, int] = field(default_factory=dict)      # weapon name -> turns until it may fire
@@ -163,6 +166,7 @@ WEAPON_SCHEMA = {
         "impact": {"type": "boolean"}, "shield": {"type": "boolean"},
         "small_shield": {"type": "boolean"}, "ranged": {"type": "boolean"},
         "aim": {"type": "integer", "minimum": 0}, "sample": {"type": "boolean"},
+        "entangles": {"type": "boolean"}, "vitality": {"type": "integer", "minimum": -10, "maximum": 10},
         "description": {"type": "string"},
     },
 }
@@ -198,6 +202,8 @@ SHEET_SCHEMA = {
         "armor": {"anyOf": [{"type": "string"}, {"type": "null"}, ARMOR_SCHEMA]},
         "size": {"type": "number", "exclusiveMinimum": 0},
         "hp_marked": {"type": "integer", "minimum": 0},
+        "fatigue": {"type": "integer", "minimum": 0, "maximum": 44},   # fatigue cards (L773; fatigue.py), ≤ a deck
+        "bleeding": {"type": "boolean"},
         "description": {"type": "string"},
         "sample": {"type": "boolean"},
     },
@@ -275,7 +281,8 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
         fields={skill_key(k): list(v) for k, v in sheet.get("fields", {}).items()},
         distinctions=distinctions, weapons=weapons, wielding=wielding,
         armor=_armor(sheet.get("armor"), pack, where), size=float(sheet.get("size", 1.0)),
-        hp_marked=int(sheet.get("hp_marked", 0)),
+        hp_marked=int(sheet.get("hp_marked", 0)), fatigue=int(sheet.get("fatigue", 0)),
+        bleeding=bool(sheet.get("bleeding", False)),
         deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
     )
     return char
@@ -299,6 +306,7 @@ def sheet_of(character: Character) -> dict:
         "weapons": [w.to_dict() for w in character.weapons],
         "wielding": [character.weapons[i].name for i in character.wielding],
         "armor": character.armor.to_dict() if character.armor else None, "size": character.size,
+        "fatigue": character.fatigue, "bleeding": character.bleeding,
     }
 
 

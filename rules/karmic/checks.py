@@ -4,6 +4,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt
 
 from . import ranged as rangedmod
+from . import skill_tables, wounds
 from .base import (card_term, cards_term, deck_of, discard, draw, load_character, name, offer_prompt,
                    owner_audience, skill_term)
 from .cards import is_face, is_joker, value
@@ -47,13 +48,16 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
         skill = rangedmod.weapon_named(state.characters["c1"], ranged_opts["weapon"]).skill
     attr = attribute_name(options["attribute"]) if options.get("attribute") else ""
     check = Check(label=options.get("label", skill or attr or "check"), difficulty=diff,
-                  ranged=dict(options.get("ranged") or {}))
+                  ranged=dict(options.get("ranged") or {}),
+                  situations=[s.id for s in skill_tables.pick(skill, list(options.get("situations") or []))])
     side = CheckSide("c1", skill=skill_key(skill) if skill else "", attribute=attr,
                      foe_field=options.get("field") or "",
                      modifier=diff + int(options.get("modifier", 0)),
                      hidden=int(options.get("hidden_modifier", 0)))
     char = state.characters["c1"]
-    if side.foe_field or (skill and skill_key(skill) in char.fields):
+    if skill_tables.unknown_language(check.situations):
+        pass            # L783: the gist of a language he lacks; the field names it (L789), no bonus
+    elif side.foe_field or (skill and skill_key(skill) in char.fields):
         char.foe_bonus(skill, side.foe_field or None)       # refuses a field he lacks
     hand_n = char.hand_for(skill or None)
     if options.get("skill2"):
@@ -238,11 +242,19 @@ def side_mt(state: KarmicState, side: CheckSide) -> tuple[int, list[dict]]:
         a = char.finesse_armored if (state.check.ranged and side.key == "c1") else char.attr(side.attribute)
         mt += a
         parts.append({"term": "part.attribute", "attribute": {"term": f"attribute.{side.attribute}"}, "n": a})
-    if side.foe_field:
+    if side.foe_field and not (side.key == "c1" and skill_tables.unknown_language(state.check.situations)):
         b = char.foe_bonus(side.skill, side.foe_field)
         if b:
             mt += b
             parts.append({"term": "part.field", "n": b})
+    if side.key == "c1" and state.check.situations:       # the skill tables' named rows
+        n, rows = skill_tables.situation_parts(state.check.situations)
+        mt += n
+        parts += rows
+    tending = wounds.tending_modifier(side.skill, char) if side.key == "c1" else 0
+    if tending:                                           # L780: first aid and medicine, −(boxes marked)
+        mt += tending
+        parts.append({"term": "first_aid_part", "n": tending})
     if side.modifier:
         mt += side.modifier
         parts.append({"term": "part.modifiers", "n": side.modifier})
@@ -315,6 +327,7 @@ def _resolve(state: KarmicState, events: list[Event]) -> None:
         "joker": {"term": "joker_ruled" if joker else "no_joker"}, "margin_text": margin_term, "shot": shot,
         "success": success, "mt": None if actor.hidden else actor.mt, "margin": None if actor.hidden else margin,
         "card": actor.play.card, "chain": list(actor.play.chain)}))
+    events += skill_tables.check_outcomes(state, success)
     gm = {"name": name(state, actor.key), "mt": actor.mt, "result": result}
     if len(results) == 2:
         opp = results[1][0]

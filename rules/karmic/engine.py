@@ -33,6 +33,10 @@ class KarmicEngine(Engine[KarmicState]):
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
         """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
+        with self._speaking():          # a refused set-up names Karmic, whose catalogue words it
+            return self._start(seats, options, seed)
+
+    def _start(self, seats: list[str], options: dict | None, seed: int) -> Outcome:
         options = dict(options or {})
         mode = options.get("mode", "combat" if options.get("combatants") else "check")
         if mode not in ("check", "combat", "advance"):

@@ -12,7 +12,7 @@ from rules.common import IllegalAction, Rng
 
 from .cards import value
 from .character import Character, Weapon
-from .tables import TARGET_SITUATION, location_mod, range_band_mod
+from .tables import TARGET_SITUATION, location_mod, range_band_mod, skill_key
 
 
 def weapon_named(char: Character, wname: str) -> Weapon:
@@ -75,7 +75,8 @@ def prepare(state, char: Character, opts: dict, side) -> None:
         if s not in TARGET_SITUATION:
             raise IllegalAction(f"Unknown target situation '{s}'.")
         mod += TARGET_SITUATION[s]
-    if "distance" in opts and not opts.get("lance"):
+    lance = opts.get("lance") or skill_key(weapon.skill) == "lance"    # L846: no modifier for distance
+    if "distance" in opts and not lance:
         mod += range_band_mod(float(opts["distance"]), float(weapon.range))
     if not opts.get("into_melee"):
         mod -= max(0, int(opts.get("dodge", 0)))

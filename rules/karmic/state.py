@@ -42,6 +42,7 @@ HOUSE_RULES: dict[str, Any] = {
     "extra_advanced_skills": [],         # A36: skills the GM marks advanced (no default use)
     "extra_skills": ["stealth", "diplomacy", "bow"],   # A37: skills used but not listed, as normal skills
     "joker_initiative": "gm",            # A3: a joker played for initiative: gm (ruling) | win | lose
+    "languages_learned_in_play": False,  # L789 optional rule: a gist check won in a new language teaches it
 }
 
 
@@ -106,6 +107,7 @@ class Check(Serial):
     difficulty: int = 0
     ranged: dict = field(default_factory=dict)
     result: dict = field(default_factory=dict)
+    situations: list[str] = field(default_factory=list)   # named rows of the skill tables (skill_tables)
 
 
 # --- combat ----------------------------------------------------------------------------
@@ -132,6 +134,8 @@ class Fighter(Serial):
     multitask: str = ""        # a second skill used all along (riding…): the hand is the lower (§1.10)
     gm_mod: int = 0            # the GM's standing modifier on every maneuver total (public)
     gm_hidden: int = 0         # the GM's hidden standing modifier: only the GM sees it and the totals
+    lance_rounds: dict[str, int] = field(default_factory=dict)   # target -> round of the last lance attack (L846)
+    entangled_by: dict[str, int] = field(default_factory=dict)   # creature -> its limb's vitality (L56)
 
 
 @dataclass

@@ -34,7 +34,8 @@ def _char_public(state: KarmicState, key: str, viewer: str) -> dict:
     char = state.characters[key]
     out = {"key": key, "name": char.name, "player": state.controllers.get(key), "npc": char.npc,
            "hp_marked": char.hp_marked, "hp_max": char.hp_max, "hp_row": char.hp_row,
-           "weapons": [char.weapons[i].name for i in char.wielding if 0 <= i < len(char.weapons)]}
+           "weapons": [char.weapons[i].name for i in char.wielding if 0 <= i < len(char.weapons)],
+           "fatigue": char.fatigue, "bleeding": char.bleeding}          # conditions anyone can see
     if _sees(state, key, viewer):
         out["sheet"] = {"attributes": dict(char.attributes), "skills": dict(char.skills),
                         "fields": {k: list(v) for k, v in char.fields.items()},
@@ -108,7 +109,8 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
                  "maneuvers_left": None if total is None else max(0, total - f.counted),
                  "played": f.played, "done": f.done, "prone": f.prone, "out": f.out, "cling": f.cling,
                  "init_mt": f.init_mt if not (state.controllers.get(k) == GM and viewer not in (GM,)) else None,
-                 "hp_marked": state.characters[k].hp_marked, "hp_max": state.characters[k].hp_max}
+                 "hp_marked": state.characters[k].hp_marked, "hp_max": state.characters[k].hp_max,
+                 "entangled_by": sorted(f.entangled_by)}        # creatures whose limb holds him (L56)
         if _sees(state, k, viewer):
             entry["hand"] = list(f.hand)
             entry["hand_labels"] = [label(c) for c in f.hand]

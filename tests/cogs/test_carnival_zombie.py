@@ -585,26 +585,26 @@ async def test_reaction_mode_times_the_drop_from_the_prompt_to_the_click(bot, wo
     assert not errors_shown(world)
 
 
-async def test_a_drop_whose_timing_was_lost_is_healed_by_status(bot, world, seed):
-    """The bot died between the "Drop!" click and its timing: /cz status answers it, untimed."""
-    from rules.common import Actor, Choose
+async def test_a_drop_left_waiting_for_its_timing_by_an_older_version_lands_on_its_button(bot, world, seed):
+    """The two-action version could leave a drop waiting for its timing (the bot died between the
+    "Drop!" click and its timing): that game shows an "untimed" button, and its click lands the drop."""
     await bot.store.set_house_rule(1, NAME, "pile_mode", "reaction")
     game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
     policy = sensible_policy(random.Random(2))
     for _ in range(300):
         record, state = await state_of(bot, game.id)
         prompt = ENGINE.pending(state)[0]
-        if prompt.id.startswith("pile_react"):
+        if prompt.kind == "pile_react":
             break
         await answer(bot, world, game.id, policy)
     else:
         raise AssertionError("no drop on the Pile")
-    # the click was committed, then the process died: no publish, no timing
-    outcome = ENGINE.apply(state, Choose(prompt.id, ("drop",)), Actor("2"))
-    await bot.store.commit_action(record, "2", ENGINE.dump_action(Choose(prompt.id, ("drop",))),
-                                  ENGINE.dump_state(outcome.state), [])
+    state.ask = {**state.ask, "timing": True}
+    await bot.store.commit_action(record, "2", {"type": "choose", "prompt": prompt.id, "options": ["drop"]},
+                                  ENGINE.dump_state(state), [])
     cog = cog_of(bot)
     await cog.status.callback(cog, world.interaction(world.users[2], world.channels[10]))
+    await answer(bot, world, game.id, lambda s, p: "untimed")
     record, state = await state_of(bot, game.id)
     assert not ENGINE.pending(state) or ENGINE.pending(state)[0].id != prompt.id
     assert "drops with an untimed hand" in table_text(world)

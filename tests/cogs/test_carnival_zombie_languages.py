@@ -106,3 +106,66 @@ async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, lo
     assert [x for kind, x in texts if kind != "text" and any(f"{u.id}" == x.strip() for u in players)] == []
     public = "\n".join(x for _, x in texts)
     assert all(w in public for w in words), [w for w in words if w not in public]
+
+
+CAMPAIGN_SEED = 2     # an Easy campaign the sensible Group of three wins on the Freedom Bridge, Night 3
+NIGHT_BUDGET = 40     # public messages per Night (issue 10's framework budget)
+
+
+@pytest.mark.parametrize("locale", ["en", "it", "es"])
+async def test_a_whole_campaign_through_the_cogs_speaks_one_language_within_the_budget(bot, world, seed, locale):
+    """Issue 13's test: a seeded whole campaign (lobby, the Story so far, three Days and three Nights, the
+    Finale) clicked through the cogs, with zero fallbacks, zero raw ids and zero unresolved keys, and
+    every Night within its budget of public messages."""
+    await bot.store.update_settings(1, locale=locale)
+    seed(CAMPAIGN_SEED)
+    policy = sensible_policy(random.Random(CAMPAIGN_SEED))
+    players = [world.users[2], world.users[3], world.users[4]]
+    public: Counter = Counter()
+    with present.watch() as notes:
+        cog = bot.get_cog("CarnivalZombieCog")
+        await cog.start.callback(cog, world.interaction(players[0], world.channels[10], locale=locale),
+                                 difficulty="easy")
+        for player in players[1:]:
+            await click(world, world.last(TABLE, with_view=True), player, index=0, locale=locale)
+        await click(world, world.last(TABLE, with_view=True), players[0], index=2, locale=locale)
+        game = await bot.store.active_game(1, 10)
+        seen = len(world.sent)
+        for _ in range(1000):
+            record, state = await state_of(bot, game.id)
+            # what the last click posted counts where it led (as bench/messages.py counts)
+            public[f"Night {state.ticket}" if state.night else "Day"] += sum(m.public for m in world.sent[seen:])
+            seen = len(world.sent)
+            if not record.active:
+                break
+            prompt = ENGINE.pending(state)[0]
+            await _answer(world, prompt, policy(state, prompt), locale)
+        await cog.status.callback(cog, world.interaction(world.users[2], world.channels[10], locale=locale))
+    assert state.over and (state.result, state.reason, state.ticket) == ("win", "finale_won", 3)
+    nights = {k: n for k, n in public.items() if k.startswith("Night")}
+    assert sorted(nights) == ["Night 1", "Night 2", "Night 3"] and max(nights.values()) <= NIGHT_BUDGET, nights
+    fallbacks = Counter((n.source, n.key, n.game) for n in notes if n.fallback)
+    assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())
+    assert sorted({n.key for n in notes if n.language != locale}) == []
+    assert {"prompts.story", "prompts.attack", "prompts.finale", "events.final_score", "events.over_finale_won",
+            "prompts.dawn_exit"} <= {n.key for n in notes if n.game == "carnival_zombie"}
+    texts = list(_texts(world))
+    assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
+    assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
+
+
+async def test_game_status_and_hand_describe_the_game_in_the_readers_language(bot, world, seed):
+    """`/game status` reads the server's language, `/hand` the asker's (they were English only)."""
+    await bot.store.update_settings(1, locale="es")
+    players = [world.users[2], world.users[3]]
+    await _open(bot, world, players, "es")
+    game_cog = bot.get_cog("GameCog")
+    before = len(world.sent)
+    await game_cog.status.callback(game_cog, world.interaction(players[0], world.channels[10], locale="es"))
+    status = "\n".join(m.content or "" for m in world.sent[before:])
+    assert "Calendario: Billete 1" in status and "Personajes (Orden de Activación):" in status, status
+    before = len(world.sent)
+    await game_cog.hand.callback(game_cog, world.interaction(players[1], world.channels[10], locale="it"))
+    hand = "\n".join(m.content or "" for m in world.sent[before:])
+    assert "Calendario: Biglietto 1" in hand and "Orologio:" in hand, hand
+    assert "Calendar: Ticket" not in status + hand

@@ -78,7 +78,7 @@ async def test_gm_rules_for_karmic_fits_in_several_messages(bot, world):
     sent = world.ephemeral(world.users[2])
     assert len(sent) >= 2 and all(len(m.content) <= 2000 for m in sent)
     lines = "\n".join(m.content for m in sent).split("\n")
-    assert len(lines) == 1 + 29
+    assert len(lines) == 1 + 30                  # with languages_learned_in_play (L789, karmic-rules)
     assert ("• `world_deck_size` = `42` (predefinito `42`): Carte del mazzo del mondo del GM: 42 "
             "(un mazzo karma senza jolly) o 52 (un mazzo completo).") in lines
 
@@ -99,9 +99,9 @@ async def test_help_for_a_game_opens_with_how_it_is_played_then_lists_every_comm
     assert all(len(m.content) <= 2000 for m in sent)
     lines = "\n".join(m.content for m in sent).split("\n")
     assert lines[0].startswith(opening)
-    assert lines[3] == header                  # three lines on how it is played, then the commands
-    commands = [line for line in lines if line.startswith("• /")]
-    assert len(commands) == 19                 # 15 /karmic commands and the 4 of /karmic-advance
+    assert lines[5] == header                  # three lines on how it is played, two on the rulebook's
+    commands = [line for line in lines if line.startswith("• /")]     # tables and the GM's rulings, then the commands
+    assert len(commands) == 20                 # 15 /karmic commands and the 5 of /karmic-advance
     assert any(line.startswith(advance) for line in commands)
 
 

@@ -7,7 +7,8 @@ from ..base import name
 from ..state import Decl, KarmicState
 from ..tables import (LOCATION_NAMES, MANEUVERS)
 
-from .common import _live_engagements, _register, _size_class, init_engagement
+from . import lance
+from .common import _live_engagements, _register, _size_class, _weapon, init_engagement
 from .legality import why_illegal
 # The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
 # modules on that loop are imported as modules, their functions looked up when called.
@@ -51,6 +52,8 @@ def declare(state: KarmicState, spec: dict, card: str, loc: str, events: list[Ev
             raise IllegalAction("Only one maneuver is allowed this turn.")
     else:
         reason = why_illegal(state, who, man_id, w, turn.stage, turn.answers, spec.get("nostep", False), loc)
+        if isinstance(reason, IllegalAction):
+            raise reason
         if reason:
             raise IllegalAction(reason)
     if card not in f.hand:
@@ -69,6 +72,7 @@ def declare(state: KarmicState, spec: dict, card: str, loc: str, events: list[Ev
                 turn.answers if turn.stage == "defense" else -1)
     reg = _register(state, cb.reg)
     reg.decls.append(decl)
+    lance.mark(state, who, man_id, _weapon(state, who, w), target)
     f.played += 1
     if m.counts and w >= 0 and m.cat in ("armed", "shield", "small", "large"):
         f.used[w] = f.used.get(w, 0) + 1

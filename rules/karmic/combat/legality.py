@@ -8,12 +8,13 @@ from ..state import KarmicState, Turn
 from ..tables import (H2H_STRIKING, MANEUVERS, WRESTLING, WRESTLING_ONLY,
                      DODGE, location_mod)
 
+from . import lance, unusual_foes
 from .common import STRIKE_KINDS, _reach, _register, _size_class, _weapon, caps, engagement, init_engagement, rng_text
 
 
 def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, answers: int,
-                nostep: bool = False, loc: str = "torso") -> str | None:
-    """Why this declaration is not allowed now (a sentence), or None if it is legal."""
+                nostep: bool = False, loc: str = "torso") -> str | IllegalAction | None:
+    """Why this declaration is not allowed now (a sentence, or a typed refusal), or None if it is legal."""
     cb = state.combat
     f = cb.fighters[who]
     char = state.characters[who]
@@ -53,6 +54,11 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
     tf = cb.fighters[target]
     tchar = state.characters[target]
     weapon = _weapon(state, who, w)
+    limit = lance.refusal(state, who, man_id, weapon, target)     # L846: once every 4 rounds per target
+    if limit is None and man_id == "chop":                        # L56: Chop frees someone entangled
+        limit = unusual_foes.chop_refusal(state, who, target)
+    if limit is not None:
+        return limit
     if f.dodge_hand and man_id != "dg":
         return "With a hand drawn from Dodge you may only dodge."
     if man_id == "dg" and not f.dodge_hand:

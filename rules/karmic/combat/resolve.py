@@ -14,6 +14,7 @@ from .common import STEP_ATTACKS, _size_class, _weapon, engagement, rng_text
 # The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
 # modules on that loop are imported as modules, their functions looked up when called.
 from . import rounds, setup
+from . import unusual_foes
 
 
 def _order_key(state: KarmicState, d: Decl) -> int:
@@ -133,8 +134,8 @@ def maneuver_mod(state: KarmicState, d: Decl, target: str) -> int:
         return -2 - tc.attr("fortitude") - tc.skill("self_discipline")
     if d.man == "flank":
         return sign * tc.attr("finesse")
-    if d.man == "chop":
-        return sign * tc.attr("fortitude")
+    if d.man == "chop":                # L56: the entangling limb's vitality
+        return sign * unusual_foes.chop_vitality(state, d.owner, target)
     if d.man == "swipe":
         return -(1 + len(d.extra))
     return m.mod
@@ -388,13 +389,18 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
     cb = state.combat
     m = MANEUVERS[a.man]
     tn = name(state, t)
-    if m.kind == "swat":
+    if m.kind == "swat":               # L68: no damage, pushed back the damage's number of feet
         n, _ = damage_of(state, a, joker)
-        return f"; {tn} is swatted {n} feet away"
+        yards = unusual_foes.swat_yards(n)
+        if yards:
+            range_delta[ei] = range_delta.get(ei, 0) + yards
+        return f"; {tn} is swatted {n} feet away" + (f" (range +{yards})" if yards else "")
     if m.kind == "strike":
         n, text = damage_of(state, a, joker)
         damage.append((t, n))
         out = f"; {text}: {tn} takes {n}"
+        if unusual_foes.entangle(state, a.owner, _weapon(state, a.owner, a.weapon), t):
+            out += f"; {tn} is entangled"
         if a.man == "hbutt" and n // 2:
             damage.append((a.owner, n // 2))
             out += f", {name(state, a.owner)} takes {n // 2}"
@@ -415,7 +421,8 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
         cb.fighters[a.owner].cling = t
         return f"; {name(state, a.owner)} clings to {tn}"
     if m.kind == "chop":
-        return "; the entangling limb is chopped free"
+        freed = unusual_foes.chop(state, a.owner, t)
+        return "; the entangling limb is chopped" + (f": {name(state, freed)} is free" if freed else "")
     if m.kind == "hold":
         value_ = sum(value(c) for c in [a.card] + a.chain)
         cb.holds.append({"holder": a.owner, "target": t, "kind": a.man, "card_value": value_, "active": True,

@@ -120,3 +120,30 @@ def nm_top(s, *cards: str):
     for card in cards:
         (s.nightmare if card in s.nightmare else s.nightmare_discard).remove(card)
     s.nightmare.extend(reversed(cards))
+
+
+def attack_rows(p) -> list[tuple[str, str, str]]:
+    """The rows of a step's attack prompt, in attack order: (option prefix, attacker, Cave)."""
+    rows: dict[str, tuple[str, str]] = {}
+    for o in p.options:
+        if o.id != "auto":
+            rows.setdefault(o.id.split(".")[0], (o.args["attacker"], o.args["cave"]))
+    return [(k, *where) for k, where in rows.items()]
+
+
+def assign_attacks(s, plan) -> int:
+    """Answer the step's attack prompts from `plan`, a list of (attacker, Cave, pick) in attack order
+    (pick: "t.<character>", "x.<character>" or "surv"); returns how many prompts were asked."""
+    plan = list(plan)
+    asked = 0
+    while not s.over and kind(s) == "attack":
+        p = prompt(s)
+        asked += 1
+        picks = []
+        for k, attacker, cave in attack_rows(p):
+            name, where, pick = plan.pop(0)
+            assert (attacker, cave) == (name, where), (attacker, cave, name, where)
+            picks.append(f"{k}.{pick}")
+        ENGINE.step(s, Choose(p.id, tuple(picks)), Actor(p.player))
+    assert plan == [], plan
+    return asked

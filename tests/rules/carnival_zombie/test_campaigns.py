@@ -129,12 +129,13 @@ def test_long_fuzz_games_with_a_tough_group():
 
 def test_a_sensible_group_can_win_a_first_campaign_on_easy():
     """Issue 13's balance targets on the sample pack (bench/cz_balance.py prints them over 200
-    campaigns): on Easy a sensible Group survives Night 1 in ≥ 70% and wins in ≥ 25%; Medium and
-    Difficult are harder, in that order."""
+    campaigns): on Easy a sensible Group survives Night 1 in ≥ 70% and wins in ≥ 25%; Medium is won
+    sometimes (5–20%), Difficult less; Night 1 is survived less often from Easy to Difficult."""
     from bench.cz_balance import measure
 
     results = measure(60)
     easy, medium, difficult = results["easy"], results["medium"], results["difficult"]
     assert easy.survived_night_1 >= 0.7 * 60 and easy.won >= 0.25 * 60, (easy.survived_night_1, easy.won)
-    assert easy.won > medium.won >= difficult.won
-    assert min(easy.survived_night_1, medium.survived_night_1) > difficult.survived_night_1
+    assert 0.05 * 60 <= medium.won <= 0.2 * 60, medium.won            # 7 of these 60 (29 of 200)
+    assert easy.won > medium.won > difficult.won
+    assert easy.survived_night_1 >= medium.survived_night_1 > difficult.survived_night_1

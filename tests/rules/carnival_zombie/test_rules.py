@@ -11,7 +11,7 @@ from rules.carnival_zombie.content import DATA, content_for
 from rules.carnival_zombie.state import BossSlot
 from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
 
-from .helpers import answer, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
+from .helpers import answer, assign_attacks, attack_rows, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
 
 OFF = {"pile_mode": "off"}
 
@@ -105,7 +105,7 @@ def test_bad_setups_are_refused():
         ENGINE.new_game(["a", "b"], {"scenario": "jmot"}, 1)
 
 
-@pytest.mark.parametrize("level,start,surv,para", [("easy", 6, 2, 4), ("medium", 9, 1, 5), ("difficult", 17, 0, 6),
+@pytest.mark.parametrize("level,start,surv,para", [("easy", 6, 2, 4), ("medium", 13, 1, 5), ("difficult", 17, 0, 6),
                                                    ("hard", 17, 0, 6)])
 def test_difficulty_levels(level, start, surv, para):
     s = ENGINE.new_game(["a"], {"difficulty": level}, 5)
@@ -411,11 +411,65 @@ def test_attack_cancelled_by_a_survivor_or_an_item():
     ch(s, "colombina").items = ["spyglass"]
     while kind(s) == "act":
         answer(s, "end")
-    answer(s, "surv", expect="attack")
-    answer(s, "x.colombina", expect="attack")
-    answer(s, "i0", expect="discard")
+    assert assign_attacks(s, [("Moloch", "N1", "surv"), ("Moloch", "N1", "x.colombina")]) == 1
     assert all(c.stress == 0 for c in s.characters) and not ch(s, "colombina").items
     assert s.gamebox["S"] >= 1
+
+
+def _four_attacks_on_the_north():
+    """Hour 1's attack step with four attacks from N1 on the two Characters in the North."""
+    s = night()
+    clear_board(s)
+    s.night.obstacles, s.night.forts = {}, {}
+    put(s, "N1.1", M=2, V=2)
+    s.supply["S"], s.storage["S"] = s.supply["S"] + s.storage["S"], 0
+    for c in s.characters:
+        c.refuge, c.stress, c.items, c.paranoia = ("N" if c.id in ("capitan", "colombina") else "S"), 0, [], False
+    while kind(s) == "act":
+        answer(s, "end")
+    return s
+
+
+def test_a_step_with_several_attacks_asks_once():
+    """Issue 13: the attack assignments of one step are ONE multi-choice question, not one per attack."""
+    s = _four_attacks_on_the_north()
+    p = prompt(s)
+    assert p.kind == "attack" and p.min_choices == 1 and p.max_choices == len(p.options) == 9
+    assert [(a, c) for _k, a, c in attack_rows(p)] == [("Moloch", "N1")] * 2 + [("Vermin", "N1")] * 2
+    assert said(p).startswith("4 attack(s) to assign: 1. the Moloch in N1 (2 Stress), 2. the Moloch in N1")
+    rows = [k for k, _a, _c in attack_rows(p)]
+    # both Molochs on the Capitan, the first Vermin on Colombina; the last one is left to be spread
+    ENGINE.step(s, Choose(p.id, (f"{rows[0]}.t.capitan", f"{rows[1]}.t.capitan", f"{rows[2]}.t.colombina")),
+                Actor(p.player))
+    assert (ch(s, "capitan").stress, ch(s, "colombina").stress) == (4, 2)    # the last Vermin: the least stressed
+    assert kind(s) != "attack" and s.night.hour == 2
+
+
+def test_two_choices_for_one_attack_are_refused():
+    s = _four_attacks_on_the_north()
+    p = prompt(s)
+    first = attack_rows(p)[0][0]
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(s, Choose(p.id, (f"{first}.t.capitan", f"{first}.t.colombina")), Actor(p.player))
+    assert refused.value.code == "one_choice_per_attack" and refused.value.params == {"n": 1}
+
+
+def test_auto_alone_spreads_every_attack_of_the_step():
+    s = _four_attacks_on_the_north()
+    answer(s, "auto", expect="attack")
+    assert (ch(s, "capitan").stress, ch(s, "colombina").stress) == (3, 3)    # 2+1 each, lowest Stress first
+
+
+def test_an_item_thrown_away_asks_which_when_there_are_several():
+    s = _four_attacks_on_the_north()
+    ch(s, "colombina").items = ["spyglass", "m16"]
+    p = prompt(s)
+    first = attack_rows(p)[0][0]
+    ENGINE.step(s, Choose(p.id, (f"{first}.x.colombina",)), Actor(p.player))
+    assert kind(s) == "discard"
+    answer(s, "i1")
+    assert ch(s, "colombina").items == ["spyglass"] and s.night.hour == 2
+    assert ch(s, "capitan").stress + ch(s, "colombina").stress == 4         # 3 attacks landed: 2+1+1
 
 
 def test_pile_spill_honour_mode_and_terror():
@@ -440,28 +494,47 @@ def test_probabilistic_spill_formula():
     assert eng.spill_chance(10, 100) == 0.6
 
 
-def test_reaction_mode_asks_for_the_drop_then_takes_its_timing():
-    from rules.carnival_zombie import PileTiming
+def _a_drop_in_reaction_mode():
     s = night(house_rules={"pile_mode": "reaction"})
     put(s, "N1.1", V=1)
     answer(s, "fire.s")
-    assert kind(s) == "pile_react" and options(s) == ["drop"]
+    assert kind(s) == "pile_react" and options(s) == ["drop"] and prompt(s).confirm
+    return s
+
+
+def test_reaction_mode_the_click_carries_its_timing():
+    """The "Drop!" click is ONE action carrying the reaction time: nothing is left waiting after it."""
+    from rules.carnival_zombie import PileTiming
+    s = _a_drop_in_reaction_mode()
     first = prompt(s).id
-    with pytest.raises(IllegalAction):                         # nothing to time before the click
-        ENGINE.apply(s, PileTiming(900), Actor("u1"))
-    answer(s, "drop")
-    # the same decision, now waiting for its timing: same id (a host does not post it again)
-    assert prompt(s).id == first and options(s) == ["untimed"]
-    assert sum(s.pile.values()) == 1 and census(s)["total"] == 195
+    with pytest.raises(IllegalAction):                         # a timing alone answers nothing now
+        ENGINE.apply(s, PileTiming(ms=900), Actor("u1"))
     with pytest.raises(NotYourTurn):
-        ENGINE.apply(s, PileTiming(900), Actor("someone else"))
-    out = ENGINE.apply(s, ENGINE.load_action({"type": "pile_timing", "ms": 1500}), Actor("u1"))
+        ENGINE.apply(s, PileTiming(first, ("drop",), 900), Actor("someone else"))
+    with pytest.raises(StalePrompt):
+        ENGINE.apply(s, PileTiming("pile_react.1", ("drop",), 900), Actor("u1"))
+    out = ENGINE.apply(s, ENGINE.load_action({"type": "pile_timing", "prompt": first, "options": ["drop"],
+                                              "ms": 1500}), Actor("u1"))
     timed = [e for e in out.events if e.kind == "pile_timing"]
     assert timed and "quick hand (1.5 s)" in said(timed[0]) and timed[0].data["factor"] == 0.5
-    assert not ENGINE.pending(out.state) or ENGINE.pending(out.state)[0].id != first
-    # any other driver answers the waiting drop "untimed"
-    answer(s, "untimed")
+    assert sum(out.state.pile.values()) == 1 and census(out.state)["total"] == 195
+    assert not ENGINE.pending(out.state) or ENGINE.pending(out.state)[0].kind != "pile_react"
+    # any other driver answers "Drop!" with a plain choice: the drop lands at once, untimed
+    events = answer(s, "drop")
+    assert [e.data["factor"] for e in events if e.kind == "pile_untimed"] == [1.0]
     assert not ENGINE.pending(s) or ENGINE.pending(s)[0].id != first
+
+
+def test_a_drop_left_waiting_for_its_timing_by_an_older_version_still_lands():
+    from rules.carnival_zombie import PileTiming
+    s = _a_drop_in_reaction_mode()
+    s.ask = {**s.ask, "timing": True}                        # as the two-action version left it
+    waiting = prompt(s)
+    assert options(s) == ["untimed"]
+    out = ENGINE.apply(s, PileTiming(ms=20000), Actor("u1"))
+    assert [e.data["factor"] for e in out.events if e.kind == "pile_timing"] == [2.0]
+    answer(s, "untimed")
+    assert not ENGINE.pending(s) or ENGINE.pending(s)[0].id != waiting.id
 
 
 def test_reaction_windows():
