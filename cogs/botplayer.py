@@ -39,7 +39,7 @@ _running: set[int] = set()         # games a driver loop is working on (publish 
 def ais() -> dict[str, GameAI]:
     """The games the bot can play, by system name (imported lazily: rules modules are heavy)."""
     from rules.carnevale import AI as CARNEVALE
-    from rules.klash.ai import AI as KLASH
+    from rules.klash import AI as KLASH
     return {"klash": KLASH, "carnevale": CARNEVALE}
 
 

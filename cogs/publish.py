@@ -294,6 +294,10 @@ class Publishing:
                     return outcome, game
             content = texts[-1] if texts else question
             extra = await self.prompt_parts(game, state, prompt, say)
+            back = self.table.paused_dm(game, player, prompt.id)     # this decision's own DM, brought back
+            if back and await self.courier.edit_dm(int(player), int(back["message"]), content=content, **extra):
+                game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=back["message"]))
+                continue
             old = self.table.reusable_dm(game, player, pending, answered)
             entry = (game.meta.get(POSTED) or {}).get(old or "", {})
             if old and await self.courier.edit_dm(int(player), int(entry["message"]), content=content, **extra):

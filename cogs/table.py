@@ -43,6 +43,10 @@ log = logging.getLogger("bauta.table")
 TABLE = "table"            # meta: the table message and the narrative above it
 POSTED = "prompt_messages"  # meta: {prompt id: {"where": "channel"|"dm"|"gm", "to": id, "message": id}}
 NARRATED_KEPT = 8          # meta: the last actions narrated (table["narrated"]), to narrate each once
+# meta: the DM prompts closed while their decision paused (same shape as POSTED), the newest few:
+# when the same decision is asked again its DM is brought back, not sent anew
+PAUSED = "paused_dm_prompts"
+PAUSED_KEPT = 6
 
 
 @dataclass
@@ -258,7 +262,16 @@ class Table:
             else:
                 await self.courier.edit_message(int(entry["to"]), int(entry["message"]), view=None)
         remaining = {pid: e for pid, e in recorded.items() if pid not in gone}
-        return with_meta(fresh, {**fresh.meta, POSTED: remaining})
+        paused = {**(fresh.meta.get(PAUSED) or {}),
+                  **{pid: e for pid, e in gone.items() if e.get("where") == "dm" and e.get("message") != answered}}
+        return with_meta(fresh, {**fresh.meta, POSTED: remaining, PAUSED: dict(list(paused.items())[-PAUSED_KEPT:])})
+
+    @staticmethod
+    def paused_dm(game: GameRecord, player: str, prompt_id: str) -> dict | None:
+        """The DM that carried this very decision before it paused (an Event Card hand while a
+        re-roll is asked, an own-turn card during the other player's turn): it is edited back."""
+        entry = (game.meta.get(PAUSED) or {}).get(prompt_id)
+        return entry if entry and entry.get("to") == int(player) else None
 
     def reusable_dm(self, game: GameRecord, player: str, pending: set[str], answered: int | None) -> str | None:
         """The id of `player`'s DM prompt whose message is edited into their next private prompt
@@ -281,6 +294,8 @@ def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replac
         return meta
     recorded = {k: v for k, v in (meta.get(POSTED) or {}).items() if k != replaces}
     recorded[prompt_id] = {"where": where, "to": to, "message": message.id}
+    if prompt_id in (meta.get(PAUSED) or {}):       # a paused decision asked again is live once more
+        return {**meta, POSTED: recorded, PAUSED: {k: v for k, v in meta[PAUSED].items() if k != prompt_id}}
     return {**meta, POSTED: recorded}
 
 
