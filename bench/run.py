@@ -186,15 +186,17 @@ RENDER_SETUP = {"karmic": {"mode": "combat", "combatants": [{"character": "Devon
 
 def render_timings(repeat: int = 20) -> dict[str, list[float]]:
     """Time each registered game's board image on a fresh game's public view."""
+    from content import sample_pack
     from rules.common import PUBLIC
 
+    setups = {**RENDER_SETUP, "klash": {"pack": sample_pack("klash")}}     # Klash! takes its pack from the caller
     out: dict[str, list[float]] = {}
     for system in systems.listed():
         if system.render is None or system.name == "duel":
             continue
         try:
             seats = [str(100 + i) for i in range(2)]
-            state = system.engine.new_game(seats, RENDER_SETUP.get(system.name, {}), seed=1)
+            state = system.engine.new_game(seats, setups.get(system.name, {}), seed=1)
             view = system.engine.view_for(state, PUBLIC)
         except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
             print(f"render: {system.name}: cannot set up a game for timing ({exc})")

@@ -43,11 +43,12 @@ Z95 = 1.959964
 def games(options: dict | None = None):
     """The games, each with how to set up a seeded one (``options``: the engine's set-up options, e.g.
     a smaller Carnevale ``{"points": 100, "rounds": 3}`` for a quick run)."""
-    from rules.carnevale.ai import AI as CARNEVALE
-    from rules.klash.ai import AI as KLASH
+    from content import sample_pack
+    from rules.carnevale import AI as CARNEVALE
+    from rules.klash import AI as KLASH
     opts = dict(options or {})
     return {
-        "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, opts, seed=seed)),
+        "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, {"pack": sample_pack("klash"), **opts}, seed=seed)),
         "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, opts, seed=seed)),
     }
 

@@ -38,8 +38,8 @@ _running: set[int] = set()         # games a driver loop is working on (publish 
 
 def ais() -> dict[str, GameAI]:
     """The games the bot can play, by system name (imported lazily: rules modules are heavy)."""
-    from rules.carnevale.ai import AI as CARNEVALE
-    from rules.klash.ai import AI as KLASH
+    from rules.carnevale import AI as CARNEVALE
+    from rules.klash import AI as KLASH
     return {"klash": KLASH, "carnevale": CARNEVALE}
 
 
@@ -152,9 +152,8 @@ def meta(bot, seats_: list[str], lvl: str) -> dict | None:
 
 
 def carnevale_squad(pack_doc: dict | None, points: int, faction: str | None, seed: int) -> dict:
-    """The squad the bot fields in Carnevale, within the points limit (see ``rules.carnevale.ai``)."""
-    from rules.carnevale.ai import build_squad
-    from rules.carnevale.content import pack_from_doc
+    """The squad the bot fields in Carnevale, within the points limit (see the bot player in ``rules.carnevale``)."""
+    from rules.carnevale import build_squad, pack_from_doc
     from rules.common.rng import Rng
     return build_squad(pack_from_doc(pack_doc), points, faction, Rng.from_seed(seed)).to_dict()
 

@@ -30,16 +30,13 @@ from discord.ext import commands
 
 from i18n import t
 from renderers.carnevale import game_sheet, roll_image, squad_sheet
-from rules.carnevale import (ENGINE, Squad, SquadMember, add_member, load_pack_text, load_sample_pack,
-                             remove_member, squad_view)
+from rules.carnevale import (BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, MAX_KARMA_DICE, MOVE_ACTIONS, TIE_RULES,
+                             CampaignRecord, Squad, SquadMember, add_member, check_squad, load_pack_text,
+                             load_sample_pack, member_cost, odds, opposed_roll, remove_member, roll_pool, squad_cost,
+                             squad_view, validate_squad)
 from rules.carnevale import actions as A
 from rules.carnevale import campaign as C
-from rules.carnevale.campaign import BLACK_STATUE, CampaignRecord
-from rules.carnevale.dice import MAX_KARMA_DICE, TIE_RULES, odds, roll_pool
-from rules.carnevale.engine import MOVE_ACTIONS
-from rules.carnevale.squad import member_cost, squad_cost, validate_squad
-from rules.carnevale.state import DEFAULT_HOUSE_RULES
-from rules.common import GM, PUBLIC, BautaError, Rng
+from rules.common import GM, PUBLIC, BautaError, Event, Rng
 
 from . import botplayer, systems, untrusted
 from .framework import chunks, mention, reply
@@ -78,7 +75,7 @@ def format_pool(roll: dict, who: str, label: str = "", locale=None) -> str:
     destiny = f"🟨 {face(0)}"
     others = ", ".join(face(i) for i in range(1, len(dice))) or "—"
     lines.append(t("carnevale.roll.dice", locale, destiny=destiny, others=others))
-    tail = [t("carnevale.roll.aces", locale, aces=roll["aces"], s="" if roll["aces"] == 1 else "s")]
+    tail = [t("carnevale.roll.aces", locale, aces=roll["aces"])]
     if roll.get("critical"):
         tail.append(t("carnevale.roll.critical", locale))
     if roll.get("fumble"):
@@ -472,7 +469,6 @@ class CarnevaleCog(commands.Cog):
             raise BautaError(t("carnevale.opposed.self", interaction.locale))
         await interaction.response.defer(thinking=True)
         label = echo(label) if label else None
-        from rules.carnevale.dice import opposed_roll
         res = opposed_roll(Rng.from_seed(secrets.randbits(63)), pool, their_pool, difficulty, their_difficulty,
                            tie_rule, karma, their_karma)
         loc = interaction.guild_locale
@@ -683,8 +679,8 @@ class CarnevaleCog(commands.Cog):
         title = next((a["name"] for a in BLACK_STATUE if a["id"] == adventure), "")
         if await self.store.active_game(interaction.guild_id, interaction.channel_id) is not None:
             raise BautaError(t("carnevale.game.busy", loc))
-        intro = t("carnevale.game.intro", interaction.guild_locale, a=interaction.user.mention, b=opponent.mention,
-                  adventure=f" — {title}" if title else "", rounds=ENGINE.rounds_of(options))
+        intro = Event("game_intro_adventure" if title else "game_intro",
+                      {"a_player": me, "b_player": them, "adventure": title, "rounds": ENGINE.rounds_of(options)})
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
         return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
                                      meta=botplayer.meta(self.bot, [me, them], level))
@@ -966,7 +962,6 @@ class CarnevaleCog(commands.Cog):
         if data.get("campaign"):
             raise BautaError(t("carnevale.campaign.exists", loc, name=current.name))
         pack = await self._pack(interaction.guild_id, pack_name, loc)
-        from rules.carnevale import check_squad
         check_squad(pack, current)
         rec = C.new_campaign(pack, current, str(interaction.user.id), seed=secrets.randbits(63), length=length)
         data["campaign"] = rec.to_dict()

@@ -34,8 +34,9 @@ from . import botplayer, systems
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
 from .courier import MESSAGE_LIMIT, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
+from .outbox import PublishOrder
 from .replies import Deadline, reply, settle
-from .publish import Publishing
+from .publish import Publishing, opening
 from .table import Table, with_meta
 
 __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
@@ -89,6 +90,7 @@ class GameHost(Publishing):
         # (game, version) -> the prompts pending after that action, computed by its commit for its
         # publish (one pass); a publish that never comes leaves a few, cut at TURNS_KEPT.
         self._turns: dict[tuple[int, int], list[Prompt]] = {}
+        self.order = PublishOrder()     # a channel's publishes in the order of its actions (cogs/outbox.py)
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -213,15 +215,17 @@ class GameHost(Publishing):
         system, started = await self._setup(interaction.guild_id, system_name, seats, options, seed,
                                             skip=botplayer.seats(SimpleNamespace(meta=meta or {})))
         state = started.state
-        game = await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
-                                            list(seats), system.engine.dump_state(state), interaction.user.id,
-                                            meta=meta)
-        await self.finish(interaction, done)
         # `intro`: an Event the cog words through its catalogue, or (legacy) a sentence already worded
-        opening = (intro if isinstance(intro, Event) else Event("start", intro) if intro else
-                   Event("game_started", {"title": system.title, "id": game.id, "players": list(seats)}))
-        events = [opening, *started.events]
-        await self.publish(interaction, game, state, events, before=set())
+        intro = intro if isinstance(intro, Event) or not intro else Event("start", intro)
+        # the opening's messages are owed like an action's (seq 0): a crash before they are out
+        # leaves them to the outbox sweep
+        owed = {**_owed(set()), "start": {"intro": intro and intro.to_dict(),
+                                          "events": [e.to_dict() for e in started.events]}}
+        game = self._owe(await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
+                                                      list(seats), system.engine.dump_state(state),
+                                                      interaction.user.id, meta=meta, outbox=[owed]))
+        await self.finish(interaction, done)
+        await self.publish(interaction, game, state, opening(game, intro, started.events), before=set())
         return game
 
     async def act(self, interaction: discord.Interaction, action: Any, game: GameRecord | None = None,
@@ -357,6 +361,7 @@ class GameHost(Publishing):
 
     def _owe(self, game: GameRecord) -> GameRecord:
         self._owed[(game.id, game.version)] = Slots(game.guild_id, game.id, game.version)
+        self.order.owe(game.channel_id, game.id, game.version)
         return game
 
     async def remind_idle(self, at: datetime | None = None) -> int:

@@ -41,6 +41,7 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
+import content
 import discord
 from discord import app_commands
 
@@ -48,12 +49,8 @@ from i18n import present, t
 from i18n.present import Presenter
 from renderers import klash as R
 from rules.common import GM, PUBLIC, BautaError, Event
-from rules.klash import ENGINE, load_pack_text
-from rules.klash.pack import load_sample_pack
-from rules.klash import arena
-from rules.klash.actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent,
-                                 PlayEvent, Recover, SelectTeam, UseToken, Volley)
-from rules.klash.state import HOUSE_RULES
+from rules.klash import (ENGINE, HOUSE_RULES, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
+                         PassEvent, PlayEvent, Recover, SelectTeam, UseToken, Volley, arena, load_pack_text)
 
 from . import botplayer, systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
@@ -94,31 +91,41 @@ def _stage(view: dict, locale=None) -> str:
 
 
 def describe(view: dict, viewer: str) -> str:
-    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds."""
+    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds, in the
+    language of its reader (``present.READER``, set by the caller; English when unset)."""
     d = "klash.describe."
+    say = present.READER.get() or Presenter(None, game=NAME)
+    locale = say.language
     cards = view["cards"]
+
+    def card(cid: str) -> str:
+        return _card_name(cards[cid], locale)
+
+    def term(key: str) -> str:
+        return say.text(f"terms.{key}", plain=True)
+
     pack = view["pack"]["name"] + (" (SAMPLE)" if view["pack"].get("sample") else "")
-    lines = [t(d + "header", phase=view["phase"], pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
+    lines = [t(d + "header", locale, phase=t(d + "phase_" + view["phase"], locale), pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
     draft = view["draft"]
     if view["phase"] == "draft":
-        lines.append(t(d + "draft", round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
+        lines.append(t(d + "draft", locale, round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
                        discarded=len(draft["discarded"])))
-        lines.append(t(d + "revealed", cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}"
+        lines.append(t(d + "revealed", locale, cards=", ".join(f"{i + 1}. {card(c)}"
                                                        for i, c in enumerate(draft["revealed"]))))
     if view["phase"] in ("draft", "team"):
         for p in view["seats"]:
             picks = draft["picks"][p]
-            lines.append(t(d + "picks", player=mention(p), n=len(picks),
-                           cards=", ".join(f"{i + 1}. {_clean(cards[c]['name'])}" for i, c in enumerate(picks)) or "—"))
+            lines.append(t(d + "picks", locale, player=mention(p), n=len(picks),
+                           cards=", ".join(f"{i + 1}. {card(c)}" for i, c in enumerate(picks)) or "—"))
         for p, chosen in view["team"]["chosen"].items():
             team = chosen if isinstance(chosen, str) else ", ".join(
-                _clean(cards[draft["picks"][p][i]]["name"]) for i in chosen)
-            lines.append(t(d + "team", player=mention(p), team=team))
+                card(draft["picks"][p][i]) for i in chosen)
+            lines.append(t(d + "team", locale, player=mention(p), team=team))
     if view["team"]["team_vp"]:
-        lines.append(t(d + "team_vp", vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
+        lines.append(t(d + "team_vp", locale, vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
     if view["phase"] in ("deploy", "match", "over"):
         m = view["match"]
-        lines.append(t(d + "match", hourglass=m["hourglass"], stage=_stage(view), turn=mention(m["turn_player"]) if
+        lines.append(t(d + "match", locale, hourglass=m["hourglass"], stage=_stage(view, locale), turn=mention(m["turn_player"]) if
                        m["turn_player"] else "—", vp=_vp(view),
                        tokens=", ".join(f"{mention(p)} {m['tokens'].get(p, 0)}" for p in view["seats"]),
                        hands=", ".join(f"{mention(p)} {view['event_deck']['hand_sizes'].get(p, 0)}"
@@ -130,22 +137,23 @@ def describe(view: dict, viewer: str) -> str:
                     continue
                 flags = []
                 if model["removed"]:
-                    flags.append(model["removed"])
+                    flags.append(term(model["removed"]))
                 elif not model["placed"]:
-                    flags.append("not deployed")
+                    flags.append(t(d + "not_deployed", locale))
                 else:
-                    flags += (["Stunned"] if model["stunned"] else []) + (["activated"] if model["activated"] else [])
-                lines.append(t(d + "model", id=model["id"], name=model["name"], x=f"{model['x']:.1f}",
+                    flags += ([term("stunned")] if model["stunned"] else []) + \
+                        ([t(d + "activated", locale)] if model["activated"] else [])
+                lines.append(t(d + "model", locale, id=model["id"], name=R.model_name(model["name"], say), x=f"{model['x']:.1f}",
                                y=f"{model['y']:.1f}", flags=(" — " + ", ".join(flags)) if flags else ""))
     if view["result"]["over"]:
-        lines.append(t(d + "over", winner=mention(view["result"]["winner"]),
-                       result=(view["result"]["result"] or "").replace("_", " "), vp=_vp(view)))
+        lines.append(t(d + "over", locale, winner=mention(view["result"]["winner"]),
+                       result=term("result_" + view["result"]["result"]) if view["result"]["result"] else "—", vp=_vp(view)))
     if viewer == GM and view.get("hands"):
-        lines.append(t(d + "hands", hands="; ".join(
+        lines.append(t(d + "hands", locale, hands="; ".join(
             f"{mention(p)}: " + (", ".join(hand) or "—")
             for p, hand in view["hands"].items())))
     if viewer not in (PUBLIC, GM) and view.get("hand") is not None:
-        lines.append(t(d + "hand", cards=", ".join(f"{i + 1}. {_clean(c['name'])} ({c.get('text', '')})"
+        lines.append(t(d + "hand", locale, cards=", ".join(f"{i + 1}. {_card_name(c, locale)} ({(c.get('texts') or {}).get(locale) or c.get('text', '')})"
                                                    for i, c in enumerate(view["hand"])) or "—"))
     return "\n".join(lines)
 
@@ -291,7 +299,14 @@ SYSTEM = systems.register(systems.System(
 
 
 # ============================================================================ parsing helpers
-def _find_model(state, text: str | None):
+def _shown_name(state, m, locale=None) -> str:
+    """A model's name as its reader sees it (the card's name in the reader's language, numbered)."""
+    return R.model_name(state.label(m), Presenter(locale, game=NAME))
+
+
+def _find_model(state, text: str | None, locale=None):
+    """A typed model: the number on its disc, its id, or its name as shown in the reader's
+    language or in English (the name an old state stored counts too)."""
     if not text:
         return None
     text = text.strip()
@@ -302,15 +317,17 @@ def _find_model(state, text: str | None):
         if m.id == text:
             return m
     low = text.lower()
-    exact = [m for m in state.models if m.name.lower() == low or _clean(m.name).lower() == low]
+    names = [(m, {_shown_name(state, m, loc).lower() for loc in (locale, None)} | {_clean(m.name).lower()} - {""})
+             for m in state.models]
+    exact = [m for m, known in names if low in known]
     if exact:
         return exact[0]
-    partial = [m for m in state.models if low in m.name.lower()]
+    partial = [m for m, known in names if any(low in name for name in known)]
     return partial[0] if len(partial) == 1 else None
 
 
 def _model_id(state, text: str | None, locale=None) -> str:
-    m = _find_model(state, text)
+    m = _find_model(state, text, locale)
     if m is None:
         raise BautaError(t("klash.unknown_model", locale, name=echo(text or "", 40)))
     return m.id
@@ -330,7 +347,7 @@ def _direction(text: str, locale=None) -> float:
     return value % 360
 
 
-def _goal(state, text: str | None) -> str | None:
+def _goal(state, text: str | None, locale=None) -> str | None:
     if not text:
         return None
     low = text.strip().lower()
@@ -342,7 +359,7 @@ def _goal(state, text: str | None) -> str | None:
         return "g0"
     if low in ("gate 2", "gate2"):
         return "g1"
-    m = _find_model(state, text)
+    m = _find_model(state, text, locale)
     return m.id if m else low
 
 
@@ -352,7 +369,7 @@ def _destination(state, mid: str, x, y, toward, distance, direction, *, double=F
     if x is not None and y is not None:
         return [(float(x), float(y))]
     if toward:
-        return ENGINE.route_toward(state, mid, _goal(state, toward), distance, double=double, disengage=disengage)
+        return ENGINE.route_toward(state, mid, _goal(state, toward, locale), distance, double=double, disengage=disengage)
     if distance is not None and direction is not None:
         return [arena.polar(m.x, m.y, float(distance), _direction(direction, locale))]
     raise BautaError(t("klash.where", locale))
@@ -443,10 +460,12 @@ class KlashCog(BautaCog):
                 if current in label.lower() or current in value.lower()][:25]
 
     @staticmethod
-    def _label(m) -> str:
-        flags = " · Stunned" if m.stunned else ""
-        where = f" at ({m.x:.0f}, {m.y:.0f})" if m.placed else ""
-        return f"{m.name} ({m.id}){where}{flags}"
+    def _label(state, m, locale=None) -> str:
+        """An autocomplete line: the model's shown name, its disc number and where it stands."""
+        say = Presenter(locale, game=NAME)
+        flags = f" · {say.text('terms.stunned', plain=True)}" if m.stunned else ""
+        where = f" ({m.x:.0f}, {m.y:.0f})" if m.placed else ""
+        return f"#{m.id[1:]} {R.model_name(state.label(m), say)}{where}{flags}"
 
     async def _models(self, interaction, current, scope):
         state = await self._state_or_none(interaction)
@@ -458,7 +477,7 @@ class KlashCog(BautaCog):
         models = ENGINE.command_models(state, me, scope)
         if scope == "active" and not models:
             models = ENGINE.command_models(state, me, "own")
-        return self._choices([(m.id, self._label(m)) for m in models], current)
+        return self._choices([(m.id, self._label(state, m, interaction.locale)) for m in models], current)
 
     ac_deploy_model = _autocomplete("_models", "deploy")
     ac_ready_model = _autocomplete("_models", "ready")
@@ -467,7 +486,7 @@ class KlashCog(BautaCog):
 
     def _namespace_model(self, interaction, state):
         text = getattr(getattr(interaction, "namespace", None), "model", None)
-        m = _find_model(state, text)
+        m = _find_model(state, text, getattr(interaction, "locale", None))
         if m is None and state.acts:
             m = state.model(state.acts[-1].model)
         return m
@@ -483,7 +502,7 @@ class KlashCog(BautaCog):
             spell = getattr(getattr(interaction, "namespace", None), "spell", None) or ""
             kind = f"spell:{spell}"
         targets = ENGINE.command_targets(state, m.id, kind)
-        return self._choices([(x.id, self._label(x)) for x in targets], current)
+        return self._choices([(x.id, self._label(state, x, interaction.locale)) for x in targets], current)
 
     ac_assault_target = _autocomplete("_targets", "assault")
     ac_volley_target = _autocomplete("_targets", "volley")
@@ -510,7 +529,7 @@ class KlashCog(BautaCog):
             who = t("klash.gate_yours" if i == own_gate else "klash.gate_enemy", interaction.locale) \
                 if own_gate >= 0 else mention(next((p for p, g in state.gates.items() if g == i), "")) or "—"
             items.append((f"g{i}", t("klash.toward_gate", interaction.locale, n=i + 1, who=who)))
-        items += [(m.id, self._label(m)) for m in state.on_field()]
+        items += [(m.id, self._label(state, m, interaction.locale)) for m in state.on_field()]
         return self._choices(items, current)
 
     async def ac_event_card(self, interaction, current: str):
@@ -535,7 +554,7 @@ class KlashCog(BautaCog):
             return []
         card = getattr(getattr(interaction, "namespace", None), "card", None)
         targets = ENGINE.event_targets(state, me, card) if card in state.hands[me] else None
-        return self._choices([(m.id, self._label(m)) for m in (targets or [])], current)
+        return self._choices([(m.id, self._label(state, m, interaction.locale)) for m in (targets or [])], current)
 
     async def _pack_choices(self, interaction, current: str):
         if not interaction.guild_id:
@@ -546,7 +565,7 @@ class KlashCog(BautaCog):
     async def _cards(self, interaction) -> tuple[Any, dict]:
         """The channel's game and its pack's cards; with no game here, the sample pack (a lookup)."""
         state = await self._state_or_none(interaction)
-        return state, (state.cards if state is not None else load_sample_pack()["characters"])
+        return state, (state.cards if state is not None else (await asyncio.to_thread(content.sample_pack, NAME))["characters"])
 
     async def ac_card(self, interaction, current: str):
         _, cards = await self._cards(interaction)
@@ -561,7 +580,7 @@ class KlashCog(BautaCog):
         state, cards = await self._cards(interaction)
         key = name.strip()
         if key not in cards:
-            model = _find_model(state, key) if state is not None else None
+            model = _find_model(state, key, interaction.locale) if state is not None else None
             low = key.lower()
             key = model.card if model else next(
                 (cid for cid, c in cards.items() if low in {_clean(n).lower() for n in
@@ -580,7 +599,7 @@ class KlashCog(BautaCog):
         await self.host.begin(interaction)
         locale = interaction.locale
         rival = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "klash.not_yourself")
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = {"pack": await asyncio.to_thread(content.sample_pack, NAME)}   # read once, then cached
         seats = [str(interaction.user.id), rival]
         intro = Event("draft_opened", {"a_player": seats[0], "b_player": seats[1]})
         if pack:
@@ -632,7 +651,12 @@ class KlashCog(BautaCog):
         game, state = await self._game_state(interaction)   # no game here: refused privately
         await interaction.response.defer(thinking=True)
         view = ENGINE.view_for(state, PUBLIC)
-        for text in chunks([describe(view, PUBLIC)]):
+        reading = present.READER.set(self.host.presenter(game, await self.host.server_locale(game, interaction)))
+        try:
+            described = describe(view, PUBLIC)     # a public message: in the channel's language
+        finally:
+            present.READER.reset(reading)
+        for text in chunks([described]):
             await interaction.followup.send(text)
         await show_board(self.host, game, state, new=True)
         if not ENGINE.pending(state):
@@ -648,7 +672,7 @@ class KlashCog(BautaCog):
         if x is None or y is None:
             spots = ENGINE.deploy_spots(state, mid)
             if not spots:
-                raise BautaError(t("klash.no_spot", interaction.locale, name=state.model(mid).name))
+                raise BautaError(t("klash.no_spot", interaction.locale, name=_shown_name(state, state.model(mid), interaction.locale)))
             x, y = spots[0]
         await self._act(interaction, Deploy(mid, float(x), float(y)))
 

@@ -98,15 +98,18 @@ class Publishing:
         events go out (its prompts, a game's end and the table are the later action's to show)."""
         key = (game.id, game.version)
         slots = self._owed.pop(key, None)
-        async with _one_at_a_time(game.id):
-            if slots is None:
+        if slots is None:
+            async with _one_at_a_time(game.id):
                 return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
-            self._publishing.add(key)
-            try:
-                async with self.courier.publishing(slots):
-                    await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
-            finally:
-                self._publishing.discard(key)
+        self._publishing.add(key)
+        try:
+            # after the channel's earlier actions (cogs/outbox.py), then one at a time with the
+            # game's other publishes
+            async with (self.order.turn(game.channel_id, *key), _one_at_a_time(game.id),
+                        self.courier.publishing(slots)):
+                await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+        finally:
+            self._publishing.discard(key)
 
     async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                        events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
@@ -234,9 +237,10 @@ class Publishing:
         elif interaction is not None and me in closed | waiting:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
 
-        if late:        # the narrative only, as its own message: the table shows the later step
-            for text in chunks(public_lines):
-                await self.courier.send_channel(game.channel_id, text)
+        if late:        # the narrative only: the table shows the later step; its prompts are gone
+            game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=newly)
+            game = draft.game = await self.table.close_stale(
+                game, {p.id for p in engine.pending(engine.load_state(game.state))}, answered)
         outer = self.table.begin(game.id)
         try:
             if system.after_publish is not None and not late:
@@ -249,9 +253,14 @@ class Publishing:
         finally:
             board = self.table.end(game.id, outer)
         if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
-            self.table.shown[game.id] = game.version
-            game = draft.game = await self.table.show(interaction, game, say, public_lines, public_prompts,
-                                                      board=board, over=over, ping=newly, move=move, state=state)
+            if self.order.overtaken(game.channel_id, game.id, draft.seq):
+                # a later action is committed and waits for this publish: its own shows the table
+                game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=newly)
+            else:
+                self.table.shown[game.id] = game.version
+                game = draft.game = await self.table.show(
+                    interaction, game, say, public_lines, public_prompts, board=board, over=over, ping=newly,
+                    move=move, state=state, seq=draft.seq if self.courier.keyed() else None)
             game = draft.game = await self.table.close_stale(game, pending, answered)
         if over and system.on_over is not None:
             await system.on_over(self, interaction, game, state)
@@ -285,6 +294,10 @@ class Publishing:
                     return outcome, game
             content = texts[-1] if texts else question
             extra = await self.prompt_parts(game, state, prompt, say)
+            back = self.table.paused_dm(game, player, prompt.id)     # this decision's own DM, brought back
+            if back and await self.courier.edit_dm(int(player), int(back["message"]), content=content, **extra):
+                game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=back["message"]))
+                continue
             old = self.table.reusable_dm(game, player, pending, answered)
             entry = (game.meta.get(POSTED) or {}).get(old or "", {})
             if old and await self.courier.edit_dm(int(player), int(entry["message"]), content=content, **extra):
@@ -312,18 +325,26 @@ class Publishing:
         process's (see `claim_outbox`). Returns how many actions were published."""
         cutoff = None if older_than is None else (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
         published = 0
-        for message in await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned):
+        claimed = await self.store.claim_outbox(shard_ids, shard_count, older_than=cutoff, abandoned=abandoned)
+        games = {m.game_id: await self.store.game(m.game_id) for m in claimed}
+        for message in claimed:         # a click's publish meanwhile waits for these (oldest first)
+            if (found := games[message.game_id]) is not None:
+                self.order.owe(found.channel_id, message.game_id, message.seq)
+        for message in claimed:
             key = (message.game_id, message.seq)
             if key in self._publishing:     # its publish is under way here; it marks the action itself
                 await self.store.release_outbox([message.id])
                 continue
             self._owed.pop(key, None)
             game = await self.store.game(message.game_id)
-            record = await self.store.action(message.game_id, message.seq)
-            if game is not None and record is not None and not record.undone:
+            start = message.payload.get("start")        # a game's opening (seq 0): no action logged
+            record = None if start else await self.store.action(message.game_id, message.seq)
+            if game is not None and (start or (record is not None and not record.undone)):
                 late = game.version != message.seq or not await self._reopen(game, message.payload)
                 engine = systems.get(game.system).engine
-                events = [Event.from_dict(e) for e in record.events]
+                events = (opening(game, start["intro"] and Event.from_dict(start["intro"]),
+                                  [Event.from_dict(e) for e in start["events"]]) if start
+                          else [Event.from_dict(e) for e in record.events] if record else [])
                 self._owed[key] = Slots(game.guild_id, game.id, message.seq,
                                         sent=await self.store.sent_slots(game.id, message.seq))
                 # the game as that action left it, but for its state: a late publish reads none
@@ -331,6 +352,8 @@ class Publishing:
                                    engine.load_state(game.state), events,
                                    before=set(message.payload.get("before", [])), late=late)
                 published += 1
+            elif game is not None:
+                await self.order.done(game.channel_id, *key)
             await self.store.mark_sent([message.id])
         return published
 
@@ -413,3 +436,7 @@ class Publishing:
                            dm_prompts=dm_prompts, move=not dm_prompts)
 
 
+def opening(game: GameRecord, intro: Event | None, events: Sequence[Event]) -> list[Event]:
+    """A new game's first events: the cog's intro (else "game #N of <title> starts") and the set-up's."""
+    title = systems.get(game.system).title
+    return [intro or Event("game_started", {"title": title, "id": game.id, "players": list(game.seats)}), *events]

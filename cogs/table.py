@@ -42,6 +42,11 @@ log = logging.getLogger("bauta.table")
 
 TABLE = "table"            # meta: the table message and the narrative above it
 POSTED = "prompt_messages"  # meta: {prompt id: {"where": "channel"|"dm"|"gm", "to": id, "message": id}}
+NARRATED_KEPT = 8          # meta: the last actions narrated (table["narrated"]), to narrate each once
+# meta: the DM prompts closed while their decision paused (same shape as POSTED), the newest few:
+# when the same decision is asked again its DM is brought back, not sent anew
+PAUSED = "paused_dm_prompts"
+PAUSED_KEPT = 6
 
 
 @dataclass
@@ -105,17 +110,22 @@ class Table:
     # ---- one step
     async def show(self, interaction: discord.Interaction | None, game: GameRecord, say: Presenter,
                    lines: list[str], prompts: list[Prompt], *, board: Board | None = None, over: bool = False,
-                   ping: set[str] = frozenset(), move: bool = False, state: Any = None) -> GameRecord:
+                   ping: set[str] = frozenset(), move: bool = False, state: Any = None,
+                   seq: int | None = None) -> GameRecord:
         """Narrate a step and bring the table up to date: the narrative, then the table message
         with `prompts` (the public prompts pending now) as its components. `ping`: players a line
         of the narrative must notify (a new message, never an edit). `move`: post the table anew at
-        the foot of the channel (/game status). Returns the game with its meta brought up to
-        date, not written: the caller writes it (cogs/publish.py)."""
+        the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). Returns
+        the game with its meta brought up to date, not written: the caller writes it (cogs/publish.py)."""
         fresh = game
         table = dict(fresh.meta.get(TABLE) or {})
         last = await self.courier.last_message_id(game.channel_id)
         at_foot = bool(table.get("message")) and last == table.get("message")
-        narrated = await self._narrate(interaction, game, table, lines, last, at_foot, ping)
+        narrated = await self._narrate(interaction, game, table, lines, last, at_foot, ping, seq)
+        if seq is not None and self.host.order.overtaken(game.channel_id, game.id, seq):
+            # a later action was committed meanwhile (a click on this table): its publish shows the
+            # table; an edit now would land after that click's acknowledgement and undo it
+            return self._keep(fresh, table)
         if board is not None:
             table["caption"] = board.content
         fitted, overflow = _fit(prompts)
@@ -161,12 +171,31 @@ class Table:
                 meta = posted(meta, prompt.id, "channel", game.channel_id, message)
         return with_meta(fresh, meta)
 
+    async def narrate(self, interaction: discord.Interaction | None, game: GameRecord, lines: list[str],
+                      seq: int, ping: set[str] = frozenset()) -> GameRecord:
+        """The narrative of an action overtaken before its publish was done (the table shows the
+        later one's step): appended above the table as its publish would have, in its turn.
+        Returns the game with its meta brought up to date, not written (as `show`)."""
+        table = dict(game.meta.get(TABLE) or {})
+        last = await self.courier.last_message_id(game.channel_id)
+        at_foot = bool(table.get("message")) and last == table.get("message")
+        await self._narrate(interaction, game, table, lines, last, at_foot, ping, seq)
+        return self._keep(game, table)
+
+    @staticmethod
+    def _keep(game: GameRecord, table: dict) -> GameRecord:
+        return game if table == (game.meta.get(TABLE) or {}) else with_meta(game, {**game.meta, TABLE: table})
+
     async def _narrate(self, interaction, game: GameRecord, table: dict, lines: list[str], last: int | None,
-                       at_foot: bool, ping: set[str]) -> bool:
+                       at_foot: bool, ping: set[str], seq: int | None = None) -> bool:
         """Post or append the step's narrative; True when a new message went out (the table is no
-        longer at the foot)."""
-        if not lines:
+        longer at the foot). `seq`: the action whose publish this is; an action's lines are
+        narrated once (a publish again after a crash that had narrated them already skips them:
+        an append is an edit, which no slot counts)."""
+        if not lines or (seq is not None and seq in table.get("narrated", [])):
             return False
+        if seq is not None:
+            table["narrated"] = [*table.get("narrated", [])[-(NARRATED_KEPT - 1):], seq]
         text = "\n".join(lines)
         old = table.get("narrative")
         appendable = (old and not ping and len(table.get("narrative_text", "")) + len(text) + 1 <= MESSAGE_LIMIT
@@ -233,7 +262,16 @@ class Table:
             else:
                 await self.courier.edit_message(int(entry["to"]), int(entry["message"]), view=None)
         remaining = {pid: e for pid, e in recorded.items() if pid not in gone}
-        return with_meta(fresh, {**fresh.meta, POSTED: remaining})
+        paused = {**(fresh.meta.get(PAUSED) or {}),
+                  **{pid: e for pid, e in gone.items() if e.get("where") == "dm" and e.get("message") != answered}}
+        return with_meta(fresh, {**fresh.meta, POSTED: remaining, PAUSED: dict(list(paused.items())[-PAUSED_KEPT:])})
+
+    @staticmethod
+    def paused_dm(game: GameRecord, player: str, prompt_id: str) -> dict | None:
+        """The DM that carried this very decision before it paused (an Event Card hand while a
+        re-roll is asked, an own-turn card during the other player's turn): it is edited back."""
+        entry = (game.meta.get(PAUSED) or {}).get(prompt_id)
+        return entry if entry and entry.get("to") == int(player) else None
 
     def reusable_dm(self, game: GameRecord, player: str, pending: set[str], answered: int | None) -> str | None:
         """The id of `player`'s DM prompt whose message is edited into their next private prompt
@@ -256,6 +294,8 @@ def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replac
         return meta
     recorded = {k: v for k, v in (meta.get(POSTED) or {}).items() if k != replaces}
     recorded[prompt_id] = {"where": where, "to": to, "message": message.id}
+    if prompt_id in (meta.get(PAUSED) or {}):       # a paused decision asked again is live once more
+        return {**meta, POSTED: recorded, PAUSED: {k: v for k, v in meta[PAUSED].items() if k != prompt_id}}
     return {**meta, POSTED: recorded}
 
 

@@ -293,14 +293,24 @@ class Store:
 
     # ------------------------------------------------------------------ games
     async def create_game(self, guild_id: int, channel_id: int, system: str, seats: list[str],
-                          state: dict, created_by: int, meta: dict | None = None) -> GameRecord:
+                          state: dict, created_by: int, meta: dict | None = None,
+                          outbox: Iterable[dict] = ()) -> GameRecord:
+        """A new game, active in its channel. `outbox`: the messages its opening causes, recorded
+        in the same transaction under seq 0 (see `commit_action`)."""
         stamp = now()
+        statements: list[tuple] = [(
+            "INSERT INTO games (guild_id, channel_id, system, seats, state, meta, created_by, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (guild_id, channel_id, system, _dumps(seats), _dumps(state), _dumps(meta or {}),
+             created_by, stamp, stamp))]
+        # the game just inserted is the channel's one active game: the rows find its id so
+        statements += [("INSERT INTO outbox (guild_id, game_id, seq, position, payload, created_at) "
+                        "SELECT guild_id, id, 0, ?, ?, ? FROM games WHERE guild_id = ? AND channel_id = ? "
+                        "AND status = 'active' RETURNING game_id AS id",
+                        (position, _dumps(message), stamp, guild_id, channel_id))
+                       for position, message in enumerate(outbox)]
         try:
-            written = await self._write((
-                "INSERT INTO games (guild_id, channel_id, system, seats, state, meta, created_by, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, system, _dumps(seats), _dumps(state), _dumps(meta or {}),
-                 created_by, stamp, stamp)))
+            written = await self._write(*statements)
         except Duplicate:
             raise ChannelBusy("This channel already has a game in progress.") from None
         return await self._written_game(written.row["id"])

@@ -40,6 +40,17 @@ def _clean(name: str) -> str:
     return name.replace("SAMPLE ", "")
 
 
+def model_name(label, say=None) -> str:
+    """A model's name (``state.label(m)``, the view's ``name``) in the reader's language: the
+    catalogue's ``terms.model*`` around the card's name; an old state's stored name as it is."""
+    if isinstance(label, dict) and "term" in label:
+        if say is None:
+            from i18n.present import Presenter
+            say = Presenter(None, game="klash")
+        return say.text(f"terms.{label['term']}", plain=True, **{k: v for k, v in label.items() if k != "term"})
+    return _clean(str(label))
+
+
 def _fit(text: str, n: int) -> str:
     """At most `n` characters, an ellipsis marking a cut (so two long names stay told apart by their ends)."""
     return text if len(text) <= n else text[: n - 1] + "…"
@@ -152,7 +163,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
         draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour)
         draw.text((px + (step - 3) / 2, yy + (step - 3) / 2), m["id"][1:], fill=PAPER, font=font(8, True), anchor="mm")
         mark = " ✶" if m["stunned"] else ""
-        draw.text((px + step + 2, yy - 1), _fit(_clean(m["name"]), 25) + mark, fill=INK, font=font(min(11, step - 3)))
+        draw.text((px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, fill=INK, font=font(min(11, step - 3)))
         yy += step
     return png_bytes(image)
 

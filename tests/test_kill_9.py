@@ -165,9 +165,8 @@ def test_kill_9_around_clicks_loses_nothing_acknowledged(tmp_path):
 def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp_path):
     """Issue 15's measure: kill -9 right after an acknowledged click, at a random point of what
     follows (tests/support/delivery_child.py); the restarted bot shows the decision the table
-    waits on by itself within 5 seconds; over 50 kills, the messages are compared with a run of
-    the same games without kills (see the note at the assertions: by creation, since the table
-    design, only partly)."""
+    waits on by itself within 5 seconds; after 50 kills, what every channel and DM shows is what a run
+    of the same games without kills shows."""
     rng = random.Random(SEED)
     files = {name: str(tmp_path / f"{name}.jsonl") for name in ("discord", "waits")}
     db = str(tmp_path / "bauta.sqlite3")
@@ -192,39 +191,35 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
         zygote.close()
     elapsed = time.monotonic() - started
 
-    def messages(path: str) -> tuple[Counter, Counter]:
-        """The messages Discord holds, by key; and per restart, the sends it absorbed by their nonce."""
-        keys, absorbed, run = Counter(), Counter(), None
-        for record in map(json.loads, Path(path).read_text().splitlines()):
-            if "restart" in record:
-                run = record["restart"]
-            elif "absorbed" in record:
-                absorbed[run] += 1
-            elif "where" in record:         # (not a deletion)
-                keys[(record["where"], record["nonce"] or record["content"])] += 1
-        return keys, absorbed
-
     seen, absorbed = messages(files["discord"])
     expected, _ = messages(reference["discord"])
+    shows, wanted = visible(files["discord"]), visible(reference["discord"])
     waits = [json.loads(line) for line in Path(files["waits"]).read_text().splitlines()]
-    lost = expected - seen
-    doubled = seen - expected       # (a line like "Alice opens a table" is expected once per table)
+    differ = {where: diff(shows.get(where, []), wanted.get(where, [])) for where in sorted({*shows, *wanted})}
+    differ = {where: lines for where, lines in differ.items() if lines}
+    twice = live_twice(shows)
     figures = {"kills": sum(stops.values()), "stopped_at": dict(stops), "actions": actions,
-               "messages": sum(expected.values()), "lost": sum(lost.values()), "doubled": sum(doubled.values()), "resent_and_absorbed_by_nonce": sum(absorbed.values()),
+               "messages_visible": {where: len(shown) for where, shown in sorted(wanted.items())},
+               "destinations_differing": len(differ),
+               # messages as shown (content, components) that one side shows more often than the other
+               "lost": sum((Counter(wanted[w]) - Counter(shows.get(w, []))).total() for w in wanted),
+               "extra": sum((Counter(shows[w]) - Counter(wanted.get(w, []))).total() for w in shows),
+               "decisions_live_twice": len(twice), "created": sum(seen.values()),
+               "created_by_reference": sum(expected.values()),
+               "resent_and_absorbed_by_nonce": sum(absorbed.values()),
                "restarts_waiting_on_a_decision": len(waits),
                "slowest_prompt_seconds": max(w["seconds"] for w in waits), "seconds": round(elapsed, 1)}
     print("kill -9 delivery figures:", json.dumps(figures))
+    for where, lines in differ.items():
+        print(f"{where} differs from the uninterrupted run:", *lines[:12], sep="\n  ")
     (tmp_path / "delivery-figures.json").write_text(json.dumps(figures))
 
-    assert sum(stops.values()) == RUNS and stops["sent"] >= 5 and stops["written"] >= 5 and stops["ack"] >= 3
+    assert sum(stops.values()) == RUNS and stops["sent"] >= 3 and stops["written"] >= 3 and stops["ack"] >= 3
     assert actions >= RUNS                              # every run played on from where the last one died
-    # Since the table message and the in-place DM prompts (a prompt is often an edit of the
-    # player's previous DM, and a publish again after a crash, with no click to spare, edits other
-    # messages than the first publish did), the killed runs and the reference no longer create the
-    # same messages: `lost` and `doubled` by creation are printed, not asserted. Asserted: no
-    # unkeyed message (outside an action's publish) twice, at most one resend per publish below,
-    # and every decision shown after every restart.
-    assert [key for key in doubled if not key[1] or not key[1].isdigit()] == []
+    # What every channel and DM shows in the end (its messages in order, their content and
+    # components) is what the same games show without a kill: no message lost, none doubled
+    assert differ == {}
+    assert twice == {}                                  # and no decision is offered by two messages
     # a kill between Discord taking a message and its record: the message went again under its
     # nonce, and Discord (here its fake) created nothing. At most one such message per publish
     # under way at the kill (the others were known sent and skipped): the click's own, and the
@@ -233,3 +228,57 @@ def test_kill_9_right_after_acknowledged_clicks_loses_and_doubles_no_message(tmp
     assert all(w["shown"] for w in waits) and figures["slowest_prompt_seconds"] <= 5.0
     assert len(waits) >= RUNS - 5                       # (a restart after a game's last click waits on none)
     assert elapsed < 100
+
+
+def messages(path: str) -> tuple[Counter, Counter]:
+    """The messages Discord created, by key; and per restart, the sends it absorbed by their nonce."""
+    keys, absorbed, run = Counter(), Counter(), None
+    for record in map(json.loads, Path(path).read_text().splitlines()):
+        if "restart" in record:
+            run = record["restart"]
+        elif "absorbed" in record:
+            absorbed[run] += 1
+        elif "where" in record:
+            keys[(record["where"], record["nonce"] or record["content"])] += 1
+    return keys, absorbed
+
+
+def visible(path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """What each channel and DM shows at the end of a fake Discord's log: its messages not
+    deleted, in the order they were posted, each as (content, component ids), ids left out."""
+    now: dict[int, tuple[str, str, tuple[str, ...]]] = {}
+    for record in map(json.loads, Path(path).read_text().splitlines()):
+        if "id" in record:
+            now[record["id"]] = (record["where"], record["content"] or "", tuple(record["ids"] or ()))
+        elif "edited" in record and record["edited"] in now:
+            where, content, _ = now[record["edited"]]
+            now[record["edited"]] = (where, record.get("content", content) or "", tuple(record["ids"] or ()))
+        elif "deleted" in record:
+            now.pop(record["deleted"], None)
+    shown: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for _id, (where, content, ids) in sorted(now.items()):
+        shown.setdefault(where, []).append((content, ids))
+    return shown
+
+
+def diff(got: list, want: list) -> list[str]:
+    """The lines of a unified diff between two destinations' messages (empty when equal)."""
+    import difflib
+    def flat(messages):
+        return [f"{n}: {content!r} {list(ids)}" for n, (content, ids) in enumerate(messages)]
+    return [] if got == want else list(difflib.unified_diff(flat(want), flat(got), "uninterrupted", "killed",
+                                                            lineterm="", n=0))
+
+
+def live_twice(shown: dict) -> dict[str, int]:
+    """Decisions offered by more than one message's components (a prompt's custom ids share
+    game and prompt: 'bauta:b:<game>:<prompt>:<option>', 'bauta:s:<game>:<prompt>'), with how
+    many messages offer each."""
+    def decision(custom_id: str) -> str:
+        parts = custom_id.split(":")
+        return ":".join(parts[2:-1] if parts[1] == "b" else parts[2:])
+    offers: Counter = Counter()
+    for messages in shown.values():
+        for _content, ids in messages:
+            offers.update({decision(i) for i in ids if i.startswith("bauta:")})
+    return {prompt: n for prompt, n in offers.items() if n > 1}

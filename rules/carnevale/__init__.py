@@ -1,12 +1,23 @@
-"""Carnevale (skirmish miniatures, d10 pools with the Destiny Die): the rules engine."""
-from .content import SCHEMA, Pack, load_pack_text, load_sample_pack
-from .dice import odds, opposed_roll, roll_initiative, roll_pool
-from .engine import CarnevaleEngine
-from .squad import Squad, SquadError, SquadMember, add_member, check_squad, remove_member, validate_squad
+"""Carnevale (skirmish miniatures, d10 pools with the Destiny Die): the rules engine.
+
+The façade: code outside `rules/carnevale/` (cogs, renderers, bench, the bot player) imports only
+from here."""
+from . import actions, campaign
+from .campaign import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord
+from .content import SCHEMA, Pack, load_pack_text, load_sample_pack, pack_from_doc
+from .dice import MAX_KARMA_DICE, TIE_RULES, odds, opposed_roll, roll_initiative, roll_pool
+from .engine import MOVE_ACTIONS, CarnevaleEngine
+from .squad import (Squad, SquadError, SquadMember, add_member, check_squad, member_cost, remove_member, squad_cost,
+                    validate_squad)
+from .state import DEFAULT_HOUSE_RULES
 from .views import squad_view
 
-ENGINE = CarnevaleEngine()
+ENGINE: CarnevaleEngine = CarnevaleEngine()
 
-__all__ = ["ENGINE", "CarnevaleEngine", "Pack", "SCHEMA", "Squad", "SquadError", "SquadMember", "check_squad",
-           "load_pack_text", "load_sample_pack", "odds", "opposed_roll", "roll_initiative", "roll_pool",
-           "validate_squad", "add_member", "remove_member", "squad_view"]
+from .ai import AI, build_squad  # noqa: E402  (the bot player plays through ENGINE, defined above)
+
+__all__ = ["AI", "BLACK_STATUE", "CampaignRecord", "DEFAULT_HOUSE_RULES", "ENGINE", "MAX_KARMA_DICE", "MOVE_ACTIONS",
+           "CarnevaleEngine", "Pack", "SCHEMA", "STANDARD_LENGTH", "Squad", "SquadError", "SquadMember", "TIE_RULES",
+           "actions", "add_member", "build_squad", "campaign", "check_squad", "load_pack_text", "load_sample_pack",
+           "member_cost", "odds", "opposed_roll", "pack_from_doc", "remove_member", "roll_initiative", "roll_pool",
+           "squad_cost", "squad_view", "validate_squad"]

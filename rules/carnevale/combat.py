@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from rules.common import Event, IllegalAction, term
 
-from . import tables
-from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, compare, reroll_misses, roll_pool, scatter
-from .mechanics import (ability_x, apply_damage, attr, effective_protection, ev, has, heal, healing_roll,
-                        hold_breath, model_roll, morale_pool, morale_result, record, spend_karma, stun, weapon_x)
-from .state import Effect, GameState, ModelState, WeaponState
+from .dice import PoolResult, compare, reroll_misses
+from .mechanics import (ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
+                        model_roll, morale_pool, morale_result, morale_what, record, said, say, stun, weapon_x)
+from .state import GameState, ModelState, WeaponState
 
 SIZES = {"Medium": 0, "Large": 1, "Huge": 2}
 
@@ -31,9 +30,9 @@ def pick_weapon(m: ModelState, name: str, kind: str) -> WeaponState:
         for w in cands:
             if w.name.lower() == name.lower():
                 return w
-        raise IllegalAction(f"{m.name} has no usable {kind} weapon called '{name}'.")
+        raise IllegalAction(f"no_{kind}_weapon_called", model=m.name, weapon=name)
     if not cands:
-        raise IllegalAction(f"{m.name} has no usable {'close-combat' if kind == 'melee' else 'ranged'} weapon.")
+        raise IllegalAction(f"no_{kind}_weapon", model=m.name)
     if kind == "melee":
         return max(cands, key=lambda w: (w.damage, w.name != "Unarmed"))
     loaded = [w for w in cands if w.loaded and not w.jammed]
@@ -95,7 +94,7 @@ def _walking_between_worlds(m: ModelState) -> bool:
 def end_walk(m: ModelState) -> list[Event]:
     if _walking_between_worlds(m):
         m.effects = [e for e in m.effects if e.kind != "walk"]
-        return [ev("spell_end", f"{m.name} interacts with another model: Walk Between Worlds ends.", model=m.uid)]
+        return [say("walk_ends", model=m.uid, name=m.name)]
     return []
 
 
@@ -112,7 +111,8 @@ def fear_test(state: GameState, t: ModelState, x: int, then: dict) -> tuple[list
         return events, False
     base, mods, auto = morale_pool(state, t, x)
     reason = f"Fear ({x})"
-    r = model_roll(state, t, base, label=f"Morale ({reason})", mods=mods, auto_mods=auto, events=events)
+    r = model_roll(state, t, base, label=f"Morale ({reason})", mods=mods, auto_mods=auto, events=events,
+                   what=morale_what(reason))
     ctx = {"type": "morale", "a": t.uid, "t": t.uid, "rest": [], "modifier": x, "reason": reason, "then": then}
     if state.house_rules.get("reroll_window", True) and offer_reroll(state, t, r, ctx, events):
         return events, True
@@ -143,7 +143,8 @@ def fear_then_attack(state: GameState, t: ModelState | None, fear: int | None, t
 def resume_attack(state: GameState, then: dict) -> list[Event]:
     """An attack held by the reroll window of its target's Fear test goes on."""
     if then["type"] == "shot":
-        return _shot_after_fear(state, then)
+        from .shooting import shot_after_fear
+        return shot_after_fear(state, then)
     return _melee_after_fear(state, then)
 
 
@@ -164,7 +165,7 @@ def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if manoeuvre == "trample":
         diff = SIZES.get(a.size, 0) - SIZES.get(t.size, 0)
         if diff <= 0:
-            raise IllegalAction("Trample needs a model bigger than its target.")
+            raise IllegalAction("trample_size")
         mods.append(("Trample", diff))
     if manoeuvre == "drown" and has(a, "Water Creature"):
         mods.append(("Water Creature", 2))
@@ -200,41 +201,40 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
                  opportunity: bool = False, two_weapons: bool = False, drown_attr: str = "COM",
                  targets: tuple[str, ...] = ()) -> list[Event]:
     if manoeuvre not in MANOEUVRES:
-        raise IllegalAction(f"Unknown manoeuvre '{manoeuvre}'. Choose one of: "
-                            + ", ".join(k for k in MANOEUVRES if k) + ".")
+        raise IllegalAction("unknown_manoeuvre", manoeuvre=manoeuvre, choices=", ".join(k for k in MANOEUVRES if k))
     if a.owner == t.owner:
         raise IllegalAction("friendly_attack")
     if not t.in_play:
         raise IllegalAction("not_on_table", model=t.name)
     if opportunity and manoeuvre:
-        raise IllegalAction("An Attack of Opportunity is a plain attack.")
+        raise IllegalAction("opportunity_plain")
     cost, unarmed_m, _ = MANOEUVRES[manoeuvre]
     if manoeuvre == "drown":
         if not (a.in_water and t.in_water):
-            raise IllegalAction("Drown needs both models in the water (mark them with /status in_water).")
+            raise IllegalAction("drown_water")
         if has(a, "Water Creature"):
             cost = 1
     if manoeuvre == "strike_from_above" and a.last_action not in ("running_jump", "jump_down"):
-        raise IllegalAction("Strike from Above needs a Running Jump or Jump Down as the previous action.")
+        raise IllegalAction("strike_from_above_jump")
     if manoeuvre == "charge" and a.last_action not in ("walk", "run"):
-        raise IllegalAction("Charge needs a Move or Run (of 5'' or more) just before.")
+        raise IllegalAction("charge_run_up")
     if two_weapons:
         melee_ws = [w for w in a.weapons if w.kind == "melee" and w.name != "Unarmed" and not w.destroyed]
         if not has(a, "Ambidextrous") or len(melee_ws) < 2 or any(
                 weapon_x(w.abilities, "Two-Handed Weapon", None) is not None for w in melee_ws[:2]):
-            raise IllegalAction("Two-weapon fighting needs Ambidextrous and two one-handed weapons.")
+            raise IllegalAction("two_weapons")
     events: list[Event] = []
     if not opportunity:
         if a.ap < cost:
             raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
         a.ap -= cost
     weapon = unarmed() if unarmed_m else pick_weapon(a, weapon_name, "melee")
-    said = {"model": a.uid, "target": t.uid, "weapon": weapon.name, "manoeuvre": manoeuvre, "name": a.name,
+    told = {"model": a.uid, "target": t.uid, "weapon": weapon.name, "manoeuvre": manoeuvre, "name": a.name,
             "target_name": t.name}
     if opportunity:
-        events.append(Event("opportunity_attack", said))
+        events.append(Event("opportunity_attack", told))
     else:
-        events.append(Event("attack", {**said, "how": term(f"manoeuvre_{manoeuvre or 'attack'}"), "cost": cost,
+        events.append(Event("attack", {**told, "how": term(f"manoeuvre_{manoeuvre or 'attack'}"), "cost": cost,
                                        "ap": a.ap}))
     a.hidden = False
     if t.hidden:
@@ -261,7 +261,7 @@ def _melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
             lost = _one_melee(state, a, victim, weapon, "", ctx["allies"], ctx["enemies"], 0, ctx["companion"],
                               ctx["two_weapons"], events, ask_bodyguard=False)
             if not lost:
-                events.append(ev("round_house_stop", f"The Round-House stops at {victim.name}.", model=a.uid))
+                events.append(say("round_house_stop", model=a.uid, name=victim.name))
                 break
         a.first_strike_used = True
         return events
@@ -271,8 +271,7 @@ def _melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
         state.counter += 1
         state.sub = {"kind": "defensive", "n": state.counter, "player": t.owner, "ctx": ctx}
         a.last_action = "attack"
-        events.append(ev("defensive_window", f"{t.name} may spend Karma on Defensive Combat before "
-                                             f"{a.name} rolls.", model=t.uid))
+        events.append(say("defensive_window", model=t.uid, name=t.name, attacker=a.name))
         return events
     return events + resume_melee(state, ctx, opportunity)
 
@@ -309,7 +308,7 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     if t.at_ready == "melee" and manoeuvre != "push":
         return _at_ready_melee(state, a, t, weapon, mods, karma, events)
     r = model_roll(state, a, attr(a, "COM"), difficulty, label=f"Combat vs DEX {difficulty}", mods=mods,
-                   karma=karma, events=events, stat="COM")
+                   karma=karma, events=events, stat="COM", what=said("roll_combat", difficulty=difficulty))
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
         events.append(record(state, a, r, "two-weapon reroll of a missed die"))
@@ -319,8 +318,8 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     return finish_melee(state, a, t, weapon, manoeuvre, r, events, ask_bodyguard)
 
 
-def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> list[tuple[str, str]]:
-    """(option id, label) for the roller's opponents who could force a reroll (1 Karma each)."""
+def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> list[str]:
+    """Option ids ("all:<uid>", "dice:<uid>") for the roller's opponents who could force a reroll (1 Karma each)."""
     if not r.can_reroll:
         return []
     out = []
@@ -328,18 +327,12 @@ def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> l
         if m.karma < 1:
             continue
         if has(m, "Reroll All Dice") and not any(r.rerolled) and "Reroll All Dice" not in r.reroll_sources:
-            out.append((f"all:{m.uid}", f"{m.name}: force a Reroll All Dice (1 Karma)"[:80]))
+            out.append(f"all:{m.uid}")
         x = ability_x(m, "Reroll Dice")
         if x and "Reroll Dice" not in r.reroll_sources and any(
                 f and not rr for f, rr in zip(r.ace_flags[1:], r.rerolled[1:])):
-            out.append((f"dice:{m.uid}", f"{m.name}: reroll up to {x} of the Aces (1 Karma)"[:80]))
+            out.append(f"dice:{m.uid}")
     return out[:24]
-
-
-def own_reroll_options(m: ModelState, r: PoolResult) -> list[tuple[str, str]]:
-    labels = {"all": "Reroll All Dice (1 Karma)",
-              "dice": f"Reroll up to {ability_x(m, 'Reroll Dice')} missed dice (1 Karma)"}
-    return [(o, labels[o]) for o in reroll_options(m, r)]
 
 
 def offer_reroll(state: GameState, roller: ModelState, r: PoolResult, ctx: dict, events: list[Event],
@@ -349,15 +342,14 @@ def offer_reroll(state: GameState, roller: ModelState, r: PoolResult, ctx: dict,
     if state.sub.get("kind") in ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot"):
         return False
     for stage in stages:
-        opts = own_reroll_options(roller, r) if stage == "own" else foe_reroll_options(state, roller, r)
+        opts = reroll_options(roller, r) if stage == "own" else foe_reroll_options(state, roller, r)
         if opts:
             state.counter += 1
             player = roller.owner if stage == "own" else state.opponent(roller.owner)
             state.sub = {"kind": "reroll", "n": state.counter, "player": player,
                          "ctx": {**ctx, "result": r.to_dict(), "stage": stage}}
-            who = roller.name if stage == "own" else "The opponent"
-            events.append(ev("reroll_window", f"{who} may spend Karma to reroll {roller.name}'s roll before it "
-                                              "stands.", model=roller.uid, stage=stage))
+            who = said("reroller", name=roller.name) if stage == "own" else term("reroller_foe")
+            events.append(say("reroll_window", model=roller.uid, name=roller.name, stage=stage, who=who))
             return True
     return False
 
@@ -387,15 +379,11 @@ def finish_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
         state.sub = {"kind": "bodyguard", "n": state.counter, "player": t.owner,
                      "ctx": {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
                              "manoeuvre": manoeuvre, "result": r.to_dict()}}
-        events.append(ev("bodyguard_window", f"{t.name} is hit: a Bodyguard in contact with {a.name} may take "
-                                             "the blow instead.", model=t.uid))
+        events.append(say("bodyguard_window", model=t.uid, name=t.name, attacker=a.name))
         return -1
     if manoeuvre == "push":
         if r.aces:
-            events.append(ev("push", f"{t.name} is pushed {r.aces}'' straight away from {a.name} and is no longer "
-                                     "engaged with it. If it meets impassable terrain or the edge it takes 1 damage "
-                                     "per inch it could not travel (use /damage); falls and water apply.",
-                             model=t.uid, inches=r.aces))
+            events.append(say("push", model=t.uid, name=t.name, attacker=a.name, inches=r.aces))
         if r.critical:
             events += stun(state, t, "Critical in close combat")
         if r.fumble:
@@ -423,8 +411,7 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
                 events += evs
                 events += stun(state, t, "Low Blow")
             else:
-                events.append(ev("no_damage", f"The Low Blow does not get through {t.name}'s Protection.",
-                                 model=t.uid))
+                events.append(say("no_damage", model=t.uid, name=t.name))
         else:
             lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=f"{a.name}'s {weapon.name}",
                                      attacker=a.uid)
@@ -437,10 +424,10 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
         events += stun(state, t, "Stun ability")
     if lost:
         if has(a, "Life Drain"):
-            events += heal(state, a, lost, "Life Drain")
+            events += heal(state, a, lost, term("heal_life_drain"))
         v = ability_x(a, "Vampiric Attack")
         if v and not ({"Ghost", "Undead"} & set(t.descriptors)):
-            events += heal(state, a, v, "Vampiric Attack")
+            events += heal(state, a, v, term("heal_vampiric_attack"))
         spill = ability_x(t, "Spiritual Spill")
         if spill:
             events += apply_damage(state, a, spill, spiritual=True, source="Spiritual Spill", attacker=t.uid)[1]
@@ -468,17 +455,18 @@ def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: Weap
     """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
     events.append(Event("at_ready_melee", {"model": t.uid, "name": t.name}))
     ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
-                    karma=karma, events=events, stat="COM")
+                    karma=karma, events=events, stat="COM", what=term("roll_combat_ready"))
     tw = pick_weapon(t, "", "melee")
-    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events, stat="COM")
+    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events,
+                    stat="COM", what=term("roll_combat_ready"))
     return resolve_at_ready(state, a, t, weapon, tw, ra, rt, events)
 
 
 def resolve_at_ready(state: GameState, a: ModelState, t: ModelState, wa: WeaponState, wt: WeaponState,
                      ra: PoolResult, rt: PoolResult, events: list[Event]) -> int:
     res = compare(ra, rt)
-    events.append(ev("opposed", f"At the Ready: {a.name} {res.a_aces} against {t.name} {res.b_aces}.",
-                     a=res.a_aces, b=res.b_aces, winner=res.winner, margin=res.margin))
+    events.append(say("opposed", a=res.a_aces, b=res.b_aces, winner=res.winner, margin=res.margin,
+                      how=said("opposed_ready", name=a.name, target_name=t.name, a=res.a_aces, b=res.b_aces)))
     crit_stun = bool(state.house_rules.get("at_ready_melee_critical_stun", False))
     lost = 0
     if res.winner == "a":
@@ -496,528 +484,25 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
     which = "DEX" if which.upper().startswith("D") else "COM"
     mods = [("Water Creature", 2)] if has(a, "Water Creature") else []
     ra = model_roll(state, a, attr(a, which, state), label=f"Drown ({which})", kind=which, mods=mods,
-                    karma=karma, events=events)
-    rt = model_roll(state, t, attr(t, which, state), label=f"resisting Drown ({which})", kind=which, events=events)
+                    karma=karma, events=events, what=said("roll_drown", stat=which))
+    rt = model_roll(state, t, attr(t, which, state), label=f"resisting Drown ({which})", kind=which, events=events,
+                    what=said("roll_drown_resist", stat=which))
     res = compare(ra, rt)
     if res.winner == "a":
         t.drowning = True
         t.drowned_by = a.uid
-        events.append(ev("drown", f"{a.name} holds {t.name} under: Hold Breath at −{res.margin} dice.",
-                         model=t.uid, margin=res.margin))
+        events.append(say("drown", model=t.uid, name=a.name, target_name=t.name, margin=res.margin))
         events += hold_breath(state, t, res.margin, drown=True)
     else:
         t.drowned_by = ""
-        events.append(ev("drown_free", f"{t.name} breaks free and may move 1'' away.", model=t.uid))
+        events.append(say("drown_free", model=t.uid, name=t.name))
     a.last_action = "drown"
     return events + fear_after(state)
 
 
-# ------------------------------------------------------------------ shooting
-def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: str = "", distance: float = 0,
-          cover_size: str = "", cover_hardness: str = "", aim: int = 0, aim_at: str = "dice", moving: str = "",
-          target_contacts: int = 0, shooter_enemies: int = 0, in_contact: bool = False, karma: int = 0,
-          at_ready: bool = False, targets: tuple[ModelState, ...] = (), split: tuple[int, ...] = (),
-          good_cover: bool = False, free: str = "") -> list[Event]:
-    """`free`: a 0-AP shot outside the activation (the Mad Minute of Event 16)."""
-    w = pick_weapon(a, weapon_name, "ranged")
-    if free and not w.firearm:
-        raise IllegalAction(f"The Mad Minute fires firearms only; {w.name} is not one.")
-    if w.jammed:
-        raise IllegalAction(f"{a.name}'s {w.name} is jammed: 2 AP to fix it, then reload.")
-    if not w.loaded:
-        raise IllegalAction(f"{a.name}'s {w.name} is not loaded.")
-    if t is not None and t.owner == a.owner:
-        raise IllegalAction("A model never shoots a friendly model on purpose.")
-    detected: list[Event] = []
-    if t is not None and t.hidden:
-        if not 0 < distance <= 3:
-            raise IllegalAction(f"{t.name} is Hidden and cannot be shot (an enemy within 3'' detects it: give the "
-                                "distance).")
-        t.hidden = False
-        detected.append(Event("detected", {"model": t.uid, "name": t.name, "by": a.name}))
-    if aim < 0 or aim > 2:
-        raise IllegalAction("Aiming costs 1 or 2 extra AP.")
-    if aim and (shooter_enemies or in_contact or moving or at_ready or free):
-        raise IllegalAction("A model cannot aim while engaged, shooting on the move, At the Ready or in a "
-                            "Mad Minute.")
-    if aim and has(a, "Expert Marksman"):
-        pass
-    if moving == "climb" and weapon_x(w.abilities, "Short Weapon") is None:
-        raise IllegalAction("Only a Short Weapon can be fired while climbing.")
-    cost = 0 if at_ready or free else 1 + aim
-    if a.ap < cost:
-        raise IllegalAction("needs_ap", model=a.name, cost=cost, ap=a.ap)
-    blast = weapon_x(w.abilities, "Blast")
-    throw = weapon_x(w.abilities, "Throwable")
-    mods: list[tuple[str, int]] = []
-    rng_ = w.range
-    if a.in_darkness and not (has(a, "Night Vision") or "Lantern" in a.items):
-        rng_ = ceil_half(rng_)
-    if distance and rng_ and blast is None:
-        pen = tables.range_penalty(rng_, distance)
-        if pen is None:
-            raise IllegalAction(f"{distance}'' is beyond twice the {w.name}'s range of {rng_}'': no shot.")
-        if pen:
-            mods.append(("range", pen))
-    flames = weapon_x(w.abilities, "Flames") is not None
-    if (t is not None and t.in_water and not (cover_size or cover_hardness)
-            and state.house_rules.get("terrain") == "es_ttcombat"):
-        cover_size, cover_hardness = "medium", "light"      # TTCombat: a model in the water is in cover
-    if not flames and t is not None:
-        hard = cover_hardness or ""
-        if good_cover:
-            if not state.good_cover:
-                raise IllegalAction("No piece of cover was improved (that is Event 8, Good Cover).")
-            if not (cover_size or hard):
-                raise IllegalAction("Name the size and hardness of the improved piece of cover.")
-            hard = tables.better_hardness(hard or "none")
-        if has(t, "Cautious") and (cover_size or hard):
-            hard = tables.better_hardness(hard or "none")
-        if hard == "heavy+":
-            cov = -(tables.COVER_SIZE.get(cover_size.lower(), 0)) + int(state.house_rules.get("event8_heavy", -4))
-        else:
-            cov = tables.cover_penalty(cover_size, hard)
-        em = ability_x(t, "Erratic Movement")
-        if em:
-            cov = min(cov, -abs(em))
-        if cov:
-            mods.append(("cover", cov))
-    if moving:
-        mods.append(("shooting on the move", -2 if moving == "jump" else -1))
-    if target_contacts:
-        mods.append(("target engaged", -abs(target_contacts)))
-    if shooter_enemies:
-        mods.append(("shooter engaged", -abs(shooter_enemies)))
-    if t is not None:
-        sn = ability_x(a, "Sniper")
-        if sn and not t.activated:
-            mods.append(("Sniper", sn))
-        se = _sworn(a, t)
-        if se:
-            mods.append(("Sworn Enemy", se))
-        if _walking_between_worlds(t):
-            mods.append(("Walk Between Worlds", -4))
-    hw = weapon_x(w.abilities, "Heavy Weapon")
-    if hw:
-        mods.append(("Heavy Weapon", -abs(hw)))
-    if throw:
-        mods.append(("Throwable", throw))
-    aim_pen = 0
-    if aim:
-        if aim_at == "protection":
-            aim_pen = aim
-        else:
-            negative = -sum(v for k, v in mods if v < 0 and k not in ("Throwable",))
-            cancel = min(aim, negative)
-            if cancel:
-                mods.append(("aim", cancel))
-    if not w.damage_dice:
-        if t is None:
-            raise IllegalAction("Name a target.")
-        multi = max(weapon_x(w.abilities, "Multiple Targets", 0) or 0, ability_x(a, "Multiple Targets", 0) or 0)
-        victims = [t] + [x for x in targets if x.uid != t.uid]
-        if len(victims) > 1:
-            if len(victims) > multi:
-                raise IllegalAction(f"{a.name} can name at most {max(1, multi)} target(s).")
-            if any(v.owner == a.owner for v in victims):
-                raise IllegalAction("A model never shoots a friendly model on purpose.")
-    a.ap -= cost
-    a.hidden = False
-    events: list[Event] = detected + [ev("shoot", f"{a.name} fires {w.name}" + (f" at {t.name}" if t else "")
-                                       + (" (At the Ready)" if at_ready else f" ({free})" if free
-                                 else f" ({cost} AP, {a.ap} left)") + ".",
-                              model=a.uid, target=t.uid if t else "", weapon=w.name)]
-    events += end_walk(a)
-    ctx = {"a": a.uid, "t": t.uid if t else "", "weapon": w.name, "mods": [list(m) for m in mods], "karma": karma,
-           "blast": blast, "targets": [x.uid for x in targets], "free": free, "at_ready": at_ready,
-           "pen": aim_pen + (3 if in_contact else 0), "flames": flames, "split": list(split)}
-    fear = weapon_x(w.abilities, "Fear")
-    if fear is None:
-        fear = ability_x(a, "Fear")
-    return events + fear_then_attack(state, t, fear, {"type": "shot", **ctx})
+# Shooting and spells live in their own modules; the engine reaches them all through `combat`.
+from .shooting import finish_shot, reload, reload_cost, shoot, shooting_fumble  # noqa: E402
+from .spells import cast, magic_roll_stands, resolve_spell, spell_cost_now  # noqa: E402
 
-
-def _shot_after_fear(state: GameState, ctx: dict) -> list[Event]:
-    a = state.model(ctx["a"])
-    t = state.models.get(ctx["t"]) if ctx["t"] else None
-    w = next(x for x in a.weapons if x.name == ctx["weapon"])
-    mods = [(str(k), int(v)) for k, v in ctx["mods"]]
-    targets = tuple(state.model(u) for u in ctx["targets"])
-    events: list[Event] = []
-    _unload(w)
-    if ctx["free"]:
-        w.loaded = False          # fired in the Mad Minute: it must be reloaded before firing again
-    else:
-        a.last_action = "shoot"
-    if w.damage_dice:
-        events += _template_weapon(state, a, t, w, mods, ctx["karma"], ctx["blast"], targets)
-        return events + fear_after(state)
-    if t is None or not t.in_play or not a.in_play:
-        return events
-    victims = [t] + [x for x in targets if x.uid != t.uid]
-    difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
-    r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
-                   karma=ctx["karma"], events=events, stat="SHO")
-    pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0) + ctx["pen"]
-    shot = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
-            "pen": pen, "flames": ctx["flames"], "split": ctx["split"]}
-    if state.house_rules.get("reroll_window", True) and not ctx["at_ready"] and offer_reroll(state, a, r, shot,
-                                                                                               events):
-        return events
-    return events + finish_shot(state, shot, r)
-
-
-def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
-    a, t = state.model(ctx["a"]), state.model(ctx["t"])
-    w = next(x for x in a.weapons if x.name == ctx["weapon"])
-    victims = [state.model(u) for u in ctx["victims"]]
-    split, pen, flames = ctx["split"], ctx["pen"], ctx["flames"]
-    events: list[Event] = []
-    if r.fumble:
-        events += shooting_fumble(state, a, w)
-        return events + fear_after(state)
-    if r.aces:
-        total = r.aces + w.damage
-        if len(victims) > 1:
-            if len(split) != len(victims) or any(x < 0 for x in split) or sum(split) != total:
-                shares = [total // len(victims) + (1 if i < total % len(victims) else 0) for i in range(len(victims))]
-                events.append(ev("split", f"{total} damage split {shares} (give `split` to choose).",
-                                 shares=shares))
-            else:
-                shares = list(split)
-        else:
-            shares = [total]
-        for v, share in zip(victims, shares):
-            lost, evs = apply_damage(state, v, share, pen, has(a, "Spiritual Damage"), flames,
-                                     source=f"{a.name}'s {w.name}", attacker=a.uid)
-            events += evs
-            if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
-                events += stun(state, v, "Stun ability")
-    else:
-        events.append(miss(a, t))
-    if r.critical:
-        events += stun(state, t, "Critical shot")
-    return events + fear_after(state)
-
-
-def _unload(w: WeaponState) -> None:
-    if weapon_x(w.abilities, "Reload") or weapon_x(w.abilities, "Throwable") is not None:
-        w.shots_left -= 1
-        if w.shots_left <= 0:
-            w.loaded = False
-
-
-def reload(w: WeaponState) -> None:
-    w.loaded = True
-    w.shots_left = max(1, weapon_x(w.abilities, "Multiple Shot", 1) or 1)
-
-
-def reload_cost(w: WeaponState) -> int:
-    return weapon_x(w.abilities, "Reload", 0) or (1 if weapon_x(w.abilities, "Throwable") is not None else 0)
-
-
-def shooting_fumble(state: GameState, a: ModelState, w: WeaponState) -> list[Event]:
-    d = state.rng.die(10)
-    res = tables.shooting_fumble(d, w.firearm)
-    events = [ev("shooting_fumble", f"Fumble! The d10 shows {d}: {res}.", model=a.uid, d10=d, result=res)]
-    if res == "jam":
-        w.jammed = True
-        w.loaded = False
-    elif res == "backfire":
-        w.jammed = True
-        w.loaded = False
-        pen = weapon_x(w.abilities, "Penetration", 0) or 0
-        events += apply_damage(state, a, max(0, w.damage), pen, source="backfire")[1]
-    else:
-        w.destroyed = True
-        w.loaded = False
-        events.append(ev("explosion", f"{w.name} explodes: every model under a round template centred on {a.name} "
-                                      f"takes {w.damage} damage (use /damage for the others).", model=a.uid))
-        events += apply_damage(state, a, max(0, w.damage), source="explosion")[1]
-    return events
-
-
-def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: WeaponState,
-                     mods: list[tuple[str, int]], karma: int, blast: int | None,
-                     targets: tuple[ModelState, ...]) -> list[Event]:
-    events: list[Event] = []
-    flames = weapon_x(w.abilities, "Flames") is not None
-    if blast is not None:
-        d = roll_pool(state.rng, 1, BASIC_DIFFICULTY, label="Blast")
-        events.append(record(state, a, d, "Blast slide"))
-        if d.fumble:
-            return events + shooting_fumble(state, a, w)
-        slide = max(0, d.dice[0] + blast)
-        events.append(ev("blast", f"The cone slides {slide}'' forward; every model it touches is hit.",
-                         model=a.uid, inches=slide))
-    else:
-        r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, label=f"throwing {w.name}", mods=mods,
-                       karma=karma, events=events, stat="SHO")
-        if r.fumble and w.firearm:
-            return events + shooting_fumble(state, a, w)
-        if r.aces == 0:
-            s = scatter(state.rng, int(a.attrs.get("SHO", 0)))
-            events.append(ev("scatter", f"It scatters {s.distance}'' towards {s.clock} o'clock "
-                                        f"(d10 {s.die} − Shooting {a.attrs.get('SHO', 0)}).",
-                             model=a.uid, die=s.die, distance=s.distance, bearing=s.bearing, clock=s.clock))
-        else:
-            events.append(ev("lands", f"{w.name} lands on the spot.", model=a.uid))
-    if w.no_damage:
-        events.append(ev("cloud", "A smoke cloud (round template) blocks line of sight.", model=a.uid))
-        return events
-    victims = list(targets) or ([t] if t is not None else [])
-    extra = 0
-    if "+" in w.damage_dice:
-        extra = int(w.damage_dice.split("+")[1])
-    shared = state.rng.die(10) + extra
-    for v in victims:
-        if v.owner == a.owner and v is t:
-            continue
-        base = shared if state.house_rules.get("template_damage_roll", "shared") == "shared" \
-            else state.rng.die(10) + extra
-        dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
-                           events=events)
-        amount = max(0, base - dodge.aces)
-        events.append(ev("template", f"{v.name}: {base} damage − {dodge.aces} Aces = {amount}.",
-                         model=v.uid, amount=amount))
-        events += apply_damage(state, v, amount, flames=flames, source=w.name, attacker=a.uid)[1]
-    return events
-
-
-# ------------------------------------------------------------------ magic
-def spell_cost_now(m: ModelState) -> int:
-    """Karma for the next spell: 1 + the spells already cast this Round (1, 2, 3, 4 …)."""
-    return 1 + m.casts_this_round
-
-
-def spell_difficulty(state: GameState, spell: dict, caster: ModelState, target: ModelState | None) -> list[tuple[str, int]]:
-    mods: list[tuple[str, int]] = []
-    if spell.get("difficulty"):
-        mods.append((f"{spell['name']} difficulty", int(spell["difficulty"])))
-    rule = spell.get("difficulty_rule")
-    if rule and target is None:
-        raise IllegalAction(f"{spell['name']} needs a target.")
-    if rule == "target_mind":
-        mods.append(("target's Mind", -attr(target, "MIN")))
-    elif rule == "enemy_caster_mind":
-        mods.append(("enemy caster's Mind", -attr(target, "MIN")))
-    elif rule == "half_target_caster_mind":
-        spells = [e for e in target.effects if e.caster]
-        if not spells:
-            raise IllegalAction(f"{target.name} has no active spell to dispel.")
-        mods.append(("half the Mind of its caster", -ceil_half(spells[-1].caster_mind)))
-    if target is not None and target.owner != caster.owner and _walking_between_worlds(target):
-        mods.append(("Walk Between Worlds", -4))
-    return mods
-
-
-def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None, targets: list[ModelState],
-         attribute: str = "", karma: int = 0, use_diamond: bool = False,
-         enemies: tuple[ModelState, ...] = ()) -> tuple[dict, list[Event]]:
-    """Pay and roll. Returns the cast context (to resolve now or after an Annulment window)."""
-    name = spell["name"]
-    if c.cast_locked:
-        raise IllegalAction(f"{c.name} failed a Magic roll this Round and cannot cast again until the next.")
-    if name not in c.spells:
-        raise IllegalAction(f"{c.name} does not know {name}.")
-    if spell.get("reaction"):
-        raise IllegalAction(f"{name} is cast as a reaction to an enemy spell (it is offered when one is cast).")
-    if c.ap < 1:
-        raise IllegalAction(f"{c.name} needs 1 AP to cast.")
-    cost = spell_cost_now(c)
-    diamond = use_diamond and c.magic_item == "Cagliostro's Diamond" and "diamond" not in c.used_once
-    if use_diamond and not diamond:
-        raise IllegalAction("Cagliostro's Diamond is not carried, or was already used this game.")
-    if not diamond and c.karma < cost + karma:
-        raise IllegalAction(f"{name} costs {cost} Karma now (spell number {c.casts_this_round + 1} this Round)"
-                            f"{f' plus {karma} Karma dice' if karma else ''}; {c.name} has {c.karma}.")
-    eff = spell["effect"]
-    if eff in ("blessing", "curse"):
-        if attribute.upper() not in ("MOV", "COM", "DEX", "SHO", "MIN", "PRO"):
-            raise IllegalAction(f"{name} needs an attribute: MOV, COM, DEX, SHO, MIN or PRO.")
-    needs_target = eff in ("blessing", "curse", "dispel", "heal_aces", "stun", "petrify", "eye", "bond")
-    if needs_target and target is None:
-        if eff == "eye":
-            target = c
-        else:
-            raise IllegalAction(f"{name} needs a target.")
-    if eff == "bond" and target is not None and ({"Undead", "Animal"} & set(target.descriptors)):
-        raise IllegalAction("Spiritual Bond cannot take an Undead or Animal model.")
-    if eff == "heal_aces" and target is not None and target.uid == c.uid:
-        raise IllegalAction("Touch spells never target the caster.")
-    mods = spell_difficulty(state, spell, c, target)
-    c.ap -= 1
-    if not diamond:
-        spend_karma(c, cost, name)
-    else:
-        c.used_once.append("diamond")
-    c.casts_this_round += 1
-    c.hidden = False
-    events: list[Event] = [ev("cast", f"{c.name} casts {name}: 1 AP and {0 if diamond else cost} Karma "
-                                      f"({c.karma}/{c.karma_max} left).",
-                              model=c.uid, spell=name, karma_cost=0 if diamond else cost, ap=c.ap)]
-    if not _walking_between_worlds(c):
-        for e in enemies:
-            if e.owner != c.owner and e.in_play and c.in_play:
-                events += melee_attack(state, e, c, opportunity=True)
-    if eff != "walk_worlds":
-        events += end_walk(c)
-    if not c.in_play:
-        return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
-                "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
-    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events, stat="MIN")
-    ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
-           "targets": [x.uid for x in targets], "attribute": attribute.upper(), "paid": 0 if diamond else cost}
-    if state.house_rules.get("reroll_window", True) and offer_reroll(
-            state, c, r, {"type": "cast", "a": c.uid, "t": c.uid, "cast": ctx}, events):
-        return {**ctx, "deferred": True}, events
-    return magic_roll_stands(state, c, ctx, r, events), events
-
-
-def magic_roll_stands(state: GameState, c: ModelState, ctx: dict, r: PoolResult, events: list[Event]) -> dict:
-    """The Magic roll is final (after any reroll window): a failure locks casting for the Round."""
-    if not r.success:
-        c.cast_locked = True
-        events.append(ev("cast_fail", f"The Magic roll fails: {c.name} cannot cast again this Round.", model=c.uid))
-    return {**ctx, "aces": r.aces, "critical": r.critical, "fumble": r.fumble}
-
-
-def resolve_spell(state: GameState, ctx: dict, spell: dict) -> list[Event]:
-    c = state.model(ctx["caster"])
-    t = state.models.get(ctx["target"]) if ctx["target"] else None
-    targets = [state.models[u] for u in ctx["targets"] if u in state.models]
-    aces, crit, fumble = ctx["aces"], ctx["critical"], ctx["fumble"]
-    eff = spell["effect"]
-    name = spell["name"]
-    events: list[Event] = []
-    rnd = state.round
-    special_fumble = eff in ("heal_aces", "petrify", "claws", "kraken", "darkness")
-    if crit:
-        c.ap += 1
-        events.append(ev("spell_critical", f"Critical: {c.name} gets the AP back and the spell cannot be annulled.",
-                         model=c.uid))
-    if fumble and not special_fumble:
-        events += stun(state, c, "fumbled Magic roll")
-    if eff == "kraken":
-        return events + _kraken(state, c, targets, aces, crit, fumble)
-    if eff == "darkness":
-        if fumble:
-            events.append(ev("spell_fumble", "Fumble: the opponent places the Mist template.", model=c.uid))
-        if aces or fumble:
-            for v in targets:
-                v.in_darkness = True
-                v.effects.append(Effect(name=name, kind="darkness", caster=c.uid, caster_mind=attr(c, "MIN"),
-                                        expires=rnd + max(1, aces) - 1))
-            events.append(ev("darkness", f"{len(targets)} model(s) are in darkness for {max(1, aces)} round(s)."))
-        return events
-    if eff == "claws":
-        if fumble:
-            if t is not None:
-                events += apply_damage(state, t, 3, spiritual=True, source="Mother Hidra's Claws (fumble)",
-                                       attacker=c.uid)[1]
-            return events
-        if not aces:
-            return events
-        chosen = targets or ([t] if t else [])
-        if not crit and len({x.uid for x in chosen}) != len(chosen):
-            raise IllegalAction("Each claw needs a different target (unless the roll is a Critical).")
-        for v in chosen[:aces]:
-            events += apply_damage(state, v, aces, spiritual=True, source=name, attacker=c.uid)[1]
-        if len(chosen) < aces:
-            events.append(ev("claws_lost", f"{aces - len(chosen)} claw(s) unassigned are lost."))
-        return events
-    if eff == "heal_aces":
-        if fumble:
-            return events + apply_damage(state, t, 1, ignore_protection=True, source="Immediate Healing fumble")[1]
-        if aces:
-            events += healing_roll(state, c, t, aces, "Immediate Healing")
-        return events
-    if eff == "petrify":
-        if fumble:
-            c.half_ap = True
-            events.append(ev("spell_fumble", f"{c.name} has half AP (round down) for the rest of the adventure.",
-                             model=c.uid))
-            return events
-        if aces:
-            for v in [t] + (targets[:1] if crit else []):
-                v.ap = 0
-                v.petrified = True
-                v.effects.append(Effect(name=name, kind="petrify", caster=c.uid, caster_mind=attr(c, "MIN"),
-                                        expires=rnd))
-                events.append(ev("petrify", f"{v.name} is petrified: 0 AP until the End of Round.", model=v.uid))
-        return events
-    if not aces:
-        return events
-    if eff == "blessing":
-        if any(e.name == "Blessing" for e in t.effects):
-            events.append(ev("spell_void", f"{t.name} is already Blessed: the spell fails.", model=t.uid))
-            return events
-        t.effects.append(Effect(name=name, kind="attr", attr=ctx["attribute"], delta=1, caster=c.uid,
-                                caster_mind=attr(c, "MIN"), expires=rnd))
-        events.append(ev("effect", f"{t.name} gains +1 {ctx['attribute']} until the End of Round.", model=t.uid))
-    elif eff == "curse":
-        if any(e.name == "Curse" for e in t.effects):
-            events.append(ev("spell_void", f"{t.name} is already Cursed: the spell fails.", model=t.uid))
-            return events
-        t.effects.append(Effect(name=name, kind="attr", attr=ctx["attribute"], delta=-aces, caster=c.uid,
-                                caster_mind=attr(c, "MIN"), expires=rnd))
-        events.append(ev("effect", f"{t.name} loses {aces} {ctx['attribute']} (minimum 1) until the End of Round.",
-                         model=t.uid))
-    elif eff == "dispel":
-        spells = [e for e in t.effects if e.caster]
-        gone = spells[-1]
-        t.effects.remove(gone)
-        if gone.kind == "darkness":
-            t.in_darkness = False
-        if gone.kind == "petrify":
-            t.petrified = False
-        events.append(ev("dispel", f"{gone.name} on {t.name} is dispelled.", model=t.uid))
-    elif eff == "stun":
-        victims = [t] + (targets[:max(0, aces - 1)] if crit else [])
-        for v in victims:
-            events += stun(state, v, name)
-    elif eff == "eye":
-        t.effects.append(Effect(name=name, kind="ability", ability="Universal Protection", x=2, caster=c.uid,
-                                caster_mind=attr(c, "MIN"), expires=0 if crit else rnd + aces - 1))
-        events.append(ev("effect", f"{t.name} gains Universal Protection (2) "
-                                   f"{'until dispelled' if crit else f'for {aces} round(s)'}.", model=t.uid))
-    elif eff == "bond":
-        old = t.owner
-        t.owner = c.owner
-        t.effects.append(Effect(name=name, kind="bond", caster=c.uid, caster_mind=attr(c, "MIN"), x=0,
-                                ability=old))
-        events.append(ev("bond", f"{t.name} joins {c.name}'s squad while the Bond lasts; {c.name} may only Walk.",
-                         model=t.uid))
-    elif eff == "rashaar_heal":
-        healed = targets or [m for m in state.squad(c.owner) if "Rashaar" in m.descriptors and m.uid != c.uid]
-        for v in healed:
-            if "Rashaar" in v.descriptors and v.uid != c.uid:
-                events += heal(state, v, aces, name)
-    elif eff == "walk_worlds":
-        c.effects.append(Effect(name=name, kind="walk", caster=c.uid, caster_mind=attr(c, "MIN"), expires=rnd))
-        events.append(ev("effect", f"{c.name} walks between worlds until the End of Round.", model=c.uid))
-    return events
-
-
-def _kraken(state: GameState, c: ModelState, targets: list[ModelState], aces: int, crit: bool,
-            fumble: bool) -> list[Event]:
-    events: list[Event] = []
-    if fumble:
-        events.append(ev("spell_fumble", f"Fumble: the template is centred on {c.name}.", model=c.uid))
-    elif not aces:
-        s = scatter(state.rng, int(c.attrs.get("SHO", 0)))
-        events.append(ev("scatter", f"The template scatters {s.distance}'' towards {s.clock} o'clock; "
-                                    "the models named are those under it now.", distance=s.distance,
-                         bearing=s.bearing, clock=s.clock))
-    dice = [state.rng.die(10) for _ in range(5)]
-    for v in targets:
-        from .dice import result_from_dice
-        r = result_from_dice(dice, attr(v, "DEX", state), "Kraken's Breath")
-        events.append(record(state, None, r, f"Kraken's Breath against {v.name}"))
-        amount = r.aces
-        if state.house_rules.get("kraken_template_dex", True) and amount:
-            dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
-                               events=events)
-            amount = max(0, amount - dodge.aces)
-        events += apply_damage(state, v, amount, flames=crit, source="Kraken's Breath", attacker=c.uid)[1]
-    return events
+__all__ = ["cast", "finish_shot", "magic_roll_stands", "reload", "reload_cost", "resolve_spell", "shoot",
+           "shooting_fumble", "spell_cost_now"]

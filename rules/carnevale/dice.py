@@ -17,9 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+import re
 from collections.abc import Iterable, Sequence
 
-from rules.common import IllegalAction, Rng, Serial
+from rules.common import IllegalAction, Rng, Serial, term
+
+
+def refused(code: str, **params) -> IllegalAction:
+    """A refusal worded by Carnevale's catalogue (errors.<code>), also when a cog calls these
+    functions outside the engine (a /carnevale roll)."""
+    error = IllegalAction(code, **params)
+    error.system = "carnevale"
+    return error
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 MAX_DICE = 10
 BASIC_DIFFICULTY = 7
@@ -53,7 +66,7 @@ def parse_pool(text: str) -> int:
     else:
         n = int(t)
     if n < 0 or n > 100:
-        raise IllegalAction("A pool is between 0 and 10 dice.")
+        raise refused("pool_range")
     return n
 
 
@@ -208,7 +221,7 @@ def roll_pool(rng: Rng, pool: int | Pool, difficulty: int = BASIC_DIFFICULTY, ka
               modifiers: Iterable[tuple[str, int]] = ()) -> PoolResult:
     """Roll a pool. `karma` adds up to 2 dice (the pool is still capped at 10)."""
     if karma < 0 or karma > MAX_KARMA_DICE:
-        raise IllegalAction("Karma can add at most 2 dice to a roll.")
+        raise refused("karma_dice_max")
     if isinstance(pool, Pool):
         mods = list(pool.modifiers) + list(modifiers)
         if karma:
@@ -216,13 +229,13 @@ def roll_pool(rng: Rng, pool: int | Pool, difficulty: int = BASIC_DIFFICULTY, ka
         built = build_pool(pool.base, mods, order) if (karma or modifiers) else pool
     else:
         if pool < 0:
-            raise IllegalAction("A pool cannot have fewer than 0 dice.")
+            raise refused("pool_range")
         mods = list(modifiers)
         if karma:
             mods.append(("Karma", karma))
         built = build_pool(int(pool), mods, order)
     if not 1 <= difficulty <= 11:
-        raise IllegalAction("Difficulty is between 2 and 10.")
+        raise refused("difficulty_range")
     dice = [rng.die(10) for _ in range(built.dice)]
     return result_from_dice(dice, difficulty, label, built)
 
@@ -231,19 +244,19 @@ def roll_pool(rng: Rng, pool: int | Pool, difficulty: int = BASIC_DIFFICULTY, ka
 def reroll_dice(rng: Rng, result: PoolResult, indices: Sequence[int], source: str = "Reroll Dice") -> PoolResult:
     """Reroll some normal dice (never the Destiny Die on its own); each die at most once."""
     if not result.can_reroll:
-        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+        raise refused("destiny_forbids")
     if source in result.reroll_sources:
-        raise IllegalAction(f"{source} can be used only once per roll.")
+        raise refused("once_per_roll", source=term(f"source_{_slug(source)}"))
     idx = sorted(set(int(i) for i in indices))
     if not idx:
-        raise IllegalAction("Name at least one die to reroll.")
+        raise refused("name_a_die")
     for i in idx:
         if i == 0:
-            raise IllegalAction("The Destiny Die can be rerolled only with the whole pool.")
+            raise refused("destiny_whole_pool")
         if not 0 < i < len(result.dice):
-            raise IllegalAction(f"There is no die number {i}.")
+            raise refused("no_die", n=i)
         if result.rerolled[i]:
-            raise IllegalAction("A die can be rerolled only once.")
+            raise refused("rerolled_once")
     dice = list(result.dice)
     flags = list(result.rerolled)
     for i in idx:
@@ -256,39 +269,39 @@ def reroll_dice(rng: Rng, result: PoolResult, indices: Sequence[int], source: st
 def reroll_misses(rng: Rng, result: PoolResult, count: int, source: str = "Reroll Dice") -> PoolResult:
     """Reroll up to `count` missed normal dice (the lowest first)."""
     if not result.can_reroll:
-        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+        raise refused("destiny_forbids")
     if source in result.reroll_sources:
-        raise IllegalAction(f"{source} can be used only once per roll.")
+        raise refused("once_per_roll", source=term(f"source_{_slug(source)}"))
     misses = [i for i in range(1, len(result.dice))
               if not is_ace(result.dice[i], result.difficulty) and not result.rerolled[i]]
     misses.sort(key=lambda i: result.dice[i])
     if not misses:
-        raise IllegalAction("There is no missed die that may be rerolled.")
+        raise refused("no_missed_die")
     return reroll_dice(rng, result, misses[:count], source)
 
 
 def reroll_aces(rng: Rng, result: PoolResult, count: int, source: str = "Reroll Dice") -> PoolResult:
     """An opponent's Reroll Dice: reroll up to `count` normal dice that are Aces (the highest first)."""
     if not result.can_reroll:
-        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+        raise refused("destiny_forbids")
     if source in result.reroll_sources:
-        raise IllegalAction(f"{source} can be used only once per roll.")
+        raise refused("once_per_roll", source=term(f"source_{_slug(source)}"))
     aces = [i for i in range(1, len(result.dice))
             if is_ace(result.dice[i], result.difficulty) and not result.rerolled[i]]
     aces.sort(key=lambda i: -result.dice[i])
     if not aces:
-        raise IllegalAction("There is no Ace that may be rerolled.")
+        raise refused("no_ace_to_reroll")
     return reroll_dice(rng, result, aces[:count], source)
 
 
 def reroll_all(rng: Rng, result: PoolResult, source: str = "Reroll All Dice") -> PoolResult:
     """Reroll the whole pool, Destiny Die included; only if no die was rerolled yet."""
     if not result.can_reroll:
-        raise IllegalAction("A 1 on the Destiny Die forbids any reroll of this roll.")
+        raise refused("destiny_forbids")
     if not result.dice:
-        raise IllegalAction("There are no dice to reroll.")
+        raise refused("no_dice_to_reroll")
     if any(result.rerolled):
-        raise IllegalAction("A die can be rerolled only once, so the whole pool cannot be rerolled now.")
+        raise refused("whole_pool_rerolled")
     dice = [rng.die(10) for _ in result.dice]
     return result_from_dice(dice, result.difficulty, result.label, result.pool,
                             [True] * len(dice), result.reroll_sources + (source,))

@@ -8,6 +8,9 @@ same ability from two sources never stacks (the best X counts).
 """
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from rules.common import PUBLIC, Event, IllegalAction, term
 
 from . import tables
@@ -19,8 +22,30 @@ PENALTY_ABILITIES = {"Heavy Armor", "Heavy Weapon", "Rickety"}
 INNATE_SPIRITUAL = {"Ethereal": 1, "Incorporeal": 3}
 
 
-def ev(kind: str, text: str, audience: str = PUBLIC, **data) -> Event:
-    return Event(kind=kind, text=text, audience=audience, data=data)
+def say(kind: str, audience: str = PUBLIC, **data: Any) -> Event:
+    """An event as protocol data: `events.<kind>` in the catalogues words it from `data`."""
+    return Event(kind, data, audience)
+
+
+def said(key: str, **params: Any) -> dict:
+    """A term with its own parameters (`terms.<key>` filled with them), as a value in event data."""
+    return {"term": key, **params}
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+# The reasons a pool changes (digest §1.8, §2.3, §2.4, the abilities), said as terms.mod_<slug>; a
+# reason no catalogue knows (what a player typed with /carnevale-game roll) is shown as given.
+MODIFIERS = frozenset(slug(k) for k in (
+    "pain threshold", "Stun", "no Karma left", "carrying the fragment", "Heavy Armor", "Karma", "modifier",
+    "friends in contact with the target", "Grow Through Adversity", "other enemies in contact", "charge",
+    "low blow", "push", "round house", "strike from above", "trample", "drown", "attack", "Water Creature",
+    "Companion", "First Strike", "Sworn Enemy", "Heavy Weapon", "target's Save", "Fascination",
+    "Walk Between Worlds", "range", "cover", "shooting on the move", "target engaged", "shooter engaged", "Sniper",
+    "Throwable", "aim", "spell difficulty", "target's Mind", "enemy caster's Mind", "half the Mind of its caster",
+    "climbing tools", "Leader's Command", "first-aid kit"))
 
 
 # ------------------------------------------------------------------ abilities
@@ -128,15 +153,43 @@ def roll_mods(state: GameState, m: ModelState, kind: str = "") -> list[tuple[str
 
 def spend_karma(m: ModelState, n: int, why: str) -> None:
     if n < 0:
-        raise IllegalAction("Karma spent cannot be negative.")
+        raise IllegalAction("karma_negative")
     if n > m.karma:
-        raise IllegalAction(f"{m.name} has only {m.karma} Karma, not {n} for {why}.")
+        raise IllegalAction("karma_short", model=m.name, karma=m.karma, n=n)
     m.karma -= n
 
 
-def record(state: GameState, m: ModelState | None, result: PoolResult, label: str, stat: str = "") -> Event:
+def modifier(reason: str, value: int) -> dict:
+    why = term(f"mod_{slug(reason)}") if slug(reason) in MODIFIERS else reason
+    return said("modifier", n=f"{'+' if value >= 0 else '−'}{abs(value)}", why=why)
+
+
+def explained_pool(result: PoolResult, stat: str) -> dict:
+    """The attribute and its value, each modifier with its reason, the cap, then the dice rolled."""
+    pool = result.pool
+    if pool is None:
+        return said("pool_dice", dice=len(result.dice))
+    mods = [modifier(k, v) for k, v in pool.modifiers if v]
+    key = "pool" + ("_mods" if mods else "") + ("_cap" if pool.lost_to_cap else "")
+    return said(key, base=f"{stat} {pool.base}".strip(), mods=mods, dice=pool.dice, lost=pool.lost_to_cap)
+
+
+def outcome(result: PoolResult) -> dict:
+    """The faces (the Destiny Die first, in brackets) against the difficulty, and what they make."""
+    if not result.dice:
+        return term("roll_no_dice")
+    faces = " ".join([f"[{result.dice[0]}]"] + [str(d) for d in result.dice[1:]])
+    key = ("outcome_critical" if result.critical else "outcome_fumble" if result.fumble
+           else "outcome_discarded" if result.discarded else "outcome")
+    return said(key, faces=faces, difficulty=result.difficulty,
+                aces=said("aces_one" if result.aces == 1 else "aces", n=result.aces))
+
+
+def record(state: GameState, m: ModelState | None, result: PoolResult, label: str, stat: str = "",
+           what: Any = None) -> Event:
     """The roll as an event that explains itself: the attribute and its value, each modifier with
-    its reason, the cap, the dice rolled, then the faces and the result."""
+    its reason, the cap, the dice rolled, then the faces and the result. `label` is the roll's tag
+    for the log and the tests; players read `what` (a term; by default `terms.roll_<label>`)."""
     data = result.to_public()
     data["model"] = m.uid if m else ""
     data["label"] = label
@@ -144,21 +197,22 @@ def record(state: GameState, m: ModelState | None, result: PoolResult, label: st
     if result.pool is not None:
         data["base"] = result.pool.base
         data["modifiers"] = [[k, v] for k, v in result.pool.modifiers if v]
-        data["pool"] = (f"{stat} " if stat else "") + result.pool.describe()
+    data["pool"] = explained_pool(result, stat)
+    data["what"] = what if what is not None else term(f"roll_{slug(label)}")
+    data["who"] = said("roll_who", name=m.name) if m else ""
+    data["outcome"] = outcome(result)
     state.last_roll = {"model": m.uid if m else "", "label": label, "result": result.to_dict()}
-    who = f"{m.name}: " if m else ""
-    explained = f"{data['pool']} → " if result.pool is not None else ""
-    return ev("roll", f"{who}{label} — {explained}{result.summary()}", **data)
+    return Event("roll", data)
 
 
 def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY,
                label: str = "", kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
                auto_mods: bool = True, default_effects: bool = False,
-               events: list[Event] | None = None, stat: str = "") -> PoolResult:
+               events: list[Event] | None = None, stat: str = "", what: Any = None) -> PoolResult:
     """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here).
     `stat`: the attribute the pool comes from (COM, SHO, MIN, DEX…), named in the roll's line."""
     if karma > 2:
-        raise IllegalAction("Karma can add at most 2 dice to a roll.")
+        raise IllegalAction("karma_dice_max")
     all_mods = (roll_mods(state, m, kind) if auto_mods else []) + list(mods or [])
     spend_karma(m, karma, "Karma dice")
     if karma:
@@ -166,7 +220,7 @@ def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BAS
     pool = build_pool(base, all_mods, state.house_rules.get("pool_order", "net_then_clamp"))
     result = roll_pool(state.rng, pool, difficulty, label=label)
     if events is not None:
-        events.append(record(state, m, result, label, stat or kind))
+        events.append(record(state, m, result, label, stat or kind, what))
         if default_effects:
             events.extend(default_crit_fumble(m, result))
     return result
@@ -177,12 +231,10 @@ def default_crit_fumble(m: ModelState, result: PoolResult) -> list[Event]:
     out = []
     if result.critical and m.karma < m.karma_max:
         m.karma += 1
-        out.append(ev("karma", f"{m.name} regains 1 Karma for the Critical ({m.karma}/{m.karma_max}).",
-                      model=m.uid, karma=m.karma))
+        out.append(say("karma_critical", model=m.uid, name=m.name, karma=m.karma, karma_max=m.karma_max))
     if result.fumble and m.karma > 0:
         m.karma -= 1
-        out.append(ev("karma", f"{m.name} loses 1 Karma for the Fumble ({m.karma}/{m.karma_max}).",
-                      model=m.uid, karma=m.karma))
+        out.append(say("karma_fumble", model=m.uid, name=m.name, karma=m.karma, karma_max=m.karma_max))
     return out
 
 
@@ -197,28 +249,28 @@ def bonds_of(state: GameState, m: ModelState) -> list[tuple[ModelState, Effect]]
     return out
 
 
-def break_bond(state: GameState, t: ModelState, e, why: str) -> list[Event]:
+def break_bond(state: GameState, t: ModelState, e, why: dict) -> list[Event]:
+    """`why`: a term (terms.bond_<why>) saying what broke it."""
     if e in t.effects:
         t.effects.remove(e)
     t.owner = e.ability or t.owner
-    events = [ev("bond_end", f"The Spiritual Bond on {t.name} breaks ({why}); it returns to its squad.",
-                 model=t.uid)]
+    events = [say("bond_end", model=t.uid, name=t.name, why=why)]
     return events + stun(state, t, "freed from a Spiritual Bond")
 
 
-def bond_maintenance(state: GameState, t: ModelState, e, why: str) -> list[Event]:
+def bond_maintenance(state: GameState, t: ModelState, e, why: dict) -> list[Event]:
     """A new Magic roll to keep the Bond: the caster pays 1 Karma; a failure frees the model."""
     c = state.models.get(e.caster)
     if c is None or not c.in_play:
-        return break_bond(state, t, e, "the caster is gone")
+        return break_bond(state, t, e, term("bond_caster_gone"))
     if c.karma < 1:
-        return break_bond(state, t, e, f"{c.name} has no Karma to keep it")
+        return break_bond(state, t, e, said("bond_no_karma", name=c.name))
     c.karma -= 1
-    events: list[Event] = [ev("bond_roll", f"{why}: {c.name} pays 1 Karma for a new Magic roll.", model=c.uid)]
-    r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)",
+    events: list[Event] = [say("bond_roll", model=c.uid, name=c.name, why=why)]
+    r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)", what=term("roll_bond"),
                    mods=[("target's Mind", -attr(t, "MIN"))], events=events, stat="MIN")
     if not r.success:
-        events += break_bond(state, t, e, "the Magic roll failed")
+        events += break_bond(state, t, e, term("bond_roll_failed"))
     return events
 
 
@@ -244,19 +296,19 @@ def stun_source(source: str) -> str | dict:
 def stun(state: GameState, m: ModelState, source: str = "", drown: bool = False) -> list[Event]:
     if not m.in_play:
         return []
-    said = {"model": m.uid, "name": m.name, "source": source, "why": stun_source(source)}
+    told = {"model": m.uid, "name": m.name, "source": source, "why": stun_source(source)}
     if m.stun_turn == state.turn and not drown and state.house_rules.get("second_stun_same_turn") == "ignored":
-        return [Event("stun_ignored", said)]
+        return [Event("stun_ignored", told)]
     m.stun_turn = state.turn
     if m.stunned:
-        events = [Event("stun_damage", said)]
+        events = [Event("stun_damage", told)]
         events += apply_damage(state, m, 1, ignore_protection=True, source="second Stun")[1]
         return events
     m.stunned = True
-    events = [Event("stun", said)]
+    events = [Event("stun", told)]
     if source != "freed from a Spiritual Bond":
         for t, e in bonds_of(state, m):
-            events += bond_maintenance(state, t, e, f"{m.name} is Stunned")
+            events += bond_maintenance(state, t, e, said("bond_stunned", name=m.name))
     return events
 
 
@@ -307,37 +359,38 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
                 events.append(Event("at_ready_lost", {"model": m.uid, "name": m.name, "why": term("ready_pain")}))
             for t, e in bonds_of(state, m):
                 if e.caster == m.uid:
-                    events += break_bond(state, t, e, f"{m.name} crossed a Pain Threshold")
+                    events += break_bond(state, t, e, said("bond_pain", name=m.name))
             events += stun(state, m, "Pain Threshold")
     if lost >= 3 and m.in_play and m.on_gondola and state.house_rules.get("terrain") == "es_ttcombat":
         m.on_gondola, m.gondola = False, ""
         m.in_water = True
-        events.append(ev("gondola_fall", f"{m.name} lost {lost} LP in one action and falls off the gondola "
-                                         "into the water (shortest route).", model=m.uid))
+        events.append(say("gondola_fall", model=m.uid, how=said("gondola_knocked", name=m.name, lost=lost)))
     return lost, events
 
 
-def heal(state: GameState, m: ModelState, n: int, source: str = "") -> list[Event]:
+def heal(state: GameState, m: ModelState, n: int, source: Any = "") -> list[Event]:
+    """`source`: a term saying what heals (Healing, Regeneration, an Event)."""
     if not m.in_play or n <= 0:
         return []
     healed = min(n, m.damage)
     m.damage -= healed
-    return [ev("heal", f"{m.name} heals {healed} LP ({source}); {m.life_left}/{m.life}.",
-               model=m.uid, healed=healed, life_left=m.life_left)]
+    return [say("heal", model=m.uid, name=m.name, healed=healed, life_left=m.life_left, life=m.life, source=source)]
 
 
 def healing_roll(state: GameState, healer: ModelState, target: ModelState, x: int, source: str,
                  karma: int = 0, extra: list[tuple[str, int]] | None = None) -> list[Event]:
-    """Healing/Regeneration (X): X dice at 7; 1 LP per Ace; Critical full; Fumble 1 damage to the target."""
+    """Healing/Regeneration (X): X dice at 7; 1 LP per Ace; Critical full; Fumble 1 damage to the target.
+    `source`: "Healing" or "Regeneration" (or a spell's or an Event's name, said as terms.heal_<slug>)."""
     events: list[Event] = []
-    r = model_roll(state, healer, x, label=source, mods=extra or [], karma=karma, events=events)
+    how = said(f"heal_{slug(source)}", x=x)
+    r = model_roll(state, healer, x, label=f"{source} ({x})", mods=extra or [], karma=karma, events=events, what=how)
     if r.critical:
-        events += heal(state, target, target.damage, source + " (Critical: fully healed)")
+        events += heal(state, target, target.damage, said("heal_critical", how=how))
     elif r.fumble:
-        events.append(ev("heal_fumble", f"{source} fumbles: {target.name} loses 1 LP.", model=target.uid))
-        events += apply_damage(state, target, 1, ignore_protection=True, source=source + " fumble")[1]
+        events.append(say("heal_fumble", model=target.uid, name=target.name, how=how))
+        events += apply_damage(state, target, 1, ignore_protection=True, source=f"{source} fumble")[1]
     else:
-        events += heal(state, target, r.aces, source)
+        events += heal(state, target, r.aces, how)
     return events
 
 
@@ -352,9 +405,9 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
                                "how": term("fallen_fled" if fled else "fallen_in_combat")})]
     for t, e in bonds_of(state, m):
         if e.caster == m.uid and t.in_play:
-            events += break_bond(state, t, e, f"{m.name} fell")
+            events += break_bond(state, t, e, said("bond_fell", name=m.name))
     if m.carrying:
-        events.append(ev("dropped", f"{m.name} drops the {m.carrying} where it stood.", model=m.uid))
+        events.append(say("dropped", model=m.uid, name=m.name, item=term(f"carried_{m.carrying}")))
         m.carrying = ""
     owner = state.players[m.owner]
     was_leader = owner.leader == m.uid
@@ -363,14 +416,15 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         gain = int(state.house_rules.get("leader_kill_karma", 3)) if was_leader else 1
         new = min(a.karma_max, a.karma + gain)
         if new > a.karma:
-            events.append(ev("karma", f"{a.name} regains {new - a.karma} Karma for the blow ({new}/{a.karma_max}).",
-                             model=a.uid, karma=new))
+            events.append(say("karma_blow", model=a.uid, name=a.name, n=new - a.karma, karma=new,
+                              karma_max=a.karma_max))
             a.karma = new
     # Mind Control: the controller of a Mindless model rolls Mind or is Stunned
     if has(m, "Mindless"):
         for c in state.squad(m.owner):
             if has(c, "Mind Control"):
                 r = model_roll(state, c, attr(c, "MIN"), label="Mind Control (a controlled model fell)",
+                               what=term("roll_mind_control"),
                                events=events, stat="MIN")
                 if not r.success:
                     events += stun(state, c, "Mind Control")
@@ -379,7 +433,7 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
         successor = next((x for x in state.squad(m.owner) if x.command > 0 or x.command_max > 0), None)
         owner.leader = successor.uid if successor else ""
         if successor:
-            events.append(ev("leader", f"{successor.name} becomes the main Leader.", model=successor.uid))
+            events.append(say("leader", model=successor.uid, name=successor.name))
         if state.squad(m.owner):
             state.morale_due.append({"kind": "group", "player": m.owner, "reason": "the Leader fell"})
     left = state.squad(m.owner)
@@ -402,14 +456,26 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
     return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
 
 
+def morale_why(reason: str) -> dict:
+    """Why a Morale roll is made, as a term: Fear (X), the Leader fell, the last survivor, fleeing…
+    (`reason` is the engine's own tag: "Fear (2)", "fleeing", "called", "Anxiety"…)."""
+    if reason.startswith("Fear ("):
+        return said("morale_fear", x=int(reason[len("Fear ("):-1]))
+    return term(f"morale_{slug(reason)}")
+
+
+def morale_what(reason: str, group: bool = False) -> dict:
+    key = "roll_group_morale" if group else "roll_morale"
+    return said(key, why=morale_why(reason)) if reason else term(f"{key}_plain")
+
+
 def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
     if r.success:
         return [Event("morale_pass", {"model": m.uid, "name": m.name})]
     events = stun(state, m, "failed Morale")
     if r.fumble:
         m.fleeing = True
-        events.append(ev("flee", f"{m.name} fumbles its Morale and flees: next activation it spends all AP "
-                                 "clearing the Stun and running for the nearest table edge.", model=m.uid))
+        events.append(say("flee", model=m.uid, name=m.name))
     return events
 
 
@@ -418,7 +484,7 @@ def rally_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
     if not r.success:
         return []
     m.fleeing = False
-    return [ev("rally", f"{m.name} regains control.", model=m.uid)]
+    return [say("rally", model=m.uid, name=m.name)]
 
 
 # ------------------------------------------------------------------ falls and water
@@ -426,6 +492,7 @@ def fall(state: GameState, m: ModelState, height: float, voluntary: bool = False
     events: list[Event] = []
     cat = tables.fall_category(height)
     r = model_roll(state, m, attr(m, "DEX", state), label="Jump Down" if voluntary else "falling (Dex)",
+                   what=term("roll_jump_down" if voluntary else "roll_falling"),
                    kind="DEX", karma=karma, events=events)
     if voluntary:
         cat = 0 if r.critical else max(0, cat - r.aces) + (1 if r.fumble else 0)
@@ -435,8 +502,9 @@ def fall(state: GameState, m: ModelState, height: float, voluntary: bool = False
         elif r.success:
             cat -= 1
     cat = max(0, min(5, cat))
-    _, label, dmg, pen = tables.fall_row(cat)
-    events.append(ev("fall", f"{m.name} falls {height}'': category {cat} ({label}).", model=m.uid, category=cat))
+    _, _label, dmg, pen = tables.fall_row(cat)
+    events.append(say("fall", model=m.uid, name=m.name, height=height, category=cat,
+                      row=term(f"fall_{cat}")))
     if dmg is None:
         events += fall_in_combat(state, m, "")
         return events
@@ -450,7 +518,7 @@ def fall(state: GameState, m: ModelState, height: float, voluntary: bool = False
 
 def hold_breath(state: GameState, m: ModelState, penalty: int = 0, drown: bool = False) -> list[Event]:
     if has(m, "Water Creature") or "Newt Gill Potion" in m.items:
-        return [ev("hold_breath", f"{m.name} breathes water and cannot drown.", model=m.uid)]
+        return [say("hold_breath", model=m.uid, name=m.name)]
     events: list[Event] = []
     r = model_roll(state, m, attr(m, "DEX", state), label="Hold Breath", kind="DEX",
                    mods=[("Drown", -penalty)] if penalty else [], events=events)

@@ -182,7 +182,7 @@ def own_reroll_options(m: ModelState, r: PoolResult) -> list[Option]:
 
 def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> list[Option]:
     out = []
-    for o, _ in combat.foe_reroll_options(state, roller, r):
+    for o in combat.foe_reroll_options(state, roller, r):
         how, uid = o.split(":", 1)
         helper = state.models[uid]
         out.append(Option.of(o, "reroll_force_all", name=helper.name) if how == "all" else

@@ -193,7 +193,7 @@ class GameState(Serial):
     reinforce_tried: bool = False
     morale_queue: list[dict] = field(default_factory=list)
     last_roll: dict = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
+    log: list = field(default_factory=list)    # no longer written: the game's log is the store's (kept for old states)
     house_rules: dict = field(default_factory=lambda: dict(DEFAULT_HOUSE_RULES))
     spells: dict[str, dict] = field(default_factory=dict)   # the pack's spell table, copied in
     aqua_alta: str = ""                     # player who played it

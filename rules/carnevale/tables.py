@@ -175,3 +175,37 @@ def inches(text: str | float | int) -> float:
         return float(text)
     t = str(text).strip().replace('"', "").replace("''", "").replace("in", "").strip()
     return float(t)
+
+
+# ------------------------------------------------------------------ the engine's own tables
+HOUSE_RULE_CHOICES = {
+    "pool_order": ("net_then_clamp", "cap_bonuses_first"),
+    "terrain": ("en", "es_ttcombat"),
+    "pass_rule": ("fewer_unactivated", "fewer_activated", "none"),
+    "second_stun_same_turn": ("ignored", "damage"),
+    "fall_protection": ("base_only", "none"),
+    "template_damage_roll": ("shared", "each"),
+    "fragment_steal_tie": ("bearer_keeps", "reroll"),
+    "fear_timing": ("before_attack_roll", "after_attack"),
+}
+
+# A reinforcement's first action must be one of these moves from the table edge (digest §5.2).
+ENTRY_MOVES = {"walk", "walk_difficult", "run", "jump", "running_jump", "swim", "climb", "hide", "row"}
+
+# House rules that no longer exist, still ignored when a server's stored settings carry them:
+# hostage_freed_counts — Rescue of the Prisoner's objective is awarded by the GM (Objective), who
+# applies whichever reading the table agreed; no engine rule consulted the key.
+RETIRED_HOUSE_RULES = {"hostage_freed_counts"}
+
+REACTIONS = ("reroll", "annul", "disengage", "bodyguard", "defensive", "ready_shot")
+
+MOVE_ACTIONS = {  # action: (AP, needs a Dex roll)
+    "walk": (1, False), "walk_difficult": (1, False), "run": (1, True), "jump": (1, False),
+    "running_jump": (1, True), "swim": (1, False), "climb": (1, True), "hide": (1, False),
+    "rappel": (1, True), "run_on_walls": (1, True), "clear_stun": (1, False), "interact": (1, False),
+    "row": (1, True), "at_ready_melee": (1, False), "at_ready_shooting": (1, False), "fix_jam": (2, False),
+    "fill_vial": (1, False), "pick_up_fragment": (1, False),
+    "reload": (0, False), "drink_infusion": (1, False), "drink_elixir": (2, False), "other": (1, False),
+}
+
+MULTI_TARGET_SPELLS = {"kraken", "darkness", "claws", "rashaar_heal"}

@@ -10,7 +10,6 @@ there are, so it always fits one Discord reply whatever the file holds.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -94,7 +93,3 @@ def load_pack(text: str, schema: dict, source: str = "pack") -> Any:
     validate(document, schema, source)
     return document
 
-
-def load_pack_file(path: str | Path, schema: dict) -> Any:
-    path = Path(path)
-    return load_pack(path.read_text(encoding="utf-8"), schema, path.name)

@@ -1,7 +1,18 @@
-"""Klash! Sangue & Sabbia: the gladiator auction, team building and the 8-Hourglass arena match."""
+"""Klash! Sangue & Sabbia: the gladiator auction, team building and the 8-Hourglass arena match.
+
+The façade: cogs, renderers, bench and the bot player import only this package. The bundled SAMPLE
+pack is read by the caller (``content.sample_pack("klash")``) and given in the setup options."""
+from . import arena
+from .actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent, Pick,
+                      PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from .engine import KlashEngine
-from .pack import load_pack_text, load_sample_pack
+from .pack import load_pack_text
+from .state import HOUSE_RULES, KlashState
 
-ENGINE = KlashEngine()
+ENGINE: KlashEngine = KlashEngine()
 
-__all__ = ["ENGINE", "KlashEngine", "load_pack_text", "load_sample_pack"]
+from .ai import AI  # noqa: E402 - the bot player plays on ENGINE
+
+__all__ = ["AI", "ENGINE", "HOUSE_RULES", "Activate", "Assault", "Charge", "Deploy", "Disengage", "EndActivation",
+           "KlashEngine", "KlashState", "Magic", "Move", "PassEvent", "Pick", "PlayEvent", "Recover", "SelectTeam",
+           "UseToken", "Volley", "arena", "load_pack_text"]

@@ -26,7 +26,7 @@ class Activations:
         require(state.turn_activations == 0, "already_activated_turn")
         m = state.model(mid)
         require(m.owner == player and m.placed and not m.removed, "activate_own_model")
-        require(not m.activated, "already_activated", name=m.name)
+        require(not m.activated, "already_activated", name=state.label(m))
         self._open_activation(state, out, m, player)
 
     def _open_activation(self: Any, state: KlashState, out: list, m: Model, player: str) -> None:
@@ -35,14 +35,14 @@ class Activations:
         act = Activation(model=m.id, controller=player, free_assault=has(state, m, "two_heads"))
         state.acts.append(act)
         state.sel = None
-        say(out, "activation", model=m.id, name=m.name, player=player)
+        say(out, "activation", model=m.id, name=state.label(m), player=player)
         if core.is_beast(state, m):
             tamers = [t for t in state.on_field(m.owner) if t.id != m.id and has(state, t, "tamer")
                       and not t.stunned and core.gap(state, t, m) <= 10 + 1e-9]
             value = max([core.stat(state, m, "discipline")] + [core.stat(state, t, "discipline") for t in tamers])
             ok, _ = core.discipline_test(state, out, m, "Instinct", value=value)
             if not ok and tamers:
-                say(out, "tamer", model=m.id, name=m.name, tamer_name=tamers[0].name)
+                say(out, "tamer", model=m.id, name=state.label(m), tamer_name=state.label(tamers[0]))
                 ok, _ = core.discipline_test(state, out, m, "Instinct", value=value, allow_armed=False)
             if not ok:
                 self._instinct(state, out, m)
@@ -59,9 +59,9 @@ class Activations:
         """Replace the whole activation with the Instinct behaviour (§6.13)."""
         quality = next((q for q in INSTINCTS if has(state, m, q)), None)
         if quality is None:
-            say(out, "instinct_idle", model=m.id, name=m.name)
+            say(out, "instinct_idle", model=m.id, name=state.label(m))
             return
-        say(out, "instinct", model=m.id, name=m.name, quality=quality, instinct=term(f"quality_{quality}"))
+        say(out, "instinct", model=m.id, name=state.label(m), quality=quality, instinct=term(f"quality_{quality}"))
         if quality == "savage_beast":
             if m.stunned:
                 self._recover(state, out, m)
@@ -96,17 +96,17 @@ class Activations:
         if route:
             p = route[-1]
             m.x, m.y = p
-            say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, verb=term("moves_to"))
+            say(out, "moved", model=m.id, name=state.label(m), x=m.x, y=m.y, verb=term("moves_to"))
 
     def _recover(self: Any, state: KlashState, out: list, m: Model) -> bool:
         if has(state, m, "madman") or has(state, m, "multiple_heads"):
             ok = True
-            say(out, "recover_no_test", model=m.id, name=m.name)
+            say(out, "recover_no_test", model=m.id, name=state.label(m))
         else:
             ok, _ = core.discipline_test(state, out, m, "Recover")
         if ok:
             m.stunned = False
-            say(out, "recovered", model=m.id, name=m.name)
+            say(out, "recovered", model=m.id, name=state.label(m))
         return ok
 
     def _remaining(self: Any, act: Activation) -> int:
@@ -129,15 +129,15 @@ class Activations:
         if target.removed or target.id == m.id:
             return IllegalAction("charge_needs_target")
         if core.engaged(state, m):
-            return IllegalAction("engaged_no_charge", name=m.name)
+            return IllegalAction("engaged_no_charge", name=state.label(m))
         if core.contact(state, m, target):
-            return IllegalAction("already_in_contact", name=m.name, target_name=target.name)
+            return IllegalAction("already_in_contact", name=state.label(m), target_name=state.label(target))
         if core.gap(state, m, target) > core.stat(state, m, "speed") + 1e-6:
-            return IllegalAction("beyond_charge_reach", name=m.name, target_name=target.name,
+            return IllegalAction("beyond_charge_reach", name=state.label(m), target_name=state.label(target),
                                  speed=core.stat(state, m, "speed"))
         visible, _ = arena.line_of_sight(core.disc(state, m), core.disc(state, target), core.discs(state))
         if not visible:
-            return IllegalAction("not_in_sight", target_name=target.name)
+            return IllegalAction("not_in_sight", target_name=state.label(target))
         others = [d for d in core.discs(state)]
         return arena.check_charge(core.disc(state, m), core.disc(state, target), others,
                                   float(core.stat(state, m, "speed")))
@@ -263,13 +263,13 @@ class Activations:
         act = state.acts[-1]
         if player != act.controller:
             raise NotYourTurn("not_your_activation")
-        require(act.model == mid, "other_model_active", name=state.model(act.model).name)
+        require(act.model == mid, "other_model_active", name=state.label(state.model(act.model)))
         return act
 
     def _spend(self: Any, state: KlashState, out: list, act: Activation, m: Model, cost: int, kind: str) -> bool:
         """Pay for an action; Two Heads tests first. Returns False if the action is lost."""
         require(self._remaining(act) >= cost or (kind == "assault" and cost == 1 and act.free_assault),
-                "no_action_left", name=m.name)
+                "no_action_left", name=state.label(m))
         if kind == "assault" and cost == 1 and act.free_assault:
             act.free_assault = False
         else:
@@ -279,23 +279,23 @@ class Activations:
         if has(state, m, "two_heads"):
             ok, (a, b) = core.discipline_test(state, out, m, "Two Heads")
             if (a, b) in ((5, 5), (6, 6)):
-                say(out, "two_heads", model=m.id, name=m.name, quarrel=True, outcome=term("two_heads_quarrel"))
+                say(out, "two_heads", model=m.id, name=state.label(m), quarrel=True, outcome=term("two_heads_quarrel"))
                 core.melee(state, out, m, m, kind="self", allow_follow=False)
                 return False
             if not ok:
-                say(out, "two_heads", model=m.id, name=m.name, quarrel=False, outcome=term("two_heads_lost"))
+                say(out, "two_heads", model=m.id, name=state.label(m), quarrel=False, outcome=term("two_heads_lost"))
                 return False
         return True
 
     def _do_recover(self: Any, state: KlashState, out: list, p: str, mid: str, free: bool) -> None:
         act = self._current(state, p, mid)
         m = state.model(mid)
-        require(m.stunned, "not_stunned", name=m.name)
+        require(m.stunned, "not_stunned", name=state.label(m))
         if free:
-            require(has(state, m, "regeneration") and not act.regen_used, "cannot_regenerate", name=m.name)
+            require(has(state, m, "regeneration") and not act.regen_used, "cannot_regenerate", name=state.label(m))
             act.regen_used = True
             m.stunned = False
-            say(out, "regenerated", model=m.id, name=m.name)
+            say(out, "regenerated", model=m.id, name=state.label(m))
             return
         if not self._spend(state, out, act, m, 1, "recover"):
             return
@@ -304,5 +304,5 @@ class Activations:
     def _end_activation(self: Any, state: KlashState, out: list, p: str, mid: str) -> None:
         act = self._current(state, p, mid)
         m = state.model(mid)
-        require(m.stunned or not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
+        require(m.stunned or not self._madman_bound(state, act, m), "madman_must_attack", name=state.label(m))
         act.ended = True

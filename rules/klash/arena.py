@@ -67,13 +67,17 @@ def in_contact(a: Disc, b: Disc) -> bool:
 
 def seg_point_distance(p: Point, q: Point, c: Point) -> float:
     """Shortest distance from point c to the segment p-q."""
-    dx, dy = q[0] - p[0], q[1] - p[1]
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
     length2 = dx * dx + dy * dy
     if length2 == 0:
-        return dist(p, c)
-    t = ((c[0] - p[0]) * dx + (c[1] - p[1]) * dy) / length2
-    t = max(0.0, min(1.0, t))
-    return dist((p[0] + t * dx, p[1] + t * dy), c)
+        return math.hypot(px - c[0], py - c[1])
+    t = ((c[0] - px) * dx + (c[1] - py) * dy) / length2
+    if t < 0.0:          # clamped to the segment (comparisons: the route planner calls this a million times)
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return math.hypot(px + t * dx - c[0], py + t * dy - c[1])
 
 
 def altar() -> Disc:
@@ -296,15 +300,16 @@ def _first_blocker(start: Point, goal: Point, mover: Disc, models: list[Disc], s
 def _group(o: Disc, mover: Disc, models: list[Disc], exempt: tuple[str, ...]) -> list[Disc]:
     """``o`` and every obstacle chained to it by gaps the mover cannot pass through (a row of
     friends, a melee cluster, a model beside the Altar): a route goes around them as one."""
-    pool = [x for x in [*scenery(), *models] if x.key != mover.key]
-    group, todo = [o], [o]
+    pool = [(x, _clearance(mover, x, exempt)) for x in [*scenery(), *models] if x.key != mover.key]
+    group, todo, keys = [o], [(o, _clearance(mover, o, exempt))], {o.key}   # keys: unique per model and scenery
     while todo:
-        a = todo.pop()
-        for b in pool:
+        a, clear_a = todo.pop()
+        for b, clear_b in pool:
             # the mover's centre passes between a and b only where it keeps clear of both
-            if b not in group and dist((a.x, a.y), (b.x, b.y)) < _clearance(mover, a, exempt) + _clearance(mover, b, exempt):
+            if b.key not in keys and math.hypot(a.x - b.x, a.y - b.y) < clear_a + clear_b:
                 group.append(b)
-                todo.append(b)
+                todo.append((b, clear_b))
+                keys.add(b.key)
     return group
 
 
@@ -316,7 +321,11 @@ def _around(start: Point, goal: Point, group: list[Disc], mover: Disc, models: l
     n = 8
     sx, sy = goal[0] - start[0], goal[1] - start[1]
     keep = [(x, _clearance(mover, x, exempt)) for x in group]
-    others = [x for x in [*scenery(), *models] if x.key != mover.key]
+    # the hot loops below read plain numbers, computed once (the same arithmetic as dist() and
+    # seg_point_distance(), so the routes are the very same)
+    others = [(x.x, x.y, _clearance(mover, x, exempt) + 0.05) for x in [*scenery(), *models] if x.key != mover.key]
+    limits = [(o.x, o.y, clear - 0.02) for o, clear in keep]
+    hypot = math.hypot
     nodes = [start, goal]
     for o, clear in keep:
         rp = (clear + 0.3) / math.cos(math.pi / n)
@@ -325,12 +334,27 @@ def _around(start: Point, goal: Point, group: list[Disc], mover: Disc, models: l
             v = (round(o.x + rp * math.cos(a), 2), round(o.y + rp * math.sin(a), 2))
             if (sx * (v[1] - start[1]) - sy * (v[0] - start[0])) * side < 0 or not inside_arena(v[0], v[1], mover.r):
                 continue
-            if any(dist(v, (x.x, x.y)) < _clearance(mover, x, exempt) + 0.05 for x in others):
-                continue
-            nodes.append(v)
+            for ox, oy, near in others:
+                if hypot(v[0] - ox, v[1] - oy) < near:
+                    break
+            else:
+                nodes.append(v)
 
     def free(a: Point, b: Point) -> bool:
-        return all(seg_point_distance(a, b, (o.x, o.y)) >= clear - 0.02 for o, clear in keep)
+        """No keep-out circle of the group cut by the segment a-b."""
+        ax, ay = a
+        dx, dy = b[0] - ax, b[1] - ay
+        length2 = dx * dx + dy * dy
+        for ox, oy, limit in limits:
+            if length2 == 0:
+                d = hypot(ax - ox, ay - oy)
+            else:
+                t = ((ox - ax) * dx + (oy - ay) * dy) / length2
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                d = hypot(ax + t * dx - ox, ay + t * dy - oy)
+            if d < limit:
+                return False
+        return True
 
     best = {0: 0.0}
     back: dict[int, int] = {}
@@ -340,11 +364,16 @@ def _around(start: Point, goal: Point, group: list[Disc], mover: Disc, models: l
         todo.discard(i)
         if i == 1:
             break
+        here, so_far = nodes[i], best[i]
         for j in range(1, len(nodes)):
-            if j == i or best[i] + dist(nodes[i], nodes[j]) >= best.get(j, math.inf) - 1e-9:
+            if j == i:
                 continue
-            if free(nodes[i], nodes[j]):
-                best[j], back[j] = best[i] + dist(nodes[i], nodes[j]), i
+            there = nodes[j]
+            length = so_far + hypot(here[0] - there[0], here[1] - there[1])
+            if length >= best.get(j, math.inf) - 1e-9:
+                continue
+            if free(here, there):
+                best[j], back[j] = length, i
                 todo.add(j)
     if 1 not in back:
         return None
@@ -357,41 +386,50 @@ def _around(start: Point, goal: Point, group: list[Disc], mover: Disc, models: l
 
 def _plan(mover: Disc, goal: Point, models: list[Disc], stop_gap: float, exempt: tuple[str, ...],
           depth: int) -> list[Point]:
+    return list(_planned(mover, (float(goal[0]), float(goal[1])), tuple(models), stop_gap, exempt, depth))
+
+
+# Remembered by value, like ``_step_route``: the prompts plan the same route for each allowance they
+# offer (one action, two actions, a disengage) and the legs of the two sides around a group repeat.
+@lru_cache(maxsize=4096)
+def _planned(mover: Disc, goal: Point, models: tuple[Disc, ...], stop_gap: float, exempt: tuple[str, ...],
+             depth: int) -> tuple[Point, ...]:
     """Waypoints of a legal route toward ``goal`` (no length limit), ending ``stop_gap`` short of it or
     as close as the arena allows: straight when nothing is in the way, else around the first obstacle
     (the Altar, a Gate, a friend, an enemy's 1 cm) on whichever side ends nearer, then shorter; each
     leg is planned the same way (``depth`` obstacles deep). Empty when no progress is possible."""
     start = (mover.x, mover.y)
-    straight = step_toward(mover, goal, models, math.inf, stop_gap=stop_gap, exempt=exempt)
+    listed = list(models)
+    straight = step_toward(mover, goal, listed, math.inf, stop_gap=stop_gap, exempt=exempt)
     best = [straight] if straight else []
     if depth == 0 or (straight and dist(straight, goal) <= stop_gap + 0.6):
-        return best
-    blocker = _first_blocker(start, goal, mover, models, stop_gap, exempt)
+        return tuple(best)
+    blocker = _first_blocker(start, goal, mover, listed, stop_gap, exempt)
     if blocker is None:
-        return best
+        return tuple(best)
 
     def score(route: list[Point]) -> tuple[float, float]:
         end = route[-1] if route else start
         return round(max(0.0, dist(end, goal) - stop_gap), 1), path_length([start, *route])
 
-    group = _group(blocker, mover, models, exempt)
+    group = _group(blocker, mover, listed, exempt)
     for side in (1, -1):
-        waypoints = _around(start, goal, group, mover, models, exempt, side)
+        waypoints = _around(start, goal, group, mover, listed, exempt, side)
         if not waypoints:
             continue
         route: list[Point] = []
         here = mover
         for w in waypoints:
-            leg = _plan(here, w, models, 0.0, exempt, depth - 1)
+            leg = _plan(here, w, listed, 0.0, exempt, depth - 1)
             route += leg
             if not leg or dist(leg[-1], w) > 0.3:
                 break
             here = Disc(leg[-1][0], leg[-1][1], mover.r, mover.key, mover.side, mover.huge)
         else:
-            route += _plan(here, goal, models, stop_gap, exempt, depth - 1)
+            route += _plan(here, goal, listed, stop_gap, exempt, depth - 1)
         if route and score(route) < score(best):
             best = route
-    return best
+    return tuple(best)
 
 
 def _cut(start: Point, route: list[Point], allowance: float) -> list[Point]:

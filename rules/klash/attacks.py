@@ -21,15 +21,15 @@ class Attacks:
                  disengage: bool = False) -> None:
         act = self._current(state, player, mid)
         m = state.model(mid)
-        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(not m.stunned, "stunned_only_recover", name=state.label(m))
         if disengage:
-            require(core.engaged(state, m), "not_engaged", name=m.name)
+            require(core.engaged(state, m), "not_engaged", name=state.label(m))
             cost = self._disengage_cost(state, m)
             allowance = self._disengage_allowance(state, m)
             exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
         else:
-            require(not core.engaged(state, m), "engaged_must_disengage", name=m.name)
-            require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
+            require(not core.engaged(state, m), "engaged_must_disengage", name=state.label(m))
+            require(not self._madman_bound(state, act, m), "madman_must_attack", name=state.label(m))
             cost = 2 if double else 1
             require(not (double and act.increased), "one_double_action")
             allowance = self._move_allowance(state, m, double)
@@ -54,14 +54,14 @@ class Attacks:
             if m.removed:
                 return
         m.x, m.y = path[-1]
-        say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, disengage=disengage,
+        say(out, "moved", model=m.id, name=state.label(m), x=m.x, y=m.y, disengage=disengage,
             verb=term("disengages_to" if disengage else "moves_to"))
 
     def _do_assault(self: Any, state: KlashState, out: list, player: str, mid: str, tid: str, double: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, "stunned_only_recover", name=m.name)
-        require(t in self._assault_targets(state, m), "not_enemy_in_contact", target_name=t.name)
+        require(not m.stunned, "stunned_only_recover", name=state.label(m))
+        require(t in self._assault_targets(state, m), "not_enemy_in_contact", target_name=state.label(t))
         require(not (double and act.increased), "one_double_action")
         if not self._spend(state, out, act, m, 2 if double else 1, "assault"):
             return
@@ -78,8 +78,8 @@ class Attacks:
     def _do_volley(self: Any, state: KlashState, out: list, player: str, mid: str, tid: str, double: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, "stunned_only_recover", name=m.name)
-        require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
+        require(not m.stunned, "stunned_only_recover", name=state.label(m))
+        require(not self._madman_bound(state, act, m), "madman_must_attack", name=state.label(m))
         problem = core.volley_problem(state, m, t)
         check(problem, state)
         require(not (double and act.increased), "one_double_action")
@@ -96,8 +96,8 @@ class Attacks:
                   double: bool, point: tuple | None) -> None:
         act = self._current(state, player, mid)
         m = state.model(mid)
-        require(not m.stunned, "stunned_only_recover", name=m.name)
-        require(not self._madman_bound(state, act, m), "madman_must_attack", name=m.name)
+        require(not m.stunned, "stunned_only_recover", name=state.label(m))
+        require(not self._madman_bound(state, act, m), "madman_must_attack", name=state.label(m))
         target = m if spell == "armour" else (state.model(tid) if tid else None)
         problem = core.spell_problem(state, m, spell, target, point)
         check(problem, state)
@@ -111,14 +111,14 @@ class Attacks:
                    touch: bool) -> None:
         act = self._current(state, player, mid)
         m, t = state.model(mid), state.model(tid)
-        require(not m.stunned, "stunned_only_recover", name=m.name)
+        require(not m.stunned, "stunned_only_recover", name=state.label(m))
         require(t.owner != self._side(state, m), "charge_enemy_only")
         problem = self._charge_problem(state, m, t)
         check(problem, state)
         require(not (double and act.increased), "one_double_action")
         if touch:
             require(has(state, m, "spellcaster") and "destructive_touch" in core.stat(state, m, "spells")
-                    and m.id not in state.cast, "no_destructive_touch", name=m.name)
+                    and m.id not in state.cast, "no_destructive_touch", name=state.label(m))
         if not self._spend(state, out, act, m, 2 if double else 1, "charge"):
             return
         act.attacked = True
@@ -131,17 +131,17 @@ class Attacks:
         if enemy and has(state, t, "frightening") and not core.fear_immune(state, m):
             ok, _ = core.discipline_test(state, out, m, "Fear (to Charge)")
             if not ok:
-                say(out, "charge_lost", model=m.id, name=m.name, target_name=t.name)
+                say(out, "charge_lost", model=m.id, name=state.label(m), target_name=state.label(t))
                 return
         was_engaged = core.engaged(state, t)
         end, travel = arena.charge_end(core.disc(state, m), core.disc(state, t))
         m.x, m.y = round(end[0], 3), round(end[1], 3)
-        say(out, "charged", model=m.id, name=m.name, target=t.id, target_name=t.name, travel=travel, x=m.x, y=m.y)
+        say(out, "charged", model=m.id, name=state.label(m), target=t.id, target_name=state.label(t), travel=travel, x=m.x, y=m.y)
         if enemy and has(state, m, "frightening") and not core.fear_immune(state, t):
             ok, _ = core.discipline_test(state, out, t, "Fear")
             if not ok:
                 t.stunned = True
-                say(out, "stunned", model=t.id, name=t.name)
+                say(out, "stunned", model=t.id, name=state.label(t))
         if enemy and has(state, t, "repel_charge") and not was_engaged and not t.stunned:
             core.melee(state, out, t, m, kind="repel", allow_follow=False)
             if m.removed:
@@ -157,14 +157,14 @@ class Attacks:
             return []
         if c["kind"] == "counter":
             t = state.model(c["target"])
-            return ([Option.of(f"t:{t.id}", "counter_target", target_name=t.name)]
+            return ([Option.of(f"t:{t.id}", "counter_target", target_name=state.label(t))]
                     if not t.removed and core.contact(state, m, t) else [])
         if c["kind"] in ("fury", "second"):
             if m.stunned:
                 return []
-            return [Option.of(f"t:{t.id}", "attack_target", target_name=t.name) for t in core.enemies_in_contact(state, m)]
+            return [Option.of(f"t:{t.id}", "attack_target", target_name=state.label(t)) for t in core.enemies_in_contact(state, m)]
         if c["kind"] == "rapid":
-            return [Option.of(f"t:{t.id}", "shoot_target", target_name=t.name) for t in self._volley_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "shoot_target", target_name=state.label(t)) for t in self._volley_targets(state, m)]
         return []
 
     def _answer_choice(self: Any, state: KlashState, out: list, option: str) -> None:

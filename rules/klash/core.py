@@ -36,6 +36,9 @@ def words(card: dict, field: str) -> Any:
     """A pack's own words (a card's ``name`` or ``text``) as event data: a ``{"text": {lang: ...}}``
     the presenter reads in the reader's language when the pack gives several, else the plain string."""
     texts = card.get(f"{field}s") if field == "name" else card.get("texts")
+    if field == "name":       # the pack's "SAMPLE " mark is for the file; the table reads the name
+        texts = {lang: text.replace("SAMPLE ", "") for lang, text in (texts or {"en": card.get("name", "")}).items()}
+        return {"text": texts} if len(texts) > 1 else next(iter(texts.values()), "")
     if isinstance(texts, dict) and len(texts) > 1:
         return {"text": dict(texts)}
     return card.get(field, "")
@@ -146,10 +149,10 @@ def spend_token(state: KlashState, out: list, m: Model, effect: str) -> bool:
     m.token_mark = limit_key(state)
     if has(state, m, "veteran"):
         ok = True
-        say(out, "veteran", model=m.id, name=m.name)
+        say(out, "veteran", model=m.id, name=state.label(m))
     else:
         ok, _ = discipline_test(state, out, m, "Training Token", allow_armed=False)
-    say(out, "token", player=m.owner, model=m.id, name=m.name, effect=effect, use=term(f"token_{effect}"),
+    say(out, "token", player=m.owner, model=m.id, name=state.label(m), effect=effect, use=term(f"token_{effect}"),
         ok=ok, result=term("token_works" if ok else "token_wasted"))
     return ok
 
@@ -164,7 +167,7 @@ def reroll(state: KlashState, out: list, m: Model, what: dict) -> bool:
         if not m.reroll_armed:
             return False
         m.reroll_armed = False
-        say(out, "reroll", model=m.id, name=m.name, roll=term(f"roll_{what['roll']}"))
+        say(out, "reroll", model=m.id, name=state.label(m), roll=term(f"roll_{what['roll']}"))
         return True
     rr = state.replay
     if rr is None or not token_reroll_ok(state, m):
@@ -177,7 +180,7 @@ def reroll(state: KlashState, out: list, m: Model, what: dict) -> bool:
         return False
     if not spend_token(state, out, m, "reroll"):
         return False
-    say(out, "reroll", model=m.id, name=m.name, roll=term(f"roll_{what['roll']}"))
+    say(out, "reroll", model=m.id, name=state.label(m), roll=term(f"roll_{what['roll']}"))
     return True
 
 
@@ -206,7 +209,7 @@ def discipline_test(state: KlashState, out: list, m: Model, why: str, *, add: in
         a, b = throw()
         ok = a + b + add <= target
     # the dice arithmetic as numbers and signs only ("3+4 + 2"): the same in every language
-    say(out, "test", model=m.id, name=m.name, test=test_term(why), sum=f"{a}+{b}" + (f" + {add}" if add else ""),
+    say(out, "test", model=m.id, name=state.label(m), test=test_term(why), sum=f"{a}+{b}" + (f" + {add}" if add else ""),
         total=a + b + add, dice=[a, b], add=add, target=target, ok=ok, why=why,
         result=term("success" if ok else "failure"))
     return ok, (a, b)
@@ -262,11 +265,11 @@ def remove(state: KlashState, out: list, m: Model, how: str, by: Model | None = 
     m.removed = how
     m.stunned = False
     vp = stat(state, m, "vp") * (2 if how == "massacred" else 1)
-    say(out, "removed", model=m.id, name=m.name, how=how, removal=term(how))
+    say(out, "removed", model=m.id, name=state.label(m), how=how, removal=term(how))
     scorer = state.other(m.owner)
-    score(state, scorer, vp, "removed", out, name=m.name, removal=term(how))
+    score(state, scorer, vp, "removed", out, name=state.label(m), removal=term(how))
     if by is not None and by.owner != m.owner and has(state, by, "crowd_idol") and not by.removed:
-        score(state, by.owner, 1, "crowd_idol", out, name=by.name)
+        score(state, by.owner, 1, "crowd_idol", out, name=state.label(by))
     for act in state.acts:
         if act.model == m.id:
             act.ended = True
@@ -283,7 +286,7 @@ def apply_damage(state: KlashState, out: list, target: Model, damage: int, sourc
                                                                            "damage": damage, "outcome": term(outcome)}):
         tough, faces = roll_stat(state, stat(state, target, "tenacity"), mod)
         outcome = tenacity_outcome(damage, tough, has(state, target, "mighty"), has(state, target, "lifeless"))
-    say(out, "tenacity", model=target.id, name=target.name, damage=damage,
+    say(out, "tenacity", model=target.id, name=state.label(target), damage=damage,
         die=dice.shift(stat(state, target, "tenacity"), mod), roll=tough, outcome=outcome, result=term(outcome))
     if outcome == "stunned":
         target.stunned = True
@@ -314,7 +317,7 @@ def _opposed(state: KlashState, out: list, attacker: Model, target: Model, a_sta
         att, _ = roll_stat(state, a_text, a_mod, a_reroll1)
     if att > dfn and reroll(state, out, target, {"roll": "defence", "attack": label, "a": dfn, "b": att}):
         dfn, _ = roll_stat(state, d_text, d_mod, d_reroll1)
-    say(out, "roll", label=label, name=attacker.name, target_name=target.name, attacker=attacker.id,
+    say(out, "roll", label=label, name=state.label(attacker), target_name=state.label(target), attacker=attacker.id,
         target=target.id, attack=att,
         defence=dfn, attack_die=dice.shift(a_text, a_mod), defence_die=dice.shift(d_text, d_mod))
     return att, dfn
@@ -390,17 +393,17 @@ def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tupl
     if target.removed or target.owner == shooter.owner:
         return IllegalAction("shoot_enemy_only")
     if not magic and not dice.usable(stat(state, shooter, "ranged_attack")):
-        return IllegalAction("no_ranged_attack", name=shooter.name)
+        return IllegalAction("no_ranged_attack", name=state.label(shooter))
     short, long = reach or stat(state, shooter, "ranged_range")
     if arena.range_band(gap(state, shooter, target), short, long) is None:
-        return IllegalAction("beyond_max_range", target_name=target.name, range=long)
+        return IllegalAction("beyond_max_range", target_name=state.label(target), range=long)
     if enemies_in_contact(state, shooter):
-        return IllegalAction("shooter_engaged", name=shooter.name)
+        return IllegalAction("shooter_engaged", name=state.label(shooter))
     if any(contact(state, a, target) for a in state.on_field(shooter.owner)):
-        return IllegalAction("target_in_friendly_contact", target_name=target.name)
+        return IllegalAction("target_in_friendly_contact", target_name=state.label(target))
     visible, _ = arena.line_of_sight(disc(state, shooter), disc(state, target), discs(state))
     if not visible:
-        return IllegalAction("shot_not_in_sight", target_name=target.name)
+        return IllegalAction("shot_not_in_sight", target_name=state.label(target))
     return None
 
 
@@ -432,11 +435,11 @@ def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: 
 def spell_problem(state: KlashState, caster: Model, spell: str, target: Model | None,
                   point: tuple | None = None) -> IllegalAction | None:
     if not has(state, caster, "spellcaster") or spell not in stat(state, caster, "spells"):
-        return IllegalAction("spell_unknown_to", name=caster.name)
+        return IllegalAction("spell_unknown_to", name=state.label(caster))
     if not dice.usable(stat(state, caster, "magic_attack")):
-        return IllegalAction("no_magic_attack", name=caster.name)
+        return IllegalAction("no_magic_attack", name=state.label(caster))
     if caster.id in state.cast:
-        return IllegalAction("already_cast", name=caster.name)
+        return IllegalAction("already_cast", name=state.label(caster))
     if spell in ("armour", "teleport"):
         if spell == "teleport":
             if point is None:
@@ -451,19 +454,19 @@ def spell_problem(state: KlashState, caster: Model, spell: str, target: Model | 
         if target.id != caster.id:
             visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
             if not visible or gap(state, caster, target) > SPELL_RANGE["healing"] + 1e-9:
-                return IllegalAction("healing_reach", target_name=target.name, range=SPELL_RANGE["healing"])
+                return IllegalAction("healing_reach", target_name=state.label(target), range=SPELL_RANGE["healing"])
         return None
     if target.owner == caster.owner:
         return IllegalAction("spell_enemy_only")
     if spell == "destructive_touch":
-        return None if contact(state, caster, target) else IllegalAction("not_in_contact", target_name=target.name)
+        return None if contact(state, caster, target) else IllegalAction("not_in_contact", target_name=state.label(target))
     if spell == "mystic_dart":
         return volley_problem(state, caster, target, (SPELL_RANGE["mystic_dart"], SPELL_RANGE["mystic_dart"]), True)
     visible, _ = arena.line_of_sight(disc(state, caster), disc(state, target), discs(state))
     if not visible:
-        return IllegalAction("not_in_sight", target_name=target.name)
+        return IllegalAction("not_in_sight", target_name=state.label(target))
     if gap(state, caster, target) > SPELL_RANGE[spell] + 1e-9:
-        return IllegalAction("beyond_spell_range", target_name=target.name, range=SPELL_RANGE[spell])
+        return IllegalAction("beyond_spell_range", target_name=state.label(target), range=SPELL_RANGE[spell])
     return None
 
 
@@ -483,9 +486,9 @@ def teleport_problem(state: KlashState, caster: Model, point: tuple) -> IllegalA
             continue
         g = arena.edge_gap(me, disc(state, m))
         if g < -arena.CONTACT_TOL:
-            return IllegalAction("point_occupied", target_name=m.name)
+            return IllegalAction("point_occupied", target_name=state.label(m))
         if m.owner != caster.owner and g < arena.MIN_ENEMY_GAP - arena.CONTACT_TOL:
-            return IllegalAction("point_near_enemy", target_name=m.name)
+            return IllegalAction("point_near_enemy", target_name=state.label(m))
     return None
 
 
@@ -502,7 +505,7 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
                                                                             "difficulty": SPELL_DIFFICULTY[spell]}):
             roll, _ = roll_stat(state, stat(state, caster, "magic_attack"), mod, mystic)
         ok = roll >= SPELL_DIFFICULTY[spell]
-        say(out, "spell", model=caster.id, name=caster.name, spell=spell, spell_name=term(f"spell_{spell}"),
+        say(out, "spell", model=caster.id, name=state.label(caster), spell=spell, spell_name=term(f"spell_{spell}"),
             difficulty=SPELL_DIFFICULTY[spell], roll=roll, ok=ok, result=term("success" if ok else "failure"))
         result.update(success=ok, roll=roll)
         if not ok:
@@ -511,16 +514,16 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
             caster.armour = True
         elif spell == "healing":
             target.stunned = False
-            say(out, "recovered", model=target.id, name=target.name)
+            say(out, "recovered", model=target.id, name=state.label(target))
         elif spell == "teleport":
             caster.x, caster.y = float(point[0]), float(point[1])
-            say(out, "teleported", model=caster.id, name=caster.name, x=caster.x, y=caster.y)
+            say(out, "teleported", model=caster.id, name=state.label(caster), x=caster.x, y=caster.y)
         return result
     # Opposed spells: Magic Attack vs Magic Defence; a tie does nothing (D-12).
     if spell == "domination" and any(has(state, target, q) for q in IMMUNE_DOMINATION) or \
             spell == "stun" and any(has(state, target, q) for q in IMMUNE_STUN_SPELL) or \
             spell == "terror" and any(has(state, target, q) for q in IMMUNE_TERROR):
-        say(out, "spell_immune", model=caster.id, target_name=target.name, spell=spell,
+        say(out, "spell_immune", model=caster.id, target_name=state.label(target), spell=spell,
             spell_name=term(f"spell_{spell}"), ok=False)
         return result
     a_mod = inc + _hunter(state, caster, target)
@@ -544,7 +547,7 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
         result["outcome"] = apply_damage(state, out, target, damage, caster, has(state, caster, "lethal"))
     elif spell == "stun":
         target.stunned = True
-        say(out, "stunned_spell", model=target.id, name=target.name)
+        say(out, "stunned_spell", model=target.id, name=state.label(target))
     elif spell == "terror":
         ok, _ = discipline_test(state, out, target, "Terror")
         if not ok:
@@ -555,7 +558,7 @@ def cast(state: KlashState, out: list, caster: Model, spell: str, target: Model 
         result["controlled"] = not ok
         if not ok:
             from .state import Activation
-            say(out, "dominated", model=target.id, name=target.name, controller=caster.owner,
+            say(out, "dominated", model=target.id, name=state.label(target), controller=caster.owner,
                 controller_player=caster.owner)
             state.acts.append(Activation(model=target.id, controller=caster.owner, dominated=True,
                                          free_assault=has(state, target, "two_heads")))
@@ -580,5 +583,5 @@ def check(problem: IllegalAction | None, state: KlashState | None = None) -> Non
         return
     key = problem.params.pop("key", None)
     if key is not None and state is not None:
-        problem.params["target_name"] = state.model(key).name
+        problem.params["target_name"] = state.label(state.model(key))
     raise problem

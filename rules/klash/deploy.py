@@ -25,7 +25,7 @@ class Deployment:
         check(problem, state)
         m.x, m.y, m.placed = float(x), float(y), True
         state.sel = None
-        say(out, "deployed", model=m.id, name=m.name, x=m.x, y=m.y)
+        say(out, "deployed", model=m.id, name=state.label(m), x=m.x, y=m.y)
         other = state.other(player)
         if any(not mm.placed for mm in state.models if mm.owner == other):
             state.deploy_turn = other

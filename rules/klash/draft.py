@@ -11,6 +11,7 @@ from typing import Any
 from rules.common.engine import PUBLIC, term
 from rules.common.errors import IllegalAction
 
+from . import core
 from .core import check, require, say
 from .rules_numbers import REVEAL, ROUNDS, TEAM_MAX
 from .state import KlashState, Model
@@ -22,7 +23,7 @@ class Auction:
         state.revealed = [state.char_deck.pop() for _ in range(REVEAL)]
         state.round_picks = 0
         say(out, "draft_round", round=state.draft_round, revealed=list(state.revealed),
-            card_names=[state.cards[c]["name"] for c in state.revealed])
+            card_names=[core.words(state.cards[c], "name") for c in state.revealed])
 
     def picker(self: Any, state: KlashState) -> str:
         """Odd rounds: A takes 1, then B takes 2. Even rounds: B takes 1, then A takes 2 (L19)."""
@@ -37,11 +38,11 @@ class Auction:
         state.picks[player].append(card)
         state.draft_log.append([state.draft_round, player, card])
         state.round_picks += 1
-        say(out, "pick", player=player, card=card, card_name=state.cards[card]["name"], round=state.draft_round)
+        say(out, "pick", player=player, card=card, card_name=core.words(state.cards[card], "name"), round=state.draft_round)
         if state.round_picks == 3:
             state.discarded.extend(state.revealed)
             say(out, "draft_discard", cards=list(state.revealed),
-                card_names=[state.cards[c]["name"] for c in state.revealed])
+                card_names=[core.words(state.cards[c], "name") for c in state.revealed])
             state.revealed = []
             if state.draft_round == ROUNDS:
                 state.phase = "team"
@@ -59,20 +60,20 @@ class Auction:
         for cid in team:
             card = state.cards[cid]
             if card["type"] == "campione" and team.count(cid) > 1:
-                return IllegalAction("champion_unique", card_name=card["name"])
+                return IllegalAction("champion_unique", card_name=core.words(card, "name"))
             for req in card.get("requirements") or []:
                 if req["kind"] == "min_type":
                     n = sum(1 for t in team if state.cards[t]["type"] == req["type"])
                     if n < req.get("count", 1):
-                        return IllegalAction("requires_type", card_name=card["name"], count=req.get("count", 1),
+                        return IllegalAction("requires_type", card_name=core.words(card, "name"), count=req.get("count", 1),
                                              type=req["type"], kind=term(f"type_{req['type']}"))
                 elif req["kind"] == "with_card":
                     if req["card"] not in team:
-                        return IllegalAction("requires_card", card_name=card["name"], card=req["card"],
-                                             other_name=state.cards[req["card"]]["name"])
+                        return IllegalAction("requires_card", card_name=core.words(card, "name"), card=req["card"],
+                                             other_name=core.words(state.cards[req["card"]], "name"))
                 elif req["kind"] == "max_models":
                     if len(team) > req.get("count", TEAM_MAX):
-                        return IllegalAction("requires_small_team", card_name=card["name"],
+                        return IllegalAction("requires_small_team", card_name=core.words(card, "name"),
                                              count=req.get("count", TEAM_MAX))
         return None
 
@@ -98,10 +99,8 @@ class Auction:
                     # ("Raging Orc 1" and "Raging Orc 2" even when each team holds one); a Champion
                     # both teams drafted is told apart the same way
                     copies = sum(1 for m in state.models if m.card == cid)
-                    name = state.cards[cid]["name"].replace("SAMPLE ", "")
-                    if state.cards[cid]["type"] != "campione" or copies:
-                        name = f"{name} {copies + 1}"
-                    state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=name))
+                    number = copies + 1 if state.cards[cid]["type"] != "campione" or copies else 0
+                    state.models.append(Model(id=f"m{n}", card=cid, owner=p, n=number))
                 state.team_vp[p] = sum(state.cards[m.card]["vp"] for m in state.models if m.owner == p)
             a, b = state.player_a, state.player_b
             say(out, "teams", a_player=a, a_vp=state.team_vp[a], b_player=b, b_vp=state.team_vp[b],

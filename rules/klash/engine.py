@@ -24,7 +24,6 @@ from . import core
 from .actions import (ACTIONS, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
                       PassEvent, Pick, PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from .core import require, say
-from .pack import load_sample_pack
 from .activation import Activations
 from .attacks import Attacks
 from .deploy import Deployment
@@ -53,13 +52,16 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
         return self.start(seats, options, seed).state
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
-        """seats: two distinct player ids. options: ``pack`` (a dict from load_pack_text / load_sample_pack;
-        default the SAMPLE pack) and ``house_rules`` (overrides of HOUSE_RULES). The events: the first
+        """seats: two distinct player ids. options: ``pack`` (a dict from ``load_pack_text``,
+        e.g. ``content.sample_pack("klash")``; required) and ``house_rules`` (overrides of HOUSE_RULES). The events: the first
         auction round's five cards, revealed (public, like every later round's)."""
         seats, options = list(seats), dict(options or {})
         if len(seats) != 2 or seats[0] == seats[1]:
             raise IllegalAction("two_players")
-        pack = options.get("pack") or load_sample_pack()
+        # the pack may be shared (the cached sample): the state holds its own mappings of it
+        pack = options.get("pack")
+        if not pack:       # the caller reads the pack (``content.sample_pack("klash")``): rules/ does no I/O
+            raise IllegalAction("no_pack")
         rules = dict(HOUSE_RULES)
         for key, value in (options.get("house_rules") or {}).items():
             if key not in HOUSE_RULES:
@@ -67,7 +69,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             rules[key] = value
         state = KlashState(seats=list(seats), rng=Rng.from_seed(seed), house_rules=rules,
                            pack_name=pack["name"], sample=pack.get("sample", False),
-                           cards=pack["characters"], event_cards=pack["events"])
+                           cards=dict(pack["characters"]), event_cards=dict(pack["events"]))
         deck = [cid for cid, c in pack["characters"].items() for _ in range(c["copies"])]
         state.rng.shuffle(deck)
         state.char_deck = deck
@@ -100,7 +102,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
                 n += 1
                 if cid not in state.cards:
                     raise IllegalAction("unknown_card", card=cid)
-                state.models.append(Model(id=f"m{n}", card=cid, owner=p, name=f"{state.cards[cid]['name']} #{n}",
+                state.models.append(Model(id=f"m{n}", card=cid, owner=p, n=n,
                                           x=float(x), y=float(y), placed=True))
             state.team_vp[p] = sum(state.cards[c]["vp"] for c, _, _ in teams.get(p, []))
         state.player_a, state.player_b = seats[0], seats[1]
@@ -144,7 +146,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             state.window = {"action": self.dump_action(action), "actor": [actor.id, actor.gm],
                             "decisions": list(decisions), "rolled": log, "shown": len(out),
                             "player": w.player, "model": m.id, "what": w.what}
-            say(out, "reroll_offer", player=w.player, model=m.id, name=m.name, roll=term(f"roll_{w.what['roll']}"),
+            say(out, "reroll_offer", player=w.player, model=m.id, name=state.label(m), roll=term(f"roll_{w.what['roll']}"),
                 tokens=state.tokens.get(w.player, 0))
             return out[shown:]
         finally:

@@ -98,7 +98,7 @@ class EventCards:
         spec = state.event_cards[card]
         if target:
             say(out, "event_played_on", player=player, card=card, card_name=core.words(spec, "name"), target=target,
-                target_name=state.model(target).name)
+                target_name=state.label(state.model(target)))
         else:
             say(out, "event_played", player=player, card=card, card_name=core.words(spec, "name"), target=target)
 
@@ -127,7 +127,7 @@ class EventCards:
                 say(out, "token_gain", player=p, amount=amount)
             elif effect == "recover" and target is not None:
                 target.stunned = False
-                say(out, "recovered", model=target.id, name=target.name)
+                say(out, "recovered", model=target.id, name=state.label(target))
             elif effect == "boost" and target is not None:
                 target.boost += amount
             elif effect == "hex" and target is not None:
@@ -143,7 +143,7 @@ class EventCards:
         for i in sorted(indices, reverse=True):
             hand.pop(i)
         state.event_deck.discard(*gone)
-        say(out, "event_swap", player=player, count=len(gone))
+        say(out, "event_swap" if gone else "event_keep", player=player, count=len(gone))
         for _ in gone:
             self._draw_event(state, out, player)
         state.final_order.pop(0)
@@ -170,5 +170,5 @@ class EventCards:
         card = state.esel["card"]
         targets = self._card_targets(state, p, card) or []
         return Prompt.ask("event_target", {"card_name": core.words(state.event_cards[card], "name")}, p,
-                          [Option.of(f"t:{t.id}", "model", name=t.name) for t in targets] + [Option.of("back")],
+                          [Option.of(f"t:{t.id}", "model", name=state.label(t)) for t in targets] + [Option.of("back")],
                           key=(state.seq,), private=True)

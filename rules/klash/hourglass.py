@@ -118,7 +118,7 @@ class Hourglasses:
                 m = state.model(c["model"])
                 if not m.removed:
                     m.x, m.y = c["x"], c["y"]
-                    say(out, "moved", model=m.id, name=m.name, x=m.x, y=m.y, disengage=True, verb=term("disengages_to"))
+                    say(out, "moved", model=m.id, name=state.label(m), x=m.x, y=m.y, disengage=True, verb=term("disengages_to"))
                 continue
             if state.choices or state.stack or state.esel is not None:
                 return
@@ -167,9 +167,9 @@ class Hourglasses:
         if act.dominated:
             if state.house_rules.get("dominated_marked_activated", True):
                 m.activated = True
-            say(out, "domination_end", model=m.id, name=m.name)
+            say(out, "domination_end", model=m.id, name=state.label(m))
             return
-        say(out, "activation_end", model=m.id, name=m.name)
+        say(out, "activation_end", model=m.id, name=state.label(m))
         state.turn_activations += 1
         if not state.extra_activation_used:
             state.ext_offer = True

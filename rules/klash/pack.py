@@ -7,7 +7,6 @@ pack (``/pack import``). Both return a plain dict ``{"name", "sample", "characte
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 from rules.common.packs import parse_yaml, refuse, validate
 
@@ -160,14 +159,3 @@ def load_pack_text(text: str, source: str = "pack.yaml") -> dict:
     validate(twin, SCHEMA, source)
     validate(doc, SCHEMA, source)
     return _normalise(doc, source)
-
-
-_SAMPLE: dict | None = None
-
-
-def load_sample_pack() -> dict:
-    global _SAMPLE
-    if _SAMPLE is None:
-        path = Path(__file__).parent / "data" / "sample.yaml"
-        _SAMPLE = load_pack_text(path.read_text(encoding="utf-8"), path.name)
-    return copy.deepcopy(_SAMPLE)

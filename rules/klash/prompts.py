@@ -36,7 +36,7 @@ class Prompts:
             if o.owner == m.owner:
                 continue  # friends: use the Move command with coordinates
             stop = me.r + core.radius(state, o) + arena.MIN_ENEMY_GAP + 0.02
-            goals.append((f"to:{o.id}", "toward_enemy", {"target_name": o.name}, (o.x, o.y), stop))
+            goals.append((f"to:{o.id}", "toward_enemy", {"target_name": state.label(o)}, (o.x, o.y), stop))
         goals.append(("to:alt", "toward_altar", {}, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02))
         own = state.gates[m.owner]
         goals.append(("to:g0" if own == 0 else "to:g1", "toward_own_gate", {}, arena.GATES[own],
@@ -73,13 +73,13 @@ class Prompts:
             allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, kind == "mv2")
             return [o for o, _ in self._move_destinations(state, m, allowance, kind == "dis")]
         if base == "as":
-            return [Option.of(f"t:{t.id}", "assault_target", target_name=t.name) for t in self._assault_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "assault_target", target_name=state.label(t)) for t in self._assault_targets(state, m)]
         if base == "vo":
-            return [Option.of(f"t:{t.id}", "volley_target", target_name=t.name) for t in self._volley_targets(state, m)]
+            return [Option.of(f"t:{t.id}", "volley_target", target_name=state.label(t)) for t in self._volley_targets(state, m)]
         if base == "ch":
-            opts = [Option.of(f"t:{t.id}", "charge_target", target_name=t.name) for t in self._charge_targets(state, m)]
+            opts = [Option.of(f"t:{t.id}", "charge_target", target_name=state.label(t)) for t in self._charge_targets(state, m)]
             if has(state, m, "spellcaster") and "destructive_touch" in core.stat(state, m, "spells") and m.id not in state.cast:
-                opts += [Option.of(f"x:{t.id}", "charge_touch_target", target_name=t.name)
+                opts += [Option.of(f"x:{t.id}", "charge_touch_target", target_name=state.label(t))
                          for t in self._charge_targets(state, m)]
             return opts[:24]
         if kind.startswith("mg"):
@@ -89,7 +89,7 @@ class Prompts:
                 return [Option.of("self", "cast_on_self")]
             if spell == "teleport":
                 return [Option.of(f"p:{i}", "teleport_to", x=round(p[0]), y=round(p[1])) for i, p in enumerate(targets)][:24]
-            return [Option.of(f"t:{t.id}", "spell_target", target_name=t.name) for t in targets][:24]
+            return [Option.of(f"t:{t.id}", "spell_target", target_name=state.label(t)) for t in targets][:24]
         return []
 
     def pending(self: Any, state: KlashState) -> list[Prompt]:
@@ -101,12 +101,12 @@ class Prompts:
             n = "pick_one" if state.round_picks == 0 else ("pick_first_of_two" if state.round_picks == 1
                                                            else "pick_second_of_two")
             return [Prompt.ask("pick", {"round": state.draft_round, "take": term(n)}, p,
-                               (Option.of(f"c{i}", "card", card_name=state.cards[c]["name"])
+                               (Option.of(f"c{i}", "card", card_name=core.words(state.cards[c], "name"))
                                 for i, c in enumerate(state.revealed)), key=(s,))]
         if state.phase == "team":
             secret = bool(state.house_rules.get("secret_team"))
             return [Prompt.ask("team", {"most": TEAM_MAX, "picks": len(state.picks[p])}, p,
-                               (Option.of(f"p{i}", "team_card", card_name=state.cards[c]["name"], vp=state.cards[c]["vp"])
+                               (Option.of(f"p{i}", "team_card", card_name=core.words(state.cards[c], "name"), vp=state.cards[c]["vp"])
                                 for i, c in enumerate(state.picks[p])),
                                key=(state.seats.index(p),), private=secret, min_choices=1,
                                max_choices=min(TEAM_MAX, len(state.picks[p])))
@@ -117,15 +117,15 @@ class Prompts:
                 m = state.model(state.sel["model"])
                 spots = self._deploy_spots(state, m)
                 opts = [Option.of(f"s{i}", "spot", x=x, y=y) for i, (x, y) in enumerate(spots)]
-                return [Prompt.ask("spot", {"name": m.name}, p, opts + [Option.of("back")], key=(s,))]
-            return [Prompt.ask("deploy", {}, p, (Option.of(m.id, "model", name=m.name) for m in state.models
+                return [Prompt.ask("spot", {"name": state.label(m)}, p, opts + [Option.of("back")], key=(s,))]
+            return [Prompt.ask("deploy", {}, p, (Option.of(m.id, "model", name=state.label(m)) for m in state.models
                                                  if m.owner == p and not m.placed), key=(s,))]
         prompts: list[Prompt] = []
         if state.window is not None:
             w = state.window
             m = state.model(w["model"])
             what = dict(w["what"])
-            return [Prompt.ask(f"reroll_{what.pop('roll')}", {"name": m.name, **what}, w["player"],
+            return [Prompt.ask(f"reroll_{what.pop('roll')}", {"name": state.label(m), **what}, w["player"],
                                (Option.of("yes", "reroll_yes"), Option.of("no", "reroll_no")),
                                key=(s, len(w["decisions"])))]
         if state.stack:
@@ -140,7 +140,7 @@ class Prompts:
         if state.choices:
             c = state.choices[0]
             m = state.model(c["model"])
-            return [Prompt.ask(f"free_{c['kind']}", {"name": m.name}, c["player"],
+            return [Prompt.ask(f"free_{c['kind']}", {"name": state.label(m)}, c["player"],
                                self._choice_options(state, c) + [Option.of("no", "decline")], key=(s,))
                     ] + self._hand_prompts(state)
         if state.stage == "initiative":
@@ -165,20 +165,20 @@ class Prompts:
             step = (state.turn_no, act.model, len(state.acts), act.used, act.allowed, int(act.free_assault))
             if state.sel is not None:
                 opts = self._targets_for(state, state.sel["kind"]) + [Option.of("back")]
-                prompts.append(Prompt.ask("target", {"name": m.name}, act.controller, opts,
+                prompts.append(Prompt.ask("target", {"name": state.label(m)}, act.controller, opts,
                                           key=(*step, state.sel["kind"], *(o.id for o in opts))))
             else:
                 opts = self._act_kinds(state, act)
-                prompts.append(Prompt.ask("act", {"name": m.name, "left": self._remaining(act)}, act.controller,
+                prompts.append(Prompt.ask("act", {"name": state.label(m), "left": self._remaining(act)}, act.controller,
                                           opts, key=(*step, *(o.id for o in opts))))
         elif state.ext_offer:
             p = state.turn_player
-            opts = [Option.of(m.id, "extra_model", name=m.name) for m in self._ext_candidates(state)]
+            opts = [Option.of(m.id, "extra_model", name=state.label(m)) for m in self._ext_candidates(state)]
             prompts.append(Prompt.ask("extra_activation", {}, p, opts + [Option.of("no", "end_turn")], key=(s,)))
         else:
             p = state.turn_player
             ready = self._ready(state, p)
-            prompts.append(Prompt.ask("activate", {}, p, (Option.of(m.id, "model", name=m.name) for m in ready),
+            prompts.append(Prompt.ask("activate", {}, p, (Option.of(m.id, "model", name=state.label(m)) for m in ready),
                                       key=(state.turn_no, *(m.id for m in ready))))
         prompts += self._hand_prompts(state)
         # The player who is not acting may arm a Training Token re-roll (optional, public).
@@ -188,6 +188,6 @@ class Prompts:
             eligible = [m for m in state.on_field(other) if self._token_ok(state, m, other) and not m.reroll_armed]
             if eligible:
                 prompts.append(Prompt.ask("arm_reroll", {}, other,
-                                          (Option.of(f"r:{m.id}", "arm_reroll_for", name=m.name) for m in eligible[:25]),
+                                          (Option.of(f"r:{m.id}", "arm_reroll_for", name=state.label(m)) for m in eligible[:25]),
                                           key=(state.seats.index(other), state.tokens[other], state.turn_no)))
         return prompts

@@ -81,5 +81,5 @@ class Queries:
             point, stop = (o.x, o.y), me.r + core.radius(state, o) + gap + 0.02
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
         route = self._route(me, point, core.discs(state), allowance, stop, exempt)
-        require(bool(route), "no_closer", name=m.name)
+        require(bool(route), "no_closer", name=state.label(m))
         return [tuple(p) for p in route]

@@ -47,7 +47,11 @@ class Model(Serial):
     id: str
     card: str
     owner: str
-    name: str
+    name: str = ""             # the English name stored by states older than ``n`` (shown as is for them)
+    # which of its card's models this is, numbered across both teams so every name is unique in the
+    # match ("Raging Orc 1" and "Raging Orc 2" even when each team holds one); 0 = the card's only model
+    # (a Champion); -1 = a state stored before models were named by card + number: show ``name``
+    n: int = -1
     x: float = 0.0
     y: float = 0.0
     placed: bool = False
@@ -182,6 +186,15 @@ class KlashState(Serial):
                 return m
         from rules.common.errors import IllegalAction
         raise IllegalAction("no_such_model", model=str(mid)[:40])
+
+    def label(self, m: Model) -> dict | str:
+        """A model's name as event data, worded by the presenter in the reader's language
+        (``terms.model`` / ``terms.model_numbered`` around the card's own name in the pack)."""
+        if m.n < 0:
+            return m.name
+        names = self.cards[m.card].get("names") or {"en": self.cards[m.card]["name"]}
+        card = {"text": {lang: text.replace("SAMPLE ", "") for lang, text in names.items()}}
+        return {"term": "model_numbered", "card": card, "n": m.n} if m.n else {"term": "model", "card": card}
 
     def card(self, m: Model) -> dict:
         return self.cards[m.card]

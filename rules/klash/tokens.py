@@ -23,7 +23,7 @@ class Tokens:
         require(m.owner == player and m.placed and not m.removed, "token_own_model")
         require(not core.is_beast(state, m), "beasts_no_tokens")
         require(state.tokens.get(player, 0) > 0, "no_tokens_left")
-        require(m.token_mark != core.limit_key(state), "token_used_this_turn", name=m.name)
+        require(m.token_mark != core.limit_key(state), "token_used_this_turn", name=state.label(m))
         if effect == "action":
             act = self._current(state, player, mid)
             require(state.turn_player == player and not act.dominated, "token_action_own_turn")
@@ -31,11 +31,11 @@ class Tokens:
         elif effect == "activation":
             require(state.stage == "action" and state.turn_player == player and not state.acts and state.ext_offer
                     and not state.extra_activation_used, "extra_activation_when")
-            require(not m.activated, "already_activated", name=m.name)
+            require(not m.activated, "already_activated", name=state.label(m))
         elif effect == "reroll":
             require(not state.house_rules.get("reroll_window", True),
                     "reroll_offered_after")
-            require(not m.reroll_armed, "reroll_already_ready", name=m.name)
+            require(not m.reroll_armed, "reroll_already_ready", name=state.label(m))
         else:
             raise IllegalAction("token_effects")
         state.tokens[player] -= 1
@@ -45,10 +45,10 @@ class Tokens:
             state.ext_offer = False
         if has(state, m, "veteran"):
             ok = True
-            say(out, "veteran", model=m.id, name=m.name)
+            say(out, "veteran", model=m.id, name=state.label(m))
         else:
             ok, _ = core.discipline_test(state, out, m, "Training Token", allow_armed=False)
-        say(out, "token", player=player, model=m.id, name=m.name, effect=effect, use=term(f"token_{effect}"),
+        say(out, "token", player=player, model=m.id, name=state.label(m), effect=effect, use=term(f"token_{effect}"),
             ok=ok, result=term("token_works" if ok else "token_wasted"))
         if not ok:
             return

@@ -8,7 +8,7 @@ from . import arena, core
 
 
 def _model(state, m) -> dict:
-    return {"id": m.id, "card": m.card, "name": m.name, "owner": m.owner, "x": round(m.x, 2), "y": round(m.y, 2),
+    return {"id": m.id, "card": m.card, "name": state.label(m), "owner": m.owner, "x": round(m.x, 2), "y": round(m.y, 2),
             "placed": m.placed, "activated": m.activated, "stunned": m.stunned, "removed": m.removed,
             "armour": m.armour, "boost": m.boost, "hex": m.hex, "reroll_armed": m.reroll_armed,
             "huge": core.has(state, m, "huge"), "radius": core.radius(state, m)}

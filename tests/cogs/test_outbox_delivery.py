@@ -1,5 +1,6 @@
 """The outbox through the framework: an action committed by a process that died before its
 messages went out is published by the next sweep, once."""
+import asyncio
 from collections import Counter
 
 import pytest
@@ -54,10 +55,73 @@ async def test_an_action_overtaken_by_a_later_one_sends_its_events_late_and_not_
     await bot.host.commit(record, Choose(prompt.id, (prompt.options[0].id,)), Actor("2"))
     await bot.store.mark_published(game.id, record.version + 1)   # the later action was published
     assert await bot.host.deliver_outbox() == 1
-    # "Alice plays first" was owed and is told (late); its prompt (Alice's card) was answered since
-    assert [(m.where, m.content, m.view) for m in world.sent[before:]] == [("channel:10", "<@2> plays first.", None)]
+    # "Alice plays first" was owed and is told (late), appended to the narrative above the table as
+    # its publish would have; its prompt (Alice's card) was answered since: no message is new
+    assert world.sent[before:] == [] and world.said() == "<@2> plays first."
     assert await bot.store.outbox_pending(game.id) == []
-    assert await bot.host.deliver_outbox() == 0 and len(world.sent) == before + 1
+    assert await bot.host.deliver_outbox() == 0 and len(world.sent) == before
+    assert world.said() == "<@2> plays first."        # and told once
+
+
+def narrative(world) -> str:
+    """Everything the channel's messages say, in their order."""
+    return "\n".join(m.content or "" for m in world.sent if m.where == "channel:10" and not m.deleted)
+
+
+async def test_an_overtaken_action_is_narrated_before_the_action_that_overtook_it(bot, world):
+    """After a restart the sweep owes Alice's "I play first"; her card click (on a DM shown
+    before the crash) commits meanwhile. Its publish waits for the older one: the table reads
+    the story in the order it happened."""
+    game = await start_duel(world)
+    first, _, _ = await bot.host.commit(game, Choose("start", ("me",)), Actor("2"))   # then the process dies
+    second = await restart(bot, world)
+    try:
+        engine = systems.get("duel").engine
+        prompt = next(p for p in engine.pending(engine.load_state(first.state)) if p.player == "2")
+        card = prompt.options[0].id
+        held, go = asyncio.Event(), asyncio.Event()
+        action = second.store.action
+
+        async def slow(*args):              # the sweep has claimed the action, not yet published it
+            held.set()
+            await go.wait()
+            return await action(*args)
+
+        second.store.action = slow
+        sweep = asyncio.create_task(second.host.deliver_outbox())
+        await held.wait()
+        new, outcome, before = await second.host.commit(first, Choose(prompt.id, (card,)), Actor("2"))
+        clicked = asyncio.create_task(second.host.publish(None, new, outcome.state, outcome.events, before))
+        await asyncio.sleep(0.05)           # (the click's publish would have gone first)
+        go.set()
+        assert await sweep == 1
+        await clicked
+        told = narrative(world)
+        assert told.count("<@2> plays first.") == 1 and told.count(f"<@2> plays {card}.") == 1
+        assert told.index("<@2> plays first.") < told.index(f"<@2> plays {card}.")
+        assert await second.store.outbox_pending(game.id) == []
+    finally:
+        await second.close()
+
+
+async def test_a_game_started_just_before_a_crash_is_opened_after_the_restart(bot, world):
+    """`host.start` owes its opening like an action (seq 0): the process dies at its first send."""
+    crash_at_send(world, 1)
+    with pytest.raises(Crash):
+        await start_duel(world)
+    world.record = World.record.__get__(world)
+    assert not any(m.where == "channel:10" for m in world.sent)
+    game = await bot.store.active_game(1, 10)
+    second = await restart(bot, world)
+    try:
+        assert await second.host.deliver_outbox() == 1
+        assert f"game #{game.id} starts" in narrative(world)
+        assert "Who plays first" in world.table().content and world.table().view is not None
+        assert await second.store.outbox_pending(game.id) == []
+        sent = len(world.sent)
+        assert await second.host.deliver_outbox() == 0 and len(world.sent) == sent
+    finally:
+        await second.close()
 
 
 async def test_the_bot_sweeps_its_own_shards_and_late_the_shards_of_others(bot, world):
@@ -135,11 +199,11 @@ async def test_a_message_sent_but_not_recorded_is_sent_again_with_the_same_nonce
     since = len(world.sent)
     record_sent, calls = bot.store.record_sent, []
 
-    async def dying(*args):
+    async def dying(*args, **kwargs):
         calls.append(args)
         if len(calls) == 1:             # Discord took Alice's DM; the process died before noting it
             raise Crash()
-        await record_sent(*args)
+        await record_sent(*args, **kwargs)
 
     monkeypatch.setattr(bot.store, "record_sent", dying)
     with pytest.raises(Crash):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from db import delta
 from db.store import MIGRATIONS, SNAPSHOT_EVERY, Store, _split_sql
 from rules.klash import ENGINE
-from tests.rules.klash.helpers import random_game
+from tests.rules.klash.helpers import SAMPLE, random_game
 from tests.support.matches import SYSTEMS, engine, random_match
 
 json_values = st.recursive(
@@ -43,7 +43,7 @@ def test_delta_keeps_json_types_apart():
 def klash_match(seed=3):
     """A whole seeded random Klash! match: the state after each action, as stored JSON."""
     _, _, log = random_game(seed, keep_events=True)
-    return [ENGINE.dump_state(ENGINE.new_game(["alice", "bob"], seed=seed))] + [ENGINE.dump_state(s) for s, _ in log]
+    return [ENGINE.dump_state(ENGINE.new_game(["alice", "bob"], SAMPLE, seed=seed))] + [ENGINE.dump_state(s) for s, _ in log]
 
 
 async def test_undo_walks_back_every_step_of_a_seeded_match_exactly(store):

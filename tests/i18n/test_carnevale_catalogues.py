@@ -15,7 +15,10 @@ SECTIONS = ("events", "prompts", "options", "errors", "terms")
 
 def sections(lang):
     tree = yaml.safe_load((I18N / f"{lang}.carnevale.yaml").read_text(encoding="utf-8"))
-    return {f"{s}.{k}": v for s in SECTIONS for k, v in (tree.get(s) or {}).items()}
+    out = {f"{s}.{k}": v for s in SECTIONS for k, v in (tree.get(s) or {}).items()}
+    # the cog's own words (rolls, odds, squads, the campaign ledger, the game's description)
+    out.update({f"carnevale.{g}.{k}": v for g, words in (tree.get("carnevale") or {}).items() for k, v in words.items()})
+    return out
 
 
 def fields(text):

@@ -26,6 +26,7 @@ from rules.karmic import AI as KARMIC_AI
 from rules.klash import ENGINE as KLASH
 from rules.klash.ai import AI as KLASH_AI
 from content import sample_pack
+from tests.rules.klash.helpers import SAMPLE as KLASH_SAMPLE
 
 TINY = Level("tiny", "ismcts", iterations=2, rollout=1)
 
@@ -113,7 +114,7 @@ def zombie_rehide(state, seat: str, rng: Rng):
 GAMES = {
     "karmic": (KARMIC, KARMIC_AI, karmic_rehide, karmic_game),
     "carnival_zombie": (ZOMBIE, ZOMBIE_AI, zombie_rehide, zombie_game),
-    "klash": (KLASH, KLASH_AI, klash_rehide, lambda seed: KLASH.new_game(["1", "2"], {}, seed=seed)),
+    "klash": (KLASH, KLASH_AI, klash_rehide, lambda seed: KLASH.new_game(["1", "2"], KLASH_SAMPLE, seed=seed)),
     "carnevale": (CARNEVALE, CARNEVALE_AI, carnevale_rehide, carnevale_game),
 }
 
@@ -189,7 +190,7 @@ def test_strategies_choose_legal_options(name, strategy):
 
 def test_klash_seeded_game_replays_exactly():
     def play():
-        state = KLASH.new_game(["1", "2"], {}, seed=4)
+        state = KLASH.new_game(["1", "2"], KLASH_SAMPLE, seed=4)
         log = []
         for _ in range(120):
             seat = mover(KLASH_AI, state)
@@ -201,7 +202,7 @@ def test_klash_seeded_game_replays_exactly():
 
 
 def test_no_decision_when_it_is_not_the_seats_turn():
-    state = KLASH.new_game(["1", "2"], {}, seed=2)
+    state = KLASH.new_game(["1", "2"], KLASH_SAMPLE, seed=2)
     picker = KLASH.picker(state)
     waiting = state.other(picker)
     assert decide(KLASH_AI, state, waiting, "normal", Rng(1)) is None
@@ -209,7 +210,7 @@ def test_no_decision_when_it_is_not_the_seats_turn():
 
 
 def test_deadline_stops_the_search():
-    state = KLASH.new_game(["1", "2"], {}, seed=2)
+    state = KLASH.new_game(["1", "2"], KLASH_SAMPLE, seed=2)
     calls = []
 
     def deadline():

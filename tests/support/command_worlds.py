@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
 import discord
+
+from content import sample_pack
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
@@ -64,7 +66,8 @@ async def klash_match(bot, world) -> None:
     """A skirmish in the arena (the draft is tried at the free table by /klash draft itself)."""
     from rules.klash import ENGINE
     state = ENGINE.new_skirmish(["2", "3"], {"2": [("orc", 20, 60), ("javelin", 30, 80)],
-                                             "3": [("dwarf", 100, 60), ("wolf", 60, 95)]}, seed=3, first="2")
+                                             "3": [("dwarf", 100, 60), ("wolf", 60, 95)]}, seed=3, first="2",
+                                options={"pack": sample_pack("klash")})
     state.hands = {"2": ["roar", "sand"], "3": ["water"]}
     await bot.store.create_game(GUILD, TABLE, "klash", ["2", "3"], ENGINE.dump_state(state), 2)
 

@@ -75,16 +75,25 @@ class Points:
 
 def fake_discord(world: World, path: str, points: Points, run: int) -> None:
     """Make `world` the Discord that remembers across kills (see the module's docstring): the
-    messages of earlier runs are there again, with their ids (unique across runs), so an edit or
-    the channel's newest message after a restart is as Discord would have it."""
+    messages of earlier runs are there again, with their ids (unique across runs), their last
+    content and components, so an edit, a click or the channel's newest message after a restart
+    is as Discord would have it. Every change is logged with the message's whole content and
+    component ids after it, so the parent can rebuild what each channel and DM shows at the end."""
     fakes._ids = itertools.count(10**9 + run * 10**6)   # type: ignore[attr-defined]
-    seen = set()
+    seen: dict[str, int] = {}               # nonce -> the message it created
     for r in lines(path):
-        if r.get("nonce"):
-            seen.add(r["nonce"])
         if "id" in r:
-            world.sent.append(Sent(r["where"], r["content"], id=r["id"]))
-        if "deleted" in r:
+            message = Sent(r["where"], r["content"], id=r["id"])
+            message.logged_ids = r.get("ids") or []     # type: ignore[attr-defined]
+            world.sent.append(message)
+            if r.get("nonce"):
+                seen[r["nonce"]] = r["id"]
+        elif "edited" in r:
+            for message in world.sent:
+                if message.id == r["edited"]:
+                    message.content = r.get("content", message.content)
+                    message.logged_ids = r.get("ids") or []     # type: ignore[attr-defined]
+        elif "deleted" in r:
             for message in world.sent:
                 message.deleted = message.deleted or message.id == r["deleted"]
     record = World.record
@@ -97,10 +106,14 @@ def fake_discord(world: World, path: str, points: Points, run: int) -> None:
     FakePartialMessage.delete = deleted     # type: ignore[method-assign]
     edit = FakePartialMessage.edit
 
+    def log_edit(message: Sent) -> None:
+        message.logged_ids = message.custom_ids()      # type: ignore[attr-defined]
+        append(path, {"edited": message.id, "content": message.content, "ids": message.logged_ids})
+        points.reached("edited")
+
     async def edited(message, **kwargs):
         changed = await edit(message, **kwargs)
-        append(path, {"edited": message.id, "ids": changed.custom_ids()})
-        points.reached("edited")
+        log_edit(changed)
         return changed
 
     FakePartialMessage.edit = edited        # type: ignore[method-assign]
@@ -108,14 +121,16 @@ def fake_discord(world: World, path: str, points: Points, run: int) -> None:
     def created(where, content=None, **kwargs):
         nonce = kwargs.get("nonce")
         if nonce is not None and str(nonce) in seen:
+            # Discord returns the message that nonce created, and creates none
             append(path, {"absorbed": str(nonce), "where": where})
-            return Sent(where, content, view=kwargs.get("view"), nonce=nonce)
+            return next(m for m in world.sent if m.id == seen[str(nonce)])
         message = record(world, where, content, **kwargs)
         if not message.ephemeral:      # an interaction's private answer is no message of the table's
+            message.logged_ids = message.custom_ids()      # type: ignore[attr-defined]
             append(path, {"where": where, "nonce": None if nonce is None else str(nonce), "content": content,
-                          "ids": message.custom_ids(), "id": message.id})
+                          "ids": message.logged_ids, "id": message.id})
             if nonce is not None:
-                seen.add(str(nonce))
+                seen[str(nonce)] = message.id
             points.reached("sent")
         return message
 
@@ -124,6 +139,12 @@ def fake_discord(world: World, path: str, points: Points, run: int) -> None:
 
     async def acknowledge(response, **kwargs):
         await edit_message(response, **kwargs)
+        clicked = response.interaction.message      # the message clicked, as Discord holds it
+        real = next((m for m in world.sent if m.id == clicked.id and not m.deleted), None)
+        if real is not None:
+            real.content = clicked.content
+            real.view = clicked.view
+            log_edit(real)
         points.acknowledged()
 
     async def deferred(response, *, ephemeral=False, thinking=False):
@@ -132,6 +153,16 @@ def fake_discord(world: World, path: str, points: Points, run: int) -> None:
             points.acknowledged()
 
     FakeResponse.edit_message, FakeResponse.defer = acknowledge, deferred     # type: ignore[method-assign]
+
+
+def showing(world: World, game_id: int, prompt_id: str) -> Sent | None:
+    """The message that shows the prompt's components now (the one a player clicks)."""
+    button, select = f"bauta:b:{game_id}:{prompt_id}:", f"bauta:s:{game_id}:{prompt_id}"
+    for message in reversed(world.sent):
+        ids = message.custom_ids() if message.view is not None else getattr(message, "logged_ids", [])
+        if not message.deleted and any(i.startswith(button) or i == select for i in ids):
+            return message
+    return None
 
 
 def shown(path: str, game_id: int, prompt_id: str) -> bool:
@@ -209,7 +240,11 @@ async def run(config: dict) -> None:
             index, user = (0, BRUNO) if str(BRUNO) not in game.state["players"] else (2, ALICE)   # Join, Start
         else:
             index, user = (game.id + game.version) % len(prompt.options), int(prompt.player)
-        message = Sent("dm" if prompt.private else f"channel:{CHANNEL}", "", view=prompt_view(game.id, prompt))
+        # the click comes from the message that shows the prompt (its acknowledgement edits it)
+        where = f"dm:{user}" if prompt.private else f"channel:{CHANNEL}"
+        live = showing(world, game.id, prompt.id)
+        message = Sent(where, live.content if live else "", view=prompt_view(game.id, prompt),
+                       **({"id": live.id} if live else {}))
         await click(world, message, world.users[user], index=index, in_dm=prompt.private)
         clicks += 1
     points.reached("next")          # (a target past the run's last click stops here)

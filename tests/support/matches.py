@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from content import sample_pack
 from rules.common import GM, Actor, BautaError, Choose
 from tests.rules.karmic.helpers import DEVON, SOLDIER
 
@@ -15,6 +16,7 @@ SEATS = ["2", "3"]
 OPTIONS = {
     "karmic": {"mode": "combat", "combatants": [{"character": DEVON, "player": "2"},
                                                 {"character": SOLDIER, "player": GM}]},
+    "klash": {"pack": sample_pack("klash")},          # Klash! takes its pack from the caller
 }
 
 

@@ -13,7 +13,7 @@ import pytest
 from renderers import klash as R
 from rules.common import PUBLIC
 from rules.klash import ENGINE
-from tests.rules.klash.helpers import A, B, skirmish
+from tests.rules.klash.helpers import SAMPLE, A, B, skirmish
 from tests.support.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -24,8 +24,7 @@ def _cluster():
     """Three orcs a side, the same card on both teams, locked in one melee at the Altar's edge."""
     state = skirmish([("orc", 40, 60), ("orc", 44.5, 65), ("wolf", 20, 30)],
                      [("orc", 49, 60), ("orc", 44.5, 55), ("dwarf", 100, 90)])
-    for i, m in enumerate(state.models):
-        m.name = f"Raging Orc {i + 1}" if m.card == "orc" else m.name
+    # named by card + number (the legend reads "Raging Orc 1", "Raging Orc 4" ... through the catalogue)
     state.model("m1").activated = True
     state.model("m4").activated = True
     state.model("m5").stunned = True
@@ -46,7 +45,7 @@ def _over():
 CASES = {
     "arena_cluster": lambda: R.arena_png(_view(_cluster()), active="m2"),
     "arena_over": lambda: R.arena_png(_view(_over())),
-    "draft_long_names": lambda: R.draft_png({**ENGINE.view_for(ENGINE.new_game([A, B], seed=3), PUBLIC),
+    "draft_long_names": lambda: R.draft_png({**ENGINE.view_for(ENGINE.new_game([A, B], SAMPLE, seed=3), PUBLIC),
                                              "names": NAMES}),
 }
 

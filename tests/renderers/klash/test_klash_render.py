@@ -8,7 +8,7 @@ from PIL import Image
 from rules.common import PUBLIC
 from rules.klash import ENGINE
 from renderers.klash import arena_png, draft_png, hand_png
-from tests.rules.klash.helpers import A, B, random_game, skirmish
+from tests.rules.klash.helpers import SAMPLE, A, B, random_game, skirmish
 
 
 def _img(data):
@@ -16,7 +16,7 @@ def _img(data):
 
 
 def test_draft_image():
-    state = ENGINE.new_game([A, B], seed=1)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=1)
     img = _img(draft_png(ENGINE.view_for(state, PUBLIC)))
     assert img.size == (900, 560)
 
@@ -50,7 +50,7 @@ def test_the_words_in_the_pictures_come_from_the_catalogue(lang):
     from i18n import present
     from i18n.present import Presenter
     say = Presenter(lang, game="klash", names={A: "Alice", B: "Bruno"})
-    game = ENGINE.new_game([A, B], seed=1)
+    game = ENGINE.new_game([A, B], SAMPLE, seed=1)
     mid = skirmish([("orc", 30, 30), ("wolf", 40, 40)], [("dwarf", 90, 90)])
     mid.hands = {A: ["roar", "sand"], B: []}
     over, _, _ = random_game(3)

@@ -68,3 +68,13 @@ def kinds(events):
 
 def rolls(events):
     return [e.data for e in events if e.kind == "roll"]
+
+
+def said(value) -> str:
+    """An event, or a term in its data (a roll's pool), as an English-reading player reads it."""
+    from i18n.present import Presenter
+    from rules.common import Event
+    say = Presenter("en", "carnevale")
+    if isinstance(value, Event):
+        return say.event(value)
+    return str(say._value("", value, True))

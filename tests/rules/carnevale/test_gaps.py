@@ -117,7 +117,7 @@ def test_event_16_is_lost_without_a_loaded_firearm():
 def test_event_8_good_cover_is_one_hardness_step_better_and_heavy_gives_minus_4():
     s = with_event(base())
     s, _ = apply(s, A.Activate("a1"), P1)
-    with pytest.raises(IllegalAction, match="Event 8"):
+    with pytest.raises(IllegalAction, match=r"^no_good_cover\b"):
         apply(s, A.Shoot("a1", "b2", cover_size="medium", cover_hardness="light", good_cover=True), P1)
     script(s, 5, 3)
     s, ev = apply(s, A.PlayEvent(P1), P1)
@@ -188,7 +188,7 @@ def test_lightning_bolt_power_aces_plus_2_two_targets_two_shots_stun_reload_3():
     assert s.models["b2"].stunned and not s.models["b3"].stunned        # Stun only where LP were lost
     bolt = next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt")
     assert bolt.loaded and bolt.shots_left == 1
-    with pytest.raises(IllegalAction, match="at most 2"):
+    with pytest.raises(IllegalAction, match=r"^too_many_targets\b"):
         apply(s, A.Shoot("a1", "b2", weapon="Lightning Bolt", targets=("b3", "b1")), P1)
     s, ev = apply(s, A.Shoot("a1", "b1", weapon="Lightning Bolt"), P1)  # the second shot of Multiple Shot (2)
     assert not next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt").loaded
@@ -301,9 +301,9 @@ def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
     s = base()
     s.models["b2"].hidden = True
     s, _ = apply(s, A.Activate("a1"), P1)
-    with pytest.raises(IllegalAction, match="Hidden"):
+    with pytest.raises(IllegalAction, match=r"^hidden_target\b"):
         apply(s, A.Shoot("a1", "b2", distance=5), P1)
-    with pytest.raises(IllegalAction, match="Hidden"):
+    with pytest.raises(IllegalAction, match=r"^hidden_target\b"):
         apply(s, A.Shoot("a1", "b2"), P1)                              # no distance given: still hidden
     s, ev = apply(s, A.Shoot("a1", "b2", distance=3), P1)
     assert kinds(ev)[0] == "detected" and not s.models["b2"].hidden and rolls(ev)
@@ -328,7 +328,7 @@ def test_gondola_capacity_two_30mm_or_one_40mm_model():
     s, _ = apply(s, A.SetStatus("a1", "on_gondola", False), P1)
     s, _ = apply(s, A.SetStatus("a4", "on_gondola"), P1)               # a seat came free
     s.models["b1"].size = "Huge"
-    with pytest.raises(IllegalAction, match="too big"):
+    with pytest.raises(IllegalAction, match=r"^gondola_too_big\b"):
         apply(s, A.SetStatus("b1", "on_gondola", gondola="3"), P2)
 
 
@@ -351,7 +351,7 @@ def test_fear_timing_after_attack_tests_morale_once_the_attack_is_resolved():
 def test_the_retired_hostage_house_rule_is_ignored_and_unknown_ones_refused():
     s = base(house_rules={"hostage_freed_counts": "attacker_wins_when_freed"})
     assert "hostage_freed_counts" not in s.house_rules
-    with pytest.raises(IllegalAction, match="Unknown house rule"):
+    with pytest.raises(IllegalAction, match=r"^unknown_house_rule\b"):
         base(house_rules={"no_such_rule": 1})
 
 

@@ -7,7 +7,7 @@ from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.common import Choose, IllegalAction, NotYourTurn
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
 from .test_engine import two_sample_squads
 
 MISSES = (2,) * 9
@@ -174,8 +174,8 @@ def test_an_in_game_roll_names_its_attribute_and_each_modifier():
     s, ev = apply(s, A.Shoot("a1", "b2", distance=12, cover_size="medium", cover_hardness="light"), P1)
     roll = next(e for e in ev if e.kind == "roll")
     assert (roll.data["stat"], roll.data["base"], roll.data["modifiers"]) == ("SHO", 4, [["range", -1], ["cover", -2]])
-    assert roll.data["pool"] == "SHO 4 −1 range −2 cover = 1d10"
-    assert roll.text == "Capodecime: Shooting vs 7 — SHO 4 −1 range −2 cover = 1d10 → [4] vs 7: 0 Aces"
+    assert said(roll.data["pool"]) == "SHO 4 −1 range, −2 cover = 1d10"
+    assert said(roll) == "Capodecime: Shooting vs 7 — SHO 4 −1 range, −2 cover = 1d10 → [4] vs 7: 0 Aces"
 
 
 # ------------------------------------------------------------------ the buttons ask what the table knows
@@ -211,5 +211,5 @@ def test_the_melee_buttons_ask_who_else_is_in_contact():
     script(s, 2, 2, 2, 2, 2)
     s, ev = click_through(s, P1, "a2e1")
     roll = next(e for e in ev if e.kind == "roll")
-    assert roll.data["pool"] == "COM 4 +2 friends in contact with the target −1 other enemies in contact = 5d10"
+    assert said(roll.data["pool"]) == "COM 4 +2 friends in contact with the target, −1 other enemies in contact = 5d10"
     assert s.models["a1"].ap == 2

@@ -7,13 +7,15 @@ from contextlib import contextmanager
 import pytest
 
 from rules.common import Actor, Choose, IllegalAction
+from content import sample_pack
 from rules.klash import ENGINE
 
 A, B = "alice", "bob"
+SAMPLE = {"pack": sample_pack("klash")}    # the engine takes its pack from the caller
 
 
 def skirmish(teams_a, teams_b, seed=1, options=None, first=A, hourglass=1):
-    return ENGINE.new_skirmish([A, B], {A: teams_a, B: teams_b}, seed=seed, options=options, first=first,
+    return ENGINE.new_skirmish([A, B], {A: teams_a, B: teams_b}, seed=seed, options=options or SAMPLE, first=first,
                                hourglass=hourglass)
 
 
@@ -83,7 +85,7 @@ def prompt(state, short):
 def random_game(seed, max_steps=6000, keep_events=False):
     """Play a whole game from pending() with a seeded random legal policy."""
     rnd = random.Random(seed)
-    state = ENGINE.new_game([A, B], seed=seed)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=seed)
     log = []
     steps = 0
     while not ENGINE.is_over(state):

@@ -5,7 +5,7 @@ from rules.common import Actor, IllegalAction
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Move, Pick
 from rules.klash import arena
-from tests.rules.klash.helpers import A, B, do, skirmish
+from tests.rules.klash.helpers import SAMPLE, A, B, do, skirmish
 
 
 def test_command_models_and_targets():
@@ -45,7 +45,7 @@ def test_route_toward_the_altar_a_gate_and_a_model():
 
 
 def test_deploy_spots_are_legal_deployments():
-    state = ENGINE.new_game(["2", "3"], {}, seed=5)
+    state = ENGINE.new_game(["2", "3"], SAMPLE, seed=5)
     assert state.player_a in ("2", "3")
     # events name players by id in their data (the presenter makes the mention)
     picker = ENGINE.picker(state)

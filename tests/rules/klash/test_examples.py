@@ -7,7 +7,7 @@ from rules.klash.actions import (Activate, Assault, Disengage, EndActivation, Ma
                                  Volley)
 from rules.klash.core import tenacity_outcome
 
-from .helpers import A, B, Q, choose, do, kinds, tskirmish, illegal
+from .helpers import SAMPLE, A, B, Q, choose, do, kinds, tskirmish, illegal
 
 # Two models in base contact below the Altar: centres 3 cm apart (normal bases are 1.5 cm radius).
 PA, PB = (50, 30), (53, 30)
@@ -67,7 +67,7 @@ def test_D02_d12_plus_2_decreased_once():
 
 # ---------------------------------------------------------------- auction and team
 def test_EX07_auction_counts_and_order():
-    state = ENGINE.new_game([A, B], seed=11)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=11)
     a, b = state.player_a, state.player_b
     expected = []
     for rnd in range(1, 9):
@@ -98,7 +98,7 @@ def test_EX08_team_size_and_requirements():
 
 
 def test_EX09_champions_are_unique_in_the_sample_deck():
-    state = ENGINE.new_game([A, B], seed=3)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=3)
     deck = state.char_deck + state.revealed
     assert deck.count("ghor_kull") == 1
     for cid, card in state.cards.items():

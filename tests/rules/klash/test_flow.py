@@ -6,11 +6,11 @@ from i18n.present import Presenter
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Assault, EndActivation, PassEvent, PlayEvent, Recover, UseToken
 
-from .helpers import A, B, choose, do, kinds, prompt, random_game, tskirmish, illegal
+from .helpers import SAMPLE, A, B, choose, do, kinds, prompt, random_game, tskirmish, illegal
 
 
 def test_seeded_full_auction_right_seat_every_pick():
-    state = ENGINE.new_game([A, B], seed=2024)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=2024)
     start_deck = len(state.char_deck) + len(state.revealed)
     a, b = state.player_a, state.player_b
     drawn = []
@@ -32,7 +32,7 @@ def test_seeded_full_auction_right_seat_every_pick():
 
 
 def _to_team_phase(seed=5):
-    state = ENGINE.new_game([A, B], seed=seed)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=seed)
     while state.phase == "draft":
         p = ENGINE.pending(state)[0]
         state = ENGINE.apply(state, Choose(p.id, ("c0",)), Actor(p.player)).state
@@ -49,13 +49,16 @@ def _legal_team(state, player):
 
 
 def test_start_reveals_the_first_auction_round_publicly():
-    started = ENGINE.start([A, B], {}, seed=2024)
+    started = ENGINE.start([A, B], SAMPLE, seed=2024)
     state = started.state
     assert [e.kind for e in started.events] == ["draft_round"]
     event = started.events[0]
     assert event.audience == PUBLIC and event.data["round"] == 1 and event.data["revealed"] == state.revealed
-    assert event.data["card_names"] == [state.cards[c]["name"] for c in state.revealed]
-    assert ENGINE.dump_state(state) == ENGINE.dump_state(ENGINE.new_game([A, B], seed=2024))
+    # the pack's names in every language it gives, without the file's "SAMPLE " mark
+    assert event.data["card_names"] == [{"text": {lang: name.replace("SAMPLE ", "") for lang, name in
+                                                  state.cards[c]["names"].items()}} for c in state.revealed]
+    assert event.data["card_names"][0]["text"]["it"] in Presenter("it", game="klash").event(event)
+    assert ENGINE.dump_state(state) == ENGINE.dump_state(ENGINE.new_game([A, B], SAMPLE, seed=2024))
 
 
 def test_team_prompts_multi_select_and_vp_recorded():
@@ -83,7 +86,7 @@ def test_team_prompts_multi_select_and_vp_recorded():
 
 
 def test_secret_team_variant_hides_the_choice_until_both_lock():
-    state = ENGINE.new_game([A, B], {"house_rules": {"secret_team": True}}, seed=5)
+    state = ENGINE.new_game([A, B], {**SAMPLE, "house_rules": {"secret_team": True}}, seed=5)
     while state.phase == "draft":
         p = ENGINE.pending(state)[0]
         state = ENGINE.apply(state, Choose(p.id, ("c0",)), Actor(p.player)).state
@@ -270,7 +273,7 @@ def test_hands_never_leak_to_public_views_or_events():
 
 def test_prompt_limits_hold_in_random_games():
     for seed in (7, 8, 9, 10):
-        state = ENGINE.new_game([A, B], seed=seed)
+        state = ENGINE.new_game([A, B], SAMPLE, seed=seed)
         import random
         rnd = random.Random(seed)
         while not state.over:
@@ -415,7 +418,32 @@ def test_deployment_spots_spread_along_the_gates_arc():
 def test_every_model_has_a_name_of_its_own_in_the_match(seed):
     """Both teams may hold the same card: the numbers run across the match ("Raging Orc 1" and
     "Raging Orc 2"), so "Raging Orc 1 moves" names one model."""
+    from renderers.klash import model_name
     state, _, _ = random_game(seed)
-    names = [m.name for m in state.models]
-    assert len(set(names)) == len(names)
+    for lang in ("en", "it", "es"):
+        say = Presenter(lang, game="klash")
+        names = [model_name(state.label(m), say) for m in state.models]
+        assert len(set(names)) == len(names) and say.fallbacks == 0
     assert any(len({m.owner for m in state.models if m.card == m2.card}) == 2 for m2 in state.models)
+
+
+def test_a_model_is_named_in_its_readers_language_and_an_old_state_keeps_its_stored_name():
+    """The state keeps what identifies a model (card + match number), the presenter words it: the
+    sample's Raging Orc is "Orco Furente 2" in Italian, "Orco Furioso 2" in Spanish. A state stored
+    before the number existed (no ``n``) keeps showing the English name it stored."""
+    from renderers.klash import model_name
+    state = ENGINE.new_skirmish([A, B], {A: [("orc", 30, 30)], B: [("orc", 60, 60), ("varro", 80, 80)]}, options=SAMPLE)
+    state.models[1].n, state.models[2].n = 2, 0         # as the auction numbers them
+    orc, varro = state.models[1], state.models[2]
+    shown = {lang: [model_name(state.label(m), Presenter(lang, game="klash")) for m in (orc, varro)]
+             for lang in ("en", "it", "es")}
+    assert shown == {"en": ["Raging Orc 2", "Varro the Unbroken"], "it": ["Orco Furente 2", "Varro l'Indomito"],
+                     "es": ["Orco Furioso 2", "Varro el Indomable"]}
+    assert ENGINE.view_for(state, PUBLIC)["models"][1]["name"] == state.label(orc)
+    data = ENGINE.dump_state(state)
+    for m in data["models"]:
+        del m["n"]
+        m["name"] = "Raging Orc 1"
+    stored = ENGINE.load_state(data)
+    assert stored.models[1].n == -1
+    assert model_name(stored.label(stored.models[1]), Presenter("it", game="klash")) == "Raging Orc 1"

@@ -3,14 +3,15 @@ import pytest
 import yaml
 
 from rules.common import PackError
-from rules.klash import ENGINE, load_pack_text, load_sample_pack
+from content import sample_pack
+from rules.klash import ENGINE, load_pack_text
 from rules.klash.pack import QUALITIES, SPELLS
 
 from .helpers import A, B
 
 
 def test_sample_pack_is_labelled_and_big_enough_for_the_auction():
-    pack = load_sample_pack()
+    pack = sample_pack("klash")
     assert pack["sample"] and "SAMPLE" in pack["name"]
     assert sum(c["copies"] for c in pack["characters"].values()) >= 40
     for _cid, card in pack["characters"].items():
@@ -25,7 +26,7 @@ def test_sample_pack_is_labelled_and_big_enough_for_the_auction():
 
 
 def _doc():
-    path = __import__("pathlib").Path(__file__).parents[3] / "rules" / "klash" / "data" / "sample.yaml"
+    path = __import__("pathlib").Path(__file__).parents[3] / "content" / "klash" / "sample.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
@@ -69,3 +70,21 @@ def test_a_guild_pack_plays():
     state = ENGINE.new_game([A, B], {"pack": pack}, seed=3)
     assert state.pack_name == "Guild arena" and not state.sample
     assert ENGINE.view_for(state, A)["pack"] == {"name": "Guild arena", "sample": False}
+
+
+def test_the_rules_read_no_file_and_take_the_pack_from_the_caller():
+    """content/klash/sample.yaml is read by ``content``; rules/klash parses text it is given, and a
+    match without a pack is refused (no hidden default read from disk)."""
+    import pathlib
+    import re
+
+    from rules.common import IllegalAction
+    here = pathlib.Path(__file__).parents[3] / "rules" / "klash"
+    reading = [p.name for p in here.glob("*.py") if re.search(r"\bopen\(|read_text|Path\(__file__|id\(", p.read_text())]
+    assert reading == [] and not (here / "data").exists()
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.new_game([A, B], {}, seed=1)
+    assert refused.value.code == "no_pack"
+    state = ENGINE.new_game([A, B], {"pack": sample_pack("klash")}, seed=1)
+    state.cards["orc"] = {}                        # a state's own mapping: the cached pack is untouched
+    assert sample_pack("klash")["characters"]["orc"]["speed"] > 0

@@ -3,7 +3,7 @@ import pytest
 
 from rules.klash import ENGINE
 
-from .helpers import A, B, random_game
+from .helpers import SAMPLE, A, B, random_game
 
 
 @pytest.mark.parametrize("chunk", range(10))
@@ -34,7 +34,7 @@ def _aggressive_game(seed):
 
     from rules.common import Actor, Choose, IllegalAction
     rnd = random.Random(seed)
-    state = ENGINE.new_game([A, B], seed=seed)
+    state = ENGINE.new_game([A, B], SAMPLE, seed=seed)
     steps = 0
     while not state.over:
         prompts = ENGINE.pending(state)
