@@ -26,13 +26,12 @@ from discord import app_commands
 
 from i18n import t
 from rules.common import GM, BautaError, Event
-from rules.karmic import ENGINE, Condition
-from rules.karmic.advancement import Effort, Improve, KarmaAward, TakeDistinction
-from rules.karmic.character import EFFORT_CHECKS, PAYMENTS
-from rules.karmic.tables import ATTRIBUTES
+from rules.karmic import (ATTRIBUTES, EFFORT_CHECKS, ENGINE, PAYMENTS, Condition, Effort, Improve, KarmaAward,
+                          TakeDistinction)
 
 from .framework import BautaCog
-from .karmic import GM_OWNER, NAME, SHEETS, KarmicCog, _split_names
+from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names
+from .karmic_sheets import KarmicSheets
 from .text import echo
 
 ADVANCE = "advance"
@@ -58,9 +57,9 @@ class KarmicAdvanceCog(BautaCog):
                                  description="Karmic: karma awards, advancement, distinctions paid in cards")
 
     @property
-    def karmic(self) -> KarmicCog:
+    def karmic(self) -> KarmicSheets:
         # by name, not isinstance: a reloaded extension is a new class
-        return cast(KarmicCog, self.bot.get_cog("KarmicCog"))
+        return cast(KarmicSheets, self.bot.get_cog("KarmicCog"))
 
     async def _my_characters(self, interaction: discord.Interaction, current: str):
         return await self.karmic._my_characters(interaction, current)

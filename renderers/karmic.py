@@ -3,13 +3,31 @@
 `hand_image(view)` — the viewer's own hand, for DMs."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, font, png_bytes
 
 CARD_W, CARD_H = 54, 76
 SUITS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
+Words = Callable[..., str]
 
 
-def _card(draw, x: int, y: int, card: str | None, caption: str = "") -> None:
+def words_of(say=None) -> Words:
+    """The pictures' words (`words.img_*` of the Karmic catalogues) in the reader's language: `say`
+    is that reader's presenter (English when None). `w("term", term_dict)` words a term of the
+    game (a range, a maneuver)."""
+    if say is None:
+        from i18n.present import Presenter
+        say = Presenter(None, game="karmic")
+
+    def w(key: str, term: dict | None = None, **params) -> str:
+        if term is not None:
+            return say.text(f"terms.{term['term']}", plain=True, **{k: v for k, v in term.items() if k != "term"})
+        return say.text(f"words.img_{key}", plain=True, **params)
+    return w
+
+
+def _card(draw, w: Words, x: int, y: int, card: str | None, caption: str = "") -> None:
     """A card face (card id) or a card back (None)."""
     if card is None:
         draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=BLUE, outline=INK, width=2)
@@ -17,7 +35,7 @@ def _card(draw, x: int, y: int, card: str | None, caption: str = "") -> None:
     else:
         draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=(255, 255, 255), outline=INK, width=2)
         if card.startswith("JK"):
-            draw.text((x + CARD_W // 2, y + CARD_H // 2), "JOKER", fill=GOLD, font=font(11, True), anchor="mm")
+            draw.text((x + CARD_W // 2, y + CARD_H // 2), w("joker"), fill=GOLD, font=font(11, True), anchor="mm")
         else:
             rank, suit = card[:-1], card[-1]
             colour = RED if suit in "HD" else INK
@@ -25,12 +43,13 @@ def _card(draw, x: int, y: int, card: str | None, caption: str = "") -> None:
             draw.text((x + CARD_W // 2, y + CARD_H // 2 + 6), SUITS[suit], fill=colour, font=font(26),
                       anchor="mm")
             if rank in ("J", "Q", "K"):
-                draw.text((x + CARD_W - 6, y + CARD_H - 6), "hit", fill=GOLD, font=font(10, True), anchor="rb")
+                draw.text((x + CARD_W - 6, y + CARD_H - 6), w("hit"), fill=GOLD, font=font(10, True), anchor="rb")
     if caption:
         draw.text((x + CARD_W // 2, y + CARD_H + 4), caption[:18], fill=INK, font=font(10), anchor="ma")
 
 
-def register_track(view: dict) -> bytes:
+def register_track(view: dict, say=None) -> bytes:
+    w = words_of(say)
     combat = view.get("combat") or {}
     fighters = combat.get("fighters", [])
     registers = combat.get("registers", [])
@@ -39,31 +58,31 @@ def register_track(view: dict) -> bytes:
     width = left + n_regs * col_w + 20
     height = top + max(1, len(fighters)) * row_h + 20
     image, draw = canvas(width, height, PAPER)
-    title = f"Round {combat.get('round', 0)} — register {combat.get('register', 1)}"
-    ranges = ", ".join(e["range_text"] for e in combat.get("engagements", []) if e.get("live"))
+    title = w("title", round=combat.get("round", 0), register=combat.get("register", 1))
+    ranges = ", ".join(w("term", e["range_text"]) for e in combat.get("engagements", []) if e.get("live"))
     draw.text((12, 10), title, fill=INK, font=font(18, True))
     draw.text((12, 34), ranges, fill=GREY, font=font(12))
     for i in range(n_regs):
-        draw.text((left + i * col_w + col_w // 2, top - 16), f"R{i + 1}", fill=INK, font=font(13, True), anchor="mm")
+        draw.text((left + i * col_w + col_w // 2, top - 16), w("register", n=i + 1), fill=INK, font=font(13, True), anchor="mm")
     holders = {e["initiative"] for e in combat.get("engagements", []) if e.get("live")}
     for r, f in enumerate(fighters):
         y = top + r * row_h
         draw.line((10, y - 4, width - 10, y - 4), fill=GREY)
         name = f["name"] + (" ★" if f["key"] in holders else "")
         draw.text((12, y + 6), name[:18], fill=INK, font=font(14, True))
-        draw.text((12, y + 26), f"HP marked {f['hp_marked']}/{f['hp_max']}", fill=RED if f.get("out") else INK, font=font(12))
+        draw.text((12, y + 26), w("hp", marked=f["hp_marked"], max=f["hp_max"]), fill=RED if f.get("out") else INK, font=font(12))
         left_txt = "∞" if f.get("maneuvers_left") is None else str(f["maneuvers_left"])
-        draw.text((12, y + 44), f"cards {f['hand_count']} · man. {left_txt}", fill=INK, font=font(12))
+        draw.text((12, y + 44), w("cards", n=f["hand_count"], left=left_txt), fill=INK, font=font(12))
         for reg in registers:
             mine = [d for d in reg["decls"] if d["owner"] == f["key"]]
             for j, d in enumerate(mine[:2]):
                 x = left + (reg["n"] - 1) * col_w + j * (CARD_W + 8)
                 card = d.get("card") if d.get("revealed") else None
-                _card(draw, x, y + 4, card, d["maneuver"])
+                _card(draw, w, x, y + 4, card, w("term", {"term": f"maneuver.{d['maneuver_id']}"}))
     return png_bytes(image)
 
 
-def hand_image(view: dict) -> bytes:
+def hand_image(view: dict, say=None) -> bytes:
     """The viewer's own hand (combat or check); an empty table if the view holds no hand."""
     cards: list[str] = []
     for f in (view.get("combat") or {}).get("fighters", []):
@@ -72,6 +91,7 @@ def hand_image(view: dict) -> bytes:
         cards += s.get("hand", [])
     width = 24 + max(1, len(cards)) * (CARD_W + 10)
     image, draw = canvas(width, CARD_H + 30, PAPER)
+    w = words_of(say)
     for i, c in enumerate(cards):
-        _card(draw, 12 + i * (CARD_W + 10), 10, c)
+        _card(draw, w, 12 + i * (CARD_W + 10), 10, c)
     return png_bytes(image)

@@ -1,10 +1,26 @@
-"""Karmic: karma decks, checks and register combat (pure rules)."""
+"""Karmic: karma decks, checks and register combat (pure rules).
+
+The façade: code outside `rules/karmic/` (cogs, renderers, bench, i18n) imports only from here."""
+from .actions import Declare, EndCombat, GmModifier, NpcControl
+from .advancement import Effort, Improve, KarmaAward, TakeDistinction
+from .base import card_term
+from .cards import label
 from .condition import Condition
-from .data import PACK_SCHEMA, load_pack_text, load_sample_pack
+from .character import (EFFORT_CHECKS, PAYMENTS, Character, character_from_sheet, check_distinction_cap, deck_summary,
+                        import_sheet)
+from .data import PACK_SCHEMA, load_pack_text
 from .engine import KarmicEngine, characters_out, settle_cards
+from .ranged import aim, weapon_named
 from .skill_tables import SITUATIONS, Situation, situations_for
+from .state import HOUSE_RULES
+from .tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
 
-ENGINE = KarmicEngine()
+ENGINE: KarmicEngine = KarmicEngine()
 
-__all__ = ["Condition", "ENGINE", "KarmicEngine", "PACK_SCHEMA", "SITUATIONS", "Situation", "characters_out", "load_pack_text",
-           "load_sample_pack", "settle_cards", "situations_for"]
+from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it exists)
+
+__all__ = ["AI", "ATTRIBUTES", "Character", "Condition", "DIFFICULTY", "Declare", "EFFORT_CHECKS", "ENGINE", "Effort", "EndCombat",
+           "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",
+           "NpcControl", "PACK_SCHEMA", "PAYMENTS", "SITUATIONS", "Situation", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
+           "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "import_sheet", "label",
+           "load_pack_text", "settle_cards", "situations_for", "weapon_named"]

@@ -74,7 +74,7 @@ class Reshuffle(Serial):
 class EndCombat(Serial):
     """GM: end the combat now (incapacitation ruling, surrender, the scene moves on)."""
 
-    reason: str = "The GM ends the fight."
+    reason: str = ""          # the GM's own words for the table; empty: the catalogue's "the GM ends the fight"
     type: ClassVar[str] = "end_combat"
 
 

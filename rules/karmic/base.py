@@ -5,7 +5,7 @@ import copy
 
 from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt, Rng
 
-from .cards import SUIT_SYMBOL, KarmaDeck, is_face, is_joker, label, rank, suit, value
+from .cards import SUIT_SYMBOL, KarmaDeck, is_face, is_joker, rank, suit, value
 from .character import Character, character_from_sheet
 from .state import KarmicState
 
@@ -19,13 +19,13 @@ def load_character(obj, pack: dict | None, owner: str, rng: Rng, where: str) -> 
             for entry in (pack or {}).get(group, []):
                 if entry["name"].lower() == obj.lower():
                     return character_from_sheet(entry, pack, owner, rng, where)
-        raise IllegalAction(f"No character or NPC called '{obj}' in the pack.")
+        raise IllegalAction("no_pack_character", name=obj[:60])
     if isinstance(obj, dict):
         if "deck" in obj and "hp_marked" in obj and isinstance(obj.get("wielding", []), list) \
                 and all(isinstance(i, int) for i in obj.get("wielding", [])):
             return Character.from_dict(obj)
         return character_from_sheet(obj, pack, owner, rng, where)
-    raise IllegalAction(f"{where}: a character must be a sheet, a saved character or a pack name.")
+    raise IllegalAction("not_a_character", where=where)
 
 
 def deck_of(state: KarmicState, key: str) -> KarmaDeck:
@@ -87,8 +87,21 @@ def skill_term(skill: str, attribute: str = "") -> str | dict:
     return {"term": "no_skill"}
 
 
-def cards_text(cards: list[str]) -> str:
-    return ", ".join(label(c) for c in cards) if cards else "none"
+def cards_text(cards: list[str]) -> list[dict] | dict:
+    """A hand as data: its cards, or the word for none."""
+    return cards_term(cards) if cards else {"term": "no_cards"}
+
+
+def chain(parts: list, joint: str = "then") -> dict:
+    """Parts read one after the other (the presenter joins a plain list with commas): `joint` is the
+    term that puts two together, `then` with a space, `seq` with nothing (each part brings its own
+    punctuation), `plus` with " + "."""
+    if not parts:
+        return {"term": "nothing"}
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = {"term": joint, "first": part, "rest": out}
+    return out
 
 
 def next_id(state: KarmicState, prefix: str) -> str:

@@ -161,7 +161,7 @@ class KarmaDeck(Serial):
             elif card in self.discards:
                 self.discards.remove(card)
             else:
-                raise IllegalAction(f"{card} is not in this deck.")
+                raise IllegalAction("card_not_in_deck", card=card)
         self.cards.extend(reversed(cards))
 
     # --- karma changes (distinctions, awards, cleansing) ---------------------------------

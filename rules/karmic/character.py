@@ -138,7 +138,7 @@ class Character(Serial):
         for i, w in enumerate(self.weapons):
             if w.name.lower() == name.lower():
                 return i
-        raise IllegalAction(f"{self.name} has no weapon called '{name}'.")
+        raise IllegalAction("no_such_weapon", name=self.name, weapon=name[:40])
 
     def foe_bonus(self, skill: str, field_name: str | None) -> int:
         """Fields of expertise: the skill only works in a field taken; +1 per repeat, max +4."""
@@ -335,10 +335,10 @@ def check_point_build(character: Character, char_type: str, gm_approved: bool = 
     cp, money, _, _ = CHARACTER_TYPES[char_type]
     for a, v in character.attributes.items():
         if v > 4 and not gm_approved:
-            raise IllegalAction(f"{a.title()} {v:+d} is superhuman: it needs the GM's approval.")
+            raise IllegalAction("superhuman", attribute={"term": f"attribute.{a}"}, value=v)
     spent = point_cost(character)
     if spent > cp:
-        raise IllegalAction(f"{character.name} costs {spent} CP; a {char_type.replace('_', ' ')} has {cp}.")
+        raise IllegalAction("costs_too_much", name=character.name, spent=spent, type={"term": f"char_type.{char_type}"}, cp=cp)
     magic = sum(character.skills.get(s, 0) for s in MAGIC_ARTS)
     return {"cp": cp, "spent": spent, "lost": cp - spent, "money": money,
             "hp": character.hp_max, "wizard": magic > 3}
@@ -354,24 +354,24 @@ def check_card_assignment(char_type: str, attribute_cards: int, skill_cards: int
                           max_distinction_cards: int = 0) -> None:
     deal = card_method_deal(char_type)
     if attribute_cards != 5:
-        raise IllegalAction("Exactly five cards go to the five attributes, one each.")
+        raise IllegalAction("five_attribute_cards")
     if skill_cards > deal["skill_slots"]:
-        raise IllegalAction(f"Only {deal['skill_slots']} skill slots for a {char_type.replace('_', ' ')}.")
+        raise IllegalAction("skill_slots", n=deal["skill_slots"], type={"term": f"char_type.{char_type}"})
     if len(set(bonus_skills)) != len(bonus_skills):
-        raise IllegalAction("A skill can be raised by a bonus card only once.")
+        raise IllegalAction("bonus_once")
     if distinction_cards > max_distinction_cards:
-        raise IllegalAction(f"The GM allows {max_distinction_cards} card(s) for distinctions.")
+        raise IllegalAction("distinction_cards", n=max_distinction_cards)
     if 5 + skill_cards + len(bonus_skills) + distinction_cards > deal["cards"]:
-        raise IllegalAction("More cards assigned than were dealt.")
+        raise IllegalAction("too_many_cards")
 
 
 def trade_in(deck: list[str], handed_in: list[str], rng: Rng) -> list[str]:
     """Trade N cards into the deck for N−1 new ones (the handed-in cards are gone for good)."""
     n = len(handed_in)
     if n < 2:
-        raise IllegalAction("Trade at least two cards to receive one fewer back.")
+        raise IllegalAction("trade_two")
     if len(deck) < n - 1:
-        raise IllegalAction("Not enough character cards left to deal.")
+        raise IllegalAction("not_enough_cards")
     return [deck.pop() for _ in range(n - 1)]
 
 
@@ -506,8 +506,7 @@ def check_fields(character: Character) -> None:
     for key, taken in character.fields.items():
         level = character.skill(key)
         if len(taken) != level:
-            raise IllegalAction(f"{key.replace('_', ' ').title()} {level} needs exactly {level} field(s); "
-                                f"{len(taken)} listed.")
+            raise IllegalAction("fields_count", skill=key.replace("_", " "), level=level, listed=len(taken))
 
 
 def cleansing_result(mt: int) -> dict:
@@ -534,7 +533,7 @@ def karma_award(character: Character, amount: int, cards: list[str], mode: str) 
 def cleanse_return(character: Character, card: str) -> None:
     """A successful CLEANSING returns exactly one card, chosen by the player, from the sideboard (A22)."""
     if character.deck is None:
-        raise IllegalAction("Only a character with a karma deck can cleanse.")
+        raise IllegalAction("cleanse_needs_deck")
     character.deck.move_to_deck([card])
 
 
@@ -563,7 +562,7 @@ def teacher_check(teacher: Character, skill: str, rng: Rng, modifier: int = 0) -
     Success gives the student one extra card on the improvement draw (he uses the best)."""
     deck = teacher.deck
     if deck is None:
-        raise IllegalAction("The teacher needs a karma deck.")
+        raise IllegalAction("teacher_needs_deck")
     hand = deck.draw(rng, teacher.hand_for("instruction"))
     best = max(hand, key=value)
     mt = value(best) + teacher.attr("awareness") + teacher.skill(skill) + modifier

@@ -32,12 +32,12 @@ class KarmicEngine(Engine[KarmicState]):
         return self.start(seats, options, seed).state
 
     def start(self, seats: list[str], options: dict | None = None, seed: int = 0) -> Outcome:
-        """Like new_game, but also returns the set-up events (initiative, first hands for DMs)."""
-        with self._speaking():          # a refused set-up names Karmic, whose catalogue words it
-            return self._start(seats, options, seed)
+        """Like new_game, but also returns the set-up events (initiative, first hands for DMs); its
+        errors name the game, like `apply`'s (the presenter reads them in the Karmic catalogue)."""
+        with self._speaking():
+            return self._start(seats, dict(options or {}), seed)
 
-    def _start(self, seats: list[str], options: dict | None, seed: int) -> Outcome:
-        options = dict(options or {})
+    def _start(self, seats: list[str], options: dict, seed: int) -> Outcome:
         mode = options.get("mode", "combat" if options.get("combatants") else "check")
         if mode not in ("check", "combat", "advance"):
             raise IllegalAction("unknown_mode", mode=str(mode)[:20])
@@ -50,10 +50,7 @@ class KarmicEngine(Engine[KarmicState]):
             world = KarmaDeck.new_world(rng, int(hr["world_deck_size"]))
         state = KarmicState(schema=SCHEMA, mode=mode, rng=rng, house_rules=hr, seats=list(seats), world=world,
                             options={"bot_plays_npcs": bool(options.get("bot_plays_npcs", False))})
-        pack = options.get("pack")
-        if pack is None and _uses_pack_names(options):
-            from .data import load_sample_pack
-            pack = load_sample_pack()
+        pack = options.get("pack")      # the caller's (content.sample_pack("karmic") for the sample): no file read here
         if mode == "advance":
             events = advancement.setup_advance(state, options)
         elif mode == "check":
@@ -142,8 +139,8 @@ class KarmicEngine(Engine[KarmicState]):
             manual = [k for k in state.options.get("gm_plays", []) if k != key] + ([] if action.bot else [key])
             state.options = dict(state.options, gm_plays=sorted(manual))
             name = state.characters[key].name
-            events.append(Event("npc_control", f"The bot plays {name} again." if action.bot
-                                else f"The GM takes {name} back from the bot.", data={"key": key, "bot": action.bot}))
+            events.append(Event("npc_control", {"line": {"term": "npc_to_bot" if action.bot else "npc_to_gm", "name": name},
+                                                 "key": key, "bot": action.bot}))
         elif isinstance(action, EndCombat):
             self._gm(actor)
             if state.mode != "combat":
@@ -287,15 +284,6 @@ def _running_total(state: KarmicState, meta: dict) -> int:
         return state.check.sides[meta["side"]].play.total
     d = state.combat.registers[meta["reg"] - 1].decls[meta["i"]]
     return sum(value(c) for c in [d.card] + d.chain)
-
-
-def _uses_pack_names(options: dict) -> bool:
-    specs = list(options.get("combatants") or [])
-    for k in ("actor", "opponent"):
-        if options.get(k):
-            specs.append(options[k])
-    specs += list(options.get("helpers") or [])
-    return any(isinstance(s.get("character"), str) for s in specs)
 
 
 def characters_out(state: KarmicState) -> dict:

@@ -37,7 +37,7 @@ def turn_passes(char: Character) -> None:
 def aim(char: Character, weapon: Weapon, rng: Rng, card_rules: bool = True) -> list[str]:
     """One round of aiming: deal a card face up; beyond the weapon's Aim the oldest is discarded."""
     if weapon.aim <= 0:
-        raise IllegalAction(f"{weapon.name} cannot be aimed.")
+        raise IllegalAction("cannot_aim", weapon=weapon.name)
     deck = char.deck
     assert deck is not None, "a character on the table always carries its karma deck"
     card = deck.draw(rng, 1)[0]
@@ -52,7 +52,7 @@ def aim(char: Character, weapon: Weapon, rng: Rng, card_rules: bool = True) -> l
 
 def best_aim_card(char: Character) -> str:
     if not char.aim_row:
-        raise IllegalAction("No aim cards are showing.")
+        raise IllegalAction("no_aim_cards")
     return max(char.aim_row, key=value)
 
 
@@ -62,18 +62,17 @@ def shots_allowed(weapon: Weapon) -> int:
 
 def prepare(state, char: Character, opts: dict, side) -> None:
     if "weapon" not in opts:
-        raise IllegalAction("A ranged attack needs a weapon.")
+        raise IllegalAction("ranged_needs_weapon")
     weapon = weapon_named(char, opts["weapon"])
     if not weapon.ranged:
-        raise IllegalAction(f"{weapon.name} is not a ranged weapon.")
+        raise IllegalAction("not_ranged", weapon=weapon.name)
     if not can_fire(char, weapon):
-        raise IllegalAction(f"{weapon.name} is still being readied (one shot every "
-                            f"{math.ceil(1 / weapon.max_maneuvers)} turns).")
+        raise IllegalAction("readying", weapon=weapon.name, turns=math.ceil(1 / weapon.max_maneuvers))
     mod = weapon.force
     mod += location_mod(opts.get("location", "torso"), opts.get("size_class", "same"))
     for s in opts.get("situation", []):
         if s not in TARGET_SITUATION:
-            raise IllegalAction(f"Unknown target situation '{s}'.")
+            raise IllegalAction("unknown_target_situation", situation=str(s)[:40])
         mod += TARGET_SITUATION[s]
     lance = opts.get("lance") or skill_key(weapon.skill) == "lance"    # L846: no modifier for distance
     if "distance" in opts and not lance:
@@ -118,9 +117,6 @@ def resolve(state, char: Character, opts: dict, actor_side, success: bool, defen
         out["damage_total"] = dmg_total
         out["damage"] = max(0, min(dmg_total, weapon.max_damage))
         out["max_damage"] = weapon.max_damage
-        who = {"target": "the target", "other": "another combatant in the melee (GM chooses)"}[outcome]
-        out["ranged_text"] = f"hits {who}: damage {dmg_total} (max {weapon.max_damage}) = {out['damage']}"
     else:
         out["damage"] = None
-        out["ranged_text"] = "misses everyone" if opts.get("into_melee") else "misses"
     return out

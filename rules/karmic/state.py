@@ -51,7 +51,7 @@ def house_rules(overrides: dict | None = None) -> dict:
     for key, val in (overrides or {}).items():
         if key not in HOUSE_RULES:
             from rules.common import IllegalAction
-            raise IllegalAction(f"Unknown house rule '{key}'.")
+            raise IllegalAction("unknown_house_rule", key=str(key)[:40])
         rules[key] = val
     return rules
 

@@ -92,11 +92,11 @@ LOCATION_NAMES = {"torso": "torso", "head": "head", "head_vitals": "head vitals"
 
 def location_mod(location: str, size_class: str = "same") -> int:
     if location not in LOCATIONS:
-        raise IllegalAction(f"Unknown hit location '{location}'.")
+        raise IllegalAction("unknown_location", location=str(location)[:40])
     col = {"same": 0, "large": 1, "small": 2}[size_class]
     mod = LOCATIONS[location][col]
     if mod is None:
-        raise IllegalAction(f"The {LOCATION_NAMES[location]} of a small creature cannot be targeted.")
+        raise IllegalAction("small_location", location={"term": f"location.{location}"})
     return mod
 
 
@@ -116,7 +116,7 @@ def range_band_mod(distance_yards: float, weapon_range: float) -> int:
         return -4
     if distance_yards <= weapon_range:
         return -6
-    raise IllegalAction(f"The target is out of range ({distance_yards} yards, weapon range {weapon_range}).")
+    raise IllegalAction("out_of_range", distance=distance_yards, reach=weapon_range)
 
 
 # --- skills -------------------------------------------------------------------------------

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from rules.common import GM, PUBLIC
 
-from .cards import label
 from .combat.common import caps, rng_text
 from .state import KarmicState
-from .tables import LOCATION_NAMES, MANEUVERS
 
 
 def _sees(state: KarmicState, key: str, viewer: str) -> bool:
@@ -76,7 +74,6 @@ def _check_view(state: KarmicState, viewer: str) -> dict:
                 "played": s.play is not None}
         if mine:
             side["hand"] = list(s.hand)
-            side["hand_labels"] = [label(c) for c in s.hand]
             side["helper_cards"] = dict(s.helper_cards)
         if viewer == GM:
             side["hidden_modifier"] = s.hidden
@@ -113,7 +110,6 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
                  "entangled_by": sorted(f.entangled_by)}        # creatures whose limb holds him (L56)
         if _sees(state, k, viewer):
             entry["hand"] = list(f.hand)
-            entry["hand_labels"] = [label(c) for c in f.hand]
             if k in cb.init_hands:
                 entry["initiative_hand"] = list(cb.init_hands[k])
         entry["initiative_cards"] = len(cb.init_hands.get(k, []))
@@ -126,10 +122,10 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
     for r in cb.registers:
         decls = []
         for _i, d in enumerate(r.decls):
-            m = MANEUVERS[d.man]
-            item = {"owner": d.owner, "name": state.characters[d.owner].name, "maneuver": m.name,
-                    "maneuver_id": d.man, "target": d.target, "answers": d.answers,
-                    "location": LOCATION_NAMES.get(d.loc, d.loc), "nostep": d.nostep, "revealed": d.revealed}
+            # ids, not words: the reader's catalogue words them (terms.maneuver.*, terms.location.*)
+            item = {"owner": d.owner, "name": state.characters[d.owner].name, "maneuver_id": d.man,
+                    "target": d.target, "answers": d.answers, "location": d.loc, "nostep": d.nostep,
+                    "revealed": d.revealed}
             if d.revealed:
                 item["card"] = d.card
                 item["chain"] = list(d.chain)

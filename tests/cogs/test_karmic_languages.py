@@ -7,12 +7,14 @@ combat still speaks English sentences (see `rules/karmic/combat/`), so a combat 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import discord
 import pytest
 
 from i18n import present
+from rules.common import GM
 from rules.karmic import ENGINE
 from tests.cogs.test_karmic import ENRIS_YAML, Attachment, stack_deck
 from tests.cogs.test_klash import prompt_message
@@ -27,7 +29,8 @@ def _texts(world):
 
 
 @pytest.mark.parametrize("locale,words", [("it", ("Percezione", "SUCCESSO", "aiuta e offre una carta")),
-                                          ("es", ("Percepción", "ÉXITO", "ayuda y ofrece una carta"))])
+                                          ("es", ("Percepción", "ÉXITO", "ayuda y ofrece una carta")),
+                                          ("en", ("Awareness", "SUCCESS", "helps and offers a card"))])
 async def test_a_check_with_a_helper_speaks_the_servers_language(bot, world, seed, locale, words):
     await bot.store.update_settings(1, locale=locale)
     alice, bruno, gm = world.users[2], world.users[3], world.users[1]
@@ -67,3 +70,80 @@ async def test_a_check_with_a_helper_speaks_the_servers_language(bot, world, see
 def _texts_labels(message):
     for item in (message.view.children if message.view is not None else []):
         yield getattr(item, "label", None) or ""
+
+
+def _all_words(world):
+    """Everything the bot sent, to anyone: text, button and select labels, select options, file names."""
+    for m in world.sent:
+        yield m.content or ""
+        if m.file is not None:
+            yield m.file.filename
+        for item in (m.view.children if m.view is not None else []):
+            yield getattr(item, "label", None) or ""
+            for option in getattr(item, "options", None) or []:
+                yield option.label
+                yield option.description or ""
+
+
+async def _three_rounds(bot, world, game_id, users, locale, rounds=3, steps=400):
+    """Answer every pending decision (members by DM, the GM in the GM room) until `rounds` rounds
+    have been played or the fight ends; the options are the test suite's usual picks."""
+    from tests.cogs.test_karmic import GM_ROOM, answer_prompt, choose_option
+    for _ in range(steps):
+        state = ENGINE.load_state((await bot.store.game(game_id)).state)
+        if state.over or state.combat.round > rounds:
+            return state
+        prompt = ENGINE.pending(state)[0]
+        option = choose_option(prompt, False)
+        if prompt.player == GM:
+            await answer_prompt(world, world.last(GM_ROOM, with_view=True), world.users[1], prompt, option,
+                                channel=world.channels[11], in_dm=False, locale=locale)
+        else:
+            user = users[prompt.player]
+            await answer_prompt(world, world.last(f"dm:{user.id}", with_view=True), user, prompt, option,
+                                locale=locale)
+    raise AssertionError("the fight did not get through its rounds")
+
+
+@pytest.mark.parametrize("npcs", ["gm", "bot"])
+@pytest.mark.parametrize("locale,words", [("it", ("Registro", "scoperto", "Combattimento")),
+                                          ("es", ("Registro", "descubierto", "Combate")),
+                                          ("en", ("Register", "revealed", "Combat"))])
+async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed, locale, words, npcs, monkeypatch):
+    """Two members and an NPC (GM-played through the GM room, or bot-played), three rounds through
+    the cogs: every word, label, option, image word and file name from the reader's catalogue."""
+    import cogs.karmic as K
+    drawn: list[str] = []
+    real = K.R.words_of
+
+    def spy(say=None):
+        w = real(say)
+        return lambda *a, **kw: drawn.append(w(*a, **kw)) or drawn[-1]
+    monkeypatch.setattr(K.R, "words_of", spy)
+    await bot.store.update_settings(1, locale=locale, gm_channel_id=11)
+    alice, bruno = world.users[2], world.users[3]
+    cog = bot.get_cog("KarmicCog")
+    await cog.character_import.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                        file=Attachment("devon.yaml", ENRIS_YAML.replace("Enris", "Devon")))
+    world.sent.clear()
+    with present.watch() as notes:
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                        opponents="Soldier", ally=bruno, ally_character="Mara",
+                                        bot_plays_npcs=npcs == "bot")
+        game = await bot.store.active_game(1, 10)
+        final = await _three_rounds(bot, world, game.id, {"2": alice, "3": bruno}, locale)
+        await cog.combat_board.callback(cog, world.interaction(alice, world.channels[10], locale=locale))
+    assert final.combat.round > 3 and not final.over, (final.combat.round, final.over)      # three whole rounds
+    fallbacks = Counter((n.source, n.key, n.language) for n in notes if n.fallback)
+    assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())
+    assert sorted({n.key for n in notes if n.language != locale}) == []
+    kinds = {n.key for n in notes if n.game == "karmic"}
+    assert {"events.combat_start", "events.initiative", "events.declare", "events.reveal", "events.resolve",
+            "events.round_end", "prompts.declare", "options.maneuver", "words.img_title"} <= kinds
+    public = world.public_text()
+    assert all(w in public for w in words), public
+    said = list(_all_words(world))
+    assert not [s for s in said if "{" in s or "karmic." in s or "terms." in s or "events." in s]
+    assert not [s for s in said if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
+    assert not re.search(r"· (declare|resolve|initiative|offers|hold|play|round_over)\b", public), public  # no phase id
+    assert drawn and not [w for w in drawn if "img_" in w or "terms." in w]

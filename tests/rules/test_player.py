@@ -22,9 +22,10 @@ from rules.common.errors import IllegalAction
 from rules.common.player import Level, decide, mover, moves, seed_for
 from rules.common.rng import Rng
 from rules.karmic import ENGINE as KARMIC
-from rules.karmic.ai import AI as KARMIC_AI
+from rules.karmic import AI as KARMIC_AI
 from rules.klash import ENGINE as KLASH
 from rules.klash.ai import AI as KLASH_AI
+from content import sample_pack
 from tests.rules.klash.helpers import SAMPLE as KLASH_SAMPLE
 
 TINY = Level("tiny", "ismcts", iterations=2, rollout=1)
@@ -83,7 +84,8 @@ def karmic_game(seed: int):
                   [{"character": "Devon", "player": "1"}, {"character": "Enris", "player": "2"},
                    {"character": "Bandit", "player": GM}]][seed % 2]
     seats = sorted({c["player"] for c in combatants} - {GM})
-    return KARMIC.start(seats, {"mode": "combat", "combatants": combatants}, seed).state
+    return KARMIC.start(seats, {"mode": "combat", "combatants": combatants, "pack": sample_pack("karmic")},
+                        seed).state
 
 
 def karmic_rehide(state, seat: str, rng: Rng):
@@ -222,7 +224,7 @@ def test_deadline_stops_the_search():
 
 def test_karmic_bot_npcs_use_the_player_and_the_gm_takes_one_back():
     from rules.karmic.actions import NpcControl
-    state = KARMIC.start(["1"], {"mode": "combat", "bot_plays_npcs": True,
+    state = KARMIC.start(["1"], {"mode": "combat", "bot_plays_npcs": True, "pack": sample_pack("karmic"),
                                  "combatants": [{"character": "Devon", "player": "1"},
                                                 {"character": "Soldier", "player": GM}]}, 6).state
     gm = Actor(GM, gm=True)

@@ -12,8 +12,9 @@ STRIKE_KINDS = ("strike", "disarm", "takedown", "hold")
 STEP_ATTACKS = ("atk", "lng", "darm")
 
 
-def rng_text(r: int) -> str:
-    return "wrestling range" if r == WRESTLING else f"range {r}"
+def rng_text(r: int) -> dict:
+    """A range as a word of the game: wrestling range, or range n."""
+    return {"term": "range_wrestling"} if r == WRESTLING else {"term": "range_n", "n": r}
 
 
 def hand_size(state: KarmicState, f: Fighter) -> int:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from rules.common import PUBLIC, Event, IllegalAction
 
-from ..base import name
+from ..base import chain, name
 from ..state import Decl, KarmicState
-from ..tables import (LOCATION_NAMES, MANEUVERS)
+from ..tables import MANEUVERS
 
 from . import lance
 from .common import _live_engagements, _register, _size_class, _weapon, init_engagement
@@ -23,41 +23,41 @@ def declare(state: KarmicState, spec: dict, card: str, loc: str, events: list[Ev
     man_id = spec["man"]
     if man_id == "stop":
         if turn.stage != "attack":
-            raise IllegalAction("Only the initiative holder stops declaring.")
+            raise IllegalAction("only_holder_stops")
         f.done = True
         cb.acted.append(who)
-        events.append(Event("stop", f"{name(state, who)} declares nothing more this round.", PUBLIC, {"who": who}))
+        events.append(Event("stop", {"name": name(state, who), "who": who}, PUBLIC))
         cb.turn = None
         rounds._advance(state, events)
         return
     if man_id == "pass":
         if turn.stage != "defense":
-            raise IllegalAction("Only a defender may pass.")
-        events.append(Event("pass", f"{name(state, who)} does not answer "
-                                    f"{MANEUVERS[_register(state, cb.reg).decls[turn.answers].man].name} "
-                                    f"in register {cb.reg}.", PUBLIC, {"who": who, "register": cb.reg}))
+            raise IllegalAction("only_defender_passes")
+        incoming = _register(state, cb.reg).decls[turn.answers].man
+        events.append(Event("pass", {"name": name(state, who), "maneuver": {"term": f"maneuver.{incoming}"},
+                                     "who": who, "register": cb.reg}, PUBLIC))
         cb.turn = None
         rounds._advance(state, events)
         return
     if man_id == "hes":
         if turn.stage != "attack":
-            raise IllegalAction("Only the initiative holder may hesitate.")
+            raise IllegalAction("only_holder_hesitates")
         _hesitate(state, who, events)
         return
     w = spec.get("weapon", -1)
     if man_id == "chw":
         if not f.hand:
-            raise IllegalAction(f"You have no card left for register {cb.reg}.")
+            raise IllegalAction("no_card_left", register=cb.reg)
         if f.max_round and f.played >= f.max_round:
-            raise IllegalAction("Only one maneuver is allowed this turn.")
+            raise IllegalAction("one_maneuver_this_turn")
     else:
         reason = why_illegal(state, who, man_id, w, turn.stage, turn.answers, spec.get("nostep", False), loc)
         if isinstance(reason, IllegalAction):
             raise reason
         if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction(reason[0], **reason[1])
     if card not in f.hand:
-        raise IllegalAction("That card is not in your hand.")
+        raise IllegalAction("card_not_in_hand")
     m = MANEUVERS[man_id]
     if turn.stage == "defense":
         target = _register(state, cb.reg).decls[turn.answers].owner
@@ -87,32 +87,35 @@ def declare(state: KarmicState, spec: dict, card: str, loc: str, events: list[Ev
         e.hesitations = 0
     if turn.stage == "attack":
         cb.acted.append(who)
-    events.append(Event("declare", declaration_text(state, decl, cb.reg), PUBLIC,
-                        {"who": who, "maneuver": man_id, "register": cb.reg, "target": target,
-                         "answers": decl.answers, "location": loc}))
+    events.append(Event("declare", {**declaration_text(state, decl, cb.reg), "who": who, "maneuver": man_id,
+                                    "register": cb.reg, "target": target, "answers": decl.answers,
+                                    "location": loc}, PUBLIC))
     # (no private line "you put X face down": the answered prompt already shows the card chosen,
     # and a DM less per declaration keeps a round within its message budget)
     cb.turn = None
     rounds._advance(state, events)
 
 
-def declaration_text(state: KarmicState, d: Decl, n: int) -> str:
+def declaration_text(state: KarmicState, d: Decl, n: int) -> dict:
+    """What the table reads of a face-down declaration (the words of the `declare` event): who,
+    which maneuver with its weapon change, location and step, against whom, in which register."""
     m = MANEUVERS[d.man]
-    what = m.name
+    what: list = [{"term": f"maneuver.{d.man}"}]
     if d.man == "chw":
         char = state.characters[d.owner]
-        what += f" → {char.weapons[d.weapon].name}" if d.weapon >= 0 else " → bare hands"
+        what.append({"term": "decl_weapon", "weapon": char.weapons[d.weapon].name} if d.weapon >= 0
+                    else {"term": "decl_bare_hands"})
     if d.loc != "torso":
-        what += f" ({LOCATION_NAMES[d.loc]})"
+        what.append({"term": "decl_location", "location": {"term": f"location.{d.loc}"}})
     if d.nostep:
-        what += " (no step)"
-    vs = ""
+        what.append({"term": "decl_nostep"})
+    vs: dict = {"term": "nothing"}
     if d.answers >= 0:
         att = state.combat.registers[n - 1].decls[d.answers]
-        vs = f" answering {name(state, att.owner)}'s {MANEUVERS[att.man].name}"
+        vs = {"term": "decl_answering", "name": name(state, att.owner), "maneuver": {"term": f"maneuver.{att.man}"}}
     elif d.target and m.kind not in ("change", "stand"):
-        vs = f" vs {name(state, d.target)}"
-    return f"{name(state, d.owner)} — {what}{vs} — register {n} — face down"
+        vs = {"term": "decl_vs", "name": name(state, d.target)}
+    return {"name": name(state, d.owner), "what": chain(what, "seq"), "versus": vs, "n": n}
 
 
 def _hesitate(state: KarmicState, who: str, events: list[Event]) -> None:
@@ -121,13 +124,13 @@ def _hesitate(state: KarmicState, who: str, events: list[Event]) -> None:
     other = e.other(who)
     e.init = other
     e.hesitations += 1
-    events.append(Event("hesitate", f"{name(state, who)} gives the initiative to {name(state, other)}.", PUBLIC,
-                        {"who": who, "to": other}))
+    events.append(Event("hesitate", {"name": name(state, who), "other": name(state, other), "who": who, "to": other},
+                        PUBLIC))
     cb.turn = None
     if e.hesitations >= 2:
         e.live = False
-        events.append(Event("engagement_end", f"Both hesitate: {name(state, e.a)} and {name(state, e.b)} "
-                                              f"stop fighting.", PUBLIC, {"a": e.a, "b": e.b}))
+        events.append(Event("engagement_end", {"name": name(state, e.a), "other": name(state, e.b), "a": e.a,
+                                               "b": e.b}, PUBLIC))
         if resolve._check_over(state, events):
             return
     elif other not in cb.acted:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rules.common import GM, Event, IllegalAction, Option, Prompt
 
-from ..base import card_term, name
+from ..base import card_term, cards_text, name
 from ..cards import value
 from ..character import Character
 from ..state import KarmicState
@@ -30,7 +30,9 @@ def _head(state: KarmicState, who: str) -> dict:
     f = cb.fighters[who]
     total, _ = caps(state, f)
     left = {"term": "no_cap"} if total is None else {"term": "maneuvers_left", "n": max(0, total - f.counted)}
-    head = {"name": name(state, who), "register": cb.reg, "cards": len(f.hand), "left": left}
+    # the hand is part of the decision (one DM: no separate "your hand" message)
+    head = {"name": name(state, who), "register": cb.reg, "cards": len(f.hand), "left": left,
+            "hand": cards_text(f.hand)}
     if t.stage == "attack":
         return {"term": "head_attack", **head}
     inc = _register(state, cb.reg).decls[t.answers]
@@ -158,7 +160,8 @@ def declare_option(state: KarmicState, who: str, oid: str, spec: dict) -> Option
         variant = {"term": "called_shot"}
     else:
         variant = {"term": "nothing"}
-    return Option.of(oid, "maneuver", maneuver=_maneuver(man), weapon=weapon, variant=variant)
+    # `man`: the maneuver's id, what `/karmic combat declare maneuver:` takes (the cog offers it as typed)
+    return Option.of(oid, "maneuver", maneuver=_maneuver(man), weapon=weapon, variant=variant, man=man)
 
 
 def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> None:

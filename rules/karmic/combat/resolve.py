@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rules.common import GM, PUBLIC, Event, IllegalAction
 
-from ..base import cards_term, discard, draw, name, signed
-from ..cards import is_face, is_joker, label, value
+from ..base import card_term, cards_term, chain, discard, draw, name
+from ..cards import is_face, is_joker, value
 from ..state import Decl, Engagement, KarmicState, Register
-from ..tables import (LOCATION_NAMES, MANEUVERS, WRESTLING, BLOCK, DODGE, PARRY, location_mod)
+from ..tables import (MANEUVERS, WRESTLING, BLOCK, DODGE, PARRY, location_mod)
 
 from .. import views
 from .common import STEP_ATTACKS, _size_class, _weapon, engagement, rng_text
@@ -62,6 +62,10 @@ def joker_prompt(state: KarmicState, reg_n: int, d: Decl) -> tuple[str, dict]:
     return ("combat_joker" if is_joker(d.card) else "combat_joker_drawn"), args
 
 
+def _man(man_id: str) -> dict:
+    return {"term": f"maneuver.{man_id}"}
+
+
 def _joker(d: Decl) -> bool:
     return any(is_joker(c) for c in [d.card] + d.chain)
 
@@ -72,10 +76,11 @@ def _reveal(state: KarmicState, reg: Register, events: list[Event]) -> None:
     for d in reg.decls:
         d.revealed = True
         d.open = is_face(d.card) and MANEUVERS[d.man].kind != "change"
-        parts.append(f"{name(state, d.owner)} {MANEUVERS[d.man].name}: {label(d.card)}")
+        parts.append({"term": "reveal_part", "name": name(state, d.owner), "maneuver": _man(d.man),
+                      "card": card_term(d.card)})
     if parts:
-        events.append(Event("reveal", f"Register {reg.n} revealed — " + "; ".join(parts) + ".", PUBLIC,
-                            {"register": reg.n, "cards": [[d.owner, d.man, d.card] for d in reg.decls]}))
+        events.append(Event("reveal", {"register": reg.n, "parts": parts,
+                                       "cards": [[d.owner, d.man, d.card] for d in reg.decls]}, PUBLIC))
 
 
 def next_hit(state: KarmicState, reg: Register) -> int:
@@ -90,29 +95,29 @@ def hit(state: KarmicState, reg_n: int, i: int, do_hit: bool, events: list[Event
     reg = state.combat.registers[reg_n - 1]
     d = reg.decls[i]
     if not d.open or next_hit(state, reg) != i:
-        raise IllegalAction("No hit decision is owed for that card now.")
+        raise IllegalAction("no_hit_owed")
     if do_hit:
         card = draw(state, d.owner, 1, events)[0]
         d.chain.append(card)
         d.open = is_face(card)
         total = sum(value(c) for c in [d.card] + d.chain)
-        events.append(Event("hit", f"{name(state, d.owner)} hits: {label(card)} (value now {signed(total)}).",
-                            PUBLIC, {"who": d.owner, "card": card, "total": total, "register": reg_n}))
+        events.append(Event("hit", {"name": name(state, d.owner), "drawn": card_term(card), "who": d.owner,
+                                    "card": card, "total": total, "register": reg_n}, PUBLIC))
     else:
         d.open = False
         last = d.card if not d.chain else d.chain[-1]
-        events.append(Event("stand", f"{name(state, d.owner)} stands on {label(last)}.",
-                            PUBLIC, {"who": d.owner, "register": reg_n, "card": last}))
+        events.append(Event("stand", {"name": name(state, d.owner), "drawn": card_term(last), "who": d.owner,
+                                      "register": reg_n, "card": last}, PUBLIC))
     _continue_resolution(state, events)
 
 
 def rule_joker(state: KarmicState, reg_n: int, i: int, outcome: str, events: list[Event]) -> None:
     if outcome not in ("success", "failure"):
-        raise IllegalAction("Rule 'success' or 'failure'.")
+        raise IllegalAction("rule_success_or_failure")
     d = state.combat.registers[reg_n - 1].decls[i]
     d.ruling = outcome
-    events.append(Event("ruling", f"The GM rules {name(state, d.owner)}'s joker: {outcome}.", PUBLIC,
-                        {"who": d.owner, "outcome": outcome, "register": reg_n}))
+    events.append(Event("ruling", {"name": name(state, d.owner), "verdict": {"term": outcome}, "who": d.owner,
+                                   "outcome": outcome, "register": reg_n}, PUBLIC))
     _continue_resolution(state, events)
 
 
@@ -141,8 +146,9 @@ def maneuver_mod(state: KarmicState, d: Decl, target: str) -> int:
     return m.mod
 
 
-def decl_mt(state: KarmicState, d: Decl, target: str) -> tuple[int, str]:
-    """Maneuver total and its arithmetic as text."""
+def decl_mt(state: KarmicState, d: Decl, target: str) -> tuple[int, dict]:
+    """Maneuver total and its arithmetic (as data: card, combat modifier, maneuver modifier, then
+    each other modifier that applies, then the total or, hidden, a question mark)."""
     m = MANEUVERS[d.man]
     char = state.characters[d.owner]
     card_total = sum(value(c) for c in [d.card] + d.chain)
@@ -151,26 +157,28 @@ def decl_mt(state: KarmicState, d: Decl, target: str) -> tuple[int, str]:
     cmod = char.finesse_armored + (0 if no_force else weapon.force)
     mm = maneuver_mod(state, d, target)
     mt = card_total + cmod + mm
-    parts = [signed(card_total), f"{signed(cmod)} combat", f"{signed(mm)} {m.name.lower()}"]
+    parts: list[dict] = []
     if d.loc != "torso" and d.man not in ("hbutt", "sbash"):
         lm = location_mod(d.loc, _size_class(state, d.owner, target))
         mt += lm
-        parts.append(f"{signed(lm)} {LOCATION_NAMES[d.loc]}")
+        parts.append({"term": "arith_location", "n": lm, "location": {"term": f"location.{d.loc}"}})
     if d.nostep:
         mt -= 2
-        parts.append("−2 no step")
+        parts.append({"term": "arith_nostep", "n": -2})
     wp = char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
     if wp:
         mt += wp
-        parts.append(f"{signed(wp)} wounds")
+        parts.append({"term": "arith_wounds", "n": wp})
     f = state.combat.fighters.get(d.owner)
     if f is not None and f.gm_mod:
         mt += f.gm_mod
-        parts.append(f"{signed(f.gm_mod)} GM")
-    if f is not None and f.gm_hidden:
+        parts.append({"term": "arith_gm", "n": f.gm_mod})
+    hidden = f is not None and bool(f.gm_hidden)
+    if hidden:
         mt += f.gm_hidden                  # the table reads the arithmetic without it, and no total
-        return mt, " ".join(parts) + " + hidden GM modifier = ?"
-    return mt, " ".join(parts) + f" = {mt}"
+    parts.append({"term": "arith_hidden"} if hidden else {"term": "arith_total", "mt": mt})
+    return mt, {"term": "arith", "card": card_total, "combat": cmod, "mod": mm, "maneuver": _man(d.man),
+                "more": chain(parts, "seq")}
 
 
 def hidden_total(state: KarmicState, key: str) -> bool:
@@ -183,20 +191,19 @@ def gm_modifier(state: KarmicState, index: int, val: int, hidden: bool, events: 
     order), until the GM changes it; a hidden one is seen by the GM only (digest §1.7, §9.3)."""
     keys = list(state.combat.fighters)
     if not 0 <= index < len(keys):
-        raise IllegalAction(f"No fighter number {index + 1} in this combat.")
+        raise IllegalAction("no_fighter_number", n=index + 1)
     f = state.combat.fighters[keys[index]]
     if hidden:
         f.gm_hidden += val
-        events.append(Event("gm_modifier", f"Hidden modifier {signed(val)} on {name(state, f.id)}'s maneuver "
-                                           f"totals (now {signed(f.gm_hidden)}).", GM,
-                            {"side": f.id, "value": val, "total": f.gm_hidden}))
+        events.append(Event("gm_modifier", {"name": name(state, f.id), "side": f.id, "value": val,
+                                            "total": f.gm_hidden}, GM))
     else:
         f.gm_mod += val
-        events.append(Event("modifier", f"The GM sets a modifier of {signed(val)} on {name(state, f.id)}'s "
-                                        f"maneuver totals.", PUBLIC, {"side": f.id, "value": val}))
+        events.append(Event("modifier", {"name": name(state, f.id), "side": f.id, "value": val}, PUBLIC))
 
 
-def damage_of(state: KarmicState, d: Decl, joker: bool = False) -> tuple[int, str]:
+def damage_of(state: KarmicState, d: Decl, joker: bool = False) -> tuple[int, dict]:
+    """Damage dealt and its arithmetic (as data)."""
     m = MANEUVERS[d.man]
     char = state.characters[d.owner]
     weapon = _weapon(state, d.owner, d.weapon)
@@ -213,15 +220,19 @@ def damage_of(state: KarmicState, d: Decl, joker: bool = False) -> tuple[int, st
         maxd += int(state.house_rules["location_max_damage_bonus"])
     total = card_total + might + edge
     dealt = maxd if joker else max(0, min(total, maxd))
+    smash: dict = {"term": "nothing"}
+    if d.man == "smash":
+        smash = {"term": "damage_smash", "dealt": dealt * 3}
     if joker:
         # A3: a joker ruled a success deals the maneuver's maximum; the cards' sum does not count
-        text = f"damage: joker ruled a success → the maximum, {maxd}"
+        text = {"term": "damage_joker", "max": maxd, "smash": smash}
     else:
-        text = f"damage {signed(card_total)} card {signed(might)} {state.house_rules['damage_attr']} " \
-               f"{signed(edge)} edge = {total}" + (f", capped at max {maxd}" if total > maxd else "") + f" → {dealt}"
+        text = {"term": "damage", "card": card_total, "might": might,
+                "attribute": {"term": f"attribute_word.{state.house_rules['damage_attr']}"}, "edge": edge, "total": total,
+                "cap": {"term": "damage_cap", "max": maxd} if total > maxd else {"term": "nothing"},
+                "dealt": dealt, "smash": smash}
     if d.man == "smash":
         dealt *= 3
-        text += f" ×3 = {dealt}"
     return dealt, text
 
 
@@ -234,7 +245,7 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
     init_to: dict[int, str] = {}
     end_eng: set[int] = set()
     reinit: set[int] = set()
-    lines = []
+    lines: list[dict] = []
     outcomes: list[dict] = []
     answered = {d.answers for d in reg.decls if d.answers >= 0}
     for i, a in enumerate(reg.decls):
@@ -246,16 +257,16 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
             char = state.characters[a.owner]
             char.wielding = [a.weapon] if a.weapon >= 0 else []
             af.changed_round = cb.round
-            lines.append(f"{char.name} changes weapons: now " +
-                         (char.weapons[a.weapon].name if a.weapon >= 0 else "bare hands") + ".")
+            lines.append({"term": "line_change", "name": char.name,
+                          "weapon": char.weapons[a.weapon].name if a.weapon >= 0 else {"term": "bare_hands"}})
             continue
         if m.kind == "stand":
             af.prone = False
-            lines.append(f"{name(state, a.owner)} gets back up.")
+            lines.append({"term": "line_stand", "name": name(state, a.owner)})
             continue
         if m.kind == "defense":
             if i not in answered and a.answers < 0:
-                lines.append(f"{name(state, a.owner)}'s {m.name} answers nothing.")
+                lines.append({"term": "line_answers_nothing", "name": name(state, a.owner), "maneuver": _man(a.man)})
             continue
         for t in [a.target] + a.extra:
             e = engagement(state, a.owner, t)
@@ -267,27 +278,29 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
             o = {"attacker": a.owner, "maneuver": a.man, "target": t, "mt": amt, "card_total":
                  sum(value(c) for c in [a.card] + a.chain), "defense": defense.man if defense else None,
                  "defense_mt": None, "total": None, "unopposed": False, "damage": 0}
-            line = f"{name(state, a.owner)} {m.name} ({atext})"
+            line = {"term": "line", "name": name(state, a.owner), "maneuver": _man(a.man), "arith": atext}
+            after: list[dict] = []
+            tn = name(state, t)
             a_joker = _joker(a)
             stops = defense is not None and MANEUVERS[defense.man].family in m.stopped_by
             d_joker = defense is not None and _joker(defense)
             if a_joker:
                 success = a.ruling == "success"
-                line += f" — joker, GM rules {a.ruling}"
+                line["versus"] = {"term": "vs_joker", "ruling": {"term": f"ruled_{a.ruling}"}}
             elif stops and not (d_joker and defense.ruling == "failure"):
                 if d_joker:
                     success = False
-                    line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} (joker, GM rules it holds)"
+                    line["versus"] = {"term": "vs_joker_holds", "name": tn, "defense": _man(defense.man)}
                 else:
                     dmt, dtext = decl_mt(state, defense, a.owner)
                     total = amt - max(0, dmt)
                     success = total > 0
                     o["defense_mt"], o["total"] = dmt, total
+                    vs = {"name": tn, "defense": _man(defense.man), "arith": dtext}
                     if hidden_total(state, a.owner) or hidden_total(state, t):
-                        line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} ({dtext})"
+                        line["versus"] = {"term": "vs_hidden", **vs}
                     else:
-                        line += f" vs {name(state, t)} {MANEUVERS[defense.man].name} ({dtext}): " \
-                                f"{amt} − {max(0, dmt)} = {total}"
+                        line["versus"] = {"term": "vs", **vs, "mt": amt, "defense_mt": max(0, dmt), "total": total}
             else:
                 need_pos = a.man in ("darm", "hdis") or hr["unopposed_needs_positive_total"]
                 if defense is not None and not hr["unstoppable_defense_is_unopposed"] and not d_joker:
@@ -297,8 +310,8 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
                     success = amt > 0 if need_pos else True
                 o["unopposed"] = True
                 o["total"] = amt
-                line += " — unopposed" + (" (needs a total above 0)" if need_pos else "")
-            line += " → " + ("SUCCESS" if success else "fails")
+                line["versus"] = {"term": "unopposed_positive" if need_pos else "unopposed"}
+            line["verdict"] = {"term": "line_success" if success else "line_fails"}
             # step rules (armed attacks against parry/block/dodge)
             if a.man in STEP_ATTACKS and defense is not None and e.range >= 0 and \
                     MANEUVERS[defense.man].family in (PARRY, BLOCK, DODGE):
@@ -310,25 +323,28 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
             o["success"] = success
             if success:
                 before = len(damage)
-                line += _effects(state, a, t, e, ei, a_joker, damage, range_delta, range_set, init_to,
-                                 end_eng, reinit)
+                effect = _effects(state, a, t, e, ei, a_joker, damage, range_delta, range_set, init_to,
+                                  end_eng, reinit)
+                if effect:
+                    after.append(effect)
                 o["damage"] = sum(n for k, n in damage[before:] if k == t)
             elif defense is not None and stops:
                 dm = MANEUVERS[defense.man]
                 if dm.seize:
                     init_to[ei] = t
-                    line += f"; {name(state, t)} seizes the initiative"
+                    after.append({"term": "fx_seize", "name": tn})
                 if defense.man == "bgrab":
                     range_set[ei] = WRESTLING
-                    line += "; they go to wrestling range"
+                    after.append({"term": "fx_to_wrestling"})
                 if a.man == "cling":
-                    line += "; bucked off"
+                    after.append({"term": "fx_bucked_off"})
             if a.man == "hlng":
                 init_to[ei] = t
-                line += f"; {name(state, t)} gains the initiative after the lunge"
+                after.append({"term": "fx_lunge_initiative", "name": tn})
             if a.man == "smash":
                 init_to[ei] = t
-            lines.append(line + ".")
+            line["effects"] = chain(after, "seq")
+            lines.append(line)
             outcomes.append(o)
     # apply effects together
     for who, n in damage:
@@ -351,25 +367,28 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
         char = state.characters[f.id]
         if not f.out and char.incapacitated:
             f.out = True
-            lines.append(f"{char.name} is incapacitated.")
+            lines.append({"term": "line_out", "name": char.name})
             for e in cb.engagements:
                 if e.has(f.id):
                     e.live = False
-    ranges = "; ".join(f"{name(state, e.a)}–{name(state, e.b)} {rng_text(e.range)}"
-                       for e in cb.engagements if e.live)
+    ranges = [{"term": "range_pair", "a": name(state, e.a), "b": name(state, e.b), "range": rng_text(e.range)}
+              for e in cb.engagements if e.live]
     secret = [o for o in outcomes if hidden_total(state, o["attacker"]) or hidden_total(state, o["target"])]
     if secret:
-        events.append(Event("resolve_gm", f"GM: register {reg.n} totals: " + "; ".join(
-            f"{name(state, o['attacker'])} {o['mt']}" + (f" vs {name(state, o['target'])} {o['defense_mt']}"
-                                                         if o["defense_mt"] is not None else "")
-            for o in secret) + ".", GM, {"register": reg.n, "outcomes": [dict(o) for o in secret]}))
+        totals = [{"term": "gm_total_vs", "name": name(state, o["attacker"]), "mt": o["mt"],
+                   "target": name(state, o["target"]), "defense_mt": o["defense_mt"]}
+                  if o["defense_mt"] is not None else {"term": "gm_total", "name": name(state, o["attacker"]), "mt": o["mt"]}
+                  for o in secret]
+        events.append(Event("resolve_gm", {"register": reg.n, "totals": totals,
+                                           "outcomes": [dict(o) for o in secret]}, GM))
         outcomes = [dict(o, mt=None if hidden_total(state, o["attacker"]) else o["mt"],
                          defense_mt=None if hidden_total(state, o["target"]) else o["defense_mt"], total=None)
                     if o in secret else o for o in outcomes]
-    events.append(Event("resolve", f"Register {reg.n}: " + " ".join(lines) + (f" Range: {ranges}." if ranges else ""),
-                        PUBLIC, {"register": reg.n, "lines": lines, "outcomes": outcomes,
-                                 "ranges": [[e.a, e.b, e.range] for e in cb.engagements if e.live],
-                                 "hp": {k: state.characters[k].hp_marked for k in cb.fighters}}))
+    events.append(Event("resolve", {"register": reg.n, "lines": chain(lines) if lines else {"term": "no_lines"},
+                                    "range": {"term": "ranges", "ranges": ranges} if ranges else {"term": "nothing"},
+                                    "outcomes": outcomes,
+                                    "ranges": [[e.a, e.b, e.range] for e in cb.engagements if e.live],
+                                    "hp": {k: state.characters[k].hp_marked for k in cb.fighters}}, PUBLIC))
     spent = []
     for d in reg.decls:
         discard(state, d.owner, [d.card] + d.chain)
@@ -385,7 +404,8 @@ def _give_initiative(state: KarmicState, e: Engagement, who: str) -> None:
 
 
 def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage, range_delta, range_set,
-             init_to, end_eng, reinit) -> str:
+             init_to, end_eng, reinit) -> dict | None:
+    """What a successful maneuver does to its target (as data), or None when nothing is to say."""
     cb = state.combat
     m = MANEUVERS[a.man]
     tn = name(state, t)
@@ -394,64 +414,63 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
         yards = unusual_foes.swat_yards(n)
         if yards:
             range_delta[ei] = range_delta.get(ei, 0) + yards
-        return f"; {tn} is swatted {n} feet away" + (f" (range +{yards})" if yards else "")
+        return {"term": "fx_swatted_back" if yards else "fx_swatted", "name": tn, "n": n, "yards": yards}
     if m.kind == "strike":
         n, text = damage_of(state, a, joker)
         damage.append((t, n))
-        out = f"; {text}: {tn} takes {n}"
+        back: dict = {"term": "nothing"}
         if unusual_foes.entangle(state, a.owner, _weapon(state, a.owner, a.weapon), t):
-            out += f"; {tn} is entangled"
+            back = {"term": "fx_entangled", "name": tn}
         if a.man == "hbutt" and n // 2:
             damage.append((a.owner, n // 2))
-            out += f", {name(state, a.owner)} takes {n // 2}"
-        return out
+            back = chain([back, {"term": "fx_takes_too", "name": name(state, a.owner), "n": n // 2}], "seq")
+        return {"term": "fx_damage", "damage": text, "name": tn, "n": n, "also": back}
     if m.kind == "disarm":
         tc = state.characters[t]
         if tc.wielding:
             lost = tc.weapons[tc.wielding.pop(0)].name
-            return f"; {tn} is disarmed — the {lost} flies off (the GM places it)"
-        return ""
+            return {"term": "fx_disarmed", "name": tn, "weapon": lost}
+        return None
     if m.kind == "takedown":
         cb.fighters[t].prone = True
-        return f"; {tn} goes down (prone)"
+        return {"term": "fx_prone", "name": tn}
     if m.kind == "flank":
         cb.fighters[t].flanked_by[a.owner] = cb.round + 1
-        return f"; {tn} cannot attack or dodge {name(state, a.owner)} until the end of next round"
+        return {"term": "fx_flanked", "name": tn, "by": name(state, a.owner)}
     if m.kind == "cling":
         cb.fighters[a.owner].cling = t
-        return f"; {name(state, a.owner)} clings to {tn}"
+        return {"term": "fx_cling", "name": name(state, a.owner), "target": tn}
     if m.kind == "chop":
         freed = unusual_foes.chop(state, a.owner, t)
-        return "; the entangling limb is chopped" + (f": {name(state, freed)} is free" if freed else "")
+        return {"term": "fx_chopped_free", "name": name(state, freed)} if freed else {"term": "fx_chopped"}
     if m.kind == "hold":
         value_ = sum(value(c) for c in [a.card] + a.chain)
         cb.holds.append({"holder": a.owner, "target": t, "kind": a.man, "card_value": value_, "active": True,
                          "rounds": 0})
         end_eng.add(ei)
-        what = "a choke hold" if a.man == "suf" else "a pin"
-        return f"; {tn} is caught in {what} (break free: might check above {value_})"
+        return {"term": "fx_choke" if a.man == "suf" else "fx_pin", "name": tn, "value": value_}
     if m.kind == "move":
         if a.man == "cls":
             range_delta[ei] = range_delta.get(ei, 0) - 1
-            return "; the range closes by 1"
+            return {"term": "fx_closes"}
         if a.man == "ret":
             range_delta[ei] = range_delta.get(ei, 0) + 1
-            return "; the range opens by 1"
+            return {"term": "fx_opens"}
         if a.man == "psh":
             range_delta[ei] = range_delta.get(ei, 0) + 1
-            return f"; {tn} is pushed back (range +1)"
+            return {"term": "fx_pushed", "name": tn}
         if a.man in ("odis", "dis"):
             range_delta[ei] = range_delta.get(ei, 0) + (2 if a.man == "odis" else 0)
             end_eng.add(ei)
-            return "; they break apart and the fight ends"
+            return {"term": "fx_break_apart"}
         if a.man == "tckl":
             range_set[ei] = WRESTLING
             reinit.add(ei)
-            return "; both go down to wrestling range and initiative is drawn again"
+            return {"term": "fx_tackled"}
         if a.man == "esc":
             range_set[ei] = 0
-            return "; back to close range (0)"
-    return ""
+            return {"term": "fx_escaped"}
+    return None
 
 
 def _check_over(state: KarmicState, events: list[Event]) -> bool:
@@ -462,8 +481,7 @@ def _check_over(state: KarmicState, events: list[Event]) -> bool:
     cb.turn = None
     if any(h.get("active") for h in cb.holds) and state.phase != "over_forced":
         state.phase = "hold"
-        events.append(Event("hold_start", "Normal combat ends; the hold goes on: each round the held "
-                                          "fighter may struggle to break free.", PUBLIC, {"holds": list(cb.holds)}))
+        events.append(Event("hold_start", {"holds": list(cb.holds)}, PUBLIC))
         return True
     _finish(state, events)
     return True
@@ -473,9 +491,9 @@ def _finish(state: KarmicState, events: list[Event]) -> None:
     cb = state.combat
     state.phase = "over"
     state.over = True
-    cb.ended = cb.ended or "The fight is over."
-    events.append(Event("combat_end", "The combat is over.", PUBLIC,
-                        {"holds": list(cb.holds), "hp": {k: state.characters[k].hp_marked for k in cb.fighters}}))
+    cb.ended = cb.ended or OVER
+    events.append(Event("combat_end", {"holds": list(cb.holds),
+                                       "hp": {k: state.characters[k].hp_marked for k in cb.fighters}}, PUBLIC))
 
 
 def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
@@ -484,7 +502,7 @@ def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
     cb = state.combat
     h = cb.holds[idx]
     if not h.get("active"):
-        raise IllegalAction("That hold is over.")
+        raise IllegalAction("hold_over")
     t = h["target"]
     char = state.characters[t]
     hr = state.house_rules
@@ -495,23 +513,21 @@ def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
     h["rounds"] = h.get("rounds", 0) + 1
     if is_joker(card) or mt > h["card_value"]:
         h["active"] = False
-        events.append(Event("hold_break", f"{char.name} struggles ({label(card)} {signed(char.attr('might'))} "
-                                          f"might = {mt} vs {h['card_value']}) and breaks free.", PUBLIC,
-                            {"who": t, "mt": mt, "card": card}))
+        events.append(Event("hold_break", {"name": char.name, "drawn": card_term(card), "might": char.attr("might"),
+                                           "value": h["card_value"], "who": t, "mt": mt, "card": card}, PUBLIC))
     else:
-        events.append(Event("hold_struggle", f"{char.name} struggles ({label(card)} {signed(char.attr('might'))} "
-                                             f"might = {mt} vs {h['card_value']}) but is still held.", PUBLIC,
-                            {"who": t, "mt": mt, "card": card}))
+        events.append(Event("hold_struggle", {"name": char.name, "drawn": card_term(card), "might": char.attr("might"),
+                                              "value": h["card_value"], "who": t, "mt": mt, "card": card}, PUBLIC))
         if h["kind"] == "suf":
             for _ in range(int(hr["hold_checks_per_round"])):
                 c2 = draw(state, t, 1, events)[0]
                 discard(state, t, [c2])
                 fmt = value(c2) + char.attr("fortitude") + wp
                 ok = is_joker(c2) or fmt > 0
-                events.append(Event("choke_check", f"{char.name} fights for air: {label(c2)} "
-                                                   f"{signed(char.attr('fortitude'))} fortitude = {fmt} → "
-                                                   f"{'still conscious' if ok else 'passes out'}.", PUBLIC,
-                                    {"who": t, "mt": fmt, "card": c2, "conscious": ok}))
+                events.append(Event("choke_check", {"name": char.name, "drawn": card_term(c2),
+                                                    "fortitude": char.attr("fortitude"),
+                                                    "verdict": {"term": "conscious" if ok else "passes_out"},
+                                                    "who": t, "mt": fmt, "card": c2, "conscious": ok}, PUBLIC))
                 if not ok:
                     cb.fighters[t].out = True
                     h["active"] = False
@@ -539,13 +555,19 @@ def return_cards(state: KarmicState) -> None:
     cb.init_hands, cb.init_plays, cb.init_rulings = {}, {}, {}
 
 
+# Why a combat ended, when no GM's own words say it (`Combat.ended`): over by its rules, or the GM ended it.
+OVER, GM_ENDED = "~over", "~gm"
+
+
 def end_combat(state: KarmicState, reason: str, events: list[Event]) -> None:
+    """The GM ends the fight; `reason`, the GM's own words (shown as typed), or empty."""
     for e in state.combat.engagements:
         e.live = False
     for h in state.combat.holds:
         h["active"] = False
-    state.combat.ended = reason
-    events.append(Event("gm_end", reason, PUBLIC, {}))
+    state.combat.ended = reason or GM_ENDED
+    events.append(Event("gm_end", {"reason": {"term": "gm_reason", "text": reason} if reason
+                                   else {"term": "gm_ends"}}, PUBLIC))
     _check_over(state, events)
 
 
@@ -558,8 +580,7 @@ def _end_round(state: KarmicState, events: list[Event]) -> None:
     if cb.surprise.get("active"):
         cb.surprise["active"] = False
         cb.need_init = True
-    events.append(Event("round_end", f"Round {cb.round} ends.", PUBLIC,
-                        {"round": cb.round, "track": views.public_track(state)}))
+    events.append(Event("round_end", {"round": cb.round, "track": views.public_track(state)}, PUBLIC))
     cb.offers = [k for k in cb.fighters if state.characters[k].deck is not None and state.characters[k].deck.offer]
     if cb.offers:
         state.phase = "offers"          # each offer is its player's prompt (no separate notice)
@@ -579,15 +600,14 @@ def _next_round(state: KarmicState, events: list[Event]) -> None:
 def answer_offer(state: KarmicState, key: str, accept: bool, events: list[Event]) -> None:
     cb = state.combat
     if key not in cb.offers:
-        raise IllegalAction("No reshuffle is offered right now.")
+        raise IllegalAction("no_reshuffle_offered")
     deck = state.characters[key].deck
     if accept:
         deck.reshuffle(state.rng)
-        events.append(Event("reshuffle", f"{name(state, key)} reshuffles the karma deck.", PUBLIC, {"who": key}))
+        events.append(Event("reshuffle", {"name": name(state, key), "who": key}, PUBLIC))
     else:
         deck.decline()
-        events.append(Event("reshuffle_declined", f"{name(state, key)} keeps the deck as it is.", PUBLIC,
-                            {"who": key}))
+        events.append(Event("reshuffle_declined", {"name": name(state, key), "who": key}, PUBLIC))
     cb.offers.remove(key)
     if not cb.offers:
         _next_round(state, events)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.common import PUBLIC, Event
 
-from ..base import cards_text, draw, name, owner_audience
+from ..base import draw, name
 from ..state import KarmicState, Turn
 from ..tables import (MANEUVERS)
 
@@ -36,11 +36,10 @@ def _start_round(state: KarmicState, events: list[Event]) -> None:
             continue
         n = hand_size(state, f)
         f.hand = draw(state, f.id, n, events) if n else []
-        sizes.append(f"{name(state, f.id)} {len(f.hand)}")
-        events.append(Event("hand", f"Round {cb.round}: your hand is {cards_text(f.hand)}.",
-                            owner_audience(state, f.id), {"who": f.id, "cards": list(f.hand), "round": cb.round}))
-    events.append(Event("round_start", f"Round {cb.round}. Hands: " + ", ".join(sizes) + ".", PUBLIC,
-                        {"round": cb.round}))
+        sizes.append({"term": "hand_size", "name": name(state, f.id), "n": len(f.hand)})
+        # No private "your hand" line: it would be a DM with nothing to decide. The fighter reads the
+        # hand with their first decision of the round (its picture and its card buttons) and in /hand.
+    events.append(Event("round_start", {"round": cb.round, "hands": sizes}, PUBLIC))
     state.phase = "declare"
     _begin_register(state, 1, events)
 
@@ -121,8 +120,7 @@ def _end_register_declarations(state: KarmicState, events: list[Event]) -> None:
         cb.resolve_to = cb.reg
         state.phase = "resolve"
         if ri:
-            events.append(Event("interrupt", f"A resolve-immediately maneuver: registers up to {cb.reg} "
-                                             f"are resolved now.", PUBLIC, {"register": cb.reg}))
+            events.append(Event("interrupt", {"register": cb.reg}, PUBLIC))
         resolve._continue_resolution(state, events)
     else:
         _begin_register(state, cb.reg + 1, events)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rules.common import GM, PUBLIC, Event, IllegalAction
 
-from ..base import cards_text, deck_of, discard, draw, load_character, name, owner_audience, signed
-from ..cards import is_face, is_joker, label, value
+from ..base import card_term, cards_term, cards_text, chain, deck_of, discard, draw, load_character, name, owner_audience
+from ..cards import is_face, is_joker, value
 from ..state import Combat, Engagement, Fighter, KarmicState, Play
 
 from .common import rng_text
@@ -18,7 +18,7 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
     events: list[Event] = []
     specs = options.get("combatants") or []
     if len(specs) < 2:
-        raise IllegalAction("A combat needs at least two combatants.")
+        raise IllegalAction("two_combatants")
     cb = Combat(show_down=bool(options.get("show_down")))
     for i, spec in enumerate(specs):
         key = f"c{i + 1}"
@@ -48,9 +48,10 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
     for key, cards in (options.get("stack") or {}).items():
         deck_of(state, key).stack(list(cards))
     state.combat = cb
-    events.append(Event("combat_start", "Combat: " + "; ".join(
-        f"{name(state, e.a)} vs {name(state, e.b)} at {rng_text(e.range)}" for e in cb.engagements) + ".",
-        PUBLIC, {"engagements": [[e.a, e.b, e.range] for e in cb.engagements]}))
+    events.append(Event("combat_start", {
+        "pairs": [{"term": "pair_at", "a": name(state, e.a), "b": name(state, e.b), "range": rng_text(e.range)}
+                  for e in cb.engagements],
+        "engagements": [[e.a, e.b, e.range] for e in cb.engagements]}, PUBLIC))
     charge = options.get("charge")
     surprise = options.get("surprise")
     if surprise:
@@ -68,7 +69,7 @@ def _key(keys: list[str], ref) -> str:
         return keys[ref]
     if ref in keys:
         return ref
-    raise IllegalAction(f"Unknown combatant '{ref}'.")
+    raise IllegalAction("unknown_combatant", combatant=str(ref)[:60])
 
 
 def _setup_charge(state: KarmicState, charger: str, events: list[Event]) -> None:
@@ -85,8 +86,7 @@ def _setup_charge(state: KarmicState, charger: str, events: list[Event]) -> None
     others = [e for e in cb.engagements if not e.has(charger)]
     if others:
         _initiative(state, others, events)
-    events.append(Event("charge", f"{ch.name} charges! Each side makes exactly one maneuver this turn; "
-                                  f"+1 maximum damage for the charger.", PUBLIC, {"who": charger}))
+    events.append(Event("charge", {"name": ch.name, "who": charger}, PUBLIC))
 
 
 def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None:
@@ -110,9 +110,9 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
             discard(state, att, ahand)
         ok = is_joker(best) or mt > against
         discard(state, tgt, hand)
-        events.append(Event("surprise_check", f"{char.name} tries to avoid surprise: {label(best)} "
-                                              f"{signed(mod)} … total {mt} → {'not surprised' if ok else 'surprised'}.",
-                            GM, {"who": tgt, "mt": mt, "avoided": ok}))
+        events.append(Event("surprise_check", {"name": char.name, "drawn": card_term(best), "mod": mod,
+                                               "verdict": {"term": "not_surprised" if ok else "surprised"},
+                                               "who": tgt, "mt": mt, "avoided": ok}, GM))
         surprised = not ok
     if surprised:
         cb.surprise = {"attacker": att, "target": tgt, "active": True}
@@ -122,11 +122,11 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
         others = [e for e in cb.engagements if not (e.has(att) and e.has(tgt))]
         if others:
             _initiative(state, others, events)
-        events.append(Event("surprise", f"{char.name} is caught by surprise: {name(state, att)} gets one "
-                                        f"attack that cannot be defended.", PUBLIC, {"attacker": att, "target": tgt}))
+        events.append(Event("surprise", {"name": char.name, "by": name(state, att), "attacker": att, "target": tgt},
+                            PUBLIC))
         rounds._start_round(state, events)
     else:
-        events.append(Event("surprise_failed", "The ambush is noticed in time.", PUBLIC, {}))
+        events.append(Event("surprise_failed", {}, PUBLIC))
         _init_begin(state, cb.engagements, events)
 
 
@@ -153,33 +153,32 @@ def _init_draw(state: KarmicState, keys: list[str], events: list[Event]) -> None
         if len(hand) == 1 and not is_face(hand[0]):
             cb.init_plays[k] = Play(hand[0], [], False)
         else:
-            events.append(Event("initiative_hand", f"Initiative ({skill.replace('_', ' ')}): your cards are "
-                                                   f"{cards_text(hand)}.", owner_audience(state, k),
-                                {"who": k, "cards": list(hand)}))
+            events.append(Event("initiative_hand", {"name": name(state, k), "skill": {"term": skill},
+                                                    "hand": cards_text(hand), "who": k, "cards": list(hand)},
+                                owner_audience(state, k)))
 
 
 def init_play(state: KarmicState, key: str, card: str, events: list[Event]) -> None:
     cb = state.combat
     if key not in cb.init_hands or key in cb.init_plays:
-        raise IllegalAction("No initiative card is owed.")
+        raise IllegalAction("no_initiative_owed")
     if card not in cb.init_hands[key]:
-        raise IllegalAction("That card is not in your hand.")
+        raise IllegalAction("card_not_in_hand")
     cb.init_plays[key] = Play(card, [], is_face(card))
-    events.append(Event("initiative_chosen", f"{name(state, key)} has chosen an initiative card.", PUBLIC,
-                        {"who": key}))
+    events.append(Event("initiative_chosen", {"name": name(state, key), "who": key}, PUBLIC))
     _init_continue(state, events)
 
 
 def init_hit(state: KarmicState, key: str, do_hit: bool, events: list[Event]) -> None:
     play = state.combat.init_plays.get(key)
     if play is None or not play.open:
-        raise IllegalAction("No hit decision is owed.")
+        raise IllegalAction("no_hit_owed")
     if do_hit:
         card = draw(state, key, 1, events)[0]
         play.chain.append(card)
         play.open = is_face(card)
-        events.append(Event("initiative_hit", f"{name(state, key)} hits for initiative: {label(card)}.",
-                            owner_audience(state, key), {"who": key, "card": card}))
+        events.append(Event("initiative_hit", {"name": name(state, key), "drawn": card_term(card), "who": key,
+                                               "card": card}, owner_audience(state, key)))
     else:
         play.open = False
     _init_continue(state, events)
@@ -203,14 +202,7 @@ def _init_continue(state: KarmicState, events: list[Event]) -> None:
         cb.init_mts[k] = mt
         cb.fighters[k].init_mt = mt
         discard(state, k, hand + play.chain)
-        text = f"Initiative: {char.name} plays {' + '.join(label(c) for c in play.cards())} " \
-               f"{signed(char.attr(attr))} {attr} = {mt}."
-        if state.controllers[k] == GM:
-            events.append(Event("initiative_card", text + f" (hand {cards_text(hand)})", GM, {"who": k}))
-            events.append(Event("initiative", f"Initiative: {char.name} totals {mt}.", PUBLIC, {"who": k, "mt": mt}))
-        else:
-            events.append(Event("initiative", text, PUBLIC, {"who": k, "mt": mt, "card": play.card,
-                                                             "chain": list(play.chain)}))
+        _initiative_events(state, k, play.cards(), hand, mt, events, chain=list(play.chain))
     cb.init_hands, cb.init_plays, cb.init_rulings = {}, {}, {}
     engs = [cb.engagements[i] for i in cb.init_engs]
     mts = cb.init_mts
@@ -218,7 +210,7 @@ def _init_continue(state: KarmicState, events: list[Event]) -> None:
     if ties and state.house_rules["initiative_ties"] == "redraw" and cb.init_try < 10:
         for k in ties:
             mts.pop(k, None)
-        events.append(Event("initiative_tie", "Tied initiative: both draw again.", PUBLIC, {}))
+        events.append(Event("initiative_tie", {}, PUBLIC))
         _init_draw(state, sorted(ties), events)
         _init_continue(state, events)
         return
@@ -233,9 +225,8 @@ def _assign_initiative(state: KarmicState, engagements: list[Engagement], mts: d
         first, second = (e.a, e.b) if mts.get(e.a, 0) >= mts.get(e.b, 0) else (e.b, e.a)
         e.init = second if first in holders and second not in holders else first
         holders.add(e.init)
-        events.append(Event("initiative_holder", f"{name(state, e.init)} has the initiative over "
-                                                 f"{name(state, e.other(e.init))}.", PUBLIC,
-                            {"holder": e.init, "over": e.other(e.init)}))
+        events.append(Event("initiative_holder", {"name": name(state, e.init), "other": name(state, e.other(e.init)),
+                                                  "holder": e.init, "over": e.other(e.init)}, PUBLIC))
 
 
 def _initiative(state: KarmicState, engagements: list[Engagement], events: list[Event]) -> None:
@@ -258,18 +249,27 @@ def _initiative(state: KarmicState, engagements: list[Engagement], events: list[
             mts[k] = mt
             cb.fighters[k].init_mt = mt
             discard(state, k, hand)
-            shown = label(best)
-            text = f"Initiative: {char.name} plays {shown} {signed(char.attr(attr))} {attr} = {mt}."
-            if state.controllers[k] == GM:
-                events.append(Event("initiative_card", text + f" (hand {cards_text(hand)})", GM, {"who": k}))
-                events.append(Event("initiative", f"Initiative: {char.name} totals {mt}.", PUBLIC,
-                                    {"who": k, "mt": mt}))
-            else:
-                events.append(Event("initiative", text, PUBLIC, {"who": k, "mt": mt, "card": best}))
+            _initiative_events(state, k, [best], hand, mt, events)
         ties = {k for e in engagements for k in (e.a, e.b) if mts[e.a] == mts[e.b]}
         if not ties or state.house_rules["initiative_ties"] != "redraw":
             break
         for k in ties:
             mts.pop(k)
-        events.append(Event("initiative_tie", "Tied initiative: both draw again.", PUBLIC, {}))
+        events.append(Event("initiative_tie", {}, PUBLIC))
     _assign_initiative(state, engagements, mts, events)
+
+
+def _initiative_events(state: KarmicState, k: str, played: list[str], hand: list[str], mt: int, events: list[Event],
+                       **data) -> None:
+    """An initiative total: with its cards for the table, or (an NPC's) the total alone, the cards
+    and the hand to the GM."""
+    char = state.characters[k]
+    attr = state.house_rules["initiative_attr"]
+    line = {"term": "initiative_played", "name": char.name, "cards": chain(cards_term(played), "plus"),
+            "n": char.attr(attr), "attribute": {"term": f"attribute.{attr}"}, "mt": mt}
+    if state.controllers[k] == GM:
+        events.append(Event("initiative_card", {"line": line, "hand": cards_text(hand), "who": k}, GM))
+        events.append(Event("initiative", {"line": {"term": "initiative_total", "name": char.name, "mt": mt},
+                                           "who": k, "mt": mt}, PUBLIC))
+    else:
+        events.append(Event("initiative", {"line": line, "who": k, "mt": mt, "card": played[0], **data}, PUBLIC))

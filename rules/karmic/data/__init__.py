@@ -1,12 +1,10 @@
 """Karmic content packs: weapons, armor, distinctions, characters and NPCs, as YAML.
 
-`load_sample_pack()` reads the bundled SAMPLE pack; `load_pack_text(text, source)` validates a
-guild's pack. Both return the parsed dict (schema `PACK_SCHEMA`; errors name file, entry, field).
+`load_pack_text(text, source)` validates a pack's text (the bundled SAMPLE pack, which
+`content.sample_pack("karmic")` reads from `content/karmic/sample.yaml`, or a guild's) and returns
+the parsed dict (schema `PACK_SCHEMA`; errors name file, entry, field). Nothing here reads a file.
 """
 from __future__ import annotations
-
-from functools import lru_cache
-from pathlib import Path
 
 from rules.common.packs import load_pack, refuse
 
@@ -24,9 +22,6 @@ PACK_SCHEMA = {
         "npcs": {"type": "array", "items": SHEET_SCHEMA},
     },
 }
-
-_HERE = Path(__file__).parent
-
 
 def load_pack_text(text: str, source: str = "pack.yaml") -> dict:
     doc = load_pack(text, PACK_SCHEMA, source) or {}
@@ -48,18 +43,3 @@ def _check_references(doc: dict, source: str) -> None:
             if isinstance(a, str) and a.lower() not in armor:
                 problems.append(f"{where}: field 'armor': no armor called '{a}' in the pack")
     refuse(problems)
-
-
-@lru_cache(maxsize=1)
-def _sample_text() -> str:
-    return (_HERE / "sample.yaml").read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def _sample_parsed() -> dict:
-    return load_pack_text(_sample_text(), "sample.yaml")
-
-
-def load_sample_pack() -> dict:
-    import copy
-    return copy.deepcopy(_sample_parsed())

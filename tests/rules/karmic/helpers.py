@@ -69,4 +69,49 @@ def outcomes(events):
 
 
 def public_text(events):
-    return "\n".join(e.text + " " + repr(e.data) for e in events if e.audience == PUBLIC)
+    return "\n".join(said(e) + " " + repr(e.data) for e in events if e.audience == PUBLIC)
+
+
+def said(event) -> str:
+    """An event as the table reads it in English (plain: names, no mentions)."""
+    from i18n.present import Presenter
+    return Presenter("en", "karmic").event(event, plain=True)
+
+
+def said_all(events, audience=None) -> str:
+    return " ".join(said(e) for e in events if audience is None or e.audience == audience)
+
+
+def refusal(error) -> str:
+    """An error as its reader reads it in English."""
+    from i18n.present import Presenter
+    return Presenter("en", "karmic").error(error)
+
+
+class refused_as:
+    """`with refused_as("needs the initiative"):` — the action raises an IllegalAction whose English
+    words match the pattern (the rules speak codes; the presenter words them)."""
+
+    def __init__(self, pattern: str, kind=None):
+        from rules.common import IllegalAction
+        self.pattern, self.kind = pattern, kind or IllegalAction
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        import re
+        assert value is not None, f"nothing was refused (wanted {self.pattern!r})"
+        if not isinstance(value, self.kind):
+            return False
+        self.value = value
+        assert re.search(self.pattern, refusal(value)), (self.pattern, refusal(value), str(value))
+        return True
+
+
+def why_said(*args, **kw):
+    """`why_illegal` as its English sentence (None when the declaration is legal)."""
+    from rules.common import IllegalAction
+    from rules.karmic.combat import why_illegal
+    found = why_illegal(*args, **kw)
+    return None if found is None else refusal(IllegalAction(found[0], **found[1]))

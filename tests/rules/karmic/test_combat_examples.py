@@ -1,11 +1,11 @@
 """Digest §7 worked examples for combat: T1–T6 (T4 register by register)."""
-import pytest
 
-from rules.common import GM, IllegalAction
+from rules.common import GM
 from rules.karmic import ENGINE
-from rules.karmic.combat import caps, hand_size, why_illegal
+from rules.karmic.combat import caps, hand_size
 
-from .helpers import DEVON, SOLDIER, answer, declare, fight, outcomes, stand_all
+from .helpers import DEVON, SOLDIER, answer, declare, fight, outcomes, stand_all, refused_as, said
+from tests.rules.karmic.helpers import why_said
 
 SPEARMAN = {"name": "Spearman", "skills": {"spear": 2},
             "weapons": [{"name": "Spear", "skill": "spear", "range": 2, "force": 0, "max_maneuvers": 2,
@@ -20,13 +20,13 @@ def test_T1_range_starts_at_longest_weapon_and_reach_limits_attacks():
     state, _ = fight(SPEARMAN, SWORDSMAN, stack={"c1": ["9S"], "c2": ["9H"]})
     e = state.combat.engagements[0]
     assert e.range == 2 and e.init == "c1"
-    assert why_illegal(state, "c1", "atk", 0, "attack", -1) is None
+    assert why_said(state, "c1", "atk", 0, "attack", -1) is None
     state, _ = declare(state, "atk", state.combat.fighters["c1"].hand[0])
     assert state.combat.turn.who == "c2" and state.combat.turn.stage == "defense"
-    assert why_illegal(state, "c2", "par", 0, "defense", 0) is None
+    assert why_said(state, "c2", "par", 0, "defense", 0) is None
     # the swordsman's own attack is out of reach (he would need the initiative too: give it to him)
     state.combat.engagements[0].init = "c2"
-    reason = why_illegal(state, "c2", "atk", 0, "attack", -1)
+    reason = why_said(state, "c2", "atk", 0, "attack", -1)
     assert reason == "Your Sword (reach 1) cannot reach at range 2."
 
 
@@ -48,11 +48,11 @@ def test_T2_axe_and_parrying_dagger_hand_and_maneuver_caps():
     state, _ = declare(state, "pass")
     state, _ = declare(state, "atk", hand[1], weapon="Medium Axe")
     state, _ = declare(state, "pass")
-    with pytest.raises(IllegalAction, match="Medium Axe has already made its 2 maneuver"):
+    with refused_as("Medium Axe has already made its 2 maneuver"):
         declare(state, "atk", hand[2], weapon="Medium Axe")
     # the poinard may still act; after 4 maneuvers in total nothing more is allowed
     state.combat.fighters["c1"].counted = 4
-    assert why_illegal(state, "c1", "atk", 1, "attack", -1) == "You have used all 4 of your maneuvers this round."
+    assert why_said(state, "c1", "atk", 1, "attack", -1) == "You have used all 4 of your maneuvers this round."
 
 
 def test_T2_skilllist_variant_gives_five_cards():
@@ -154,7 +154,7 @@ def test_T4_full_round_register_by_register():
     assert not state.over                                # combat does not end by itself
     assert state.combat.round == 2                        # the round is over
     assert state.combat.engagements[0].range == 1         # range 1 throughout
-    texts = " ".join(e.text for e in ev1 + ev2)
+    texts = " ".join(said(e) for e in ev1 + ev2)
     assert "4 − 5 = -1 → fails" in texts and "-2 − 0 = -2" not in texts
 
 
@@ -164,7 +164,7 @@ def test_T4_refuses_soldier_declaration_in_register_3():
     state, _ = declare(state, "par", "5S")
     state, _ = declare(state, "atk", "2H")
     state, _ = declare(state, "par", "QH")
-    assert why_illegal(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
+    assert why_said(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
 
 
 def test_T5_take_down_modifier():

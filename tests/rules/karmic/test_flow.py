@@ -5,10 +5,11 @@ from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import EndCombat, Reshuffle
 from rules.karmic.character import (character_from_sheet, check_distinction_cap, cleanse_return, karma_award)
-from rules.karmic.combat import why_illegal
 
 from .helpers import DEVON, GM_ACTOR, SOLDIER, answer, declare, fight, outcomes
 from .test_maneuvers import duel, sw
+from tests.rules.karmic.helpers import why_said
+from content import sample_pack
 
 SPEAR = {"name": "S", "skills": {"spear": 3},
          "weapons": [{"name": "Spear", "skill": "spear", "range": 2, "max_maneuvers": 3}], "wielding": ["Spear"]}
@@ -33,11 +34,11 @@ def test_T4_through_prompts_only():
 def test_A29_a_spear_cannot_parry_inside_its_reach():
     state, _ = duel(sw("A"), SPEAR, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=1)
     state, _ = declare(state, "atk", "5S")
-    assert why_illegal(state, "c2", "par", 0, "defense", 0) == "Your Spear (reach 2) cannot parry at range 1."
+    assert why_said(state, "c2", "par", 0, "defense", 0) == "Your Spear (reach 2) cannot parry at range 1."
     state, _ = duel(sw("A"), SPEAR, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=1,
                     house_rules={"range_parry_inside_reach": True})
     state, _ = declare(state, "atk", "5S")
-    assert why_illegal(state, "c2", "par", 0, "defense", 0) is None
+    assert why_said(state, "c2", "par", 0, "defense", 0) is None
 
 
 def test_show_down_uses_fast_draw_and_ties_redraw():
@@ -91,7 +92,7 @@ def test_rule_of_fives_offer_between_rounds():
 
 
 def test_bot_plays_npcs_through_the_same_options():
-    out = ENGINE.start(["u1"], {"mode": "combat", "bot_plays_npcs": True,
+    out = ENGINE.start(["u1"], {"mode": "combat", "bot_plays_npcs": True, "pack": sample_pack("karmic"),
                                 "combatants": [{"character": "Devon", "player": "u1"},
                                                {"character": "Soldier", "player": GM}]}, 5)
     state = out.state

@@ -5,7 +5,8 @@ from rules.common import Actor, Choose, IllegalAction, NotYourTurn
 from rules.karmic import ENGINE
 from rules.karmic.actions import Declare
 
-from .helpers import DEVON, SOLDIER, declare, fight
+from .helpers import DEVON, SOLDIER, declare, fight, refused_as
+from tests.rules.karmic.helpers import why_said
 
 BRAWLER = {"name": "Brawler", "skills": {"brawling": 3}}
 SPEARMAN = {"name": "Spearman", "skills": {"spear": 2},
@@ -14,7 +15,7 @@ SPEARMAN = {"name": "Spearman", "skills": {"spear": 2},
 
 def refused(state, action, actor, match):
     before = state.to_json()
-    with pytest.raises(IllegalAction, match=match):
+    with refused_as(match):
         ENGINE.apply(state, action, actor)
     assert state.to_json() == before
 
@@ -31,9 +32,8 @@ def test_no_card_left():
     state, _ = declare(state, "atk", "2H")
     state, _ = declare(state, "par", "QH")
     assert state.combat.turn.who == "c1" and state.combat.reg == 3
-    refused(state, Declare("par", "5S", combatant="c2"), Actor("gm", gm=True), r"no_card_left\(register=3\)")
-    from rules.karmic.combat import why_illegal
-    assert why_illegal(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
+    refused(state, Declare("par", "5S", combatant="c2"), Actor("gm", gm=True), "You have no card left for register 3.")
+    assert why_said(state, "c2", "par", 0, "attack", -1) == "You have no card left for register 3."
 
 
 def test_not_a_card_in_hand_and_wrong_player():

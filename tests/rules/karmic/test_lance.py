@@ -54,7 +54,8 @@ def test_the_next_lance_attack_comes_4_rounds_later(now, allowed):
     reason = why_illegal(state, "c1", "atk", 0, "attack", -1)
     assert (reason is None) is allowed
     if not allowed:
-        assert reason.params["round"] == 5
+        code, params = reason                     # why_illegal: a code and its parameters
+        assert params["round"] == 5
 
 
 def test_a_weapon_of_another_skill_is_not_limited():

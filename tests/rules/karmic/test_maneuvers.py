@@ -6,10 +6,10 @@ from i18n.present import Presenter
 from rules.common import GM, Actor, IllegalAction
 from rules.karmic import ENGINE
 from rules.karmic.actions import Ruling
-from rules.karmic.combat import why_illegal
 from rules.karmic.tables import MANEUVERS, WRESTLING
 
-from .helpers import GM_ACTOR, answer, declare, fight, outcomes, stand_all
+from .helpers import GM_ACTOR, answer, declare, fight, outcomes, stand_all, said
+from tests.rules.karmic.helpers import why_said
 
 
 def sw(name, skill=3, might=0, fin=0, **extra):
@@ -67,7 +67,7 @@ def test_melee_dodge_no_force_minus_2_once_per_round_and_free_of_the_cap():
     state, ev = declare(state, "mdg", "5S")
     assert state.combat.fighters["c2"].counted == 0 and state.combat.fighters["c2"].dodged
     state, ev = declare(state, "atk", "6S")
-    assert why_illegal(state, "c2", "mdg", 0, "defense", 0) == "Melee Dodge can be used only once per round."
+    assert why_said(state, "c2", "mdg", 0, "defense", 0) == "Melee Dodge can be used only once per round."
     state, ev = declare(state, "pass")
     state, ev = run(state, ("stop", ""))
     o = outcomes(ev)[0]
@@ -119,7 +119,7 @@ def test_parry_seize_the_initiative():
     assert (o["mt"], o["defense_mt"], o["total"], o["success"]) == (3, 7, -4, False)
     assert state.combat.engagements[0].init == "c2"
     assert state.combat.turn.who == "c2" and state.combat.reg == 2     # plays the rest of his hand first
-    assert why_illegal(state, "c1", "atk", 0, "attack", -1) == "Attack needs the initiative."
+    assert why_said(state, "c1", "atk", 0, "attack", -1) == "Attack needs the initiative."
 
 
 def test_disarming_attack_may_always_be_defended():
@@ -127,13 +127,13 @@ def test_disarming_attack_may_always_be_defended():
     state.combat.fighters["c2"].counted = 3
     state.combat.fighters["c2"].used = {0: 3}
     state, ev = declare(state, "darm", "9S")
-    assert why_illegal(state, "c2", "par", 0, "defense", 0) is None      # whatever his maneuver count
+    assert why_said(state, "c2", "par", 0, "defense", 0) is None      # whatever his maneuver count
 
 
 def test_lunge_reach_plus_one_might_plus_2_and_max_damage_plus_1():
     state, _ = duel(sw("A", wielding=["Dagger"]), sw("B"), ["5S", "2S", "3S"], ["2H", "3H", "4H"])
     assert state.combat.engagements[0].range == 1
-    assert "reach 0" in why_illegal(state, "c1", "atk", 1, "attack", -1)
+    assert "reach 0" in why_said(state, "c1", "atk", 1, "attack", -1)
     state, ev = run(state, ("lng", "5S", {"weapon": "Dagger"}), ("pass", ""), ("stop", ""))
     o = outcomes(ev)[0]
     assert o["mt"] == 5 + 1 - 2 and o["unopposed"] and o["damage"] == 4     # 5+2+0 = 7, max 3+1
@@ -141,10 +141,10 @@ def test_lunge_reach_plus_one_might_plus_2_and_max_damage_plus_1():
 
 def test_close_retreat_and_push_move_the_range():
     state, _ = duel(sw("A"), sw("B"), ["9S", "8S", "7S"], ["2H", "3H", "4H"])
-    assert "longest weapon" in why_illegal(state, "c1", "ret", 0, "attack", -1)
+    assert "longest weapon" in why_said(state, "c1", "ret", 0, "attack", -1)
     state, ev = run(state, ("cls", "9S"), ("pass", ""))
     assert state.combat.engagements[0].range == 0
-    assert why_illegal(state, "c1", "cls", 0, "attack", -1).startswith("You are already at close range")
+    assert why_said(state, "c1", "cls", 0, "attack", -1).startswith("You are already at close range")
     state, ev = run(state, ("psh", "8S"), ("pass", ""))
     assert state.combat.engagements[0].range == 1
     spear = {"name": "S", "skills": {"spear": 3},
@@ -168,7 +168,7 @@ def test_called_shot_through_prompts():
     assert "head" in [o.id for o in p.options]
     state, _ = answer(state, "torso_vitals")
     state, ev = answer(state, "9S")
-    assert "(torso vitals)" in ev[0].text and "face down" in ev[0].text
+    assert "(torso vitals)" in said(ev[0]) and "face down" in said(ev[0])
 
 
 # --- hand to hand -----------------------------------------------------------------------------------------
@@ -203,8 +203,8 @@ def test_h2h_disarm_take_down_and_standing_up():
     state, ev = run(state, ("tdown", "8S"), ("pass", ""), ("stop", ""))
     assert state.combat.fighters["c2"].prone
     state.combat.engagements[0].init = "c2"
-    assert why_illegal(state, "c2", "hatk", -1, "attack", -1) == "You are on the ground: Stand Up first."
-    assert why_illegal(state, "c2", "stand", -1, "attack", -1) is None
+    assert why_said(state, "c2", "hatk", -1, "attack", -1) == "You are on the ground: Stand Up first."
+    assert why_said(state, "c2", "stand", -1, "attack", -1) is None
 
 
 def test_tackle_goes_to_wrestling_and_redraws_initiative():
@@ -288,7 +288,7 @@ def test_flank_cling_chop_and_buck_against_a_large_creature():
     o = outcomes(ev)[0]
     assert o["mt"] == 5 + 1 + 1 and o["success"]            # −(target finesse −1) = +1
     state.combat.engagements[0].init = "c2"
-    assert "flanked you" in why_illegal(state, "c2", "atk", 0, "attack", -1)
+    assert "flanked you" in why_said(state, "c2", "atk", 0, "attack", -1)
     state, _ = duel(sw("A", wielding=["Dagger"]), BEAR, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=0)
     state, ev = run(state, ("cling", "6S", {"weapon": "Dagger"}), ("buck", "2H"), ("stop", ""))
     o = outcomes(ev)[0]
@@ -297,7 +297,7 @@ def test_flank_cling_chop_and_buck_against_a_large_creature():
     from rules.karmic.combat import maneuver_mod
     from rules.karmic.state import Decl
     assert maneuver_mod(state, Decl("c1", "chop", "5S", "c2"), "c2") == -3
-    assert "large creature" in why_illegal(
+    assert "large creature" in why_said(
         duel(sw("A"), sw("B"), ["5S"], ["2H"])[0], "c1", "flank", 0, "attack", -1)
 
 
@@ -313,8 +313,8 @@ def test_swipe_swat_and_smash_against_small_creatures():
     assert state.combat.fighters["c1"].done
     state, _ = duel(mace, RAT, ["5S", "6S", "7S"], ["2H", "3H"], range=0)
     state, ev = run(state, ("swat", "5S"), ("pass", ""))
-    assert "swatted 2 feet" in " ".join(e.text for e in ev)
-    assert "small creatures" in why_illegal(duel(sw("A"), sw("B"), ["5S"], ["2H"], range=1)[0],
+    assert "swatted 2 feet" in " ".join(said(e) for e in ev)
+    assert "small creatures" in why_said(duel(sw("A"), sw("B"), ["5S"], ["2H"], range=1)[0],
                                             "c1", "swipe", 0, "attack", -1)
 
 
@@ -438,7 +438,7 @@ def test_a_joker_ruling_says_what_it_means_and_its_damage_line_says_the_maximum_
     assert Presenter(None, "karmic").prompt(prompt) == ("A played a joker for Attack against B in register 1 (Joker (GM rules)). Rule it — "
                            "success: it lands, whatever the defense, for the maximum damage (4); failure: it fails.")
     out = ENGINE.apply(state, Ruling("success"), GM_ACTOR)
-    line = next(e.text for e in out.events if e.kind == "resolve")
+    line = next(said(e) for e in out.events if e.kind == "resolve")
     assert "damage: joker ruled a success → the maximum, 4: B takes 4" in line and "max 4 →" not in line
 
 
@@ -459,5 +459,5 @@ def test_a_joker_drawn_in_a_hit_chain_reaches_the_gm_as_what_it_is():
 def test_a_capped_damage_line_says_so():
     state, _ = duel(sw("A", might=0), sw("B", skill=2), ["9S", "2S", "3S"], ["2H", "3H"])
     state, ev = run(state, ("atk", "9S"), ("par", "2H"), ("stop", ""))
-    line = next(e.text for e in ev if e.kind == "resolve")
+    line = next(said(e) for e in ev if e.kind == "resolve")
     assert "damage +9 card +0 might +1 edge = 10, capped at max 4 → 4" in line

@@ -8,7 +8,9 @@ from rules.common import GM, PUBLIC, Actor, Choose
 from rules.karmic import ENGINE
 from rules.karmic.cards import label
 
+from .helpers import said
 from .test_maneuvers import BEAR, RAT, br, sw
+from content import sample_pack
 
 SCENARIOS = [
     [{"character": "Devon", "player": "u1"}, {"character": "Soldier", "player": GM}],
@@ -110,7 +112,7 @@ def check_secrecy(state, events):
     pub_strings = _strings(pub_view, set())
     pub_events = [e for e in events if e.audience == PUBLIC]
     ev_strings = _strings([e.data for e in pub_events], set())
-    ev_text = " ".join(e.text for e in pub_events)
+    ev_text = " ".join(said(e) for e in pub_events)
     for owner, cards in sec.items():
         for c in cards - shown:
             assert c not in pub_strings, (c, "public view")
@@ -146,7 +148,7 @@ def play(seed, combatants, bot):
         opts["surprise"] = {"attacker": 0, "target": 1}
     elif k < 0.4:
         opts["show_down"] = True
-    out = ENGINE.start(["u1", "u2"], opts, seed)
+    out = ENGINE.start(["u1", "u2"], {**opts, "pack": sample_pack("karmic")}, seed)
     state, events = out.state, out.events
     check_secrecy(state, events)
     steps = 0
@@ -182,6 +184,7 @@ def test_random_checks_never_leak():
     for seed in range(30):
         rng = random.Random(seed)
         out = ENGINE.start(["u1"], {"mode": "check", "actor": {"character": "Enris", "player": "u1"},
+                                    "pack": sample_pack("karmic"),
                                     "skill": "tracking", "attribute": "awareness", "hidden_modifier": -2,
                                     "opponent": {"character": "Soldier", "player": GM, "attribute": "awareness"}},
                            seed)
@@ -189,7 +192,7 @@ def test_random_checks_never_leak():
         npc_hand = set(state.check.sides[1].hand) - set(state.check.sides[0].hand)   # decks share card ids
         for e in out.events:
             if e.audience == PUBLIC:
-                assert not (_strings(e.data, set()) & npc_hand) and "-2" not in e.text
+                assert not (_strings(e.data, set()) & npc_hand) and "-2" not in said(e)
         while not state.over:
             p = rng.choice(ENGINE.pending(state))
             out = ENGINE.apply(state, Choose(p.id, (rng.choice(p.options).id,)), Actor(p.player, gm=p.player == GM))
@@ -197,18 +200,18 @@ def test_random_checks_never_leak():
             for e in out.events:
                 if e.audience == PUBLIC:
                     assert not (_strings(e.data, set()) & npc_hand), e
-                    assert not any(label(c) in e.text for c in npc_hand), e
+                    assert not any(label(c) in said(e) for c in npc_hand), e
             view = ENGINE.view_for(state, PUBLIC)
             assert not (_strings(view, set()) & npc_hand)
             assert "hidden_modifier" not in json.dumps(view)
 
 
 def test_face_down_declarations_are_public_as_maneuver_only():
-    from .helpers import DEVON, SOLDIER, declare, fight
+    from .helpers import DEVON, SOLDIER, declare, fight, said
     state, _ = fight(DEVON, SOLDIER, stack={"c1": ["2S", "KS", "2H", "10S"], "c2": ["4H", "QH", "5S"]})
     state, ev = declare(state, "atk", "KS")
     pub = [e for e in ev if e.audience == PUBLIC]
-    assert pub[0].text == "Devon — Attack vs Soldier — register 1 — face down"
+    assert said(pub[0]) == "Devon — Attack vs Soldier — register 1 — face down"
     assert "KS" not in json.dumps(ENGINE.view_for(state, PUBLIC))
     assert "KS" in json.dumps(ENGINE.view_for(state, "u1"))
     gm_view = ENGINE.view_for(state, GM)
@@ -224,7 +227,8 @@ def test_garbage_actions_get_clear_errors_and_change_nothing():
     cards = ["KS", "2H", "10S", "JK1", "ZZ", ""]
     for seed in range(12):
         rng = random.Random(seed)
-        state = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": SCENARIOS[seed % len(SCENARIOS)]},
+        state = ENGINE.start(["u1", "u2"], {"mode": "combat", "combatants": SCENARIOS[seed % len(SCENARIOS)],
+                                            "pack": sample_pack("karmic")},
                              seed).state
         for _ in range(40):
             if state.over:

@@ -7,7 +7,7 @@ from rules.karmic.actions import Declare
 from rules.karmic.combat import maneuver_mod, why_illegal
 from rules.karmic.state import Decl
 
-from .helpers import outcomes
+from .helpers import outcomes, said
 from .test_maneuvers import RAT, duel, run, sw
 
 KRAKEN = {"name": "Kraken", "size": 4, "attributes": {"fortitude": 3, "might": 2}, "skills": {"brawling": 3},
@@ -38,8 +38,7 @@ def test_chop_frees_the_victim_with_minus_the_limbs_vitality():
 def test_chop_is_refused_when_the_creature_holds_nobody():
     state, _ = duel(sw("Hero", wielding=["Dagger"]), KRAKEN, ["5S", "6S", "7S"], ["2H", "3H", "4H"], range=0)
     reason = why_illegal(state, "c1", "chop", 0, "attack", -1)
-    assert isinstance(reason, IllegalAction) and reason.code == "nobody_entangled"
-    assert reason.params == {"target": "Kraken"}
+    assert reason == ("nobody_entangled", {"target": "Kraken"})       # a code and its parameters
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(state, Declare("chop", "5S", weapon="Dagger"), Actor("u1"))
     assert err.value.code == "nobody_entangled"
@@ -52,6 +51,6 @@ def test_a_swat_pushes_the_target_back_by_the_damage_in_feet():
                          "max_damage": 8, "impact": True}], "wielding": ["Mace"]}
     state, _ = duel(ogre, RAT, ["7S", "6S", "8S"], ["2H", "3H"], range=0)
     state, ev = run(state, ("swat", "7S"), ("pass", ""))
-    assert "swatted 8 feet away (range +2)" in " ".join(e.text for e in ev)     # 7 + 1 edge = 8 feet
+    assert "swatted 8 feet away (range +2)" in " ".join(said(e) for e in ev)     # 7 + 1 edge = 8 feet
     assert state.characters["c2"].hp_marked == 0
     assert state.combat.engagements[0].range == 2                              # 8 ft = 2 whole yards

@@ -1,0 +1,74 @@
+"""What the Karmic cog's modules share: the game's name, the meta keys, the `/karmic` command groups
+(each module adds its commands to them), and small helpers."""
+from __future__ import annotations
+
+import copy
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from discord import app_commands
+
+from content import sample_pack as bundled_pack
+from i18n.present import Presenter
+from rules.common import GM, BautaError
+from rules.karmic import ATTRIBUTES, ENGINE, card_term
+
+from .framework import mention
+
+log = logging.getLogger("bauta.karmic")
+
+NAME = ENGINE.system                 # "karmic"
+TITLE = "Karmic"
+GM_OWNER = 0                         # owner id of GM sheets (NPCs) and of the world deck record
+WORLD = "~world"                     # the GM-owned record holding the guild's world deck
+SHEETS = "karmic_sheets"             # game meta: {fighter key: [owner id, stored name]}
+USES_WORLD = "karmic_world"          # game meta: the world deck came from (and goes back to) the store
+LIVE = "karmic_live"                 # game meta: the live board {message, channel, round, closed}
+MAX_SHEET_BYTES = 200_000
+
+# The command groups: `KarmicCog` (cogs/karmic.py) holds `karmic`; the sheets, checks and combat
+# modules decorate their commands with these same objects.
+karmic = app_commands.Group(name="karmic", description="Karmic: karma decks, checks and register combat",
+                            guild_only=True)
+character = app_commands.Group(name="character", description="Your Karmic characters", parent=karmic)
+combat = app_commands.Group(name="combat", description="Karmic compound combat", parent=karmic)
+
+ATTRIBUTE_CHOICES = [app_commands.Choice(name=a, value=a) for a in ATTRIBUTES]
+
+
+def _split_names(text: str | None) -> list[str]:
+    return [n.strip() for n in re.split(r"[,;]", text or "") if n.strip()]
+
+
+def _who(player: str | None) -> str:
+    if not player:
+        return "—"
+    return mention(player) if player != GM else "GM"
+
+
+def card_words(say: Presenter, cards: list[str], joint: str = ", ") -> str:
+    """Cards as the reader reads them (rank, suit, value, hit; a joker by its word), joined."""
+    return joint.join(say.text("options.card", card=card_term(c)) for c in cards)
+
+
+def sample_names(group: str) -> list[dict]:
+    """Entries of the bundled SAMPLE pack (read by `content`, parsed by the rules; read only)."""
+    return list(bundled_pack(NAME).get(group, []))
+
+
+def sample_pack() -> dict:
+    """The bundled SAMPLE pack, a copy a game may keep."""
+    return copy.deepcopy(bundled_pack(NAME))
+
+
+@contextmanager
+def speaking() -> Iterator[None]:
+    """Around a rules call the cog makes itself (not through the engine): its error names Karmic, so
+    the presenter words its code from the Karmic catalogue (the engine does this for its own calls)."""
+    try:
+        yield
+    except BautaError as error:
+        error.system = error.system or NAME
+        raise

@@ -1,0 +1,366 @@
+"""Karmic sheets and decks on Discord: `/karmic character import|show|list|delete`, `/karmic deck`
+(with the persistent Reshuffle / Not now buttons of a Rule-of-Fives window), and the look-ups every
+game command shares (packs, stored characters, NPCs, the world deck)."""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from i18n import t
+from i18n.present import Presenter
+from rules.common import GM, BautaError, IllegalAction, PackError, Rng
+from rules.common.safe_yaml import shorten
+from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
+                          characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text)
+
+from . import untrusted
+from .framework import BautaCog, chunks
+from .text import echo
+from .karmic_common import (speaking, sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
+
+
+# ============================================================================ deck buttons
+class DeckButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"karmic:deck:(?P<owner>[0-9]+):(?P<choice>yes|no):(?P<name>.+)"):
+    """Reshuffle / Not now for a Rule-of-Fives window outside a game (from `/karmic deck`)."""
+
+    def __init__(self, owner: int, choice: str, name: str, label_: str = "…"):
+        self.owner, self.choice, self.name = owner, choice, name
+        style = discord.ButtonStyle.primary if choice == "yes" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label_, style=style,
+                                           custom_id=f"karmic:deck:{owner}:{choice}:{name}"[:100]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match):
+        return cls(int(match["owner"]), match["choice"], match["name"], item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .errors import report_error
+        try:
+            await interaction.response.defer(ephemeral=True)
+            cog = interaction.client.get_cog("KarmicCog")
+            text = await cog.answer_deck_offer(interaction, self.owner, self.name, self.choice == "yes")
+            await interaction.followup.send(text, ephemeral=True)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
+            await report_error(interaction, exc)
+
+
+def deck_offer_view(owner: int, stored: str, locale) -> discord.ui.View:
+    """Reshuffle / Not now for an open Rule-of-Fives window of a stored deck (persistent buttons)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(DeckButton(owner, "yes", stored, t("karmic.deck.yes", locale)))
+    view.add_item(DeckButton(owner, "no", stored, t("karmic.deck.no", locale)))
+    return view
+
+
+async def offer_reshuffles(host, game, state) -> None:
+    """A game that ended with a Rule-of-Fives window open on a member's deck: one DM with the
+    Reshuffle / Not now buttons, answerable any time, while the channel is free for the next game."""
+    refs = (await host.store.game(game.id) or game).meta.get(SHEETS) or {}
+    locales = game.meta.get("locales") or {}
+    for key, (_controller, char) in characters_out(state).items():
+        ref = refs.get(key)
+        if not ref or int(ref[0]) == GM_OWNER or char.deck is None or not char.deck.offer:
+            continue
+        owner, stored = int(ref[0]), ref[1]
+        locale = locales.get(str(owner))
+        await host.courier.send_dm(game.guild_id, owner, t("karmic.deck.offer_after", locale, name=stored,
+                                                           discards=char.deck.since_shuffle),
+                                   view=deck_offer_view(owner, stored, locale))
+
+
+class KarmicSheets(BautaCog):
+    # ---------------------------------------------------------------- helpers
+    async def _pack(self, guild_id: int, name: str | None) -> dict:
+        if not name:
+            return sample_pack()
+        text = await self.store.pack(guild_id, NAME, name)
+        if text is None:
+            raise BautaError(t("karmic.no_pack", None, name=echo(name)))
+        return await untrusted.parse(load_pack_text, text, name, source=name)   # seconds for a big pack
+
+    async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
+        """(stored name, data) of a character of `owner`: by name, or the only one when name is None."""
+        if name:
+            found = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner)
+                     if n.lower() == name.lower() and not n.startswith("~")]
+            return found[0] if found else None
+        mine = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner) if not n.startswith("~")]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
+            raise BautaError(t("karmic.which_character", locale, names=", ".join(n for n, _ in mine)))
+        return None
+
+    async def _games_of(self, guild_id: int, refs: list[tuple[int, str]]) -> list[tuple[Any, str]]:
+        """(running game, name) for each of these characters that is in a running game."""
+        wanted = {(o, n.lower()) for o, n in refs}
+        found = []
+        for game in await self.store.games(guild_id, status="active"):
+            if game.system != NAME:
+                continue
+            for owner, name in (game.meta.get(SHEETS) or {}).values():
+                if (int(owner), name.lower()) in wanted:
+                    found.append((game, name))
+        return found
+
+    async def _busy(self, guild_id: int, refs: list[tuple[int, str]]) -> None:
+        """Refuse a character already in a running game (its deck lives in that game until it ends)."""
+        for game, name in await self._games_of(guild_id, refs):
+            raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
+
+    async def _player_character(self, interaction, member, name: str | None, pack: dict, new: dict,
+                                locale=None) -> tuple[dict, tuple[int, str]]:
+        """The character spec for a member: a stored sheet, or a pack character copied to a new sheet.
+        A new sheet goes into `new` ((owner, name) -> record), stored by `_save_new` only once the
+        game has started: a refused command stores nothing."""
+        guild = interaction.guild_id
+        found = await self._record(guild, member.id, name, locale)
+        if found is None:
+            entry = None
+            if name:
+                entry = next((c for c in pack.get("characters", []) if c["name"].lower() == name.lower()), None)
+            if entry is None:
+                raise BautaError(t("karmic.no_character", locale, who=member.mention,
+                                   names=", ".join(c["name"] for c in pack.get("characters", [])) or "—"))
+            sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
+            with speaking():
+                char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
+            found = (char.name, {"sheet": sheet, "character": char.to_dict()})
+            new[(member.id, char.name)] = found[1]
+        stored, data = found
+        return {"character": data["character"], "player": str(member.id)}, (member.id, stored)
+
+    async def _save_new(self, guild_id: int, new: dict) -> None:
+        for (owner, name), record in new.items():
+            await self.store.save_character(guild_id, owner, NAME, name, record)
+
+    async def _npc(self, guild_id: int, name: str, pack: dict, taken: dict[str, int]) -> tuple[dict, Any]:
+        """An NPC: a GM sheet (owner 0, written back) or a pack NPC (not stored)."""
+        base = name.lower()
+        n = taken.get(base, 0) + 1
+        taken[base] = n
+        record = await self._record(guild_id, GM_OWNER, name)
+        if record is not None:
+            stored, data = record
+            if n > 1:
+                raise BautaError(t("karmic.gm_sheet_twice", None, name=stored))
+            return {"character": data["character"], "player": GM}, (GM_OWNER, stored)
+        for group in ("npcs", "characters"):
+            for entry in pack.get(group, []):
+                if entry["name"].lower() == base:
+                    sheet = dict(entry)
+                    if n > 1:
+                        sheet["name"] = f"{entry['name']} {n}"
+                    return {"character": sheet, "player": GM}, None
+        raise BautaError(t("karmic.no_npc", None, name=echo(name),
+                           names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
+
+    async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
+        """NPC hands go to the GM channel: refuse when that channel is the table itself."""
+        if not npcs or bot_plays:
+            return
+        settings = await self.store.settings(interaction.guild_id)
+        if settings.gm_channel_id and settings.gm_channel_id == interaction.channel_id:
+            raise BautaError(t("karmic.gm_room_is_table", interaction.locale))
+
+    async def _world(self, guild_id: int) -> dict | None:
+        record = await self.store.character(guild_id, GM_OWNER, NAME, WORLD)
+        return record.get("world") if record else None
+
+    @staticmethod
+    def _sheets_meta(refs: dict[str, tuple[int, str]]) -> dict:
+        """The game's meta: which fighter key is which stored sheet, and that the world deck goes back."""
+        return {SHEETS: {k: [o, n] for k, (o, n) in refs.items()}, USES_WORLD: True}
+
+    # ---------------------------------------------------------------- autocomplete
+    async def _my_characters(self, interaction: discord.Interaction, current: str):
+        names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
+                 if not n.startswith("~")]
+        names += [c["name"] for c in sample_names("characters") if c["name"] not in names]
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+
+    async def _npc_names(self, interaction: discord.Interaction, current: str):
+        names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
+                 if not n.startswith("~")]
+        names += [e["name"] for e in sample_names("npcs")]
+        head, _, last = current.rpartition(",")
+        prefix = f"{head}, " if head else ""
+        return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])
+                for n in names if last.strip().lower() in n.lower()][:25]
+
+    async def _locations(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=n, value=k) for k, n in LOCATION_NAMES.items()
+                if current.lower() in n.lower()][:25]
+
+    async def _difficulties(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=f"{k.replace('_', ' ')} ({v:+d})", value=k)
+                for k, v in DIFFICULTY.items() if current.lower() in k][:25]
+
+    # ---------------------------------------------------------------- characters
+
+    @character.command(name="import", description="Import a character sheet (YAML or JSON); re-import keeps the deck")
+    @app_commands.describe(file="The .yaml or .json sheet", gm_sheet="GM: store it as a GM sheet (an NPC)",
+                           fresh_deck="Start a new shuffled karma deck even if the character exists",
+                           pack="A guild pack whose weapons/armor the sheet names (default: the sample pack)")
+    @untrusted.uploads_cooldown()
+    async def character_import(self, interaction: discord.Interaction, file: discord.Attachment,
+                               gm_sheet: bool = False, fresh_deck: bool = False, pack: str | None = None):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        untrusted.check_size(file, MAX_SHEET_BYTES, interaction.locale)   # before downloading or deferring
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await untrusted.read_text(file, MAX_SHEET_BYTES, interaction.locale)
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        content = await self._pack(interaction.guild_id, pack)
+        # Parsed, validated and built in a child process with a time limit (PackError names the field).
+        with speaking():
+            sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
+                                                secrets.randbits(63), file.filename, source=file.filename,
+                                                locale=interaction.locale)
+        if sheet["name"].startswith("~"):
+            raise PackError(t("karmic.reserved_name", interaction.locale, file=shorten(file.filename, 60)))
+        cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
+        try:
+            check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
+        except IllegalAction as exc:
+            said = Presenter(interaction.locale, NAME).error(exc)
+            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {said}") from None
+        old = await self._record(interaction.guild_id, owner, char.name)
+        name = old[0] if old else char.name
+        await self._busy(interaction.guild_id, [(owner, name)])
+        if old and not fresh_deck:
+            previous = Character.from_dict(old[1]["character"])
+            if (char.deck is None) == (previous.deck is None):
+                char.deck = previous.deck                 # the karma deck keeps its state
+            for kept in ("hp_marked", "fatigue", "bleeding"):     # what play marked, unless the sheet says
+                if kept not in sheet:
+                    setattr(char, kept, getattr(previous, kept))
+            char.aim_row, char.saved_checks = previous.aim_row, previous.saved_checks
+            char.training, char.reload = previous.training, previous.reload
+        await self.store.save_character(interaction.guild_id, owner, NAME, name,
+                                        {"sheet": sheet, "character": char.to_dict()})
+        key = "karmic.imported_gm" if gm_sheet else ("karmic.reimported" if old else "karmic.imported")
+        await interaction.followup.send(t(key, interaction.locale, name=name) + "\n" +
+                                        self._sheet_text(char, interaction.locale), ephemeral=True)
+
+    def _sheet_text(self, char: Character, locale=None) -> str:
+        d = "karmic.sheet."
+        attrs = " · ".join(f"{a} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
+        skills = ", ".join(f"{s.replace('_', ' ')} {v}" for s, v in sorted(char.skills.items())) or "—"
+        weapons = ", ".join(w.name + (" (wielded)" if i in char.wielding else "") for i, w in enumerate(char.weapons))
+        lines = [t(d + "title", locale, name=char.name, npc=" (NPC)" if char.npc else ""),
+                 t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
+                 t(d + "weapons", locale, weapons=weapons or "—", armor=char.armor.name if char.armor else "—"),
+                 t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+        if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
+            lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
+        if char.bleeding:
+            lines.append(t("karmic.condition.bleeding", locale))
+        if char.distinctions:
+            lines.append(t(d + "distinctions", locale,
+                           items=", ".join(f"{x.name} ({x.karma_value:+d})" for x in char.distinctions)))
+        summary = deck_summary(char)
+        if summary.get("world_deck"):
+            lines.append(t(d + "world_deck", locale))
+        else:
+            lines.append(t(d + "deck", locale, deck=summary["deck"], discards=summary["discards"],
+                           sideboard=summary["sideboard"]))
+        return "\n".join(lines)
+
+    @character.command(name="show", description="Show one of your characters (privately)")
+    @app_commands.describe(name="The character (default: your only one)", gm_sheet="GM: show a GM sheet (an NPC)")
+    @app_commands.autocomplete(name=_my_characters)
+    async def character_show(self, interaction: discord.Interaction, name: str | None = None,
+                             gm_sheet: bool = False):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        found = await self._record(interaction.guild_id, owner, name, interaction.locale)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
+        await interaction.followup.send(self._sheet_text(Character.from_dict(found[1]["character"]),
+                                                         interaction.locale), ephemeral=True)
+
+    @character.command(name="list", description="Your Karmic characters on this server (GMs also see GM sheets)")
+    async def character_list(self, interaction: discord.Interaction):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
+                if not n.startswith("~")]
+        lines = [t("karmic.list_mine", interaction.locale, names=", ".join(mine) or "—")]
+        if await self.host.is_gm(interaction):
+            gm = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
+                  if not n.startswith("~")]
+            lines.append(t("karmic.list_gm", interaction.locale, names=", ".join(gm) or "—"))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    @character.command(name="delete", description="Delete one of your characters (and its deck)")
+    @app_commands.describe(name="The character", gm_sheet="GM: delete a GM sheet")
+    @app_commands.autocomplete(name=_my_characters)
+    async def character_delete(self, interaction: discord.Interaction, name: str, gm_sheet: bool = False):
+        if gm_sheet:
+            await self.host.require_gm(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        owner = GM_OWNER if gm_sheet else interaction.user.id
+        if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
+        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
+
+    # ---------------------------------------------------------------- deck
+    @karmic.command(name="deck", description="Your karma deck: cards left, discards, sideboard (privately)")
+    @app_commands.describe(name="The character (default: your only one)")
+    @app_commands.autocomplete(name=_my_characters)
+    async def deck(self, interaction: discord.Interaction, name: str | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self._record(interaction.guild_id, interaction.user.id, name, interaction.locale)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
+        stored, data = found
+        char = Character.from_dict(data["character"])
+        s = deck_summary(char)
+        if s.get("world_deck"):
+            await interaction.followup.send(t("karmic.sheet.world_deck", interaction.locale), ephemeral=True)
+            return
+        lines = [t("karmic.deck.header", interaction.locale, name=stored, deck=s["deck"], discards=s["discards"],
+                   sideboard=s["sideboard"], since=s["since_shuffle"]),
+                 t("karmic.deck.discards", interaction.locale,
+                   cards=card_words(Presenter(interaction.locale, NAME), s["discard_cards"]) or "—"),
+                 t("karmic.deck.sideboard", interaction.locale,
+                   cards=card_words(Presenter(interaction.locale, NAME), s["sideboard_cards"]) or "—")]
+        view = None
+        playing = await self._games_of(interaction.guild_id, [(interaction.user.id, stored)])
+        if playing:
+            game = playing[0][0]
+            lines.append(t("karmic.deck.in_game", interaction.locale, id=game.id, channel=f"<#{game.channel_id}>"))
+        elif s["reshuffle_offered"]:
+            lines.append(t("karmic.deck.offer", interaction.locale))
+            view = deck_offer_view(interaction.user.id, stored, interaction.locale)
+        else:
+            lines.append(t("karmic.deck.no_offer", interaction.locale))
+        kwargs = {"view": view} if view is not None else {}
+        await interaction.followup.send(chunks(lines)[0], ephemeral=True, **kwargs)
+
+    async def answer_deck_offer(self, interaction, owner: int, name: str, accept: bool) -> str:
+        if interaction.user.id != owner:
+            raise IllegalAction(t("karmic.deck.not_yours", interaction.locale))
+        found = await self._record(interaction.guild_id, owner, name)
+        if found is None:
+            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
+        stored, data = found
+        await self._busy(interaction.guild_id, [(owner, stored)])
+        char = Character.from_dict(data["character"])
+        if char.deck is None or not char.deck.offer:
+            raise IllegalAction(t("karmic.deck.closed", interaction.locale))
+        if accept:
+            char.deck.reshuffle(Rng.from_seed(secrets.randbits(63)))
+        else:
+            char.deck.decline()
+        data["character"] = char.to_dict()
+        await self.store.save_character(interaction.guild_id, owner, NAME, stored, data)
+        return t("karmic.deck.reshuffled" if accept else "karmic.deck.declined", interaction.locale, name=stored)
+
+    # ---------------------------------------------------------------- checks
