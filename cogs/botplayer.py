@@ -46,7 +46,7 @@ def ais() -> dict[str, GameAI]:
 def players(system: str) -> GameAI | None:
     """The player for any seat of `system` (the idle-seat stand-in plays every game that has one)."""
     if system in ("karmic", "carnival_zombie"):
-        from rules.carnival_zombie.ai import AI as CARNIVAL_ZOMBIE
+        from rules.carnival_zombie import AI as CARNIVAL_ZOMBIE
         from rules.karmic import AI as KARMIC
         return {"karmic": KARMIC, "carnival_zombie": CARNIVAL_ZOMBIE}[system]
     return ais().get(system)

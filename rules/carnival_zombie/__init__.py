@@ -5,7 +5,9 @@ from .engine import CarnivalZombie
 from .state import CAVES, DEFAULT_HOUSE_RULES, GameState
 from .views import census
 
-ENGINE = CarnivalZombie()
+ENGINE: CarnivalZombie = CarnivalZombie()
 
-__all__ = ["ACTIONS", "CAVES", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
+from .ai import AI  # noqa: E402  (the bot player reads ENGINE from this package)
+
+__all__ = ["AI", "ACTIONS", "CAVES", "CarnivalZombie", "Choose", "DEFAULT_HOUSE_RULES", "ENGINE", "FocusPenalty", "GameState",
            "PileTiming", "SCHEMA", "Sabotage", "Unmask", "census", "content_for", "load_pack_text", "load_sample_pack"]
