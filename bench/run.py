@@ -189,7 +189,9 @@ def render_timings(repeat: int = 20) -> dict[str, list[float]]:
     from content import sample_pack
     from rules.common import PUBLIC
 
-    setups = {**RENDER_SETUP, "klash": {"pack": sample_pack("klash")}}     # Klash! takes its pack from the caller
+    # Klash! and Karmic take their pack from the caller
+    setups = {**RENDER_SETUP, "klash": {"pack": sample_pack("klash")},
+              "karmic": {**RENDER_SETUP["karmic"], "pack": sample_pack("karmic")}}
     out: dict[str, list[float]] = {}
     for system in systems.listed():
         if system.render is None or system.name == "duel":
