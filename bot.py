@@ -33,6 +33,7 @@ from cogs.errors import check_options, report_error
 from cogs.framework import GameHost, PromptButton, PromptSelect
 from db import open_store
 from db.store import Store
+import content
 from i18n import present
 from i18n.translator import BautaTranslator
 
@@ -139,6 +140,7 @@ class BautaBot(commands.AutoShardedBot):
             self.store = await open_store(self.config.db_path, self.config.database_url, self.config.db_schema)
         self.host = GameHost(self, self.store)
         present.preload()
+        content.install()       # the games' bundled sample packs, read here: rules/ reads no file
         self.add_dynamic_items(PromptButton, PromptSelect)
         for name in available_cogs():
             await self.load_extension(name)

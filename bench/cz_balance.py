@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import content  # noqa: E402
 from rules.carnival_zombie import ENGINE, load_pack_text  # noqa: E402
 from rules.common import Actor, Choose  # noqa: E402
 from tests.rules.carnival_zombie.policies import sensible_policy  # noqa: E402
@@ -77,6 +78,7 @@ def table(results: dict[str, Record]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    content.install()
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--campaigns", type=int, default=200)
     parser.add_argument("--pack", type=Path, help="a pack YAML to measure instead of the sample")

@@ -27,3 +27,10 @@ def sample_pack(game: str) -> Any:
     Cached once per process: the packs are treated as read-only by every engine."""
     rules = importlib.import_module(f"rules.{game}")
     return rules.load_pack_text(sample_text(game), "sample.yaml")
+
+
+def install() -> None:
+    """Hand the games that play a default pack their bundled sample (once, at start-up: the bot's
+    `prepare`, the tests' conftest, a bench that uses an engine directly)."""
+    from rules import carnival_zombie
+    carnival_zombie.use_sample(sample_pack("carnival_zombie"))

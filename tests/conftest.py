@@ -1,9 +1,13 @@
 import pytest
 
+import content
 from bot import BautaBot, Config
 from tests.support.duel import register as register_duel
 from tests.support.fakes import World
 from tests.support.stores import Database
+
+
+content.install()      # the bundled sample packs, as the bot's start-up hands them to the rules
 
 
 def make_config(path) -> Config:

@@ -1,17 +1,16 @@
 """Content packs for Carnival Zombie: the JSON Schema, the loaders and a lookup wrapper.
 
-The engine never reads files while playing: the sample pack is read once, at import, and a
-guild pack is parsed by `load_pack_text` and stored inside the game state (as a `Frozen` dict
-that deep copies for free).
+The rules read no file: the caller parses the bundled sample pack (`content.sample_pack`, from
+`content/carnival_zombie/sample.yaml`) and hands it over with `use_sample` once at start-up
+(`content.install()`); a game without a pack of its own plays it. A guild pack is parsed by
+`load_pack_text` and stored inside the game state (as a `Frozen` dict that deep copies for free).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rules.common.packs import load_pack, refuse
 
-DATA = Path(__file__).parent / "data"
 
 _str = {"type": "string"}
 _int = {"type": "integer"}
@@ -166,10 +165,18 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-_SAMPLE = load_pack_text((DATA / "sample.yaml").read_text(encoding="utf-8"), "sample.yaml")
+_SAMPLE: Frozen | None = None
+
+
+def use_sample(pack: Frozen) -> None:
+    """The bundled sample pack, parsed by the caller: what a game without a pack of its own plays."""
+    global _SAMPLE
+    _SAMPLE = pack
 
 
 def load_sample_pack() -> Frozen:
+    if _SAMPLE is None:
+        raise RuntimeError("the sample pack was not given: call content.install() at start-up")
     return _SAMPLE
 
 
@@ -213,7 +220,7 @@ class Content:
 def content_for(pack: dict | None) -> Content:
     """The pack indexed for play. A frozen pack keeps its index on itself (made once per pack, however
     many states share it), so no cache is keyed by an object's id()."""
-    pack = _SAMPLE if pack is None else pack
+    pack = load_sample_pack() if pack is None else pack
     made = pack.__dict__.get("indexed") if isinstance(pack, Frozen) else None
     if made is None:
         made = Content(pack)

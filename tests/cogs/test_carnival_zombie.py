@@ -12,7 +12,7 @@ from PIL import Image
 from i18n.present import Presenter
 from cogs.carnival_zombie import LIVE, NAME
 from rules.carnival_zombie import ENGINE, census
-from rules.carnival_zombie.content import DATA
+from content import sample_text
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn
 from tests.conftest import make_bot
 from tests.rules.carnival_zombie.policies import sensible_policy
@@ -160,7 +160,7 @@ async def test_start_checks_its_options_and_the_scenario_minimum(bot, world):
 
 
 async def test_a_guild_pack_is_offered_and_played(bot, world, seed):
-    text = (DATA / "sample.yaml").read_text(encoding="utf-8")
+    text = sample_text("carnival_zombie")
     await bot.store.save_pack(1, NAME, "our-box", text, 1)
     cog = cog_of(bot)
     interaction = world.interaction(world.users[2], world.channels[10])

@@ -97,8 +97,8 @@ def test_long_fuzz_games_with_a_tough_group():
     import yaml
 
     from rules.carnival_zombie import load_pack_text
-    from rules.carnival_zombie.content import DATA
-    doc = yaml.safe_load((DATA / "sample.yaml").read_text(encoding="utf-8"))
+    from content import sample_text
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["terror_track"]["spaces"] = 60
     pack = load_pack_text(yaml.safe_dump(doc), "tough.yaml")
     endings = set()

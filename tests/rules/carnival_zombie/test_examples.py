@@ -396,8 +396,8 @@ def test_ex09_variant_tenor_life_5_with_two_earlier_wounds():
     import yaml
 
     from rules.carnival_zombie import load_pack_text
-    from rules.carnival_zombie.content import DATA
-    doc = yaml.safe_load((DATA / "sample.yaml").read_text(encoding="utf-8"))
+    from content import sample_text
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
     next(b for b in doc["bosses"] if b["id"] == "tenor")["life"] = 5
     pack = load_pack_text(yaml.safe_dump(doc), "a5.yaml")
     s = new(quick_night=True, location=6, house_rules=OFF, pack=pack)

@@ -7,7 +7,8 @@ import pytest
 
 from rules.carnival_zombie import ENGINE, census, load_pack_text, load_sample_pack
 from rules.carnival_zombie.engine import CarnivalZombie
-from rules.carnival_zombie.content import DATA, content_for
+from content import sample_text
+from rules.carnival_zombie.content import content_for
 from rules.carnival_zombie.state import BossSlot
 from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
 
@@ -723,12 +724,12 @@ def test_sample_pack_and_guild_pack_errors():
     pack = load_sample_pack()
     assert pack["provisional"] and len(pack["items"]) == 60 and len(pack["nightmare"]) == 18
     import yaml
-    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["characters"][2]["assault"] = "strong"
     with pytest.raises(PackError) as err:
         load_pack_text(yaml.safe_dump(doc), "guild.yaml")
     assert "guild.yaml: characters[2] (Arlecchino): field 'assault'" in str(err.value)
-    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["map"]["alleys"].append([6, "W", 13, 0])
     with pytest.raises(PackError, match="already has an Alley going W"):
         load_pack_text(yaml.safe_dump(doc), "guild.yaml")
@@ -736,7 +737,7 @@ def test_sample_pack_and_guild_pack_errors():
 
 def test_a_guild_pack_plays():
     import yaml
-    doc = yaml.safe_load(open(DATA / "sample.yaml", encoding="utf-8"))
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["terror_track"]["spaces"] = 10
     doc["ruleset"] = "guild-test"
     pack = load_pack_text(yaml.safe_dump(doc), "guild.yaml")
