@@ -102,7 +102,7 @@ def level(name: str) -> Level:
     try:
         return LEVELS[name]
     except KeyError:
-        raise IllegalAction(f"Unknown bot level '{name}'.") from None
+        raise IllegalAction("unknown_bot_level", level=name, known=list(LEVELS)) from None
 
 
 def seed_for(ai: GameAI, state: Any, seat: str, salt: str = "") -> Rng:

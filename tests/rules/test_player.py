@@ -256,3 +256,14 @@ def test_karmic_bot_npcs_use_the_player_and_the_gm_takes_one_back():
     state = KARMIC.apply(state, NpcControl("c2", bot=True), gm).state
     assert state.options["gm_plays"] == []
     assert state.over or all(p.player == "1" for p in KARMIC.pending(state))
+
+
+def test_an_unknown_level_is_refused_as_a_code_the_presenter_words():
+    from i18n.present import Presenter
+    from rules.common import IllegalAction
+    from rules.common.player import LEVELS, level
+    with pytest.raises(IllegalAction) as refused:
+        level("godlike")
+    assert (refused.value.code, refused.value.params) == ("unknown_bot_level",
+                                                          {"level": "godlike", "known": list(LEVELS)})
+    assert Presenter("it", None).error(refused.value).startswith("Non esiste il livello 'godlike' per il bot")
