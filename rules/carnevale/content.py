@@ -10,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rules.common import PackError
-from rules.common.packs import load_pack, refuse
-from rules.common.safe_yaml import shorten
+from rules.common import PackError, Problem, Where
+from rules.common.packs import load_pack, quote, refuse
+from rules.common.safe_yaml import refused, shorten
 
 DATA = Path(__file__).parent / "data"
 
@@ -118,7 +118,7 @@ class Pack:
                 self.independent_factions.add(faction["name"])
             for cls in faction["classes"]:
                 if cls["name"] in self.profiles:
-                    raise PackError(f"{shorten(self.name, 40)}: class '{shorten(cls['name'], 40)}' appears twice.")
+                    raise _problem(self.name, "class_twice", value=quote(cls["name"]))
                 p = dict(cls)
                 p["faction"] = faction["name"]
                 if faction.get("independent"):
@@ -141,7 +141,7 @@ class Pack:
         try:
             return self.profiles[name]
         except KeyError:
-            raise PackError(f"There is no profile called '{name}' in {self.name}.") from None
+            raise _problem(self.name, "no_profile", value=quote(name)) from None
 
     def item(self, name: str) -> dict | None:
         """A weapon or an equipment entry, or None."""
@@ -161,11 +161,22 @@ def _check_references(pack: Pack, source: str) -> None:
     for name, p in pack.profiles.items():
         for item in p.get("equipment", []):
             if pack.item(item) is None:
-                problems.append(f"{source}: class '{name}': equipment '{item}' is not in the weapon or equipment tables")
+                problems.append(Problem("no_equipment", _class_where(source, name, "equipment"), {"value": quote(item)}))
         for spell in p.get("spells", []):
             if spell not in pack.spells:
-                problems.append(f"{source}: class '{name}': spell '{spell}' is not in the spell table")
-    refuse(problems)
+                problems.append(Problem("no_spell", _class_where(source, name, "spells"), {"value": quote(spell)}))
+    refuse(problems, "carnevale")
+
+
+def _class_where(source: str, name: str, field: str) -> Where:
+    return Where(shorten(source, 40), ("classes",), shorten(name, 30), field)
+
+
+def _problem(source: str, code: str, **params: Any) -> PackError:
+    """A PackError with one problem about the pack as a whole (Carnevale's own words for it)."""
+    error = PackError(problems=[Problem(code, Where(shorten(source, 40)), params)])
+    error.system = "carnevale"
+    return error
 
 
 @lru_cache(maxsize=1)
@@ -184,7 +195,7 @@ def load_pack_text(text: str, source: str = "pack.yaml") -> Pack:
     """Validate a guild pack; missing weapon/equipment/spell tables come from the sample pack."""
     doc = load_pack(text, SCHEMA, source)
     if not isinstance(doc, dict):
-        raise PackError(f"{source}: the pack must be a mapping with a 'factions' list.")
+        raise refused(source, "not_a_mapping", needs="factions")
     pack = Pack(doc, base=Pack(_sample_doc()))
     _check_references(pack, source)
     return pack

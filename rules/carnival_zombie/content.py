@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.packs import load_pack, refuse
+from rules.common import Problem, Where
+from rules.common.packs import load_pack, quote, refuse
+from rules.common.safe_yaml import shorten
 
 
 _str = {"type": "string"}
@@ -114,40 +116,48 @@ class Frozen(dict):
 
 
 def _check_semantics(doc: dict, source: str) -> None:
-    problems = []
+    problems: list[Problem] = []
+    source = shorten(source, 40)
+
+    def problem(code: str, entry: tuple[str | int, ...], name: str = "", field: str = "", **params) -> None:
+        problems.append(Problem(code, Where(source, entry, shorten(name, 30), field), params))
+
     chars = {c["id"] for c in doc["characters"]}
     locs = {loc["id"] for loc in doc["map"]["locations"]}
+    at: tuple[str | int, ...]
     for i, item in enumerate(doc["items"]):
+        at = ("items", i)
         if item["owner"] not in chars:
-            problems.append(f"{source}: items[{i}] ({item['id']}): field 'owner': unknown Character '{item['owner']}'")
+            problem("unknown_character", at, item["id"], "owner", value=quote(item["owner"]))
         if item["kind"] == "firearm" and not all(k in item for k in ("hits", "wounds", "range")):
-            problems.append(f"{source}: items[{i}] ({item['id']}): a firearm needs hits, wounds and range")
+            problem("firearm_needs", at, item["id"])
         if item["kind"] == "assault" and "assault" not in item:
-            problems.append(f"{source}: items[{i}] ({item['id']}): an assault weapon needs 'assault'")
+            problem("assault_needs", at, item["id"])
     seen_dirs: dict[tuple[int, str], int] = {}
     for i, (a, d, b, _extra) in enumerate(doc["map"]["alleys"]):
+        at = ("map", "alleys", i)
         for loc in (a, b):
             if loc not in locs:
-                problems.append(f"{source}: map.alleys[{i}]: unknown Location {loc}")
+                problem("unknown_location", at, value=quote(loc))
         for key in ((a, d), (b, OPPOSITE[d])):
             if key in seen_dirs:
-                problems.append(f"{source}: map.alleys[{i}]: Location {key[0]} already has an Alley going {key[1]}")
+                problem("alley_twice", at, location=key[0], direction={"term": f"dir_{key[1]}"})
             seen_dirs[key] = i
     events = {e["id"] for e in doc["events"]}
     for i, card in enumerate(doc["nightmare"]):
         if card["event"] not in events:
-            problems.append(f"{source}: nightmare[{i}] ({card['id']}): field 'event': unknown event '{card['event']}'")
+            problem("unknown_event", ("nightmare", i), card["id"], "event", value=quote(card["event"]))
         if card["location"] not in locs:
-            problems.append(f"{source}: nightmare[{i}] ({card['id']}): field 'location': unknown Location")
+            problem("unknown_location", ("nightmare", i), card["id"], "location", value=quote(card["location"]))
     for i, diff in enumerate(doc["difficulty"]):
         if diff["start"] not in locs:
-            problems.append(f"{source}: difficulty[{i}] ({diff['id']}): field 'start': unknown Location")
+            problem("unknown_location", ("difficulty", i), diff["id"], "start", value=quote(diff["start"]))
     terrain_ids = {t["id"] for t in doc["terrains"]}
     for i, tile in enumerate(doc["obstacle_tiles"]):
         for face in tile:
             if face not in terrain_ids:
-                problems.append(f"{source}: obstacle_tiles[{i}]: unknown terrain '{face}'")
-    refuse(problems)
+                problem("unknown_terrain", ("obstacle_tiles", i), value=quote(face))
+    refuse(problems, "carnival_zombie")
 
 
 def load_pack_text(text: str, source: str = "pack") -> Frozen:
