@@ -26,8 +26,8 @@ import jsonschema
 from .errors import PackError, Problem, Where
 from .safe_yaml import MAX_SIZE, load_yaml, shorten
 
-__all__ = ["MAX_COUNTED", "MAX_SHOWN", "PackError", "Problem", "SCHEMA_CODES", "Where", "entry_where", "load_pack",
-           "parse_yaml", "quote", "refuse", "validate"]
+__all__ = ["MAX_COUNTED", "MAX_SHOWN", "PackError", "Problem", "SCHEMA_CODES", "Where", "entry_where", "in_language",
+           "load_pack", "parse_yaml", "quote", "refuse", "validate"]
 
 MAX_SHOWN = 10            # problems a reply shows (the presenter's bound; kept here beside the others)
 # Counting stops here: a pack with 40,000 bad entries is told "at least 990 more" instead of the
@@ -164,3 +164,17 @@ def load_pack(text: str, schema: dict, source: str = "pack") -> Any:
     document = parse_yaml(text, source)
     validate(document, schema, source)
     return document
+
+
+def in_language(value: Any, language: str, default: str = "en") -> Any:
+    """`value` (a view, a list, a name) with every pack word given in several languages, a
+    `{"text": {lang: ...}}` as the presenter reads it, replaced by its text in `language` (else
+    `default`, else the first): for a picture or a summary drawn from a view, which has no reader."""
+    if isinstance(value, dict):
+        texts = value.get("text")
+        if len(value) == 1 and isinstance(texts, dict):
+            return texts.get(language) or texts.get(default) or next(iter(texts.values()), "")
+        return {key: in_language(item, language, default) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [in_language(item, language, default) for item in value]
+    return value

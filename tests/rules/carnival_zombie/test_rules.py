@@ -658,7 +658,8 @@ def test_holy_bomb_finale_needs_the_bomb_bearer():
     _to_sunset(s)
     answer(s, "fin.holy_bomb")
     _finish_night(s)
-    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale_name"] == "Holy Bomb"
+    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale_name"] == {
+        "text": {"en": "Holy Bomb", "it": "Bomba Santa", "es": "Bomba Santa"}}    # the pack's name, in every language
 
 
 def test_finales_as_scenarios_start_at_their_location():
