@@ -21,6 +21,7 @@ from rules.carnival_zombie.content import TRANSLATED
 from tests.cogs.test_carnival_zombie import TABLE, prompt_message, state_of
 from tests.rules.carnival_zombie.policies import sensible_policy
 from tests.support.fakes import click
+from tests.support.reading import said_parts
 
 SEED = 2              # a seed whose Night the sensible Group survives, so the Day after it is played too
 RAW_ID = re.compile(r"<@!?\d+>")
@@ -38,19 +39,6 @@ def test_the_catalogue_says_everything_english_says_with_the_same_placeholders(l
     assert sorted(set(english) - set(other)) == [] and sorted(set(other) - set(english)) == []
     assert {k: (_placeholders(english[k]), _placeholders(other[k])) for k in english
             if _placeholders(english[k]) != _placeholders(other[k])} == {}
-
-
-def _texts(world):
-    """Everything a player reads: message text, button and select labels, select descriptions, file names."""
-    for m in world.sent:
-        yield "text", m.content or ""
-        if m.file is not None:
-            yield "file", m.file.filename
-        for item in (m.view.children if m.view is not None else []):
-            yield "label", getattr(item, "label", None) or ""
-            for option in getattr(item, "options", []) or []:
-                yield "label", option.label
-                yield "label", option.description or ""
 
 
 def _english_only_names(locale: str) -> dict[str, str]:
@@ -117,7 +105,7 @@ async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, lo
     kinds = {n.key for n in notes if n.game == "carnival_zombie"}
     assert {"events.hour", "events.entrance", "events.movement", "prompts.act", "prompts.enter",
             "options.pass", "events.dawn", "events.day", "prompts.move", "prompts.dayact", "words.board_storage", "words.board_night"} <= kinds, sorted(kinds)
-    texts = list(_texts(world))
+    texts = said_parts(world)
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
     assert [x for kind, x in texts if kind != "text" and any(f"{u.id}" == x.strip() for u in players)] == []
@@ -168,7 +156,7 @@ async def test_a_whole_campaign_through_the_cogs_speaks_one_language_within_the_
     assert sorted({n.key for n in notes if n.language != locale}) == []
     assert {"prompts.story", "prompts.attack", "prompts.finale", "events.final_score", "events.over_finale_won",
             "prompts.dawn_exit"} <= {n.key for n in notes if n.game == "carnival_zombie"}
-    texts = list(_texts(world))
+    texts = said_parts(world)
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
     if locale != "en":        # the sample pack names its Scenario, Finales, Bosses and Items in each language
