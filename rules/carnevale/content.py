@@ -15,6 +15,7 @@ from rules.common.packs import load_pack, quote, refuse
 from rules.common.safe_yaml import refused, shorten
 
 DATA = Path(__file__).parent / "data"
+SYSTEM = "carnevale"      # whose catalogue words a pack problem's code
 
 ATTRS = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 
@@ -118,7 +119,7 @@ class Pack:
                 self.independent_factions.add(faction["name"])
             for cls in faction["classes"]:
                 if cls["name"] in self.profiles:
-                    raise _problem(self.name, "class_twice", value=quote(cls["name"]))
+                    raise PackError.one("class_twice", Where(shorten(self.name, 40)), SYSTEM, value=quote(cls["name"]))
                 p = dict(cls)
                 p["faction"] = faction["name"]
                 if faction.get("independent"):
@@ -141,7 +142,7 @@ class Pack:
         try:
             return self.profiles[name]
         except KeyError:
-            raise _problem(self.name, "no_profile", value=quote(name)) from None
+            raise PackError.one("no_profile", Where(shorten(self.name, 40)), SYSTEM, value=quote(name)) from None
 
     def item(self, name: str) -> dict | None:
         """A weapon or an equipment entry, or None."""
@@ -165,18 +166,11 @@ def _check_references(pack: Pack, source: str) -> None:
         for spell in p.get("spells", []):
             if spell not in pack.spells:
                 problems.append(Problem("no_spell", _class_where(source, name, "spells"), {"value": quote(spell)}))
-    refuse(problems, "carnevale")
+    refuse(problems, SYSTEM)
 
 
 def _class_where(source: str, name: str, field: str) -> Where:
     return Where(shorten(source, 40), ("classes",), shorten(name, 30), field)
-
-
-def _problem(source: str, code: str, **params: Any) -> PackError:
-    """A PackError with one problem about the pack as a whole (Carnevale's own words for it)."""
-    error = PackError(problems=[Problem(code, Where(shorten(source, 40)), params)])
-    error.system = "carnevale"
-    return error
 
 
 @lru_cache(maxsize=1)

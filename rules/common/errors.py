@@ -116,6 +116,13 @@ class PackError(BautaError):
         self.problems: tuple[Problem, ...] = tuple(problems)
         self.at_least = at_least
 
+    @classmethod
+    def one(cls, code: str, where: Where, system: str | None = None, **params: Any) -> PackError:
+        """A refusal with one problem; `system` names the game whose catalogue words its code."""
+        error = cls(problems=[Problem(code, where, params)])
+        error.system = system
+        return error
+
     def __str__(self) -> str:
         if not self.problems:
             return super().__str__()

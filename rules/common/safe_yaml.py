@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import PackError, Problem, Where
+from .errors import PackError, Where
 
 MAX_DEPTH = 40            # real packs nest 5 or 6 levels (pack → list → entry → field → list → item)
 MAX_SIZE = 2_000_000      # about twice what the largest accepted file (1 MB) can hold without aliases
@@ -124,7 +124,7 @@ def shorten(text: Any, limit: int = 60) -> str:
 
 def refused(source: str, code: str, **params: Any) -> PackError:
     """A PackError with one problem about the whole file (its name shortened)."""
-    return PackError(problems=[Problem(code, Where(shorten(source, 60)), params)])
+    return PackError.one(code, Where(shorten(source, 60)), **params)
 
 
 def load_yaml(text: str, source: str = "pack", max_size: int = MAX_SIZE) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from rules.common import IllegalAction, PackError, Problem, Rng, Serial, Where
+from rules.common import IllegalAction, PackError, Rng, Serial, Where
 from rules.common.packs import parse_yaml, quote, validate
 from rules.common.safe_yaml import load_json, refused, shorten
 
@@ -235,7 +235,7 @@ def _weapon(item, pack: dict | None, where: Where) -> Weapon:
     for w in (pack or {}).get("weapons", []):
         if w["name"].lower() == str(item).lower():
             return Weapon.from_dict({k: v for k, v in w.items() if k not in ("sample", "description")})
-    raise PackError(problems=[Problem("no_weapon", replace(where, field="weapons"), {"value": quote(item)})])
+    raise PackError.one("no_weapon", replace(where, field="weapons"), value=quote(item))
 
 
 def _armor(item, pack: dict | None, where: Where) -> Armor | None:
@@ -246,7 +246,7 @@ def _armor(item, pack: dict | None, where: Where) -> Armor | None:
     for a in (pack or {}).get("armor", []):
         if a["name"].lower() == str(item).lower():
             return Armor.from_dict({k: v for k, v in a.items() if k not in ("sample", "description")})
-    raise PackError(problems=[Problem("no_armor", replace(where, field="armor"), {"value": quote(item)})])
+    raise PackError.one("no_armor", replace(where, field="armor"), value=quote(item))
 
 
 def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
@@ -262,15 +262,14 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
     wielding = []
     for n in sheet.get("wielding", [w.name for w in weapons if not w.ranged][:1]):
         if n.lower() not in names:
-            raise PackError(problems=[Problem("not_own_weapon", replace(where, field="wielding"), {"value": quote(n)})])
+            raise PackError.one("not_own_weapon", replace(where, field="wielding"), value=quote(n))
         wielding.append(names.index(n.lower()))
     distinctions = []
     for d in sheet.get("distinctions", []):
         if isinstance(d, str):
             found = [x for x in (pack or {}).get("distinctions", []) if x["name"].lower() == d.lower()]
             if not found:
-                raise PackError(problems=[Problem("no_distinction", replace(where, field="distinctions"),
-                                                  {"value": quote(d)})])
+                raise PackError.one("no_distinction", replace(where, field="distinctions"), value=quote(d))
             d = found[0]
         distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", "")))
     npc = bool(sheet.get("npc", False))

@@ -138,7 +138,8 @@ async def test_a_long_list_of_problems_is_cut_and_counted_in_the_readers_languag
     ("it", "name: Pia\nattributes: {might: forte}\n",
      "pia.yaml: attributes: campo 'might': 'forte' non è di tipo intero"),
     ("es", "- solo\n- una lista\n", "pia.yaml: debe ser un mapa con al menos 'name'."),
-    ("it", "name: [aperta\n", "pia.yaml: riga 2, colonna 1: non è YAML valido."),
+    ("it", "name: [aperta\n",     # what the YAML parser found is quoted in its own (English) words
+     "pia.yaml: riga 2, colonna 1: non è YAML valido (il lettore YAML dice: «did not find expected ',' or ']'»)."),
 ])
 async def test_a_karmic_sheet_is_refused_in_the_players_language(bot, world, locale, sheet, expected):
     with present.watch() as notes:
