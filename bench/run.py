@@ -101,7 +101,7 @@ async def play_guild(bot, world, guild_index: int, actions: int, timings: dict[s
             prompt = engine.pending(engine.load_state(record.state))[0]
             user = world.users[int(prompt.player)]
             where = f"dm:{user.id}" if prompt.private else f"channel:{channel.id}"
-            message = next(m for m in reversed(world.sent) if m.where == where and m.view is not None)
+            message = next(m for m in reversed(world.sent.by_where[where]) if m.view is not None)
             if interval:
                 next_at += interval
                 await asyncio.sleep(max(0.0, next_at - loop.time()))
