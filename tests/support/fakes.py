@@ -8,6 +8,7 @@ record their response and followups the same way. `user.send` raises a real
 from __future__ import annotations
 
 import itertools
+import time
 from datetime import UTC, datetime
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -234,6 +235,7 @@ class FakeResponse:
         self.interaction = interaction
         self._done = False
         self.deferred = None
+        self.answered_at: float | None = None     # perf_counter when the interaction was answered
 
     def is_done(self) -> bool:
         return self._done
@@ -242,6 +244,7 @@ class FakeResponse:
         if self._done:  # Discord answers 40060 "already acknowledged"
             raise discord.InteractionResponded(self.interaction)
         self._done = True
+        self.answered_at = time.perf_counter()
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False):
         self._claim()
