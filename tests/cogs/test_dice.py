@@ -138,4 +138,4 @@ async def test_rollstats(bot, world):
                                         secret=False, label=None)
     await cog.rollstats.callback(cog, world.interaction(alice, world.channels[10]), user=None)
     text = world.ephemeral(alice)[-1].content
-    assert "rolled 5 time(s)" in text and "standard deviations" in text and "`1d6` ×5" in text
+    assert "rolled 5 times" in text and "standard deviations" in text and "`1d6` ×5" in text
