@@ -66,7 +66,8 @@ async def test_the_bot_answers_an_idle_pick_a_reminder_period_after_the_reminder
     # announced in the channel: who, what was chosen, how to take it back
     announcement = next(m for m in reversed(world.public()) if m.content.startswith("🤖"))
     name = after.cards[after.picks["2"][0]]["name"].replace("SAMPLE ", "")    # as the table shows a card
-    assert announcement.content.startswith(f"🤖 <@2>: no answer for 4 h, so Bauta made {len(mine)} decision(s) for you: ")
+    assert announcement.content.startswith(f"🤖 <@2>: no answer for 4 h, so Bauta made "
+                                           f"{len(mine)} decision{'s' if len(mine) != 1 else ''} for you: ")
     assert name in announcement.content and announcement.content.endswith(
         "To take it back, run `/game undo` (you, or a GM).")
     assert record.meta[botplayer.STAND_IN] == {"seats": ["2"], "first": version + 1}
