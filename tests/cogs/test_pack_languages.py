@@ -10,6 +10,8 @@ from discord import app_commands
 
 from content import sample_text
 from i18n import present
+from i18n.present import Presenter
+from rules.common import IllegalAction
 from tests.cogs.test_hostile_files import Attachment, command_of
 
 
@@ -148,3 +150,21 @@ async def test_a_karmic_sheet_is_refused_in_the_players_language(bot, world, loc
     assert answer == expected
     no_fallback(notes, locale)
     assert await bot.store.characters(1, "karmic", 2) == []
+
+
+def refuse_a_bonus_card(n: int) -> None:
+    """A rules function that refuses with a code (run in the child process by name)."""
+    raise IllegalAction("bonus_once", n=n)
+
+
+async def test_a_refusal_in_the_child_process_keeps_its_code_and_parameters(bot, world):
+    """The child used to send back `str(error)`: a coded refusal reached the reader as
+    "bonus_once(n=2)". It now crosses whole, and the handler words it from the catalogue."""
+    from cogs import untrusted
+    from cogs.errors import friendly
+    with pytest.raises(IllegalAction) as refused:
+        await untrusted.parse(refuse_a_bonus_card, 2, source="x.yaml")
+    assert (type(refused.value), refused.value.code, refused.value.params) == (IllegalAction, "bonus_once", {"n": 2})
+    refused.value.system = "karmic"
+    assert friendly(refused.value, "it") == Presenter("it", "karmic").text("errors.bonus_once", n=2)
+    assert "bonus_once" not in friendly(refused.value, "it")
