@@ -79,12 +79,12 @@ class GameOver(IllegalAction):
 class Where:
     """Where in an uploaded file a problem is, as data: the file's name, the path to the entry
     (`("characters", 3)`, `("map", "alleys", 2)`; empty for the whole document), the entry's own
-    name (its `name` or `id`; a mapping of languages to names for a pack's bilingual names) and
-    the field inside it. The presenter writes it as `sample.yaml: characters[3] (Brutus): field 'speed'`."""
+    name (its `name`, or its `id` when the name is in several languages) and the field inside it.
+    The presenter writes it as `sample.yaml: characters[3] (Brutus): field 'speed'`."""
 
     file: str
     entry: tuple[str | int, ...] = ()
-    name: str | dict[str, str] = ""
+    name: str = ""
     field: str = ""
 
 
