@@ -29,6 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from i18n import t
+from i18n.present import Presenter
 from renderers.carnevale import game_sheet, roll_image, squad_sheet
 from rules.carnevale import (BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, MAX_KARMA_DICE, MOVE_ACTIONS, TIE_RULES,
                              CampaignRecord, Squad, SquadMember, add_member, check_squad, load_pack_text,
@@ -321,9 +322,11 @@ class CarnevaleCog(commands.Cog):
             lines.append(t("carnevale.squad.member" if named else "carnevale.squad.member_unnamed", locale, i=i,
                            name=m.name, profile=m.profile, leader=" ★ Leader" if m.leader else "", cost=mcost,
                            extra=(" · " + " · ".join(extra)) if extra else ""))
-        problems = validate_squad(pack, squad)
-        lines.append(t("carnevale.squad.problems", locale, problems=" ".join(problems)) if problems
-                     else t("carnevale.squad.ready", locale))
+        problems = validate_squad(pack, squad)               # reasons as terms, worded for the reader
+        say = Presenter(locale, SYSTEM_NAME)
+        lines.append(t("carnevale.squad.problems", locale, problems="; ".join(
+            say.text(f"terms.{r['term']}", **{k: v for k, v in r.items() if k != "term"}) for r in problems))
+            if problems else t("carnevale.squad.ready", locale))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ autocompletes

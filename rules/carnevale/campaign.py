@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.common import IllegalAction, Rng, Serial
+from rules.common import Rng, Serial
 
 from . import tables
 from .content import Pack, as_ability_list
-from .dice import BASIC_DIFFICULTY, opposed_roll
+from .dice import BASIC_DIFFICULTY, opposed_roll, refused
 from .squad import Squad
 
 MAX_IMPROVEMENTS = 3
@@ -73,7 +73,7 @@ class CampaignRecord(Serial):
         for m in self.members:
             if m.name == name:
                 return m
-        raise IllegalAction(f"There is no '{name}' in {self.squad}.")
+        raise refused("no_member", member=name, squad=self.squad)
 
 
 def new_campaign(pack: Pack, squad: Squad, player: str, seed: int | str = 0,
@@ -123,15 +123,15 @@ def record_adventure(rec: CampaignRecord, name: str, vp: int, won: bool, notes: 
 
 def spend(rec: CampaignRecord, amount: int, what: str) -> None:
     if amount < 0:
-        raise IllegalAction("Spend a positive amount.")
+        raise refused("spend_positive")
     if amount > rec.bank:
-        raise IllegalAction(f"{what} costs {amount} Campaign Points; the bank holds {rec.bank}.")
+        raise refused("bank_short", what=what, amount=amount, bank=rec.bank)
     rec.bank -= amount
     rec.history.append(f"Spent {amount} CP on {what} (bank {rec.bank}).")
 
 
 def discard(rec: CampaignRecord, name: str) -> None:
-    raise IllegalAction("Characters cannot be discarded during a campaign.")
+    raise refused("no_discard")
 
 
 def pay_upkeep(rec: CampaignRecord) -> list[str]:
@@ -294,14 +294,14 @@ def bonus_experience(rng: Rng, rec: CampaignRecord, vp: int, chosen: list[str]) 
     """For every 5 VP, a chosen non-Leader that has not improved this adventure rolls: 9+ = Basic table."""
     allowed = vp // 5
     if len(chosen) > allowed:
-        raise IllegalAction(f"{vp} VP give {allowed} bonus roll(s), not {len(chosen)}.")
+        raise refused("bonus_rolls", vp=vp, allowed=allowed, n=len(chosen))
     out = []
     for name in chosen:
         m = rec.member(name)
         if is_leader(m):
-            raise IllegalAction("The bonus roll is for a non-Leader.")
+            raise refused("bonus_non_leader", member=m.name)
         if m.improved_this_adventure:
-            raise IllegalAction(f"{m.name} already improved in this adventure.")
+            raise refused("improved_already", member=m.name)
         why = can_improve(m)
         if why:
             out.append({"member": m.name, "eligible": False, "reason": f"{m.name} {why}."})
@@ -332,11 +332,11 @@ def injury_roll(rec: CampaignRecord, name: str, first: int | None = None, second
     m = rec.member(name)
     last = rec.adventures[-1] if rec.adventures else None
     if last is not None and last.from_game and m.name not in last.fallen:
-        raise IllegalAction("not_fallen", member=m.name, adventure=last.name)
+        raise refused("not_fallen", member=m.name, adventure=last.name)
     if last is not None and m.name in last.injuries_rolled:
-        raise IllegalAction("injury_rolled", member=m.name, adventure=last.name)
+        raise refused("injury_rolled", member=m.name, adventure=last.name)
     if m.dead:
-        raise IllegalAction("member_dead", member=m.name)
+        raise refused("member_dead", member=m.name)
     if last is not None:
         last.injuries_rolled.append(m.name)
     return fallen_roll(rec.rng, m, first, second)
@@ -410,7 +410,7 @@ def legacy_promote(rec: CampaignRecord, name: str) -> str:
         text = f"{m.name} is promoted: +2 Command ({m.command})."
     else:
         if len(m.improvements) >= MAX_IMPROVEMENTS:
-            raise IllegalAction(f"{m.name} has no improvement slot left for Command (3).")
+            raise refused("no_command_slot", member=m.name)
         m.command = 3
         m.abilities.append({"name": "Command", "x": 3})
         m.improvements.append("Command (3) and Leader (legacy)")
@@ -499,7 +499,7 @@ def adventure(index_or_id: int | str) -> dict:
     for a in BLACK_STATUE:
         if a["id"] == index_or_id:
             return a
-    raise IllegalAction(f"There is no adventure '{index_or_id}'.")
+    raise refused("no_adventure", adventure=str(index_or_id))
 
 
 def extra_fountain(rng: Rng, magicians: int, first: int | None = None) -> tuple[int, bool]:

@@ -435,7 +435,8 @@ async def test_game_start_refusals(bot, world):
                   "members": [{"profile": "Magi-Rashaar", "leader": True},
                               {"profile": "Hybrid"}]}, "pack": ""})
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Big")
-    assert "over the limit of 60" in last_private(world, 2)
+    assert last_private(world, 2) == ("The squad of <@2> cannot be fielded: the squad costs 76 points, over the "
+                                      "limit of 60 by 16.")
     assert await bot.store.active_game(1, 10) is None and not world.public()
     await call(world, cog.game_start, 2, opponent=world.users[3])           # two sample squads
     assert await bot.store.active_game(1, 10) is not None

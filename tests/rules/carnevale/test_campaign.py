@@ -8,7 +8,7 @@ from rules.carnevale import campaign as C
 from rules.carnevale import tables
 from rules.common import IllegalAction, PackError, Rng
 
-from .helpers import FixedRng, squad
+from .helpers import FixedRng, said, squad
 
 
 def record(seed=1):
@@ -24,10 +24,12 @@ def test_campaign_points_and_bank_and_spending():
     assert C.record_adventure(rec, "Unexpected Clash", 9, True) == 14 and rec.bank == 14
     C.spend(rec, 10, "a First-aid kit")
     assert rec.bank == 4
-    with pytest.raises(IllegalAction, match="bank holds 4"):
+    with pytest.raises(IllegalAction) as refused:
         C.spend(rec, 5, "an Event")
-    with pytest.raises(IllegalAction, match="cannot be discarded"):
+    assert said(refused.value) == "an Event costs 5 Campaign Points; the bank holds 4."
+    with pytest.raises(IllegalAction) as refused:
         C.discard(rec, "Butcher")
+    assert said(refused.value) == "Characters cannot be discarded during a campaign."
     again = C.CampaignRecord.from_json(rec.to_json())
     assert again == rec
 
@@ -68,10 +70,12 @@ def test_powers_table_roll_twice_and_duplicates():
 
 def test_bonus_experience_per_five_vp():
     rec = record()
-    with pytest.raises(IllegalAction, match="1 bonus roll"):
+    with pytest.raises(IllegalAction) as refused:
         C.bonus_experience(Rng.from_seed(1), rec, 9, ["Butcher", "Harlot"])
-    with pytest.raises(IllegalAction, match="non-Leader"):
+    assert said(refused.value) == "9 VP give 1 bonus roll(s), not 2."
+    with pytest.raises(IllegalAction) as refused:
         C.bonus_experience(Rng.from_seed(1), rec, 10, ["Capodecime"])
+    assert said(refused.value) == "Capodecime is a Leader: the bonus roll is for a non-Leader."
     out = C.bonus_experience(FixedRng(faces=[9, 4]), rec, 10, ["Butcher"])
     assert out[0]["roll"] == 9 and out[0]["result"] == "+1 MOV"
 
@@ -231,8 +235,9 @@ def test_command_gives_the_leader_descriptor_for_experience():
     res = C.experience_roll(FixedRng(faces=[1]), butcher, first=9)
     assert res["needed"] == 9 and res["result"] == "+2 COM" and butcher.attr_mods == {"COM": 2}
     butcher.improved_this_adventure = False
-    with pytest.raises(IllegalAction, match="non-Leader"):
+    with pytest.raises(IllegalAction) as refused:
         C.bonus_experience(Rng.from_seed(1), rec, 10, ["Butcher"])
+    assert said(refused.value) == "Butcher is a Leader: the bonus roll is for a non-Leader."
     # a profile that carries Command is a Leader too, nominated or not; one without is not
     assert C.is_leader(C.CampaignMember(name="x", profile="y", abilities=[{"name": "Command", "x": 2}], command=2))
     assert not C.is_leader(C.CampaignMember(name="z", profile="y"))

@@ -96,7 +96,7 @@ def test_E4_unique_per_squad_both_players_may_field_it():
     s = game(one, two)
     assert sum(1 for m in s.models.values() if m.profile == "White Dove") == 2
     bad = squad("The Guild", ("Capodecime", {"leader": True}), "White Dove", "White Dove")
-    assert any("Unique" in r for r in validate_squad(pack, bad))
+    assert [said(r) for r in validate_squad(pack, bad)] == ["too many White Dove (2): Unique, one per squad"]
 
 
 def _swim_game():
