@@ -24,6 +24,7 @@ import json
 
 import discord
 
+import content
 from i18n import t
 from i18n.present import Presenter
 from renderers.carnevale import game_sheet
@@ -98,7 +99,8 @@ def render(view: dict) -> bytes:
 
 
 def load_pack(text: str, source: str) -> dict:
-    return load_pack_text(text, source).doc
+    """A guild pack (`/pack import`, parsed in a child process): the tables it lacks come from the sample."""
+    return load_pack_text(text, source, content.sample_pack(SYSTEM_NAME)).doc
 
 
 def sheet_digest(view: dict) -> str:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+import content
 from i18n import t
 from i18n.present import Presenter
-from rules.carnevale import (ENGINE, MOVE_ACTIONS, Squad, load_pack_text, load_sample_pack, member_cost, squad_cost,
-                             validate_squad)
+from rules.carnevale import ENGINE, MOVE_ACTIONS, Squad, load_pack_text, member_cost, squad_cost, validate_squad
 from rules.common import BautaError
 
 from . import untrusted
@@ -53,12 +53,15 @@ def _user_id(value) -> int | None:
 class CarnevaleBase(BautaCog):
     # ------------------------------------------------------------------ packs and squads (storage)
     async def _pack(self, guild_id: int, name: str | None, locale=None):
+        """The guild pack called `name`, else the bundled SAMPLE pack (also the guild pack's base tables)."""
+        sample = content.sample_pack(SYSTEM_NAME)
         if not name:
-            return load_sample_pack()
+            return sample
         text = await self.store.pack(guild_id, SYSTEM_NAME, name)
         if text is None:
             raise BautaError(t("carnevale.squad.pack_missing", locale, name=echo(name)))
-        return await untrusted.parse(load_pack_text, text, name, source=name, locale=locale)  # seconds for a big pack
+        # seconds for a big pack, in a child process: the base goes with the text
+        return await untrusted.parse(load_pack_text, text, name, sample, source=name, locale=locale)
 
     async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
         data = await self.store.character(guild_id, owner_id, SYSTEM_NAME, name)
@@ -180,7 +183,7 @@ class CarnevaleBase(BautaCog):
                 _, name = await self._squad(interaction.guild_id, interaction.user.id, squad_name)
             return await self._pack(interaction.guild_id, name)
         except Exception:  # noqa: BLE001 - an autocomplete never fails loudly
-            return load_sample_pack()
+            return content.sample_pack(SYSTEM_NAME)
 
     async def faction_autocomplete(self, interaction: discord.Interaction, current: str):
         pack = await self._namespace_pack(interaction)

@@ -59,8 +59,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
         """The starting state and the set-up events: with `deploy_all` the deployment roll, the
         Initiative and each player's secret Agenda (addressed to its owner, for a DM).
 
-        seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document; the
-        SAMPLE pack when absent), factions {pid: faction} and points (sample squads when no squad is
+        seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document or a
+        Pack; the SAMPLE pack the caller installed when absent), factions {pid: faction} and points (sample squads when no squad is
         given), rounds (5), names {pid: name}, house_rules {key: value}, deploy_all (skip the
         advance-party choice), adventure (a label), agendas (bool)."""
         if len(seats) != 2 or seats[0] == seats[1] or GM in seats or PUBLIC in seats:
