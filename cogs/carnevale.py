@@ -109,7 +109,7 @@ def sheet_digest(view: dict) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-async def post_sheet(host, game, state, new: bool = False) -> None:
+async def post_sheet(host, game, state, new: bool = False, interaction=None) -> None:
     """The public squad sheet, one live message edited in place when the sheet changes (its digest
     is kept with it in the game's meta); `new` posts it again at the foot of the channel."""
     view = ENGINE.view_for(state, PUBLIC)
@@ -118,13 +118,14 @@ async def post_sheet(host, game, state, new: bool = False) -> None:
     if not new and (fresh.meta.get(SHEET_KEY) or {}).get("digest") == digest:
         return
     png = await asyncio.to_thread(game_sheet, view)
-    caption = t("carnevale.game.sheet", None, round=view["round"], max_rounds=view["max_rounds"])
+    caption = t("carnevale.game.sheet", await host.server_locale(game, interaction),
+                round=view["round"], max_rounds=view["max_rounds"])
     await host.live_message(fresh, SHEET_KEY, caption, new=new, digest=digest,
                             file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
-    await post_sheet(host, game, state)
+    await post_sheet(host, game, state, interaction=interaction)
 
 
 def adventure_title(state) -> str:
@@ -162,7 +163,7 @@ async def on_over(host, interaction, game, state) -> None:
     if not vp:
         return
     locale = await host.server_locale(game, interaction)
-    scores = ", ".join(f"{mention(pid)} {r['total']} VP" for pid, r in vp.items())
+    scores = ", ".join(t("carnevale.game.score", locale, player=mention(pid), vp=r["total"]) for pid, r in vp.items())
     lines = [t("carnevale.game.over_campaign", locale, scores=scores)]
     lines += await record_result(host.store, game.guild_id, state, locale)
     for part in chunks(lines):
@@ -173,8 +174,6 @@ SYSTEM = systems.register(systems.System(
     name=SYSTEM_NAME, title="Carnevale", engine=ENGINE, describe=describe, render=render,
     house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish,
     on_over=on_over))
-
-
 
 
 # ============================================================================ the cog
