@@ -44,16 +44,15 @@ SHEET_KEYS_IGNORED = ("ap", "active")        # AP moves with every click: the sh
 
 
 # ============================================================================ the System
-def _status_words(m: dict) -> list[str]:
-    words = []
-    for key, word in (("fallen", "fallen"), ("stunned", "stunned"), ("activated", "activated"),
-                      ("at_ready", "at the ready"), ("hidden", "hidden"), ("fleeing", "fleeing"),
-                      ("drowning", "drowning"), ("in_water", "in water"), ("petrified", "petrified"),
-                      ("immobilised", "immobilised")):
-        if m.get(key) and not (key == "activated" and m.get("fallen")):
-            words.append(word)
+STATUS_FLAGS = ("fallen", "stunned", "activated", "at_ready", "hidden", "fleeing", "drowning", "in_water", "petrified",
+                "immobilised")
+
+
+def _status_words(m: dict, locale=None) -> list[str]:
+    words = [t(f"carnevale.describe.{key}", locale) for key in STATUS_FLAGS
+             if m.get(key) and not (key == "activated" and m.get("fallen"))]
     if not m.get("on_table", True) and not m.get("fallen"):
-        words.append("in reserve")
+        words.append(t("carnevale.describe.in_reserve", locale))
     return words
 
 
@@ -67,7 +66,7 @@ def describe(view: dict, viewer: str, locale=None) -> str:
             active = next((m["name"] for m in view["models"] if m["uid"] == view["active"]), view["active"])
             turn += t("carnevale.describe.active", locale, model=f"{active} ({view['active']})")
         lines.append(t("carnevale.describe.round", locale, round=view["round"], max_rounds=view["max_rounds"],
-                       phase=view["phase"].replace("_", " "), turn=turn))
+                       phase=t(f"carnevale.describe.phase_{view['phase']}", locale), turn=turn))
     for pid, p in view.get("players", {}).items():
         lines.append(t("carnevale.describe.player", locale, name=p.get("name", pid), squad=p.get("squad", ""),
                        faction=p.get("faction", ""), vp=p.get("vp", 0), events=p.get("events_left", 0)))
@@ -78,9 +77,10 @@ def describe(view: dict, viewer: str, locale=None) -> str:
         for m in view["models"]:
             if m["owner"] != pid and len(view.get("players", {})) > 1:
                 continue
-            pain = f" (pain {m['pain_penalty']})" if m.get("pain_penalty") else ""
-            command = f" · Command {m['command']}/{m['command_max']}" if m.get("command_max") else ""
-            status = _status_words(m)
+            pain = t("carnevale.describe.pain", locale, pain=m["pain_penalty"]) if m.get("pain_penalty") else ""
+            command = t("carnevale.describe.command", locale, command=m["command"], command_max=m["command_max"]) \
+                if m.get("command_max") else ""
+            status = _status_words(m, locale)
             lines.append(t("carnevale.describe.model", locale, uid=m["uid"], name=m["name"],
                            leader=" ★" if m.get("leader") else "", left=m["life_left"], life=m["life"], pain=pain,
                            ap=m["ap"], ap_max=m["ap_max"], karma=m["karma"], karma_max=m["karma_max"],

@@ -88,14 +88,14 @@ class CarnevaleBase(BautaCog):
             if m.equipment:
                 extra.append("+ " + ", ".join(m.equipment))
             if m.spells:
-                extra.append("spells: " + ", ".join(m.spells))
+                extra.append(t("carnevale.squad.spells", locale, spells=", ".join(m.spells)))
             try:
                 mcost = member_cost(pack, m)
             except Exception:  # noqa: BLE001
                 mcost = "?"
             named = m.name and m.name != m.profile        # an unnamed model is its profile, said once
             lines.append(t("carnevale.squad.member" if named else "carnevale.squad.member_unnamed", locale, i=i,
-                           name=m.name, profile=m.profile, leader=" ★ Leader" if m.leader else "", cost=mcost,
+                           name=m.name, profile=m.profile, leader=t("carnevale.squad.leader", locale) if m.leader else "", cost=mcost,
                            extra=(" · " + " · ".join(extra)) if extra else ""))
         problems = validate_squad(pack, squad)               # reasons as terms, worded for the reader
         say = Presenter(locale, SYSTEM_NAME)

@@ -271,8 +271,8 @@ class CarnevaleSquads(CarnevaleBase):
                 cost = squad_cost(pack, squad)
             except Exception:  # noqa: BLE001 - a pack deleted since: show the squad anyway
                 cost = "?"
-            lines.append(f"• **{name}** — {squad.faction} · {cost}/{squad.points_limit} pts · "
-                         f"{len(squad.members)} model(s)")
+            lines.append(t("carnevale.squad.list_row", loc, name=name, faction=squad.faction, cost=cost,
+                           points=squad.points_limit, n=len(squad.members)))
         for part in chunks(lines):
             await interaction.followup.send(part, ephemeral=True)
 

@@ -50,7 +50,7 @@ async def test_record_read_in_italian_undo_and_read_again(bot, world):
     seen = len(world.public())
     await call(world, cog.campaign_undo, 2, squad="Rashaar")
     undone = public_since(world, seen)
-    assert undone.startswith("↩️ <@2> annulla 1 voce/i della campagna di **Rashaar**:") and "• Hybrid: tirato " in undone
+    assert undone.startswith("↩️ <@2> annulla l'ultima voce della campagna di **Rashaar**:") and "• Hybrid: tirato " in undone
     after = await stored(bot)
     assert {k: v for k, v in after.items() if k != "ledger"} == {k: v for k, v in recorded.items() if k != "ledger"}
     assert len(after["ledger"]) == 1
@@ -60,7 +60,9 @@ async def test_record_read_in_italian_undo_and_read_again(bot, world):
     assert public_since(world, seen) == told
     assert (await stored(bot))["members"] == rolled["members"]
     # two steps back: the campaign as it was opened; a third is refused, in Italian, privately
+    seen = len(world.public())
     await call(world, cog.campaign_undo, 2, squad="Rashaar", steps=2)
+    assert public_since(world, seen).startswith("↩️ <@2> annulla le ultime 2 voci della campagna di **Rashaar**:")
     back = await stored(bot)
     assert back["bank"] == 0 and back["adventures"] == [] and back["ledger"] == []
     assert back["rng"] == fresh["rng"] and back["members"] == fresh["members"]

@@ -72,7 +72,7 @@ def test_bonus_experience_per_five_vp():
     rec = record()
     with pytest.raises(IllegalAction) as refused:
         C.bonus_experience(Rng.from_seed(1), rec, 9, ["Butcher", "Harlot"])
-    assert said(refused.value) == "9 VP give 1 bonus roll(s), not 2."
+    assert said(refused.value) == "One bonus roll per 5 VP: 9 VP allow 1, not 2."
     with pytest.raises(IllegalAction) as refused:
         C.bonus_experience(Rng.from_seed(1), rec, 10, ["Capodecime"])
     assert said(refused.value) == "Capodecime is a Leader: the bonus roll is for a non-Leader."
