@@ -210,3 +210,16 @@ class CarnevaleBase(BautaCog):
         return [app_commands.Choice(name=f"{k.replace('_', ' ')} ({ap} AP{', Dex roll' if roll else ''})", value=k)
                 for k, (ap, roll) in MOVE_ACTIONS.items() if current.lower() in k][:25]
 
+
+# The autocompletes by name, for the decorators in the other modules' class bodies (discord.py still
+# calls them bound to the cog: their qualified names say they are methods of CarnevaleBase).
+my_squad_autocomplete = CarnevaleBase.my_squad_autocomplete
+their_squad_autocomplete = CarnevaleBase.their_squad_autocomplete
+shown_squad_autocomplete = CarnevaleBase.shown_squad_autocomplete
+faction_autocomplete = CarnevaleBase.faction_autocomplete
+pack_autocomplete = CarnevaleBase.pack_autocomplete
+profile_autocomplete = CarnevaleBase.profile_autocomplete
+model_autocomplete = CarnevaleBase.model_autocomplete
+ap_action_autocomplete = CarnevaleBase.ap_action_autocomplete
+weapon_autocomplete = CarnevaleBase.weapon_autocomplete
+spell_autocomplete = CarnevaleBase.spell_autocomplete

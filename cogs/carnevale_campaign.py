@@ -21,13 +21,9 @@ from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, check
 from rules.carnevale import campaign as C
 from rules.common import BautaError
 
-from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign
+from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign, my_squad_autocomplete
 from .framework import chunks
 from .text import echo
-
-# the autocompletes live on the base class; by these names the decorators below can use them
-# (discord.py still calls them bound to the cog: their qualified names say they are methods)
-my_squad_autocomplete = CarnevaleBase.my_squad_autocomplete
 
 
 def words(say: Presenter, value) -> str:

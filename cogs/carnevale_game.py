@@ -14,21 +14,12 @@ from rules.carnevale import actions as A
 from rules.common import GM, PUBLIC, BautaError, Event
 
 from . import botplayer
-from .carnevale_base import (ATTRIBUTES, KARMA_USES, MANOEUVRES, STATUSES, SYSTEM_NAME, CarnevaleBase, _split_ids, game,
-                             table)
+from .carnevale_base import (ATTRIBUTES, KARMA_USES, MANOEUVRES, STATUSES, SYSTEM_NAME, CarnevaleBase, _split_ids,
+                             ap_action_autocomplete, faction_autocomplete, game, model_autocomplete,
+                             my_squad_autocomplete, spell_autocomplete, table, their_squad_autocomplete,
+                             weapon_autocomplete)
 from .framework import chunks, reply
 from .text import echo
-
-
-# the autocompletes live on the base class; by these names the decorators below can use them
-# (discord.py still calls them bound to the cog: their qualified names say they are methods)
-my_squad_autocomplete = CarnevaleBase.my_squad_autocomplete
-their_squad_autocomplete = CarnevaleBase.their_squad_autocomplete
-faction_autocomplete = CarnevaleBase.faction_autocomplete
-model_autocomplete = CarnevaleBase.model_autocomplete
-ap_action_autocomplete = CarnevaleBase.ap_action_autocomplete
-weapon_autocomplete = CarnevaleBase.weapon_autocomplete
-spell_autocomplete = CarnevaleBase.spell_autocomplete
 
 
 class CarnevaleGame(CarnevaleBase):

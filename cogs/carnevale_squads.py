@@ -18,7 +18,9 @@ from rules.carnevale import (TIE_RULES, Squad, SquadMember, add_member, odds, op
                              squad_cost, squad_view)
 from rules.common import PUBLIC, BautaError, Rng
 
-from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, carnevale, squad
+from .carnevale_base import (SYSTEM_NAME, CarnevaleBase, _split_ids, carnevale, faction_autocomplete,
+                             my_squad_autocomplete, pack_autocomplete, profile_autocomplete, shown_squad_autocomplete,
+                             squad)
 from .framework import chunks
 from .text import echo
 
@@ -81,16 +83,6 @@ def _moments(pool: int, difficulty: int, karma: int) -> tuple[float, float]:
     mean = float(o.expected)
     var = float(sum(k * k * p for k, p in enumerate(o.aces))) - mean * mean
     return mean, var
-
-
-
-# the autocompletes live on the base class; by these names the decorators below can use them
-# (discord.py still calls them bound to the cog: their qualified names say they are methods)
-my_squad_autocomplete = CarnevaleBase.my_squad_autocomplete
-shown_squad_autocomplete = CarnevaleBase.shown_squad_autocomplete
-faction_autocomplete = CarnevaleBase.faction_autocomplete
-pack_autocomplete = CarnevaleBase.pack_autocomplete
-profile_autocomplete = CarnevaleBase.profile_autocomplete
 
 
 class CarnevaleSquads(CarnevaleBase):
