@@ -48,6 +48,12 @@ class GameAI(ABC):
         world.rng = Rng(rng.next_u64())
         return world
 
+    def worlds(self, state: Any, seat: str) -> Callable[[Rng], Any]:
+        """A sampler of worlds for one decision: ``worlds(state, seat)(rng)`` is
+        ``determinize(state, seat, rng)``. A search samples a world per iteration from the same state,
+        so a game may prepare once what every world shares (Carnevale: the pickled state)."""
+        return lambda rng: self.determinize(state, seat, rng)
+
     def information(self, state: Any, seat: str) -> Any:
         """Everything the seat may know (what its choices may depend on). Default: its view."""
         return self.engine.view_for(state, seat)
@@ -214,7 +220,8 @@ def _random(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng) ->
 
 
 def _greedy(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, samples: int) -> Move:
-    worlds = [ai.determinize(state, seat, rng) for _ in range(max(1, samples))]
+    sample = ai.worlds(state, seat)
+    worlds = [sample(rng) for _ in range(max(1, samples))]
     best: list[Move] = []
     best_value = -1.0
     for move in options:
@@ -264,10 +271,11 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
     # outweighs every difference and the visits stay uniform whatever the budget, so more iterations
     # bought nothing. Means are scaled by the range of values seen so far (min-max, as MuZero does).
     seen = [1.0, 0.0]                      # lowest and highest value seen at a leaf
+    sample = ai.worlds(state, seat)
     for _ in range(lvl.iterations):
         if deadline is not None and deadline():
             break
-        world = ai.determinize(state, seat, rng)
+        world = sample(rng)
         node = root
         try:
             # selection and expansion over the moves this world allows (played in place: the world
