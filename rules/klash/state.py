@@ -89,6 +89,10 @@ class Activation(Serial):
 
 
 _FLAT = (str, int, float, bool, type(None))
+# fields typed as lists of names or numbers, and dicts of numbers: a shallow copy is a deep one
+_NAME_LISTS = frozenset({"seats", "char_deck", "revealed", "discarded", "melee_against", "cast", "final_order",
+                         "dice_queue"})
+_NUMBER_DICTS = frozenset({"team_vp", "gates", "initiative", "tokens", "vp"})
 
 
 def _shallow(x: Any) -> Any:
@@ -176,6 +180,10 @@ class KlashState(Serial):
                 d[key] = Rng(value.state)
             elif key == "event_deck":
                 d[key] = Deck(cards=list(value.cards), discards=list(value.discards))
+            elif key in _NAME_LISTS:
+                d[key] = list(value)
+            elif key in _NUMBER_DICTS:
+                d[key] = dict(value)
             elif key in ("picks", "team_choice", "hands"):
                 d[key] = {k: list(v) for k, v in value.items()}
             elif key in ("draft_log", "vp_log"):
