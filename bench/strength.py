@@ -4,7 +4,8 @@
                               [--jobs 2] [--out results.jsonl] [--report] [--memory]
 
 For Klash! and Carnevale: normal vs random, normal vs greedy, hard vs normal over N games each, seats
-alternated (the first level plays seat 0 in even games); a draw counts half. Each game is seeded by its
+alternated (the first level plays seat 0 in even games); a draw counts half. ``--only klash-skirmish``
+plays a quick Klash! match instead: the last three Hourglasses of a 3-a-side fight. Each game is seeded by its
 number alone, so a game gives the same result in any process and in any order: ``--jobs`` plays games in
 parallel processes, ``--out`` appends each finished game to a JSON-lines file and skips the games already
 in it (a long run can be stopped and resumed), ``--report`` only prints the table of that file.
@@ -40,6 +41,14 @@ SEATS = ["1", "2"]
 Z95 = 1.959964
 
 
+# A quick Klash! match (``klash-skirmish``): three gladiators a side a charge apart, the last three
+# Hourglasses; who activates first alternates every two games, so across four games each level moves
+# first from each seat.
+SKIRMISH = {SEATS[0]: [("orc", 45, 50), ("archer", 40, 60), ("murmillo", 45, 70)],
+            SEATS[1]: [("orc", 75, 50), ("archer", 80, 60), ("murmillo", 75, 70)]}
+SKIRMISH_HOURGLASS = 6
+
+
 def games(options: dict | None = None):
     """The games, each with how to set up a seeded one (``options``: the engine's set-up options, e.g.
     a smaller Carnevale ``{"points": 100, "rounds": 3}`` for a quick run)."""
@@ -47,9 +56,14 @@ def games(options: dict | None = None):
     from rules.carnevale import AI as CARNEVALE
     from rules.klash import AI as KLASH
     opts = dict(options or {})
+
+    def skirmish(seed: int):
+        return KLASH.engine.new_skirmish(SEATS, SKIRMISH, seed=seed, options={"pack": sample_pack("klash"), **opts},
+                                         hourglass=SKIRMISH_HOURGLASS, first=SEATS[(seed // 2) % 2])
     return {
         "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, {"pack": sample_pack("klash"), **opts}, seed=seed)),
         "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, opts, seed=seed)),
+        "klash-skirmish": (KLASH, skirmish),
     }
 
 
