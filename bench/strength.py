@@ -133,7 +133,7 @@ def load(path: str | None) -> list[dict]:
 def report(results: list[dict], seed: int, options: dict | None = None) -> str:
     setup = f", set-up {json.dumps(options)}" if options else ""
     lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval)\n",
-             f"{'game':<10} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
+             f"{'game':<14} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
              f"{'met':>4} {'clear':>5} {'cpu s/game':>10}"]
     order: list[tuple[str, str, str]] = list(dict.fromkeys((r["game"], r["a"], r["b"]) for r in results))
     for name, a, b in order:
@@ -149,10 +149,10 @@ def report(results: list[dict], seed: int, options: dict | None = None) -> str:
         met = "" if target is None else ("yes" if (rate > target if strict else rate >= target) else "NO")
         shown = "" if target is None else f"{'>' if strict else '>='}{100 * target:.0f}%"
         cpu = statistics.mean(r["cpu"] for r in rows)
-        lines.append(f"{name:<10} {a + ' vs ' + b:<18} {n:>5} {100 * rate:>6.1f}% "
+        lines.append(f"{name:<14} {a + ' vs ' + b:<18} {n:>5} {100 * rate:>6.1f}% "
                      f"{f'{100 * low:.1f}–{100 * high:.1f}%':>15} {shown:>7} {met:>4} "
                      f"{'yes' if low > 0.5 else 'no':>5} {cpu:>10.0f}")
-    lines.append(f"\n{'game':<10} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'peak KiB':>9}"
+    lines.append(f"\n{'game':<14} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'peak KiB':>9}"
                  "   (CPU time of one decision)")
     for name in dict.fromkeys(r["game"] for r in results):
         per: dict[str, list[float]] = {}
@@ -165,7 +165,7 @@ def report(results: list[dict], seed: int, options: dict | None = None) -> str:
                     mem.setdefault(lvl, []).extend(values)
         for lvl, values in sorted(per.items()):
             peak = f"{statistics.median(mem[lvl]) / 1024:.0f}" if mem.get(lvl) else "-"
-            lines.append(f"{name:<10} {lvl:<8} {len(values):>9} {1000 * pct(values, 0.5):>8.1f} "
+            lines.append(f"{name:<14} {lvl:<8} {len(values):>9} {1000 * pct(values, 0.5):>8.1f} "
                          f"{1000 * pct(values, 0.95):>8.1f} {1000 * max(values):>8.1f} {peak:>9}")
     return "\n".join(lines)
 
