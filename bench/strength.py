@@ -62,7 +62,8 @@ def games(options: dict | None = None):
                                          hourglass=SKIRMISH_HOURGLASS, first=SEATS[(seed // 2) % 2])
     return {
         "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, {"pack": sample_pack("klash"), **opts}, seed=seed)),
-        "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, opts, seed=seed)),
+        "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, {"pack": sample_pack("carnevale"), **opts},
+                                                                         seed=seed)),
         "klash-skirmish": (KLASH, skirmish),
     }
 
