@@ -188,3 +188,30 @@ async def test_the_cogs_own_refusals_speak_the_readers_language(bot, world, loca
         assert [(n.key, n.language) for n in notes if n.game == "karmic"] == [(f"errors.{code}", language)]
         assert said.startswith(catalogue[code].split("{")[0]), (code, said)
     assert await bot.store.active_game(1, 10) is None
+
+
+async def test_game_undo_of_an_advancement_reads_in_italian(bot, world, seed):
+    """`/game undo` takes an advancement back (issue 12's "Done when"), and the table reads both in
+    Italian: the effort's draw, then who undid how many actions, with zero fallbacks."""
+    from tests.cogs.test_karmic import (DEVON_YAML, advance_cog, choice, game_cog, import_sheet, stack_deck,
+                                        table_text)
+    await bot.store.update_settings(1, locale="it")
+    world.locale = "it"
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice, DEVON_YAML)
+    await stack_deck(bot, alice.id, "Devon", ["5S"])
+    before = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    world.sent.clear()
+    with present.watch() as notes:
+        cog = advance_cog(bot)
+        await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                          effort=choice("hard"), skills="tracking")
+        assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["skills"]["tracking"] == 3
+        await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"] == before
+    assert [n for n in notes if n.fallback] == []
+    assert sorted({n.language for n in notes}) == ["it"]
+    table = table_text(world)
+    assert "5♠" in table and "<@1> ha annullato 1 azione/i. La partita è tornata esattamente dov'era." in table, table
+    assert {"events.advance_effort", "events.advance_draw", "events.game_undone"} <= {n.key for n in notes}, \
+        sorted({n.key for n in notes})
