@@ -304,7 +304,9 @@ class Publishing:
                 game = _still_newest(game, player, int(back["message"]), prompt.thread)
                 continue
             thread = self.table.thread_dm(game, player, prompt, pending)     # the thread's DM, at the foot
-            if thread and await self.courier.edit_dm(int(player), thread[0], content=content, **extra):
+            # another decision's picture (a hand since played) does not stay on it
+            fields = extra if "file" in extra else {**extra, "attachments": []}
+            if thread and await self.courier.edit_dm(int(player), thread[0], content=content, **fields):
                 recorded = {k: v for k, v in (game.meta.get(POSTED) or {}).items() if k not in thread[1]}
                 game = self._record(with_meta(game, {**game.meta, POSTED: recorded}), prompt.id, "dm",
                                     int(player), SimpleNamespace(id=thread[0]))

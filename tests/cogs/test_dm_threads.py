@@ -56,9 +56,15 @@ class Relay(Engine[RelayState]):
         return {"picks": state.picks}
 
 
+def picture(view, prompt):
+    """The round's first pick of each player comes with a picture; the second has none."""
+    return ("pick.png", b"\x89PNG a pick") if prompt.args["n"] % 4 < 2 else None
+
+
 @pytest.fixture(autouse=True)
 def registered():
-    systems.register(systems.System(name="relay", title="Relay (test game)", engine=Relay(), listed=False))
+    systems.register(systems.System(name="relay", title="Relay (test game)", engine=Relay(), listed=False,
+                                    prompt_image=picture))
     yield
     systems.SYSTEMS.pop("relay", None)
 
@@ -78,9 +84,11 @@ async def test_a_decision_after_a_wait_is_edited_into_the_newest_dm_of_its_threa
     alice, bruno = world.users[2], world.users[3]
     await relay(bot, world, threads=True)
     first = world.last("dm:2", with_view=True)
+    assert first.file is not None and first.file.filename == "pick.png"
     await pick(world, alice)
     await pick(world, bruno)              # Alice's second pick of round 1 follows Bruno's: same DM
     assert world.last("dm:2", with_view=True) is first and len(world.dms(alice)) == 1
+    assert first.file is None             # the first pick's picture does not stay on the second
     await pick(world, alice)
     await pick(world, bruno)              # round 2 begins: a new DM, which notifies her
     second = world.last("dm:2", with_view=True)
