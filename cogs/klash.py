@@ -22,7 +22,8 @@ player who owns it (only they may click; a stale click gets an ephemeral answer)
 - Event Card hands: the engine's private prompts give a button per playable card by DM, with the
   `hand_png` image of that player's own hand in the same message (`prompt_image`, the player's view;
   also on the answer and Final Phase swap prompts). When a hand changes and no hand prompt is up (no
-  card playable now), the hand image alone is DMed.
+  card playable now), the hand image goes in the DM of the draw that changed it (`news_image`), or
+  alone when the change was public (a card played).
 
 Every command that acts is acknowledged privately by the host (`host.begin`): its public result is
 posted to the channel, and a refusal (a card not in your hand, a model not yours) is seen only by
@@ -227,6 +228,18 @@ def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
     return None
 
 
+def _draws(events) -> bool:
+    """A private Event Card event (a draw) changes its reader's hand."""
+    return any(e.kind == "event_card" for e in events)
+
+
+def news_image(view: dict, events: list) -> tuple[str, bytes] | None:
+    """The player's own hand, in the same DM as the draw that changed it (one DM, not two)."""
+    if _draws(events) and "hand" in view:
+        return "klash-hand.png", R.hand_png(view, present.READER.get())
+    return None
+
+
 async def show_board(host, game, state, *, new: bool = False) -> None:
     """Post or edit the arena (deployment and match). During the auction the table goes with the pick
     buttons (``prompt_image``); when it ends the final table (both players' 12 picks) is posted once."""
@@ -285,8 +298,12 @@ async def after_publish(host, interaction, game, state, events) -> None:
         await show_board(host, game, state, new=new)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)
-    holding = {p.player for p in ENGINE.pending(state) if p.private and p.kind == "hand"}
-    for player in sorted(_hands_changed(state, events) - holding):   # else the hand buttons carry the image
+    pending = ENGINE.pending(state)
+    holding = {p.player for p in pending if p.private and p.kind == "hand"}   # the hand buttons carry the image
+    asked = {p.player for p in pending if p.private}
+    # a draw's own DM carried the hand (`news_image`) when no decision of theirs went with it
+    drew = {e.audience for e in events if e.kind == "event_card"} - asked
+    for player in sorted(_hands_changed(state, events) - holding - drew):
         try:
             await send_hand(host, game, state, player)
         except Exception:  # noqa: BLE001
@@ -295,7 +312,7 @@ async def after_publish(host, interaction, game, state, events) -> None:
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
-    load_pack=load_pack, after_publish=after_publish, prompt_image=prompt_image))
+    load_pack=load_pack, after_publish=after_publish, prompt_image=prompt_image, news_image=news_image))
 
 
 # ============================================================================ parsing helpers
