@@ -212,6 +212,6 @@ async def test_game_undo_of_an_advancement_reads_in_italian(bot, world, seed):
     assert [n for n in notes if n.fallback] == []
     assert sorted({n.language for n in notes}) == ["it"]
     table = table_text(world)
-    assert "5♠" in table and "<@1> ha annullato 1 azione/i. La partita è tornata esattamente dov'era." in table, table
+    assert "5♠" in table and "<@1> ha annullato 1 azione. La partita è tornata esattamente dov'era." in table, table
     assert {"events.advance_effort", "events.advance_draw", "events.game_undone"} <= {n.key for n in notes}, \
         sorted({n.key for n in notes})
