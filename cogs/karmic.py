@@ -36,7 +36,11 @@ This cog adds:
   step, reposted when deleted; its id is in the game's meta so a restarted bot edits the same
   message). When a round ends the board is edited one last time with the round's revealed
   registers (the `round_end` event's public snapshot) and the next round gets a fresh board. Each
-  new hand is DMed as an image too.
+  new hand is DMed as an image too, with the fighter's first decision of the round. A fighter's
+  decisions of one round share at most two DMs (the engine's `Prompt.thread`): the round's hand
+  and its declarations, edited in place, then one for what the revealed cards ask (hits, the
+  Rule-of-Fives offer); a later decision in the same DM is an edit, which does not notify (the
+  board names who is awaited; `/gm reminder` pings an idle player).
   Options of the engine's set-up: `charge` (a fighter's name), `surprised`/`ambusher`/`unaware`
   (GM only: the GM declares a surprise), `dodge_only` and `riding` (comma-separated names), `pairs`
   ("Devon-Soldier; Mara-Bandit": custom engagements).

@@ -24,13 +24,12 @@ from typing import cast
 import discord
 from discord import app_commands
 
-from i18n import t
-from rules.common import GM, BautaError, Event
+from rules.common import GM, Event
 from rules.karmic import (ATTRIBUTES, EFFORT_CHECKS, ENGINE, PAYMENTS, Condition, Effort, Improve, KarmaAward,
                           TakeDistinction)
 
 from .framework import BautaCog
-from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names
+from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, refused
 from .karmic_sheets import KarmicSheets
 from .text import echo
 
@@ -72,7 +71,7 @@ class KarmicAdvanceCog(BautaCog):
             return None, None
         state = ENGINE.load_state(game.state) if game.system == NAME else None
         if state is None or state.mode != ADVANCE:
-            raise BautaError(t("karmic.advance.table_busy", interaction.locale, id=game.id))
+            raise refused("advance_table_busy", id=game.id)
         return game, state
 
     async def _step(self, interaction: discord.Interaction, owner: int, name: str | None, make) -> None:
@@ -81,7 +80,7 @@ class KarmicAdvanceCog(BautaCog):
         host, store = self.host, self.store
         found = await self.karmic._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
+            raise refused("no_such_character", name=echo(name or "—"))
         stored, data = found
         key = _key(owner, stored)
         game, state = await self._session(interaction)
@@ -165,8 +164,8 @@ class KarmicAdvanceCog(BautaCog):
         content = await self.karmic._pack(interaction.guild_id, pack)
         entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
         if entry is None:
-            raise BautaError(t("karmic.advance.no_distinction", interaction.locale, name=echo(name),
-                               names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—"))
+            raise refused("no_such_distinction", name=echo(name),
+                          names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—")
         await self._step(interaction, interaction.user.id, character, lambda who, **new: TakeDistinction(
             who, entry["name"], int(entry["karma_value"]), _cards(cards), how.value,
             str(entry.get("description", ""))[:300], **new))

@@ -8,12 +8,12 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.common import BautaError, Event, IllegalAction, Rng
+from rules.common import Event, IllegalAction, Rng
 from rules.karmic import (TARGET_SITUATION,
                           Character, GmModifier, aim, weapon_named)
 
 from .text import echo
-from .karmic_common import (speaking, sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
+from .karmic_common import (refused, speaking, sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
                             _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
@@ -66,7 +66,7 @@ class KarmicChecks(KarmicSheets):
             options["max_helpers"] = int(max_helpers)
         for member in helpers:
             if getattr(member, "bot", False) or str(member.id) in seats:
-                raise BautaError(t("karmic.helper_bad", interaction.locale))
+                raise refused("helper_bad")
             hspec, href = await self._player_character(interaction, member, None, content, new, interaction.locale)
             options.setdefault("helpers", []).append(hspec)
             refs[f"h{len(options['helpers'])}"] = href
@@ -136,14 +136,14 @@ class KarmicChecks(KarmicSheets):
         await self.host.begin(interaction)
         locale = interaction.locale
         if target and target_member is not None:
-            raise BautaError(t("karmic.shoot.one_target", locale))
+            raise refused("shoot_one_target")
         if defense is not None and not (target or target_member):
-            raise BautaError(t("karmic.shoot.defense_needs_target", locale))
+            raise refused("shoot_defense_needs_target")
         if defense is not None and into_melee:
-            raise BautaError(t("karmic.shoot.melee_no_defense", locale))
+            raise refused("shoot_melee_no_defense")
         if target_member is not None and (getattr(target_member, "bot", False)
                                           or target_member.id == interaction.user.id):
-            raise BautaError(t("karmic.shoot.bad_member", locale))
+            raise refused("shoot_bad_member")
         content = await self._pack(interaction.guild_id, pack)
         new: dict = {}
         spec, ref = await self._player_character(interaction, interaction.user, character, content, new, locale)
@@ -188,12 +188,12 @@ class KarmicChecks(KarmicSheets):
         await self.host.begin(interaction)
         found = await self._record(interaction.guild_id, interaction.user.id, character, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(character or "—")))
+            raise refused("no_such_character", name=echo(character or "—"))
         stored, data = found
         await self._busy(interaction.guild_id, [(interaction.user.id, stored)])
         char = Character.from_dict(data["character"])
         if char.deck is None:
-            raise BautaError(t("karmic.sheet.world_deck", interaction.locale))
+            raise refused("draws_world_deck")
         with speaking():
             w = weapon_named(char, weapon.strip())
             if not w.ranged:

@@ -9,11 +9,11 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.common import GM, Actor, BautaError, Choose, Event
+from rules.common import GM, Actor, Choose, Event
 from rules.karmic import (ENGINE, MANEUVERS, Declare, EndCombat, NpcControl)
 
 from .text import echo
-from .karmic_common import (card_words, NAME, _split_names, _who, combat)
+from .karmic_common import (refused, card_words, NAME, _split_names, _who, combat)
 
 from .karmic_board import show_board
 from .karmic_sheets import KarmicSheets
@@ -45,18 +45,18 @@ class KarmicCombat(KarmicSheets):
         if surprised or ambusher or unaware:
             await self.host.require_gm(interaction)       # the GM declares a surprise (§2.13)
         if charge and surprised:
-            raise BautaError(t("karmic.start.charge_and_surprise", locale))
+            raise refused("charge_and_surprise")
         npcs = _split_names(opponents)
         if opponent is None and not npcs:
-            raise BautaError(t("karmic.no_opponent", locale))
+            raise refused("no_opponent")
         members = [m for m in (opponent, ally) if m is not None]
         if any(getattr(m, "bot", False) for m in members):
-            raise BautaError(t("karmic.no_bots", locale))
+            raise refused("no_bots")
         ids = [interaction.user.id] + [m.id for m in members]
         if len(set(ids)) != len(ids):
-            raise BautaError(t("karmic.twice", locale))
+            raise refused("fights_twice")
         if len(npcs) > 8:
-            raise BautaError(t("karmic.too_many", locale))
+            raise refused("too_many_npcs")
         await self._gm_room_is_private(interaction, bool(npcs), bot_plays_npcs)
         content = await self._pack(interaction.guild_id, pack)
         combatants, refs = [], {}
@@ -83,8 +83,7 @@ class KarmicCombat(KarmicSheets):
         def who(text: str) -> int:
             wanted = text.strip().lower()
             if wanted not in names:
-                raise BautaError(t("karmic.start.no_fighter", locale, name=echo(text.strip()),
-                                   names=", ".join(n.title() for n in names)))
+                raise refused("no_fighter_named", name=echo(text.strip()), names=", ".join(n.title() for n in names))
             return names.index(wanted)
 
         for name in _split_names(dodge_only):
@@ -101,7 +100,7 @@ class KarmicCombat(KarmicSheets):
                     continue
                 ab = [x for x in re.split(r"\s*(?:-|vs\.?|/)\s*", pair.strip()) if x]
                 if len(ab) != 2 or who(ab[0]) == who(ab[1]):
-                    raise BautaError(t("karmic.start.bad_pairs", locale, pair=echo(pair.strip())))
+                    raise refused("bad_pair", pair=echo(pair.strip()))
                 engagements.append([who(ab[0]), who(ab[1])])
             options["engagements"] = engagements
         if charge:
@@ -196,8 +195,7 @@ class KarmicCombat(KarmicSheets):
         game = await self.host.channel_game(interaction, NAME)
         waited = datetime.now(UTC) - datetime.fromisoformat(game.updated_at)
         if waited < timedelta(minutes=minutes):
-            raise BautaError(t("karmic.nudge.not_yet", interaction.locale,
-                               minutes=int(waited.total_seconds() // 60), wanted=minutes))
+            raise refused("nudge_not_yet", minutes=int(waited.total_seconds() // 60), wanted=minutes)
         overdue = {p.id for p in ENGINE.pending(ENGINE.load_state(game.state))}
         answered: list[str] = []
         for _ in range(50):
@@ -225,6 +223,6 @@ class KarmicCombat(KarmicSheets):
         game = await self.host.channel_game(interaction, NAME)
         state = ENGINE.load_state(game.state)
         if state.mode != "combat":
-            raise BautaError(t("karmic.not_combat", interaction.locale))
+            raise refused("not_combat")
         await show_board(self.host, game, state, [], force_new=True)
         await self.host.finish(interaction, t("karmic.board_posted", interaction.locale))

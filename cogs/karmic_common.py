@@ -63,6 +63,14 @@ def sample_pack() -> dict:
     return copy.deepcopy(bundled_pack(NAME))
 
 
+def refused(code: str, error: type[BautaError] = BautaError, **params) -> BautaError:
+    """A refusal of the cog's own: a code of the Karmic catalogue's `errors` with its parameters,
+    worded by the presenter in the reader's language (as the engine's are)."""
+    exc = error(code, **params)
+    exc.system = NAME
+    return exc
+
+
 @contextmanager
 def speaking() -> Iterator[None]:
     """Around a rules call the cog makes itself (not through the engine): its error names Karmic, so

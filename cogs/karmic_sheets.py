@@ -11,7 +11,7 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.common import GM, BautaError, IllegalAction, PackError, Rng, Where
+from rules.common import GM, IllegalAction, PackError, Rng, Where
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
                           characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text)
@@ -19,7 +19,8 @@ from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, cha
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
-from .karmic_common import (speaking, sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
+from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME,
+                            SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
 # ============================================================================ deck buttons
@@ -79,7 +80,7 @@ class KarmicSheets(BautaCog):
             return sample_pack()
         text = await self.store.pack(guild_id, NAME, name)
         if text is None:
-            raise BautaError(t("karmic.no_pack", None, name=echo(name)))
+            raise refused("no_pack", name=echo(name))
         return await untrusted.parse(load_pack_text, text, name, source=name)   # seconds for a big pack
 
     async def _record(self, guild_id: int, owner: int, name: str | None, locale=None) -> tuple[str, dict] | None:
@@ -92,7 +93,7 @@ class KarmicSheets(BautaCog):
         if len(mine) == 1:
             return mine[0]
         if len(mine) > 1:
-            raise BautaError(t("karmic.which_character", locale, names=", ".join(n for n, _ in mine)))
+            raise refused("which_character", names=", ".join(n for n, _ in mine))
         return None
 
     async def _games_of(self, guild_id: int, refs: list[tuple[int, str]]) -> list[tuple[Any, str]]:
@@ -110,7 +111,7 @@ class KarmicSheets(BautaCog):
     async def _busy(self, guild_id: int, refs: list[tuple[int, str]]) -> None:
         """Refuse a character already in a running game (its deck lives in that game until it ends)."""
         for game, name in await self._games_of(guild_id, refs):
-            raise BautaError(t("karmic.busy", None, name=name, id=game.id, channel=f"<#{game.channel_id}>"))
+            raise refused("character_busy", name=name, id=game.id, channel=f"<#{game.channel_id}>")
 
     async def _player_character(self, interaction, member, name: str | None, pack: dict, new: dict,
                                 locale=None) -> tuple[dict, tuple[int, str]]:
@@ -124,8 +125,8 @@ class KarmicSheets(BautaCog):
             if name:
                 entry = next((c for c in pack.get("characters", []) if c["name"].lower() == name.lower()), None)
             if entry is None:
-                raise BautaError(t("karmic.no_character", locale, who=member.mention,
-                                   names=", ".join(c["name"] for c in pack.get("characters", [])) or "—"))
+                raise refused("no_character", player=str(member.id),
+                              names=", ".join(c["name"] for c in pack.get("characters", [])) or "—")
             sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
             with speaking():
                 char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
@@ -147,7 +148,7 @@ class KarmicSheets(BautaCog):
         if record is not None:
             stored, data = record
             if n > 1:
-                raise BautaError(t("karmic.gm_sheet_twice", None, name=stored))
+                raise refused("gm_sheet_twice", name=stored)
             return {"character": data["character"], "player": GM}, (GM_OWNER, stored)
         for group in ("npcs", "characters"):
             for entry in pack.get(group, []):
@@ -156,8 +157,7 @@ class KarmicSheets(BautaCog):
                     if n > 1:
                         sheet["name"] = f"{entry['name']} {n}"
                     return {"character": sheet, "player": GM}, None
-        raise BautaError(t("karmic.no_npc", None, name=echo(name),
-                           names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—"))
+        raise refused("no_npc", name=echo(name), names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—")
 
     async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
         """NPC hands go to the GM channel: refuse when that channel is the table itself."""
@@ -165,7 +165,7 @@ class KarmicSheets(BautaCog):
             return
         settings = await self.store.settings(interaction.guild_id)
         if settings.gm_channel_id and settings.gm_channel_id == interaction.channel_id:
-            raise BautaError(t("karmic.gm_room_is_table", interaction.locale))
+            raise refused("gm_room_is_table")
 
     async def _world(self, guild_id: int) -> dict | None:
         record = await self.store.character(guild_id, GM_OWNER, NAME, WORLD)
@@ -222,7 +222,7 @@ class KarmicSheets(BautaCog):
                                                 secrets.randbits(63), file.filename, source=file.filename,
                                                 locale=interaction.locale)
         if sheet["name"].startswith("~"):
-            raise PackError(t("karmic.reserved_name", interaction.locale, file=shorten(file.filename, 60)))
+            raise refused("reserved_name", file=shorten(file.filename, 60), error=PackError)
         cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
@@ -282,7 +282,7 @@ class KarmicSheets(BautaCog):
         owner = GM_OWNER if gm_sheet else interaction.user.id
         found = await self._record(interaction.guild_id, owner, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
+            raise refused("no_such_character", name=echo(name or "—"))
         await interaction.followup.send(self._sheet_text(Character.from_dict(found[1]["character"]),
                                                          interaction.locale), ephemeral=True)
 
@@ -307,7 +307,7 @@ class KarmicSheets(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         owner = GM_OWNER if gm_sheet else interaction.user.id
         if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
+            raise refused("no_such_character", name=echo(name))
         await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
 
     # ---------------------------------------------------------------- deck
@@ -318,7 +318,7 @@ class KarmicSheets(BautaCog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._record(interaction.guild_id, interaction.user.id, name, interaction.locale)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name or "—")))
+            raise refused("no_such_character", name=echo(name or "—"))
         stored, data = found
         char = Character.from_dict(data["character"])
         s = deck_summary(char)
@@ -346,15 +346,15 @@ class KarmicSheets(BautaCog):
 
     async def answer_deck_offer(self, interaction, owner: int, name: str, accept: bool) -> str:
         if interaction.user.id != owner:
-            raise IllegalAction(t("karmic.deck.not_yours", interaction.locale))
+            raise refused("deck_not_yours", error=IllegalAction)
         found = await self._record(interaction.guild_id, owner, name)
         if found is None:
-            raise BautaError(t("karmic.no_such_character", interaction.locale, name=echo(name)))
+            raise refused("no_such_character", name=echo(name))
         stored, data = found
         await self._busy(interaction.guild_id, [(owner, stored)])
         char = Character.from_dict(data["character"])
         if char.deck is None or not char.deck.offer:
-            raise IllegalAction(t("karmic.deck.closed", interaction.locale))
+            raise refused("no_reshuffle_window", error=IllegalAction)
         if accept:
             char.deck.reshuffle(Rng.from_seed(secrets.randbits(63)))
         else:

@@ -36,7 +36,7 @@ from . import botplayer, systems
 from .components import prompt_view
 from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Slots, chunks, mention
 from .replies import reply
-from .table import POSTED, TABLE, posted, with_meta
+from .table import NEWEST_DM, POSTED, TABLE, newest_dm, posted, with_meta
 
 log = logging.getLogger("bauta.publish")
 
@@ -276,17 +276,20 @@ class Publishing:
                   events: Sequence[Event] = ()) -> tuple[str, GameRecord]:
         """One player's private news and decisions: the events, then each prompt with its
         components, in as few DMs as fit; a superseded DM prompt of theirs (not the one just clicked)
-        is edited into the first new one instead of a new DM. Returns the delivery's outcome."""
+        is edited into the first new one instead of a new DM, and a decision that continues the
+        thread of their newest DM (`Prompt.thread`) is edited into that DM. Returns the delivery's
+        outcome."""
         news = lines if len(lines) > 1 else []
         if not prompts:
             outcome = SENT
             texts = chunks(news)
             extra = await self.news_parts(game, state, player, say, events) if texts else {}
             for index, text in enumerate(texts):
-                outcome = await self.courier.deliver(game.guild_id, int(player), text,
-                                                     **(extra if index == len(texts) - 1 else {}))
+                outcome, message = await self.courier.deliver_message(
+                    game.guild_id, int(player), text, **(extra if index == len(texts) - 1 else {}))
                 if outcome != SENT:
                     break
+                game = with_meta(game, newest_dm(game.meta, player, message, None))
             return outcome, game
         outcome = SENT
         for index, prompt in enumerate(prompts):
@@ -294,25 +297,37 @@ class Publishing:
             parts = [*(lines if index == 0 else lines[:1]), question]
             texts = chunks(parts)
             for text in texts[:-1]:                  # news too long to share the prompt's message
-                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+                outcome, message = await self.courier.deliver_message(game.guild_id, int(player), text)
                 if outcome != SENT:
                     return outcome, game
+                game = with_meta(game, newest_dm(game.meta, player, message, None))
             content = texts[-1] if texts else question
             extra = await self.prompt_parts(game, state, prompt, say)
             back = self.table.paused_dm(game, player, prompt.id)     # this decision's own DM, brought back
             if back and await self.courier.edit_dm(int(player), int(back["message"]), content=content, **extra):
                 game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=back["message"]))
+                game = _still_newest(game, player, int(back["message"]), prompt.thread)
+                continue
+            thread = self.table.thread_dm(game, player, prompt, pending)     # the thread's DM, at the foot
+            # another decision's picture (a hand since played) does not stay on it
+            fields = extra if "file" in extra else {**extra, "attachments": []}
+            if thread and await self.courier.edit_dm(int(player), thread[0], content=content, **fields):
+                recorded = {k: v for k, v in (game.meta.get(POSTED) or {}).items() if k not in thread[1]}
+                game = self._record(with_meta(game, {**game.meta, POSTED: recorded}), prompt.id, "dm",
+                                    int(player), SimpleNamespace(id=thread[0]))
                 continue
             old = self.table.reusable_dm(game, player, pending, answered)
             entry = (game.meta.get(POSTED) or {}).get(old or "", {})
             if old and await self.courier.edit_dm(int(player), int(entry["message"]), content=content, **extra):
                 game = self._record(game, prompt.id, "dm", int(player), SimpleNamespace(id=entry["message"]),
                                           replaces=old)
+                game = _still_newest(game, player, int(entry["message"]), prompt.thread)
                 continue
             outcome, message = await self.courier.deliver_message(game.guild_id, int(player), content, **extra)
             if outcome != SENT:
                 return outcome, game
             game = self._record(game, prompt.id, "dm", int(player), message)
+            game = with_meta(game, newest_dm(game.meta, player, message, prompt.thread))
         return outcome, game
 
     @staticmethod
@@ -459,6 +474,14 @@ class Publishing:
         engine = systems.get(game.system).engine
         await self.publish(interaction, game, engine.load_state(game.state), list(events), before=set(),
                            dm_prompts=dm_prompts, move=not dm_prompts)
+
+
+def _still_newest(game: GameRecord, player: str, message_id: int, thread: str) -> GameRecord:
+    """After an edit of an older DM of `player`: when it is their newest DM, it now carries `thread`."""
+    newest = (game.meta.get(NEWEST_DM) or {}).get(player)
+    if not newest or int(newest["message"]) != message_id:
+        return game
+    return with_meta(game, newest_dm(game.meta, player, SimpleNamespace(id=message_id), thread))
 
 
 def opening(game: GameRecord, intro: Event | None, events: Sequence[Event]) -> list[Event]:

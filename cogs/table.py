@@ -15,7 +15,9 @@
   table) are recorded in the game's meta; once their prompt is no longer pending, answered or
   superseded however, their components are removed. A player's next private decision takes the
   place of the DM prompt they just clicked (the next step of their turn) or of one superseded (the
-  hand changed), edited in place, rather than a new DM.
+  hand changed), edited in place, rather than a new DM. A decision with a `thread` (a Karmic
+  round) is edited into the player's newest DM when that DM is of the same thread and asks nothing
+  any more: a few decisions of one round cost one DM.
 
 Message ids live in the game's meta (not game state: no version bump, no undo entry).
 """
@@ -47,6 +49,9 @@ NARRATED_KEPT = 8          # meta: the last actions narrated (table["narrated"])
 # when the same decision is asked again its DM is brought back, not sent anew
 PAUSED = "paused_dm_prompts"
 PAUSED_KEPT = 6
+# meta: {player: {"message": id, "thread": str}}: each player's newest DM of this game and the
+# thread of the decision it carries (see `Prompt.thread`); a DM without a decision drops the entry
+NEWEST_DM = "newest_dm"
 
 
 @dataclass
@@ -273,6 +278,20 @@ class Table:
         entry = (game.meta.get(PAUSED) or {}).get(prompt_id)
         return entry if entry and entry.get("to") == int(player) else None
 
+    @staticmethod
+    def thread_dm(game: GameRecord, player: str, prompt: Prompt, pending: set[str]) -> tuple[int, list[str]] | None:
+        """The newest DM of `player` when `prompt` continues its thread there: (its message id, the
+        prompt ids recorded on it, none of them pending any more). None when the prompt has no
+        thread, the newest DM is of another thread (or carried no decision), or it still asks one."""
+        newest = (game.meta.get(NEWEST_DM) or {}).get(player)
+        if not prompt.thread or not newest or newest.get("thread") != prompt.thread:
+            return None
+        on_it = [pid for pid, entry in (game.meta.get(POSTED) or {}).items()
+                 if entry.get("where") == "dm" and entry.get("message") == newest["message"]]
+        if any(pid in pending for pid in on_it):
+            return None
+        return int(newest["message"]), on_it
+
     def reusable_dm(self, game: GameRecord, player: str, pending: set[str], answered: int | None) -> str | None:
         """The id of `player`'s DM prompt whose message is edited into their next private prompt
         instead of a new DM: the one they just clicked (they are looking at it: the next decision of
@@ -286,6 +305,19 @@ class Table:
 def with_meta(game: GameRecord, meta: dict) -> GameRecord:
     """`game` with another meta, in memory (written by whoever holds it: see cogs/publish.py)."""
     return game if meta == game.meta else GameRecord(**{**game.__dict__, "meta": meta})
+
+
+def newest_dm(meta: dict, player: str, message: Any, thread: str | None) -> dict:
+    """`meta` with `player`'s newest DM recorded, carrying a decision of `thread`; `thread` None:
+    a DM with no decision (the entry is dropped: the next decision starts a new DM)."""
+    newest = dict(meta.get(NEWEST_DM) or {})
+    if thread is None or getattr(message, "id", None) is None:
+        if player not in newest:
+            return meta
+        newest.pop(player)
+    else:
+        newest[player] = {"message": message.id, "thread": thread}
+    return {**meta, NEWEST_DM: newest}
 
 
 def posted(meta: dict, prompt_id: str, where: str, to: int, message: Any, replaces: str | None = None) -> dict:

@@ -162,6 +162,11 @@ class Prompt(Serial):
     answered (the cog puts it in a button's custom_id but never reads it). `player` is the player id
     who must answer, GM or ANYONE. `private` prompts (choosing from a secret hand) are offered by DM
     or `/hand`, never in the channel. `min_choices`/`max_choices` > 1 make a multi-select.
+    `thread`: private decisions of one player with the same thread share one DM. A decision that
+    follows a wait (one that follows the player's own click always takes the clicked DM's place)
+    is edited into their newest DM when that DM is of the same thread and asks nothing any more:
+    no new message, so no new notification. Of another thread, it is a new DM, which notifies.
+    Empty: each decision that follows a wait is a DM of its own.
 
     Build one with `Prompt.ask(kind, args, player, options, key=...)`. DEPRECATED: positional
     `Prompt(id, player, text, options)` with `text` a finished English sentence.
@@ -177,14 +182,15 @@ class Prompt(Serial):
     kind: str = ""
     args: dict = field(default_factory=dict)
     confirm: bool = False     # the click itself matters (a reaction timed): never answered for the player
+    thread: str = ""
 
     @classmethod
     def ask(cls, kind: str, args: Mapping | None, player: str, options: Iterable[Option], *,
             key: Iterable[Any] = (), private: bool = False, min_choices: int = 1,
-            max_choices: int = 1, confirm: bool = False) -> Prompt:
+            max_choices: int = 1, confirm: bool = False, thread: str = "") -> Prompt:
         return cls(id=prompt_id(kind, *key), player=player, options=tuple(options), private=private,
                    min_choices=min_choices, max_choices=max_choices, kind=kind, args=dict(args or {}),
-                   confirm=confirm)
+                   confirm=confirm, thread=thread)
 
     @property
     def legacy(self) -> bool:

@@ -1,9 +1,7 @@
-"""A Karmic check with a helper, and an advancement, through the cogs in Italian and in Spanish:
-every word from the catalogues (the server's language set with the guild settings, the players'
-clients in the same language; `present.watch()` records where each string came from).
-
-Only the converted parts of Karmic are held to zero fallbacks here: checks and advancement. The
-combat still speaks English sentences (see `rules/karmic/combat/`), so a combat round is not here.
+"""A Karmic check with a helper and an advancement, a three-round combat, and the cog's own
+refusals, through the cogs in Italian, Spanish and English: every word from the catalogues (the
+server's language set with the guild settings, the players' clients in the same language;
+`present.watch()` records where each string came from), with zero fallbacks.
 """
 from __future__ import annotations
 
@@ -123,3 +121,73 @@ async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed
     assert not [s for s in said_ if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
     assert not re.search(r"· (declare|resolve|initiative|offers|hold|play|round_over)\b", public), public  # no phase id
     assert drawn and not [w for w in drawn if "img_" in w or "terms." in w]
+
+
+@pytest.mark.parametrize("locale,language", [("it", "it"), ("es-ES", "es"), ("en-US", "en")])
+async def test_the_cogs_own_refusals_speak_the_readers_language(bot, world, locale, language):
+    """The Karmic cog's own refusals (a bad set-up, a missing character or helper) are codes of the
+    Karmic catalogue, worded by the global error handler in the reader's language: no legacy
+    sentence, no English fallback."""
+    import yaml
+    from pathlib import Path
+
+    from cogs.errors import report_error
+    from rules.common import BautaError
+    alice, bruno = world.users[2], world.users[3]
+    robot = world.user(5, "Robot")
+    robot.bot = True
+    cog = bot.get_cog("KarmicCog")
+    tries = [
+        ("no_opponent", alice, lambda i: cog.combat_start.callback(cog, i, character="Devon")),
+        ("no_bots", alice, lambda i: cog.combat_start.callback(cog, i, character="Devon", opponent=robot)),
+        ("fights_twice", alice, lambda i: cog.combat_start.callback(cog, i, character="Devon", opponent=alice)),
+        ("no_npc", alice, lambda i: cog.combat_start.callback(cog, i, character="Devon", opponents="Dragon")),
+        ("no_fighter_named", alice, lambda i: cog.combat_start.callback(cog, i, character="Devon", opponents="Soldier",
+                                                                      pairs="Devon-Dragon")),
+        ("helper_bad", alice, lambda i: cog.check.callback(cog, i, skill="tracking", character="Mara", helper=alice)),
+        ("no_character", bruno, lambda i: cog.check.callback(cog, i, skill="tracking")),
+        ("no_such_character", alice, lambda i: cog.character_show.callback(cog, i, name="Nobody")),
+        ("shoot_defense_needs_target", alice, lambda i: cog.shoot.callback(
+            cog, i, weapon="Thrown Spear", distance=10.0, character="Mara",
+            defense=discord.app_commands.Choice(name="dodge", value="dodge"))),
+    ]
+    catalogue = yaml.safe_load((Path("i18n") / f"{language}.karmic.yaml").read_text(encoding="utf-8"))["errors"]
+    for code, user, run in tries:
+        interaction = world.interaction(user, world.channels[10], locale=locale)
+        with present.watch() as notes:
+            with pytest.raises(BautaError) as refusal:
+                await run(interaction)
+            assert (refusal.value.code, refusal.value.system) == (code, "karmic")
+            await report_error(interaction, refusal.value)
+        said = world.ephemeral(user)[-1].content
+        assert [n for n in notes if n.fallback] == [], (code, said)
+        assert [(n.key, n.language) for n in notes if n.game == "karmic"] == [(f"errors.{code}", language)]
+        assert said.startswith(catalogue[code].split("{")[0]), (code, said)
+    assert await bot.store.active_game(1, 10) is None
+
+
+async def test_game_undo_of_an_advancement_reads_in_italian(bot, world, seed):
+    """`/game undo` takes an advancement back (issue 12's "Done when"), and the table reads both in
+    Italian: the effort's draw, then who undid how many actions, with zero fallbacks."""
+    from tests.cogs.test_karmic import (DEVON_YAML, advance_cog, choice, game_cog, import_sheet, stack_deck,
+                                        table_text)
+    await bot.store.update_settings(1, locale="it")
+    world.locale = "it"
+    gm, alice = world.users[1], world.users[2]
+    await import_sheet(bot, world, alice, DEVON_YAML)
+    await stack_deck(bot, alice.id, "Devon", ["5S"])
+    before = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
+    world.sent.clear()
+    with present.watch() as notes:
+        cog = advance_cog(bot)
+        await cog.advance_effort.callback(cog, world.interaction(gm, world.channels[10]), member=alice,
+                                          effort=choice("hard"), skills="tracking")
+        assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["skills"]["tracking"] == 3
+        await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
+    assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"] == before
+    assert [n for n in notes if n.fallback] == []
+    assert sorted({n.language for n in notes}) == ["it"]
+    table = table_text(world)
+    assert "5♠" in table and "<@1> ha annullato 1 azione. La partita è tornata esattamente dov'era." in table, table
+    assert {"events.advance_effort", "events.advance_draw", "events.game_undone"} <= {n.key for n in notes}, \
+        sorted({n.key for n in notes})

@@ -196,8 +196,8 @@ class FakePartialMessage:
             message.said = new[len(old) + 1:] if old and new.startswith(old + "\n") else new
             message.changed = next(_changes)
             message.content = kwargs["content"]
-        if kwargs.get("attachments"):
-            message.file = kwargs["attachments"][0]
+        if "attachments" in kwargs:       # an empty list removes them
+            message.file = kwargs["attachments"][0] if kwargs["attachments"] else None
         if "view" in kwargs:
             message.view = kwargs["view"]
         message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))

@@ -1,6 +1,8 @@
 """The combat's prompts (who decides what now) and the answers to them (digest §2)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.common import GM, Event, IllegalAction, Option, Prompt
 
 from ..base import card_term, cards_text, name
@@ -133,7 +135,22 @@ def combat_prompts(state: KarmicState) -> list[tuple[Prompt, dict]]:
     elif state.phase == "offers":
         for k in cb.offers:
             out.append((offer_prompt(state, k, f"rs{cb.round}.{k}"), {"key": k, "kind": "offer"}))
-    return out
+    thread = dm_thread(state)
+    return [(replace(p, thread=thread), m) for p, m in out]
+
+
+def dm_thread(state: KarmicState) -> str:
+    """Which of a fighter's (at most) two DMs of the round a decision is edited into: one from the
+    round's first decision (with its hand) until the round's first reveal, then one for everything
+    after it (hits, declarations after an interrupt, the Rule-of-Fives offer). So a fighter is
+    notified when their round begins and again when the revealed cards need them, and the
+    decisions in between follow in the DM they are reading (a decision that follows their own
+    click at once takes that DM's place, whatever its thread). The initiative belongs to round 1."""
+    cb = state.combat
+    if state.phase == "initiative":
+        return f"round {cb.round + 1}"
+    revealed = state.phase != "declare" or any(r.resolved for r in cb.registers)
+    return f"round {cb.round}" + (" revealed" if revealed else "")
 
 
 def f_hand(state: KarmicState, who: str) -> list[str]:
