@@ -44,7 +44,7 @@ def glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, 
     repeat the same few words and numbers step after step, and FreeType's rendering is most of a
     text's cost."""
     f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))    # whole pixels
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
     return mask, left, top
