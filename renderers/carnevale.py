@@ -42,21 +42,24 @@ GROUNDS = (PAPER, DARK_PAPER, BOX_FILL, DIE_FILL, GOLD, GREY, GREEN, RED, BLUE, 
 
 Words = Callable[..., str]
 
-# The words the pictures show when the caller gives none (a direct call, a test): English.
+# The words the pictures show when the caller gives none (a direct call, a test): English, the same as
+# `words.image_*` in i18n/en.carnevale.yaml (a test holds them equal). A key with a `_one` twin takes
+# it when `n` is 1, as the presenter's plural forms do.
 WORDS = {
-    "title": "{player} — {squad} ({faction})", "title_plain": "Carnevale", "round": "Round {round}/{max_rounds}",
-    "subtitle": "{profile} · {uid} · {size}", "leader": "{name} ★", "attribute": "{name} {value}",
-    "attr_MOV": "MOV", "attr_COM": "COM", "attr_DEX": "DEX", "attr_SHO": "SHO", "attr_MIN": "MIN", "attr_PRO": "PRO",
+    "title": "{name} — {squad} ({faction})", "title_plain": "Carnevale", "round": "Round {round}/{max_rounds}",
+    "subtitle": "{profile} · {uid} · {size}", "size_medium": "Medium", "size_large": "Large", "size_huge": "Huge",
+    "leader": "{name} ★", "attribute": "{name} {value}",
+    "attr_mov": "MOV", "attr_com": "COM", "attr_dex": "DEX", "attr_sho": "SHO", "attr_min": "MIN", "attr_pro": "PRO",
     "ap": "AP {ap}/{ap_max}", "karma": "Karma", "command": "Command {command}/{command_max}", "life": "Life",
     "life_left": "{left}/{life} LP", "pain": "{left}/{life} LP   pain {n} dice",
     "fled": "FLED", "fallen": "FALLEN", "active": "ACTIVE", "activated": "Activated", "stunned": "STUNNED",
-    "at_ready": "At the Ready ({x})", "hidden": "Hidden", "drowning": "Drowning", "fleeing": "Fleeing",
-    "petrified": "Petrified", "in_darkness": "Darkness", "in_water": "In water", "reserve": "Reserve",
-    "carrying": "{what}", "weapons": "Weapons: {list}", "no_weapons": "Weapons: —",
-    "weapon_destroyed": "{name} (destroyed)", "weapon_jammed": "{name} (jammed)",
-    "weapon_unloaded": "{name} (unloaded)", "spells": "Spells: {list} (next costs {cost} Karma)",
-    "spells_locked": "Spells: {list} (next costs {cost} Karma, locked)", "magic_item": "Magic item: {item}",
-    "magic_hidden": "Magic item: hidden",
+    "at_ready_melee": "At the Ready (melee)", "at_ready_shooting": "At the Ready (shooting)", "hidden": "Hidden",
+    "drowning": "Drowning", "fleeing": "Fleeing", "petrified": "Petrified", "in_darkness": "Darkness",
+    "in_water": "In water", "reserve": "Reserve", "carrying_fragment": "Fragment",
+    "weapons": "Weapons: {list}", "no_weapons": "Weapons: —", "weapon_destroyed": "{name} (destroyed)",
+    "weapon_jammed": "{name} (jammed)", "weapon_unloaded": "{name} (unloaded)",
+    "spells": "Spells: {list} (next costs {cost} Karma)", "spells_locked": "Spells: {list} (next costs {cost} Karma, locked)",
+    "magic_item": "Magic item: {item}", "magic_hidden": "Magic item: hidden",
     "destiny": "Destiny", "no_dice": "No dice to roll — automatic failure",
     "aces_one": "1 Ace at difficulty {difficulty}", "aces": "{n} Aces at difficulty {difficulty}",
     "critical": "{aces} — CRITICAL", "fumble": "{aces} — FUMBLE",
@@ -64,7 +67,14 @@ WORDS = {
 
 
 def english(key: str, **params) -> str:
+    if params.get("n") == 1 and f"{key}_one" in WORDS:
+        key = f"{key}_one"
     return WORDS[key].format(**params)
+
+
+def presenter_words(say) -> Words:
+    """A presenter's words for these pictures (`words.image_*`, in its reader's language)."""
+    return lambda key, **params: say.text(f"words.image_{key}", plain=True, **params)
 
 
 def _png(image: Image.Image) -> bytes:
@@ -110,7 +120,7 @@ def _badges(m: dict, words: Words) -> tuple[tuple[str, tuple[int, int, int]], ..
     if m.get("stunned"):
         out.append((words("stunned"), RED))
     if m.get("at_ready"):
-        out.append((words("at_ready", x=m["at_ready"]), BLUE))
+        out.append((words(f"at_ready_{m['at_ready']}"), BLUE))
     for key, colour in (("hidden", GREY), ("drowning", BLUE), ("fleeing", RED), ("petrified", GREY),
                         ("in_darkness", INK), ("in_water", BLUE)):
         if m.get(key):
@@ -118,7 +128,7 @@ def _badges(m: dict, words: Words) -> tuple[tuple[str, tuple[int, int, int]], ..
     if not m.get("on_table", True) and not m.get("fallen"):
         out.append((words("reserve"), GREY))
     if m.get("carrying"):
-        out.append((words("carrying", what=str(m["carrying"]).title()), GOLD))
+        out.append((words(f"carrying_{m['carrying']}"), GOLD))
     return tuple(out)
 
 
@@ -145,8 +155,9 @@ def card_face(m: dict, words: Words = english) -> CardFace:
     return CardFace(
         fallen=bool(m.get("fallen")),
         name=words("leader", name=m["name"]) if m.get("leader") else str(m["name"]),
-        subtitle=words("subtitle", profile=m["profile"], uid=m["uid"], size=m.get("size", "")),
-        attributes="  ".join(words("attribute", name=words(f"attr_{k}"), value=a[k]) for k in ATTRIBUTES),
+        subtitle=words("subtitle", profile=m["profile"], uid=m["uid"],
+                       size=words(f"size_{str(m['size']).lower()}") if m.get("size") else ""),
+        attributes="  ".join(words("attribute", name=words(f"attr_{k.lower()}"), value=a[k]) for k in ATTRIBUTES),
         ap=words("ap", ap=m["ap"], ap_max=m["ap_max"]), karma_label=words("karma"),
         karma=int(m["karma"]), karma_max=int(m["karma_max"]),
         command=words("command", command=m["command"], command_max=m["command_max"]) if m.get("command_max") else "",
@@ -193,8 +204,11 @@ def _card(face: CardFace) -> Image.Image:
     _txt(draw, (tx + 50 + len(face.track) * (BOX + 3), ty + 2), face.life_text, 12, RED if face.in_pain else INK,
          bold=face.in_pain)
     bx = 10
-    for label, colour in face.badges:
+    for k, (label, colour) in enumerate(face.badges):
         w = int(draw.textlength(label, font=font(11, True))) + 10
+        if bx + w > CARD_W - 40 and k < len(face.badges) - 1 or bx + w > CARD_W - 10:
+            _txt(draw, (bx, 86), f"+{len(face.badges) - k}", 11, INK, bold=True)     # the rest, counted
+            break
         draw.rounded_rectangle([bx, 84, bx + w, 100], radius=4, fill=colour)
         _txt(draw, (bx + 5, 86), label, 11, PAPER, bold=True)
         bx += w + 6
@@ -210,7 +224,7 @@ def _column(view: dict, player: str | None, words: Words) -> tuple[str, str, lis
     title = words("title_plain")
     if player and player in view.get("players", {}):
         p = view["players"][player]
-        title = words("title", player=p["name"], squad=p["squad"], faction=p["faction"])
+        title = words("title", name=p["name"], squad=p["squad"], faction=p["faction"])
     # a squad sheet outside a game has no Round to show
     rounds = words("round", round=view.get("round", 1), max_rounds=view["max_rounds"]) if view.get("max_rounds") else ""
     return title, rounds, models
@@ -275,29 +289,38 @@ def _die(face: int, destiny: bool, ace: bool, destiny_word: str) -> Image.Image:
     return on_palette(image, _palette())
 
 
+HEADING_H = 26
+
+
 @lru_cache(maxsize=64)
-def _roll_frame(width: int, result: str, colour: tuple[int, int, int], empty: str) -> Image.Image:
-    image, draw = canvas(width, 120)
+def _roll_frame(width: int, heading: str, result: str, colour: tuple[int, int, int], empty: str) -> Image.Image:
+    """The roll's paper: how the pool came about (when the caller says), the result under the dice."""
+    top = HEADING_H if heading else 0
+    image, draw = canvas(width, 120 + top)
+    if heading:
+        _txt(draw, (12, 10), heading, 13, GREY, bold=True)
     if empty:
-        _txt(draw, (width // 2, 50), empty, 14, anchor="mm")
-    _txt(draw, (12, 88), result, 15, colour, bold=True)
+        _txt(draw, (width // 2, top + 50), empty, 14, anchor="mm")
+    _txt(draw, (12, top + 88), result, 15, colour, bold=True)
     return on_palette(image, _palette())
 
 
-def roll_image(roll: dict, words: Words = english) -> bytes:
-    """A rolled pool: `roll` is a PoolResult.to_public() dict (or an event's data)."""
+def roll_image(roll: dict, words: Words = english, heading: str = "") -> bytes:
+    """A rolled pool: `roll` is a PoolResult.to_public() dict (or an event's data). `heading`: the
+    pool explained, as the roll's message words it (base, each modifier and its reason, the cap)."""
     dice = roll.get("dice", [])
     flags = roll.get("ace_flags") or [False] * len(dice)
     aces, difficulty = roll.get("aces", 0), roll.get("difficulty", 7)
-    text = words("aces_one", difficulty=difficulty) if aces == 1 else words("aces", n=aces, difficulty=difficulty)
+    text = words("aces", n=aces, difficulty=difficulty)
     colour = INK
     if roll.get("critical"):
         text, colour = words("critical", aces=text), GREEN
     if roll.get("fumble"):
         text, colour = words("fumble", aces=text), RED
-    image = _roll_frame(max(420, 20 + len(dice) * DIE_STEP), text, colour, "" if dice else words("no_dice")).copy()
+    width = max(420, 20 + len(dice) * DIE_STEP, 24 + int(font(13, True).getlength(heading)) if heading else 0)
+    image = _roll_frame(width, heading, text, colour, "" if dice else words("no_dice")).copy()
     destiny_word = words("destiny")
+    top = 12 + (HEADING_H if heading else 0)
     for i, face in enumerate(dice):
-        image.paste(_die(int(face), i == 0, bool(flags[i]), destiny_word), (12 + i * DIE_STEP, 12))
+        image.paste(_die(int(face), i == 0, bool(flags[i]), destiny_word), (12 + i * DIE_STEP, top))
     return _png(image)
-
