@@ -28,8 +28,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from i18n import t
-from renderers.carnevale import game_sheet, roll_image, squad_sheet
+from i18n import present, t
+from renderers.carnevale import english, game_sheet, presenter_words, roll_image, squad_sheet
 from rules.carnevale import (BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, MAX_KARMA_DICE, MOVE_ACTIONS, TIE_RULES,
                              CampaignRecord, Squad, SquadMember, add_member, check_squad, load_pack_text,
                              load_sample_pack, member_cost, odds, opposed_roll, remove_member, roll_pool, squad_cost,
@@ -163,7 +163,9 @@ def describe(view: dict, viewer: str, locale=None) -> str:
 
 
 def render(view: dict) -> bytes:
-    return game_sheet(view)
+    """The game sheet in the words of the reader `/game status` set (`present.READER`), else English."""
+    say = present.READER.get()
+    return game_sheet(view, presenter_words(say) if say is not None else english)
 
 
 def load_pack(text: str, source: str) -> dict:
@@ -184,8 +186,9 @@ async def post_sheet(host, game, state, new: bool = False) -> None:
     fresh = await host.store.game(game.id) or game
     if not new and (fresh.meta.get(SHEET_KEY) or {}).get("digest") == digest:
         return
-    png = await asyncio.to_thread(game_sheet, view)
-    caption = t("carnevale.game.sheet", None, round=view["round"], max_rounds=view["max_rounds"])
+    locale = await host.server_locale(fresh, None)          # a public message: the channel's language
+    png = await asyncio.to_thread(game_sheet, view, presenter_words(host.presenter(fresh, locale)))
+    caption = t("carnevale.game.sheet", locale, round=view["round"], max_rounds=view["max_rounds"])
     await host.live_message(fresh, SHEET_KEY, caption, new=new, digest=digest,
                             file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))
 
@@ -450,7 +453,8 @@ class CarnevaleCog(commands.Cog):
         await self.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                   f"{result.pool.dice if result.pool else pool}d10>={difficulty}", float(result.aces),
                                   label, mean, var)
-        png = await asyncio.to_thread(roll_image, public)
+        words = presenter_words(present.Presenter(interaction.guild_locale, SYSTEM_NAME))
+        png = await asyncio.to_thread(roll_image, public, words)
         await interaction.followup.send(text, file=discord.File(io.BytesIO(png), filename="carnevale-roll.png"))
 
     @carnevale.command(name="opposed", description="An opposed roll against another member: both pools in one message")
@@ -580,7 +584,7 @@ class CarnevaleCog(commands.Cog):
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         name = getattr(owner, "display_name", str(owner))
         view = squad_view(pack, current, name, viewer=None if full else PUBLIC)
-        png = await asyncio.to_thread(squad_sheet, view, name)
+        png = await asyncio.to_thread(squad_sheet, view, name, presenter_words(present.Presenter(loc, SYSTEM_NAME)))
         if full:
             text = self._summary(pack, current, pack_name, loc)
         else:

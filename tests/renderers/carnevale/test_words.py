@@ -96,3 +96,17 @@ def test_a_roll_heading_explains_the_pool_above_the_dice():
     assert (plain.size, explained.size) == ((420, 120), (420, 120 + R.HEADING_H))
     assert explained.convert("RGB").crop((0, R.HEADING_H, 420, 120 + R.HEADING_H)).tobytes() == \
         plain.convert("RGB").tobytes()                  # the same dice and result, moved down
+
+
+def test_game_status_draws_the_sheet_in_the_channels_language():
+    from cogs import carnevale as cog
+    from i18n import present
+
+    view = ENGINE.view_for(_state(), PUBLIC)
+    reading = present.READER.set(Presenter("es", game="carnevale"))
+    try:
+        spanish = cog.render(view)
+    finally:
+        present.READER.reset(reading)
+    assert spanish == R.game_sheet(view, R.presenter_words(Presenter("es", game="carnevale")))
+    assert cog.render(view) == R.game_sheet(view) != spanish          # no reader: English
