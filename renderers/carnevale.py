@@ -73,8 +73,14 @@ def english(key: str, **params) -> str:
 
 
 def presenter_words(say) -> Words:
-    """A presenter's words for these pictures (`words.image_*`, in its reader's language)."""
-    return lambda key, **params: say.text(f"words.image_{key}", plain=True, **params)
+    """A presenter's words for these pictures (`words.image_*`, in its reader's language). A sheet asks
+    for the same few words on every card ("Karma", "Life", "MOV"…): each is worded once per key and
+    values, which keeps a whole sheet's words under a millisecond."""
+    @lru_cache(maxsize=1024)
+    def worded(key: str, params: tuple) -> str:
+        return say.text(f"words.image_{key}", plain=True, **dict(params))
+
+    return lambda key, **params: worded(key, tuple(sorted(params.items())))
 
 
 def _png(image: Image.Image) -> bytes:
