@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, png_bytes, stamp
 
@@ -240,30 +240,43 @@ def _column_height(cards: int) -> int:
     return 50 + max(1, cards) * (CARD_H + MARGIN)
 
 
-@lru_cache(maxsize=32)
-def _frame(columns: tuple[tuple[str, str, int], ...]) -> Image.Image:
-    """The paper under the cards: each column's title and Round, the rules between columns."""
-    column_w = CARD_W + 2 * MARGIN
-    width = len(columns) * column_w + MARGIN * (len(columns) - 1)
-    height = max(_column_height(n) for _t, _r, n in columns)
-    image, draw = canvas(width, height)
-    for k, (title, rounds, _n) in enumerate(columns):
-        x = k * (column_w + MARGIN)
-        _txt(draw, (x + MARGIN, 12), title, 18, bold=True)
-        if rounds:
-            _txt(draw, (x + CARD_W + MARGIN, 16), rounds, 13, GREY, anchor="ra")
-        if k:
-            draw.line([x - MARGIN // 2, 8, x - MARGIN // 2, height - 8], fill=GREY, width=2)
+@lru_cache(maxsize=64)
+def _heading(title: str, rounds: str) -> Image.Image:
+    """A column's title and Round, on the palette."""
+    image, draw = canvas(CARD_W + 2 * MARGIN, 44)
+    _txt(draw, (MARGIN, 12), title, 18, bold=True)
+    if rounds:
+        _txt(draw, (CARD_W + MARGIN, 16), rounds, 13, GREY, anchor="ra")
     return on_palette(image, _palette())
+
+
+@lru_cache(maxsize=16)
+def _index(colour: tuple[int, int, int]) -> int:
+    """Where a pure colour sits in the palette."""
+    return on_palette(Image.new("RGB", (1, 1), colour), _palette()).getpixel((0, 0))
+
+
+def _paper(width: int, height: int) -> Image.Image:
+    """Blank paper already on the palette (mapping a whole sheet's worth of paper costs as much as
+    encoding it)."""
+    image = Image.new("P", (width, height), _index(PAPER))
+    image.putpalette(_palette().getpalette())
+    return image
 
 
 def _sheet(view: dict, players: list[str | None], words: Words) -> bytes:
     columns = [_column(view, pid, words) for pid in players]
-    image = _frame(tuple((title, rounds, len(models)) for title, rounds, models in columns)).copy()
-    for k, (_title, _rounds, models) in enumerate(columns):
-        x = k * (CARD_W + 3 * MARGIN) + MARGIN
+    step = CARD_W + 3 * MARGIN                  # a column and the gap after it
+    height = max(_column_height(len(models)) for _t, _r, models in columns)
+    image = _paper(len(columns) * step - MARGIN, height)
+    draw = ImageDraw.Draw(image)
+    for k, (title, rounds, models) in enumerate(columns):
+        x = k * step
+        image.paste(_heading(title, rounds), (x, 0))
+        if k:
+            draw.line([x - MARGIN // 2, 8, x - MARGIN // 2, height - 8], fill=_index(GREY), width=2)
         for i, m in enumerate(models):
-            image.paste(_card(card_face(m, words)), (x, 44 + i * (CARD_H + MARGIN)))
+            image.paste(_card(card_face(m, words)), (x + MARGIN, 44 + i * (CARD_H + MARGIN)))
     return _png(image)
 
 

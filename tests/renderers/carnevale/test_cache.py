@@ -19,7 +19,7 @@ GM = Actor("gm", gm=True)
 def _cold(draw):
     """The same picture with every cache emptied first."""
     R._card.cache_clear()
-    R._frame.cache_clear()
+    R._heading.cache_clear()
     R._die.cache_clear()
     R._roll_frame.cache_clear()
     return draw()
