@@ -51,7 +51,8 @@ WORDS = {
     "leader": "{name} ★", "attribute": "{name} {value}",
     "attr_mov": "MOV", "attr_com": "COM", "attr_dex": "DEX", "attr_sho": "SHO", "attr_min": "MIN", "attr_pro": "PRO",
     "ap": "AP {ap}/{ap_max}", "karma": "Karma", "command": "Command {command}/{command_max}", "life": "Life",
-    "life_left": "{left}/{life} LP", "pain": "{left}/{life} LP   pain {n} dice",
+    "life_left": "{left}/{life} LP", "pain_one": "{left}/{life} LP   pain: −1 die",
+    "pain": "{left}/{life} LP   pain: −{n} dice",
     "fled": "FLED", "fallen": "FALLEN", "active": "ACTIVE", "activated": "Activated", "stunned": "STUNNED",
     "at_ready_melee": "At the Ready (melee)", "at_ready_shooting": "At the Ready (shooting)", "hidden": "Hidden",
     "drowning": "Drowning", "fleeing": "Fleeing", "petrified": "Petrified", "in_darkness": "Darkness",
@@ -170,7 +171,7 @@ def card_face(m: dict, words: Words = english) -> CardFace:
         life_label=words("life"),
         track=tuple((str(mod) if mod else "", i in thresholds) for i, mod in enumerate(m["life_track"])),
         damage=int(m["damage"]),
-        life_text=words("pain", n=pain, **lp) if pain else words("life_left", **lp), in_pain=bool(pain),
+        life_text=words("pain", n=abs(pain), **lp) if pain else words("life_left", **lp), in_pain=bool(pain),
         badges=_badges(m, words),
         weapons=words("weapons", list=", ".join(weapons)) if weapons else words("no_weapons"),
         extra="   ".join(extra)[:120])

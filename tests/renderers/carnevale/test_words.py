@@ -110,3 +110,12 @@ def test_game_status_draws_the_sheet_in_the_channels_language():
         present.READER.reset(reading)
     assert spanish == R.game_sheet(view, R.presenter_words(Presenter("es", game="carnevale")))
     assert cog.render(view) == R.game_sheet(view) != spanish          # no reader: English
+
+
+def test_pain_reads_as_dice_lost_in_every_language():
+    m = dict(ENGINE.view_for(_state(), PUBLIC)["models"][0], pain_penalty=-2, life_left=4)
+    said = {lang: R.card_face(m, R.presenter_words(Presenter(lang, game="carnevale"))).life_text
+            for lang in ("en", "it", "es")}
+    assert said == {"en": "4/9 LP   pain: −2 dice", "it": "4/9 PV   dolore: 2 dadi in meno",
+                    "es": "4/9 PV   dolor: 2 dados menos"}
+    assert R.card_face(dict(m, pain_penalty=-1)).life_text == "4/9 LP   pain: −1 die"
