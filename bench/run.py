@@ -1,16 +1,22 @@
 """Bauta's in-process benchmark: drives the cogs with fake interactions over a real SQLite file.
 
-    python bench/run.py [--guilds 50] [--actions 40] [--rolls 2000]
+    python bench/run.py [--guilds 50] [--actions 40] [--rolls 2000] [--processes 1]
 
 Per command kind it prints p50/p99 latency and throughput, next to floors measured in the same
-run: a bare aiosqlite read+update+commit (the least a game action can cost) and a bare Pillow
+run (a click twice: until it is answered, its action committed, which is what the clicker waits
+for; and until its whole publish is done): a bare aiosqlite read+update+commit (the least a game action can cost) and a bare Pillow
 draw + PNG encode of a board-sized image (the least an image can cost).
 Targets (issue 2): game action p99 ≤ 20 ms and ≥ 500 actions/s; /roll p99 ≤ 5 ms.
+
+`--processes N` runs the guilds in N bot processes over the one SQLite file, as a sharded
+deployment does (bot.py --shards): each process plays its share of the guilds, the phases start
+together in every process, and the latencies of all of them are reported as one.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import statistics
 import sys
@@ -101,13 +107,17 @@ async def play_guild(bot, world, guild_index: int, actions: int, timings: dict[s
             prompt = engine.pending(engine.load_state(record.state))[0]
             user = world.users[int(prompt.player)]
             where = f"dm:{user.id}" if prompt.private else f"channel:{channel.id}"
-            message = next(m for m in reversed(world.sent) if m.where == where and m.view is not None)
+            message = next(m for m in reversed(world.sent.by_where[where]) if m.view is not None)
             if interval:
                 next_at += interval
                 await asyncio.sleep(max(0.0, next_at - loop.time()))
             start = time.perf_counter()
-            await click(world, message, user, index=rng.randrange(len(message.custom_ids())), channel=channel)
+            clicked = await click(world, message, user, index=rng.randrange(len(message.custom_ids())),
+                                  channel=channel)
             timings[prefix + "game action (click)"].append(time.perf_counter() - start)
+            # what the clicker waits for: the click answered (its action committed); the
+            # publish to the others goes on after it
+            timings[prefix + "click answered"].append(clicked.response.answered_at - start)
             done += 1
 
 
@@ -128,55 +138,106 @@ async def main() -> None:
     parser.add_argument("--actions", type=int, default=40, help="game actions per guild")
     parser.add_argument("--rolls", type=int, default=2000)
     parser.add_argument("--rate", type=float, default=500.0, help="offered load for the latency run, actions/s")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the guilds (shards)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bauta-bench-"))
 
     sqlite_floor = await floor_sqlite(folder / "floor.sqlite3", 2000)
     pillow_floor = floor_pillow(50)
+    db_path = str(folder / "bauta.sqlite3")
 
-    bot = BautaBot(Config(token=None, db_path=str(folder / "bauta.sqlite3"), dev_guild=None, log_level="WARNING"))
+    if args.processes > 1:
+        # the schema first, once; then every process opens the same file
+        bot = BautaBot(Config(token=None, db_path=db_path, dev_guild=None, log_level="WARNING"))
+        await bot.prepare()
+        await bot.close()
+        timings, walls = run_processes(args, db_path)
+    else:
+        timings, walls = await shard(args, db_path, 0, 1)
+
+    floor_db = percentiles(sqlite_floor)[0]
+    print(f"Bauta bench: {args.guilds} concurrent guilds × {args.actions} actions, {args.rolls} rolls, "
+          f"{args.processes} process(es); SQLite file in {folder}")
+    print(line("floor: aiosqlite r+u+commit", sqlite_floor, sum(sqlite_floor)))
+    print(line("floor: Pillow draw+PNG 800×600", pillow_floor, sum(pillow_floor)))
+    print(line("/roll 4d6kh3+2", timings["/roll"], walls["roll"]))
+    print(f"-- saturation: {args.guilds} guilds clicking as fast as they can")
+    print(line("game start", timings["game start"], walls["game"], floor_db))
+    print(line("game action (click)", timings["game action (click)"], walls["game"], floor_db))
+    print(line("  of which: click answered", timings["click answered"], walls["game"], floor_db))
+    actions = len(timings["game action (click)"])
+    print(f"throughput: {actions} actions in {walls['game']:.2f} s = {actions / walls['game']:.0f} actions/s")
+    print(f"-- offered load: {args.rate} actions/s spread over {args.guilds} guilds")
+    print(line("game action (click)", timings["paced game action (click)"], walls["paced"], floor_db))
+    print(line("  of which: click answered", timings["paced click answered"], walls["paced"], floor_db))
+    print("targets: action p99 <= 20 ms at >= 500 actions/s; /roll p99 <= 5 ms")
+    floor_render = percentiles(pillow_floor)[0]
+    for kind, samples in sorted(render_timings().items()):
+        print(line(f"render: {kind}", samples, sum(samples), floor_render))
+
+
+async def shard(args, db_path: str, index: int, count: int, together=None) -> tuple[dict, dict]:
+    """One process's share of the guilds (every `count`-th from `index`): the rolls, the
+    saturation run and the paced run, each begun when `together()` returns (every process ready)."""
+    bot = BautaBot(Config(token=None, db_path=db_path, dev_guild=None, log_level="WARNING"))
     await bot.prepare()
     register_duel()
     world = World(bot)
     timings: dict[str, list[float]] = defaultdict(list)
+    walls: dict[str, float] = {}
+    mine = [g for g in range(args.guilds) if g % count == index]
+    wait = together or (lambda: None)
 
+    await asyncio.to_thread(wait)
     start = time.perf_counter()
-    await roll_many(bot, world, args.rolls, timings)
-    roll_wall = time.perf_counter() - start
+    await roll_many(bot, world, args.rolls // count, timings)
+    walls["roll"] = time.perf_counter() - start
 
     rng = random.Random(1)
+    seeds = [rng.random() for _ in range(2 * args.guilds)]
+    await asyncio.to_thread(wait)
     start = time.perf_counter()
-    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(rng.random()))
-                           for g in range(args.guilds)))
-    game_wall = time.perf_counter() - start
+    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(seeds[g]))
+                           for g in mine))
+    walls["game"] = time.perf_counter() - start
     world.sent.clear()
 
     # Latency at the target offered load: every guild clicks on a schedule so that together
     # they ask for args.rate actions a second (humans do not click flat out).
     interval = args.guilds / args.rate
+    await asyncio.to_thread(wait)
     start = time.perf_counter()
-    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(rng.random()),
-                                      interval=interval, prefix="paced ") for g in range(args.guilds)))
-    paced_wall = time.perf_counter() - start
+    await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(seeds[args.guilds + g]),
+                                      interval=interval, prefix="paced ") for g in mine))
+    walls["paced"] = time.perf_counter() - start
     await bot.close()
+    return dict(timings), walls
 
-    floor_db = percentiles(sqlite_floor)[0]
-    print(f"Bauta bench: {args.guilds} concurrent guilds × {args.actions} actions, {args.rolls} rolls; "
-          f"SQLite file in {folder}")
-    print(line("floor: aiosqlite r+u+commit", sqlite_floor, sum(sqlite_floor)))
-    print(line("floor: Pillow draw+PNG 800×600", pillow_floor, sum(pillow_floor)))
-    print(line("/roll 4d6kh3+2", timings["/roll"], roll_wall))
-    print(f"-- saturation: {args.guilds} guilds clicking as fast as they can")
-    print(line("game start", timings["game start"], game_wall, floor_db))
-    print(line("game action (click)", timings["game action (click)"], game_wall, floor_db))
-    actions = len(timings["game action (click)"])
-    print(f"throughput: {actions} actions in {game_wall:.2f} s = {actions / game_wall:.0f} actions/s")
-    print(f"-- offered load: {args.rate} actions/s spread over {args.guilds} guilds")
-    print(line("game action (click)", timings["paced game action (click)"], paced_wall, floor_db))
-    print("targets: action p99 <= 20 ms at >= 500 actions/s; /roll p99 <= 5 ms")
-    floor_render = percentiles(pillow_floor)[0]
-    for kind, samples in sorted(render_timings().items()):
-        print(line(f"render: {kind}", samples, sum(samples), floor_render))
+
+def _shard_process(args, db_path: str, index: int, count: int, barrier, results) -> None:
+    timings, walls = asyncio.run(shard(args, db_path, index, count, together=barrier.wait))
+    results.put((timings, walls))
+
+
+def run_processes(args, db_path: str) -> tuple[dict, dict]:
+    """`args.processes` shard processes; their timings merged, each phase's wall the slowest's."""
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(args.processes), context.Queue()
+    workers = [context.Process(target=_shard_process, args=(args, db_path, i, args.processes, barrier, results))
+               for i in range(args.processes)]
+    for worker in workers:
+        worker.start()
+    timings: dict[str, list[float]] = defaultdict(list)
+    walls: dict[str, float] = defaultdict(float)
+    for _ in workers:
+        part, part_walls = results.get()
+        for kind, samples in part.items():
+            timings[kind] += samples
+        for phase, wall in part_walls.items():
+            walls[phase] = max(walls[phase], wall)
+    for worker in workers:
+        worker.join()
+    return timings, walls
 
 
 # A game needs more than seats to start for some systems: enough to draw its board.

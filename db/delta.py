@@ -10,7 +10,10 @@ the same JSON as the one that was saved. Patches are JSON themselves:
   ["{", {key: patch}, [keys]]    a dict: changed/added keys, and keys to remove
   ["[", length, {"i": patch}]    a list: cut or padded to `length`, then changed items
 
-`pack`/`unpack` store a patch (kind "D") or a whole state (kind "S", a snapshot) as zlib bytes.
+`pack`/`unpack` store a patch (kind "D") or a whole state (kind "S", a snapshot) as zlib bytes;
+a small one (most deltas: a few fields) is kept as plain JSON under the lower-case kind ("d", "s"),
+because zlib's set-up alone (its 256 KB window) costs more than the whole commit of a small action
+and saves nothing on a hundred bytes.
 """
 from __future__ import annotations
 
@@ -67,13 +70,22 @@ def patch(value: Any, change: list | None) -> Any:
     raise ValueError(f"unknown delta operation {op!r}")
 
 
+PLAIN_UNDER = 512          # bytes of JSON below which a delta is not compressed
+
+
 def pack(kind: bytes, value: Any) -> bytes:
-    return kind + zlib.compress(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(), 6)
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    if len(text) < PLAIN_UNDER:
+        return kind.lower() + text
+    return kind + zlib.compress(text, 6)
 
 
 def unpack(data: bytes) -> tuple[bytes, Any]:
     data = bytes(data)
-    return data[:1], json.loads(zlib.decompress(data[1:]))
+    kind = data[:1]
+    if kind.islower():
+        return kind.upper(), json.loads(data[1:])
+    return kind, json.loads(zlib.decompress(data[1:]))
 
 
 def restore(data: bytes, after: Any) -> Any:

@@ -401,7 +401,9 @@ class Store:
         seq = game.version + 1
         after_text = _dumps(new_state)
         after = json.loads(after_text)
-        before = json.loads(_dumps(game.state))
+        # a record's state was read back from JSON (from a row, or as `after` below), so it
+        # needs no round trip of its own to compare as JSON
+        before = game.state
         undo = (delta.pack(delta.SNAPSHOT, before) if seq % SNAPSHOT_EVERY == 0
                 else delta.pack(delta.DELTA, delta.diff(after, before)))
         statements: list[tuple] = [

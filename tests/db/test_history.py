@@ -2,6 +2,7 @@
 import functools
 import json
 import sqlite3
+import zlib
 
 import pytest
 from hypothesis import given, settings
@@ -32,6 +33,21 @@ def test_a_delta_turns_the_new_value_back_into_the_old_one_exactly(new, old):
     assert (change is None) == same_json(new, old)
     kind, stored = delta.unpack(delta.pack(delta.DELTA, change))
     assert kind == delta.DELTA and same_json(delta.patch(new, stored), old)
+
+
+def test_a_small_delta_is_stored_plain_and_a_large_one_compressed_and_both_read_back():
+    """zlib's set-up costs more than a small action's whole commit, so a delta under PLAIN_UNDER
+    bytes is kept as JSON ("d"); a large one (a snapshot) is compressed ("S"); rows written by the
+    previous version (every delta compressed, "D") still read."""
+    small = ["{", {"turn": ["=", 3]}, []]
+    big = {"board": [{"model": f"orc {i}", "wounds": i % 4} for i in range(200)]}
+    assert delta.pack(delta.DELTA, small) == b'd["{",{"turn":["=",3]},[]]'
+    packed = delta.pack(delta.SNAPSHOT, big)
+    assert packed[:1] == b"S" and len(packed) < len(json.dumps(big)) // 4
+    assert delta.unpack(delta.pack(delta.DELTA, small)) == (delta.DELTA, small)
+    assert delta.unpack(packed) == (delta.SNAPSHOT, big)
+    old_row = b"D" + zlib.compress(json.dumps(small, separators=(",", ":")).encode(), 6)
+    assert delta.unpack(old_row) == (delta.DELTA, small)
 
 
 def test_delta_keeps_json_types_apart():

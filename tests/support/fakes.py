@@ -8,6 +8,7 @@ record their response and followups the same way. `user.send` raises a real
 from __future__ import annotations
 
 import itertools
+import time
 from datetime import UTC, datetime
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -141,7 +142,8 @@ class FakeChannel:
     @property
     def last_message_id(self) -> int | None:
         """As the gateway keeps it: the newest message in the channel (ephemeral replies are not)."""
-        return next((m.id for m in reversed(self.world.sent) if m.where == self.where and not m.deleted), None)
+        here = self.world.sent.by_where.get(self.where, ())
+        return next((m.id for m in reversed(here) if not m.deleted), None)
 
 
 class FakeDMChannel:
@@ -178,9 +180,8 @@ class FakePartialMessage:
         self.channel, self.id = channel, message_id
 
     def _message(self) -> Sent:
-        message = next((m for m in self.channel.world.sent if m.id == self.id and m.where == self.channel.where
-                        and not m.deleted), None)
-        if message is None:
+        message = self.channel.world.sent.by_id.get(self.id)
+        if message is None or message.where != self.channel.where or message.deleted:
             raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
         return message
 
@@ -234,6 +235,7 @@ class FakeResponse:
         self.interaction = interaction
         self._done = False
         self.deferred = None
+        self.answered_at: float | None = None     # perf_counter when the interaction was answered
 
     def is_done(self) -> bool:
         return self._done
@@ -242,6 +244,7 @@ class FakeResponse:
         if self._done:  # Discord answers 40060 "already acknowledged"
             raise discord.InteractionResponded(self.interaction)
         self._done = True
+        self.answered_at = time.perf_counter()
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False):
         self._claim()
@@ -312,12 +315,32 @@ class FakeInteraction:
                 self.message.view = kwargs["view"]
 
 
+class SentLog(list):
+    """Everything sent, in order, indexed by message id and by place, so that finding a message
+    to edit (as Discord does by id) costs the same in a long bench run as in a short test."""
+
+    def __init__(self):
+        super().__init__()
+        self.by_id: dict[int, Sent] = {}
+        self.by_where: dict[str, list[Sent]] = {}
+
+    def append(self, message: Sent) -> None:
+        super().append(message)
+        self.by_id[message.id] = message
+        self.by_where.setdefault(message.where, []).append(message)
+
+    def clear(self) -> None:
+        super().clear()
+        self.by_id.clear()
+        self.by_where.clear()
+
+
 class World:
     """Fake users, channels and a guild around one real bot; records everything sent."""
 
     def __init__(self, bot, guild_id: int = 1):
         self.bot = bot
-        self.sent: list[Sent] = []
+        self.sent = SentLog()
         self.nonces: dict[str, Sent] = {}
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
