@@ -98,18 +98,19 @@ def test_a_roll_heading_explains_the_pool_above_the_dice():
         plain.convert("RGB").tobytes()                  # the same dice and result, moved down
 
 
-def test_game_status_draws_the_sheet_in_the_channels_language():
-    from cogs import carnevale as cog
+async def test_game_status_draws_the_sheet_in_the_channels_language(bot):
+    from cogs import systems
     from i18n import present
 
-    view = ENGINE.view_for(_state(), PUBLIC)
+    render = systems.get("carnevale").render       # the loaded cog's (importing cogs.carnevale here would
+    view = ENGINE.view_for(_state(), PUBLIC)        # leave a stale module behind for the cog tests' spies)
     reading = present.READER.set(Presenter("es", game="carnevale"))
     try:
-        spanish = cog.render(view)
+        spanish = render(view)
     finally:
         present.READER.reset(reading)
     assert spanish == R.game_sheet(view, R.presenter_words(Presenter("es", game="carnevale")))
-    assert cog.render(view) == R.game_sheet(view) != spanish          # no reader: English
+    assert render(view) == R.game_sheet(view) != spanish          # no reader: English
 
 
 def test_pain_reads_as_dice_lost_in_every_language():
