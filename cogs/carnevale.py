@@ -178,7 +178,7 @@ def sheet_digest(view: dict) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-async def post_sheet(host, game, state, new: bool = False) -> None:
+async def post_sheet(host, game, state, new: bool = False, interaction=None) -> None:
     """The public squad sheet, one live message edited in place when the sheet changes (its digest
     is kept with it in the game's meta); `new` posts it again at the foot of the channel."""
     view = ENGINE.view_for(state, PUBLIC)
@@ -186,7 +186,7 @@ async def post_sheet(host, game, state, new: bool = False) -> None:
     fresh = await host.store.game(game.id) or game
     if not new and (fresh.meta.get(SHEET_KEY) or {}).get("digest") == digest:
         return
-    locale = await host.server_locale(fresh, None)          # a public message: the channel's language
+    locale = await host.server_locale(game, interaction)    # a public message: the channel's language
     png = await asyncio.to_thread(game_sheet, view, presenter_words(host.presenter(fresh, locale)))
     caption = t("carnevale.game.sheet", locale, round=view["round"], max_rounds=view["max_rounds"])
     await host.live_message(fresh, SHEET_KEY, caption, new=new, digest=digest,
@@ -194,14 +194,14 @@ async def post_sheet(host, game, state, new: bool = False) -> None:
 
 
 async def after_publish(host, interaction, game, state, events) -> None:
-    await post_sheet(host, game, state)
+    await post_sheet(host, game, state, interaction=interaction)
 
 
 def adventure_title(state) -> str:
     return next((a["name"] for a in BLACK_STATUE if a["id"] == state.adventure), state.adventure or "")
 
 
-async def record_result(store, guild_id: int, state) -> list[str]:
+async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
     """Write a finished game into the campaign ledger of each squad that has one (the squad of the
     same name saved by the player): VP, the win and Campaign Points. Returns one line per ledger."""
     vp = (state.result or {}).get("vp", {})
@@ -220,7 +220,7 @@ async def record_result(store, guild_id: int, state) -> list[str]:
                            fallen=C.fallen_in_game(rec, models))
         data["campaign"] = rec.to_dict()
         await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
-        lines.append(t("carnevale.game.recorded", None, who=mention(pid), squad=name, line=rec.history[-1]))
+        lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name, line=rec.history[-1]))
     return lines
 
 
@@ -229,9 +229,10 @@ async def on_over(host, interaction, game, state) -> None:
     vp = (state.result or {}).get("vp", {})
     if not vp:
         return
-    scores = ", ".join(f"{mention(pid)} {r['total']} VP" for pid, r in vp.items())
-    lines = [t("carnevale.game.over_campaign", None, scores=scores)]
-    lines += await record_result(host.store, game.guild_id, state)
+    locale = await host.server_locale(game, interaction)
+    scores = ", ".join(t("carnevale.game.score", locale, player=mention(pid), vp=r["total"]) for pid, r in vp.items())
+    lines = [t("carnevale.game.over_campaign", locale, scores=scores)]
+    lines += await record_result(host.store, game.guild_id, state, locale)
     for part in chunks(lines):
         await host.courier.send_channel(game.channel_id, part)
 

@@ -28,17 +28,25 @@ _PLAIN_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)d(\d+)|(\d+))\s*", re.I)
 
 
 class DiceError(Exception):
-    pass
+    """A roll refused: a catalogue key under `roll.` and its parameters, worded for whoever reads
+    the refusal (`words(locale)`), not in the language of the code that raised it."""
+
+    def __init__(self, key: str, **params):
+        super().__init__(key)
+        self.key, self.params = key, params
+
+    def words(self, locale) -> str:
+        return t(f"roll.{self.key}", locale, **self.params)
 
 
 @dataclass
 class RollOutcome:
     expression: str
     total: float
-    detail: str              # markdown, possibly long
+    detail: str              # markdown, possibly long (a pool's: its dice, the count after them)
     expected: float | None   # mean, for plain dice (NdM ± k)
     variance: float | None
-    successes: bool = False
+    successes: bool = False  # a pool (8d10>=7): `total` counts the dice that met the target
 
 
 def plain_moments(expression: str) -> tuple[float, float] | None:
@@ -74,7 +82,7 @@ def _compare(value: int, op: str, target: int) -> bool:
 def roll(expression: str) -> RollOutcome:
     expression = expression.strip()
     if not expression or len(expression) > MAX_EXPRESSION:
-        raise DiceError(t("roll.too_long", None, limit=MAX_EXPRESSION))
+        raise DiceError("too_long", limit=MAX_EXPRESSION)
     pool = _POOL.match(expression)
     try:
         if pool:
@@ -85,29 +93,31 @@ def roll(expression: str) -> RollOutcome:
             faces = [die.number for die in result.expr.roll.values]
             hits = [f"**{f}**" if _compare(f, op, target) else str(f) for f in faces]
             count = sum(_compare(f, op, target) for f in faces)
-            detail = f"{n}d{sides} ({', '.join(hits)}) {op} {target} → `{count}` success{'es' if count != 1 else ''}"
+            detail = f"{n}d{sides} ({', '.join(hits)}) {op} {target} →"
             return RollOutcome(expression, count, detail, None, None, successes=True)
         result = d20.roll(expression, allow_comments=False)
         total, detail = result.total, str(result)
     except d20.TooManyRolls:
-        raise DiceError(t("roll.bomb", None, limit=MAX_DICE)) from None
+        raise DiceError("bomb", limit=MAX_DICE) from None
     except d20.RollSyntaxError:
-        raise DiceError(t("roll.syntax", None, expression=expression[:100])) from None
+        raise DiceError("syntax", expression=expression[:100]) from None
     except d20.RollValueError as exc:
-        raise DiceError(t("roll.value", None, error=str(exc))) from None
+        raise DiceError("value", error=str(exc)) from None
     except (d20.RollError, ZeroDivisionError, OverflowError, RecursionError) as exc:
-        raise DiceError(t("roll.value", None, error=str(exc) or type(exc).__name__)) from None
+        raise DiceError("value", error=str(exc) or type(exc).__name__) from None
     moments = plain_moments(expression)
     return RollOutcome(expression, total, detail, *(moments or (None, None)))
 
 
-def format_roll(who: str, outcome: RollOutcome, label: str | None, limit: int = MESSAGE_LIMIT) -> str:
+def format_roll(who: str, outcome: RollOutcome, label: str | None, locale=None, limit: int = MESSAGE_LIMIT) -> str:
     head = f"🎲 {who}" + (f" — *{label}*" if label else "") + ": "
     text = head + outcome.detail
+    if outcome.successes:
+        text += " " + t("roll.successes", locale, n=int(outcome.total))
     if len(text) <= limit:
         return text
     total = int(outcome.total) if float(outcome.total).is_integer() else outcome.total
-    return head + f"`{outcome.expression}` = `{total}` " + t("roll.summarised", None)
+    return head + f"`{outcome.expression}` = `{total}` " + t("roll.summarised", locale)
 
 
 class DiceCog(commands.Cog):
@@ -125,11 +135,14 @@ class DiceCog(commands.Cog):
         try:
             outcome = roll(expression)
         except DiceError as exc:
-            await reply(interaction, str(exc), ephemeral=True)
+            await reply(interaction, exc.words(interaction.locale), ephemeral=True)
             return
         who = interaction.user.mention
         label = echo(label) if label else None
-        text = format_roll(who, outcome, label)
+        # a public roll speaks the server's language; a secret one its roller's (its GMs read it too)
+        settings = await self.bot.store.settings(interaction.guild_id) if interaction.guild_id else None
+        public = (settings.locale if settings else None) or interaction.guild_locale
+        text = format_roll(who, outcome, label, interaction.locale if secret else public)
         if interaction.guild_id is not None:
             await self.bot.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                           outcome.expression, float(outcome.total), label, outcome.expected,
@@ -138,9 +151,9 @@ class DiceCog(commands.Cog):
             await reply(interaction, text)
             return
         await reply(interaction, text, ephemeral=True)
-        await reply(interaction, t("roll.secret_public", interaction.guild_locale, who=who,
+        await reply(interaction, t("roll.secret_public", public, who=who,
                                    label=f" ({label})" if label else ""))
-        told = await self._tell_gms(interaction, t("roll.secret_gm", interaction.guild_locale,
+        told = await self._tell_gms(interaction, t("roll.secret_gm", public,
                                                    channel=f"<#{interaction.channel_id}>") + "\n" + text)
         if not told:
             await reply(interaction, t("roll.secret_no_gm", interaction.locale), ephemeral=True)

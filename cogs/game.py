@@ -70,7 +70,7 @@ class GameCog(BautaCog):
             lines.append(f"~~{line}~~ {t('game.undone', interaction.locale)}" if record.undone else line)
         # The newest actions are the ones asked for: keep them, drop the oldest that do not fit.
         await reply(interaction, newest(t("game.log_header", interaction.locale, id=game.id), lines,
-                                        older=t("game.log_older", interaction.locale, n="{n}")), ephemeral=True)
+                                        older=lambda n: t("game.log_older", interaction.locale, n=n)), ephemeral=True)
 
     @game.command(name="undo", description="GM: take back the last actions, exactly as they were")
     @app_commands.describe(steps="How many actions to undo (default 1)")

@@ -1,6 +1,8 @@
 """/klash: Klash! Sangue & Sabbia on Discord — the Gladiator Auction, team building and the arena match.
 
-Thin on purpose: the rules live in `rules/klash/`, the images in `renderers/klash.py`, and every
+Thin on purpose: the rules live in `rules/klash/`, the images in `renderers/klash.py`, what the
+table shows (status text, live boards, hand pictures) in `klash_board.py`, typed input is read in
+`klash_input.py`, and every
 decision is one of the engine's prompts, which the framework turns into buttons or a select for the
 player who owns it (only they may click; a stale click gets an ephemeral answer). This cog adds:
 
@@ -22,7 +24,8 @@ player who owns it (only they may click; a stale click gets an ephemeral answer)
 - Event Card hands: the engine's private prompts give a button per playable card by DM, with the
   `hand_png` image of that player's own hand in the same message (`prompt_image`, the player's view;
   also on the answer and Final Phase swap prompts). When a hand changes and no hand prompt is up (no
-  card playable now), the hand image alone is DMed.
+  card playable now), the hand image goes in the DM of the draw that changed it (`news_image`), or
+  alone when the change was public (a card played).
 
 Every command that acts is acknowledged privately by the host (`host.begin`): its public result is
 posted to the channel, and a refusal (a card not in your hand, a model not yours) is seen only by
@@ -34,11 +37,8 @@ match pauses anywhere and resumes with `/klash match`; `/game undo` takes back a
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
-import math
 import re
-from types import SimpleNamespace
 from typing import Any
 
 import content
@@ -48,358 +48,22 @@ from discord import app_commands
 from i18n import present, t
 from i18n.present import Presenter
 from renderers import klash as R
-from rules.common import GM, PUBLIC, BautaError, Event
+from rules.common import PUBLIC, BautaError, Event
 from rules.klash import (ENGINE, HOUSE_RULES, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
-                         PassEvent, PlayEvent, Recover, SelectTeam, UseToken, Volley, arena, load_pack_text)
+                         PassEvent, PlayEvent, Recover, SelectTeam, UseToken, Volley, load_pack_text)
 
 from . import botplayer, systems, untrusted
 from .framework import BautaCog, chunks, mention, prompt_view, reply
+from .klash_board import (ARENA, DRAFT, NAME, TITLE, _card_name, _clean, _names, after_publish, attach,  # noqa: F401
+                          describe, load_pack, news_image, prompt_image, public_view, render, send_hand, show_board)
+from .klash_input import _destination, _find_model, _model_id, _shown_name, card_text  # noqa: F401
 from .text import echo
 
 log = logging.getLogger("bauta.klash")
 
-NAME = ENGINE.system                 # "klash"
-TITLE = "Klash! Sangue & Sabbia"
-DRAFT = "klash_draft"                # meta: {message, channel, round}
-ARENA = "klash_arena"                # meta: {message, channel, n}
-WORDS = {"EAST": "E", "NORTH": "N", "WEST": "W", "SOUTH": "S", "NORTHEAST": "NE", "NORTHWEST": "NW",
-         "SOUTHEAST": "SE", "SOUTHWEST": "SW", "EST": "E", "NORD": "N", "OVEST": "W", "SUD": "S"}
-COMPASS = {"E": 0, "ENE": 22.5, "NE": 45, "NNE": 67.5, "N": 90, "NNW": 112.5, "NW": 135, "WNW": 157.5, "W": 180,
-           "WSW": 202.5, "SW": 225, "SSW": 247.5, "S": 270, "SSE": 292.5, "SE": 315, "ESE": 337.5}
-HAND_KINDS = ("event_card", "event_played", "event_swap", "undo")
-
-
-# ============================================================================ text
-def _clean(name: str) -> str:
-    return name.replace("SAMPLE ", "")
-
-
-def _card_name(card: dict, lang: str) -> str:
-    """A pack card's name in the reader's language when the pack gives one (else its English)."""
-    return _clean((card.get("names") or {}).get(lang) or card["name"])
-
-
-def _vp(view: dict) -> str:
-    return " – ".join(f"{mention(p)} {view['match']['vp'].get(p, 0)}" for p in view["seats"])
-
-
-def _stage(view: dict, locale=None) -> str:
-    if view["phase"] == "deploy":
-        return t("klash.stage_deploy", locale)
-    stage = view["match"].get("stage") or ""
-    return t(f"klash.stage_{stage}", locale) if stage in ("initiative", "action", "final") else view["phase"]
-
-
-def describe(view: dict, viewer: str) -> str:
-    """The game as text for `/game status`, `/klash match` and `/hand`: only what `view` holds, in the
-    language of its reader (``present.READER``, set by the caller; English when unset)."""
-    d = "klash.describe."
-    say = present.READER.get() or Presenter(None, game=NAME)
-    locale = say.language
-    cards = view["cards"]
-
-    def card(cid: str) -> str:
-        return _card_name(cards[cid], locale)
-
-    def term(key: str) -> str:
-        return say.text(f"terms.{key}", plain=True)
-
-    pack = view["pack"]["name"] + (" (SAMPLE)" if view["pack"].get("sample") else "")
-    lines = [t(d + "header", locale, phase=t(d + "phase_" + view["phase"], locale), pack=pack, a=mention(view["player_a"]), b=mention(view["player_b"]))]
-    draft = view["draft"]
-    if view["phase"] == "draft":
-        lines.append(t(d + "draft", locale, round=draft["round"], picker=mention(draft["picker"]), deck=draft["deck_left"],
-                       discarded=len(draft["discarded"])))
-        lines.append(t(d + "revealed", locale, cards=", ".join(f"{i + 1}. {card(c)}"
-                                                       for i, c in enumerate(draft["revealed"]))))
-    if view["phase"] in ("draft", "team"):
-        for p in view["seats"]:
-            picks = draft["picks"][p]
-            lines.append(t(d + "picks", locale, player=mention(p), n=len(picks),
-                           cards=", ".join(f"{i + 1}. {card(c)}" for i, c in enumerate(picks)) or "—"))
-        for p, chosen in view["team"]["chosen"].items():
-            team = chosen if isinstance(chosen, str) else ", ".join(
-                card(draft["picks"][p][i]) for i in chosen)
-            lines.append(t(d + "team", locale, player=mention(p), team=team))
-    if view["team"]["team_vp"]:
-        lines.append(t(d + "team_vp", locale, vp=", ".join(f"{mention(p)} {v}" for p, v in view["team"]["team_vp"].items())))
-    if view["phase"] in ("deploy", "match", "over"):
-        m = view["match"]
-        lines.append(t(d + "match", locale, hourglass=m["hourglass"], stage=_stage(view, locale), turn=mention(m["turn_player"]) if
-                       m["turn_player"] else "—", vp=_vp(view),
-                       tokens=", ".join(f"{mention(p)} {m['tokens'].get(p, 0)}" for p in view["seats"]),
-                       hands=", ".join(f"{mention(p)} {view['event_deck']['hand_sizes'].get(p, 0)}"
-                                       for p in view["seats"])))
-        for p in view["seats"]:
-            lines.append(f"**{mention(p)}**")
-            for model in view["models"]:
-                if model["owner"] != p:
-                    continue
-                flags = []
-                if model["removed"]:
-                    flags.append(term(model["removed"]))
-                elif not model["placed"]:
-                    flags.append(t(d + "not_deployed", locale))
-                else:
-                    flags += ([term("stunned")] if model["stunned"] else []) + \
-                        ([t(d + "activated", locale)] if model["activated"] else [])
-                lines.append(t(d + "model", locale, id=model["id"], name=R.model_name(model["name"], say), x=f"{model['x']:.1f}",
-                               y=f"{model['y']:.1f}", flags=(" — " + ", ".join(flags)) if flags else ""))
-    if view["result"]["over"]:
-        lines.append(t(d + "over", locale, winner=mention(view["result"]["winner"]),
-                       result=term("result_" + view["result"]["result"]) if view["result"]["result"] else "—", vp=_vp(view)))
-    if viewer == GM and view.get("hands"):
-        lines.append(t(d + "hands", locale, hands="; ".join(
-            f"{mention(p)}: " + (", ".join(hand) or "—")
-            for p, hand in view["hands"].items())))
-    if viewer not in (PUBLIC, GM) and view.get("hand") is not None:
-        lines.append(t(d + "hand", locale, cards=", ".join(f"{i + 1}. {_card_name(c, locale)} ({(c.get('texts') or {}).get(locale) or c.get('text', '')})"
-                                                   for i, c in enumerate(view["hand"])) or "—"))
-    return "\n".join(lines)
-
-
-_BOT: Any = None   # set by setup(): lets /game status images show player names
-
-
-def render(view: dict) -> bytes:
-    """The picture of the moment: the auction table until the teams are chosen, then the arena."""
-    if _BOT is not None and "names" not in view:
-        view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
-    say = present.READER.get()    # None for /game status: English words
-    if view["phase"] in ("draft", "team"):
-        return R.draft_png(view, say)
-    return R.arena_png(view, say=say)
-
-
-def load_pack(text: str, source: str):
-    return load_pack_text(text, source)
-
-
-# ============================================================================ images and live boards
-def _names(host, seats, known: dict | None = None) -> dict[str, str]:
-    """Display names for the pictures: the ones the table remembered (`game.meta["names"]`), else
-    the client's cache, else "Player A"/"Player B" -- never a raw id (without the members intent
-    `get_user` usually misses on real Discord)."""
-    names = {}
-    for i, seat in enumerate(seats):
-        user = host.bot.get_user(int(seat)) if seat.isdigit() and not (known or {}).get(seat) else None
-        names[seat] = ((known or {}).get(seat) or getattr(user, "display_name", None) or getattr(user, "name", None)
-                       or (seat if not seat.isdigit() else f"Player {'AB'[i] if i < 2 else i + 1}"))
-    return names
-
-
-def public_view(host, state, known: dict | None = None) -> dict:
-    view = ENGINE.view_for(state, PUBLIC)
-    view["names"] = _names(host, state.seats, known)
-    return view
-
-
-def _file(png: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=name)
-
-
-def _draft_caption(view: dict, locale=None) -> str:
-    draft = view["draft"]
-    picking = (t("klash.draft_picking", locale, player=mention(draft["picker"])) if draft["picker"]
-               else t("klash.draft_over", locale))
-    return t("klash.draft_caption", locale, round=draft["round"], a=mention(view["player_a"]),
-             b=mention(view["player_b"]), picking=picking)
-
-
-def _arena_caption(view: dict, locale=None) -> str:
-    if view["result"]["over"]:
-        return t("klash.arena_over", locale, vp=_vp(view))
-    return t("klash.arena_caption", locale, hourglass=view["match"]["hourglass"], stage=_stage(view, locale),
-             vp=_vp(view))
-
-
-def prompt_image(view: dict, prompt) -> tuple[str, bytes] | None:
-    """The picture that goes with a prompt's buttons, from its recipient's own view: the auction table
-    (the revealed cards and both players' picks so far) with the pick buttons; the player's own Event
-    Card hand with the private hand, answer and Final Phase swap buttons."""
-    say = present.READER.get()    # the prompt's reader: the words drawn in their language
-    if prompt.kind == "pick":
-        if _BOT is not None and "names" not in view:
-            view = {**view, "names": _names(SimpleNamespace(bot=_BOT), view["seats"])}
-        return "klash-draft.png", R.draft_png(view, say)
-    if prompt.private and prompt.kind in ("hand", "respond", "swap") and "hand" in view:
-        return "klash-hand.png", R.hand_png(view, say)
-    return None
-
-
-async def show_board(host, game, state, *, new: bool = False) -> None:
-    """Post or edit the arena (deployment and match). During the auction the table goes with the pick
-    buttons (``prompt_image``); when it ends the final table (both players' 12 picks) is posted once."""
-    view = public_view(host, state, game.meta.get("names"))
-    if state.phase == "draft":
-        return
-    locale = await host.server_locale(game, None)
-    say = host.presenter(game, locale)
-    if state.phase == "team":
-        live = (await host.store.game(game.id) or game).meta.get(DRAFT) or {}
-        if live.get("done") and not new:
-            return
-        png = await asyncio.to_thread(R.draft_png, view, say)
-        await host.live_message(game, DRAFT, _draft_caption(view, locale), file=_file(png, f"klash-{game.id}-draft.png"),
-                                new=True,
-                                round=state.draft_round, done=state.phase == "team")
-    else:
-        png = await asyncio.to_thread(R.arena_png, view, None, say)
-        await host.live_message(game, ARENA, _arena_caption(view, locale), file=_file(png, f"klash-{game.id}-arena.png"),
-                                new=new)
-
-
-async def send_hand(host, game, state, player: str) -> bool:
-    """DM a player the image of their own Event Card hand (their view only)."""
-    if not player.isdigit():
-        return False
-    view = ENGINE.view_for(state, player)
-    view["names"] = _names(host, state.seats, game.meta.get("names"))
-    own = host.reader(game, player, await host.server_locale(game, None))
-    png = await asyncio.to_thread(R.hand_png, view, own)
-    key = "klash.hand_caption" if view.get("hand") else "klash.hand_empty"
-    locale = own.language
-    return await host.courier.send_dm(game.guild_id, int(player), t(key, locale, id=game.id, n=len(view.get("hand") or [])),
-                                      file=_file(png, f"klash-{game.id}-hand.png"))
-
-
-def _hands_changed(state, events) -> set[str]:
-    changed: set[str] = set()
-    for e in events:
-        if e.kind == "undo" and state.phase == "match":
-            changed |= set(state.seats)
-        elif e.kind == "event_card" and e.audience in state.seats:
-            changed.add(e.audience)
-        elif e.kind in ("event_played", "event_played_on", "event_swap") and e.audience == PUBLIC:
-            changed.add(e.data.get("player", ""))
-    return {p for p in changed if p in state.seats}
-
-
-async def after_publish(host, interaction, game, state, events) -> None:
-    if not events:
-        return   # a re-post of the prompts (/game status): nothing changed
-    try:
-        # A new arena when deployment begins (the auction's final table stays above it as a record);
-        # afterwards the one table message is edited, and moved to the foot of the channel by the host.
-        new = any(e.kind == "teams" for e in events)
-        await show_board(host, game, state, new=new)
-    except Exception:  # noqa: BLE001 - an image must never break the game's flow
-        log.exception("board update failed for game %s", game.id)
-    holding = {p.player for p in ENGINE.pending(state) if p.private and p.kind == "hand"}
-    for player in sorted(_hands_changed(state, events) - holding):   # else the hand buttons carry the image
-        try:
-            await send_hand(host, game, state, player)
-        except Exception:  # noqa: BLE001
-            log.exception("hand image failed for game %s", game.id)
-
-
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
-    load_pack=load_pack, after_publish=after_publish, prompt_image=prompt_image))
-
-
-# ============================================================================ parsing helpers
-def _shown_name(state, m, locale=None) -> str:
-    """A model's name as its reader sees it (the card's name in the reader's language, numbered)."""
-    return R.model_name(state.label(m), Presenter(locale, game=NAME))
-
-
-def _find_model(state, text: str | None, locale=None):
-    """A typed model: the number on its disc, its id, or its name as shown in the reader's
-    language or in English (the name an old state stored counts too)."""
-    if not text:
-        return None
-    text = text.strip()
-    number = text.lstrip("#")
-    if number.isdigit():
-        text = f"m{int(number)}"      # the number the arena draws on the model's disc
-    for m in state.models:
-        if m.id == text:
-            return m
-    low = text.lower()
-    names = [(m, {_shown_name(state, m, loc).lower() for loc in (locale, None)} | {_clean(m.name).lower()} - {""})
-             for m in state.models]
-    exact = [m for m, known in names if low in known]
-    if exact:
-        return exact[0]
-    partial = [m for m, known in names if any(low in name for name in known)]
-    return partial[0] if len(partial) == 1 else None
-
-
-def _model_id(state, text: str | None, locale=None) -> str:
-    m = _find_model(state, text, locale)
-    if m is None:
-        raise BautaError(t("klash.unknown_model", locale, name=echo(text or "", 40)))
-    return m.id
-
-
-def _direction(text: str, locale=None) -> float:
-    text = (text or "").strip().upper().replace("-", "").replace(" ", "")
-    text = WORDS.get(text, text)
-    if text in COMPASS:
-        return float(COMPASS[text])
-    try:
-        value = float(text.rstrip("°"))
-    except ValueError:
-        raise BautaError(t("klash.bad_direction", locale)) from None
-    if not math.isfinite(value):
-        raise BautaError(t("klash.bad_direction", locale))
-    return value % 360
-
-
-def _goal(state, text: str | None, locale=None) -> str | None:
-    if not text:
-        return None
-    low = text.strip().lower()
-    if low in ("alt", "altar", "altare", "altar of chaos"):
-        return "alt"
-    if low in ("g0", "g1"):
-        return low
-    if low in ("gate 1", "gate1"):
-        return "g0"
-    if low in ("gate 2", "gate2"):
-        return "g1"
-    m = _find_model(state, text, locale)
-    return m.id if m else low
-
-
-def _destination(state, mid: str, x, y, toward, distance, direction, *, double=False, disengage=False,
-                 locale=None) -> list[tuple[float, float]]:
-    m = state.model(mid)
-    if x is not None and y is not None:
-        return [(float(x), float(y))]
-    if toward:
-        return ENGINE.route_toward(state, mid, _goal(state, toward, locale), distance, double=double, disengage=disengage)
-    if distance is not None and direction is not None:
-        return [arena.polar(m.x, m.y, float(distance), _direction(direction, locale))]
-    raise BautaError(t("klash.where", locale))
-
-
-def card_text(card: dict, locale=None) -> str:
-    """A character card (public: profiles are on the table) as a short sheet, in the reader's
-    language: the card's own name in it when the pack has one, types, qualities and spells by the
-    catalogue's (the rulebook's) names."""
-    say = Presenter(locale, game=NAME)
-
-    def terms(prefix: str, keys) -> str:
-        return ", ".join(say.text(f"terms.{prefix}_{k}", plain=True) for k in keys)
-
-    name = _clean((card.get("names") or {}).get(say.language) or card["name"])
-    dice = t("klash.card.dice", locale, ma=card["melee_attack"], md=card["melee_defence"], ra=card["ranged_attack"],
-             rd=card["ranged_defence"], ga=card["magic_attack"], gd=card["magic_defence"], te=card["tenacity"])
-    lines = [t("klash.card.header", locale, name=name, type=terms("type", [card["type"]]), vp=card["vp"],
-               copies=card.get("copies", 1)),
-             t("klash.card.stats", locale, stats=dice, initiative=card["initiative"], speed=card["speed"],
-               discipline=card["discipline"])]
-    if card.get("ranged_range"):
-        lines.append(t("klash.card.range", locale, short=card["ranged_range"][0], long=card["ranged_range"][-1]))
-    if card.get("qualities"):
-        lines.append(t("klash.card.qualities", locale, q=terms("quality", card["qualities"])))
-    if card.get("spells"):
-        lines.append(t("klash.card.spells", locale, s=terms("spell", card["spells"])))
-    for req in card.get("requirements") or []:
-        lines.append(t("klash.card.requires", locale, r=", ".join(f"{k} {v}" for k, v in req.items())))
-    return "\n".join(lines)
+    load_pack=load_pack, after_publish=after_publish, prompt_image=prompt_image, news_image=news_image))
 
 
 # ============================================================================ the cog
@@ -802,6 +466,5 @@ class KlashCog(BautaCog):
 
 
 async def setup(bot):
-    global _BOT
-    _BOT = bot
+    attach(bot)
     await bot.add_cog(KlashCog(bot))

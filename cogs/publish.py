@@ -195,7 +195,8 @@ class Publishing:
                 continue
             own = reader(player)
             lines = [header, *own.events(private.get(player, []))]
-            outcome, game = await self._dm(game, state, player, own, lines, asked.get(player, []), pending, answered)
+            outcome, game = await self._dm(game, state, player, own, lines, asked.get(player, []), pending, answered,
+                                           private.get(player, []))
             draft.game = game
             if outcome == CLOSED:
                 closed.add(player)
@@ -271,15 +272,19 @@ class Publishing:
             await self.publish(interaction, record, first, [intro, *started_events], before=set())
 
     async def _dm(self, game: GameRecord, state: Any, player: str, say: Presenter, lines: list[str],
-                  prompts: list[Prompt], pending: set[str], answered: int | None) -> tuple[str, GameRecord]:
+                  prompts: list[Prompt], pending: set[str], answered: int | None,
+                  events: Sequence[Event] = ()) -> tuple[str, GameRecord]:
         """One player's private news and decisions: the events, then each prompt with its
         components, in as few DMs as fit; a superseded DM prompt of theirs (not the one just clicked)
         is edited into the first new one instead of a new DM. Returns the delivery's outcome."""
         news = lines if len(lines) > 1 else []
         if not prompts:
             outcome = SENT
-            for text in chunks(news):
-                outcome = await self.courier.deliver(game.guild_id, int(player), text)
+            texts = chunks(news)
+            extra = await self.news_parts(game, state, player, say, events) if texts else {}
+            for index, text in enumerate(texts):
+                outcome = await self.courier.deliver(game.guild_id, int(player), text,
+                                                     **(extra if index == len(texts) - 1 else {}))
                 if outcome != SENT:
                     break
             return outcome, game
@@ -369,6 +374,26 @@ class Publishing:
         engine = systems.get(opened.system).engine
         self._opened[game.id] = (opened, engine.load_state(opened.state), [Event.from_dict(e) for e in owed["opened"]])
         return True
+
+    async def news_parts(self, game: GameRecord, state: Any, player: str, say: Presenter,
+                         events: Sequence[Event]) -> dict[str, Any]:
+        """The system's picture for a player's private news (`System.news_image`), as a file for
+        the same DM; none when it draws nothing or fails (the news goes anyway)."""
+        system = systems.get(game.system)
+        if system.news_image is None or not events:
+            return {}
+        reading = present.READER.set(say)
+        try:
+            drawn = await asyncio.to_thread(system.news_image, system.engine.view_for(state, player), list(events))
+        except Exception:  # noqa: BLE001 - a picture must never stop the news
+            log.exception("news image failed for game %s", game.id)
+            return {}
+        finally:
+            present.READER.reset(reading)
+        if not drawn:
+            return {}
+        name, png = drawn
+        return {"file": discord.File(io.BytesIO(png), filename=name)}
 
     async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
                            say: Presenter | None = None) -> dict[str, Any]:

@@ -35,6 +35,10 @@ class System:
     # An image to send with a prompt's buttons (a draft table, the hand being played from):
     # (view_for the prompt's recipient, prompt) -> (file name, PNG bytes) or None. Runs in a thread.
     prompt_image: Callable[[dict, Any], tuple[str, bytes] | None] | None = None
+    # An image for the same DM as a player's private news when no decision of theirs goes with it
+    # (a hand that a draw changed), so one DM carries both: (view_for the player, their private
+    # events of the step) -> (file name, PNG bytes) or None. Runs in a thread, in their language.
+    news_image: Callable[[dict, list], tuple[str, bytes] | None] | None = None
     # The game an ended game hands over to, created in the same transaction as its last action:
     # (final state) -> (system name, seats, options), or None (the lobby's Start opens its game).
     successor: Callable[[Any], tuple[str, list[str], dict] | None] | None = None

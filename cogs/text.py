@@ -9,7 +9,7 @@ message it sits in.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -27,18 +27,19 @@ def echo(text: str, limit: int = 100) -> str:
     return safe[: limit - 1] + "…" if limit > 0 else ""
 
 
-def newest(header: str, lines: Sequence[str], limit: int = MESSAGE_LIMIT, older: str = "") -> str:
+def newest(header: str, lines: Sequence[str], limit: int = MESSAGE_LIMIT,
+           older: Callable[[int], str] | None = None) -> str:
     """One message: `header`, then as many of the last `lines` as fit in `limit`, still oldest
     first. When older lines are left out, `older` (a format with `{n}`: how many) says so under
-    the header. A line longer than half the limit is cut, so one cannot hide all the others."""
+    the header (`older(n)`, so the catalogue can choose its plural form). A line longer than half the limit is cut, so one cannot hide all the others."""
     cap = limit // 2
     lines = [line if len(line) <= cap else line[: cap - 1] + "…" for line in lines]
     if len(header) + sum(len(line) + 1 for line in lines) <= limit:
         return "\n".join([header, *lines])
-    size = len(header) + (len(older.format(n=len(lines))) + 1 if older else 0)
+    size = len(header) + (len(older(len(lines))) + 1 if older else 0)
     start = len(lines)
     while start > 0 and size + len(lines[start - 1]) + 1 <= limit:
         start -= 1
         size += len(lines[start]) + 1
-    note = [older.format(n=start)] if older and start else []
+    note = [older(start)] if older and start else []
     return "\n".join([header, *note, *lines[start:]])

@@ -28,9 +28,9 @@ log = logging.getLogger("bauta.i18n")
 SUPPORTED = ("en", "it", "es")
 
 # Where a string came from: CATALOGUE, or a fallback (see `Note`).
-CATALOGUE, ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME = (
-    "catalogue", "english", "legacy", "missing", "unresolved", "no_name")
-FALLBACKS = frozenset({ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME})
+CATALOGUE, ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME, NO_READER = (
+    "catalogue", "english", "legacy", "missing", "unresolved", "no_name", "no_reader")
+FALLBACKS = frozenset({ENGLISH, LEGACY, MISSING, UNRESOLVED, NO_NAME, NO_READER})
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,9 @@ class Note:
     """Where one string (or one part of it) came from: `catalogue` (the reader's language), or a
     fallback: `english` (the reader's language lacks the key), `legacy` (an unconverted engine's
     English), `missing` (no catalogue has the key: the key is shown), `unresolved` (a placeholder
-    the parameters did not fill), `no_name` (a player whose display name is unknown)."""
+    the parameters did not fill), `no_name` (a player whose display name is unknown), `no_reader`
+    (worded with no locale at all: the caller never said who reads it, so it is English whatever
+    the table speaks)."""
 
     source: str
     key: str               # the catalogue key, or the event/prompt kind of a legacy text
@@ -121,12 +123,24 @@ def supported(locale: Any) -> str:
     return language if language in SUPPORTED else DEFAULT
 
 
+def _entry(language: str, key: str, count: Any) -> str | None:
+    """`key`, or its plural form for `count` (`key.zero` for 0 where a language has it, `key.one`
+    for 1, else `key.other`), as the presenter chooses them for the games' catalogues."""
+    flat = catalogue(language)
+    text = flat.get(key)
+    if text is not None or count is None:
+        return text
+    forms = ["zero", "other"] if count == 0 else ["one", "other"] if count == 1 else ["other"]
+    return next((flat[f"{key}.{form}"] for form in forms if f"{key}.{form}" in flat), None)
+
+
 def t(key: str, locale: Any = None, **params: Any) -> str:
     language = supported(locale)
-    text = catalogue(language).get(key)
+    count = params.get("count", params.get("n"))
+    text = _entry(language, key, count)
     source = CATALOGUE
     if text is None:
-        text, source = catalogue(DEFAULT).get(key), ENGLISH
+        text, source = _entry(DEFAULT, key, count), ENGLISH
     if text is None:
         log.warning("missing translation key %s", key)
         report(MISSING, key, language, key)
@@ -137,5 +151,7 @@ def t(key: str, locale: Any = None, **params: Any) -> str:
         log.warning("bad parameters for %s: %s", key, params)
         report(UNRESOLVED, key, language, text)
         return text
+    if locale is None:
+        source = NO_READER
     report(source, key, language if source == CATALOGUE else DEFAULT, done)
     return done

@@ -206,9 +206,9 @@ class Presenter:
         English: a language without the `zero` or `one` form uses its own `other`."""
         forms = ["zero", "other"] if count == 0 else ["one", "other"] if count == 1 else ["other"]
         for form in forms[:-1]:
-            found = _game_catalogue(self.language, game).get(f"{key}.{form}") if game else None
-            if found is not None:
-                return found, CATALOGUE, self.language
+            found, source, lang = self._lookup(f"{key}.{form}", game)
+            if found is not None and source == CATALOGUE:
+                return found, CATALOGUE, lang
         return self._lookup(f"{key}.{forms[-1]}", game)
 
     def _lookup(self, key: str, game: str | None) -> tuple[str | None, str, str]:

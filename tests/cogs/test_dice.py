@@ -3,7 +3,9 @@ import time
 
 import pytest
 
-from cogs.dice import DiceError, format_roll, plain_moments, roll
+import i18n
+
+from cogs.dice import DiceError, RollOutcome, format_roll, plain_moments, roll
 from i18n import t
 
 
@@ -25,8 +27,9 @@ def test_dice_bombs_are_refused_quickly(bomb):
     took = []
     for _ in range(3):                 # the best of three: a garbage collection is not the refusal's cost
         start = time.perf_counter()
-        with pytest.raises(DiceError, match="too many dice"):
+        with pytest.raises(DiceError) as refused:
             roll(bomb)
+        assert refused.value.key == "bomb" and "too many dice" in refused.value.words("en")
         took.append(time.perf_counter() - start)
     assert min(took) < 0.1
 
@@ -36,8 +39,27 @@ def test_dice_bombs_are_refused_quickly(bomb):
     ("2d", "can't read `2d` as dice"), ("hello", "can't read `hello` as dice"), ("1d20+", "can't read `1d20+`"),
     ("1d6/0", "divide by zero")])
 def test_bad_expressions_get_a_clear_message(bad, says):
-    with pytest.raises(DiceError, match=re.escape(says)):
+    with pytest.raises(DiceError) as refused:
         roll(bad)
+    assert says in refused.value.words("en-US")
+
+
+def test_a_refused_roll_is_worded_for_its_reader():
+    with pytest.raises(DiceError) as refused:
+        roll("hello")
+    assert refused.value.words("it") == ("Non riesco a leggere `hello` come dadi. Prova `2d6+3`, `4d6kh3`, "
+                                         "`2d20kl1` o `8d10>=7`.")
+    assert refused.value.words("es-419").startswith("No sé leer `hello`")
+
+
+@pytest.mark.parametrize("locale, one, many", [("en-US", "`1` success", "successes"),
+                                               ("it", "`1` successo", "successi"),
+                                               ("es-ES", "`1` éxito", "éxitos")])
+def test_a_pool_counts_its_successes_in_the_readers_words(locale, one, many):
+    pool = RollOutcome("3d10>=7", 1, "3d10 (**9**, 2, 4) >= 7 →", None, None, successes=True)
+    assert format_roll("<@1>", pool, None, locale) == f"🎲 <@1>: 3d10 (**9**, 2, 4) >= 7 → {one}"
+    pool.total = 2
+    assert format_roll("<@1>", pool, None, locale).endswith(f"`2` {many}")
 
 
 def test_plain_moments():
@@ -61,6 +83,23 @@ async def test_public_roll_is_logged(bot, world):
     assert message.content.startswith("🎲 <@2> — *attack*: 2d6")
     stats = await bot.store.roll_stats(1, 2)
     assert stats.rolls == 1 and stats.plain == 1
+
+
+async def test_a_pool_rolled_on_an_italian_server_reads_italian_whoever_rolls(bot, world):
+    """A public roll follows the server's language (`/gm language`), not the roller's client; a
+    refusal is the roller's own."""
+    await bot.store.update_settings(1, locale="it")
+    cog = bot.get_cog("DiceCog")
+    alice = world.users[2]
+    with i18n.watch() as notes:
+        await cog.roll_command.callback(cog, world.interaction(alice, world.channels[10], locale="en-US"),
+                                        expression="6d10>=7", secret=False, label=None)
+        await cog.roll_command.callback(cog, world.interaction(alice, world.channels[10], locale="es-ES"),
+                                        expression="6d", secret=False, label=None)
+    said = world.public()[-1].content
+    assert said.startswith("🎲 <@2>: 6d10 (") and re.search(r"→ `\d` success[io]$", said)
+    assert world.ephemeral(alice)[-1].content.startswith("No sé leer `6d`")
+    assert [n for n in notes if n.fallback] == []
 
 
 async def test_secret_roll_goes_to_roller_and_gm_channel_only(bot, world):
@@ -99,4 +138,4 @@ async def test_rollstats(bot, world):
                                         secret=False, label=None)
     await cog.rollstats.callback(cog, world.interaction(alice, world.channels[10]), user=None)
     text = world.ephemeral(alice)[-1].content
-    assert "rolled 5 time(s)" in text and "standard deviations" in text and "`1d6` ×5" in text
+    assert "rolled 5 times" in text and "standard deviations" in text and "`1d6` ×5" in text

@@ -48,7 +48,7 @@ async def test_the_bot_answers_an_idle_pick_a_reminder_period_after_the_reminder
     assert await bot.host.remind_idle(at=start + timedelta(hours=2)) == 1
     reminder = world.last(TABLE).content
     assert reminder.startswith("⏰ <@2>:") and reminder.endswith(
-        "If nobody answers within 2 hour(s), Bauta will answer for you.")
+        "If nobody answers within 2 h, Bauta will answer for you.")
     # a reminder period after the reminder has not passed yet: nothing is answered
     assert await bot.host.remind_idle(at=start + timedelta(hours=3, minutes=59)) == 0
     assert (await bot.store.game(game.id)).version == version
@@ -66,7 +66,8 @@ async def test_the_bot_answers_an_idle_pick_a_reminder_period_after_the_reminder
     # announced in the channel: who, what was chosen, how to take it back
     announcement = next(m for m in reversed(world.public()) if m.content.startswith("🤖"))
     name = after.cards[after.picks["2"][0]]["name"].replace("SAMPLE ", "")    # as the table shows a card
-    assert announcement.content.startswith(f"🤖 <@2>: no answer for 4 h, so Bauta made {len(mine)} decision(s) for you: ")
+    assert announcement.content.startswith(f"🤖 <@2>: no answer for 4 h, so Bauta made "
+                                           f"{len(mine)} decision{'s' if len(mine) != 1 else ''} for you: ")
     assert name in announcement.content and announcement.content.endswith(
         "To take it back, run `/game undo` (you, or a GM).")
     assert record.meta[botplayer.STAND_IN] == {"seats": ["2"], "first": version + 1}
@@ -77,7 +78,7 @@ async def test_the_bot_answers_an_idle_pick_a_reminder_period_after_the_reminder
     back = await bot.store.game(game.id)
     assert back.state == game.state and back.version == record.version + 1
     assert botplayer.STAND_IN not in back.meta and "reminded" not in back.meta
-    assert f"<@2> undid {len(mine)} action(s)" in world.public_text()
+    assert f"<@2> undid {len(mine)} action{'s' if len(mine) != 1 else ''}." in world.public_text()
     # nothing left to take back: Alice is no GM
     with pytest.raises(NotGM):
         await undo(bot, world, world.users[2])
@@ -104,7 +105,7 @@ async def test_off_by_default_and_only_a_gm_sets_it(bot, world, seed, bauta):
     await gm.idle_bot.callback(gm, world.interaction(world.users[1], world.channels[10]), level="hard")
     assert (await bot.store.settings(1)).idle_bot == "hard"
     assert world.ephemeral(world.users[1])[-1].content.startswith(
-        "When a reminder has gone unanswered for another 2 hour(s), Bauta answers for the idle player (level hard)")
+        "When a reminder has gone unanswered for another 2 h, Bauta answers for the idle player (level hard)")
     await gm.idle_bot.callback(gm, world.interaction(world.users[1], world.channels[10]), level="off")
     assert (await bot.store.settings(1)).idle_bot is None
     assert world.ephemeral(world.users[1])[-1].content == "Bauta no longer answers for idle players."

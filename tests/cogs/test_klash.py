@@ -697,3 +697,39 @@ def test_pictures_name_players_never_by_id():
     seats = ["157722382175520001", "157722382175520002"]
     assert K._names(host, seats) == {seats[0]: "Player A", seats[1]: "Player B"}
     assert K._names(host, seats, {seats[1]: "Bruno"}) == {seats[0]: "Player A", seats[1]: "Bruno"}
+
+
+async def play_match(bot, world, seed, rnd, locale="en-US"):
+    """A whole seeded match through the prompts: teams of 3, hand cards played now and then."""
+    game = await start_draft(bot, world, seed, locale=locale)
+    while True:
+        record, state = await state_of(bot, game.id)
+        if not record.active:
+            return game, state
+        prompts = ENGINE.pending(state)
+        if state.phase == "team":
+            prompt = prompts[0]
+            choice = [f"p{i}" for i in valid_team(state, prompt.player, 3)]
+        else:
+            hand = [p for p in prompts if p.kind in ("hand", "respond", "event_target")]
+            prompt = (rnd.choice(hand) if hand and rnd.random() < 0.3 else
+                      next((p for p in prompts if p.kind not in ("hand", "arm_reroll")), prompts[0]))
+            choice = _policy(rnd, prompt)
+        await answer(world, game.id, prompt, choice, locale=locale)
+
+
+async def test_a_drawn_card_and_the_hand_it_changed_come_in_one_dm(bot, world, seed):
+    """A draw is one DM: its line and the player's hand picture (`news_image`), not the line and
+    then the picture on its own. Before, every draw cost two DMs."""
+    game, state = await play_match(bot, world, seed, random.Random(7))
+    assert state.over
+    for player in ("2", "3"):
+        dms = world.dms(world.users[int(player)])
+        draws = [m for m in dms if "You draw " in (m.content or "") and m.view is None]
+        assert draws, "a match deals Event Cards"
+        assert all(m.file is not None and m.file.filename == "klash-hand.png" for m in draws)
+        # the picture is that player's hand as it was then: never the opponent's
+        assert not [m for m in dms if m.file is not None and "draft" not in m.file.filename
+                    and m.file.filename not in ("klash-hand.png", f"klash-{game.id}-hand.png")]
+        followed = [b for a, b in zip(dms, dms[1:]) if a in draws and (b.content or "").startswith("🃏")]
+        assert followed == []               # no picture-only DM right after a draw

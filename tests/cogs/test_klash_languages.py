@@ -14,7 +14,7 @@ import pytest
 from content import sample_pack
 from i18n import present
 from rules.klash import ENGINE
-from tests.cogs.test_klash import _policy, answer, start_draft, state_of, valid_team
+from tests.cogs.test_klash import play_match
 
 RAW_MODEL = re.compile(r"\bm\d+\b")
 
@@ -39,21 +39,7 @@ async def test_a_whole_match_speaks_the_servers_language(bot, world, seed, local
     await bot.store.update_settings(1, locale=locale)
     rnd = random.Random(7)
     with present.watch() as notes:
-        game = await start_draft(bot, world, seed, locale=locale)
-        while True:
-            record, state = await state_of(bot, game.id)
-            if not record.active:
-                break
-            prompts = ENGINE.pending(state)
-            if state.phase == "team":
-                prompt = prompts[0]
-                choice = [f"p{i}" for i in valid_team(state, prompt.player, 3)]
-            else:
-                hand = [p for p in prompts if p.kind in ("hand", "respond", "event_target")]
-                prompt = (rnd.choice(hand) if hand and rnd.random() < 0.3 else
-                          next((p for p in prompts if p.kind not in ("hand", "arm_reroll")), prompts[0]))
-                choice = _policy(rnd, prompt)
-            await answer(world, game.id, prompt, choice, locale=locale)
+        _, state = await play_match(bot, world, seed, rnd, locale=locale)
     assert state.over
     fallbacks = Counter((n.source, n.key, n.game) for n in notes if n.fallback)
     assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())

@@ -117,7 +117,7 @@ async def test_undo_is_told_as_data(bot, world):
     cog = bot.get_cog("GameCog")
     with present.watch() as notes:
         await cog.undo.callback(cog, world.interaction(world.users[1], world.channels[10]), steps=1)
-    assert "↩️ <@1> undid 1 action(s). The game is back exactly where it was." in world.public_text()
+    assert "↩️ <@1> undid 1 action. The game is back exactly where it was." in world.public_text()
     assert ("catalogue", "events.game_undone") in {(n.source, n.key) for n in notes}
 
 
