@@ -49,7 +49,8 @@ def games(options: dict | None = None):
     opts = dict(options or {})
     return {
         "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, {"pack": sample_pack("klash"), **opts}, seed=seed)),
-        "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, opts, seed=seed)),
+        "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, {"pack": sample_pack("carnevale"), **opts},
+                                                                         seed=seed)),
     }
 
 

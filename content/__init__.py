@@ -32,5 +32,6 @@ def sample_pack(game: str) -> Any:
 def install() -> None:
     """Hand the games that play a default pack their bundled sample (once, at start-up: the bot's
     `prepare`, the tests' conftest, a bench that uses an engine directly)."""
-    from rules import carnival_zombie
+    from rules import carnevale, carnival_zombie
     carnival_zombie.use_sample(sample_pack("carnival_zombie"))
+    carnevale.use_sample(sample_pack("carnevale"))

@@ -1,20 +1,25 @@
 """Campaign ledger (digest §5.6-§5.9) as pure functions over a Serial `CampaignRecord`.
 
-Every roll takes the caller's `Rng` (the cog keeps one in the record), so a campaign replays
-exactly. Functions change the record they are given and return a short report dict / sentence.
+Every roll takes the caller's `Rng` (the record keeps one), so a campaign replays exactly.
+Functions change the record they are given and return what happened as data: numbers, and terms
+(`{"term": key, ...}`, worded by the catalogues' `terms.*`) for results such as an improvement or
+an injury. `ledger.py` makes each change an action whose events are the ledger's entries.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from rules.common import IllegalAction, Rng, Serial
+from rules.common import Rng, Serial, term
 
 from . import tables
 from .content import Pack, as_ability_list
-from .dice import BASIC_DIFFICULTY, opposed_roll
+from .dice import BASIC_DIFFICULTY, opposed_roll, refused
+from .mechanics import said
 from .squad import Squad
 
 MAX_IMPROVEMENTS = 3
+LEGACY_IMPROVEMENT = "gain_legacy_command"      # Command (3) and Leader from a promotion
 STANDARD_LENGTH = 5
 WIN_BONUS = 5
 
@@ -31,9 +36,10 @@ class CampaignMember(Serial):
     abilities: list[dict] = field(default_factory=list)        # the profile's, then gains and losses
     attr_mods: dict[str, int] = field(default_factory=dict)
     equipment: list[str] = field(default_factory=list)
-    improvements: list[str] = field(default_factory=list)
+    # each a term (a plain English string in records kept before the ledger spoke data)
+    improvements: list[Any] = field(default_factory=list)
     powers: list[str] = field(default_factory=list)
-    injuries: list[str] = field(default_factory=list)
+    injuries: list[Any] = field(default_factory=list)
     maintenance: int = 0                 # compulsory maintenance (injury or independent)
     dead: bool = False
     captured: bool = False
@@ -56,6 +62,16 @@ class AdventureRecord(Serial):
 
 
 @dataclass
+class LedgerEntry(Serial):
+    """One change of the campaign: the action as given, what happened (events as dicts: kind +
+    data), and the record as it was before (the last UNDO_DEPTH entries keep it, for undo)."""
+    number: int
+    action: dict
+    events: list[dict] = field(default_factory=list)
+    before: dict | None = None
+
+
+@dataclass
 class CampaignRecord(Serial):
     player: str
     squad: str
@@ -66,14 +82,15 @@ class CampaignRecord(Serial):
     adventures: list[AdventureRecord] = field(default_factory=list)
     length: int = STANDARD_LENGTH
     campaign_no: int = 1
-    history: list[str] = field(default_factory=list)
-    schema: int = 1
+    history: list[str] = field(default_factory=list)     # schema 1's English lines, shown as they are
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    schema: int = 2                      # 1: no ledger (its changes are the history lines)
 
     def member(self, name: str) -> CampaignMember:
         for m in self.members:
             if m.name == name:
                 return m
-        raise IllegalAction(f"There is no '{name}' in {self.squad}.")
+        raise refused("no_member", member=name, squad=self.squad)
 
 
 def new_campaign(pack: Pack, squad: Squad, player: str, seed: int | str = 0,
@@ -98,6 +115,13 @@ def new_campaign(pack: Pack, squad: Squad, player: str, seed: int | str = 0,
 
 
 # ------------------------------------------------------------------ points
+def title(adventure: AdventureRecord) -> str | dict:
+    """The adventure's name, or its number when it has none (schema 1 stored "Adventure 2" in words)."""
+    if adventure.name and adventure.name != f"Adventure {adventure.number}":
+        return adventure.name
+    return said("adventure_numbered", n=adventure.number)
+
+
 def campaign_points(vp: int, won: bool) -> int:
     """Campaign Points after an adventure: the VP scored, +5 to the winner."""
     return int(vp) + (WIN_BONUS if won else 0)
@@ -108,35 +132,30 @@ def record_adventure(rec: CampaignRecord, name: str, vp: int, won: bool, notes: 
     """`fallen`: the members who fell in the game (None when the adventure was played without the
     bot: then any member may roll on the Fallen table)."""
     cp = campaign_points(vp, won)
-    name = name or f"Adventure {len(rec.adventures) + 1}"
     rec.adventures.append(AdventureRecord(len(rec.adventures) + 1, name, vp, won, cp, list(notes or []),
                                           from_game=fallen is not None, fallen=list(fallen or [])))
     rec.bank += cp
     for m in rec.members:
         m.improved_this_adventure = False
-    n = len(rec.adventures)
-    title = f"Adventure {n}" + (f" ({name})" if name and name != f"Adventure {n}" else "")
-    rec.history.append(f"{title}: {vp} VP{' and the win' if won else ''} "
-                       f"→ {cp} Campaign Points (bank {rec.bank}).")
     return cp
 
 
 def spend(rec: CampaignRecord, amount: int, what: str) -> None:
     if amount < 0:
-        raise IllegalAction("Spend a positive amount.")
+        raise refused("spend_positive")
     if amount > rec.bank:
-        raise IllegalAction(f"{what} costs {amount} Campaign Points; the bank holds {rec.bank}.")
+        raise refused("bank_short", what=what, amount=amount, bank=rec.bank)
     rec.bank -= amount
-    rec.history.append(f"Spent {amount} CP on {what} (bank {rec.bank}).")
 
 
 def discard(rec: CampaignRecord, name: str) -> None:
-    raise IllegalAction("Characters cannot be discarded during a campaign.")
+    raise refused("no_discard")
 
 
-def pay_upkeep(rec: CampaignRecord) -> list[str]:
+def pay_upkeep(rec: CampaignRecord) -> list[dict]:
     """Before every adventure after the first: compulsory maintenance first, then independents.
-    Unpaid models miss the next adventure (an independent leaves until paid again)."""
+    Unpaid models miss the next adventure (an independent leaves until paid again). One
+    {member, cost, paid} per model that owes maintenance."""
     if not rec.adventures:
         return []
     out = []
@@ -146,27 +165,25 @@ def pay_upkeep(rec: CampaignRecord) -> list[str]:
         if rec.bank >= m.maintenance:
             rec.bank -= m.maintenance
             m.misses_next = m.unpaid = False
-            out.append(f"{m.name}: {m.maintenance} CP maintenance paid.")
         else:
             m.misses_next = m.unpaid = True
-            out.append(f"{m.name}: maintenance of {m.maintenance} CP unpaid — misses the next adventure.")
-    rec.history.extend(out)
+        out.append({"member": m.name, "cost": m.maintenance, "paid": not m.unpaid})
     return out
 
 
 # ------------------------------------------------------------------ experience and powers
-def can_improve(m: CampaignMember) -> str | None:
-    """None when the member may improve, else why not."""
+def can_improve(m: CampaignMember) -> dict | None:
+    """None when the member may improve, else why not (a term)."""
     if m.dead:
-        return "is dead"
+        return term("why_dead")
     if m.independent:
-        return "is an Independent Character"
+        return term("why_independent")
     if m.trifling:
-        return "is Trifling"
+        return term("why_trifling")
     if m.powers:
-        return "already has a Power"
+        return term("why_power")
     if len(m.improvements) >= MAX_IMPROVEMENTS:
-        return f"already has {MAX_IMPROVEMENTS} improvements this campaign"
+        return said("why_improvements", n=MAX_IMPROVEMENTS)
     return None
 
 
@@ -194,7 +211,7 @@ def roll_improvement(rng: Rng, m: CampaignMember, leader_table: bool, first: int
         faces.append(face)
         value = face - penalty
         if value <= 0:
-            return {"faces": faces, "result": "nothing", "value": value}
+            return {"faces": faces, "result": term("gain_nothing"), "value": value}
         row = table[value]
         if 6 <= value <= 9 and _duplicate(m, row):
             penalty += 1
@@ -205,26 +222,27 @@ def roll_improvement(rng: Rng, m: CampaignMember, leader_table: bool, first: int
 
 def apply_improvement(rng: Rng, m: CampaignMember, row: tuple) -> dict:
     kind, what, x = row
+    gain: dict
     if kind == "attr":
         m.attr_mods[what] = m.attr_mods.get(what, 0) + x
-        text = f"+{x} {what}"
+        gain = said("gain_attr", attr=what, x=x)
     elif kind == "ability":
         m.abilities.append({"name": what, **({"x": x} if x is not None else {})})
         if what == "Command":
             m.command = max(m.command, x or 0)
-        text = f"{what}{f' ({x})' if x is not None else ''}"
+        gain = said("gain_ability", ability=what) if x is None else said("gain_ability_x", ability=what, x=x)
     elif kind == "command":
         m.command += x
         for a in m.abilities:
             if a["name"] == "Command":
                 a["x"] = a.get("x", 0) + x
-        text = f"+{x} Command"
+        gain = said("gain_command", x=x)
     else:
         power = roll_power(rng, m)
-        text = f"a Power: {power['result']}"
-    m.improvements.append(text)
+        gain = said("gain_power", powers=power["result"])
+    m.improvements.append(gain)
     m.improved_this_adventure = True
-    return {"result": text}
+    return {"result": gain}
 
 
 def roll_power_names(rng: Rng, existing: set[str], first: int | None = None) -> tuple[list[tuple[str, int | None]], list[int]]:
@@ -260,11 +278,12 @@ def roll_power_names(rng: Rng, existing: set[str], first: int | None = None) -> 
 
 
 def roll_power(rng: Rng, m: CampaignMember, first: int | None = None) -> dict:
+    """`result`: the names of the Powers gained (none when every roll was a duplicate)."""
     gained, faces = roll_power_names(rng, {a["name"] for a in m.abilities} | set(m.powers), first)
     for name, x in gained:
         m.powers.append(name if x is None else f"{name} ({x})")
         m.abilities.append({"name": name, **({"x": x} if x is not None else {})})
-    return {"faces": faces, "result": ", ".join(p for p, _ in gained) or "nothing"}
+    return {"faces": faces, "result": [p for p, _ in gained]}
 
 
 def is_leader(m: CampaignMember) -> bool:
@@ -278,15 +297,13 @@ def experience_roll(rng: Rng, m: CampaignMember, first: int | None = None) -> di
     anyone else 8+ (Basic table)."""
     why = can_improve(m)
     if why:
-        return {"member": m.name, "eligible": False, "reason": f"{m.name} {why}."}
+        return {"member": m.name, "eligible": False, "why": why}
     leader = is_leader(m)
     need = 9 if leader else 8
     face = first if first is not None else rng.die(10)
     out = {"member": m.name, "eligible": True, "roll": face, "needed": need}
     if face >= need:
         out.update(roll_improvement(rng, m, leader))
-    else:
-        out["result"] = "no improvement"
     return out
 
 
@@ -294,24 +311,22 @@ def bonus_experience(rng: Rng, rec: CampaignRecord, vp: int, chosen: list[str]) 
     """For every 5 VP, a chosen non-Leader that has not improved this adventure rolls: 9+ = Basic table."""
     allowed = vp // 5
     if len(chosen) > allowed:
-        raise IllegalAction(f"{vp} VP give {allowed} bonus roll(s), not {len(chosen)}.")
+        raise refused("bonus_rolls", vp=vp, allowed=allowed, n=len(chosen))
     out = []
     for name in chosen:
         m = rec.member(name)
         if is_leader(m):
-            raise IllegalAction("The bonus roll is for a non-Leader.")
+            raise refused("bonus_non_leader", member=m.name)
         if m.improved_this_adventure:
-            raise IllegalAction(f"{m.name} already improved in this adventure.")
+            raise refused("improved_already", member=m.name)
         why = can_improve(m)
         if why:
-            out.append({"member": m.name, "eligible": False, "reason": f"{m.name} {why}."})
+            out.append({"member": m.name, "eligible": False, "why": why})
             continue
         face = rng.die(10)
         res = {"member": m.name, "eligible": True, "roll": face, "needed": 9}
         if face >= 9:
             res.update(roll_improvement(rng, m, False))
-        else:
-            res["result"] = "no improvement"
         out.append(res)
     return out
 
@@ -332,11 +347,11 @@ def injury_roll(rec: CampaignRecord, name: str, first: int | None = None, second
     m = rec.member(name)
     last = rec.adventures[-1] if rec.adventures else None
     if last is not None and last.from_game and m.name not in last.fallen:
-        raise IllegalAction("not_fallen", member=m.name, adventure=last.name)
+        raise refused("not_fallen", member=m.name, adventure=title(last))
     if last is not None and m.name in last.injuries_rolled:
-        raise IllegalAction("injury_rolled", member=m.name, adventure=last.name)
+        raise refused("injury_rolled", member=m.name, adventure=title(last))
     if m.dead:
-        raise IllegalAction("member_dead", member=m.name)
+        raise refused("member_dead", member=m.name)
     if last is not None:
         last.injuries_rolled.append(m.name)
     return fallen_roll(rec.rng, m, first, second)
@@ -346,39 +361,40 @@ def fallen_roll(rng: Rng, m: CampaignMember, first: int | None = None, second: i
     """A model that fell rolls 1d10: 5+ recovers; otherwise a roll on the injury table."""
     face = first if first is not None else rng.die(10)
     if face >= 5:
-        return {"member": m.name, "roll": face, "result": "recovers"}
+        return {"member": m.name, "roll": face, "result": term("injury_recovers")}
     inj = second if second is not None else rng.die(10)
     kind, what = tables.FALLEN_TABLE[inj]
+    hurt: dict
     if kind == "dies":
         m.dead = True
-        text = "dies and leaves the campaign"
+        hurt = term("injury_dies")
     elif kind == "attr":
         m.attr_mods[str(what)] = m.attr_mods.get(str(what), 0) - 1
-        text = f"−1 {what}"
+        hurt = said("injury_attr", attr=what)
     elif kind == "lose_ability":
         if not m.abilities:
-            text = "no ability to lose"
+            hurt = term("injury_no_ability")
         else:
             a = m.abilities[rng.below(len(m.abilities))]
             if "x" in a and a["x"] > 1:
                 a["x"] -= 1
-                text = f"{a['name']} drops to ({a['x']})"
+                hurt = said("injury_ability_drops", ability=a["name"], x=a["x"])
             else:
                 m.abilities.remove(a)
                 if a["name"] in [p.split(" (")[0] for p in m.powers]:
                     m.powers = [p for p in m.powers if p.split(" (")[0] != a["name"]]
-                text = f"loses {a['name']}"
+                hurt = said("injury_loses", what=a["name"])
     elif kind == "lose_item":
         if not m.equipment:
-            text = "no equipment to lose"
+            hurt = term("injury_no_item")
         else:
             item = m.equipment.pop(rng.below(len(m.equipment)))
-            text = f"loses {item}"
+            hurt = said("injury_loses", what=item)
     else:
         m.maintenance = max(m.maintenance, int(what or 0))
-        text = f"compulsory maintenance of {what} CP, paid first before every adventure"
-    m.injuries.append(text)
-    return {"member": m.name, "roll": face, "injury_roll": inj, "result": text}
+        hurt = said("injury_maintenance", cp=what)
+    m.injuries.append(hurt)
+    return {"member": m.name, "roll": face, "injury_roll": inj, "result": hurt}
 
 
 def hostage(rec: CampaignRecord, died_now: list[str]) -> CampaignMember | None:
@@ -390,51 +406,55 @@ def hostage(rec: CampaignRecord, died_now: list[str]) -> CampaignMember | None:
     h = min(cands, key=lambda m: m.cost)
     h.dead = False
     h.captured = True
-    rec.history.append(f"{h.name} did not die: captured, now the hostage.")
     return h
 
 
 # ------------------------------------------------------------------ legacy (multi-campaign)
-def legacy_promote(rec: CampaignRecord, name: str) -> str:
+def legacy_promote(rec: CampaignRecord, name: str) -> dict:
     """The old Leader retires; promote a veteran. With Command: +2 Command, keeps its 3 slots.
-    Without: Command (3) and Leader, using one slot, for +10 points."""
+    Without: Command (3) and Leader, using one slot, for +10 points. Returns {member, command,
+    gained}: `gained` when the veteran had no Command before."""
     m = rec.member(name)
     for old in rec.members:
         if old.leader and old is not m:
             old.leader = False
             old.dead = False
             old.misses_next = True
-            old.injuries.append("retired as Leader")
+            old.injuries.append(term("injury_retired_leader"))
+    gained = not m.command
     if m.command:
         m.command += 2
-        text = f"{m.name} is promoted: +2 Command ({m.command})."
     else:
         if len(m.improvements) >= MAX_IMPROVEMENTS:
-            raise IllegalAction(f"{m.name} has no improvement slot left for Command (3).")
+            raise refused("no_command_slot", member=m.name)
         m.command = 3
         m.abilities.append({"name": "Command", "x": 3})
-        m.improvements.append("Command (3) and Leader (legacy)")
+        m.improvements.append(term(LEGACY_IMPROVEMENT))
         m.cost += 10
-        text = f"{m.name} is promoted: gains Command (3) and Leader (+10 points)."
     m.leader = True
-    rec.history.append(text)
-    return text
+    return {"member": m.name, "command": m.command, "gained": gained}
 
 
-def legacy_retire(rng: Rng, rec: CampaignRecord, name: str, first: int | None = None) -> bool:
+def legacy_retire(rng: Rng, rec: CampaignRecord, name: str, first: int | None = None) -> dict:
     """1d10 per member to retire: 5+ leaves; otherwise it stays and must be paid for."""
     m = rec.member(name)
     face = first if first is not None else rng.die(10)
     left = face >= 5
     if left:
         rec.members.remove(m)
-    rec.history.append(f"{m.name} {'retires' if left else 'must stay'} (rolled {face}).")
-    return left
+    return {"member": m.name, "roll": face, "left": left}
 
 
 def legacy_cost(m: CampaignMember) -> int:
     """A kept member costs its normal cost +10 per Experience improvement."""
-    return m.cost + 10 * len([i for i in m.improvements if "legacy" not in i])
+    return m.cost + 10 * len([i for i in m.improvements if not _legacy(i)])
+
+
+def _legacy(improvement: Any) -> bool:
+    """The Command a promotion gives is no Experience improvement (a schema-1 record said so in words)."""
+    if isinstance(improvement, dict):
+        return improvement.get("term") == LEGACY_IMPROVEMENT
+    return "legacy" in str(improvement)
 
 
 def new_legacy_campaign(rec: CampaignRecord) -> int:
@@ -443,10 +463,7 @@ def new_legacy_campaign(rec: CampaignRecord) -> int:
     rec.adventures = []
     for m in rec.members:
         m.improved_this_adventure = False
-    total = sum(legacy_cost(m) for m in rec.members if not m.dead)
-    rec.history.append(f"Legacy: campaign {rec.campaign_no} begins; the kept squad costs {total} points "
-                       "(the Leader is paid first; equipment is bought again).")
-    return total
+    return sum(legacy_cost(m) for m in rec.members if not m.dead)
 
 
 # ------------------------------------------------------------------ The Fragment of the Black Statue
@@ -499,7 +516,7 @@ def adventure(index_or_id: int | str) -> dict:
     for a in BLACK_STATUE:
         if a["id"] == index_or_id:
             return a
-    raise IllegalAction(f"There is no adventure '{index_or_id}'.")
+    raise refused("no_adventure", adventure=str(index_or_id))
 
 
 def extra_fountain(rng: Rng, magicians: int, first: int | None = None) -> tuple[int, bool]:

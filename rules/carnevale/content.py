@@ -1,20 +1,19 @@
 """Carnevale content packs: the profile schema of digest §4.4, weapons, equipment and spells.
 
-`load_sample_pack()` reads the packaged SAMPLE pack; `load_pack_text(text)` validates a guild's
-YAML (errors name file, entry and field). A guild pack may hold only factions: the weapon,
-equipment and spell tables are then taken from the sample pack.
+`load_pack_text(text, source, base=...)` validates a pack's YAML (errors name file, entry and
+field). A guild pack may hold only factions: the weapon, equipment and spell tables are then taken
+from its `base`, the SAMPLE pack. This module reads no file: the caller reads the bundled sample
+(`content.sample_pack("carnevale")`) and hands it over once at start-up (`content.install()` calls
+`use_sample`); `load_sample_pack()` is that pack, the default of a game given none and the base of
+a guild pack given no other.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from rules.common import PackError
 from rules.common.packs import load_pack, refuse
 from rules.common.safe_yaml import shorten
-
-DATA = Path(__file__).parent / "data"
 
 ATTRS = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 
@@ -168,35 +167,43 @@ def _check_references(pack: Pack, source: str) -> None:
     refuse(problems)
 
 
-@lru_cache(maxsize=1)
-def _sample_doc() -> dict:
-    text = (DATA / "sample.yaml").read_text(encoding="utf-8")
-    return load_pack(text, SCHEMA, "sample.yaml")
+_SAMPLE: Pack | None = None
+
+
+def use_sample(pack: Pack) -> None:
+    """The bundled SAMPLE pack, parsed by the caller: what a game given no pack plays, and the base
+    (weapons, equipment, spells) of a guild pack given no other."""
+    global _SAMPLE
+    _SAMPLE = pack
 
 
 def load_sample_pack() -> Pack:
-    pack = Pack(_sample_doc())
-    _check_references(pack, "sample.yaml")
-    return pack
+    if _SAMPLE is None:
+        raise RuntimeError("the Carnevale sample pack was not given: call content.install() at start-up")
+    return _SAMPLE
 
 
-def load_pack_text(text: str, source: str = "pack.yaml") -> Pack:
-    """Validate a guild pack; missing weapon/equipment/spell tables come from the sample pack."""
+def load_pack_text(text: str, source: str = "pack.yaml", base: Pack | None = None) -> Pack:
+    """Validate a pack; the weapon/equipment/spell tables it lacks come from `base` (by default
+    the SAMPLE pack once installed; the sample itself is parsed before, with none)."""
     doc = load_pack(text, SCHEMA, source)
     if not isinstance(doc, dict):
         raise PackError(f"{source}: the pack must be a mapping with a 'factions' list.")
-    pack = Pack(doc, base=Pack(_sample_doc()))
+    pack = Pack(doc, base=base if base is not None else _SAMPLE)
     _check_references(pack, source)
     return pack
 
 
-def pack_from_doc(doc: dict | None) -> Pack:
-    """A Pack from an already-parsed document (as the cog stores it), validated again."""
+def pack_from_doc(doc: dict | Pack | None, base: Pack | None = None) -> Pack:
+    """A Pack from an already-parsed document (as the cog stores it), validated again; a Pack is
+    taken as it is, and None is the SAMPLE pack."""
+    if isinstance(doc, Pack):
+        return doc
     if doc is None:
         return load_sample_pack()
     from rules.common.packs import validate
     validate(doc, SCHEMA, (doc.get("pack") or {}).get("name", "pack"))
-    pack = Pack(doc, base=Pack(_sample_doc()))
+    pack = Pack(doc, base=base if base is not None else load_sample_pack())
     _check_references(pack, pack.name)
     return pack
 

@@ -17,8 +17,9 @@ from . import actions as A
 from . import combat, mechanics as M
 from . import prompts as P
 from .content import pack_from_doc
+from .dice import refused
 from .mechanics import has, said
-from .squad import Squad, check_squad, make_model, sample_squad
+from .squad import Squad, SquadError, check_squad, make_model, sample_squad
 from .state import DEFAULT_HOUSE_RULES, GameState, ModelState, PlayerState
 from .tables import ENTRY_MOVES, HOUSE_RULE_CHOICES, MOVE_ACTIONS, REACTIONS, RETIRED_HOUSE_RULES
 from .answers import Answers
@@ -58,8 +59,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
         """The starting state and the set-up events: with `deploy_all` the deployment roll, the
         Initiative and each player's secret Agenda (addressed to its owner, for a DM).
 
-        seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document; the
-        SAMPLE pack when absent), factions {pid: faction} and points (sample squads when no squad is
+        seats: two player ids. options: squads {pid: Squad dict}, pack (a pack document or a
+        Pack; the SAMPLE pack the caller installed when absent), factions {pid: faction} and points (sample squads when no squad is
         given), rounds (5), names {pid: name}, house_rules {key: value}, deploy_all (skip the
         advance-party choice), adventure (a label), agendas (bool)."""
         if len(seats) != 2 or seats[0] == seats[1] or GM in seats or PUBLIC in seats:
@@ -99,8 +100,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
                 squad = sample_squad(pack, faction, int(options.get("points", 200)))
             try:
                 points = check_squad(pack, squad)
-            except IllegalAction as exc:
-                raise IllegalAction(f"{names.get(pid, pid)}: {exc}") from None
+            except SquadError as exc:
+                raise refused("squad_unfit_of", player=pid, reasons=exc.params["reasons"]) from None
             player = PlayerState(id=pid, name=str(names.get(pid, pid)), squad=squad.name, faction=squad.faction,
                                  events_left=squad.events, points=points)
             for j, member in enumerate(squad.members):

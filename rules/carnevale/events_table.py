@@ -8,7 +8,7 @@ from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
 from . import combat, mechanics as M, tables
-from .dice import BASIC_DIFFICULTY, ceil_half, scatter
+from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, scatter
 from .mechanics import attr, say
 from .state import GameState, ModelState
 
@@ -168,14 +168,19 @@ def evil_eye(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own:
     return events
 
 
+def _mind_roll(state: GameState, m: ModelState, label: str, total: int) -> tuple[list[Event], PoolResult]:
+    """Events 14 and 15: the model rolls its Mind (the roll told as the Event's)."""
+    events: list[Event] = []
+    r = M.model_roll(state, m, attr(m, "MIN"), label=label, events=events, stat="MIN", what=term(f"event_{total}"))
+    return events, r
+
+
 def a_matter_of_honor(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
                       tgt: ModelState | None) -> list[Event]:
     """Event 14."""
     if own is None or not own.in_play:
         return lost()
-    events: list[Event] = []
-    r = M.model_roll(state, own, attr(own, "MIN"), label="A Matter of Honor", events=events, stat="MIN",
-                     what=term("event_14"))
+    events, r = _mind_roll(state, own, "A Matter of Honor", 14)
     if r.critical:
         own.karma = own.karma_max
     elif r.fumble:
@@ -191,9 +196,7 @@ def we_will_never_beat_them(self: CarnevaleEngine, state: GameState, pid: str, e
     """Event 15."""
     if tgt is None or not tgt.in_play:
         return lost()
-    events: list[Event] = []
-    r = M.model_roll(state, tgt, attr(tgt, "MIN"), label="We Will Never Beat Them", events=events, stat="MIN",
-                     what=term("event_15"))
+    events, r = _mind_roll(state, tgt, "We Will Never Beat Them", 15)
     if r.aces == 0:
         loss = ceil_half(tgt.karma)
         tgt.karma -= loss

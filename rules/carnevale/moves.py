@@ -88,22 +88,23 @@ def hide(s: Step) -> Result:
     return dist, said("hide_move", inches=dist)
 
 
-def rappel(s: Step) -> Result:
+def _stunning_wall_move(s: Step, inches_per_ace: int, stun_cause: str, fumble: str, told: str) -> Result:
+    """Rappel and Run on Walls: a Fumble Stuns the model and it goes nowhere; otherwise so many
+    inches per Ace, +3 on a Critical."""
     assert s.r is not None
     if s.r.fumble:
-        s.events += M.stun(s.state, s.m, "fumbled Rappel")
-        return None, term("rappel_fumble")
-    dist = 3 * s.r.aces + (3 if s.r.critical else 0)
-    return dist, said("up_to_down", inches=dist)
+        s.events += M.stun(s.state, s.m, stun_cause)
+        return None, term(fumble)
+    dist = inches_per_ace * s.r.aces + (3 if s.r.critical else 0)
+    return dist, said(told, inches=dist)
+
+
+def rappel(s: Step) -> Result:
+    return _stunning_wall_move(s, 3, "fumbled Rappel", "rappel_fumble", "up_to_down")
 
 
 def run_on_walls(s: Step) -> Result:
-    assert s.r is not None
-    if s.r.fumble:
-        s.events += M.stun(s.state, s.m, "fumbled Run on Walls")
-        return None, term("walls_fumble")
-    dist = s.r.aces + (3 if s.r.critical else 0)
-    return dist, said("up_to_along", inches=dist)
+    return _stunning_wall_move(s, 1, "fumbled Run on Walls", "walls_fumble", "up_to_along")
 
 
 def clear_stun(s: Step) -> Result:

@@ -1,6 +1,7 @@
 """Squad building (digest §4.1): costs, the checks, and turning a squad into models for a game.
 
-`validate_squad(pack, squad)` returns every reason a squad is refused (empty = legal);
+`validate_squad(pack, squad)` returns every reason a squad is refused (empty = legal), each a
+term (`terms.squad_<reason>` with its parameters) the presenter words in the reader's language;
 `check_squad` raises `SquadError` with them. A squad is a Serial value the cog can store.
 """
 from __future__ import annotations
@@ -10,14 +11,27 @@ from dataclasses import dataclass, field
 from rules.common import IllegalAction, Serial
 
 from .content import Pack, as_ability_list
+from .dice import refused
 from .state import ModelState, WeaponState
 
 EVENT_COST = 10
 MAX_EVENTS = 2
+# a squad is built one model at a time: no Leader yet is no reason to refuse a model
+LEADER_REASONS = ("no_leader", "two_leaders")
 
 
 class SquadError(IllegalAction):
-    """The squad breaks a building rule; the message lists every reason."""
+    """The squad breaks a building rule; `reasons` lists every one (terms). Worded by Carnevale's
+    catalogue also when a cog builds a squad outside the engine."""
+
+    def __init__(self, code: str = "", /, **params):
+        super().__init__(code, **params)
+        self.system = "carnevale"
+
+
+def reason(key: str, **params) -> dict:
+    """One reason a squad is refused, as data: `terms.squad_<key>`."""
+    return {"term": f"squad_{key}", **params}
 
 
 @dataclass
@@ -79,76 +93,73 @@ def frequency_limit(profile: dict, points: int) -> int | None:
     return None
 
 
-def validate_squad(pack: Pack, squad: Squad) -> list[str]:
-    reasons: list[str] = []
+def validate_squad(pack: Pack, squad: Squad) -> list[dict]:
+    reasons: list[dict] = []
     if not squad.members:
-        return ["The squad has no models."]
+        return [reason("no_models")]
     if squad.faction not in pack.factions:
-        reasons.append(f"'{squad.faction}' is not a faction of {pack.name}.")
+        reasons.append(reason("not_a_faction", faction=squad.faction, pack=pack.name))
     counts: dict[str, int] = {}
     magical: list[str] = []
     leaders = []
     for i, m in enumerate(squad.members):
         label = m.name or m.profile
         if m.profile not in pack.profiles:
-            reasons.append(f"Model {i + 1}: there is no profile called '{m.profile}'.")
+            reasons.append(reason("no_profile", n=i + 1, profile=m.profile))
             continue
         profile = pack.profile(m.profile)
         counts[m.profile] = counts.get(m.profile, 0) + 1
         fac = profile["faction"]
         if fac != squad.faction and fac not in pack.independent_factions:
-            reasons.append(f"{label} belongs to {fac}: squads are single-affiliation ({squad.faction}).")
+            reasons.append(reason("single_affiliation", name=label, faction=fac, squad_faction=squad.faction))
         if m.leader:
             leaders.append(m)
             if not profile.get("command"):
-                reasons.append(f"{label} cannot lead: a Leader needs Command.")
+                reasons.append(reason("leader_needs_command", name=label))
         abilities = as_ability_list(profile.get("universal_abilities"))
         options = {o["item"] for o in profile.get("options", [])}
         for item in m.equipment:
             entry = pack.item(item)
             if entry is None:
-                reasons.append(f"{label}: '{item}' is not in the equipment tables.")
+                reasons.append(reason("no_item", name=label, item=item))
                 continue
             if pack.is_magical(item):
                 magical.append(item)
             kind = entry.get("kind")
             if (not squad.campaign and item not in options and kind not in ("basic", "magical")):
-                reasons.append(f"{label}: '{item}' can be bought only in a campaign or as a profile option "
-                               "(basic adventures allow Basic Equipment and Magical Items).")
+                reasons.append(reason("campaign_item", name=label, item=item))
         if m.spells:
             mage = _ability_x(abilities, "Mage")
             if mage is None:
-                reasons.append(f"{label} is no Mage and cannot learn spells.")
+                reasons.append(reason("no_mage", name=label))
             elif len(m.spells) > mage:
-                reasons.append(f"{label} has Mage ({mage}) and can know at most {mage} spells, not {len(m.spells)}.")
+                reasons.append(reason("mage_limit", name=label, x=mage, n=len(m.spells)))
             for s in m.spells:
                 if s not in pack.spells:
-                    reasons.append(f"{label}: there is no spell called '{s}'.")
+                    reasons.append(reason("no_spell", name=label, spell=s))
             if len(set(m.spells)) != len(m.spells):
-                reasons.append(f"{label} learns the same spell twice.")
+                reasons.append(reason("spell_twice", name=label))
     if len(leaders) != 1:
-        reasons.append("Nominate exactly one Leader (a model with Command)." if not leaders
-                       else "Only one model can be the nominated Leader.")
+        reasons.append(reason(LEADER_REASONS[0] if not leaders else LEADER_REASONS[1]))
     for name, n in counts.items():
         profile = pack.profile(name)
         limit = frequency_limit(profile, squad.points_limit)
         if limit is not None and n > limit:
-            what = "Unique: one per squad" if limit == 1 and (profile.get("unique") or profile.get("independent")) \
-                else f"its Frequency at {squad.points_limit} points is {limit}"
-            reasons.append(f"Too many {name} ({n}): {what}.")
+            unique = limit == 1 and (profile.get("unique") or profile.get("independent"))
+            reasons.append(reason("unique", profile=name, n=n) if unique else
+                           reason("frequency", profile=name, n=n, points=squad.points_limit, limit=limit))
     if len(magical) > 1:
-        reasons.append(f"A squad may carry at most one magical item, not {len(magical)} ({', '.join(magical)}).")
+        reasons.append(reason("magic_items", n=len(magical), items=magical))
     if squad.events > MAX_EVENTS:
-        reasons.append(f"At most {MAX_EVENTS} Events per adventure, not {squad.events}.")
+        reasons.append(reason("events_max", max=MAX_EVENTS, n=squad.events))
     if squad.events < 0:
-        reasons.append("Events cannot be negative.")
+        reasons.append(reason("events_negative"))
     try:
         total = squad_cost(pack, squad)
     except Exception:  # an unknown profile was already reported
         total = None
     if total is not None and total > squad.points_limit:
-        reasons.append(f"The squad costs {total} points, over the limit of {squad.points_limit} "
-                       f"by {total - squad.points_limit}.")
+        reasons.append(reason("over_limit", total=total, limit=squad.points_limit, over=total - squad.points_limit))
     return reasons
 
 
@@ -156,11 +167,8 @@ def check_squad(pack: Pack, squad: Squad) -> int:
     """Raise SquadError listing every problem; return the squad's cost when it is legal."""
     reasons = validate_squad(pack, squad)
     if reasons:
-        raise SquadError("This squad cannot be fielded: " + " ".join(reasons))
+        raise SquadError("squad_unfit", reasons=reasons)
     return squad_cost(pack, squad)
-
-
-LEADER_REASONS = ("Nominate exactly one Leader", "Only one model can be the nominated Leader")
 
 
 def add_member(pack: Pack, squad: Squad, member: SquadMember) -> Squad:
@@ -171,16 +179,16 @@ def add_member(pack: Pack, squad: Squad, member: SquadMember) -> Squad:
         for m in trial.members:
             m.leader = False
     trial.members.append(member)
-    reasons = [r for r in validate_squad(pack, trial) if not r.startswith(LEADER_REASONS)]
+    reasons = [r for r in validate_squad(pack, trial) if r["term"] not in [f"squad_{k}" for k in LEADER_REASONS]]
     if reasons:
-        raise SquadError("Cannot add " + (member.name or member.profile) + ": " + " ".join(reasons))
+        raise SquadError("squad_cannot_add", name=member.name or member.profile, reasons=reasons)
     return trial
 
 
 def remove_member(squad: Squad, index: int) -> Squad:
     """A new squad without the member at `index` (1-based, as shown to players)."""
     if not 1 <= index <= len(squad.members):
-        raise SquadError(f"There is no model number {index} in {squad.name}.")
+        raise SquadError("squad_no_number", n=index, squad=squad.name)
     trial = Squad.from_dict(squad.to_dict())
     trial.members.pop(index - 1)
     return trial
@@ -235,11 +243,11 @@ def make_model(pack: Pack, member: SquadMember, owner: str, uid: str) -> ModelSt
 def sample_squad(pack: Pack, faction: str, points: int = 200) -> Squad:
     """A legal squad of the faction's cheapest-first profiles within the points (Leader first)."""
     if faction not in pack.factions:
-        raise IllegalAction(f"'{faction[:60]}' is not a faction of {pack.name}: {', '.join(pack.factions)}.")
+        raise refused("not_a_faction", faction=faction[:60], pack=pack.name, factions=list(pack.factions))
     classes = [p for p in pack.profiles.values() if p["faction"] == faction]
     leader = next((p for p in classes if p.get("command")), None)
     if leader is None:
-        raise IllegalAction(f"{faction} has no profile with Command to lead a sample squad.")
+        raise refused("no_leader_profile", faction=faction)
     members = [SquadMember(leader["name"], leader=True)]
     others = sorted((p for p in classes if p is not leader), key=lambda p: p["cost"])
     squad = Squad(name=f"{faction} (sample)", faction=faction, points_limit=points, members=members)

@@ -5,9 +5,7 @@ tests read the same rows.
 """
 from __future__ import annotations
 
-from rules.common import IllegalAction
-
-from .dice import PoolResult
+from .dice import PoolResult, refused
 
 # ------------------------------------------------------------------ falling (§2.7)
 FALL_TABLE = (  # category, label, damage, penetration (None damage = Fallen in Combat)
@@ -61,7 +59,7 @@ def cover_penalty(size: str, hardness: str) -> int:
     try:
         return -(COVER_SIZE[size.lower()] + COVER_HARDNESS[hardness.lower()])
     except KeyError:
-        raise IllegalAction("Cover size is none, medium or big; hardness none, light, blunt or heavy.") from None
+        raise refused("cover_kind") from None
 
 
 def better_hardness(hardness: str, steps: int = 1) -> str:
@@ -87,7 +85,7 @@ def reinforcement_needed(method: str) -> int:
     try:
         return REINFORCEMENT[method]
     except KeyError:
-        raise IllegalAction("Reinforcements enter by assault, flanking or sneak.") from None
+        raise refused("reinforcement_method") from None
 
 
 # ------------------------------------------------------------------ rowing (ES)

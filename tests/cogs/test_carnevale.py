@@ -435,7 +435,8 @@ async def test_game_start_refusals(bot, world):
                   "members": [{"profile": "Magi-Rashaar", "leader": True},
                               {"profile": "Hybrid"}]}, "pack": ""})
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Big")
-    assert "over the limit of 60" in last_private(world, 2)
+    assert last_private(world, 2) == ("The squad of <@2> cannot be fielded: the squad costs 76 points, over the "
+                                      "limit of 60 by 16.")
     assert await bot.store.active_game(1, 10) is None and not world.public()
     await call(world, cog.game_start, 2, opponent=world.users[3])           # two sample squads
     assert await bot.store.active_game(1, 10) is not None
@@ -554,10 +555,11 @@ async def test_campaign_ledger_across_adventures(bot, world):
     assert "Hybrid: rolled" in world.public_text() and "(needs 8+)" in world.public_text()
     await call(world, cog.campaign_injury, 2, squad="Rashaar", member="Citizen of Venice")
     assert "Citizen of Venice: rolled" in world.public_text()
-    history = (await bot.store.character(1, 2, "carnevale", "Rashaar"))["campaign"]["history"]
-    rolls = [line for line in history if ": rolled" in line]
-    assert [line.split(":")[0] for line in rolls] == ["Hybrid", "Citizen of Venice"]
-    assert not any("**" in line or line.startswith("•") for line in rolls)   # plain text in the ledger
+    # the ledger keeps data (the action and its events), not lines of text
+    entries = (await bot.store.character(1, 2, "carnevale", "Rashaar"))["campaign"]["ledger"]
+    assert [e["action"]["type"] for e in entries] == ["record_adventure", "record_adventure", "experience", "injury"]
+    rolls = [ev["data"]["member"] for e in entries[2:] for ev in e["events"]]
+    assert rolls == ["Hybrid", "Citizen of Venice"]
     await call(world, cog.campaign_bonus, 2, squad="Rashaar", vp=7, members="Magi-Rashaar")
     assert "non-Leader" in last_private(world, 2)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")

@@ -13,11 +13,20 @@ I18N = Path(__file__).resolve().parents[2] / "i18n"
 SECTIONS = ("events", "prompts", "options", "errors", "terms")
 
 
+def flat(prefix, tree):
+    """Leaves by dotted key: a plural entry's forms (`.one`, `.other`) are keys of their own."""
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            yield from flat(f"{prefix}{key}.", value)
+        else:
+            yield f"{prefix}{key}", value
+
+
 def sections(lang):
     tree = yaml.safe_load((I18N / f"{lang}.carnevale.yaml").read_text(encoding="utf-8"))
-    out = {f"{s}.{k}": v for s in SECTIONS for k, v in (tree.get(s) or {}).items()}
+    out = dict(flat("", {s: tree.get(s) or {} for s in SECTIONS}))
     # the cog's own words (rolls, odds, squads, the campaign ledger, the game's description)
-    out.update({f"carnevale.{g}.{k}": v for g, words in (tree.get("carnevale") or {}).items() for k, v in words.items()})
+    out.update(flat("carnevale.", tree.get("carnevale") or {}))
     return out
 
 

@@ -52,6 +52,5 @@ def test_no_module_in_rules_reads_a_file_or_keys_a_cache_by_id():
                 hits.append(f"{path.relative_to(ROOT)}:{number} {line.strip()}")
     # rules/common/safe_yaml.py measures one YAML tree by its nodes' ids inside one call: not a cache
     offenders = {h.split(":", 1)[0] for h in hits if not h.startswith("rules/common/safe_yaml.py")}
-    # Klash!, Karmic and Carnival Zombie take their pack from the caller (content/). Carnevale still
-    # reads its sample in rules/ (issue 10, left): this list may only shrink.
-    assert offenders <= {"rules/carnevale/content.py"}
+    # every game takes its pack from the caller (content/)
+    assert offenders == set()

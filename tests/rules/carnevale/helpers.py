@@ -71,10 +71,13 @@ def rolls(events):
 
 
 def said(value) -> str:
-    """An event, or a term in its data (a roll's pool), as an English-reading player reads it."""
+    """An event, a refusal, or a term in its data (a roll's pool, a squad's reason), as an
+    English-reading player reads it."""
     from i18n.present import Presenter
-    from rules.common import Event
+    from rules.common import BautaError, Event
     say = Presenter("en", "carnevale")
     if isinstance(value, Event):
         return say.event(value)
+    if isinstance(value, BautaError):
+        return say.error(value)
     return str(say._value("", value, True))

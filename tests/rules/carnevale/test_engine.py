@@ -338,38 +338,38 @@ def test_squad_building_refuses_over_limit_with_a_clear_reason():
     pack = load_sample_pack()
     big = squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Ugdru-Rashaar", "Ugdru-Rashaar", "Hybrid",
                 points=150)
-    reasons = validate_squad(pack, big)
-    assert any("costs 166 points, over the limit of 150 by 16" in r for r in reasons)
-    with pytest.raises(SquadError, match="over the limit"):
+    reasons = [said(r) for r in validate_squad(pack, big)]
+    assert reasons == ["too many Ugdru-Rashaar (2): its Frequency at 150 points is 1",
+                       "the squad costs 166 points, over the limit of 150 by 16"]
+    with pytest.raises(SquadError) as refused:
         check_squad(pack, big)
-    with pytest.raises(IllegalAction, match="over the limit"):
+    assert said(refused.value) == ("This squad cannot be fielded: too many Ugdru-Rashaar (2): its Frequency at 150 "
+                                   "points is 1, the squad costs 166 points, over the limit of 150 by 16.")
+    with pytest.raises(IllegalAction) as refused:
         game(big, squad("The Guild", ("Capodecime", {"leader": True})))
+    assert said(refused.value).startswith("The squad of <@111> cannot be fielded: too many Ugdru-Rashaar (2)")
 
 
 def test_squad_building_other_checks():
     pack = load_sample_pack()
-    r = validate_squad(pack, squad("The Guild", "Harlot"))
-    assert any("exactly one Leader" in x for x in r)
-    r = validate_squad(pack, squad("The Guild", ("Capodecime", {"leader": True}), "Hybrid"))
-    assert any("single-affiliation" in x for x in r)
-    r = validate_squad(pack, squad("The Guild", ("Capodecime", {"leader": True}),
-                                   SquadMember("Harlot", equipment=["Devil's Mask"]),
-                                   SquadMember("Pulcinella", equipment=["Newt Gill Potion"])))
-    assert any("at most one magical item" in x for x in r)
-    r = validate_squad(pack, squad("The Guild", ("Capodecime", {"leader": True}), events=3))
-    assert any("At most 2 Events" in x for x in r)
-    r = validate_squad(pack, squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
-                                                              spells=["Blessing", "Curse", "Petrify"])))
-    assert any("at most 2 spells" in x for x in r)
-    r = validate_squad(pack, squad("The Guild", ("Capodecime", {"leader": True}),
-                                   SquadMember("Harlot", spells=["Blessing"])))
-    assert any("no Mage" in x for x in r)
-    r = validate_squad(pack, squad("The Guild", ("Capodecime", {"leader": True}),
-                                   SquadMember("Harlot", equipment=["Musket"])))
-    assert any("only in a campaign" in x for x in r)
-    r = validate_squad(pack, squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Ugdru-Rashaar",
-                                   "Ugdru-Rashaar", points=150))
-    assert any("Frequency" in x for x in r)
+    def reasons(sq):
+        return [said(r) for r in validate_squad(pack, sq)]
+    assert reasons(squad("The Guild", "Harlot")) == ["nominate exactly one Leader (a model with Command)"]
+    r = reasons(squad("The Guild", ("Capodecime", {"leader": True}), "Hybrid"))
+    assert "Hybrid belongs to The Rashaar: squads are single-affiliation (The Guild)" in r
+    r = reasons(squad("The Guild", ("Capodecime", {"leader": True}), SquadMember("Harlot", equipment=["Devil's Mask"]),
+                      SquadMember("Pulcinella", equipment=["Newt Gill Potion"])))
+    assert "a squad may carry at most one magical item, not 2 (Devil's Mask, Newt Gill Potion)" in r
+    r = reasons(squad("The Guild", ("Capodecime", {"leader": True}), events=3))
+    assert "at most 2 Events per adventure, not 3" in r
+    r = reasons(squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True, spells=["Blessing", "Curse", "Petrify"])))
+    assert "Magi-Rashaar has Mage (2) and cannot know 3 spells" in r
+    r = reasons(squad("The Guild", ("Capodecime", {"leader": True}), SquadMember("Harlot", spells=["Blessing"])))
+    assert "Harlot is no Mage and cannot learn spells" in r
+    r = reasons(squad("The Guild", ("Capodecime", {"leader": True}), SquadMember("Harlot", equipment=["Musket"])))
+    assert any(x.startswith("Harlot: 'Musket' can be bought only in a campaign") for x in r)
+    r = reasons(squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Ugdru-Rashaar", "Ugdru-Rashaar", points=150))
+    assert "too many Ugdru-Rashaar (2): its Frequency at 150 points is 1" in r
     ok = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True, spells=["Spiritual Bond"]))
     assert check_squad(pack, ok) == 45 + 10                 # the Plague Doctor's Spirit Bond discount
     for f in pack.factions[:4]:
@@ -512,16 +512,19 @@ def test_squad_building_one_model_at_a_time_and_the_sheet_outside_a_game():
     sq = Squad("Bravi", "The Guild", 80)
     sq = add_member(pack, sq, SquadMember("Harlot"))          # no Leader yet: fine while building
     sq = add_member(pack, sq, SquadMember("Capodecime", leader=True))
-    with pytest.raises(SquadError, match="over the limit of 80"):
+    with pytest.raises(SquadError) as refused:
         add_member(pack, sq, SquadMember("Butcher"))
-    with pytest.raises(SquadError, match="single-affiliation"):
+    assert said(refused.value) == "Cannot add Butcher: the squad costs 94 points, over the limit of 80 by 14."
+    with pytest.raises(SquadError) as refused:
         add_member(pack, sq, SquadMember("Hybrid"))
+    assert "squads are single-affiliation" in said(refused.value)
     assert check_squad(pack, sq) == 64
     v = squad_view(pack, sq, "u1")
     assert v["cost"] == 64 and not v["problems"] and [m["profile"] for m in v["models"]] == ["Harlot", "Capodecime"]
     assert R.squad_sheet(v, "u1")[:4] == b"\x89PNG"
     sq = remove_member(sq, 2)
-    assert any("Leader" in r for r in squad_view(pack, sq, "u1")["problems"])
+    assert [said(r) for r in squad_view(pack, sq, "u1")["problems"]] == [
+        "nominate exactly one Leader (a model with Command)"]
 
 
 def test_evacuated_models_are_neither_fallen_nor_reserves():

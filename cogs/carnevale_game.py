@@ -1,0 +1,295 @@
+"""`/carnevale-game start` and the turn commands (activate, ap, attack, shoot, cast, …);
+`/carnevale-table` for the books (damage, heal, stun, karma, command, morale, fall, status, event,
+objective, agenda). The framework turns the engine's prompts into buttons, so a game can also be
+played by clicking.
+"""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from i18n import t
+from rules.carnevale import BLACK_STATUE, ENGINE, MAX_KARMA_DICE
+from rules.carnevale import actions as A
+from rules.common import GM, PUBLIC, BautaError, Event
+
+from . import botplayer
+from .carnevale_base import (ATTRIBUTES, KARMA_USES, MANOEUVRES, STATUSES, SYSTEM_NAME, CarnevaleBase, _split_ids,
+                             ap_action_autocomplete, faction_autocomplete, game, model_autocomplete,
+                             my_squad_autocomplete, spell_autocomplete, table, their_squad_autocomplete,
+                             weapon_autocomplete)
+from .framework import chunks, reply
+from .text import echo
+
+
+class CarnevaleGame(CarnevaleBase):
+    # ------------------------------------------------------------------ a game
+    @game.command(name="start", description="Start a game here against another member, with your squads")
+    @app_commands.describe(opponent="Who you play against (or Bauta itself)", vs_bot="Play against Bauta",
+                           level="How well Bauta plays (default normal)",
+                           my_squad="Your saved squad (default: a sample squad)",
+                           their_squad="Their saved squad (default: a sample squad)",
+                           my_faction="Sample squad faction when you name no squad",
+                           their_faction="Their sample squad faction", points="Sample squads' points (200)",
+                           rounds="Rounds (default 5 or the adventure's)", adventure="A Black Statue adventure",
+                           deploy_all="Everyone on the table from Round 1 (no reinforcements)")
+    @app_commands.autocomplete(my_squad=my_squad_autocomplete, their_squad=their_squad_autocomplete,
+                               my_faction=faction_autocomplete, their_faction=faction_autocomplete)
+    @app_commands.choices(adventure=[app_commands.Choice(name=a["name"], value=a["id"]) for a in BLACK_STATUE])
+    async def game_start(self, interaction: discord.Interaction, opponent: discord.Member | None = None,
+                         my_squad: str | None = None,
+                         their_squad: str | None = None, my_faction: str | None = None,
+                         their_faction: str | None = None, points: app_commands.Range[int, 20, 1000] = 200,
+                         rounds: app_commands.Range[int, 1, 20] | None = None, adventure: str | None = None,
+                         deploy_all: bool = False, vs_bot: bool = False, level: botplayer.Level = "normal"):
+        loc = interaction.locale
+        them = botplayer.opponent(self.bot, interaction, opponent, vs_bot, "carnevale.game.opponent_self")
+        bot_seat = them == botplayer.bot_id(self.bot)
+        if bot_seat:
+            their_squad = None          # the bot keeps no saved squads: it builds one below
+            opponent = opponent or self.bot.user
+        # Acknowledged privately: every refusal (no such squad, an illegal squad, a busy channel) stays
+        # with the caller; host.start announces the game in public once the engine has set it up.
+        await self.host.begin(interaction)
+        me = str(interaction.user.id)
+        squads, packs = {}, {}
+        for pid, owner, name in ((me, interaction.user, my_squad), (them, opponent, their_squad)):
+            if name:
+                squad, pack_name = await self._squad(interaction.guild_id, owner.id, name, loc,
+                                                     who=None if pid == me else owner.mention)
+                squads[pid] = squad.to_dict()
+                packs[pid] = pack_name
+        if len(set(packs.values())) > 1:
+            a, b = packs[me], packs[them]
+            raise BautaError(t("carnevale.squad.two_packs", loc,
+                               a=a or t("carnevale.squad.sample", loc), b=b or t("carnevale.squad.sample", loc)))
+        pack_name = next(iter(packs.values()), "")
+        options: dict = {"squads": squads, "points": points, "deploy_all": deploy_all,
+                         "names": {me: interaction.user.display_name, them: opponent.display_name}}
+        factions = {pid: f for pid, f in ((me, my_faction), (them, their_faction)) if f}
+        if factions:
+            options["factions"] = factions
+        if pack_name:
+            options["pack"] = (await self._pack(interaction.guild_id, pack_name, loc)).doc
+        if bot_seat:
+            squads[them] = botplayer.carnevale_squad(options.get("pack"), points, their_faction, interaction.channel_id)
+        if rounds:
+            options["rounds"] = rounds
+        if adventure:
+            options["adventure"] = adventure
+        title = next((a["name"] for a in BLACK_STATUE if a["id"] == adventure), "")
+        if await self.store.active_game(interaction.guild_id, interaction.channel_id) is not None:
+            raise BautaError(t("carnevale.game.busy", loc))
+        intro = Event("game_intro_adventure" if title else "game_intro",
+                      {"a_player": me, "b_player": them, "adventure": title, "rounds": ENGINE.rounds_of(options)})
+        # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
+        return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
+                                     meta=botplayer.meta(self.bot, [me, them], level))
+
+    async def _act(self, interaction: discord.Interaction, action) -> None:
+        """One action through the host: acknowledged privately, so a refusal stays with its sender."""
+        await self.host.act(interaction, action, system=SYSTEM_NAME)
+
+    def _me(self, interaction: discord.Interaction) -> str:
+        return str(interaction.user.id)
+
+    @game.command(name="activate", description="Activate one of your models (with its Partner, if any)")
+    @app_commands.describe(model="The model (a1…, b1…)", partner="Its Partner within 5'' (shares the AP)")
+    @app_commands.autocomplete(model=model_autocomplete, partner=model_autocomplete)
+    async def activate(self, interaction: discord.Interaction, model: str, partner: str | None = None):
+        await self._act(interaction, A.Activate(model, partner or ""))
+
+    @game.command(name="ap", description="Spend AP on an action: walk, run, climb, hide, reload, aim…")
+    @app_commands.describe(model="The active model", action="The action", n="AP to spend (default: its cost)",
+                           karma="Karma dice for its roll", note="What it does, for the log")
+    @app_commands.autocomplete(model=model_autocomplete, action=ap_action_autocomplete)
+    async def ap(self, interaction: discord.Interaction, model: str, action: str,
+                 n: app_commands.Range[int, 0, 10] = 0, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0,
+                 note: app_commands.Range[str, 1, 100] | None = None):
+        await self._act(interaction, A.SpendAP(model, action, n, karma, note or ""))
+
+    @game.command(name="end", description="End a model's activation")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def end(self, interaction: discord.Interaction, model: str):
+        await self._act(interaction, A.EndActivation(model))
+
+    @game.command(name="pass", description="Pass your Turn (when the rules allow it)")
+    async def pass_(self, interaction: discord.Interaction):
+        await self._act(interaction, A.Pass(self._me(interaction)))
+
+    @game.command(name="attack", description="A close-combat attack or manoeuvre; the bot rolls and applies damage")
+    @app_commands.describe(model="The attacker", target="The enemy", weapon="Weapon (default: its best)",
+                           manoeuvre="A manoeuvre", allies="Your other models in contact with the target",
+                           enemies="Other enemies in contact with the attacker", karma="Karma dice",
+                           two_weapons="Fighting with two weapons",
+                           opportunity="The free Attack of Opportunity on offer (after a Fumble)")
+    @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete, weapon=weapon_autocomplete)
+    @app_commands.choices(manoeuvre=[app_commands.Choice(name=m.replace("_", " "), value=m) for m in MANOEUVRES])
+    async def attack(self, interaction: discord.Interaction, model: str, target: str, weapon: str | None = None,
+                     manoeuvre: str | None = None, allies: app_commands.Range[int, 0, 10] = 0,
+                     enemies: app_commands.Range[int, 0, 10] = 0,
+                     karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, two_weapons: bool = False,
+                     opportunity: bool = False):
+        await self._act(interaction, A.Attack(model, target, weapon or "", manoeuvre or "", allies, enemies, karma,
+                                              two_weapons=two_weapons, opportunity=opportunity))
+
+    @game.command(name="shoot", description="Shoot or throw at an enemy: range, cover and aim worked out")
+    @app_commands.describe(model="The shooter", target="The enemy", weapon="Weapon (default: the first loaded)",
+                           distance="Distance in inches (0: within range)", cover_size="Cover the target has",
+                           cover_hardness="How hard that cover is", aim="Extra AP spent aiming (0-2)",
+                           aim_at="Aim for more dice or to beat Protection", moving="Shooting on the move",
+                           karma="Karma dice", good_cover="The target is behind the cover Event 8 improved")
+    @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete, weapon=weapon_autocomplete)
+    @app_commands.choices(cover_size=[app_commands.Choice(name=c, value=c) for c in ("none", "medium", "big")],
+                          cover_hardness=[app_commands.Choice(name=c, value=c)
+                                          for c in ("none", "light", "blunt", "heavy")],
+                          aim_at=[app_commands.Choice(name=c, value=c) for c in ("dice", "protection")],
+                          moving=[app_commands.Choice(name=c, value=c) for c in ("move", "jump")])
+    async def shoot(self, interaction: discord.Interaction, model: str, target: str, weapon: str | None = None,
+                    distance: app_commands.Range[float, 0, 200] = 0, cover_size: str | None = None,
+                    cover_hardness: str | None = None, aim: app_commands.Range[int, 0, 2] = 0, aim_at: str = "dice",
+                    moving: str | None = None, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0,
+                    good_cover: bool = False):
+        size = "" if cover_size in (None, "none") else cover_size
+        hard = "" if cover_hardness in (None, "none") else cover_hardness
+        await self._act(interaction, A.Shoot(model, target, weapon or "", distance, size, hard, aim, aim_at,
+                                             moving or "", karma=karma, good_cover=good_cover))
+
+    @game.command(name="disengage", description="Leave close combat (1 AP); the enemies in contact may react")
+    @app_commands.describe(model="The model leaving", enemies="Enemy ids in base contact, comma-separated (b1, b2)")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def disengage(self, interaction: discord.Interaction, model: str, enemies: str):
+        await self._act(interaction, A.Disengage(model, _split_ids(enemies)))
+
+    @table.command(name="damage", description="Apply damage to a model: Protection and Penetration worked out")
+    @app_commands.describe(model="The model hit", amount="Damage before Protection (Aces + weapon modifier)",
+                           penetration="Penetration", spiritual="Spiritual damage", flames="Flames",
+                           ignore_protection="Ignores Protection", source="What hit it")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def damage(self, interaction: discord.Interaction, model: str, amount: app_commands.Range[int, 0, 50],
+                     penetration: app_commands.Range[int, 0, 10] = 0, spiritual: bool = False, flames: bool = False,
+                     ignore_protection: bool = False, source: app_commands.Range[str, 1, 80] | None = None):
+        await self._act(interaction, A.Damage(model, amount, penetration, spiritual, flames, ignore_protection,
+                                              source or ""))
+
+    @table.command(name="heal", description="Heal: a healer's roll (2 AP), Regeneration, or a GM's direct LP")
+    @app_commands.describe(model="The model healed", healer="The model with Healing (itself: Regeneration)",
+                           amount="LP restored directly (GM only)", karma="Karma dice for the roll")
+    @app_commands.autocomplete(model=model_autocomplete, healer=model_autocomplete)
+    async def heal(self, interaction: discord.Interaction, model: str, healer: str | None = None,
+                   amount: app_commands.Range[int, 0, 30] = 0, karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0):
+        await self._act(interaction, A.Heal(model, healer or "", amount, karma))
+
+    @table.command(name="stun", description="Stun a model (a second Stun in a later Turn becomes damage)")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def stun(self, interaction: discord.Interaction, model: str,
+                   source: app_commands.Range[str, 1, 80] | None = None):
+        await self._act(interaction, A.Stun(model, source or ""))
+
+    @table.command(name="karma", description="Spend a model's Karma: Protection, Defensive Combat, Swift…")
+    @app_commands.autocomplete(model=model_autocomplete)
+    @app_commands.choices(use=[app_commands.Choice(name=u, value=u) for u in KARMA_USES])
+    async def karma(self, interaction: discord.Interaction, model: str, n: app_commands.Range[int, 1, 10] = 1,
+                    use: str = "other"):
+        await self._act(interaction, A.SpendKarma(model, n, use))
+
+    @table.command(name="command", description="The Leader spends Command: AP for the activating model")
+    @app_commands.describe(model="The Leader", target="The activating model", n="AP given (Command spent)")
+    @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete)
+    async def command_(self, interaction: discord.Interaction, model: str, target: str,
+                      n: app_commands.Range[int, 1, 2] = 1):
+        await self._act(interaction, A.SpendCommand(model, target, n))
+
+    @game.command(name="cast", description="Cast a spell: Karma cost (escalating each Round) and Magic roll")
+    @app_commands.describe(model="The caster", spell="The spell", target="The target model",
+                           targets="Several targets, comma-separated", attribute="For Blessing / Curse",
+                           karma="Karma dice for the Magic roll", use_diamond="Use Cagliostro's Diamond",
+                           enemies="Enemies in base contact (their Attacks of Opportunity come first)")
+    @app_commands.autocomplete(model=model_autocomplete, spell=spell_autocomplete, target=model_autocomplete)
+    @app_commands.choices(attribute=[app_commands.Choice(name=a, value=a) for a in ATTRIBUTES])
+    async def cast(self, interaction: discord.Interaction, model: str, spell: str, target: str | None = None,
+                   targets: str | None = None, attribute: str | None = None,
+                   karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0, use_diamond: bool = False,
+                   enemies: str | None = None):
+        await self._act(interaction, A.Cast(model, spell, target or "", _split_ids(targets), attribute or "", karma,
+                                            use_diamond, _split_ids(enemies)))
+
+    @table.command(name="morale", description="A Morale test: one model, or a squad's group test")
+    @app_commands.describe(model="The model testing (single test)", group="A group test of a player's squad",
+                           player="Whose squad tests (default: yours)", modifier="Dice added or removed")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def morale(self, interaction: discord.Interaction, model: str | None = None, group: bool = False,
+                     player: discord.Member | None = None, modifier: app_commands.Range[int, -10, 10] = 0):
+        pid = str(player.id) if player else (self._me(interaction) if group else "")
+        await self._act(interaction, A.Morale((model,) if model else (), group, pid, modifier))
+
+    @table.command(name="fall", description="A model falls (or jumps down) from a height in inches")
+    @app_commands.autocomplete(model=model_autocomplete)
+    async def fall(self, interaction: discord.Interaction, model: str, height: app_commands.Range[float, 0, 100],
+                   voluntary: bool = False):
+        await self._act(interaction, A.Fall(model, height, voluntary))
+
+    @table.command(name="status", description="Tell the bot a table fact: in water, hidden, immobilised…")
+    @app_commands.autocomplete(model=model_autocomplete)
+    @app_commands.choices(status=[app_commands.Choice(name=s.replace("_", " "), value=s) for s in STATUSES])
+    @app_commands.describe(gondola="on gondola: which gondola (each carries two 30 mm or one 40 mm model)")
+    async def status(self, interaction: discord.Interaction, model: str, status: str, value: bool = True,
+                     gondola: app_commands.Range[str, 1, 20] | None = None):
+        await self._act(interaction, A.SetStatus(model, status, value, gondola or ""))
+
+    @game.command(name="roll", description="A roll in the game: a model's attribute (modifiers applied) or a pool")
+    @app_commands.describe(model="The model rolling", attribute="Its attribute", pool="Or a plain pool",
+                           difficulty="Ace on this or more (7)", karma="Karma dice", label="What it is for")
+    @app_commands.autocomplete(model=model_autocomplete)
+    @app_commands.choices(attribute=[app_commands.Choice(name=a, value=a) for a in ATTRIBUTES])
+    async def game_roll(self, interaction: discord.Interaction, model: str | None = None,
+                        attribute: str | None = None, pool: app_commands.Range[int, 0, 20] = 0,
+                        difficulty: app_commands.Range[int, 2, 10] = 7,
+                        karma: app_commands.Range[int, 0, MAX_KARMA_DICE] = 0,
+                        label: app_commands.Range[str, 1, 80] | None = None):
+        await self._act(interaction, A.Roll(pool, difficulty, karma, echo(label or "", 80), model or "", attribute or ""))
+
+    @game.command(name="reroll", description="Reroll the last roll: missed dice or all of them (abilities permitting)")
+    @app_commands.autocomplete(model=model_autocomplete)
+    @app_commands.choices(mode=[app_commands.Choice(name="missed dice", value="dice"),
+                                app_commands.Choice(name="all dice", value="all")])
+    async def reroll(self, interaction: discord.Interaction, model: str, mode: str = "dice",
+                     count: app_commands.Range[int, 1, 10] = 1):
+        await self._act(interaction, A.Reroll(model, mode, count))
+
+    @table.command(name="event", description="Play one of your squad's Events (2d10 on the table)")
+    @app_commands.autocomplete(model=model_autocomplete, target=model_autocomplete)
+    async def play_event(self, interaction: discord.Interaction, model: str | None = None, target: str | None = None):
+        await self._act(interaction, A.PlayEvent(self._me(interaction), model or "", target or ""))
+
+    @table.command(name="objective", description="GM: award (or take back) the adventure objective")
+    async def objective(self, interaction: discord.Interaction, player: discord.Member, achieved: bool = True):
+        await self._act(interaction, A.Objective(str(player.id), achieved))
+
+    @table.command(name="agenda", description="Declare your secret Agenda achieved (table-judged Agendas)")
+    async def agenda(self, interaction: discord.Interaction):
+        await self._act(interaction, A.ClaimAgenda(self._me(interaction)))
+
+    @game.command(name="endround", description="End the Round: effects expire, AP and Command reset")
+    async def endround(self, interaction: discord.Interaction):
+        await self._act(interaction, A.EndRound())
+
+    @game.command(name="concede", description="Concede the game")
+    async def concede(self, interaction: discord.Interaction):
+        await self._act(interaction, A.Concede(self._me(interaction)))
+
+    @game.command(name="sheet", description="Post the squad sheets; your private view (Agenda, items) to you")
+    async def sheet(self, interaction: discord.Interaction):
+        await self.host.begin(interaction)
+        game = await self.host.channel_game(interaction, SYSTEM_NAME)
+        state = ENGINE.load_state(game.state)
+        me = self._me(interaction)
+        gm = await self.host.is_gm(interaction, game.guild_id)
+        viewer = me if me in game.seats else (GM if gm else PUBLIC)
+        # the game's text and its live sheet belong to the System (cogs/carnevale.py, which imports this module)
+        from .carnevale import describe, post_sheet
+        text = t("carnevale.game.my_sheet", interaction.locale) + "\n" + \
+            describe(ENGINE.view_for(state, viewer), viewer, interaction.locale)
+        for part in chunks(text.split("\n")):
+            await reply(interaction, part, ephemeral=True)      # host.begin promises, reply answers
+        await post_sheet(self.host, game, state, new=True)
