@@ -4,7 +4,8 @@
                               [--jobs 2] [--out results.jsonl] [--report] [--memory]
 
 For Klash! and Carnevale: normal vs random, normal vs greedy, hard vs normal over N games each, seats
-alternated (the first level plays seat 0 in even games); a draw counts half. Each game is seeded by its
+alternated (the first level plays seat 0 in even games); a draw counts half. ``--only klash-skirmish``
+plays a quick Klash! match instead: the last three Hourglasses of a 3-a-side fight. Each game is seeded by its
 number alone, so a game gives the same result in any process and in any order: ``--jobs`` plays games in
 parallel processes, ``--out`` appends each finished game to a JSON-lines file and skips the games already
 in it (a long run can be stopped and resumed), ``--report`` only prints the table of that file.
@@ -40,6 +41,14 @@ SEATS = ["1", "2"]
 Z95 = 1.959964
 
 
+# A quick Klash! match (``klash-skirmish``): three gladiators a side a charge apart, the last three
+# Hourglasses; who activates first alternates every two games, so across four games each level moves
+# first from each seat.
+SKIRMISH = {SEATS[0]: [("orc", 45, 50), ("archer", 40, 60), ("murmillo", 45, 70)],
+            SEATS[1]: [("orc", 75, 50), ("archer", 80, 60), ("murmillo", 75, 70)]}
+SKIRMISH_HOURGLASS = 6
+
+
 def games(options: dict | None = None):
     """The games, each with how to set up a seeded one (``options``: the engine's set-up options, e.g.
     a smaller Carnevale ``{"points": 100, "rounds": 3}`` for a quick run)."""
@@ -47,10 +56,15 @@ def games(options: dict | None = None):
     from rules.carnevale import AI as CARNEVALE
     from rules.klash import AI as KLASH
     opts = dict(options or {})
+
+    def skirmish(seed: int):
+        return KLASH.engine.new_skirmish(SEATS, SKIRMISH, seed=seed, options={"pack": sample_pack("klash"), **opts},
+                                         hourglass=SKIRMISH_HOURGLASS, first=SEATS[(seed // 2) % 2])
     return {
         "klash": (KLASH, lambda seed: KLASH.engine.new_game(SEATS, {"pack": sample_pack("klash"), **opts}, seed=seed)),
         "carnevale": (CARNEVALE, lambda seed: CARNEVALE.engine.new_game(SEATS, {"pack": sample_pack("carnevale"), **opts},
                                                                          seed=seed)),
+        "klash-skirmish": (KLASH, skirmish),
     }
 
 
@@ -120,7 +134,7 @@ def load(path: str | None) -> list[dict]:
 def report(results: list[dict], seed: int, options: dict | None = None) -> str:
     setup = f", set-up {json.dumps(options)}" if options else ""
     lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval)\n",
-             f"{'game':<10} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
+             f"{'game':<14} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
              f"{'met':>4} {'clear':>5} {'cpu s/game':>10}"]
     order: list[tuple[str, str, str]] = list(dict.fromkeys((r["game"], r["a"], r["b"]) for r in results))
     for name, a, b in order:
@@ -136,10 +150,10 @@ def report(results: list[dict], seed: int, options: dict | None = None) -> str:
         met = "" if target is None else ("yes" if (rate > target if strict else rate >= target) else "NO")
         shown = "" if target is None else f"{'>' if strict else '>='}{100 * target:.0f}%"
         cpu = statistics.mean(r["cpu"] for r in rows)
-        lines.append(f"{name:<10} {a + ' vs ' + b:<18} {n:>5} {100 * rate:>6.1f}% "
+        lines.append(f"{name:<14} {a + ' vs ' + b:<18} {n:>5} {100 * rate:>6.1f}% "
                      f"{f'{100 * low:.1f}–{100 * high:.1f}%':>15} {shown:>7} {met:>4} "
                      f"{'yes' if low > 0.5 else 'no':>5} {cpu:>10.0f}")
-    lines.append(f"\n{'game':<10} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'peak KiB':>9}"
+    lines.append(f"\n{'game':<14} {'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'peak KiB':>9}"
                  "   (CPU time of one decision)")
     for name in dict.fromkeys(r["game"] for r in results):
         per: dict[str, list[float]] = {}
@@ -152,7 +166,7 @@ def report(results: list[dict], seed: int, options: dict | None = None) -> str:
                     mem.setdefault(lvl, []).extend(values)
         for lvl, values in sorted(per.items()):
             peak = f"{statistics.median(mem[lvl]) / 1024:.0f}" if mem.get(lvl) else "-"
-            lines.append(f"{name:<10} {lvl:<8} {len(values):>9} {1000 * pct(values, 0.5):>8.1f} "
+            lines.append(f"{name:<14} {lvl:<8} {len(values):>9} {1000 * pct(values, 0.5):>8.1f} "
                          f"{1000 * pct(values, 0.95):>8.1f} {1000 * max(values):>8.1f} {peak:>9}")
     return "\n".join(lines)
 

@@ -42,6 +42,7 @@ from renderers import carnival_zombie as R
 from rules.carnival_zombie import (CAVES, DEFAULT_HOUSE_RULES, ENGINE, FocusPenalty, PileTiming, Sabotage, Unmask,
                                    load_pack_text, load_sample_pack)
 from rules.common import GM, PUBLIC, BautaError
+from rules.common.packs import in_language
 
 from . import systems, untrusted
 from .framework import MESSAGE_LIMIT, BautaCog, chunks, mention
@@ -85,6 +86,7 @@ def _reader_locale(locale):
 def describe(view: dict, viewer: str, locale=None) -> str:
     """The game as text for `/game status`, `/cz status` and `/hand`: only what `view` holds."""
     locale = _reader_locale(locale)
+    view = in_language(view, present.language(locale))         # the pack's names, in the reader's language
     d = "carnival_zombie.describe."
     lines = [t(d + "header", locale, scenario=view["scenario_name"],
                difficulty=t(f"carnival_zombie.difficulty.{view['difficulty']}", locale),
@@ -162,7 +164,7 @@ def render(view: dict) -> bytes:
     those of the view, else of the reader `/game status` set (`present.READER`), else English."""
     say = present.READER.get()
     if "words" not in view and say is not None:
-        view = {**view, "words": image_words(say, view)}
+        view = {**in_language(view, say.language), "words": image_words(say, view)}
     return R.board(view)
 
 
@@ -219,7 +221,8 @@ async def show_board(host, game, state, *, force: bool = False) -> None:
     view = ENGINE.view_for(state, PUBLIC)
     meta = (await host.store.game(game.id) or game).meta
     locale = await host.server_locale(game, None)
-    view["words"] = image_words(host.presenter(game, locale), view)
+    say = host.presenter(game, locale)
+    view = {**in_language(view, say.language), "words": image_words(say, view)}
     if view["night"] and not view["over"]:
         night = _night_key(view)
         live = meta.get(LIVE) or {}
@@ -327,8 +330,10 @@ class CarnivalZombieCog(BautaCog):
                 except Exception:  # noqa: BLE001 - a broken pack simply offers the sample's list
                     pass
         current = (current or "").lower()
-        return [app_commands.Choice(name=f"{s['name']} ({sid})"[:100], value=sid)
-                for sid, s in scenarios.items() if current in sid or current in s["name"].lower()][:25]
+        language = present.language(interaction.locale)
+        names = {sid: str(in_language(s["name"], language)) for sid, s in scenarios.items()}
+        return [app_commands.Choice(name=f"{names[sid]} ({sid})"[:100], value=sid)
+                for sid in scenarios if current in sid or current in names[sid].lower()][:25]
 
     async def _pack_choices(self, interaction: discord.Interaction, current: str):
         if not interaction.guild_id:
@@ -380,7 +385,7 @@ class CarnivalZombieCog(BautaCog):
         public = (await self.store.settings(interaction.guild_id)).locale or interaction.guild_locale
         await self.host.courier.send_channel(interaction.channel_id, t(
             "carnival_zombie.lobby_note", public, difficulty=t(f"carnival_zombie.difficulty.{difficulty}", public),
-            scenario=known[scenario]["name"],
+            scenario=in_language(known[scenario]["name"], present.language(public)),
             pack=t("carnival_zombie.pack_note", public, name=pack) if pack else "",
             quick=t(f"carnival_zombie.quick_{quick}", public) if quick in ("day", "night") else ""))
 

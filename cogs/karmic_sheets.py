@@ -11,7 +11,7 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.common import GM, BautaError, IllegalAction, PackError, Rng
+from rules.common import GM, BautaError, IllegalAction, PackError, Rng, Where
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
                           characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text)
@@ -227,8 +227,8 @@ class KarmicSheets(BautaCog):
         try:
             check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
         except IllegalAction as exc:
-            said = Presenter(interaction.locale, NAME).error(exc)
-            raise PackError(f"{shorten(file.filename, 60)}: field 'distinctions': {said}") from None
+            where = Where(shorten(file.filename, 60), name=shorten(char.name, 30), field="distinctions")
+            raise PackError.one("over_distinction_cap", where, **exc.params) from None
         old = await self._record(interaction.guild_id, owner, char.name)
         name = old[0] if old else char.name
         await self._busy(interaction.guild_id, [(owner, name)])

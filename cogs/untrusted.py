@@ -95,7 +95,7 @@ def _child(conn, func: Callable[..., Any], args: tuple, seconds: int, memory: in
     try:
         outcome: tuple = ("ok", func(*args))
     except BautaError as exc:
-        outcome = ("refused", str(exc))
+        outcome = ("refused", exc)        # whole (code, problems): the parent's reader words it
     except RecursionError:
         outcome = ("too_deep", "")
     except MemoryError:
@@ -145,7 +145,7 @@ async def parse(func: Callable[..., Any], *args: Any, source: str, locale=None, 
         return value
     name = shorten(source, 60)
     if kind == "refused":
-        raise PackError(value)
+        raise value if isinstance(value, BautaError) else PackError(str(value))
     if kind == "timeout":
         raise PackError(t("files.too_slow", locale, file=name, seconds=seconds))
     if kind == "too_deep":

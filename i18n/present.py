@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any
 
 
-from rules.common import ANYONE, GM, BautaError, Event, Option, Prompt
+from rules.common import ANYONE, GM, BautaError, Event, Option, PackError, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
                SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, read_yaml, report, watch)
+from . import problems
 from . import supported as language
 
 __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
@@ -155,6 +156,8 @@ class Presenter:
         """The sentence for an error the rules (or a cog) raised."""
         if not isinstance(error, BautaError):
             return str(error)
+        if isinstance(error, PackError) and error.problems:      # a refused file: its list of problems
+            return problems.refusal(self, error)
         if not error.code:
             return self._legacy(f"errors.{type(error).__name__}", error.text)
         return self.text(f"errors.{error.code}", game=error.system or self.game, **error.params)

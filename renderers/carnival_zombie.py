@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from rules.common.packs import in_language
+
 from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, png_bytes, stamp
 
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
@@ -173,7 +175,7 @@ def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
 
 
 def venice_map(view: dict) -> bytes:
-    return _png(_venice(view))
+    return _png(_venice(in_language(view, "en")))
 
 
 # ------------------------------------------------------------------------------ Night
@@ -275,7 +277,7 @@ def _legend(draw, view: dict, x: int, y: int) -> None:
 
 
 def tactical_map(view: dict) -> bytes:
-    return _png(_tactical(view))
+    return _png(_tactical(in_language(view, "en")))
 
 
 # ------------------------------------------------------------------------------ strip
@@ -379,10 +381,13 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
 
 
 def strip(view: dict) -> bytes:
-    return _png(_strip(view))
+    return _png(_strip(in_language(view, "en")))
 
 
 def board(view: dict) -> bytes:
+    """The whole board. The cog gives the view with the pack's names in its reader's language
+    (`in_language`); names still in several languages (a direct call) are drawn in English."""
+    view = in_language(view, "en")
     top = _tactical(view) if view.get("night") else _venice(view)
     bottom = _strip(view, width=max(top.width, 760))
     image = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), PAPER)

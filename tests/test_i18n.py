@@ -12,11 +12,11 @@ from i18n.translator import catalogue as commands_catalogue
 from tests.conftest import make_bot
 
 # The framework's own words, per file; each game's catalogue (en.<game>.yaml) comes with its own issue.
-FRAMEWORK = ("", ".help", ".house_rules", ".files")
+FRAMEWORK = ("", ".help", ".house_rules", ".files", ".packs")
 LANGUAGES = ("it", "es")
 
 # Texts allowed to read the same as the English: only symbols and placeholders ("✅ {who}: {choice}").
-SAME = {"it": {"prompt.answered"}, "es": {"prompt.answered"}}
+SAME = {lang: {"prompt.answered", "common.errors.pack.in_file", "common.errors.pack.in_entry"} for lang in ("it", "es")}
 
 
 def flat(name: str) -> dict[str, str]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
+from collections.abc import Callable
 
 from rules.common.engine import Prompt
 from rules.common.player import GameAI
@@ -31,19 +33,31 @@ TABLE_FACTS = ("shot_distance", "melee_contact")   # the first option: within ra
 
 class CarnevaleAI(GameAI):
     def determinize(self, state: GameState, seat: str, rng: Rng) -> GameState:
-        world = copy.deepcopy(state)
-        other = world.opponent(seat)
-        theirs = world.players[other]
-        if not world.over:
-            theirs.agenda = rng.die(10) if world.players[seat].agenda else 0
-            theirs.agenda_claimed = False
-            for m in world.models.values():
+        return self.worlds(state, seat)(rng)
+
+    def worlds(self, state: GameState, seat: str) -> Callable[[Rng], GameState]:
+        """The other side's unused magical items are taken away once, and the state pickled once: a
+        world is that pickle read back with another Agenda and other dice (copying the state was a
+        third of a decision)."""
+        base = copy.deepcopy(state)
+        other = base.opponent(seat)
+        if not base.over:
+            for m in base.models.values():
                 if m.owner == other and m.magic_item and "diamond" not in m.used_once \
                         and "infusion" not in m.used_once:
                     m.items = [i for i in m.items if i != m.magic_item]
                     m.magic_item, m.magic_abilities = "", []
-        world.rng = Rng(rng.next_u64())
-        return world
+        blob = pickle.dumps(base, protocol=pickle.HIGHEST_PROTOCOL)
+
+        def sample(rng: Rng) -> GameState:
+            world: GameState = pickle.loads(blob)
+            if not world.over:
+                theirs = world.players[other]
+                theirs.agenda = rng.die(10) if world.players[seat].agenda else 0
+                theirs.agenda_claimed = False
+            world.rng = Rng(rng.next_u64())
+            return world
+        return sample
 
     def evaluate(self, state: GameState, seat: str) -> float:
         if state.over:

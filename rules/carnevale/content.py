@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import PackError
-from rules.common.packs import load_pack, refuse
-from rules.common.safe_yaml import shorten
+from rules.common import PackError, Problem, Where
+from rules.common.packs import load_pack, quote, refuse
+from rules.common.safe_yaml import refused, shorten
+
+SYSTEM = "carnevale"      # whose catalogue words a pack problem's code
 
 ATTRS = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 
@@ -117,7 +119,7 @@ class Pack:
                 self.independent_factions.add(faction["name"])
             for cls in faction["classes"]:
                 if cls["name"] in self.profiles:
-                    raise PackError(f"{shorten(self.name, 40)}: class '{shorten(cls['name'], 40)}' appears twice.")
+                    raise PackError.one("class_twice", Where(shorten(self.name, 40)), SYSTEM, value=quote(cls["name"]))
                 p = dict(cls)
                 p["faction"] = faction["name"]
                 if faction.get("independent"):
@@ -140,7 +142,7 @@ class Pack:
         try:
             return self.profiles[name]
         except KeyError:
-            raise PackError(f"There is no profile called '{name}' in {self.name}.") from None
+            raise PackError.one("no_profile", Where(shorten(self.name, 40)), SYSTEM, value=quote(name)) from None
 
     def item(self, name: str) -> dict | None:
         """A weapon or an equipment entry, or None."""
@@ -160,11 +162,15 @@ def _check_references(pack: Pack, source: str) -> None:
     for name, p in pack.profiles.items():
         for item in p.get("equipment", []):
             if pack.item(item) is None:
-                problems.append(f"{source}: class '{name}': equipment '{item}' is not in the weapon or equipment tables")
+                problems.append(Problem("no_equipment", _class_where(source, name, "equipment"), {"value": quote(item)}))
         for spell in p.get("spells", []):
             if spell not in pack.spells:
-                problems.append(f"{source}: class '{name}': spell '{spell}' is not in the spell table")
-    refuse(problems)
+                problems.append(Problem("no_spell", _class_where(source, name, "spells"), {"value": quote(spell)}))
+    refuse(problems, SYSTEM)
+
+
+def _class_where(source: str, name: str, field: str) -> Where:
+    return Where(shorten(source, 40), ("classes",), shorten(name, 30), field)
 
 
 _SAMPLE: Pack | None = None
@@ -188,7 +194,7 @@ def load_pack_text(text: str, source: str = "pack.yaml", base: Pack | None = Non
     the SAMPLE pack once installed; the sample itself is parsed before, with none)."""
     doc = load_pack(text, SCHEMA, source)
     if not isinstance(doc, dict):
-        raise PackError(f"{source}: the pack must be a mapping with a 'factions' list.")
+        raise refused(source, "not_a_mapping", needs="factions")
     pack = Pack(doc, base=base if base is not None else _SAMPLE)
     _check_references(pack, source)
     return pack

@@ -47,7 +47,7 @@ def ceil_half(n: int) -> int:
 def d5_from_d10(face: int) -> int:
     """d5: a d10 halved, rounded up (1-2 → 1 … 9-10 → 5)."""
     if not 1 <= face <= 10:
-        raise ValueError("a d10 face is 1..10")
+        raise ValueError("not_a_d10_face", face)
     return ceil_half(face)
 
 
@@ -123,7 +123,7 @@ def build_pool(base: int, modifiers: Iterable[tuple[str, int]] | dict | None = N
         lost = max(0, raw - MAX_DICE)
         n = max(0, min(MAX_DICE, raw))
     else:
-        raise ValueError(f"unknown pool order {order!r}")
+        raise ValueError("unknown_pool_order", order)
     n = max(n, minimum)
     return Pool(dice=n, base=base, modifiers=mods, raw=raw, lost_to_cap=lost)
 
@@ -208,7 +208,7 @@ def result_from_dice(dice: Sequence[int], difficulty: int = BASIC_DIFFICULTY, la
     dice = tuple(int(d) for d in dice)
     for d in dice:
         if not 1 <= d <= 10:
-            raise ValueError("a d10 face is 1..10")
+            raise ValueError("not_a_d10_face", d)
     aces, raw, crit, fumble, disc = score(dice, difficulty)
     return PoolResult(dice=dice, difficulty=difficulty, aces=aces, raw_aces=raw, critical=crit,
                       fumble=fumble, discarded=disc,

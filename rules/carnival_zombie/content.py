@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common.packs import load_pack, refuse
+from rules.common import Problem, Where
+from rules.common.packs import load_pack, quote, refuse
+from rules.common.safe_yaml import shorten
 
 
 _str = {"type": "string"}
@@ -18,6 +20,13 @@ _bool = {"type": "boolean"}
 _hits = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}
 _cave = {"enum": ["N1", "N2", "E1", "E2", "S1", "S2", "W1", "W2", "choice"]}
 _dir = {"enum": ["N", "E", "S", "W"]}
+# A name in one language, or in several ({en: Campaign, it: Campagna, es: Campaña}, English first
+# when the reader's language is missing), as Klash!'s packs write them. Characters, Infected and
+# Locations are proper names, written once.
+_words = {"anyOf": [_str, {"type": "object", "minProperties": 1, "additionalProperties": _str,
+                           "propertyNames": {"pattern": "^[a-z]{2}$"}}]}
+# Where a pack may name things in several languages (the entries of these lists, and a Character's firearm)
+TRANSLATED = ("bosses", "items", "events", "terrains", "specials", "finales", "scenarios")
 
 
 def _obj(required: list[str], props: dict, extra: bool = True) -> dict:
@@ -46,18 +55,18 @@ SCHEMA: dict = _obj(
             "count": {"type": "integer", "minimum": 0}, "attack": _int, "life": {"type": "integer", "minimum": 1},
             "move": {"type": "integer", "minimum": 0}}), 1),
         "bosses": _list(_obj(["id", "name", "attack", "life", "move"], {
-            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,12}$"}, "name": _str, "attack": _int,
+            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,12}$"}, "name": _words, "attack": _int,
             "life": {"type": "integer", "minimum": 1}, "move": {"type": "integer", "minimum": 0},
             "power": {"enum": ["none", "summon", "rally", "fury"]}, "power_value": _int, "placeholder": _bool}), 1),
         "characters": _list(_obj(["id", "name", "assault", "firearm", "day_ability", "night_ability"], {
             "id": {"type": "string", "pattern": "^[a-z0-9_]{1,10}$"}, "name": _str, "assault": _hits,
-            "firearm": _obj(["hits", "wounds", "range"], {"name": _str, "hits": _int, "wounds": _int,
+            "firearm": _obj(["hits", "wounds", "range"], {"name": _words, "hits": _int, "wounds": _int,
                                                           "range": _int, "explosive": _bool}),
             "day_ability": {"enum": ["rally", "exploration", "scavenge", "fortify", "barter", "treatment", "none"]},
             "night_ability": {"enum": ["orders", "free_move", "brute", "medico_heal", "none"]},
             "placeholder": _bool}), 1),
         "items": _list(_obj(["id", "name", "owner", "kind"], {
-            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,14}$"}, "name": _str, "owner": _str,
+            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,14}$"}, "name": _words, "owner": _str,
             "kind": {"enum": ["equipment", "firearm", "assault"]},
             "when": _list({"enum": ["day", "night", "night_step1", "night_first_hour"]}),
             "effect": {"enum": ["none", "recover", "group_recover", "barricades", "survivor", "fireworks",
@@ -68,11 +77,11 @@ SCHEMA: dict = _obj(
             "id": _str, "event": _str, "character": _str, "location": _int,
             "search": {"enum": ["item", "survivor", "infected"]}, "cave": _cave}), 1),
         "events": _list(_obj(["id", "name", "effect"], {
-            "id": _str, "name": _str, "value": _int,
+            "id": _str, "name": _words, "value": _int,
             "effect": {"enum": ["none", "extra_foundering", "barricades", "random_stress", "first_move_extra"]}})),
         "terrains": _list(_obj(["id", "name", "kind"], {
             "id": {"enum": ["building", "catacomb", "manhole", "pier", "altar", "belltower", "jerrycans", "alley"]},
-            "name": _str, "kind": {"enum": ["obstacle", "fortification"]},
+            "name": _words, "kind": {"enum": ["obstacle", "fortification"]},
             "colour": {"enum": ["black", "blue"]}, "ring": {"enum": [1, 2, 3]}})),
         "obstacle_tiles": _list({"type": "array", "items": _str, "minItems": 2, "maxItems": 2}),
         "map": _obj(["locations", "alleys"], {
@@ -82,15 +91,15 @@ SCHEMA: dict = _obj(
                 "black": _int, "blue": _int, "forts": _int, "special": _str,
                 "finale": _list(_str)}), 2),
             "alleys": _list({"type": "array", "prefixItems": [_int, _dir, _int, _int], "minItems": 4, "maxItems": 4}, 1)}),
-        "specials": _list(_obj(["id", "name"], {"id": {"enum": ["arsenal_search", "call_airship"]}, "name": _str})),
+        "specials": _list(_obj(["id", "name"], {"id": {"enum": ["arsenal_search", "call_airship"]}, "name": _words})),
         "finales": _list(_obj(["id", "name", "locations"], {
-            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,12}$"}, "name": _str, "kind": _str,
+            "id": {"type": "string", "pattern": "^[a-z0-9_]{1,12}$"}, "name": _words, "kind": _str,
             "locations": _list(_int, 1), "requires": {"enum": ["none", "airship_called", "item", "holy_bomb"]},
             "item": _str, "win": _list({"enum": ["active", "hull", "bearer_safe"]}), "text": _str,
             "entrance_pits": _list(_dir), "entrance_cubes": _int, "hull": _int, "tile": _str,
             "placeholder": _bool})),
         "scenarios": _list(_obj(["id", "name", "kind"], {
-            "id": _str, "name": _str, "kind": {"enum": ["day_night", "night_only"]},
+            "id": _str, "name": _words, "kind": {"enum": ["day_night", "night_only"]},
             "days": {"type": "integer", "minimum": 1, "maximum": 3}, "story": _bool,
             "night_hours": {"type": "integer", "minimum": 1, "maximum": 9},
             "disabled": _list({"enum": ["bosses", "foundering"]}), "finale": _str, "ticket": {"enum": [1, 2, 3]},
@@ -114,47 +123,72 @@ class Frozen(dict):
 
 
 def _check_semantics(doc: dict, source: str) -> None:
-    problems = []
+    problems: list[Problem] = []
+    source = shorten(source, 40)
+
+    def problem(code: str, entry: tuple[str | int, ...], name: str = "", field: str = "", **params) -> None:
+        problems.append(Problem(code, Where(source, entry, shorten(name, 30), field), params))
+
     chars = {c["id"] for c in doc["characters"]}
     locs = {loc["id"] for loc in doc["map"]["locations"]}
+    at: tuple[str | int, ...]
     for i, item in enumerate(doc["items"]):
+        at = ("items", i)
         if item["owner"] not in chars:
-            problems.append(f"{source}: items[{i}] ({item['id']}): field 'owner': unknown Character '{item['owner']}'")
+            problem("unknown_character", at, item["id"], "owner", value=quote(item["owner"]))
         if item["kind"] == "firearm" and not all(k in item for k in ("hits", "wounds", "range")):
-            problems.append(f"{source}: items[{i}] ({item['id']}): a firearm needs hits, wounds and range")
+            problem("firearm_needs", at, item["id"])
         if item["kind"] == "assault" and "assault" not in item:
-            problems.append(f"{source}: items[{i}] ({item['id']}): an assault weapon needs 'assault'")
+            problem("assault_needs", at, item["id"])
     seen_dirs: dict[tuple[int, str], int] = {}
     for i, (a, d, b, _extra) in enumerate(doc["map"]["alleys"]):
+        at = ("map", "alleys", i)
         for loc in (a, b):
             if loc not in locs:
-                problems.append(f"{source}: map.alleys[{i}]: unknown Location {loc}")
+                problem("unknown_location", at, value=quote(loc))
         for key in ((a, d), (b, OPPOSITE[d])):
             if key in seen_dirs:
-                problems.append(f"{source}: map.alleys[{i}]: Location {key[0]} already has an Alley going {key[1]}")
+                problem("alley_twice", at, location=key[0], direction={"term": f"dir_{key[1]}"})
             seen_dirs[key] = i
     events = {e["id"] for e in doc["events"]}
     for i, card in enumerate(doc["nightmare"]):
         if card["event"] not in events:
-            problems.append(f"{source}: nightmare[{i}] ({card['id']}): field 'event': unknown event '{card['event']}'")
+            problem("unknown_event", ("nightmare", i), card["id"], "event", value=quote(card["event"]))
         if card["location"] not in locs:
-            problems.append(f"{source}: nightmare[{i}] ({card['id']}): field 'location': unknown Location")
+            problem("unknown_location", ("nightmare", i), card["id"], "location", value=quote(card["location"]))
     for i, diff in enumerate(doc["difficulty"]):
         if diff["start"] not in locs:
-            problems.append(f"{source}: difficulty[{i}] ({diff['id']}): field 'start': unknown Location")
+            problem("unknown_location", ("difficulty", i), diff["id"], "start", value=quote(diff["start"]))
     terrain_ids = {t["id"] for t in doc["terrains"]}
     for i, tile in enumerate(doc["obstacle_tiles"]):
         for face in tile:
             if face not in terrain_ids:
-                problems.append(f"{source}: obstacle_tiles[{i}]: unknown terrain '{face}'")
-    refuse(problems)
+                problem("unknown_terrain", ("obstacle_tiles", i), value=quote(face))
+    refuse(problems, "carnival_zombie")
 
 
 def load_pack_text(text: str, source: str = "pack") -> Frozen:
     """Parse and validate a pack (YAML text). Raises PackError naming file, entry and field."""
     doc = load_pack(text, SCHEMA, source)
     _check_semantics(doc, source)
-    return _freeze(doc)
+    return _freeze(_named(doc))
+
+
+def _named(doc: dict) -> dict:
+    """Names given in several languages become the pack's words as the presenter reads them,
+    `{"text": {lang: name}}` (so an event or a prompt that names a Boss or an Item carries all of
+    them, and each reader reads their own); a name in one language stays a plain string."""
+    def words(name: Any) -> Any:
+        if isinstance(name, dict):
+            return {"text": dict(name)} if len(name) > 1 else next(iter(name.values()))
+        return name
+    for kind in TRANSLATED:
+        for entry in doc.get(kind, ()):
+            entry["name"] = words(entry["name"])
+    for character in doc["characters"]:
+        if "name" in character["firearm"]:
+            character["firearm"]["name"] = words(character["firearm"]["name"])
+    return doc
 
 
 def _freeze(value: Any) -> Any:

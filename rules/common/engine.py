@@ -239,6 +239,11 @@ class Engine(ABC, Generic[St]):
     def step(self, state: St, action: Any, actor: Actor) -> list[Event]:
         ...
 
+    def step_answer(self, state: St, choice: Choose, actor: Actor, prompt: Prompt) -> list[Event]:
+        """`step` for a choice whose prompt the caller has just taken from `pending(state)` (the bot's
+        search). An engine whose `pending` is dear overrides it to skip looking the prompt up again."""
+        return self.step(state, choice, actor)
+
     @abstractmethod
     def pending(self, state: St) -> list[Prompt]:
         ...
@@ -304,9 +309,10 @@ class Engine(ABC, Generic[St]):
         with self._speaking():
             raise StalePrompt("stale_prompt")
 
-    def check_choice(self, state: St, choice: Choose, actor: Actor) -> Prompt:
-        """The prompt a `Choose` answers, after checking it is live, the actor's and well-formed."""
-        prompt = self.prompt(state, choice.prompt)
+    def check_choice(self, state: St, choice: Choose, actor: Actor, known: Prompt | None = None) -> Prompt:
+        """The prompt a `Choose` answers, after checking it is live, the actor's and well-formed.
+        `known`: that prompt, just taken from `pending(state)` by the caller (not looked up again)."""
+        prompt = known if known is not None and known.id == choice.prompt else self.prompt(state, choice.prompt)
         if not actor.may_act_for(prompt.player):
             raise NotYourTurn("not_your_choice")
         n = len(choice.options)

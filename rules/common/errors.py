@@ -12,6 +12,7 @@ parameters is a code; anything else is a legacy sentence.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 CODE = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\Z")
@@ -45,6 +46,18 @@ class BautaError(Exception):
             return self.code
         return f"{self.code}(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items())) + ")"
 
+    def __reduce__(self):
+        # An error crosses a process boundary (a pack parsed in a child, cogs/untrusted.py) whole:
+        # Exception's own pickling would call `cls(code)` and drop the parameters.
+        return _restore, (type(self), dict(self.__dict__))
+
+
+def _restore(cls: type[BautaError], state: dict[str, Any]) -> BautaError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, state.get("code") or state.get("text", ""))
+    error.__dict__.update(state)
+    return error
+
 
 class IllegalAction(BautaError):
     """The action breaks a rule; nothing changed."""
@@ -62,5 +75,56 @@ class GameOver(IllegalAction):
     """The game has ended; no further actions."""
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where in an uploaded file a problem is, as data: the file's name, the path to the entry
+    (`("characters", 3)`, `("map", "alleys", 2)`; empty for the whole document), the entry's own
+    name (its `name`, or its `id` when the name is in several languages) and the field inside it.
+    The presenter writes it as `sample.yaml: characters[3] (Brutus): field 'speed'`."""
+
+    file: str
+    entry: tuple[str | int, ...] = ()
+    name: str = ""
+    field: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an uploaded file: a code (worded by `errors.pack.<code>` in the game's
+    catalogue, else `common.errors.pack.<code>`), where it is, and the values the sentence quotes
+    (already shortened: a problem never carries much of the file)."""
+
+    code: str
+    where: Where
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        """For logs: `sample.yaml characters[3].speed: type(expected=['integer'], value="'fast'")`."""
+        path = ".".join(str(step) for step in (*self.where.entry, self.where.field) if step != "")
+        args = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"{self.where.file} {path or '-'}: {self.code}({args})"
+
+
 class PackError(BautaError):
-    """A content pack failed validation; its code and parameters name the file, entry and field."""
+    """A content pack (or a sheet, or any uploaded file) was refused: `problems`, each a code with
+    where it is and its parameters, in document order; `at_least` when counting stopped before the
+    end (so "at least N more"). The legacy form `PackError(sentence)` still carries one sentence."""
+
+    def __init__(self, code: str = "", /, *, problems: tuple[Problem, ...] | list[Problem] = (),
+                 at_least: bool = False, **params: Any):
+        super().__init__(code or ("pack_refused" if problems else ""), **params)
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.at_least = at_least
+
+    @classmethod
+    def one(cls, code: str, where: Where, system: str | None = None, **params: Any) -> PackError:
+        """A refusal with one problem; `system` names the game whose catalogue words its code."""
+        error = cls(problems=[Problem(code, where, params)])
+        error.system = system
+        return error
+
+    def __str__(self) -> str:
+        if not self.problems:
+            return super().__str__()
+        return "\n".join(str(p) for p in self.problems[:10]) + (
+            f"\n+{len(self.problems) - 10}{'+' if self.at_least else ''}" if len(self.problems) > 10 else "")

@@ -48,6 +48,12 @@ class GameAI(ABC):
         world.rng = Rng(rng.next_u64())
         return world
 
+    def worlds(self, state: Any, seat: str) -> Callable[[Rng], Any]:
+        """A sampler of worlds for one decision: ``worlds(state, seat)(rng)`` is
+        ``determinize(state, seat, rng)``. A search samples a world per iteration from the same state,
+        so a game may prepare once what every world shares (Carnevale: the pickled state)."""
+        return lambda rng: self.determinize(state, seat, rng)
+
     def information(self, state: Any, seat: str) -> Any:
         """Everything the seat may know (what its choices may depend on). Default: its view."""
         return self.engine.view_for(state, seat)
@@ -133,13 +139,14 @@ def moves(ai: GameAI, state: Any, seat: str, rng: Rng) -> list[Move]:
     return _answers(ai, state, ai.engine.pending(state), seat, rng)
 
 
-def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[str | None, list[Move]]:
-    """Who must decide now and their candidate answers, from one ``pending`` (it can be costly)."""
+def turn(ai: GameAI, state: Any, rng: Rng) -> tuple[str | None, list[Move], dict[str, Prompt]]:
+    """Who must decide now, their candidate answers and the prompts by id, from one ``pending`` (it
+    can be costly: the prompts are handed on to ``engine.step_answer``, which needs not look again)."""
     prompts = ai.engine.pending(state)
     blocking = next((p for p in prompts if not ai.optional(p)), None)
     if blocking is None:
-        return None, []
-    return blocking.player, _answers(ai, state, prompts, blocking.player, rng)
+        return None, [], {}
+    return blocking.player, _answers(ai, state, prompts, blocking.player, rng), {p.id: p for p in prompts}
 
 
 def _answers(ai: GameAI, state: Any, prompts: list[Prompt], seat: str, rng: Rng) -> list[Move]:
@@ -156,13 +163,19 @@ class _Spoiled(Exception):
     """A move the rules refused half-way through a world played in place: the world is unusable."""
 
 
-def _advance(ai: GameAI, world: Any, player: str, move: Move) -> Any:
+def _advance(ai: GameAI, world: Any, player: str, move: Move, prompts: dict[str, Prompt] | None = None) -> Any:
     """Play a move in a sampled world the search owns alone, in place: the copy `apply` makes to
     keep a caller's state untouched is most of a step's cost (Carnevale pickles its whole state),
     and a search world is thrown away after its iteration anyway. A refusal may leave it half
-    changed, so it ends the iteration (`_Spoiled`)."""
+    changed, so it ends the iteration (`_Spoiled`). ``prompts``: this world's pending prompts by id,
+    when the caller has just computed them."""
+    choice, actor = Choose(move[0], move[1]), Actor(player)
+    prompt = prompts.get(move[0]) if prompts else None
     try:
-        ai.engine.step(world, Choose(move[0], move[1]), Actor(player))
+        if prompt is not None:
+            ai.engine.step_answer(world, choice, actor, prompt)
+        else:
+            ai.engine.step(world, choice, actor)
     except IllegalAction:
         raise _Spoiled() from None
     return world
@@ -185,11 +198,11 @@ def _weighted(rng: Rng, weights: list[float]) -> int:
 def _random_step(ai: GameAI, world: Any, rng: Rng) -> Any | None:
     """One random (prior-weighted) move by whoever must decide, played in place in the search's
     world; None if the game cannot go on."""
-    player, options = turn(ai, world, rng)
+    player, options, prompts = turn(ai, world, rng)
     if player is None or not options:
         return None
     weights = [ai.prior(world, player, m) for m in options]
-    return _advance(ai, world, player, options[_weighted(rng, weights)])
+    return _advance(ai, world, player, options[_weighted(rng, weights)], prompts)
 
 
 # ---------------------------------------------------------------------------- strategies
@@ -207,7 +220,8 @@ def _random(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng) ->
 
 
 def _greedy(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, samples: int) -> Move:
-    worlds = [ai.determinize(state, seat, rng) for _ in range(max(1, samples))]
+    sample = ai.worlds(state, seat)
+    worlds = [sample(rng) for _ in range(max(1, samples))]
     best: list[Move] = []
     best_value = -1.0
     for move in options:
@@ -257,19 +271,21 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
     # outweighs every difference and the visits stay uniform whatever the budget, so more iterations
     # bought nothing. Means are scaled by the range of values seen so far (min-max, as MuZero does).
     seen = [1.0, 0.0]                      # lowest and highest value seen at a leaf
+    sample = ai.worlds(state, seat)
     for _ in range(lvl.iterations):
         if deadline is not None and deadline():
             break
-        world = ai.determinize(state, seat, rng)
+        world = sample(rng)
         node = root
         try:
             # selection and expansion over the moves this world allows (played in place: the world
             # is this iteration's own; a move the rules refuse spoils it and ends the iteration)
             while not _terminal(ai, world):
-                if node is root:
+                prompts: dict[str, Prompt] | None = None
+                if node is root:      # the root's options are the real state's, not this world's prompts
                     player, here = seat, options
                 else:
-                    player, here = turn(ai, world, rng)
+                    player, here, prompts = turn(ai, world, rng)
                 if not here:
                     break
                 for m in here:
@@ -280,7 +296,7 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
                 if untried:
                     m = untried[rng.below(len(untried))]
                     try:
-                        world = _advance(ai, world, player, m)
+                        world = _advance(ai, world, player, m, prompts)
                     except _Spoiled:
                         if node is root:
                             legal_root.discard(m)
@@ -294,7 +310,7 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
                 if not live:
                     break
                 child = max(live, key=lambda ch: _ucb(ch, seat, seen, lvl.exploration))
-                world = _advance(ai, world, player, child.move)
+                world = _advance(ai, world, player, child.move, prompts)
                 node = child
             # rollout
             for _step in range(lvl.rollout):

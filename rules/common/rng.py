@@ -41,7 +41,7 @@ class Rng:
     def below(self, n: int) -> int:
         """Uniform integer in [0, n)."""
         if n <= 0:
-            raise ValueError("below() needs a positive bound")
+            raise ValueError("bound_not_positive", n)
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             x = self.next_u64()
@@ -57,7 +57,7 @@ class Rng:
 
     def choice(self, items: Sequence[T]) -> T:
         if not items:
-            raise ValueError("choice() from an empty sequence")
+            raise ValueError("empty_sequence")
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:

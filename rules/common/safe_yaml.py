@@ -12,8 +12,8 @@ parse is quick, but whatever walks the result afterwards (the schema validator, 
 - a document whose size, counted as if every alias were written out (1 per value plus the
   characters of each scalar), exceeds MAX_SIZE;
 - an alias inside its own anchor.
-`load_json` applies the same depth bound to JSON. Every message is short and quotes little of the
-input (`shorten`), so a refusal always fits a Discord reply.
+`load_json` applies the same depth bound to JSON. A refusal is a PackError with one `Problem` (a code
+and its limit, `rules/common/packs.py`) naming the file; it quotes little of the input (`shorten`).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .errors import PackError
+from .errors import PackError, Where
 
 MAX_DEPTH = 40            # real packs nest 5 or 6 levels (pack → list → entry → field → list → item)
 MAX_SIZE = 2_000_000      # about twice what the largest accepted file (1 MB) can hold without aliases
@@ -32,7 +32,12 @@ _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml's parser and c
 
 
 class LimitExceeded(Exception):
-    """Raised inside the loader; `load_yaml` turns it into a PackError naming the file."""
+    """Raised inside the loader with a problem code and its limit; `load_yaml` turns it into a
+    PackError naming the file."""
+
+    def __init__(self, code: str, limit: int):
+        super().__init__(code, limit)
+        self.code, self.limit = code, limit
 
 
 class BoundedLoader(_Base):  # type: ignore[misc, valid-type]
@@ -51,7 +56,7 @@ class BoundedLoader(_Base):  # type: ignore[misc, valid-type]
     def descend_resolver(self, current_node, current_index):
         self._depth += 1
         if self._depth > self.max_depth:
-            raise LimitExceeded(f"nested more than {self.max_depth} levels deep")
+            raise LimitExceeded("too_deep", self.max_depth)
         if self.yaml_path_resolvers:
             super().descend_resolver(current_node, current_index)
 
@@ -92,15 +97,15 @@ def measure(root: Node, max_size: int = MAX_SIZE, max_depth: int = MAX_DEPTH) ->
             total = 1 + (len(node.value) if isinstance(node, ScalarNode) else sum(size[id(k)] for k in kids))
             deep = 1 + max((height[id(k)] for k in kids), default=0)
             if total > max_size:
-                raise LimitExceeded(f"its aliases expand to more than {max_size:,} values and characters")
+                raise LimitExceeded("aliases_too_big", max_size)
             if deep > max_depth:
-                raise LimitExceeded(f"nested more than {max_depth} levels deep (counting what its aliases repeat)")
+                raise LimitExceeded("aliases_too_deep", max_depth)
             size[key], height[key] = total, deep
             continue
         if key in size:
             continue
         if key in open_nodes:
-            raise LimitExceeded("an alias refers to the anchor it is inside of")
+            raise LimitExceeded("alias_cycle", 0)
         open_nodes.add(key)
         stack.append((node, True))
         stack.extend((kid, False) for kid in _children(node))
@@ -117,10 +122,14 @@ def shorten(text: Any, limit: int = 60) -> str:
     return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
 
 
+def refused(source: str, code: str, **params: Any) -> PackError:
+    """A PackError with one problem about the whole file (its name shortened)."""
+    return PackError.one(code, Where(shorten(source, 60)), **params)
+
+
 def load_yaml(text: str, source: str = "pack", max_size: int = MAX_SIZE) -> Any:
-    """Parse untrusted YAML; PackError (short, naming the file and the line) if it is not YAML or
-    goes past a bound."""
-    name = shorten(source, 60)
+    """Parse untrusted YAML; PackError (naming the file and the line) if it is not YAML or goes
+    past a bound."""
     try:
         # What yaml.load does, with the limits. Without a '*' the text has no alias: its size is
         # bounded by its length already, so the measuring pass is skipped.
@@ -130,14 +139,16 @@ def load_yaml(text: str, source: str = "pack", max_size: int = MAX_SIZE) -> Any:
         finally:
             loader.dispose()
     except LimitExceeded as exc:
-        raise PackError(f"{name}: refused: {exc}.") from None
+        raise refused(source, exc.code, limit=exc.limit) from None
     except yaml.YAMLError as exc:
+        # PyYAML's own words for what it found (English, quoted as the parser's detail)
         mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise PackError(f"{name}:{where}: not valid YAML ({shorten(getattr(exc, 'problem', None) or exc, 100)}).") \
-            from None
+        detail = shorten(getattr(exc, "problem", None) or exc, 100)
+        if mark is None:
+            raise refused(source, "not_yaml", detail=detail) from None
+        raise refused(source, "not_yaml_at", line=mark.line + 1, column=mark.column + 1, detail=detail) from None
     except RecursionError:  # a constructor deeper than Python's stack; MAX_DEPTH keeps this out of reach
-        raise PackError(f"{name}: refused: nested too deeply.") from None
+        raise refused(source, "too_deep", limit=MAX_DEPTH) from None
 
 
 def depth(document: Any) -> int:
@@ -153,13 +164,12 @@ def depth(document: Any) -> int:
 
 def load_json(text: str, source: str = "sheet") -> Any:
     """Parse untrusted JSON with the same nesting bound as YAML."""
-    name = shorten(source, 60)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PackError(f"{name}: line {exc.lineno}: not valid JSON ({shorten(exc.msg, 100)}).") from None
+        raise refused(source, "not_json", line=exc.lineno, detail=shorten(exc.msg, 100)) from None
     except RecursionError:  # the C decoder stops near Python's recursion limit (about 1,000 levels)
-        raise PackError(f"{name}: refused: nested more than {MAX_DEPTH} levels deep.") from None
+        raise refused(source, "too_deep", limit=MAX_DEPTH) from None
     if depth(document) > MAX_DEPTH:
-        raise PackError(f"{name}: refused: nested more than {MAX_DEPTH} levels deep.")
+        raise refused(source, "too_deep", limit=MAX_DEPTH)
     return document

@@ -7,11 +7,11 @@ Sheets are YAML/JSON documents validated by `SHEET_SCHEMA` (errors name the fiel
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from rules.common import IllegalAction, PackError, Rng, Serial
-from rules.common.packs import parse_yaml, validate
-from rules.common.safe_yaml import load_json, shorten
+from rules.common import IllegalAction, PackError, Rng, Serial, Where
+from rules.common.packs import parse_yaml, quote, validate
+from rules.common.safe_yaml import load_json, refused, shorten
 
 from .cards import KarmaDeck, is_face, valid_card, value
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
@@ -224,21 +224,21 @@ def parse_sheet(text: str, source: str = "sheet") -> dict:
     else:
         doc = parse_yaml(text, source, SHEET_MAX_SIZE)
     if not isinstance(doc, dict):
-        raise PackError(f"{source}: a sheet must be a mapping with at least a 'name'.")
+        raise refused(source, "not_a_mapping", needs="name")
     validate(doc, SHEET_SCHEMA, source)
     return doc
 
 
-def _weapon(item, pack: dict | None, where: str) -> Weapon:
+def _weapon(item, pack: dict | None, where: Where) -> Weapon:
     if isinstance(item, dict):
         return Weapon.from_dict({k: v for k, v in item.items() if k not in ("sample", "description")})
     for w in (pack or {}).get("weapons", []):
         if w["name"].lower() == str(item).lower():
             return Weapon.from_dict({k: v for k, v in w.items() if k not in ("sample", "description")})
-    raise PackError(f"{where}: field 'weapons': no weapon called '{shorten(item, 40)}' in the pack.")
+    raise PackError.one("no_weapon", replace(where, field="weapons"), value=quote(item))
 
 
-def _armor(item, pack: dict | None, where: str) -> Armor | None:
+def _armor(item, pack: dict | None, where: Where) -> Armor | None:
     if item is None:
         return None
     if isinstance(item, dict):
@@ -246,7 +246,7 @@ def _armor(item, pack: dict | None, where: str) -> Armor | None:
     for a in (pack or {}).get("armor", []):
         if a["name"].lower() == str(item).lower():
             return Armor.from_dict({k: v for k, v in a.items() if k not in ("sample", "description")})
-    raise PackError(f"{where}: field 'armor': no armor called '{shorten(item, 40)}' in the pack.")
+    raise PackError.one("no_armor", replace(where, field="armor"), value=quote(item))
 
 
 def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
@@ -254,7 +254,7 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
     """Build a Character (with a fresh, shuffled karma deck unless it draws from the world deck)."""
     source = shorten(source, 60)
     validate(sheet, SHEET_SCHEMA, source)
-    where = f"{source}: {sheet['name']}"
+    where = Where(source, name=shorten(sheet["name"], 30))
     attrs = {a: 0 for a in ATTRIBUTES}
     attrs.update(sheet.get("attributes", {}))
     weapons = [_weapon(w, pack, where) for w in sheet.get("weapons", [])]
@@ -262,14 +262,14 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
     wielding = []
     for n in sheet.get("wielding", [w.name for w in weapons if not w.ranged][:1]):
         if n.lower() not in names:
-            raise PackError(f"{where}: field 'wielding': '{shorten(n, 40)}' is not one of the character's weapons.")
+            raise PackError.one("not_own_weapon", replace(where, field="wielding"), value=quote(n))
         wielding.append(names.index(n.lower()))
     distinctions = []
     for d in sheet.get("distinctions", []):
         if isinstance(d, str):
             found = [x for x in (pack or {}).get("distinctions", []) if x["name"].lower() == d.lower()]
             if not found:
-                raise PackError(f"{where}: field 'distinctions': no distinction called '{shorten(d, 40)}' in the pack.")
+                raise PackError.one("no_distinction", replace(where, field="distinctions"), value=quote(d))
             d = found[0]
         distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", "")))
     npc = bool(sheet.get("npc", False))

@@ -135,12 +135,12 @@ class Activations:
         if core.gap(state, m, target) > core.stat(state, m, "speed") + 1e-6:
             return IllegalAction("beyond_charge_reach", name=state.label(m), target_name=state.label(target),
                                  speed=core.stat(state, m, "speed"))
-        visible, _ = arena.line_of_sight(core.disc(state, m), core.disc(state, target), core.discs(state))
+        others = core.discs(state)
+        me, them = core.disc(state, m), core.disc(state, target)
+        visible, _ = arena.line_of_sight(me, them, others)
         if not visible:
             return IllegalAction("not_in_sight", target_name=state.label(target))
-        others = [d for d in core.discs(state)]
-        return arena.check_charge(core.disc(state, m), core.disc(state, target), others,
-                                  float(core.stat(state, m, "speed")))
+        return arena.check_charge(me, them, list(others), float(core.stat(state, m, "speed")))
 
     def _side(self: Any, state: KlashState, m: Model) -> str:
         """Whose side a model fights for right now: a dominated model fights for its controller."""
@@ -158,24 +158,37 @@ class Activations:
             return []
         return [e for e in state.on_field() if e.owner != m.owner and core.volley_problem(state, m, e) is None]
 
-    def _charge_targets(self: Any, state: KlashState, m: Model) -> list[Model]:
+    def _charge_targets(self: Any, state: KlashState, m: Model, first_only: bool = False) -> list[Model]:
+        """The models ``m`` may Charge; ``first_only``: stop at the first (the prompts only ask whether
+        there is one, and each check walks the line of sight)."""
         if core.engaged(state, m):
             return []
         side = self._side(state, m)
-        return [e for e in state.on_field() if e.owner != side and e.id != m.id
-                and self._charge_problem(state, m, e) is None]
+        out = []
+        for e in state.on_field():
+            if e.owner != side and e.id != m.id and self._charge_problem(state, m, e) is None:
+                out.append(e)
+                if first_only:
+                    break
+        return out
 
-    def _spell_targets(self: Any, state: KlashState, m: Model, spell: str) -> list[Any]:
+    def _spell_targets(self: Any, state: KlashState, m: Model, spell: str, first_only: bool = False) -> list[Any]:
         if spell == "armour":
             return ["self"]
         if spell == "teleport":
-            return [p for p in self._teleport_points(state, m)]
+            return self._teleport_points(state, m, first_only)
         pool = state.on_field(m.owner) if spell == "healing" else [e for e in state.on_field() if e.owner != m.owner]
         if spell == "healing":
             pool = [a for a in pool if a.stunned]
-        return [t for t in pool if core.spell_problem(state, m, spell, t) is None]
+        out = []
+        for t in pool:
+            if core.spell_problem(state, m, spell, t) is None:
+                out.append(t)
+                if first_only:
+                    break
+        return out
 
-    def _teleport_points(self: Any, state: KlashState, m: Model) -> list[tuple]:
+    def _teleport_points(self: Any, state: KlashState, m: Model, first_only: bool = False) -> list[tuple]:
         pts = []
         for rad, n in ((22.0, 8), (40.0, 8)):
             for k in range(n):
@@ -183,6 +196,8 @@ class Activations:
                 p = (round(arena.CENTRE[0] + rad * math.cos(ang), 1), round(arena.CENTRE[1] + rad * math.sin(ang), 1))
                 if core.teleport_problem(state, m, p) is None:
                     pts.append(p)
+                    if first_only:
+                        return pts
         return pts
 
     def _madman_bound(self: Any, state: KlashState, act: Activation, m: Model) -> bool:
@@ -190,7 +205,7 @@ class Activations:
         if not has(state, m, "madman") or act.attacked or m.stunned:
             return False
         return bool(((self._remaining(act) >= 1 or act.free_assault) and self._assault_targets(state, m)) or
-                    (self._remaining(act) >= 1 and self._charge_targets(state, m)))
+                    (self._remaining(act) >= 1 and self._charge_targets(state, m, first_only=True)))
 
     def _token_ok(self: Any, state: KlashState, m: Model, player: str) -> bool:
         return (state.tokens.get(player, 0) > 0 and not core.is_beast(state, m) and m.owner == player
@@ -214,7 +229,7 @@ class Activations:
                 opts.append(Option.of("as", "assault"))
                 if can_double:
                     opts.append(Option.of("as2", "assault_double"))
-            if rem >= 1 and self._charge_targets(state, m):
+            if rem >= 1 and self._charge_targets(state, m, first_only=True):
                 opts.append(Option.of("ch", "charge"))
                 if can_double:
                     opts.append(Option.of("ch2", "charge_double"))
@@ -232,7 +247,7 @@ class Activations:
                         opts.append(Option.of("vo2", "volley_double"))
                 if rem >= 1 and has(state, m, "spellcaster") and m.id not in state.cast:
                     for spell in core.stat(state, m, "spells"):
-                        if self._spell_targets(state, m, spell):
+                        if self._spell_targets(state, m, spell, first_only=True):
                             code = core.SPELL_CODES[spell]
                             opts.append(Option.of(f"mg:{code}", "cast", spell=term(f"spell_{spell}")))
                             if can_double:

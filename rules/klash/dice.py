@@ -22,13 +22,13 @@ def parse(text: str | int) -> tuple[int, int]:
         return 1, int(s)
     m = _RE.match(s)
     if not m:
-        raise ValueError(f"'{text}' is not a die of the Klash! ladder (0, 1, d3, d4, d6, d8, d10, d12, d12+N).")
+        raise ValueError("not_a_die", text)      # packs are validated first: only a bug gets here
     count = int(m.group(1) or 1)
     sides = int(m.group(2))
     bonus = int(m.group(3) or 0)
     steps = {v: k for k, v in SIDES.items()}
     if sides not in steps or count < 1 or (bonus and sides != 12):
-        raise ValueError(f"'{text}' is not a die of the Klash! ladder (0, 1, d3, d4, d6, d8, d10, d12, d12+N).")
+        raise ValueError("not_a_die", text)      # packs are validated first: only a bug gets here
     return count, steps[sides] + bonus
 
 

@@ -16,7 +16,7 @@ import copy
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.engine import Actor, Choose, Engine, Event, Outcome, term
+from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, term
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
@@ -119,8 +119,16 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             return self._answer_window(state, action, actor)
         return self._run(state, action, actor, [], [], 0)
 
+    def step_answer(self, state: KlashState, choice: Choose, actor: Actor, prompt: Prompt) -> list[Event]:
+        """``step`` for a choice whose prompt the caller has just taken from ``pending(state)``: the
+        same, without computing every prompt again to find it (the bot's search steps thousands of
+        times per decision). The choice is still checked against the prompt."""
+        if state.window is not None:
+            return self._answer_window(state, choice, actor)
+        return self._run(state, choice, actor, [], [], 0, prompt)
+
     def _run(self, state: KlashState, action: Any, actor: Actor, decisions: list, rolled: list,
-             shown: int) -> list[Event]:
+             shown: int, prompt: Prompt | None = None) -> list[Event]:
         """Apply an action. A failed roll that a Training Token could re-roll stops it (``core.RerollWindow``):
         the state goes back to before the action and a window asks the player; the answer replays the
         action with the same dice up to that roll (``decisions``/``rolled``), so nothing is applied twice."""
@@ -131,7 +139,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             state.replay = {"decisions": list(decisions), "asked": 0, "rolled": rolled, "at": 0, "log": []}
         try:
             if isinstance(action, Choose):
-                self._choose(state, action, actor, out)
+                self._choose(state, action, actor, out, prompt)
             else:
                 self._rich(state, action, actor, out)
             state.seq += 1
@@ -180,8 +188,8 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             return state.turn_player or state.seats[0]
         raise NotYourTurn("not_playing")
 
-    def _choose(self, state: KlashState, choice: Choose, actor: Actor, out: list) -> None:
-        prompt = self.check_choice(state, choice, actor)
+    def _choose(self, state: KlashState, choice: Choose, actor: Actor, out: list, known: Prompt | None = None) -> None:
+        prompt = self.check_choice(state, choice, actor, known)
         p = prompt.player
         tag = prompt.kind
         opt = choice.options[0] if choice.options else ""

@@ -6,9 +6,9 @@ pack (``/pack import``). Both return a plain dict ``{"name", "sample", "characte
 """
 from __future__ import annotations
 
-import copy
-
-from rules.common.packs import parse_yaml, refuse, validate
+from rules.common import Problem, Where
+from rules.common.packs import parse_yaml, quote, refuse, validate
+from rules.common.safe_yaml import shorten
 
 from . import dice
 
@@ -26,6 +26,7 @@ SPELLS = ("armour", "mystic_dart", "domination", "healing", "stun", "terror", "t
 TYPES = ("gregario", "campione", "mostro", "bestia")
 EFFECT_KINDS = ("vp", "recover", "token", "boost", "hex", "cancel")
 TIMINGS = ("own_turn", "any")
+AUCTION_CARDS = 40       # character cards a pack needs at least, for the auction to deal from
 
 DIE = {"type": "string", "pattern": r"^(0|1|[1-9]?d(3|4|6|8|10|12)|[1-9]?d12\+[1-9])$"}
 TEXT = {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]}
@@ -98,21 +99,27 @@ def _name(value) -> str:
 
 
 def _normalise(doc: dict, source: str) -> dict:
-    problems = []
+    problems: list[Problem] = []
+    source = shorten(source, 40)
+
+    def problem(code: str, entry: tuple[str | int, ...], name: str, field: str = "", **params) -> None:
+        problems.append(Problem(code, Where(source, entry, shorten(name, 30), field), params))
+
     chars: dict[str, dict] = {}
     for i, c in enumerate(doc["characters"]):
-        where = f"{source}: characters[{i}] ({c['id']})"
+        at = ("characters", i)
         if c["id"] in chars:
-            problems.append(f"{where}: field 'id': duplicate id")
+            problem("duplicate_id", at, c["id"], "id", value=quote(c["id"]))
         quals = list(c.get("qualities") or [])
         if dice.usable(c["ranged_attack"]) and not c.get("ranged_range"):
-            problems.append(f"{where}: field 'ranged_range': needed when ranged_attack is not 0")
+            problem("ranged_range_needed", at, c["id"], "ranged_range")
         if c.get("ranged_range") and c["ranged_range"][0] > c["ranged_range"][1]:
-            problems.append(f"{where}: field 'ranged_range': short range exceeds max range")
+            problem("short_over_max_range", at, c["id"], "ranged_range", short=c["ranged_range"][0],
+                    max=c["ranged_range"][1])
         if c.get("spells") and "spellcaster" not in quals:
-            problems.append(f"{where}: field 'spells': only Spellcaster models know spells")
+            problem("spells_need_spellcaster", at, c["id"], "spells")
         if c["type"] in ("bestia", "mostro") and sum(q in INSTINCTS for q in quals) > 1:
-            problems.append(f"{where}: field 'qualities': at most one Instinct quality")
+            problem("one_instinct", at, c["id"], "qualities")
         entry = dict(c)
         entry["name"] = _name(c["name"])
         entry["names"] = c["name"] if isinstance(c["name"], dict) else {"en": c["name"]}
@@ -125,14 +132,14 @@ def _normalise(doc: dict, source: str) -> dict:
     for cid, c in chars.items():
         for req in c["requirements"]:
             if req["kind"] == "with_card" and req.get("card") not in chars:
-                problems.append(f"{source}: characters ({cid}): field 'requirements': unknown card '{req.get('card')}'")
+                problem("unknown_card", ("characters",), cid, "requirements", card=quote(req.get("card")))
     total = sum(c["copies"] for c in chars.values())
-    if total < 40:
-        problems.append(f"{source}: characters: the auction needs at least 40 character cards, the pack has {total}")
+    if total < AUCTION_CARDS:
+        problem("auction_too_small", ("characters",), "", need=AUCTION_CARDS, count=total)
     events: dict[str, dict] = {}
     for i, e in enumerate(doc.get("events") or []):
         if e["id"] in events:
-            problems.append(f"{source}: events[{i}] ({e['id']}): field 'id': duplicate id")
+            problem("duplicate_id", ("events", i), e["id"], "id", value=quote(e["id"]))
         entry = dict(e)
         entry["name"] = _name(e["name"])
         entry["names"] = e["name"] if isinstance(e["name"], dict) else {"en": e["name"]}
@@ -140,22 +147,13 @@ def _normalise(doc: dict, source: str) -> dict:
         entry["texts"] = e["text"] if isinstance(e.get("text"), dict) else {"en": e.get("text", "")}
         entry.setdefault("amount", 1)
         events[e["id"]] = entry
-    refuse(problems)
+    refuse(problems, "klash")
     return {"name": doc["name"], "sample": bool(doc.get("sample", False)), "characters": chars, "events": events}
 
 
 def load_pack_text(text: str, source: str = "pack.yaml") -> dict:
-    """Validate a YAML pack; raise PackError naming file, entry and field."""
+    """Validate a YAML pack; raise PackError naming file, entry and field (an entry with a
+    bilingual name is named by its id)."""
     doc = parse_yaml(text, source)
-    # Error lines name an entry by its 'name' (or 'id'): a bilingual name {en, it} would print as a
-    # dict, so validate a twin whose valid bilingual names are replaced by the entry id.
-    twin = copy.deepcopy(doc)
-    if isinstance(twin, dict):
-        for key in ("characters", "events"):
-            for entry in twin.get(key) or []:
-                if isinstance(entry, dict) and isinstance(entry.get("name"), dict) and \
-                        all(isinstance(v, str) for v in entry["name"].values()) and isinstance(entry.get("id"), str):
-                    entry["name"] = entry["id"]
-    validate(twin, SCHEMA, source)
     validate(doc, SCHEMA, source)
     return _normalise(doc, source)

@@ -67,8 +67,7 @@ class Model(Serial):
     fury_mark: int = -1
 
     def __deepcopy__(self, memo):  # every field is immutable: a shallow copy is a deep copy
-        import copy
-        return copy.copy(self)
+        return _shallow(self)
 
 
 @dataclass
@@ -86,8 +85,22 @@ class Activation(Serial):
     extra_action: bool = False
 
     def __deepcopy__(self, memo):
-        import copy
-        return copy.copy(self)
+        return _shallow(self)
+
+
+_FLAT = (str, int, float, bool, type(None))
+# fields typed as lists of names or numbers, and dicts of numbers: a shallow copy is a deep one
+_NAME_LISTS = frozenset({"seats", "char_deck", "revealed", "discarded", "melee_against", "cast", "final_order",
+                         "dice_queue"})
+_NUMBER_DICTS = frozenset({"team_vp", "gates", "initiative", "tokens", "vp"})
+
+
+def _shallow(x: Any) -> Any:
+    """``copy.copy`` of a Model or an Activation (all their fields are immutable), without the
+    ``__reduce_ex__`` round that makes ``copy.copy`` the dearest part of copying a state."""
+    new = object.__new__(type(x))
+    new.__dict__.update(x.__dict__)
+    return new
 
 
 @dataclass
@@ -162,11 +175,15 @@ class KlashState(Serial):
             if key in ("cards", "event_cards"):
                 d[key] = value
             elif key in ("models", "acts"):
-                d[key] = [copy.copy(x) for x in value]
+                d[key] = [_shallow(x) for x in value]
             elif key == "rng":
                 d[key] = Rng(value.state)
             elif key == "event_deck":
                 d[key] = Deck(cards=list(value.cards), discards=list(value.discards))
+            elif key in _NAME_LISTS:
+                d[key] = list(value)
+            elif key in _NUMBER_DICTS:
+                d[key] = dict(value)
             elif key in ("picks", "team_choice", "hands"):
                 d[key] = {k: list(v) for k, v in value.items()}
             elif key in ("draft_log", "vp_log"):
@@ -175,6 +192,10 @@ class KlashState(Serial):
                 d[key] = [dict(x) for x in value]
             elif isinstance(value, (str, int, float, bool)) or value is None:
                 d[key] = value
+            elif type(value) is list and all(type(x) in _FLAT for x in value):
+                d[key] = list(value)       # most fields: lists and dicts of names and numbers
+            elif type(value) is dict and all(type(x) in _FLAT for x in value.values()):
+                d[key] = dict(value)
             else:
                 d[key] = copy.deepcopy(value, memo)
         return new

@@ -14,11 +14,14 @@ from collections import Counter
 import pytest
 import yaml
 
+from content import sample_text
 from i18n import HERE, _flatten, present
 from rules.carnival_zombie import ENGINE
+from rules.carnival_zombie.content import TRANSLATED
 from tests.cogs.test_carnival_zombie import TABLE, prompt_message, state_of
 from tests.rules.carnival_zombie.policies import sensible_policy
 from tests.support.fakes import click
+from tests.support.reading import said_parts
 
 SEED = 2              # a seed whose Night the sensible Group survives, so the Day after it is played too
 RAW_ID = re.compile(r"<@!?\d+>")
@@ -38,17 +41,19 @@ def test_the_catalogue_says_everything_english_says_with_the_same_placeholders(l
             if _placeholders(english[k]) != _placeholders(other[k])} == {}
 
 
-def _texts(world):
-    """Everything a player reads: message text, button and select labels, select descriptions, file names."""
-    for m in world.sent:
-        yield "text", m.content or ""
-        if m.file is not None:
-            yield "file", m.file.filename
-        for item in (m.view.children if m.view is not None else []):
-            yield "label", getattr(item, "label", None) or ""
-            for option in getattr(item, "options", []) or []:
-                yield "label", option.label
-                yield "label", option.description or ""
+def _english_only_names(locale: str) -> dict[str, str]:
+    """The sample pack's names given in several languages, English -> `locale`'s, where they differ."""
+    doc = yaml.safe_load(sample_text("carnival_zombie"))
+    named = [e["name"] for kind in TRANSLATED for e in doc[kind]] + [c["firearm"].get("name") for c in doc["characters"]]
+    return {n["en"]: n[locale] for n in named if isinstance(n, dict) and n["en"] != n[locale]}
+
+
+def _speaks_the_packs_names(texts: list[str], locale: str, expected: tuple[str, ...]) -> None:
+    """Every Boss, Item, weapon, event, Finale and Scenario the table names is in its language."""
+    said = "\n".join(texts)
+    english = [name for name in _english_only_names(locale) if re.search(rf"\b{re.escape(name)}\b", said)]
+    assert english == [], english
+    assert [name for name in expected if name not in said] == []
 
 
 async def _open(bot, world, players, locale):
@@ -100,16 +105,18 @@ async def test_a_night_and_a_day_speak_the_servers_language(bot, world, seed, lo
     kinds = {n.key for n in notes if n.game == "carnival_zombie"}
     assert {"events.hour", "events.entrance", "events.movement", "prompts.act", "prompts.enter",
             "options.pass", "events.dawn", "events.day", "prompts.move", "prompts.dayact", "words.board_storage", "words.board_night"} <= kinds, sorted(kinds)
-    texts = list(_texts(world))
+    texts = said_parts(world)
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
     assert [x for kind, x in texts if kind != "text" and any(f"{u.id}" == x.strip() for u in players)] == []
     public = "\n".join(x for _, x in texts)
     assert all(w in public for w in words), [w for w in words if w not in public]
+    _speaks_the_packs_names([x for _, x in texts], locale, ())
 
 
 CAMPAIGN_SEED = 2     # an Easy campaign the sensible Group of three wins on the Freedom Bridge, Night 3
 NIGHT_BUDGET = 40     # public messages per Night (issue 10's framework budget)
+CAMPAIGN_NAMES = {"it": ("Campagna", "Ponte della Libertà"), "es": ("Campaña", "Puente de la Libertad")}
 
 
 @pytest.mark.parametrize("locale", ["en", "it", "es"])
@@ -149,9 +156,11 @@ async def test_a_whole_campaign_through_the_cogs_speaks_one_language_within_the_
     assert sorted({n.key for n in notes if n.language != locale}) == []
     assert {"prompts.story", "prompts.attack", "prompts.finale", "events.final_score", "events.over_finale_won",
             "prompts.dawn_exit"} <= {n.key for n in notes if n.game == "carnival_zombie"}
-    texts = list(_texts(world))
+    texts = said_parts(world)
     assert [x for _, x in texts if LEFTOVER.search(x)] == []                  # no {placeholder} left
     assert [x for kind, x in texts if kind != "text" and RAW_ID.search(x)] == []   # labels, files: names
+    if locale != "en":        # the sample pack names its Scenario, Finales, Bosses and Items in each language
+        _speaks_the_packs_names([x for _, x in texts], locale, CAMPAIGN_NAMES[locale])
 
 
 async def test_game_status_and_hand_describe_the_game_in_the_readers_language(bot, world, seed):

@@ -1365,8 +1365,11 @@ async def test_distinctions_are_paid_in_cards_and_the_gm_cap_holds_on_import_too
                                                cards="2S", how=choice("remove_positive"))
     assert (exc.value.code, exc.value.params) == ("distinction_cap", {"total": -6, "cap": 5})
     assert len((await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["distinctions"]) == 1
-    with pytest.raises(PackError, match="distinctions': Negative distinctions would total -6; the GM allows at most −5"):
+    with pytest.raises(PackError) as refused:
         await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah, Empathic]\n", "pia.yaml")
+    [cap] = refused.value.problems
+    assert (cap.code, cap.where.name, cap.where.field, cap.params) == (
+        "over_distinction_cap", "Pia", "distinctions", {"total": -6, "cap": 5})
     assert await bot.store.character(1, bruno.id, "karmic", "Pia") is None
     await import_sheet(bot, world, bruno, "name: Pia\ndistinctions: [Blahblah]\n", "pia.yaml")
     assert await bot.store.character(1, bruno.id, "karmic", "Pia") is not None

@@ -19,13 +19,7 @@ from rules.karmic import ENGINE
 from tests.cogs.test_karmic import ENRIS_YAML, Attachment, stack_deck
 from tests.cogs.test_klash import prompt_message
 from tests.support.fakes import click
-
-
-def _texts(world):
-    for m in world.sent:
-        yield m.content or ""
-        for item in (m.view.children if m.view is not None else []):
-            yield getattr(item, "label", None) or ""
+from tests.support.reading import said
 
 
 @pytest.mark.parametrize("locale,words", [("it", ("Percezione", "SUCCESSO", "aiuta e offre una carta")),
@@ -64,25 +58,7 @@ async def test_a_check_with_a_helper_speaks_the_servers_language(bot, world, see
             "options.helper_card", "events.advance_effort", "events.advance_draw"} <= kinds
     public = world.public_text()
     assert all(w in public for w in words), public
-    assert "<@" not in " ".join(t for m in world.sent for t in _texts_labels(m))
-
-
-def _texts_labels(message):
-    for item in (message.view.children if message.view is not None else []):
-        yield getattr(item, "label", None) or ""
-
-
-def _all_words(world):
-    """Everything the bot sent, to anyone: text, button and select labels, select options, file names."""
-    for m in world.sent:
-        yield m.content or ""
-        if m.file is not None:
-            yield m.file.filename
-        for item in (m.view.children if m.view is not None else []):
-            yield getattr(item, "label", None) or ""
-            for option in getattr(item, "options", None) or []:
-                yield option.label
-                yield option.description or ""
+    assert "<@" not in " ".join(said(world, ["label"]))
 
 
 async def _three_rounds(bot, world, game_id, users, locale, rounds=3, steps=400):
@@ -142,8 +118,8 @@ async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed
             "events.round_end", "prompts.declare", "options.maneuver", "words.img_title"} <= kinds
     public = world.public_text()
     assert all(w in public for w in words), public
-    said = list(_all_words(world))
-    assert not [s for s in said if "{" in s or "karmic." in s or "terms." in s or "events." in s]
-    assert not [s for s in said if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
+    said_ = said(world)
+    assert not [s for s in said_ if "{" in s or "karmic." in s or "terms." in s or "events." in s]
+    assert not [s for s in said_ if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
     assert not re.search(r"· (declare|resolve|initiative|offers|hold|play|round_over)\b", public), public  # no phase id
     assert drawn and not [w for w in drawn if "img_" in w or "terms." in w]

@@ -15,21 +15,9 @@ from content import sample_pack
 from i18n import present
 from rules.klash import ENGINE
 from tests.cogs.test_klash import play_match
+from tests.support.reading import said
 
 RAW_MODEL = re.compile(r"\bm\d+\b")
-
-
-def _texts(world):
-    """Everything a player reads: message text, button and select labels, select descriptions, file names."""
-    for m in world.sent:
-        yield m.content or ""
-        if m.file is not None:
-            yield m.file.filename
-        for item in (m.view.children if m.view is not None else []):
-            yield getattr(item, "label", None) or ""
-            for option in getattr(item, "options", []) or []:
-                yield option.label
-                yield option.description or ""
 
 
 @pytest.mark.parametrize("locale,words", [("it", ("Clessidra", "Asta dei Gladiatori")),
@@ -47,7 +35,7 @@ async def test_a_whole_match_speaks_the_servers_language(bot, world, seed, local
     assert sorted({n.key for n in notes if n.language != locale}) == []
     kinds = {n.key for n in notes if n.game == "klash"}
     assert {"events.hourglass", "events.roll", "prompts.act", "options.assault", "events.game_over"} <= kinds
-    texts = list(_texts(world))
+    texts = said(world)
     assert not [x for x in texts if RAW_MODEL.search(x)]                       # no model id anywhere
     assert not [x for x in texts if "<@" in x and x not in [m.content for m in world.sent]]   # labels: names
     public = world.public_text()

@@ -2,7 +2,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rules.common import Actor, Choose, Deck, Engine, IllegalAction, NotYourTurn, Option, PackError, Prompt, Rng, Serial, StalePrompt
+from i18n.present import Presenter
+from rules.common import (Actor, Choose, Deck, Engine, IllegalAction, NotYourTurn, Option, PackError, Problem, Prompt,
+                          Rng, Serial, StalePrompt, Where)
 from rules.common.packs import load_pack
 
 
@@ -71,9 +73,55 @@ def test_pack_errors_name_file_entry_and_field():
     text = "characters:\n  - name: Brutus\n    speed: fast\n"
     with pytest.raises(PackError) as err:
         load_pack(text, schema, "sample.yaml")
-    assert "sample.yaml: characters[0] (Brutus): field 'speed'" in str(err.value)
-    with pytest.raises(PackError, match="not valid YAML"):
+    [problem] = err.value.problems
+    assert problem == Problem("type", Where("sample.yaml", ("characters", 0), "Brutus", "speed"),
+                              {"value": "'fast'", "expected": [{"term": "json_integer"}]})
+    with pytest.raises(PackError) as err:
         load_pack("a: [", schema, "bad.yaml")
+    [problem] = err.value.problems
+    assert (problem.code, problem.where, problem.params["line"], problem.params["column"]) == (
+        "not_yaml_at", Where("bad.yaml"), 2, 1)
+
+
+def test_every_schema_validator_becomes_a_code_with_its_parameters():
+    schema = {"type": "object", "required": ["name", "cards"], "additionalProperties": False, "properties": {
+        "name": {"type": "string", "maxLength": 5, "pattern": "^[a-z]+$"},
+        "kind": {"enum": ["a", "b"]}, "copies": {"type": "integer", "minimum": 1, "maximum": 4},
+        "tags": {"type": "array", "minItems": 2, "uniqueItems": True},
+        "odd": {"not": {"type": "string"}}, "cards": {}}}
+    with pytest.raises(PackError) as err:
+        validate({"name": "ABCDEFG", "kind": "c", "copies": 9, "tags": ["x", "x"] * 0 + ["x"], "odd": "s",
+                  "wings": 1, "horns": 2}, schema, "p.yaml")
+    got = sorted((p.code, p.where.field, tuple(sorted(p.params.items()))) for p in err.value.problems)
+    assert got == sorted([
+        ("required", "", (("property", "cards"),)),
+        ("additionalProperties", "", (("count", 2), ("fields", "'wings', 'horns'"))),
+        ("maxLength", "name", (("length", 7), ("limit", 5), ("value", "'ABCDEFG'"))),
+        ("pattern", "name", (("pattern", "^[a-z]+$"), ("value", "'ABCDEFG'"))),
+        ("enum", "kind", (("allowed", "a, b"), ("value", "'c'"))),
+        ("maximum", "copies", (("limit", 4), ("value", "9"))),
+        ("minItems", "tags", (("count", 1), ("limit", 2))),
+        ("invalid", "odd", (("rule", "not"), ("value", "'s'"))),     # no code of its own: named
+    ])
+    assert all(p.where.file == "p.yaml" and p.where.entry == () for p in err.value.problems)
+    # worded for each reader, in the reader's language; a plural by the count of unexpected fields
+    en, it = Presenter("en").error(err.value).split("\n"), Presenter("it").error(err.value).split("\n")
+    assert "p.yaml: (top level): field 'copies': 9 is greater than the maximum of 4" in en
+    assert "p.yaml: (livello principale): campo 'copies': 9 supera il massimo di 4" in it
+    assert "p.yaml: unexpected fields 'wings', 'horns'" in en          # the document itself: no entry
+    with pytest.raises(PackError) as err:
+        validate({"name": "ab", "cards": 1, "wings": 1}, schema, "p.yaml")
+    assert Presenter("es").error(err.value) == "p.yaml: campo inesperado 'wings'"
+
+
+def test_a_pack_error_crosses_a_process_boundary_whole():
+    import pickle
+    error = PackError(problems=[Problem("type", Where("a.yaml", ("x", 1), "X", "f"), {"value": "1"})], at_least=True)
+    error.system = "klash"
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.code, copy.problems, copy.at_least, copy.system) == ("pack_refused", error.problems, True, "klash")
+    coded = pickle.loads(pickle.dumps(IllegalAction("no_card_left", register=3)))
+    assert (type(coded), coded.code, coded.params) == (IllegalAction, "no_card_left", {"register": 3})
 
 
 @dataclass
@@ -138,10 +186,19 @@ MAX_DEPTH, MAX_SHOWN = 40, 10   # rules.common.safe_yaml.MAX_DEPTH, rules.common
 
 
 def refusal(call, *args) -> tuple[str, float]:
+    """What the reader (in English) is told, and how long the refusal took."""
     start = time.perf_counter()
     with pytest.raises(PackError) as err:
         call(*args)
-    return str(err.value), time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    return Presenter("en").error(err.value), seconds
+
+
+def problem_of(call, *args) -> Problem:
+    with pytest.raises(PackError) as err:
+        call(*args)
+    [problem] = err.value.problems
+    return problem
 
 
 def test_billion_laughs_is_refused_at_once_with_a_short_message():
@@ -150,6 +207,8 @@ def test_billion_laughs_is_refused_at_once_with_a_short_message():
     message, seconds = refusal(parse_sheet, text, "laughs.yaml")
     assert message == "laughs.yaml: refused: its aliases expand to more than 200,000 values and characters."
     assert seconds < 0.5
+    assert problem_of(parse_sheet, text, "laughs.yaml") == Problem("aliases_too_big", Where("laughs.yaml"),
+                                                                  {"limit": 200_000})
     message, seconds = refusal(load_pack_text, text, "laughs.yaml")   # the pack limit is larger, still refused
     assert message == "laughs.yaml: refused: its aliases expand to more than 2,000,000 values and characters."
     assert seconds < 0.5
@@ -165,19 +224,19 @@ def test_reasonable_aliases_still_load():
 def test_deep_nesting_is_refused_not_a_recursion_error(text):
     message, seconds = refusal(parse_sheet, text, "deep.yaml")
     assert message == f"deep.yaml: refused: nested more than {MAX_DEPTH} levels deep."
+    assert problem_of(parse_sheet, text, "deep.yaml") == Problem("too_deep", Where("deep.yaml"), {"limit": MAX_DEPTH})
     assert seconds < 0.5
 
 
 def test_an_alias_deepening_its_own_anchor_counts_as_deep():
     text = "a: &a " + "[" * 30 + "]" * 30 + "\nb: " + "[" * 20 + "*a" + "]" * 20 + "\n"
-    message, _ = refusal(load_yaml, text, "deep.yaml")
-    assert "nested more than 40 levels deep (counting what its aliases repeat)" in message
+    assert problem_of(load_yaml, text, "deep.yaml") == Problem("aliases_too_deep", Where("deep.yaml"), {"limit": 40})
 
 
 def test_an_alias_inside_its_own_anchor_is_refused():
     # It passes any schema that allows a free-form object, then makes json.dumps (the game state) fail.
-    message, _ = refusal(load_yaml, "victory: &v {again: *v}\n", "loop.yaml")
-    assert message == "loop.yaml: refused: an alias refers to the anchor it is inside of."
+    assert problem_of(load_yaml, "victory: &v {again: *v}\n", "loop.yaml") == Problem("alias_cycle", Where("loop.yaml"),
+                                                                                    {"limit": 0})
 
 
 def test_forty_thousand_bad_entries_give_the_first_ten_and_a_count():
@@ -188,19 +247,24 @@ def test_forty_thousand_bad_entries_give_the_first_ten_and_a_count():
     with pytest.raises(PackError) as err:
         validate(doc, PACK_SCHEMA, "many.yaml")
     assert time.perf_counter() - start < 1.0
-    lines = str(err.value).split("\n")
+    problems = err.value.problems
+    assert len(problems) == 1_000 and err.value.at_least      # counting stopped there
+    assert problems[9] == Problem("type", Where("many.yaml", ("weapons", 9), "w9", "aim"),      # document order
+                                  {"value": "'x'", "expected": [{"term": "json_integer"}]})
+    said = Presenter("en").error(err.value)
+    lines = said.split("\n")
     assert len(lines) == MAX_SHOWN + 1
-    assert lines[0] == "many.yaml: weapons[0] (w0): field 'aim': 'x' is not of type 'integer'"
-    assert lines[9] == "many.yaml: weapons[9] (w9): field 'aim': 'x' is not of type 'integer'"   # document order
+    assert lines[0] == "many.yaml: weapons[0] (w0): field 'aim': 'x' is not of type integer"
+    assert lines[9] == "many.yaml: weapons[9] (w9): field 'aim': 'x' is not of type integer"
     assert lines[-1] == "… and at least 990 more"
-    assert len(str(err.value)) < 1000
+    assert len(said) < 1000
 
 
 def test_problem_lines_quote_a_short_excerpt():
     long_name, long_value = "N" * 5000, "v" * 5000
     message, _ = refusal(load_pack_text, f"weapons:\n- {{name: {long_name}, skill: [{long_value}]}}\n", "x" * 300)
     assert not longest_quote(message, long_name + long_value + "x" * 300, 61)
-    assert message.endswith("is not of type 'string'") and len(message) <= 160
+    assert message.endswith("is not of type text") and len(message) <= 160
     # the games' own checks (unknown weapon names here) are cut and counted the same way
     sheets = "".join(f"- {{name: c{i}, weapons: [{'W' * 3000}{i}]}}\n" for i in range(25))
     message, _ = refusal(load_pack_text, "characters:\n" + sheets, "refs.yaml")
@@ -218,8 +282,11 @@ def test_shorten_keeps_both_ends():
 def test_bad_yaml_and_json_name_the_line_briefly():
     message, _ = refusal(parse_sheet, "name: [unclosed\n" + "x" * 5000, "bad.yaml")
     assert message.startswith("bad.yaml: line ") and len(message) < 200
+    assert problem_of(parse_sheet, "name: [unclosed\n" + "x" * 5000, "bad.yaml").code == "not_yaml_at"
     message, _ = refusal(parse_sheet, '{"name": ' + "x" * 5000, "bad.json")
     assert message.startswith("bad.json: line 1: not valid JSON") and len(message) < 200
+    problem = problem_of(parse_sheet, '{"name": ' + "x" * 5000, "bad.json")
+    assert (problem.code, problem.where, problem.params["line"]) == ("not_json", Where("bad.json"), 1)
 
 
 # ---------------------------------------------------------------------------- forced choices

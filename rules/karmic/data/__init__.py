@@ -6,7 +6,8 @@ the parsed dict (schema `PACK_SCHEMA`; errors name file, entry, field). Nothing 
 """
 from __future__ import annotations
 
-from rules.common.packs import load_pack, refuse
+from rules.common import Problem
+from rules.common.packs import entry_where, load_pack, quote, refuse
 
 from ..character import ARMOR_SCHEMA, DISTINCTION_SCHEMA, SHEET_SCHEMA, WEAPON_SCHEMA
 
@@ -35,11 +36,11 @@ def _check_references(doc: dict, source: str) -> None:
     problems = []
     for group in ("characters", "npcs"):
         for i, sheet in enumerate(doc.get(group, [])):
-            where = f"{source}: {group}[{i}] ({sheet['name']})"
             for w in sheet.get("weapons", []):
                 if isinstance(w, str) and w.lower() not in weapons:
-                    problems.append(f"{where}: field 'weapons': no weapon called '{w}' in the pack")
+                    problems.append(Problem("no_weapon", entry_where(source, doc, (group, i), "weapons"),
+                                            {"value": quote(w)}))
             a = sheet.get("armor")
             if isinstance(a, str) and a.lower() not in armor:
-                problems.append(f"{where}: field 'armor': no armor called '{a}' in the pack")
-    refuse(problems)
+                problems.append(Problem("no_armor", entry_where(source, doc, (group, i), "armor"), {"value": quote(a)}))
+    refuse(problems, "karmic")

@@ -5,6 +5,7 @@ from i18n.present import Presenter
 from rules.carnival_zombie import ENGINE
 from rules.carnival_zombie.state import CAVES
 from rules.common import Actor, Choose, Option, Prompt
+from rules.common.packs import in_language
 
 ALL = ["capitan", "colombina", "arlecchino", "brighella", "pantalone", "medico"]
 
@@ -127,7 +128,7 @@ def attack_rows(p) -> list[tuple[str, str, str]]:
     rows: dict[str, tuple[str, str]] = {}
     for o in p.options:
         if o.id != "auto":
-            rows.setdefault(o.id.split(".")[0], (o.args["attacker"], o.args["cave"]))
+            rows.setdefault(o.id.split(".")[0], (in_language(o.args["attacker"], "en"), o.args["cave"]))
     return [(k, *where) for k, where in rows.items()]
 
 

@@ -10,7 +10,9 @@ from rules.carnival_zombie.engine import CarnivalZombie
 from content import sample_text
 from rules.carnival_zombie.content import content_for
 from rules.carnival_zombie.state import BossSlot
-from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, PackError, StalePrompt
+from rules.common import Event, GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn, StalePrompt
+
+from tests.support.packs import brief, problems
 
 from .helpers import answer, assign_attacks, attack_rows, box, clear_board, kind, new, nm_top, options, prompt, put, said, until
 
@@ -656,7 +658,8 @@ def test_holy_bomb_finale_needs_the_bomb_bearer():
     _to_sunset(s)
     answer(s, "fin.holy_bomb")
     _finish_night(s)
-    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale_name"] == "Holy Bomb"
+    assert s.result == "win" and s.reason == "finale_won" and s.reason_args["finale_name"] == {
+        "text": {"en": "Holy Bomb", "it": "Bomba Santa", "es": "Bomba Santa"}}    # the pack's name, in every language
 
 
 def test_finales_as_scenarios_start_at_their_location():
@@ -726,13 +729,14 @@ def test_sample_pack_and_guild_pack_errors():
     import yaml
     doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["characters"][2]["assault"] = "strong"
-    with pytest.raises(PackError) as err:
-        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
-    assert "guild.yaml: characters[2] (Arlecchino): field 'assault'" in str(err.value)
+    [assault] = problems(load_pack_text, yaml.safe_dump(doc), "guild.yaml")
+    assert brief(assault) == ("type", "guild.yaml", ("characters", 2), "Arlecchino", "assault")
     doc = yaml.safe_load(sample_text("carnival_zombie"))
     doc["map"]["alleys"].append([6, "W", 13, 0])
-    with pytest.raises(PackError, match="already has an Alley going W"):
-        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+    west, east = problems(load_pack_text, yaml.safe_dump(doc), "guild.yaml")     # both ends of the new Alley
+    assert brief(west) == ("alley_twice", "guild.yaml", ("map", "alleys", len(doc["map"]["alleys"]) - 1), "", "")
+    assert (west.params, east.params) == ({"location": 6, "direction": {"term": "dir_W"}},
+                                          {"location": 13, "direction": {"term": "dir_E"}})
 
 
 def test_a_guild_pack_plays():

@@ -2,12 +2,12 @@
 import pytest
 import yaml
 
-from rules.common import PackError
 from content import sample_pack
 from rules.klash import ENGINE, load_pack_text
 from rules.klash.pack import QUALITIES, SPELLS
 
 from .helpers import A, B
+from tests.support.packs import brief, problems
 
 
 def test_sample_pack_is_labelled_and_big_enough_for_the_auction():
@@ -33,33 +33,42 @@ def _doc():
 def test_errors_name_file_entry_and_field():
     doc = _doc()
     doc["characters"][1]["speed"] = "fast"
-    with pytest.raises(PackError) as err:
-        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
-    assert "guild.yaml: characters[1] (javelin): field 'speed'" in str(err.value)
+    [speed] = problems(load_pack_text, yaml.safe_dump(doc), "guild.yaml")
+    assert brief(speed) == ("type", "guild.yaml", ("characters", 1), "javelin", "speed")
+    assert speed.params == {"value": "'fast'", "expected": [{"term": "json_integer"}]}
     doc = _doc()
-    doc["characters"][0]["melee_attack"] = "d7"
-    with pytest.raises(PackError, match=r"characters\[0\] \(spearman\): field 'melee_attack'"):
-        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+    doc["characters"][0]["melee_attack"] = "d7"      # a bilingual name: the entry is named by its id
+    [die] = problems(load_pack_text, yaml.safe_dump(doc), "guild.yaml")
+    assert brief(die) == ("pattern", "guild.yaml", ("characters", 0), "spearman", "melee_attack")
+    assert die.params["value"] == "'d7'"
     doc = _doc()
     doc["characters"][0]["qualities"] = ["flying"]
-    with pytest.raises(PackError, match="qualities"):
-        load_pack_text(yaml.safe_dump(doc), "guild.yaml")
+    [quality] = problems(load_pack_text, yaml.safe_dump(doc), "guild.yaml")
+    assert brief(quality) == ("enum", "guild.yaml", ("characters", 0, "qualities", 0), "spearman", "")
+    assert quality.params["value"] == "'flying'" and quality.params["allowed"].startswith("winged_feet, ranged_attack")
 
 
 def test_semantic_checks():
     doc = _doc()
     doc["characters"][1].pop("ranged_range")
-    with pytest.raises(PackError, match="ranged_range"):
-        load_pack_text(yaml.safe_dump(doc), "g.yaml")
+    assert [brief(p) for p in problems(load_pack_text, yaml.safe_dump(doc), "g.yaml")] == [
+        ("ranged_range_needed", "g.yaml", ("characters", 1), "javelin", "ranged_range")]
     doc = _doc()
-    champ = next(c for c in doc["characters"] if c["type"] == "campione")
+    index, champ = next((i, c) for i, c in enumerate(doc["characters"]) if c["type"] == "campione")
     champ["copies"] = 2
-    with pytest.raises(PackError, match="copies"):
-        load_pack_text(yaml.safe_dump(doc), "g.yaml")
+    [copies] = problems(load_pack_text, yaml.safe_dump(doc), "g.yaml")
+    assert brief(copies) == ("const", "g.yaml", ("characters", index), champ["id"], "copies")
+    assert copies.params == {"value": "2", "expected": "1"}
     doc = _doc()
     doc["characters"] = doc["characters"][:3]
-    with pytest.raises(PackError, match="at least 40"):
-        load_pack_text(yaml.safe_dump(doc), "g.yaml")
+    doc["characters"][0]["spells"] = ["healing"]
+    doc["characters"][2]["id"] = doc["characters"][1]["id"]
+    found = problems(load_pack_text, yaml.safe_dump(doc), "g.yaml")
+    assert [brief(p) for p in found] == [
+        ("spells_need_spellcaster", "g.yaml", ("characters", 0), "spearman", "spells"),
+        ("duplicate_id", "g.yaml", ("characters", 2), "javelin", "id"),
+        ("auction_too_small", "g.yaml", ("characters",), "", "")]
+    assert found[2].params == {"need": 40, "count": sum(c["copies"] for c in doc["characters"][:2])}
 
 
 def test_a_guild_pack_plays():
