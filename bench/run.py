@@ -264,13 +264,30 @@ def render_timings(repeat: int = 20) -> dict[str, list[float]]:
         except Exception as exc:  # noqa: BLE001 - a bench reports, it does not stop
             print(f"render: {system.name}: cannot set up a game for timing ({exc})")
             continue
-        samples = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            system.render(view)
-            samples.append(time.perf_counter() - start)
-        out[system.name] = samples
+        out[system.name] = timed(system.render, view, repeat)
+        for kind, draw in extra_renders().get(system.name, {}).items():
+            out[f"{system.name} {kind}"] = timed(draw, view, repeat)
     return out
+
+
+def timed(draw, view: dict, repeat: int) -> list[float]:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        draw(view)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def extra_renders() -> dict:
+    """The images a game draws besides its board, timed on the same view."""
+    from renderers import carnevale
+    from rules.carnevale import roll_pool
+    from rules.common import Rng
+
+    roll = roll_pool(Rng.from_seed(1), 5, 7).to_public()
+    return {"carnevale": {"squad sheet": lambda view: carnevale.squad_sheet(view, view["seats"][0]),
+                          "roll": lambda view: carnevale.roll_image(roll)}}
 
 
 if __name__ == "__main__":

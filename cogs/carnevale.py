@@ -25,9 +25,9 @@ import json
 import discord
 
 import content
-from i18n import t
+from i18n import present, t
 from i18n.present import Presenter
-from renderers.carnevale import game_sheet
+from renderers.carnevale import english, game_sheet, presenter_words
 from rules.carnevale import BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, CampaignRecord, ledger, load_pack_text
 from rules.carnevale import campaign as C
 from rules.common import PUBLIC
@@ -95,7 +95,9 @@ def describe(view: dict, viewer: str, locale=None) -> str:
 
 
 def render(view: dict) -> bytes:
-    return game_sheet(view)
+    """The game sheet in the words of the reader `/game status` set (`present.READER`), else English."""
+    say = present.READER.get()
+    return game_sheet(view, presenter_words(say) if say is not None else english)
 
 
 def load_pack(text: str, source: str) -> dict:
@@ -117,9 +119,9 @@ async def post_sheet(host, game, state, new: bool = False, interaction=None) -> 
     fresh = await host.store.game(game.id) or game
     if not new and (fresh.meta.get(SHEET_KEY) or {}).get("digest") == digest:
         return
-    png = await asyncio.to_thread(game_sheet, view)
-    caption = t("carnevale.game.sheet", await host.server_locale(game, interaction),
-                round=view["round"], max_rounds=view["max_rounds"])
+    locale = await host.server_locale(game, interaction)    # a public message: the channel's language
+    png = await asyncio.to_thread(game_sheet, view, presenter_words(host.presenter(fresh, locale)))
+    caption = t("carnevale.game.sheet", locale, round=view["round"], max_rounds=view["max_rounds"])
     await host.live_message(fresh, SHEET_KEY, caption, new=new, digest=digest,
                             file=discord.File(io.BytesIO(png), filename=f"carnevale-{game.id}-sheet.png"))
 

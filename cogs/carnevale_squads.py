@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 
 from i18n import t
-from renderers.carnevale import roll_image, squad_sheet
+from i18n.present import Presenter
+from renderers.carnevale import presenter_words, roll_image, squad_sheet
 from rules.carnevale import (TIE_RULES, Squad, SquadMember, add_member, odds, opposed_roll, remove_member, roll_pool,
                              squad_cost, squad_view)
 from rules.common import PUBLIC, BautaError, Rng
@@ -104,7 +105,8 @@ class CarnevaleSquads(CarnevaleBase):
         await self.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                   f"{result.pool.dice if result.pool else pool}d10>={difficulty}", float(result.aces),
                                   label, mean, var)
-        png = await asyncio.to_thread(roll_image, public)
+        words = presenter_words(Presenter(interaction.guild_locale, SYSTEM_NAME))
+        png = await asyncio.to_thread(roll_image, public, words)
         await interaction.followup.send(text, file=discord.File(io.BytesIO(png), filename="carnevale-roll.png"))
 
     @carnevale.command(name="opposed", description="An opposed roll against another member: both pools in one message")
@@ -235,7 +237,7 @@ class CarnevaleSquads(CarnevaleBase):
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         name = getattr(owner, "display_name", str(owner))
         view = squad_view(pack, current, name, viewer=None if full else PUBLIC)
-        png = await asyncio.to_thread(squad_sheet, view, name)
+        png = await asyncio.to_thread(squad_sheet, view, name, presenter_words(Presenter(loc, SYSTEM_NAME)))
         if full:
             text = self._summary(pack, current, pack_name, loc)
         else:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from rules.common.packs import in_language
 
-from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, font, png_bytes
+from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, png_bytes, stamp
 
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
                 "S": (50, 90, 200), "P": (20, 20, 20), "#": (140, 90, 40)}
@@ -43,23 +43,11 @@ GROUNDS = (PAPER, WATER, (235, 228, 214), (225, 210, 190), (214, 198, 176), GOLD
            (250, 220, 120), (170, 180, 215), (230, 170, 170), INK)
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """256 colours: the pure ones (weighted, so they stay exact) and every colour blended over every
-    ground in eighths (text and line edges), reduced by median cut. Made once."""
-    pixels = [c for c in PURE for _ in range(200)]
-    pixels += [tuple(round(k / 8 * f + (1 - k / 8) * b) for f, b in zip(fg, bg))
-               for fg in PURE for bg in GROUNDS for k in range(1, 8)]
-    swatch = Image.new("RGB", (len(pixels), 1))
-    swatch.putdata(pixels)
-    return swatch.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-
-
 def _png(image: Image.Image) -> bytes:
-    """PNG bytes with one byte a pixel: the image mapped onto the fixed palette (no dithering: every
-    colour drawn is in it, each edge within a few shades). An RGB encode of a board costs ~4× more
-    (Pillow tries five row filters on every busy row), which was most of the picture's time."""
-    return png_bytes(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    """PNG bytes with one byte a pixel, on the fixed palette of PURE over GROUNDS. An RGB encode of a
+    board costs ~4× more (Pillow tries five row filters on every busy row), which was most of the
+    picture's time."""
+    return png_bytes(on_palette(image, fixed_palette(PURE, GROUNDS)))
 
 
 # The words an image shows when the cog gave none (a direct call, a test): English.
@@ -77,20 +65,8 @@ def _name(view: dict, kind: str, key: str) -> str:
     return str(((view.get("names") or {}).get(kind) or {}).get(key, key))
 
 
-@lru_cache(maxsize=4096)
-def _glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """A text's anti-aliased coverage, rendered once: (mask, left, top) from the anchor point. A board
-    repeats the same few words and numbers (cube counts, Cave names) step after step."""
-    f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
-    return mask, left, top
-
-
 def _txt(draw, xy, text, size=12, fill=INK, bold=False, anchor="mm"):
-    mask, left, top = _glyphs(str(text), size, bold, anchor)
-    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+    stamp(draw, xy, text, size, fill, bold, anchor)
 
 
 # ------------------------------------------------------------------------------ Venice

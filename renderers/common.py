@@ -1,5 +1,5 @@
 """Shared drawing helpers: bundled fonts (never system fonts, so images match everywhere),
-PNG encoding and a small palette."""
+text stamped from cached glyph masks, PNG encoding (plain or on a fixed palette) and a small palette."""
 from __future__ import annotations
 
 import io
@@ -36,3 +36,39 @@ def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=4096)
+def glyphs(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """A text's anti-aliased coverage, rendered once: (mask, left, top) from the anchor point. Pictures
+    repeat the same few words and numbers step after step, and FreeType's rendering is most of a
+    text's cost."""
+    f = font(size, bold)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))    # whole pixels
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return mask, left, top
+
+
+def stamp(draw: ImageDraw.ImageDraw, xy, text, size: int, fill, bold: bool = False, anchor: str = "la") -> None:
+    """Draw `text` at `xy` through its cached coverage (the same pixels as `draw.text`)."""
+    mask, left, top = glyphs(str(text), size, bold, anchor)
+    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+
+
+@lru_cache(maxsize=8)
+def fixed_palette(pure: tuple, grounds: tuple) -> Image.Image:
+    """256 colours: the pure ones (weighted, so they stay exact) and every one blended over every
+    ground in eighths (text and line edges), reduced by median cut. Made once per picture family."""
+    pixels = [c for c in pure for _ in range(200)]
+    pixels += [tuple(round(k / 8 * f + (1 - k / 8) * b) for f, b in zip(fg, bg))
+               for fg in pure for bg in grounds for k in range(1, 8)]
+    swatch = Image.new("RGB", (len(pixels), 1))
+    swatch.putdata(pixels)
+    return swatch.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+
+
+def on_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """`image` mapped onto a fixed palette, one byte a pixel (no dithering: every colour drawn is in
+    it, each edge within a few shades). Images on the same palette paste into each other as they are."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)

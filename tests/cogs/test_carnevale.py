@@ -380,9 +380,9 @@ async def test_secrets_stay_private_through_random_play(bot, world, monkeypatch)
     drawn = []
     real_sheet = C.game_sheet
 
-    def spy(view):
+    def spy(view, *words):
         drawn.append(json.dumps(view))
-        return real_sheet(view)
+        return real_sheet(view, *words)
     monkeypatch.setattr(C, "game_sheet", spy)
     await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
     await build(world, 3, "Guild", "The Guild", GUILD)

@@ -19,6 +19,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 CASES = {"sheet_owner": lambda: R.squad_sheet(ENGINE.view_for(_state(), "1"), "1"),
          "sheet_public": lambda: R.squad_sheet(ENGINE.view_for(_state(), PUBLIC), "2"),
+         "game_public": lambda: R.game_sheet(ENGINE.view_for(_state(), PUBLIC)),
          "roll": lambda: R.roll_image(result_from_dice([10, 7, 2, 1, 8], 7).to_public())}
 
 
