@@ -260,7 +260,7 @@ class Books:
             self._own(state, m, actor)
             base = attr(m, a.attribute.upper(), state) if a.attribute else a.pool
             # a player's own label is shown as typed
-            what = a.label or (said("roll_attribute", stat=a.attribute.upper()) if a.attribute else term("roll_free"))
+            what = a.label or (said("roll_attribute", stat=M.stat(a.attribute)) if a.attribute else term("roll_free"))
             M.model_roll(state, m, base, a.difficulty, label=a.label or (a.attribute.upper() or "roll"),
                          kind=a.attribute.upper(), karma=a.karma, auto_mods=bool(a.attribute), default_effects=True,
                          events=events, what=what)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.common import Event, IllegalAction, term
 
 from .dice import PoolResult, compare, reroll_misses
-from .mechanics import (ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
+from .mechanics import (stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
                         model_roll, morale_pool, morale_result, morale_what, record, said, say, stun, weapon_x)
 from .state import GameState, ModelState, WeaponState
 
@@ -484,9 +484,9 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
     which = "DEX" if which.upper().startswith("D") else "COM"
     mods = [("Water Creature", 2)] if has(a, "Water Creature") else []
     ra = model_roll(state, a, attr(a, which, state), label=f"Drown ({which})", kind=which, mods=mods,
-                    karma=karma, events=events, what=said("roll_drown", stat=which))
+                    karma=karma, events=events, what=said("roll_drown", stat=stat(which)))
     rt = model_roll(state, t, attr(t, which, state), label=f"resisting Drown ({which})", kind=which, events=events,
-                    what=said("roll_drown_resist", stat=which))
+                    what=said("roll_drown_resist", stat=stat(which)))
     res = compare(ra, rt)
     if res.winner == "a":
         t.drowning = True

@@ -164,14 +164,24 @@ def modifier(reason: str, value: int) -> dict:
     return said("modifier", n=f"{'+' if value >= 0 else '−'}{abs(value)}", why=why)
 
 
-def explained_pool(result: PoolResult, stat: str) -> dict:
+STATS = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")     # the profile's attributes, as the rules name them
+
+
+def stat(code: str) -> Any:
+    """An attribute as a term, so each language shows its own abbreviation (DEX is DES in Italian);
+    anything else (a free label) as it is."""
+    return term(f"stat_{code.lower()}") if code.upper() in STATS else code
+
+
+def explained_pool(result: PoolResult, stat_code: str) -> dict:
     """The attribute and its value, each modifier with its reason, the cap, then the dice rolled."""
     pool = result.pool
     if pool is None:
         return said("pool_dice", dice=len(result.dice))
     mods = [modifier(k, v) for k, v in pool.modifiers if v]
     key = "pool" + ("_mods" if mods else "") + ("_cap" if pool.lost_to_cap else "")
-    return said(key, base=f"{stat} {pool.base}".strip(), mods=mods, dice=pool.dice, lost=pool.lost_to_cap)
+    base = said("pool_base", stat=stat(stat_code), n=pool.base) if stat_code else str(pool.base)
+    return said(key, base=base, mods=mods, dice=pool.dice, lost=pool.lost_to_cap)
 
 
 def outcome(result: PoolResult) -> dict:
