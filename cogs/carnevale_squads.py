@@ -15,7 +15,7 @@ from discord import app_commands
 from i18n import t
 from i18n.present import Presenter
 from renderers.carnevale import presenter_words, roll_image, squad_sheet
-from rules.carnevale import (TIE_RULES, Squad, SquadMember, add_member, odds, opposed_roll, remove_member, roll_pool,
+from rules.carnevale import (explained_pool, TIE_RULES, Squad, SquadMember, add_member, odds, opposed_roll, remove_member, roll_pool,
                              squad_cost, squad_view)
 from rules.common import PUBLIC, BautaError, Rng
 
@@ -64,7 +64,7 @@ def format_pool(roll: dict, who: str, label: str = "", locale=None) -> str:
 def odds_text(pool: int, difficulty: int, karma: int = 0, locale=None) -> str:
     o = odds(pool, difficulty, karma)
     head = t("carnevale.odds.head", locale, dice=o.dice, difficulty=difficulty,
-             karma=f" (with {karma} Karma {'die' if karma == 1 else 'dice'})" if karma else "")
+             karma=t("carnevale.odds.with_karma", locale, n=karma) if karma else "")
     if o.dice == 0:
         return head + "\n" + t("carnevale.odds.none", locale)
     lines = [head]
@@ -97,7 +97,10 @@ class CarnevaleSquads(CarnevaleBase):
         await interaction.response.defer(thinking=True)
         label = echo(label) if label else None
         result = roll_pool(Rng.from_seed(secrets.randbits(63)), pool, difficulty, karma, label or "")
-        public = result.to_public()
+        say = Presenter(interaction.guild_locale, SYSTEM_NAME)
+        # the pool explained in the server's words (base, each modifier, the cap), in the text and on the image
+        explained = str(say.value(explained_pool(result, ""), plain=True))
+        public = {**result.to_public(), "pool": explained}
         text = format_pool(public, interaction.user.mention, label or "", interaction.guild_locale)
         if result.pool and result.pool.lost_to_cap:
             text += "\n" + t("carnevale.roll.cap", interaction.guild_locale, n=result.pool.lost_to_cap)
@@ -105,8 +108,7 @@ class CarnevaleSquads(CarnevaleBase):
         await self.store.log_roll(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                   f"{result.pool.dice if result.pool else pool}d10>={difficulty}", float(result.aces),
                                   label, mean, var)
-        words = presenter_words(Presenter(interaction.guild_locale, SYSTEM_NAME))
-        png = await asyncio.to_thread(roll_image, public, words)
+        png = await asyncio.to_thread(roll_image, public, presenter_words(say), explained)
         await interaction.followup.send(text, file=discord.File(io.BytesIO(png), filename="carnevale-roll.png"))
 
     @carnevale.command(name="opposed", description="An opposed roll against another member: both pools in one message")

@@ -162,6 +162,11 @@ class Presenter:
             return self._legacy(f"errors.{type(error).__name__}", error.text)
         return self.text(f"errors.{error.code}", game=error.system or self.game, **error.params)
 
+    def value(self, data: Any, *, plain: bool = False) -> Any:
+        """One piece of data worded as it would be as an event's parameter (a term with its own
+        parameters, a content pack's words): for a cog that shows a rule's value outside an event."""
+        return self._value("", data, plain)
+
     def player(self, player: str, *, plain: bool = False) -> str:
         """A mention in a message; a display name in plain text."""
         if player == GM:

@@ -1,6 +1,7 @@
 """/carnevale through the cog layer: dice, odds, squads, and a full game of two sample squads."""
 import json
 
+import i18n
 from i18n.present import Presenter
 from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
@@ -46,6 +47,26 @@ async def test_roll_shows_every_die_and_the_destiny_die_and_logs_it(bot, world):
     assert message.file.filename == "carnevale-roll.png"
     stats = await bot.store.roll_stats(1, 2)
     assert stats.rolls == 1 and stats.by_expression == [("7d10>=7", 1)]
+
+
+async def test_a_roll_explains_its_pool_in_the_servers_words_in_the_text_and_on_the_image(bot, world, monkeypatch):
+    """`/carnevale roll` on an Italian server: the pool explained (base, Karma, the cap) in Italian in
+    the message and as the image's heading; /carnevale odds names the Karma dice in Italian too."""
+    from cogs import carnevale_squads
+    headings = []
+    drawn = carnevale_squads.roll_image
+    monkeypatch.setattr(carnevale_squads, "roll_image",
+                        lambda roll, words, heading="": headings.append(heading) or drawn(roll, words, heading))
+    world.locale = "it"
+    with i18n.watch() as notes:
+        interaction = world.interaction(world.users[2], world.channels[10])
+        interaction.guild_locale = "it"
+        await cog_of(bot).roll.callback(cog_of(bot), interaction, pool=9, difficulty=7, karma=2, label=None)
+        await call(world, cog_of(bot).odds_command, 2, pool=3, difficulty=7, karma=2)
+    assert headings == ["9 +2 Karma = 10d10 (1 oltre il limite persi)"]
+    assert "9 +2 Karma = 10d10 (1 oltre il limite persi)" in world.last("channel:10").content
+    assert "(con 2 dadi Karma)" in last_private(world, 2)
+    assert [n for n in notes if n.fallback] == []
 
 
 async def test_roll_over_the_cap_and_no_dice(bot, world):
