@@ -25,7 +25,7 @@ class Deck(Serial):
 
     def draw(self, n: int = 1) -> list[str]:
         if n > len(self.cards):
-            raise IllegalAction(f"Only {len(self.cards)} card(s) left to draw, {n} needed.")
+            raise IllegalAction("deck_short", left=len(self.cards), needed=n)
         drawn = [self.cards.pop() for _ in range(n)]
         return drawn
 

@@ -355,5 +355,5 @@ def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
     elif lvl.strategy == "ismcts":
         move = _ismcts(ai, state, seat, options, rng, lvl, deadline)
     else:
-        raise IllegalAction(f"Unknown strategy '{lvl.strategy}'.")
+        raise IllegalAction("unknown_bot_strategy", strategy=lvl.strategy)
     return Choose(move[0], move[1])

@@ -317,3 +317,13 @@ def test_settle_leaves_real_choices_and_private_single_options_alone():
     state = engine.settle(engine.start(["1", "2"], {"fixed_start": True}, seed=3)).state
     state.hands["1"] = state.hands["1"][:1]              # one card left: still the player's secret to play
     assert len(engine.pending(state)[0].options) == 1 and forced(engine, state) is None
+
+
+def test_a_short_deck_is_refused_as_a_code_worded_for_the_reader():
+    from i18n.present import Presenter
+    from rules.common import IllegalAction
+    from rules.common.deck import Deck
+    with pytest.raises(IllegalAction) as short:
+        Deck(["a", "b"]).draw(3)
+    assert (short.value.code, short.value.params) == ("deck_short", {"left": 2, "needed": 3})
+    assert Presenter("it").error(short.value) == "Restano solo 2 carte da pescare; ne servono 3."
