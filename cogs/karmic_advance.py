@@ -26,10 +26,10 @@ from discord import app_commands
 
 from rules.common import GM, Event
 from rules.karmic import (ATTRIBUTES, EFFORT_CHECKS, ENGINE, PAYMENTS, Condition, Effort, Improve, KarmaAward,
-                          TakeDistinction)
+                          TakeDistinction, pack_entry)
 
 from .framework import BautaCog
-from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, refused
+from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, entries_said, refused
 from .karmic_sheets import KarmicSheets
 from .text import echo
 
@@ -162,13 +162,12 @@ class KarmicAdvanceCog(BautaCog):
                                   pack: str | None = None):
         await self.host.begin(interaction)
         content = await self.karmic._pack(interaction.guild_id, pack)
-        entry = next((d for d in content.get("distinctions", []) if d["name"].lower() == name.strip().lower()), None)
+        entry = pack_entry(content, "distinctions", name)      # named in any of the pack's languages
         if entry is None:
-            raise refused("no_such_distinction", name=echo(name),
-                          names=", ".join(d["name"] for d in content.get("distinctions", [])) or "—")
+            raise refused("no_such_distinction", name=echo(name), names=entries_said(content.get("distinctions", [])))
         await self._step(interaction, interaction.user.id, character, lambda who, **new: TakeDistinction(
             who, entry["name"], int(entry["karma_value"]), _cards(cards), how.value,
-            str(entry.get("description", ""))[:300], **new))
+            str(entry.get("description", ""))[:300], **new, names=dict(entry.get("names") or {})))
 
     @advance.command(name="condition", description="GM: fatigue over (cards off), a bleeding started or stopped")
     @app_commands.describe(member="Whose character", fatigue_off="Fatigue cards taken off (12 hours are over)",

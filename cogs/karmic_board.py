@@ -14,7 +14,8 @@ from i18n import present
 from i18n.present import Presenter
 from renderers import karmic as R
 from rules.common import GM, PUBLIC
-from rules.karmic import (ENGINE, load_pack_text)
+from rules.common.packs import in_language
+from rules.karmic import (ATTRIBUTES, ENGINE, load_pack_text)
 
 from .framework import MESSAGE_LIMIT, chunks
 from .text import echo
@@ -71,8 +72,12 @@ def _describe_check(view: dict, viewer: str, say: Presenter) -> list[str]:
     d = "karmic.describe."
     locale = say.language
     check = view["check"]
-    lines = [t(d + "check_header", locale, label=check["label"].replace("_", " "),
-               difficulty=f"{check['difficulty']:+d}")]
+    label = check.get("weapon") or check["label"]
+    if label in ATTRIBUTES:
+        label = say.text(f"terms.attribute.{label}")
+    elif label == "check":                       # neither a skill nor an attribute
+        label = say.text("terms.no_skill")
+    lines = [t(d + "check_header", locale, label=str(label).replace("_", " "), difficulty=f"{check['difficulty']:+d}")]
     for s in check["sides"]:
         what = " + ".join(x.replace("_", " ") for x in (s["skill"], s["attribute"]) if x) or "—"
         lines.append(t(d + "side", locale, name=s["name"], what=what, cards=s["cards_drawn"],
@@ -96,6 +101,7 @@ def describe(view: dict, viewer: str, locale: Any = None) -> str:
     """The game as text for `/game status` and `/hand`: only what `view` holds, in `locale` (else
     the language of the reader the framework is wording for, else English)."""
     say = Presenter(locale, NAME) if locale is not None else (present.READER.get() or Presenter(None, NAME))
+    view = in_language(view, say.language)          # the pack's names (an NPC's, a weapon's) for this reader
     lines: list[str] = []
     if view.get("mode") == "combat" and view.get("combat"):
         lines += _describe_combat(view, viewer, say)

@@ -10,10 +10,10 @@ from i18n import t
 from i18n.present import Presenter
 from rules.common import Event, IllegalAction, Rng
 from rules.karmic import (TARGET_SITUATION,
-                          Character, GmModifier, aim, weapon_named)
+                          Character, GmModifier, aim, matches, name_in, pack_entry, said, weapon_named)
 
 from .text import echo
-from .karmic_common import (refused, speaking, sample_names, card_words, NAME, ATTRIBUTE_CHOICES,
+from .karmic_common import (refused, speaking, sample_names, card_words, entry_name, NAME, ATTRIBUTE_CHOICES,
                             _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
@@ -105,11 +105,12 @@ class KarmicChecks(KarmicSheets):
                 if last.strip().lower() in k][:25]
 
     async def _ranged_weapons(self, interaction: discord.Interaction, current: str):
-        names = {w["name"] for w in sample_names("weapons") if w.get("ranged")}
+        # in the reader's language (a weapon is found by its name in any of the pack's languages)
+        names = {entry_name(w, interaction.locale) for w in sample_names("weapons") if w.get("ranged")}
         for _, _, data in await self.store.characters(interaction.guild_id, NAME, interaction.user.id):
             for w in (data.get("character") or {}).get("weapons", []):
                 if isinstance(w, dict) and w.get("ranged"):
-                    names.add(w["name"])
+                    names.add(entry_name(w, interaction.locale))
         return [app_commands.Choice(name=n, value=n) for n in sorted(names) if current.lower() in n.lower()][:25]
 
     @karmic.command(name="shoot", description="Ranged attack: a check with the weapon; the target may dodge or block")
@@ -155,9 +156,13 @@ class KarmicChecks(KarmicSheets):
             ranged["location"] = location
         seats = [str(interaction.user.id)]
         options = {"mode": "check", "actor": spec, "skill": "", "attribute": None, "modifier": int(modifier),
-                   "label": f"{weapon.strip()} shot", "world": await self._world(interaction.guild_id),
+                   "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs, "ranged": ranged}
         target_name = target or (target_member.mention if target_member is not None else "")
+        npc = pack_entry(content, "npcs", target) if target else None      # a pack NPC in every language
+        target_said = said(npc["name"], npc.get("names")) if npc else echo(target_name)
+        carried = spec["character"].get("weapons", []) if isinstance(spec["character"], dict) else []
+        held = next((w for w in carried if isinstance(w, dict) and matches(weapon, w["name"], w.get("names"))), None)
         if defense is not None:
             ranged["defense"] = defense.value
             if target_member is not None:
@@ -173,8 +178,9 @@ class KarmicChecks(KarmicSheets):
         await self._busy(interaction.guild_id, list(refs.values()))
         await self.host.start(interaction, NAME, seats, options,
                               intro=Event("shoot_opened", {
-                                  "player": str(interaction.user.id), "name": ref[1], "weapon": echo(weapon.strip()),
-                                  "target": {"term": "shoot_target", "name": echo(target_name)} if target_name
+                                  "player": str(interaction.user.id), "name": ref[1],
+                                  "weapon": said(held["name"], held.get("names")) if held else echo(weapon.strip()),
+                                  "target": {"term": "shoot_target", "name": target_said} if target_name
                                   else {"term": "nothing"},
                                   "defense": {"term": f"shoot_{defense.value}"} if defense is not None
                                   else {"term": "nothing"}}),
@@ -197,14 +203,14 @@ class KarmicChecks(KarmicSheets):
         with speaking():
             w = weapon_named(char, weapon.strip())
             if not w.ranged:
-                raise IllegalAction("not_ranged", weapon=w.name)
+                raise IllegalAction("not_ranged", weapon=w.shown)
             dropped = aim(char, w, Rng.from_seed(secrets.randbits(63)))
         data["character"] = char.to_dict()
         await self.store.save_character(interaction.guild_id, interaction.user.id, NAME, stored, data)
         locale = (await self.store.settings(interaction.guild_id)).locale or interaction.guild_locale   # the table's
         say = Presenter(locale, NAME)
         await self.host.courier.send_channel(interaction.channel_id, t(
-            "karmic.shoot.aimed", locale, name=stored, weapon=w.name, row=card_words(say, char.aim_row, " "),
+            "karmic.shoot.aimed", locale, name=stored, weapon=name_in(w.name, w.names, say.language), row=card_words(say, char.aim_row, " "),
             aim=w.aim, dropped=t("karmic.shoot.dropped", locale, cards=card_words(say, dropped, " ")) if dropped else ""))
         await self.host.finish(interaction, t("karmic.shoot.aim_done", interaction.locale))
 

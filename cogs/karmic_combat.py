@@ -10,7 +10,7 @@ from discord import app_commands
 from i18n import t
 from i18n.present import Presenter
 from rules.common import GM, Actor, Choose, Event
-from rules.karmic import (ENGINE, MANEUVERS, Declare, EndCombat, NpcControl)
+from rules.karmic import (ENGINE, MANEUVERS, Declare, EndCombat, NpcControl, matches, said)
 
 from .text import echo
 from .karmic_common import (refused, card_words, NAME, _split_names, _who, combat)
@@ -77,14 +77,15 @@ class KarmicCombat(KarmicSheets):
         taken: dict[str, int] = {}
         for npc in npcs:
             add(*await self._npc(interaction.guild_id, npc, content, taken), "B")
-        names = [(c["character"]["name"] if isinstance(c["character"], dict) else str(c["character"])).lower()
-                 for c in combatants]
+        # each fighter's name and its forms per language: a name is typed as its reader reads it
+        named = [(c["character"]["name"], c["character"].get("names") or {}) if isinstance(c["character"], dict)
+                 else (str(c["character"]), {}) for c in combatants]
 
         def who(text: str) -> int:
-            wanted = text.strip().lower()
-            if wanted not in names:
-                raise refused("no_fighter_named", name=echo(text.strip()), names=", ".join(n.title() for n in names))
-            return names.index(wanted)
+            found = [i for i, (n, forms) in enumerate(named) if matches(text, n, forms)]
+            if not found:
+                raise refused("no_fighter_named", name=echo(text.strip()), names=[said(n, f) for n, f in named])
+            return found[0]
 
         for name in _split_names(dodge_only):
             combatants[who(name)]["dodge_only"] = True
@@ -112,8 +113,7 @@ class KarmicCombat(KarmicSheets):
         await self.host.start(interaction, NAME, seats, options,
                               intro=Event("combat_opened", {
                                   "player": str(interaction.user.id),
-                                  "names": [c["character"]["name"] if isinstance(c["character"], dict)
-                                            else str(c["character"]) for c in combatants],
+                                  "names": [said(n, forms) for n, forms in named],
                                   "npcs": {"term": "bot_npcs" if bot_plays_npcs else "gm_npcs"} if npcs
                                   else {"term": "nothing"}}),
                               meta=self._sheets_meta(refs))

@@ -11,9 +11,10 @@ from contextlib import contextmanager
 from discord import app_commands
 
 from content import sample_pack as bundled_pack
+from i18n import present
 from i18n.present import Presenter
 from rules.common import GM, BautaError
-from rules.karmic import ATTRIBUTES, ENGINE, card_term
+from rules.karmic import ATTRIBUTES, ENGINE, card_term, name_in, said
 
 from .framework import mention
 
@@ -51,6 +52,22 @@ def _who(player: str | None) -> str:
 def card_words(say: Presenter, cards: list[str], joint: str = ", ") -> str:
     """Cards as the reader reads them (rank, suit, value, hit; a joker by its word), joined."""
     return joint.join(say.text("options.card", card=card_term(c)) for c in cards)
+
+
+def entry_name(entry: dict, locale) -> str:
+    """A pack entry's name (a weapon's, an NPC's) in the reader's language, for an autocomplete or a
+    line the cog writes itself (the engine's data carries every form and the presenter chooses)."""
+    return name_in(entry["name"], entry.get("names"), present.language(locale))
+
+
+def entry_said(entry: dict):
+    """A pack entry's name as data for the presenter (all its forms)."""
+    return said(entry["name"], entry.get("names"))
+
+
+def entries_said(entries: list[dict]):
+    """The names of pack entries as a list the presenter words and joins, or "—" for none."""
+    return [entry_said(e) for e in entries] or "—"
 
 
 def sample_names(group: str) -> list[dict]:

@@ -14,13 +14,14 @@ from i18n.present import Presenter
 from rules.common import GM, IllegalAction, PackError, Rng, Where
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
-                          characters_out, check_distinction_cap, deck_summary, import_sheet, load_pack_text)
+                          characters_out, check_distinction_cap, deck_summary, entry_matches, import_sheet,
+                          load_pack_text, name_in)
 
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
-from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, GM_OWNER, MAX_SHEET_BYTES, NAME,
-                            SHEETS, USES_WORLD, WORLD, character, karmic)
+from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name,
+                            GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
 # ============================================================================ deck buttons
@@ -123,10 +124,9 @@ class KarmicSheets(BautaCog):
         if found is None:
             entry = None
             if name:
-                entry = next((c for c in pack.get("characters", []) if c["name"].lower() == name.lower()), None)
+                entry = next((c for c in pack.get("characters", []) if entry_matches(name, c)), None)
             if entry is None:
-                raise refused("no_character", player=str(member.id),
-                              names=", ".join(c["name"] for c in pack.get("characters", [])) or "—")
+                raise refused("no_character", player=str(member.id), names=entries_said(pack.get("characters", [])))
             sheet = {k: v for k, v in entry.items() if k not in ("sample", "description")}
             with speaking():
                 char = character_from_sheet(sheet, pack, str(member.id), Rng.from_seed(secrets.randbits(63)))
@@ -152,12 +152,14 @@ class KarmicSheets(BautaCog):
             return {"character": data["character"], "player": GM}, (GM_OWNER, stored)
         for group in ("npcs", "characters"):
             for entry in pack.get(group, []):
-                if entry["name"].lower() == base:
+                if entry_matches(base, entry):
                     sheet = dict(entry)
-                    if n > 1:
+                    if n > 1:               # the second Soldier is "Soldier 2" in every language
                         sheet["name"] = f"{entry['name']} {n}"
+                        if entry.get("names"):
+                            sheet["names"] = {lang: f"{text} {n}" for lang, text in entry["names"].items()}
                     return {"character": sheet, "player": GM}, None
-        raise refused("no_npc", name=echo(name), names=", ".join(e["name"] for e in pack.get("npcs", [])) or "—")
+        raise refused("no_npc", name=echo(name), names=entries_said(pack.get("npcs", [])))
 
     async def _gm_room_is_private(self, interaction: discord.Interaction, npcs: bool, bot_plays: bool) -> None:
         """NPC hands go to the GM channel: refuse when that channel is the table itself."""
@@ -180,13 +182,13 @@ class KarmicSheets(BautaCog):
     async def _my_characters(self, interaction: discord.Interaction, current: str):
         names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, interaction.user.id)
                  if not n.startswith("~")]
-        names += [c["name"] for c in sample_names("characters") if c["name"] not in names]
+        names += [n for n in (entry_name(c, interaction.locale) for c in sample_names("characters")) if n not in names]
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
 
     async def _npc_names(self, interaction: discord.Interaction, current: str):
         names = [n for _, n, _ in await self.store.characters(interaction.guild_id, NAME, GM_OWNER)
                  if not n.startswith("~")]
-        names += [e["name"] for e in sample_names("npcs")]
+        names += [entry_name(e, interaction.locale) for e in sample_names("npcs")]
         head, _, last = current.rpartition(",")
         prefix = f"{head}, " if head else ""
         return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])
@@ -221,7 +223,7 @@ class KarmicSheets(BautaCog):
             sheet, char = await untrusted.parse(import_sheet, text, content, "" if gm_sheet else str(owner),
                                                 secrets.randbits(63), file.filename, source=file.filename,
                                                 locale=interaction.locale)
-        if sheet["name"].startswith("~"):
+        if char.name.startswith("~"):
             raise refused("reserved_name", file=shorten(file.filename, 60), error=PackError)
         cap = (await self.store.house_rules(interaction.guild_id, NAME)).get("distinction_cap")
         try:
@@ -249,12 +251,17 @@ class KarmicSheets(BautaCog):
 
     def _sheet_text(self, char: Character, locale=None) -> str:
         d = "karmic.sheet."
-        attrs = " · ".join(f"{a} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
+        say = Presenter(locale, NAME)
+
+        def named(thing) -> str:                        # a pack's name, in the reader's language
+            return name_in(thing.name, thing.names, say.language)
+        attrs = " · ".join(f"{say.text(f'terms.attribute.{a}')} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
         skills = ", ".join(f"{s.replace('_', ' ')} {v}" for s, v in sorted(char.skills.items())) or "—"
-        weapons = ", ".join(w.name + (" (wielded)" if i in char.wielding else "") for i, w in enumerate(char.weapons))
-        lines = [t(d + "title", locale, name=char.name, npc=" (NPC)" if char.npc else ""),
+        weapons = ", ".join(t(d + "wielded", locale, weapon=named(w)) if i in char.wielding else named(w)
+                            for i, w in enumerate(char.weapons))
+        lines = [t(d + "title", locale, name=named(char), npc=t(d + "npc", locale) if char.npc else ""),
                  t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
-                 t(d + "weapons", locale, weapons=weapons or "—", armor=char.armor.name if char.armor else "—"),
+                 t(d + "weapons", locale, weapons=weapons or "—", armor=named(char.armor) if char.armor else "—"),
                  t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
         if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
             lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
@@ -262,7 +269,7 @@ class KarmicSheets(BautaCog):
             lines.append(t("karmic.condition.bleeding", locale))
         if char.distinctions:
             lines.append(t(d + "distinctions", locale,
-                           items=", ".join(f"{x.name} ({x.karma_value:+d})" for x in char.distinctions)))
+                           items=", ".join(f"{named(x)} ({x.karma_value:+d})" for x in char.distinctions)))
         summary = deck_summary(char)
         if summary.get("world_deck"):
             lines.append(t(d + "world_deck", locale))

@@ -245,9 +245,14 @@ class Presenter:
         if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
             return self.option(Option.from_dict(value["option"]))
         if isinstance(value, Mapping) and isinstance(value.get("text"), Mapping):
-            # a content pack's own words in several languages (a card's name): the reader's, else English
+            # a content pack's own words in several languages (a card's name): the reader's, else English,
+            # which counts as a fallback like a catalogue key the reader's language lacks
             texts = value["text"]
-            return texts.get(self.language) or texts.get(DEFAULT) or next(iter(texts.values()), "")
+            if texts.get(self.language):
+                return texts[self.language]
+            text = texts.get(DEFAULT) or next(iter(texts.values()), "")
+            self._note(ENGLISH, "pack.words", text)
+            return text
         if isinstance(value, (list, tuple)):
             return self._join([str(self._value("", v, plain)) for v in value])
         return value

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules.common.packs import in_language
+
 from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, font, png_bytes
 
 CARD_W, CARD_H = 54, 76
@@ -49,7 +51,9 @@ def _card(draw, w: Words, x: int, y: int, card: str | None, caption: str = "") -
 
 
 def register_track(view: dict, say=None) -> bytes:
+    """`say`: the reader's presenter, for the words and for the pack's names (an NPC's) in its language."""
     w = words_of(say)
+    view = in_language(view, getattr(say, "language", None) or "en")
     combat = view.get("combat") or {}
     fighters = combat.get("fighters", [])
     registers = combat.get("registers", [])

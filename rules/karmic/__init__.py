@@ -7,8 +7,10 @@ from .base import card_term
 from .cards import label
 from .condition import Condition
 from .character import (EFFORT_CHECKS, PAYMENTS, Character, character_from_sheet, check_distinction_cap, deck_summary,
-                        import_sheet)
+                        import_sheet, pack_entry)
 from .data import PACK_SCHEMA, load_pack_text
+from .names import entry_matches, matches, said
+from .names import in_language as name_in
 from .engine import KarmicEngine, characters_out, settle_cards
 from .ranged import aim, weapon_named
 from .skill_tables import SITUATIONS, Situation, situations_for
@@ -22,5 +24,6 @@ from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it
 __all__ = ["AI", "ATTRIBUTES", "Character", "Condition", "DIFFICULTY", "Declare", "EFFORT_CHECKS", "ENGINE", "Effort", "EndCombat",
            "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",
            "NpcControl", "PACK_SCHEMA", "PAYMENTS", "SITUATIONS", "Situation", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
-           "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "import_sheet", "label",
-           "load_pack_text", "settle_cards", "situations_for", "weapon_named"]
+           "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "entry_matches", "import_sheet",
+           "label", "load_pack_text", "matches", "name_in", "pack_entry", "said", "settle_cards", "situations_for",
+           "weapon_named"]

@@ -22,6 +22,7 @@ from .condition import Condition, apply_condition
 from .cards import is_joker, rank, suit, SUIT_SYMBOL
 from .character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks, check_distinction_cap,
                         improvement_draw, karma_award, pay_distinction)
+from .names import matches
 from .tables import ATTRIBUTES, skill_key
 
 
@@ -78,6 +79,7 @@ class TakeDistinction(Serial):
     description: str = ""
     character: Any = None
     player: str = ""
+    names: Any = None           # the pack entry's name per language ({lang: text}), when it gives several
     type: ClassVar[str] = "take_distinction"
 
 
@@ -115,14 +117,14 @@ def advance(state, action: Any, actor: Actor) -> list[Event]:
         raise NotYourTurn("gm_only")
     if isinstance(action, CloseAdvancement):
         state.over = True
-        return [Event("advance_closed", {"names": [c.name for c in state.characters.values()]})]
+        return [Event("advance_closed", {"names": [c.shown for c in state.characters.values()]})]
     events: list[Event] = []
     char = _seat(state, action, actor)
     if isinstance(action, KarmaAward):
         cards = [c.upper() for c in action.cards]
         karma_award(char, int(action.amount), cards, action.how)
         # the cards paid tell what is left in a deck, which only its owner (and the GM) may know
-        events.append(Event("advance_karma", {"name": char.name, "amount": int(action.amount),
+        events.append(Event("advance_karma", {"name": char.shown, "amount": int(action.amount),
                                               "cards": cards_data(cards), **_deck(char)},
                             audience=state.controllers.get(action.who, GM)))
     elif isinstance(action, Effort):
@@ -157,17 +159,17 @@ def _seat(state, action: Any, actor: Actor) -> Character:
         if player.isdigit() and player not in state.seats:
             state.seats.append(player)
     if char.deck is None:
-        raise IllegalAction("no_karma_deck", name=char.name)
+        raise IllegalAction("no_karma_deck", name=char.shown)
     # the GM steps are the GM's whoever owns the sheet; a distinction is its owner's choice (or the GM's)
     if not (actor.gm or actor.may_act_for(state.controllers.get(action.who, GM))):
-        raise NotYourTurn("not_your_character", name=char.name)
+        raise NotYourTurn("not_your_character", name=char.shown)
     return char
 
 
 def _deck(char: Character) -> dict:
     deck = char.deck
     if deck is None:                       # `_seat` refuses a character without a deck of its own
-        raise IllegalAction("no_karma_deck", name=char.name)
+        raise IllegalAction("no_karma_deck", name=char.shown)
     return {"deck": len(deck.cards), "sideboard": len(deck.sideboard)}
 
 
@@ -177,7 +179,7 @@ def _draw_event(kind: str, char: Character, target: str, r: dict) -> Event:
     best = r["chain"][0]
     others = list(r["cards"])
     others.remove(best)
-    return Event(kind, {"name": char.name, "what": _what(target), "chain": cards_data(r["chain"]),
+    return Event(kind, {"name": char.shown, "what": _what(target), "chain": cards_data(r["chain"]),
                         "others": cards_data(others), "total": r["total"], "level": r["level"],
                         "new_level": r["new_level"], "success": r["success"],
                         "result": {"term": "improves" if r["success"] else "stays"}})
@@ -200,7 +202,7 @@ def _effort(state, char: Character, action: Effort) -> list[Event]:
         requests.insert(0, {"attribute": True})
     # the GM names the skills: that is the approval the rules ask for (§6.8)
     spent = allocate_skill_checks(char, action.effort, requests, gm_approved=set(wanted))
-    events = [Event("advance_effort", {"name": char.name, "effort": {"term": f"effort.{action.effort}"},
+    events = [Event("advance_effort", {"name": char.shown, "effort": {"term": f"effort.{action.effort}"},
                                        "n": EFFORT_CHECKS[action.effort]})]
     if attribute:
         events.append(_draw_event("advance_draw", char, attribute, improvement_draw(char, attribute, state.rng)))
@@ -208,24 +210,25 @@ def _effort(state, char: Character, action: Effort) -> list[Event]:
     for skill in spent["spent"]:
         if skill in improved:
             # listed again for another try, but a skill improves at most once per adventure
-            events.append(Event("advance_once", {"name": char.name, "what": _what(skill)}))
+            events.append(Event("advance_once", {"name": char.shown, "what": _what(skill)}))
             continue
         r = improvement_draw(char, skill, state.rng)
         if r["success"]:
             improved.add(skill)
         events.append(_draw_event("advance_draw", char, skill, r))
-    events.append(Event("advance_saved", {"name": char.name, "n": spent["saved"]}))
+    events.append(Event("advance_saved", {"name": char.shown, "n": spent["saved"]}))
     return events
 
 
 def _distinction(state, char: Character, action: TakeDistinction) -> list[Event]:
-    if any(d.name.lower() == action.name.lower() for d in char.distinctions):
-        raise IllegalAction("has_distinction", name=char.name, distinction=action.name)
-    value = int(action.karma_value)
-    char.distinctions.append(Distinction(action.name, value, action.description))
+    taken = Distinction(action.name, int(action.karma_value), action.description, dict(action.names or {}))
+    if any(matches(d.name, taken.name, taken.names) for d in char.distinctions):
+        raise IllegalAction("has_distinction", name=char.shown, distinction=taken.shown)
+    value = taken.karma_value
+    char.distinctions.append(taken)
     cap = state.house_rules.get("distinction_cap")
     check_distinction_cap(char, None if cap in (None, "", "none") else int(cap))
     cards = [c.upper() for c in action.cards]
     pay_distinction(char, value, cards, action.how)
-    return [Event("advance_distinction", {"name": char.name, "distinction": action.name, "value": value,
+    return [Event("advance_distinction", {"name": char.shown, "distinction": taken.shown, "value": value,
                                           "cards": cards_data(cards), **_deck(char)})]

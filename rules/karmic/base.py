@@ -37,8 +37,9 @@ def uses_world(state: KarmicState, key: str) -> bool:
     return state.characters[key].deck is None
 
 
-def name(state: KarmicState, key: str) -> str:
-    return state.characters[key].name
+def name(state: KarmicState, key: str):
+    """A character's name as event data (its forms per language when its pack gives several)."""
+    return state.characters[key].shown
 
 
 def owner_audience(state: KarmicState, key: str) -> str:

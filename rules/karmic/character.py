@@ -14,6 +14,7 @@ from rules.common.packs import parse_yaml, quote, validate
 from rules.common.safe_yaml import load_json, refused, shorten
 
 from .cards import KarmaDeck, is_face, valid_card, value
+from .names import NAME_SCHEMA, NAMES_SCHEMA, entry_matches, matches, name_schema, said, split
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
 
 
@@ -34,6 +35,12 @@ class Weapon(Serial):
     aim: int = 0
     entangles: bool = False     # a creature's entangling limb (L56): a hit holds the victim until chopped free
     vitality: int = 0           # that limb's vitality: the Chop modifier (L56, A13)
+    names: dict[str, str] = field(default_factory=dict)    # the pack's forms per language (names.py)
+
+    @property
+    def shown(self):
+        """The name as event data, worded for each reader (names.said)."""
+        return said(self.name, self.names)
 
 
 @dataclass
@@ -42,6 +49,11 @@ class Armor(Serial):
     finesse_mod: int = 0        # ≤ 0, added
     might_mod: int = 0          # ≤ 0, added
     protection: int = 0         # unused unless a house rule says so
+    names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def shown(self):
+        return said(self.name, self.names)
 
 
 @dataclass
@@ -49,6 +61,11 @@ class Distinction(Serial):
     name: str
     karma_value: int = 0
     description: str = ""
+    names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def shown(self):
+        return said(self.name, self.names)
 
 
 @dataclass
@@ -86,6 +103,12 @@ class Character(Serial):
         return key in ADVANCED_SKILLS or key in self.advanced
 
     fatigue_effect: int = 1     # cards lost per fatigue card (house rule fatigue_card_effect)
+    names: dict[str, str] = field(default_factory=dict)     # an NPC's name per language (names.py)
+
+    @property
+    def shown(self):
+        """The character's name as event data, worded for each reader (names.said)."""
+        return said(self.name, self.names)
 
     def hand_for(self, skill: str | None) -> int:
         """Cards drawn for a skill: its level, default 1; advanced skills need training."""
@@ -94,7 +117,7 @@ class Character(Serial):
         else:
             lvl = self.skill(skill)
             if lvl <= 0 and self.is_advanced(skill):
-                raise IllegalAction("advanced_untrained", name=self.name, skill=skill.replace("_", " ")[:40])
+                raise IllegalAction("advanced_untrained", name=self.shown, skill=skill.replace("_", " ")[:40])
             n = max(1, lvl)
         return max(1, n - self.fatigue * self.fatigue_effect)
 
@@ -136,9 +159,9 @@ class Character(Serial):
 
     def weapon_index(self, name: str) -> int:
         for i, w in enumerate(self.weapons):
-            if w.name.lower() == name.lower():
+            if matches(name, w.name, w.names):
                 return i
-        raise IllegalAction("no_such_weapon", name=self.name, weapon=name[:40])
+        raise IllegalAction("no_such_weapon", name=self.shown, weapon=name[:40])
 
     def foe_bonus(self, skill: str, field_name: str | None) -> int:
         """Fields of expertise: the skill only works in a field taken; +1 per repeat, max +4."""
@@ -150,7 +173,7 @@ class Character(Serial):
             raise IllegalAction("name_the_field", skill=skill.replace("_", " ")[:40])
         count = sum(1 for f in taken if f.lower() == field_name.lower())
         if count == 0:
-            raise IllegalAction("no_such_field", name=self.name, skill=skill[:40], field=field_name[:40])
+            raise IllegalAction("no_such_field", name=self.shown, skill=skill[:40], field=field_name[:40])
         return min(4, count - 1)
 
 
@@ -159,7 +182,7 @@ _INT = {"type": "integer"}
 WEAPON_SCHEMA = {
     "type": "object", "required": ["name"], "additionalProperties": False,
     "properties": {
-        "name": {"type": "string", "minLength": 1}, "skill": {"type": "string"},
+        "name": NAME_SCHEMA, "names": NAMES_SCHEMA, "skill": {"type": "string"},
         "range": _INT, "force": _INT, "max_maneuvers": {"type": "number", "exclusiveMinimum": 0},
         "edge": _INT, "max_damage": {"type": "integer", "minimum": 0},
         "hands": {"type": "integer", "minimum": 0, "maximum": 2},
@@ -172,20 +195,21 @@ WEAPON_SCHEMA = {
 }
 ARMOR_SCHEMA = {
     "type": "object", "required": ["name"], "additionalProperties": False,
-    "properties": {"name": {"type": "string"}, "finesse_mod": {"type": "integer", "maximum": 0},
+    "properties": {"name": NAME_SCHEMA, "names": NAMES_SCHEMA, "finesse_mod": {"type": "integer", "maximum": 0},
                    "might_mod": {"type": "integer", "maximum": 0}, "protection": _INT,
                    "sample": {"type": "boolean"}, "description": {"type": "string"}},
 }
 DISTINCTION_SCHEMA = {
     "type": "object", "required": ["name", "karma_value"], "additionalProperties": False,
-    "properties": {"name": {"type": "string"}, "karma_value": _INT,
+    "properties": {"name": NAME_SCHEMA, "names": NAMES_SCHEMA, "karma_value": _INT,
                    "description": {"type": "string"}, "sample": {"type": "boolean"},
                    "effects": {"type": "array", "items": {"type": "object"}}},
 }
 SHEET_SCHEMA = {
     "type": "object", "required": ["name"], "additionalProperties": False,
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+        "name": name_schema(60),
+        "names": NAMES_SCHEMA,
         "npc": {"type": "boolean"},
         "own_deck": {"type": "boolean"},
         "attributes": {"type": "object", "additionalProperties": False,
@@ -229,12 +253,22 @@ def parse_sheet(text: str, source: str = "sheet") -> dict:
     return doc
 
 
+def _gear(item: dict) -> dict:
+    """A pack's or a sheet's weapon/armour entry as the dataclass reads it (names split, notes dropped)."""
+    return {k: v for k, v in split(item).items() if k not in ("sample", "description")}
+
+
+def pack_entry(pack: dict | None, group: str, typed: str) -> dict | None:
+    """The pack's entry of `group` a player named, in any of its languages."""
+    return next((e for e in (pack or {}).get(group, []) if entry_matches(typed, e)), None)
+
+
 def _weapon(item, pack: dict | None, where: Where) -> Weapon:
     if isinstance(item, dict):
-        return Weapon.from_dict({k: v for k, v in item.items() if k not in ("sample", "description")})
-    for w in (pack or {}).get("weapons", []):
-        if w["name"].lower() == str(item).lower():
-            return Weapon.from_dict({k: v for k, v in w.items() if k not in ("sample", "description")})
+        return Weapon.from_dict(_gear(item))
+    found = pack_entry(pack, "weapons", str(item))
+    if found is not None:
+        return Weapon.from_dict(_gear(found))
     raise PackError.one("no_weapon", replace(where, field="weapons"), value=quote(item))
 
 
@@ -242,10 +276,10 @@ def _armor(item, pack: dict | None, where: Where) -> Armor | None:
     if item is None:
         return None
     if isinstance(item, dict):
-        return Armor.from_dict({k: v for k, v in item.items() if k not in ("sample", "description")})
-    for a in (pack or {}).get("armor", []):
-        if a["name"].lower() == str(item).lower():
-            return Armor.from_dict({k: v for k, v in a.items() if k not in ("sample", "description")})
+        return Armor.from_dict(_gear(item))
+    found = pack_entry(pack, "armor", str(item))
+    if found is not None:
+        return Armor.from_dict(_gear(found))
     raise PackError.one("no_armor", replace(where, field="armor"), value=quote(item))
 
 
@@ -254,24 +288,26 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
     """Build a Character (with a fresh, shuffled karma deck unless it draws from the world deck)."""
     source = shorten(source, 60)
     validate(sheet, SHEET_SCHEMA, source)
+    sheet = split(sheet)
     where = Where(source, name=shorten(sheet["name"], 30))
     attrs = {a: 0 for a in ATTRIBUTES}
     attrs.update(sheet.get("attributes", {}))
     weapons = [_weapon(w, pack, where) for w in sheet.get("weapons", [])]
-    names = [w.name.lower() for w in weapons]
     wielding = []
     for n in sheet.get("wielding", [w.name for w in weapons if not w.ranged][:1]):
-        if n.lower() not in names:
+        held = [i for i, w in enumerate(weapons) if matches(n, w.name, w.names)]
+        if not held:
             raise PackError.one("not_own_weapon", replace(where, field="wielding"), value=quote(n))
-        wielding.append(names.index(n.lower()))
+        wielding.append(held[0])
     distinctions = []
     for d in sheet.get("distinctions", []):
         if isinstance(d, str):
-            found = [x for x in (pack or {}).get("distinctions", []) if x["name"].lower() == d.lower()]
-            if not found:
+            found = pack_entry(pack, "distinctions", d)
+            if found is None:
                 raise PackError.one("no_distinction", replace(where, field="distinctions"), value=quote(d))
-            d = found[0]
-        distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", "")))
+            d = found
+        d = split(d)
+        distinctions.append(Distinction(d["name"], d["karma_value"], d.get("description", ""), dict(d.get("names", {}))))
     npc = bool(sheet.get("npc", False))
     own_deck = sheet.get("own_deck", not npc)
     char = Character(
@@ -284,6 +320,7 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
         hp_marked=int(sheet.get("hp_marked", 0)), fatigue=int(sheet.get("fatigue", 0)),
         bleeding=bool(sheet.get("bleeding", False)),
         deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
+        names=dict(sheet.get("names", {})),
     )
     return char
 
@@ -299,7 +336,8 @@ def import_sheet(text: str, pack: dict | None, owner: str, seed: int, source: st
 def sheet_of(character: Character) -> dict:
     """The editable sheet of a character (without its deck state)."""
     return {
-        "name": character.name, "npc": character.npc, "attributes": dict(character.attributes),
+        "name": character.shown, **({"names": dict(character.names)} if character.names else {}),
+        "npc": character.npc, "attributes": dict(character.attributes),
         "skills": dict(character.skills), "advanced": list(character.advanced),
         "fields": {k: list(v) for k, v in character.fields.items()},
         "distinctions": [d.to_dict() for d in character.distinctions],
@@ -338,7 +376,7 @@ def check_point_build(character: Character, char_type: str, gm_approved: bool = 
             raise IllegalAction("superhuman", attribute={"term": f"attribute.{a}"}, value=v)
     spent = point_cost(character)
     if spent > cp:
-        raise IllegalAction("costs_too_much", name=character.name, spent=spent, type={"term": f"char_type.{char_type}"}, cp=cp)
+        raise IllegalAction("costs_too_much", name=character.shown, spent=spent, type={"term": f"char_type.{char_type}"}, cp=cp)
     magic = sum(character.skills.get(s, 0) for s in MAGIC_ARTS)
     return {"cp": cp, "spent": spent, "lost": cp - spent, "money": money,
             "hp": character.hp_max, "wizard": magic > 3}
@@ -388,7 +426,7 @@ def pay_distinction(character: Character, karma_value: int, cards: list[str], mo
     """
     deck = character.deck
     if deck is None:
-        raise IllegalAction("no_karma_deck", name=character.name)
+        raise IllegalAction("no_karma_deck", name=character.shown)
     unknown = [c for c in cards if not valid_card(c)]
     if unknown:
         raise IllegalAction("not_a_card", card=unknown[0][:12])
@@ -425,7 +463,7 @@ def improvement_draw(character: Character, target: str, rng: Rng, teacher_bonus:
     """Draw one card (two with a successful teacher, best used); success if it beats the level."""
     deck = character.deck
     if deck is None:
-        raise IllegalAction("no_karma_deck", name=character.name)
+        raise IllegalAction("no_karma_deck", name=character.shown)
     is_attr = target in ATTRIBUTES
     if not is_attr and not SKILL_NAME.fullmatch(skill_key(target)):
         raise IllegalAction("not_a_skill", target=target[:40])

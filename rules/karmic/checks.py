@@ -102,7 +102,7 @@ def setup_check(state: KarmicState, options: dict, pack: dict | None) -> list[Ev
     state.check = check
     state.phase = "play"
     what = skill_term(skill_key(skill) if skill else "", attr)
-    start = {"name": char.name, "what": what, "skill": skill, "attribute": attr, "difficulty": diff,
+    start = {"name": char.shown, "what": what, "skill": skill, "attribute": attr, "difficulty": diff,
              "cards": len(side.hand)}
     if opp:
         start["opponent"] = name(state, "o1")

@@ -34,12 +34,12 @@ def apply_condition(char: Character, action: Condition) -> Event:
     if action.fatigue_off < -1:
         raise IllegalAction("fatigue_negative", cards=action.fatigue_off)
     if action.fatigue_off == 0 and not action.bleeding:
-        raise IllegalAction("condition_unchanged", name=char.name)
+        raise IllegalAction("condition_unchanged", name=char.shown)
     before = char.fatigue
     if action.fatigue_off:
         recover(char, None if action.fatigue_off == -1 else action.fatigue_off)
     if action.bleeding:
         char.bleeding = action.bleeding == "start"
-    return Event("advance_condition", {"name": char.name, "fatigue": char.fatigue, "rested": before - char.fatigue,
+    return Event("advance_condition", {"name": char.shown, "fatigue": char.fatigue, "rested": before - char.fatigue,
                                        "bleeding": {"term": "bleeding_now" if char.bleeding else "not_bleeding"},
                                        "is_bleeding": char.bleeding})

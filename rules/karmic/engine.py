@@ -16,6 +16,7 @@ from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYou
 from . import advancement, checks, combat
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
+from .names import matches
 from .state import SCHEMA, KarmicState, house_rules
 from .views import view_for
 
@@ -93,7 +94,7 @@ class KarmicEngine(Engine[KarmicState]):
                 f = state.combat.fighters.get(claimed)
                 if f is not None and not f.hand and not f.out:
                     raise IllegalAction("no_card_left", register=state.combat.reg)
-                raise NotYourTurn("turn_to_declare", name=state.characters[who].name)
+                raise NotYourTurn("turn_to_declare", name=state.characters[who].shown)
             self._own(state, who, actor)
             combat.declare_action(state, action, events)
         elif isinstance(action, PlayCard):
@@ -138,7 +139,7 @@ class KarmicEngine(Engine[KarmicState]):
             key = self._npc_key(state, action.combatant)
             manual = [k for k in state.options.get("gm_plays", []) if k != key] + ([] if action.bot else [key])
             state.options = dict(state.options, gm_plays=sorted(manual))
-            name = state.characters[key].name
+            name = state.characters[key].shown
             events.append(Event("npc_control", {"line": {"term": "npc_to_bot" if action.bot else "npc_to_gm", "name": name},
                                                  "key": key, "bot": action.bot}))
         elif isinstance(action, EndCombat):
@@ -179,7 +180,7 @@ class KarmicEngine(Engine[KarmicState]):
     @staticmethod
     def _own(state: KarmicState, key: str, actor: Actor) -> None:
         if not actor.may_act_for(state.controllers.get(key, GM)):
-            raise NotYourTurn("not_your_character", name=state.characters[key].name)
+            raise NotYourTurn("not_your_character", name=state.characters[key].shown)
 
     def _side(self, state: KarmicState, key: str, actor: Actor) -> int:
         for i, s in enumerate(state.check.sides):
@@ -206,7 +207,7 @@ class KarmicEngine(Engine[KarmicState]):
     @staticmethod
     def _npc_key(state: KarmicState, who: str) -> str:
         for key, char in state.characters.items():
-            if who in (key, char.name) and char.npc and state.controllers.get(key) == GM:
+            if (who == key or matches(who, char.name, char.names)) and char.npc and state.controllers.get(key) == GM:
                 return key
         raise IllegalAction("no_such_npc", name=who[:60])
 

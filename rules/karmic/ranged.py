@@ -37,7 +37,7 @@ def turn_passes(char: Character) -> None:
 def aim(char: Character, weapon: Weapon, rng: Rng, card_rules: bool = True) -> list[str]:
     """One round of aiming: deal a card face up; beyond the weapon's Aim the oldest is discarded."""
     if weapon.aim <= 0:
-        raise IllegalAction("cannot_aim", weapon=weapon.name)
+        raise IllegalAction("cannot_aim", weapon=weapon.shown)
     deck = char.deck
     assert deck is not None, "a character on the table always carries its karma deck"
     card = deck.draw(rng, 1)[0]
@@ -65,9 +65,9 @@ def prepare(state, char: Character, opts: dict, side) -> None:
         raise IllegalAction("ranged_needs_weapon")
     weapon = weapon_named(char, opts["weapon"])
     if not weapon.ranged:
-        raise IllegalAction("not_ranged", weapon=weapon.name)
+        raise IllegalAction("not_ranged", weapon=weapon.shown)
     if not can_fire(char, weapon):
-        raise IllegalAction("readying", weapon=weapon.name, turns=math.ceil(1 / weapon.max_maneuvers))
+        raise IllegalAction("readying", weapon=weapon.shown, turns=math.ceil(1 / weapon.max_maneuvers))
     mod = weapon.force
     mod += location_mod(opts.get("location", "torso"), opts.get("size_class", "same"))
     for s in opts.get("situation", []):

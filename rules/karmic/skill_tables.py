@@ -144,25 +144,25 @@ def check_outcomes(state, success: bool) -> list[Event]:
     events: list[Event] = []
     if by_total and trail_lost(actor.skill, mt):
         check.result["trail_lost"] = True
-        events.append(Event("trail_lost", {"name": char.name, "threshold": TRAIL_LOST_AT}))
+        events.append(Event("trail_lost", {"name": char.shown, "threshold": TRAIL_LOST_AT}))
     quality = smith_quality(actor.skill, mt) if by_total else None
     if quality is not None:
         check.result["quality"] = quality
-        events.append(Event("smith_quality", {"name": char.name, "quality": {"term": f"smith.{quality}"},
+        events.append(Event("smith_quality", {"name": char.shown, "quality": {"term": f"smith.{quality}"},
                                               "band": quality, "fine_above": FINE_ABOVE, "poor_below": POOR_BELOW}))
     if wounds.first_aid_stops_bleeding(actor.skill, char, success):
         check.result["bleeding_stopped"] = True
-        events.append(Event("bleeding_stopped", {"name": char.name, "who": actor.key}))
+        events.append(Event("bleeding_stopped", {"name": char.shown, "who": actor.key}))
     learned = _learn_language(state, char, actor, success)
     if learned:
         check.result["language_learned"] = learned
-        events.append(Event("language_learned", {"name": char.name, "language": learned,
+        events.append(Event("language_learned", {"name": char.shown, "language": learned,
                                                  "known": len(char.fields.get(LANGUAGES, [])),
                                                  "level": char.skill(LANGUAGES)}))
     if fatigue.day_ride_failed(actor.skill, check.situations, success):
         now = fatigue.take_fatigue(char)
         check.result["fatigue"] = now
-        events.append(Event("fatigue_taken", {"name": char.name, "who": actor.key, "fatigue": now,
+        events.append(Event("fatigue_taken", {"name": char.shown, "who": actor.key, "fatigue": now,
                                               "hours": fatigue.FATIGUE_HOURS}))
     return events
 

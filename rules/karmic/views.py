@@ -7,6 +7,7 @@ from __future__ import annotations
 from rules.common import GM, PUBLIC
 
 from .combat.common import caps, rng_text
+from .names import matches
 from .state import KarmicState
 
 
@@ -30,15 +31,15 @@ def _deck_info(state: KarmicState, key: str) -> dict:
 
 def _char_public(state: KarmicState, key: str, viewer: str) -> dict:
     char = state.characters[key]
-    out = {"key": key, "name": char.name, "player": state.controllers.get(key), "npc": char.npc,
+    out = {"key": key, "name": char.shown, "player": state.controllers.get(key), "npc": char.npc,
            "hp_marked": char.hp_marked, "hp_max": char.hp_max, "hp_row": char.hp_row,
-           "weapons": [char.weapons[i].name for i in char.wielding if 0 <= i < len(char.weapons)],
+           "weapons": [char.weapons[i].shown for i in char.wielding if 0 <= i < len(char.weapons)],
            "fatigue": char.fatigue, "bleeding": char.bleeding}          # conditions anyone can see
     if _sees(state, key, viewer):
         out["sheet"] = {"attributes": dict(char.attributes), "skills": dict(char.skills),
                         "fields": {k: list(v) for k, v in char.fields.items()},
-                        "armor": char.armor.name if char.armor else None,
-                        "carried": [w.name for w in char.weapons], "aim_row": list(char.aim_row)}
+                        "armor": char.armor.shown if char.armor else None,
+                        "carried": [w.shown for w in char.weapons], "aim_row": list(char.aim_row)}
         out["karma"] = _deck_info(state, key)
     return out
 
@@ -69,7 +70,7 @@ def _check_view(state: KarmicState, viewer: str) -> dict:
     for s in check.sides:
         mine = _sees(state, s.key, viewer)
         npc_hidden = state.controllers.get(s.key) == GM and state.house_rules.get("hide_npc_check_cards", True)
-        side = {"key": s.key, "name": state.characters[s.key].name, "skill": s.skill, "attribute": s.attribute,
+        side = {"key": s.key, "name": state.characters[s.key].shown, "skill": s.skill, "attribute": s.attribute,
                 "field": s.foe_field, "modifier": s.modifier, "cards_drawn": len(s.hand),
                 "played": s.play is not None}
         if mine:
@@ -84,6 +85,11 @@ def _check_view(state: KarmicState, viewer: str) -> dict:
             side["mt"] = s.mt
         sides.append(side)
     out = {"label": check.label, "difficulty": check.difficulty, "sides": sides}
+    shot = check.ranged.get("_weapon") or check.ranged.get("weapon")
+    if shot:                                   # a shot is told by its weapon, in the reader's language
+        char = state.characters["c1"]
+        found = [w for w in char.weapons if matches(shot, w.name, w.names)]
+        out["weapon"] = found[0].shown if found else shot
     if done:
         res = dict(check.result)
         if viewer != GM and any(s.hidden for s in check.sides):
@@ -102,7 +108,7 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
     fighters = []
     for k, f in cb.fighters.items():
         total, per = caps(state, f)
-        entry = {"key": k, "name": state.characters[k].name, "hand_count": len(f.hand),
+        entry = {"key": k, "name": state.characters[k].shown, "hand_count": len(f.hand),
                  "maneuvers_left": None if total is None else max(0, total - f.counted),
                  "played": f.played, "done": f.done, "prone": f.prone, "out": f.out, "cling": f.cling,
                  "init_mt": f.init_mt if not (state.controllers.get(k) == GM and viewer not in (GM,)) else None,
@@ -123,7 +129,7 @@ def _combat_view(state: KarmicState, viewer: str) -> dict:
         decls = []
         for _i, d in enumerate(r.decls):
             # ids, not words: the reader's catalogue words them (terms.maneuver.*, terms.location.*)
-            item = {"owner": d.owner, "name": state.characters[d.owner].name, "maneuver_id": d.man,
+            item = {"owner": d.owner, "name": state.characters[d.owner].shown, "maneuver_id": d.man,
                     "target": d.target, "answers": d.answers, "location": d.loc, "nostep": d.nostep,
                     "revealed": d.revealed}
             if d.revealed:

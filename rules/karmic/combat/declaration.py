@@ -103,7 +103,7 @@ def declaration_text(state: KarmicState, d: Decl, n: int) -> dict:
     what: list = [{"term": f"maneuver.{d.man}"}]
     if d.man == "chw":
         char = state.characters[d.owner]
-        what.append({"term": "decl_weapon", "weapon": char.weapons[d.weapon].name} if d.weapon >= 0
+        what.append({"term": "decl_weapon", "weapon": char.weapons[d.weapon].shown} if d.weapon >= 0
                     else {"term": "decl_bare_hands"})
     if d.loc != "torso":
         what.append({"term": "decl_location", "location": {"term": f"location.{d.loc}"}})

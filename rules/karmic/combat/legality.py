@@ -79,9 +79,9 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
         if weapon is None:
             return "needs_weapon", {"maneuver": man}
         if w not in char.wielding:
-            return "not_holding", {"weapon": weapon.name}
+            return "not_holding", {"weapon": weapon.shown}
         if weapon.ranged:
-            return "ranged_weapon", {"weapon": weapon.name}
+            return "ranged_weapon", {"weapon": weapon.shown}
         if r == WRESTLING:
             return "no_weapons_wrestling", {}
     if armed and weapon is not None:
@@ -90,15 +90,15 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
     clinging = f.cling == target
     if man_id in ("atk", "darm", "odis", "swipe", "smash", "swat") and not clinging:
         if weapon.range != r:
-            return "cannot_reach", {"weapon": weapon.name, "reach": weapon.range, "range": rng_text(r)}
+            return "cannot_reach", {"weapon": weapon.shown, "reach": weapon.range, "range": rng_text(r)}
     if man_id == "lng" and not clinging and weapon.range not in (r, r - 1):
-        return "cannot_reach_lunging", {"weapon": weapon.name, "reach": weapon.range, "range": rng_text(r)}
+        return "cannot_reach_lunging", {"weapon": weapon.shown, "reach": weapon.range, "range": rng_text(r)}
     if man_id in ("par", "pars"):
         reach = _reach(state, incoming)
         inside = state.house_rules["range_parry_inside_reach"]
         lunge_ok = incoming is not None and incoming.man == "lng" and weapon.range == r - 1
         if not (weapon.range == r or reach > weapon.range or lunge_ok or (inside and r < weapon.range)):
-            return "cannot_parry", {"weapon": weapon.name, "reach": weapon.range, "range": rng_text(r)}
+            return "cannot_parry", {"weapon": weapon.shown, "reach": weapon.range, "range": rng_text(r)}
     if man_id == "blk" and not weapon.shield:
         return "block_needs_shield", {}
     if man_id == "blk" and f.bashed:
@@ -125,7 +125,7 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
     if man_id == "esc" and r != WRESTLING:
         return "escape_range", {}
     if man_id in ("darm", "hdis") and not tchar.wielded():
-        return "nothing_to_disarm", {"name": tchar.name}
+        return "nothing_to_disarm", {"name": tchar.shown}
     if man_id == "smash" and not weapon.impact:
         return "impact_only", {}
     if m.cat == "small" and _size_class(state, who, target) != "small":
@@ -135,12 +135,12 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
     if man_id == "buck" and incoming.man != "cling" and cb.fighters[incoming.owner].cling != who:
         return "buck_clinging", {}
     if f.flanked_by.get(target, -1) >= cb.round and (m.kind in STRIKE_KINDS or m.family == DODGE):
-        return "flanked", {"name": tchar.name}
+        return "flanked", {"name": tchar.shown}
     if tf.cling == who and m.kind in STRIKE_KINDS:
         if f.flanked_by.get(target, -1) >= cb.round:
-            return "clings_flanking", {"name": tchar.name}
+            return "clings_flanking", {"name": tchar.shown}
         if weapon is not None and weapon.range > 0:
-            return "clings", {"name": tchar.name}
+            return "clings", {"name": tchar.shown}
     if f.prone and state.house_rules["prone_must_stand"] and m.kind in STRIKE_KINDS + ("move",) \
             and man_id != "esc":
         return "stand_up_first", {}
@@ -163,7 +163,7 @@ def why_illegal(state: KarmicState, who: str, man_id: str, w: int, stage: str, a
         total, per = caps(state, f)
         cap = per.get(w, 1)
         if f.used.get(w, 0) >= cap:
-            return "weapon_cap", {"weapon": weapon.name, "n": cap}
+            return "weapon_cap", {"weapon": weapon.shown, "n": cap}
         if total is not None and f.counted >= total:
             return "maneuvers_used", {"n": total}
     return None

@@ -166,11 +166,11 @@ def declare_option(state: KarmicState, who: str, oid: str, spec: dict) -> Option
         w = spec.get("weapon", -1)
         if w < 0:
             return Option.of(oid, "drop_weapon")
-        return Option.of(oid, "change_weapon", weapon=char.weapons[w].name)
+        return Option.of(oid, "change_weapon", weapon=char.weapons[w].shown)
     if man in ("hes", "stop", "pass"):
         return Option.of(oid, spec.get("option", man))
     w = spec.get("weapon", -1)
-    weapon = {"term": "with_weapon", "weapon": char.weapons[w].name} if spec.get("show_weapon") else {"term": "nothing"}
+    weapon = {"term": "with_weapon", "weapon": char.weapons[w].shown} if spec.get("show_weapon") else {"term": "nothing"}
     if spec.get("nostep"):
         variant = {"term": "no_step" if man == "atk" else "stand_ground"}
     elif spec.get("called"):

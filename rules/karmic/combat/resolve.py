@@ -257,8 +257,8 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
             char = state.characters[a.owner]
             char.wielding = [a.weapon] if a.weapon >= 0 else []
             af.changed_round = cb.round
-            lines.append({"term": "line_change", "name": char.name,
-                          "weapon": char.weapons[a.weapon].name if a.weapon >= 0 else {"term": "bare_hands"}})
+            lines.append({"term": "line_change", "name": char.shown,
+                          "weapon": char.weapons[a.weapon].shown if a.weapon >= 0 else {"term": "bare_hands"}})
             continue
         if m.kind == "stand":
             af.prone = False
@@ -367,7 +367,7 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
         char = state.characters[f.id]
         if not f.out and char.incapacitated:
             f.out = True
-            lines.append({"term": "line_out", "name": char.name})
+            lines.append({"term": "line_out", "name": char.shown})
             for e in cb.engagements:
                 if e.has(f.id):
                     e.live = False
@@ -428,7 +428,7 @@ def _effects(state, a: Decl, t: str, e: Engagement, ei: int, joker: bool, damage
     if m.kind == "disarm":
         tc = state.characters[t]
         if tc.wielding:
-            lost = tc.weapons[tc.wielding.pop(0)].name
+            lost = tc.weapons[tc.wielding.pop(0)].shown
             return {"term": "fx_disarmed", "name": tn, "weapon": lost}
         return None
     if m.kind == "takedown":
@@ -513,10 +513,10 @@ def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
     h["rounds"] = h.get("rounds", 0) + 1
     if is_joker(card) or mt > h["card_value"]:
         h["active"] = False
-        events.append(Event("hold_break", {"name": char.name, "drawn": card_term(card), "might": char.attr("might"),
+        events.append(Event("hold_break", {"name": char.shown, "drawn": card_term(card), "might": char.attr("might"),
                                            "value": h["card_value"], "who": t, "mt": mt, "card": card}, PUBLIC))
     else:
-        events.append(Event("hold_struggle", {"name": char.name, "drawn": card_term(card), "might": char.attr("might"),
+        events.append(Event("hold_struggle", {"name": char.shown, "drawn": card_term(card), "might": char.attr("might"),
                                               "value": h["card_value"], "who": t, "mt": mt, "card": card}, PUBLIC))
         if h["kind"] == "suf":
             for _ in range(int(hr["hold_checks_per_round"])):
@@ -524,7 +524,7 @@ def struggle(state: KarmicState, idx: int, events: list[Event]) -> None:
                 discard(state, t, [c2])
                 fmt = value(c2) + char.attr("fortitude") + wp
                 ok = is_joker(c2) or fmt > 0
-                events.append(Event("choke_check", {"name": char.name, "drawn": card_term(c2),
+                events.append(Event("choke_check", {"name": char.shown, "drawn": card_term(c2),
                                                     "fortitude": char.attr("fortitude"),
                                                     "verdict": {"term": "conscious" if ok else "passes_out"},
                                                     "who": t, "mt": fmt, "card": c2, "conscious": ok}, PUBLIC))

@@ -86,7 +86,7 @@ def _setup_charge(state: KarmicState, charger: str, events: list[Event]) -> None
     others = [e for e in cb.engagements if not e.has(charger)]
     if others:
         _initiative(state, others, events)
-    events.append(Event("charge", {"name": ch.name, "who": charger}, PUBLIC))
+    events.append(Event("charge", {"name": ch.shown, "who": charger}, PUBLIC))
 
 
 def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None:
@@ -110,7 +110,7 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
             discard(state, att, ahand)
         ok = is_joker(best) or mt > against
         discard(state, tgt, hand)
-        events.append(Event("surprise_check", {"name": char.name, "drawn": card_term(best), "mod": mod,
+        events.append(Event("surprise_check", {"name": char.shown, "drawn": card_term(best), "mod": mod,
                                                "verdict": {"term": "not_surprised" if ok else "surprised"},
                                                "who": tgt, "mt": mt, "avoided": ok}, GM))
         surprised = not ok
@@ -122,7 +122,7 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
         others = [e for e in cb.engagements if not (e.has(att) and e.has(tgt))]
         if others:
             _initiative(state, others, events)
-        events.append(Event("surprise", {"name": char.name, "by": name(state, att), "attacker": att, "target": tgt},
+        events.append(Event("surprise", {"name": char.shown, "by": name(state, att), "attacker": att, "target": tgt},
                             PUBLIC))
         rounds._start_round(state, events)
     else:
@@ -265,11 +265,11 @@ def _initiative_events(state: KarmicState, k: str, played: list[str], hand: list
     and the hand to the GM."""
     char = state.characters[k]
     attr = state.house_rules["initiative_attr"]
-    line = {"term": "initiative_played", "name": char.name, "cards": chain(cards_term(played), "plus"),
+    line = {"term": "initiative_played", "name": char.shown, "cards": chain(cards_term(played), "plus"),
             "n": char.attr(attr), "attribute": {"term": f"attribute.{attr}"}, "mt": mt}
     if state.controllers[k] == GM:
         events.append(Event("initiative_card", {"line": line, "hand": cards_text(hand), "who": k}, GM))
-        events.append(Event("initiative", {"line": {"term": "initiative_total", "name": char.name, "mt": mt},
+        events.append(Event("initiative", {"line": {"term": "initiative_total", "name": char.shown, "mt": mt},
                                            "who": k, "mt": mt}, PUBLIC))
     else:
         events.append(Event("initiative", {"line": line, "who": k, "mt": mt, "card": played[0], **data}, PUBLIC))

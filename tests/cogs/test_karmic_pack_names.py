@@ -1,0 +1,154 @@
+"""The Karmic sample pack's names in the reader's language (issue 12's last gap): a weapon, an armour,
+a distinction and an NPC are read in Italian and Spanish in a sheet, an opposed check, and the seeded
+three-round combat; a name typed in any of the pack's languages finds its entry; a guild pack that
+writes plain names keeps working. What is checked: the concrete Italian/Spanish names, and that no
+English pack name is left in anything a player reads (a name the pack gives no form for in the reader's
+language is English, and counts against it)."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+import yaml
+
+from content import sample_text
+from i18n import present
+from rules.common import GM
+from rules.karmic import ENGINE
+from tests.cogs.test_karmic import ENRIS_YAML, Attachment, answer_prompt, stack_deck
+from tests.cogs.test_karmic_languages import _three_rounds
+from tests.support.reading import said
+
+SAMPLE = yaml.safe_load(sample_text("karmic"))
+GROUPS = ("weapons", "armor", "distinctions", "npcs")
+
+
+def english_pack_names(language: str) -> list[str]:
+    """The sample pack's English names that a reader of `language` must not meet: every name whose
+    form in that language differs (a plain string is English for everyone)."""
+    out = []
+    for group in GROUPS:
+        for entry in SAMPLE[group]:
+            name = entry["name"]
+            english = name["en"] if isinstance(name, dict) else name
+            local = name.get(language) if isinstance(name, dict) else None
+            if local != english:
+                out.append(english)
+    return out
+
+
+def english_left(texts: list[str], language: str) -> list[tuple[str, str]]:
+    found = []
+    for text in texts:
+        for name in english_pack_names(language):
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+                found.append((name, text[:160]))
+    return found
+
+
+def no_fallback(notes, locale: str) -> None:
+    fallbacks = Counter((n.source, n.key, n.language) for n in notes if n.fallback)
+    assert sorted(fallbacks.items()) == [], sorted(fallbacks.items())
+
+
+PIA = """
+name: Pia
+attributes: {might: 1, fortitude: 1, finesse: 1, awareness: 0, will: 0}
+skills: {ax: 3, shield: 2, combat_training: 1}
+weapons: [Medium Axe, Small Shield]
+armor: Soldier's Armor
+distinctions: [Keen Sighted]
+"""
+
+NAMES = {"it": {"axe": "Ascia media", "shield": "Scudo piccolo", "armour": "Armatura da soldato",
+                "distinction": "Vista acuta", "npc": "Soldato", "sword": "Spada"},
+         "es": {"axe": "Hacha mediana", "shield": "Escudo pequeño", "armour": "Armadura de soldado",
+                "distinction": "Vista aguda", "npc": "Soldado", "sword": "Espada"}}
+
+
+@pytest.mark.parametrize("locale", ["it", "es"])
+async def test_a_sheet_and_an_opposed_check_read_the_packs_names_in_the_readers_language(bot, world, seed, locale):
+    """`/karmic character import` and `show` word the sheet's weapons, armour and distinction in the
+    player's language; `/karmic check opponent:` takes the NPC's name as a player of that language
+    types it, and the table reads it in that language, with zero fallbacks."""
+    await bot.store.update_settings(1, locale=locale, gm_channel_id=11)
+    alice = world.users[2]
+    words = NAMES[locale]
+    cog = bot.get_cog("KarmicCog")
+    world.sent.clear()
+    with present.watch() as notes:
+        await cog.character_import.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                            file=Attachment("pia.yaml", PIA))
+        await cog.character_show.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                          name="Pia")
+        sheet = world.ephemeral(alice)[-1].content
+        await stack_deck(bot, alice.id, "Pia", ["9S", "3H", "4H"])
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10], locale=locale), skill="ax",
+                                 opponent=words["npc"], bot_plays_npcs=True)
+        game = await bot.store.active_game(1, 10)
+        state = ENGINE.load_state(game.state)
+        prompt = next(p for p in ENGINE.pending(state) if p.player != GM)
+        await answer_prompt(world, world.last(f"dm:{alice.id}", with_view=True), alice, prompt,
+                            prompt.options[0].id, locale=locale)
+    for word in ("axe", "shield", "armour", "distinction"):
+        assert words[word] in sheet, (word, sheet)
+    public = world.public_text()
+    assert words["npc"] in public, public
+    assert not (await bot.store.game(game.id)).active
+    assert english_left(said(world), locale) == []
+    no_fallback(notes, locale)
+
+
+@pytest.mark.parametrize("npcs", ["gm", "bot"])
+@pytest.mark.parametrize("locale", ["it", "es"])
+async def test_the_seeded_three_round_combat_reads_the_packs_names_in_the_readers_language(bot, world, seed, locale,
+                                                                                          npcs):
+    """Devon and Mara (Medium Axe, Small Shield) against the Soldier (Sword, Soldier's Armor), three
+    rounds through the cogs: the buttons, DMs, GM room, board and narrative name the axe and the NPC
+    in the reader's language, and no English pack name is left anywhere."""
+    await bot.store.update_settings(1, locale=locale, gm_channel_id=11)
+    alice, bruno = world.users[2], world.users[3]
+    words = NAMES[locale]
+    cog = bot.get_cog("KarmicCog")
+    await cog.character_import.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                        file=Attachment("devon.yaml", ENRIS_YAML.replace("Enris", "Devon")))
+    world.sent.clear()
+    with present.watch() as notes:
+        await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
+                                        opponents=words["npc"], ally=bruno, ally_character="Mara",
+                                        bot_plays_npcs=npcs == "bot")
+        game = await bot.store.active_game(1, 10)
+        final = await _three_rounds(bot, world, game.id, {"2": alice, "3": bruno}, locale)
+        await cog.combat_board.callback(cog, world.interaction(alice, world.channels[10], locale=locale))
+    assert final.combat.round > 3 and not final.over
+    everything = said(world)
+    assert any(words["axe"] in s for s in everything), "no axe named"
+    assert words["npc"] in world.public_text()
+    assert english_left(everything, locale) == []
+    no_fallback(notes, locale)
+
+
+async def test_a_guild_pack_with_plain_names_still_plays_and_reads_its_own_names(bot, world, seed):
+    """A pack written by a guild names its things with plain strings: imported, used by a sheet and
+    an opposed check in Italian, its names are shown as written (no fallback: they are the pack's
+    only words)."""
+    pack = ("weapons:\n  - {name: Falchion, skill: sword, range: 1, max_damage: 4}\n"
+            "armor:\n  - {name: Gambeson, finesse_mod: 0}\n"
+            "npcs:\n  - {name: Brigand, skills: {sword: 2}, weapons: [Falchion], armor: Gambeson}\n")
+    await bot.store.update_settings(1, locale="it", gm_channel_id=11)
+    gm, alice = world.users[1], world.users[2]
+    await bot.store.save_pack(1, "karmic", "guild", pack, gm.id)
+    name = "guild"
+    cog = bot.get_cog("KarmicCog")
+    with present.watch() as notes:
+        await cog.character_import.callback(cog, world.interaction(alice, world.channels[10], locale="it"),
+                                            file=Attachment("pia.yaml", "name: Pia\nskills: {sword: 2}\n"
+                                                                        "weapons: [falchion]\narmor: gambeson\n"),
+                                            pack=name)
+        sheet = world.ephemeral(alice)[-1].content
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10], locale="it"), skill="sword",
+                                 opponent="brigand", pack=name, bot_plays_npcs=True)
+    assert "Falchion" in sheet and "Gambeson" in sheet, sheet
+    assert "Brigand" in world.public_text()
+    no_fallback(notes, "it")
