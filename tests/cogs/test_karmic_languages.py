@@ -80,12 +80,18 @@ async def _three_rounds(bot, world, game_id, users, locale, rounds=3, steps=400)
 
 
 @pytest.mark.parametrize("npcs", ["gm", "bot"])
-@pytest.mark.parametrize("locale,words", [("it", ("Registro", "scoperto", "Combattimento")),
-                                          ("es", ("Registro", "descubierto", "Combate")),
-                                          ("en", ("Register", "revealed", "Combat"))])
-async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed, locale, words, npcs, monkeypatch):
+@pytest.mark.parametrize("locale,words,pack_words", [
+    ("it", ("Registro", "scoperto", "Combattimento"), ("Soldato", "Ascia media")),
+    ("es", ("Registro", "descubierto", "Combate"), ("Soldado", "Hacha mediana")),
+    ("en", ("Register", "revealed", "Combat"), ("Soldier", "Medium Axe"))])
+async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed, locale, words, pack_words, npcs,
+                                                                monkeypatch):
     """Two members and an NPC (GM-played through the GM room, or bot-played), three rounds through
-    the cogs: every word, label, option, image word and file name from the reader's catalogue."""
+    the cogs: every word, label, option, image word and file name from the reader's catalogue, and
+    the sample pack's names (the NPC typed and read as its reader names it, Mara's Medium Axe) in the
+    reader's language, with no English pack name left."""
+    from tests.cogs.test_karmic_pack_names import english_left
+    npc, axe = pack_words
     import cogs.karmic as K
     drawn: list[str] = []
     real = K.R.words_of
@@ -102,7 +108,7 @@ async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed
     world.sent.clear()
     with present.watch() as notes:
         await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10], locale=locale),
-                                        opponents="Soldier", ally=bruno, ally_character="Mara",
+                                        opponents=npc, ally=bruno, ally_character="Mara",
                                         bot_plays_npcs=npcs == "bot")
         game = await bot.store.active_game(1, 10)
         final = await _three_rounds(bot, world, game.id, {"2": alice, "3": bruno}, locale)
@@ -121,6 +127,8 @@ async def test_a_three_round_combat_speaks_the_servers_language(bot, world, seed
     assert not [s for s in said_ if any(f"c{i}" in s.split() for i in range(1, 4))]          # no fighter key shown
     assert not re.search(r"· (declare|resolve|initiative|offers|hold|play|round_over)\b", public), public  # no phase id
     assert drawn and not [w for w in drawn if "img_" in w or "terms." in w]
+    assert npc in public and any(axe in s for s in said_), (npc, axe)
+    assert english_left(said_ + drawn, locale) == []
 
 
 @pytest.mark.parametrize("locale,language", [("it", "it"), ("es-ES", "es"), ("en-US", "en")])
