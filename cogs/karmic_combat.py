@@ -195,7 +195,8 @@ class KarmicCombat(KarmicSheets):
         game = await self.host.channel_game(interaction, NAME)
         waited = datetime.now(UTC) - datetime.fromisoformat(game.updated_at)
         if waited < timedelta(minutes=minutes):
-            raise refused("nudge_not_yet", minutes=int(waited.total_seconds() // 60), wanted=minutes)
+            waited_minutes = int(waited.total_seconds() // 60)
+            raise refused("nudge_not_yet", minutes=waited_minutes, wanted=minutes, count=waited_minutes)
         overdue = {p.id for p in ENGINE.pending(ENGINE.load_state(game.state))}
         answered: list[str] = []
         for _ in range(50):

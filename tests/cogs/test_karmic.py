@@ -1184,7 +1184,7 @@ async def test_gm_nudge_answers_every_overdue_prompt_with_its_default_and_keeps_
     assert len(actions) >= 1 and all(a.actor == "timeout" for a in actions)
     assert [a.action["options"] for a in actions] == [["hes"]]
     assert "Devon gives the initiative to Soldier" in table_text(world)
-    assert "overdue decision(s) answered" in world.ephemeral(owner)[-1].content
+    assert world.ephemeral(owner)[-1].content == "1 overdue decision answered with its default."
     after = snapshot(world)
     changed = "\n".join(v for k, v in after.items() if before.get(k) != v)
     assert "Time-out" in changed
@@ -1278,7 +1278,7 @@ async def test_effort_gives_skill_checks_and_improvement_draws_at_most_once_per_
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert stored["skills"]["tracking"] == 3 and stored["saved_checks"] == 1
     text = table_text(world)
-    assert "hard work: 3 skill check(s)" in text and "• tracking: 5♠ = +5 against 2 → improves to 3" in text
+    assert "hard work: 3 skill checks" in text and "• tracking: 5♠ = +5 against 2 → improves to 3" in text
     assert "already improved" in text and "skill checks saved 1" in text
     # /game end closes the session (the sheet was saved at each step); stacking the stored deck
     # needs Devon out of it

@@ -51,7 +51,7 @@ async def test_a_failed_days_ride_puts_a_fatigue_card_on_the_stored_sheet(bot, w
     assert stored["character"]["fatigue"] == 1
     # the sheet shows it, a re-import without `fatigue:` keeps it, and `fatigue: 0` takes it off
     await cog.character_show.callback(cog, world.interaction(alice, world.channels[10]))
-    assert "Fatigue: 1 card(s)" in world.ephemeral(alice)[-1].content
+    assert "Fatigue: 1 card (one card fewer on every draw)" in world.ephemeral(alice)[-1].content
     await import_sheet(bot, world, alice, text=RIDER_YAML)
     assert (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["fatigue"] == 1
     await import_sheet(bot, world, alice, text=RIDER_YAML + "fatigue: 0\n")
@@ -106,7 +106,7 @@ async def test_the_gm_marks_a_bleeding_and_takes_fatigue_off_in_an_undoable_step
                                          fatigue_off=1, bleeding=choice("start"))
     stored = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]
     assert (stored["fatigue"], stored["bleeding"]) == (1, True)
-    assert "Devon: fatigue 1 card(s) (1 taken off); bleeding." in table_text(world)
+    assert "Devon: fatigue 1 (1 taken off); bleeding." in table_text(world)
     log = await bot.store.actions((await active_game(bot)).id, limit=10)
     assert [a.action["type"] for a in log] == ["condition"]
     await game_cog(bot).undo.callback(game_cog(bot), world.interaction(gm, world.channels[10]))
