@@ -29,7 +29,7 @@ from rules.karmic import (ATTRIBUTES, EFFORT_CHECKS, ENGINE, PAYMENTS, Condition
                           TakeDistinction, pack_entry)
 
 from .framework import BautaCog
-from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, entries_said, refused
+from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, entries_said, refused, typed_skill
 from .karmic_sheets import KarmicSheets
 from .text import echo
 
@@ -136,7 +136,7 @@ class KarmicAdvanceCog(BautaCog):
                              attribute: app_commands.Choice[str] | None = None, character: str | None = None):
         await self.host.require_gm(interaction)
         await self.host.begin(interaction)
-        wanted = tuple(s.strip().lower().replace(" ", "_")[:40] for s in _split_names(skills))[:20]
+        wanted = tuple(typed_skill(s).lower().replace(" ", "_")[:40] for s in _split_names(skills))[:20]
         await self._step(interaction, member.id, character, lambda who, **new: Effort(
             who, effort.value, wanted, attribute.value if attribute is not None else "", **new))
 
@@ -149,7 +149,7 @@ class KarmicAdvanceCog(BautaCog):
         await self.host.require_gm(interaction)
         await self.host.begin(interaction)
         await self._step(interaction, member.id, character,
-                         lambda who, **new: Improve(who, target.strip()[:60], bool(teacher), **new))
+                         lambda who, **new: Improve(who, typed_skill(target)[:60], bool(teacher), **new))
 
     @advance.command(name="distinction", description="Take a distinction from the pack, paid in karma cards")
     @app_commands.describe(name="The distinction (pack)", cards="Card ids adding up exactly to its value",

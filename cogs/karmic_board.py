@@ -19,7 +19,7 @@ from rules.karmic import (ATTRIBUTES, ENGINE, load_pack_text)
 
 from .framework import MESSAGE_LIMIT, chunks
 from .text import echo
-from .karmic_common import (card_words, LIVE, NAME, _who)
+from .karmic_common import (card_words, skill_name, LIVE, NAME, _who)
 
 
 def _describe_combat(view: dict, viewer: str, say: Presenter) -> list[str]:
@@ -77,9 +77,12 @@ def _describe_check(view: dict, viewer: str, say: Presenter) -> list[str]:
         label = say.text(f"terms.attribute.{label}")
     elif label == "check":                       # neither a skill nor an attribute
         label = say.text("terms.no_skill")
-    lines = [t(d + "check_header", locale, label=str(label).replace("_", " "), difficulty=f"{check['difficulty']:+d}")]
+    elif not check.get("weapon"):
+        label = skill_name(say, label)
+    lines = [t(d + "check_header", locale, label=label, difficulty=f"{check['difficulty']:+d}")]
     for s in check["sides"]:
-        what = " + ".join(x.replace("_", " ") for x in (s["skill"], s["attribute"]) if x) or "—"
+        what = " + ".join([skill_name(say, s["skill"])] * bool(s["skill"]) +
+                          [say.text(f"terms.attribute.{s['attribute']}")] * bool(s["attribute"])) or "—"
         lines.append(t(d + "side", locale, name=s["name"], what=what, cards=s["cards_drawn"],
                        modifier=f"{s['modifier']:+d}",
                        played=t(d + ("played" if s["played"] else "not_played"), locale)))

@@ -13,14 +13,17 @@ from rules.karmic import (TARGET_SITUATION,
                           Character, GmModifier, aim, matches, name_in, pack_entry, said, weapon_named)
 
 from .text import echo
-from .karmic_common import (refused, speaking, sample_names, card_words, entry_name, NAME, ATTRIBUTE_CHOICES,
-                            _split_names, karmic)
+from .karmic_common import (refused, speaking, sample_names, card_words, entry_name, skill_choices, typed_skill,
+                            NAME, ATTRIBUTE_CHOICES, _split_names, karmic)
 
 from .karmic_sheets import KarmicSheets
 from .karmic_situations import situation_choices, situation_ids
 
 
 class KarmicChecks(KarmicSheets):
+    async def _skill_names(self, interaction: discord.Interaction, current: str):
+        return skill_choices(Presenter(interaction.locale, NAME), current)
+
     @karmic.command(name="check", description="Make a check: your hand arrives by DM, the result is posted here")
     @app_commands.describe(skill="The skill (e.g. tracking; 'none' for an attribute alone)",
                            attribute="The attribute added", difficulty="very easy … nigh impossible, or a number",
@@ -35,7 +38,8 @@ class KarmicChecks(KarmicSheets):
                            situation="Tables: wall, rope…")
     @app_commands.choices(attribute=ATTRIBUTE_CHOICES, opponent_attribute=ATTRIBUTE_CHOICES)
     @app_commands.autocomplete(character=KarmicSheets._my_characters, difficulty=KarmicSheets._difficulties,
-                               opponent=KarmicSheets._npc_names, situation=situation_choices)
+                               opponent=KarmicSheets._npc_names, situation=situation_choices, skill=_skill_names,
+                               opponent_skill=_skill_names, skill2=_skill_names)
     async def check(self, interaction: discord.Interaction, skill: str,
                     attribute: app_commands.Choice[str] | None = None, difficulty: str | None = None,
                     character: str | None = None, modifier: app_commands.Range[int, -20, 20] = 0,
@@ -52,14 +56,14 @@ class KarmicChecks(KarmicSheets):
         spec, ref = await self._player_character(interaction, interaction.user, character, content, new,
                                                  interaction.locale)
         refs = {"c1": ref}
-        skill_name = "" if skill.strip().lower() in ("none", "-", "") else echo(skill)
+        skill_name = "" if skill.strip().lower() in ("none", "-", "") else echo(typed_skill(skill))
         options = {"mode": "check", "actor": spec, "skill": skill_name,
                    "attribute": attribute.value if attribute else None, "difficulty": difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs,
                    "situations": situation_ids(situation)}        # the skill tables (karmic_situations)
         if skill2 and skill2.strip():
-            options["skill2"] = echo(skill2)
+            options["skill2"] = echo(typed_skill(skill2))
         seats = [str(interaction.user.id)]
         helpers = [m for m in (helper, helper2) if m is not None]
         if max_helpers is not None:
@@ -74,7 +78,7 @@ class KarmicChecks(KarmicSheets):
         await self._gm_room_is_private(interaction, bool(opponent), bot_plays_npcs)
         if opponent:
             ospec, oref = await self._npc(interaction.guild_id, opponent.strip(), content, {})
-            oskill = (opponent_skill or skill_name).strip()
+            oskill = typed_skill(opponent_skill or skill_name)
             options["opponent"] = {**ospec, "skill": "" if oskill.lower() in ("none", "-") else oskill,
                                    "attribute": (opponent_attribute or attribute).value
                                    if (opponent_attribute or attribute) else None}

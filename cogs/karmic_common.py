@@ -7,6 +7,7 @@ import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 
 from discord import app_commands
 
@@ -14,7 +15,8 @@ from content import sample_pack as bundled_pack
 from i18n import present
 from i18n.present import Presenter
 from rules.common import GM, BautaError
-from rules.karmic import ATTRIBUTES, ENGINE, card_term, name_in, said
+from i18n import SUPPORTED
+from rules.karmic import ATTRIBUTES, ENGINE, SKILLS, card_term, name_in, said, skill_word
 
 from .framework import mention
 
@@ -68,6 +70,41 @@ def entry_said(entry: dict):
 def entries_said(entries: list[dict]):
     """The names of pack entries as a list the presenter words and joins, or "—" for none."""
     return [entry_said(e) for e in entries] or "—"
+
+
+@cache
+def _skill_keys() -> dict[str, str]:
+    """Every language's word for a rulebook skill or an attribute, to its key (read once from the catalogues)."""
+    out: dict[str, str] = {}
+    for language in SUPPORTED:
+        words = present._game_catalogue(language, NAME)
+        for key in SKILLS:
+            word = words.get(f"terms.skill.{key}")
+            if word:
+                out.setdefault(word.strip().lower(), key)
+        for key in ATTRIBUTES:              # an improvement may name an attribute ("Forza", "Percepción")
+            word = words.get(f"terms.attribute.{key}")
+            if word:
+                out.setdefault(word.strip().lower(), key)
+    return out
+
+
+def typed_skill(text: str) -> str:
+    """A skill as a player typed it, in any of the three languages ("seguire tracce", "rastrear"):
+    the rulebook skill's key, else the text as typed (a skill of the sheet's own)."""
+    return _skill_keys().get(text.strip().lower(), text.strip())
+
+
+def skill_name(say: Presenter, skill: str) -> str:
+    """A sheet's skill in the reader's language (a rulebook skill), else as the sheet writes it."""
+    return str(say.value(skill_word(skill), plain=True))
+
+
+def skill_choices(say: Presenter, current: str) -> list[app_commands.Choice[str]]:
+    """The rulebook's skills in the reader's language that match what is typed (for an autocomplete)."""
+    wanted = current.strip().lower()
+    named = [(skill_name(say, k), k) for k in SKILLS]
+    return [app_commands.Choice(name=n, value=k) for n, k in sorted(named) if wanted in n.lower() or wanted in k][:25]
 
 
 def sample_names(group: str) -> list[dict]:

@@ -20,7 +20,7 @@ from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, cha
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
-from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name,
+from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name, skill_name,
                             GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
@@ -256,7 +256,7 @@ class KarmicSheets(BautaCog):
         def named(thing) -> str:                        # a pack's name, in the reader's language
             return name_in(thing.name, thing.names, say.language)
         attrs = " · ".join(f"{say.text(f'terms.attribute.{a}')} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
-        skills = ", ".join(f"{s.replace('_', ' ')} {v}" for s, v in sorted(char.skills.items())) or "—"
+        skills = ", ".join(f"{skill_name(say, s)} {v}" for s, v in sorted(char.skills.items())) or "—"
         weapons = ", ".join(t(d + "wielded", locale, weapon=named(w)) if i in char.wielding else named(w)
                             for i, w in enumerate(char.weapons))
         lines = [t(d + "title", locale, name=named(char), npc=t(d + "npc", locale) if char.npc else ""),

@@ -15,7 +15,7 @@ from .engine import KarmicEngine, characters_out, settle_cards
 from .ranged import aim, weapon_named
 from .skill_tables import SITUATIONS, Situation, situations_for
 from .state import HOUSE_RULES
-from .tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, TARGET_SITUATION
+from .tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, SKILLS, TARGET_SITUATION, skill_word
 
 ENGINE: KarmicEngine = KarmicEngine()
 
@@ -23,7 +23,7 @@ from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it
 
 __all__ = ["AI", "ATTRIBUTES", "Character", "Condition", "DIFFICULTY", "Declare", "EFFORT_CHECKS", "ENGINE", "Effort", "EndCombat",
            "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",
-           "NpcControl", "PACK_SCHEMA", "PAYMENTS", "SITUATIONS", "Situation", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
+           "NpcControl", "PACK_SCHEMA", "PAYMENTS", "SITUATIONS", "SKILLS", "Situation", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
            "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "entry_matches", "import_sheet",
            "label", "load_pack_text", "matches", "name_in", "pack_entry", "said", "settle_cards", "situations_for",
-           "weapon_named"]
+           "skill_word", "weapon_named"]

@@ -23,7 +23,7 @@ from .cards import is_joker, rank, suit, SUIT_SYMBOL
 from .character import (EFFORT_CHECKS, Character, Distinction, allocate_skill_checks, check_distinction_cap,
                         improvement_draw, karma_award, pay_distinction)
 from .names import matches
-from .tables import ATTRIBUTES, skill_key
+from .tables import ATTRIBUTES, skill_key, skill_word
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,8 @@ def _draw_event(kind: str, char: Character, target: str, r: dict) -> Event:
 
 
 def _what(target: str) -> str | dict:
-    """An attribute is a word of the game; a skill is the sheet's own name for it."""
-    return {"term": f"attribute.{target}"} if target in ATTRIBUTES else target.replace("_", " ")
+    """An attribute is a word of the game; so is a skill of the rulebook (else the sheet's own name)."""
+    return {"term": f"attribute.{target}"} if target in ATTRIBUTES else skill_word(target)
 
 
 def _effort(state, char: Character, action: Effort) -> list[Event]:

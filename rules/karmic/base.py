@@ -8,6 +8,7 @@ from rules.common import GM, PUBLIC, Event, IllegalAction, Option, Prompt, Rng
 from .cards import SUIT_SYMBOL, KarmaDeck, is_face, is_joker, rank, suit, value
 from .character import Character, character_from_sheet
 from .state import KarmicState
+from .tables import skill_word
 
 
 def load_character(obj, pack: dict | None, owner: str, rng: Rng, where: str) -> Character:
@@ -82,7 +83,7 @@ def cards_term(cards: list[str]) -> list[dict]:
 def skill_term(skill: str, attribute: str = "") -> str | dict:
     """What a check is of: the sheet's own skill name, else the attribute (a word of the game)."""
     if skill:
-        return skill.replace("_", " ")
+        return skill_word(skill)
     if attribute:
         return {"term": f"attribute.{attribute}"}
     return {"term": "no_skill"}

@@ -15,7 +15,7 @@ from rules.common.safe_yaml import load_json, refused, shorten
 
 from .cards import KarmaDeck, is_face, valid_card, value
 from .names import NAME_SCHEMA, NAMES_SCHEMA, entry_matches, matches, name_schema, said, split
-from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key
+from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key, skill_word
 
 
 @dataclass
@@ -117,7 +117,7 @@ class Character(Serial):
         else:
             lvl = self.skill(skill)
             if lvl <= 0 and self.is_advanced(skill):
-                raise IllegalAction("advanced_untrained", name=self.shown, skill=skill.replace("_", " ")[:40])
+                raise IllegalAction("advanced_untrained", name=self.shown, skill=skill_word(skill[:40]))
             n = max(1, lvl)
         return max(1, n - self.fatigue * self.fatigue_effect)
 
@@ -170,10 +170,10 @@ class Character(Serial):
             return 0
         taken = self.fields.get(key, [])
         if field_name is None:
-            raise IllegalAction("name_the_field", skill=skill.replace("_", " ")[:40])
+            raise IllegalAction("name_the_field", skill=skill_word(skill[:40]))
         count = sum(1 for f in taken if f.lower() == field_name.lower())
         if count == 0:
-            raise IllegalAction("no_such_field", name=self.shown, skill=skill[:40], field=field_name[:40])
+            raise IllegalAction("no_such_field", name=self.shown, skill=skill_word(skill[:40]), field=field_name[:40])
         return min(4, count - 1)
 
 
@@ -526,11 +526,11 @@ def allocate_skill_checks(character: Character, effort: str, requests: list[dict
         if reason not in ("used", "plausible", "missing", "teacher"):
             raise IllegalAction("unknown_reason", reason=str(reason)[:40])
         if key not in gm_approved:
-            raise IllegalAction("gm_must_approve", skill=str(req["skill"])[:40], reason=reason)
+            raise IllegalAction("gm_must_approve", skill=skill_word(str(req["skill"])[:40]), reason=reason)
         if reason == "teacher" and not req.get("teacher"):
             raise IllegalAction("name_the_teacher")
         if key in (improved or set()):
-            raise IllegalAction("already_improved", skill=str(req["skill"])[:40])
+            raise IllegalAction("already_improved", skill=skill_word(str(req["skill"])[:40]))
         if bank < 1:
             raise IllegalAction("no_checks_left")
         bank -= 1
@@ -544,7 +544,7 @@ def check_fields(character: Character) -> None:
     for key, taken in character.fields.items():
         level = character.skill(key)
         if len(taken) != level:
-            raise IllegalAction("fields_count", skill=key.replace("_", " "), level=level, listed=len(taken))
+            raise IllegalAction("fields_count", skill=skill_word(key), level=level, listed=len(taken))
 
 
 def cleansing_result(mt: int) -> dict:

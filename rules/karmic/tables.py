@@ -125,8 +125,31 @@ FOE_SKILLS = {"etiquette", "history", "languages", "wilderness_survival", "artis
               "musical_instrument"}
 
 
+# The rulebook's skill list (digest §6.2) and the skills its text names outside it (stealth, diplomacy,
+# bow): each is a word of the game (`terms.skill.<key>`), worded in the reader's language; a skill a
+# sheet invents is its own word, shown as written.
+SKILLS = (
+    "acrobatics", "climbing", "driving", "endurance", "escape_artist", "riding", "running", "sailing",
+    "self_discipline", "swimming", "etiquette", "first_aid", "history", "instruction", "languages",
+    "lip_reading", "lore", "medicine", "navigation", "politics", "religion", "strategy", "tracking",
+    "wilderness_survival", "animal_training", "artistry", "blacksmithing", "disguise", "engineering",
+    "lock_picking", "machinery", "pick_pockets", "acting", "bard", "charm", "con", "command", "gambling",
+    "interrogation", "intimidation", "musical_instrument", "prestidigitation", "brawling", "combat_training",
+    "crossbow", "ax", "ax_throwing", "dagger", "dodge", "fast_draw", "flail", "impact_weapon",
+    "knife_throwing", "lance", "off_hand_weapon", "polearm", "rapier", "shield", "shot_put", "spear",
+    "spear_throwing", "sword", "staff", "augury", "banishment", "cleansing", "control", "divination",
+    "enchantment", "metamorphosis", "research", "stealth", "diplomacy", "bow",
+)
+
+
 def skill_key(name: str) -> str:
     return name.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def skill_word(name: str):
+    """A skill as event data: the game's word for a skill of the rulebook, else the sheet's own text."""
+    key = skill_key(name)
+    return {"term": f"skill.{key}"} if key in SKILLS else name.replace("_", " ")
 
 
 def skill_cost(level: int, advanced: bool = False) -> int:

@@ -61,16 +61,19 @@ distinctions: [Keen Sighted]
 """
 
 NAMES = {"it": {"axe": "Ascia media", "shield": "Scudo piccolo", "armour": "Armatura da soldato",
-                "distinction": "Vista acuta", "npc": "Soldato", "sword": "Spada"},
+                "distinction": "Vista acuta", "npc": "Soldato", "skills": "ascia 3, addestramento al combattimento 1",
+                "skill": "ascia", "check": "Pia fa una prova di ascia contro Soldato"},
          "es": {"axe": "Hacha mediana", "shield": "Escudo pequeño", "armour": "Armadura de soldado",
-                "distinction": "Vista aguda", "npc": "Soldado", "sword": "Espada"}}
+                "distinction": "Vista aguda", "npc": "Soldado", "skills": "hacha 3, entrenamiento de combate 1",
+                "skill": "hacha", "check": "Pia hace una tirada de hacha contra Soldado"}}
 
 
 @pytest.mark.parametrize("locale", ["it", "es"])
 async def test_a_sheet_and_an_opposed_check_read_the_packs_names_in_the_readers_language(bot, world, seed, locale):
-    """`/karmic character import` and `show` word the sheet's weapons, armour and distinction in the
-    player's language; `/karmic check opponent:` takes the NPC's name as a player of that language
-    types it, and the table reads it in that language, with zero fallbacks."""
+    """`/karmic character import` and `show` word the sheet's weapons, armour, distinction and the
+    rulebook's skills in the player's language; `/karmic check skill: opponent:` takes the skill and
+    the NPC's name as a player of that language types them, and the table reads both in that
+    language, with zero fallbacks."""
     await bot.store.update_settings(1, locale=locale, gm_channel_id=11)
     alice = world.users[2]
     words = NAMES[locale]
@@ -83,17 +86,18 @@ async def test_a_sheet_and_an_opposed_check_read_the_packs_names_in_the_readers_
                                           name="Pia")
         sheet = world.ephemeral(alice)[-1].content
         await stack_deck(bot, alice.id, "Pia", ["9S", "3H", "4H"])
-        await cog.check.callback(cog, world.interaction(alice, world.channels[10], locale=locale), skill="ax",
+        await cog.check.callback(cog, world.interaction(alice, world.channels[10], locale=locale), skill=words["skill"],
                                  opponent=words["npc"], bot_plays_npcs=True)
         game = await bot.store.active_game(1, 10)
         state = ENGINE.load_state(game.state)
         prompt = next(p for p in ENGINE.pending(state) if p.player != GM)
         await answer_prompt(world, world.last(f"dm:{alice.id}", with_view=True), alice, prompt,
                             prompt.options[0].id, locale=locale)
-    for word in ("axe", "shield", "armour", "distinction"):
+    for word in ("axe", "shield", "armour", "distinction", "skills"):
         assert words[word] in sheet, (word, sheet)
     public = world.public_text()
-    assert words["npc"] in public, public
+    assert words["check"] in public, public             # the skill typed and read in the reader's words
+    assert ENGINE.load_state((await bot.store.game(game.id)).state).check.sides[0].skill == "ax"
     assert not (await bot.store.game(game.id)).active
     assert english_left(said(world), locale) == []
     no_fallback(notes, locale)

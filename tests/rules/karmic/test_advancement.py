@@ -41,7 +41,7 @@ def test_effort_hard_work_draws_once_per_skill_and_saves_the_rest():
     assert [e.kind for e in events] == ["advance_effort", "advance_draw", "advance_once", "advance_saved"]
     draw = events[1].data
     assert (draw["what"], draw["chain"], draw["total"], draw["level"], draw["new_level"], draw["success"]) == \
-        ("tracking", ["5♠"], 5, 2, 3, True)
+        ({"term": "skill.tracking"}, ["5♠"], 5, 2, 3, True)
     assert events[0].data["n"] == 3 and events[3].data["n"] == 1
     assert "5S" in sheet(state).deck.discards
 

@@ -83,7 +83,8 @@ def test_T15_T16_advancement_is_gm_gated():
     assert r["spent"] == ["sailing"] and r["saved"] == 2
     with pytest.raises(IllegalAction) as exc:
         allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "plausible"}], gm_approved=set())
-    assert (exc.value.code, exc.value.params) == ("gm_must_approve", {"skill": "diplomacy", "reason": "plausible"})
+    assert (exc.value.code, exc.value.params) == ("gm_must_approve", {"skill": {"term": "skill.diplomacy"},
+                                                                      "reason": "plausible"})
     r = allocate_skill_checks(c, "some", [{"skill": "diplomacy", "reason": "teacher", "teacher": "Devon"}],
                               gm_approved={"diplomacy"})
     assert r["spent"] == ["diplomacy"]
