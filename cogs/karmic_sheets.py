@@ -15,7 +15,7 @@ from rules.common import GM, IllegalAction, PackError, Rng, Where
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
                           characters_out, check_distinction_cap, deck_summary, entry_matches, import_sheet,
-                          load_pack_text, name_in)
+                          load_pack_text, matches, name_in)
 
 from . import untrusted
 from .framework import BautaCog, chunks
@@ -88,7 +88,7 @@ class KarmicSheets(BautaCog):
         """(stored name, data) of a character of `owner`: by name, or the only one when name is None."""
         if name:
             found = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner)
-                     if n.lower() == name.lower() and not n.startswith("~")]
+                     if matches(name, n, (d.get("character") or {}).get("names")) and not n.startswith("~")]
             return found[0] if found else None
         mine = [(n, d) for o, n, d in await self.store.characters(guild_id, NAME, owner) if not n.startswith("~")]
         if len(mine) == 1:

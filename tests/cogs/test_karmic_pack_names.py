@@ -6,6 +6,7 @@ English pack name is left in anything a player reads (a name the pack gives no f
 language is English, and counts against it)."""
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
@@ -99,8 +100,20 @@ async def test_a_sheet_and_an_opposed_check_read_the_packs_names_in_the_readers_
     assert words["check"] in public, public             # the skill typed and read in the reader's words
     assert ENGINE.load_state((await bot.store.game(game.id)).state).check.sides[0].skill == "ax"
     assert not (await bot.store.game(game.id)).active
-    assert english_left(said(world), locale) == []
+    # /game log and /game export replay the stored events for their reader: the NPC in that language
+    game_cog = bot.get_cog("GameCog")
+    with present.watch() as replayed:
+        await game_cog.log.callback(game_cog, world.interaction(alice, world.channels[10], locale=locale), n=10)
+        log = world.ephemeral(alice)[-1].content
+        await game_cog.export.callback(game_cog, world.interaction(alice, world.channels[10], locale=locale))
+    export = world.ephemeral(alice)[-1].file.fp
+    export.seek(0)
+    exported = json.loads(export.read())
+    lines = [e["said"] for entry in exported["log"] for e in entry.get("events", []) if isinstance(e, dict) and "said" in e]
+    assert words["npc"] in log and any(words["npc"] in line for line in lines), (log, lines)
+    assert english_left([log, *lines], locale) == [] and english_left(said(world), locale) == []
     no_fallback(notes, locale)
+    no_fallback(replayed, locale)
 
 
 async def test_a_guild_pack_with_plain_names_still_plays_and_reads_its_own_names(bot, world, seed):
