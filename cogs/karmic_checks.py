@@ -58,7 +58,8 @@ class KarmicChecks(KarmicSheets):
         refs = {"c1": ref}
         skill_name = "" if skill.strip().lower() in ("none", "-", "") else echo(typed_skill(skill))
         options = {"mode": "check", "actor": spec, "skill": skill_name,
-                   "attribute": attribute.value if attribute else None, "difficulty": difficulty,
+                   "attribute": attribute.value if attribute else None,
+                   "difficulty": typed_skill(difficulty) if difficulty else difficulty,
                    "modifier": int(modifier), "field": field, "world": await self._world(interaction.guild_id),
                    "pack": content, "bot_plays_npcs": bot_plays_npcs,
                    "situations": situation_ids(situation)}        # the skill tables (karmic_situations)

@@ -16,7 +16,7 @@ from i18n import present
 from i18n.present import Presenter
 from rules.common import GM, BautaError
 from i18n import SUPPORTED
-from rules.karmic import ATTRIBUTES, ENGINE, SKILLS, card_term, name_in, said, skill_word
+from rules.karmic import ATTRIBUTES, DIFFICULTY, ENGINE, SKILLS, card_term, name_in, said, skill_word
 
 from .framework import mention
 
@@ -73,26 +73,25 @@ def entries_said(entries: list[dict]):
 
 
 @cache
-def _skill_keys() -> dict[str, str]:
-    """Every language's word for a rulebook skill or an attribute, to its key (read once from the catalogues)."""
+def _keys_of_words() -> dict[str, str]:
+    """Every language's word for a rulebook skill, an attribute or a named difficulty, to its key
+    (read once from the catalogues), so a player may type them in their own language."""
     out: dict[str, str] = {}
     for language in SUPPORTED:
         words = present._game_catalogue(language, NAME)
-        for key in SKILLS:
-            word = words.get(f"terms.skill.{key}")
-            if word:
-                out.setdefault(word.strip().lower(), key)
-        for key in ATTRIBUTES:              # an improvement may name an attribute ("Forza", "Percepción")
-            word = words.get(f"terms.attribute.{key}")
-            if word:
-                out.setdefault(word.strip().lower(), key)
+        for section, keys in (("skill", SKILLS), ("attribute", ATTRIBUTES), ("difficulty", DIFFICULTY)):
+            for key in keys:
+                word = words.get(f"terms.{section}.{key}")
+                if word:
+                    out.setdefault(word.strip().lower(), key)
     return out
 
 
 def typed_skill(text: str) -> str:
-    """A skill as a player typed it, in any of the three languages ("seguire tracce", "rastrear"):
-    the rulebook skill's key, else the text as typed (a skill of the sheet's own)."""
-    return _skill_keys().get(text.strip().lower(), text.strip())
+    """A skill (or an attribute, or a named difficulty) as a player typed it, in any of the three
+    languages ("seguire tracce", "rastrear", "molto difficile"): its key, else the text as typed (a
+    skill of the sheet's own, a number)."""
+    return _keys_of_words().get(text.strip().lower(), text.strip())
 
 
 def skill_name(say: Presenter, skill: str) -> str:

@@ -195,12 +195,16 @@ class KarmicSheets(BautaCog):
                 for n in names if last.strip().lower() in n.lower()][:25]
 
     async def _locations(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=n, value=k) for k, n in LOCATION_NAMES.items()
-                if current.lower() in n.lower()][:25]
+        say = Presenter(interaction.locale, NAME)          # in the reader's language, the id as the value
+        named = {k: say.text(f"terms.location.{k}") for k in LOCATION_NAMES}
+        return [app_commands.Choice(name=n, value=k) for k, n in named.items()
+                if current.lower() in n.lower() or current.lower() in k][:25]
 
     async def _difficulties(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=f"{k.replace('_', ' ')} ({v:+d})", value=k)
-                for k, v in DIFFICULTY.items() if current.lower() in k][:25]
+        say = Presenter(interaction.locale, NAME)
+        named = {k: say.text(f"terms.difficulty.{k}") for k in DIFFICULTY}
+        return [app_commands.Choice(name=f"{n} ({DIFFICULTY[k]:+d})", value=k)
+                for k, n in named.items() if current.lower() in n.lower() or current.lower() in k][:25]
 
     # ---------------------------------------------------------------- characters
 

@@ -139,3 +139,20 @@ async def test_a_guild_pack_with_plain_names_still_plays_and_reads_its_own_names
     assert "Falchion" in sheet and "Gambeson" in sheet, sheet
     assert "Brigand" in world.public_text()
     no_fallback(notes, "it")
+
+
+async def test_autocompletes_offer_and_commands_take_the_readers_words(bot, world):
+    """What a player picks from or types: the NPCs, weapons, skills, difficulties and hit locations
+    in the reader's language (the value stays the id), and a word typed in any of the three
+    languages finds its key."""
+    from cogs.karmic_common import typed_skill
+    cog = bot.get_cog("KarmicCog")
+    it = world.interaction(world.users[2], world.channels[10], locale="it")
+    assert "Soldato" in [c.name for c in await cog._npc_names(it, "sold")]
+    assert [(c.name, c.value) for c in await cog._ranged_weapons(it, "arco")] == [("Arco corto", "Arco corto")]
+    assert ("seguire tracce", "tracking") in [(c.name, c.value) for c in await cog._skill_names(it, "tracce")]
+    assert [(c.name, c.value) for c in await cog._difficulties(it, "molto diff")] == [("molto difficile (-5)",
+                                                                                      "very_difficult")]
+    assert [(c.name, c.value) for c in await cog._locations(it, "testa")][0] == ("testa", "head")
+    assert [typed_skill(w) for w in ("Seguire tracce", "rastrear", "Forza", "casi imposible", "juggling")] == \
+        ["tracking", "tracking", "might", "nigh_impossible", "juggling"]
