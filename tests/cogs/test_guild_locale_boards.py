@@ -22,3 +22,18 @@ async def test_a_carnival_zombie_night_board_follows_the_servers_discord_languag
     assert "🗺️ Venezia — Giorno 1, Alba." in said
     assert "Venice" not in said
     assert _english_notes(notes, "carnival_zombie") == []
+
+
+async def test_cz_status_redraws_the_table_and_its_prompt_in_the_servers_discord_language(bot, world):
+    """/cz status redraws the board outside any publish: the table's prompt and buttons were
+    English there, as nothing told the table the server's language but an interaction."""
+    world.locale = "it"
+    cog = bot.get_cog("CarnivalZombieCog")
+    alice = world.users[2]
+    await cog.start.callback(cog, world.interaction(alice, world.channels[10]), difficulty="easy", quick="night")
+    await click(world, world.last("channel:10", with_view=True), alice, index=2)         # Via
+    seen = len(world.sent)
+    await cog.status.callback(cog, world.interaction(world.users[4], world.channels[10]))
+    shown = [m for m in world.sent[seen:] if m.public]
+    assert shown and all("Ready?" not in m.content and "Start the game" not in m.texts() for m in shown)
+    assert any(m.content.startswith("<@2> — Pronti? Ordine di Attivazione:") for m in shown)
