@@ -20,7 +20,7 @@ GAMES = (".klash", ".carnival_zombie")
 # "card(s)", "carta/e", "giocatore/i", "jugador(es)": a plural the reader has to work out
 SLASH_PLURAL = re.compile(r"\w\((?:s|e|i|a|es|as|os)\)|\w/(?:e|i|a|es|as|os)\b")
 # Spanish for Spain only: the Latin American reader (es-419) says "ustedes"
-VOSOTROS = re.compile(r"\b(?:vosotr[oa]s|vuestr[oa]s?|os|decís|estéis|tenéis|sois|salid|entrad|elegid)\b", re.I)
+VOSOTROS = re.compile(r"\b(?:vosotr[oa]s|vuestr[oa]s?|os|decís|estéis|tenéis|sois|salid|entrad|elegid|sobrevivid|jugad|mirad)\b", re.I)
 QUOTED = re.compile(r"`/([^`:…{]+)")
 
 
