@@ -15,6 +15,7 @@ import logging
 import math
 import secrets
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
@@ -66,8 +67,17 @@ class Written:
         return self.rows[0] if self.rows else None
 
 
+_STAMP: tuple[int, str] = (-1, "")
+
+
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The time, to the second, as stored. Formatted once a second, not on every write (a busy
+    table writes many times a second, and formatting was a visible share of a commit)."""
+    global _STAMP
+    second = int(time.time())
+    if _STAMP[0] != second:
+        _STAMP = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds"))
+    return _STAMP[1]
 
 
 def _dumps(value: Any) -> str:
