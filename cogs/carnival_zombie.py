@@ -215,12 +215,13 @@ def _night_key(view: dict) -> str:
     return f"{view['calendar']['ticket']}:{view['scenario']}"
 
 
-async def show_board(host, game, state, *, force: bool = False) -> None:
+async def show_board(host, game, state, *, force: bool = False, interaction=None) -> None:
     """Post or edit the board after a step. Night: one live message, edited; Day: a new image when
-    the phase changes or a Group Movement decision is pending (with its route costs)."""
+    the phase changes or a Group Movement decision is pending (with its route costs). In the
+    server's language: `/gm language`, else the guild's own, which only an interaction tells."""
     view = ENGINE.view_for(state, PUBLIC)
     meta = (await host.store.game(game.id) or game).meta
-    locale = await host.server_locale(game, None)
+    locale = await host.server_locale(game, interaction)
     say = host.presenter(game, locale)
     view = {**in_language(view, say.language), "words": image_words(say, view)}
     if view["night"] and not view["over"]:
@@ -294,7 +295,7 @@ async def after_publish(host, interaction, game, state, events) -> None:
     except Exception:  # noqa: BLE001 - without a note the click is timed by Discord's clock, or untimed
         log.exception("reaction note failed for game %s", game.id)
     try:
-        await show_board(host, game, state)
+        await show_board(host, game, state, interaction=interaction)
     except Exception:  # noqa: BLE001 - an image must never break the game's flow
         log.exception("board update failed for game %s", game.id)
 
@@ -406,7 +407,7 @@ class CarnivalZombieCog(BautaCog):
         for text in chunks(lines):
             await self.host.courier.send_channel(game.channel_id, text, allowed_mentions=discord.AllowedMentions.none())
         # The board redrawn, and with the prompts on it moved to the bottom of the channel.
-        await show_board(self.host, game, state, force=True)
+        await show_board(self.host, game, state, force=True, interaction=interaction)
         await self.host.republish(interaction, await self.store.game(game.id) or game, dm_prompts=False)
         await self.host.finish(interaction)
 

@@ -99,7 +99,8 @@ class GameHost(Publishing):
     async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
         """The language of the game's channel: `/gm language`, else the server's own."""
         settings = await self.store.settings(game.guild_id)
-        return settings.locale or getattr(interaction, "guild_locale", None)
+        # without an interaction (a board redrawn by a command, a bot's move), the one last seen
+        return settings.locale or getattr(interaction, "guild_locale", None) or game.meta.get("guild_locale")
 
     def reader(self, game: GameRecord, player: str, default: Any,
                interaction: discord.Interaction | None = None) -> Presenter:
@@ -129,9 +130,13 @@ class GameHost(Publishing):
                 if known is not None and display_name(known):
                     names[seat] = display_name(known)
         names = {k: v for k, v in names.items() if v}
-        if names == game.meta.get("names", {}) and locales == game.meta.get("locales", {}):
+        guild_locale = getattr(interaction, "guild_locale", None)
+        server = str(getattr(guild_locale, "value", guild_locale or "")) or None
+        if (names == game.meta.get("names", {}) and locales == game.meta.get("locales", {})
+                and server in (None, game.meta.get("guild_locale"))):
             return game
-        return with_meta(game, {**game.meta, "names": names, "locales": locales})
+        return with_meta(game, {**game.meta, "names": names, "locales": locales,
+                                **({"guild_locale": server} if server else {})})
 
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:

@@ -112,7 +112,8 @@ class GMCog(commands.Cog):
         if default is not None and type(parsed) is not type(default) and not (
                 isinstance(default, float) and isinstance(parsed, int)):
             await reply(interaction, t("gm.rule_type", interaction.locale, setting=echo(setting),
-                                       kind=type(default).__name__), ephemeral=True)
+                                       kind=t(f"gm.kinds.{type(default).__name__}", interaction.locale)),
+                        ephemeral=True)
             return
         await self.bot.store.set_house_rule(interaction.guild_id, game, setting, parsed)
         await reply(interaction, t("gm.rule_set", interaction.locale, title=system.title, setting=setting,

@@ -86,7 +86,7 @@ async def test_gm_role_and_rules(bot, world):
     assert "no house rule" in world.ephemeral(world.users[2])[-1].content
     await gm_cog.rules.callback(gm_cog, world.interaction(world.users[2], world.channels[10]), game="duel",
                                 setting="rounds", value="many")
-    assert "takes a value of type int" in world.ephemeral(world.users[2])[-1].content
+    assert "takes a value of this kind: whole number." in world.ephemeral(world.users[2])[-1].content
     await gm_cog.rules.callback(gm_cog, world.interaction(world.users[2], world.channels[10]), game="duel",
                                 setting="rounds", value="3")
     assert await bot.store.house_rules(1, "duel") == {"rounds": 3}

@@ -193,7 +193,7 @@ async def test_a_member_may_upload_five_files_a_minute(bot, world, command):
 async def test_a_house_rule_value_thousands_of_brackets_deep(bot, world):
     answer, _, _ = await run(bot, world, world.users[1], "gm rules", game="karmic", setting="world_deck_size",
                              value="[" * 3000)
-    assert answer == "`world_deck_size` takes a value of type int."
+    assert answer == "`world_deck_size` takes a value of this kind: whole number."
 
 
 def spin():

@@ -439,7 +439,7 @@ def test_a_step_with_several_attacks_asks_once():
     p = prompt(s)
     assert p.kind == "attack" and p.min_choices == 1 and p.max_choices == len(p.options) == 9
     assert [(a, c) for _k, a, c in attack_rows(p)] == [("Moloch", "N1")] * 2 + [("Vermin", "N1")] * 2
-    assert said(p).startswith("4 attack(s) to assign: 1. the Moloch in N1 (2 Stress), 2. the Moloch in N1")
+    assert said(p).startswith("4 attacks to assign: 1. the Moloch in N1 (2 Stress), 2. the Moloch in N1")
     rows = [k for k, _a, _c in attack_rows(p)]
     # both Molochs on the Capitan, the first Vermin on Colombina; the last one is left to be spread
     ENGINE.step(s, Choose(p.id, (f"{rows[0]}.t.capitan", f"{rows[1]}.t.capitan", f"{rows[2]}.t.colombina")),
