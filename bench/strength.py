@@ -37,8 +37,7 @@ import time
 import tracemalloc
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules.common.engine import Actor
 from rules.common.player import LEVELS, decide, deciders, level, moves, seed_for
@@ -58,6 +57,7 @@ SKIRMISH = {SEATS[0]: [("orc", 45, 50), ("archer", 40, 60), ("murmillo", 45, 70)
 SKIRMISH_HOURGLASS = 6
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What decides how a seeded game is played: two results are comparable only if all of it is the same.
 PLAY_SOURCES = ("rules/common", "rules/klash", "rules/carnevale", "content/klash", "content/carnevale")
 
