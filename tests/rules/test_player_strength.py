@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from rules.common import Choose, Engine, Option, Prompt, Rng, Serial
 from rules.common.player import GameAI, decide, level
 
@@ -76,6 +78,32 @@ def test_the_search_follows_a_small_difference_and_more_budget_follows_it_more()
     assert picks["hard"].count("a") >= 8
     assert picks["hard"].count("a") > picks["normal"].count("a") >= 1
     assert level("hard").iterations > level("normal").iterations
+
+
+def test_a_klash_melee_attack_that_kills_nobody_is_worth_the_no_melee_vp_it_denies():
+    """The Action Phase's "no melee attack against your characters" VP: until the evaluation counted
+    it, a melee attack that killed nobody looked worth nothing, and the bot let whole Hourglasses of
+    the quick match pass without one (a 3-3 draw decided by a d12). Seat 1 attacking a model of
+    seat 2 takes that VP from seat 2: one VP's worth (0.18 before the squash) for seat 1."""
+    import math
+
+    from bench.strength import SKIRMISH, SKIRMISH_HOURGLASS
+    from content import sample_pack
+    from rules.klash import AI as KLASH
+
+    state = KLASH.engine.new_skirmish(["1", "2"], SKIRMISH, seed=1, options={"pack": sample_pack("klash")},
+                                      hourglass=SKIRMISH_HOURGLASS)
+    assert state.stage == "action" and state.melee_against == []
+
+    def logit(seat: str) -> float:
+        v = KLASH.evaluate(state, seat)
+        return math.log(v / (1 - v))
+    before = logit("1"), logit("2")
+    state.melee_against.append("2")
+    assert logit("1") - before[0] == pytest.approx(0.18)
+    assert logit("2") - before[1] == pytest.approx(-0.18)
+    state.stage = "final"           # scored at the Action Phase's end: the VP itself counts from then on
+    assert logit("1") == pytest.approx(before[0])
 
 
 SMALL = {"points": 100, "rounds": 3}      # a quick Carnevale: 100-point squads, three Rounds
