@@ -17,14 +17,20 @@ and saves nothing on a hundred bytes.
 """
 from __future__ import annotations
 
-import json
+from .jsontext import dumps_bytes, loads
 import zlib
 from typing import Any
 
 DELTA, SNAPSHOT = b"D", b"S"
 
 
+_LEAF = frozenset({str, int, float, bool, type(None)})
+
+
 def diff(new: Any, old: Any) -> list | None:
+    # Leaves of the same type are compared in place, without a call: a state is mostly leaves,
+    # it is diffed on every action, and the calls were the cost. (Not `new == old` on whole
+    # subtrees: it holds 1 == 1.0 == True, which a JSON value does not.)
     if type(new) is not type(old):
         return ["=", old]
     if isinstance(old, dict):
@@ -32,16 +38,29 @@ def diff(new: Any, old: Any) -> list | None:
         for key, value in old.items():
             if key not in new:
                 changes[key] = ["=", value]
-            else:
-                sub = diff(new[key], value)
-                if sub is not None:
-                    changes[key] = sub
+                continue
+            fresh = new[key]
+            if type(fresh) is type(value) and type(value) in _LEAF:
+                if fresh != value:
+                    changes[key] = ["=", value]
+                continue
+            sub = diff(fresh, value)
+            if sub is not None:
+                changes[key] = sub
         gone = [key for key in new if key not in old]
         return ["{", changes, gone] if changes or gone else None
     if isinstance(old, list):
         items: dict[str, Any] = {}
         for index, value in enumerate(old):
-            sub = diff(new[index], value) if index < len(new) else ["=", value]
+            if index >= len(new):
+                items[str(index)] = ["=", value]
+                continue
+            fresh = new[index]
+            if type(fresh) is type(value) and type(value) in _LEAF:
+                if fresh != value:
+                    items[str(index)] = ["=", value]
+                continue
+            sub = diff(fresh, value)
             if sub is not None:
                 items[str(index)] = sub
         return ["[", len(old), items] if items or len(new) != len(old) else None
@@ -74,7 +93,7 @@ PLAIN_UNDER = 512          # bytes of JSON below which a delta is not compressed
 
 
 def pack(kind: bytes, value: Any) -> bytes:
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    text = dumps_bytes(value)
     if len(text) < PLAIN_UNDER:
         return kind.lower() + text
     return kind + zlib.compress(text, 6)
@@ -84,8 +103,8 @@ def unpack(data: bytes) -> tuple[bytes, Any]:
     data = bytes(data)
     kind = data[:1]
     if kind.islower():
-        return kind.upper(), json.loads(data[1:])
-    return kind, json.loads(zlib.decompress(data[1:]))
+        return kind.upper(), loads(data[1:])
+    return kind, loads(zlib.decompress(data[1:]))
 
 
 def restore(data: bytes, after: Any) -> Any:
