@@ -1,7 +1,7 @@
 """How well the bot plays: seeded matches between levels, printed as a table with confidence intervals.
 
     python3 bench/strength.py [--games 200] [--seed 1] [--only klash,carnevale] [--match normal:random,...]
-                              [--jobs 2] [--out results.jsonl] [--report] [--memory]
+                              [--jobs 2] [--out results.jsonl] [--report [--config HASH]] [--memory]
 
 For Klash! and Carnevale: normal vs random, normal vs greedy, hard vs normal over N games each, seats
 alternated (the first level plays seat 0 in even games); a draw counts half. ``--only klash-skirmish``
@@ -9,6 +9,12 @@ plays a quick Klash! match instead: the last three Hourglasses of a 3-a-side fig
 number alone, so a game gives the same result in any process and in any order: ``--jobs`` plays games in
 parallel processes, ``--out`` appends each finished game to a JSON-lines file and skips the games already
 in it (a long run can be stopped and resumed), ``--report`` only prints the table of that file.
+
+Each result line records the ``config`` it was played with (a hash of the levels, the quick match's set-up
+and the source of the rules and content that decide play) and the git ``commit`` of the checkout. A run
+refuses to add to a file holding games of another config (a resumed run must play the same levels: resume
+it from the checkout at the recorded commit), and ``--report`` refuses to mix configs in one table
+(``--config`` picks one).
 
 The table gives the win rate of the first level with its 95% Wilson interval: a margin is clear (not
 noise) when the whole interval is above one half. Then the decision time p50/p95 per level (only
@@ -20,10 +26,12 @@ in > 50%; a normal decision <= 2 s on a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -32,7 +40,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from rules.common.engine import Actor
-from rules.common.player import decide, deciders, level, moves, seed_for
+from rules.common.player import LEVELS, decide, deciders, level, moves, seed_for
 from rules.common.rng import Rng
 
 TARGETS = {("normal", "random"): 0.95, ("normal", "greedy"): 0.65, ("hard", "normal"): 0.5}
@@ -47,6 +55,38 @@ Z95 = 1.959964
 SKIRMISH = {SEATS[0]: [("orc", 45, 50), ("archer", 40, 60), ("murmillo", 45, 70)],
             SEATS[1]: [("orc", 75, 50), ("archer", 80, 60), ("murmillo", 75, 70)]}
 SKIRMISH_HOURGLASS = 6
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# What decides how a seeded game is played: two results are comparable only if all of it is the same.
+PLAY_SOURCES = ("rules/common", "rules/klash", "rules/carnevale", "content/klash", "content/carnevale")
+
+
+def config_hash() -> str:
+    """A short hash of the levels, the quick match's set-up and every source file under PLAY_SOURCES."""
+    h = hashlib.sha256(repr((sorted(LEVELS.items()), SKIRMISH, SKIRMISH_HOURGLASS)).encode())
+    for top in PLAY_SOURCES:
+        for folder, dirs, files in sorted(os.walk(os.path.join(ROOT, top))):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".py", ".yaml", ".yml", ".json")):
+                    path = os.path.join(folder, name)
+                    h.update(os.path.relpath(path, ROOT).encode())
+                    with open(path, "rb") as f:
+                        h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+def commit() -> str:
+    """The checkout's git commit ("-dirty" when files that decide play differ from it; "" outside git)."""
+    try:
+        head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", *PLAY_SOURCES],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("-dirty" if dirty else "")
 
 
 def games(options: dict | None = None):
@@ -93,7 +133,7 @@ def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict
 
 
 def one_game(name: str, a: str, b: str, g: int, base_seed: int, measure_memory: bool,
-             options: dict | None = None) -> dict:
+             options: dict | None = None, stamp: dict | None = None) -> dict:
     """Game `g` of the match-up a:b (seats alternated by g): the first level's score and the timings."""
     ai, make = games(options)[name]
     seed = base_seed * 100_000 + g
@@ -106,7 +146,7 @@ def one_game(name: str, a: str, b: str, g: int, base_seed: int, measure_memory: 
     mine = SEATS[0] if g % 2 == 0 else SEATS[1]
     score = 1.0 if winner == mine else (0.5 if not winner else 0.0)
     return {"game": name, "a": a, "b": b, "g": g, "seed": base_seed, "options": options or {}, "score": score,
-            "cpu": time.process_time() - started, "times": times, "memory": memory}
+            "cpu": time.process_time() - started, "times": times, "memory": memory, **(stamp or {})}
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -131,9 +171,19 @@ def load(path: str | None) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def configs(results: list[dict]) -> dict[str, str]:
+    """The configs in a results file, each with the commit it was first played at ("?" when a line has
+    none: a file written before lines were stamped)."""
+    out: dict[str, str] = {}
+    for r in results:
+        out.setdefault(r.get("config", "?"), r.get("commit", "?"))
+    return out
+
+
 def report(results: list[dict], seed: int, options: dict | None = None) -> str:
     setup = f", set-up {json.dumps(options)}" if options else ""
-    lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval)\n",
+    stamp = "".join(f"\nconfig {c}, commit {k or '?'}" for c, k in configs(results).items())
+    lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval){stamp}\n",
              f"{'game':<14} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
              f"{'met':>4} {'clear':>5} {'cpu s/game':>10}"]
     order: list[tuple[str, str, str]] = list(dict.fromkeys((r["game"], r["a"], r["b"]) for r in results))
@@ -181,12 +231,28 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--out", help="JSON-lines file: each finished game is appended; games in it are skipped")
     parser.add_argument("--report", action="store_true", help="only print the table of --out")
+    parser.add_argument("--config", help="with --report: the config whose games to count (when --out holds several)")
     parser.add_argument("--memory", action="store_true", help="also measure memory per decision (slower)")
     parser.add_argument("--options", default="{}", help='set-up options as JSON, e.g. \'{"points": 100, "rounds": 3}\'')
     args = parser.parse_args()
     options = json.loads(args.options)
     done = [r for r in load(args.out) if r.get("options", {}) == options]
-    if not args.report:
+    if args.report:
+        held = configs(done)
+        if args.config:
+            done = [r for r in done if r.get("config", "?") == args.config]
+        elif len(held) > 1:
+            sys.exit(f"{args.out} holds games of {len(held)} configs ("
+                     + ", ".join(f"{c} at commit {k}" for c, k in held.items())
+                     + "): one table counts one config; name it with --config")
+    else:
+        stamp = {"config": config_hash(), "commit": commit()}
+        other = {c: k for c, k in configs(done).items() if c != stamp["config"]}
+        if other:
+            sys.exit(f"{args.out} holds games of another config ("
+                     + ", ".join(f"{c} at commit {k}" for c, k in other.items())
+                     + f"); this checkout plays config {stamp['config']}: resume that run from its commit's "
+                     "checkout, or write to another --out")
         have = {(r["game"], r["a"], r["b"], r["g"], r["seed"]) for r in done}
         todo = []
         # interleaved (game 0 of every match-up, then game 1…): a run stopped early has every match-up
@@ -196,7 +262,7 @@ def main() -> None:
                     a, b = pair.split(":")
                     level(a), level(b)
                     if (name, a, b, g, args.seed) not in have:
-                        todo.append((name, a, b, g, args.seed, args.memory, options))
+                        todo.append((name, a, b, g, args.seed, args.memory, options, stamp))
         with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = [pool.submit(one_game, *job) for job in todo]
             for future in as_completed(futures):

@@ -264,6 +264,18 @@ def _ucb(child: _Node, seat: str, seen: list[float], c: float) -> float:
 
 def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
             deadline: Callable[[], bool] | None) -> Move:
+    root, legal_root = search(ai, state, seat, options, rng, lvl, deadline)
+    tried = [(m, ch) for m, ch in root.children.items() if ch is not None and m in legal_root]
+    if not tried:
+        return _random(ai, state, seat, [m for m in options if m in legal_root] or options, rng)
+    most = max(ch.visits for _, ch in tried)
+    best = [m for m, ch in tried if ch.visits == most]
+    return best[0] if len(best) == 1 else max(best, key=lambda m: root.children[m].reward)
+
+
+def search(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
+           deadline: Callable[[], bool] | None = None) -> tuple[_Node, set[Move]]:
+    """The search tree's root after the level's iterations, and the root moves still known legal."""
     root = _Node()
     legal_root = set(options)
     # The evaluations a search sees lie in a narrow band (Klash!, Carnevale: a few hundredths apart
@@ -329,12 +341,7 @@ def _ismcts(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, lv
             node.reward += value if node.player == seat else 1.0 - value
             node = node.parent
         root.visits += 1
-    tried = [(m, ch) for m, ch in root.children.items() if ch is not None and m in legal_root]
-    if not tried:
-        return _random(ai, state, seat, [m for m in options if m in legal_root] or options, rng)
-    most = max(ch.visits for _, ch in tried)
-    best = [m for m, ch in tried if ch.visits == most]
-    return best[0] if len(best) == 1 else max(best, key=lambda m: root.children[m].reward)
+    return root, legal_root
 
 
 def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,

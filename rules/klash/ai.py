@@ -61,6 +61,11 @@ class KlashAI(GameAI):
                            for m in state.models if m.owner == p and not m.removed) for p in state.seats}
         tv = state.team_vp
         diff = (state.vp[seat] - state.vp[other]) + (tv.get(other, 0) - tv.get(seat, 0))
+        if state.stage != "final":
+            # The Action Phase's "no melee attack against your characters" VP (scored at its end, so
+            # counted only until then): without it a melee attack that kills nobody looked worth
+            # nothing, and the bot let whole Hourglasses pass without one (a 3-3 draw, then dice).
+            diff += _untouched(state, seat) - _untouched(state, other)
         material = standing[seat] - standing[other]
         if not any(not m.removed for m in state.models if m.owner == other) and state.phase == "match":
             return 1.0
@@ -121,6 +126,11 @@ def _kind(prompt_id: str) -> str:
     """The kind of one of this engine's own prompts, from its id (`rules.common.prompt_id` puts the kind
     first); only the rules read ids, the cogs read `Prompt.kind`."""
     return prompt_id.split(".", 1)[0]
+
+
+def _untouched(state: KlashState, player: str) -> int:
+    """1 while ``player`` is on course for this Action Phase's no-melee VP (``_end_action_phase``)."""
+    return int(player not in state.melee_against and bool(state.on_field(player)))
 
 
 def _squash(x: float) -> float:

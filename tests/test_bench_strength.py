@@ -1,0 +1,55 @@
+"""bench/strength.py stamps every result with the config it was played with, and never mixes configs:
+a resumed run must play the same levels, and one table counts one config."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from bench import strength
+
+BENCH = Path(strength.__file__)
+
+
+def _line(config: str, g: int, score: float) -> str:
+    return json.dumps({"game": "klash", "a": "normal", "b": "random", "g": g, "seed": 1, "options": {},
+                       "score": score, "cpu": 1.0, "times": {"normal": [0.1]}, "memory": {},
+                       "config": config, "commit": f"c{config}"}) + "\n"
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_the_config_hash_changes_with_a_level_and_not_otherwise(monkeypatch):
+    before = strength.config_hash()
+    assert strength.config_hash() == before and len(before) == 12
+    monkeypatch.setitem(strength.LEVELS, "hard", strength.LEVELS["normal"])
+    assert strength.config_hash() != before
+
+
+def test_a_run_refuses_to_add_to_a_file_of_another_config(tmp_path):
+    out = tmp_path / "r.jsonl"
+    out.write_text(_line("aaaaaaaaaaaa", 0, 1.0))
+    done = _bench("--games", "1", "--only", "klash", "--match", "normal:random", "--out", str(out))
+    assert done.returncode != 0
+    assert "another config (aaaaaaaaaaaa at commit caaaaaaaaaaaa)" in done.stderr
+    assert out.read_text() == _line("aaaaaaaaaaaa", 0, 1.0)        # nothing was played or appended
+
+
+def test_the_report_counts_one_config_and_names_it(tmp_path):
+    out = tmp_path / "r.jsonl"
+    out.write_text(_line("aaaaaaaaaaaa", 0, 1.0) + _line("aaaaaaaaaaaa", 1, 0.0) + _line("bbbbbbbbbbbb", 2, 1.0))
+    mixed = _bench("--report", "--out", str(out))
+    assert mixed.returncode != 0 and "holds games of 2 configs" in mixed.stderr
+    one = _bench("--report", "--out", str(out), "--config", "aaaaaaaaaaaa")
+    assert one.returncode == 0, one.stderr
+    assert "config aaaaaaaaaaaa, commit caaaaaaaaaaaa" in one.stdout
+    row = next(line for line in one.stdout.splitlines() if line.startswith("klash "))
+    assert row.split()[4:6] == ["2", "50.0%"]
+
+
+def test_a_played_game_carries_its_stamp():
+    result = strength.one_game("klash-skirmish", "random", "random", 0, 1, False, None, {"config": "x", "commit": "y"})
+    assert (result["config"], result["commit"]) == ("x", "y")
