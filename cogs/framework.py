@@ -175,7 +175,7 @@ class GameHost(Publishing):
             here = [g for g in await self.store.games(interaction.guild_id) if g.channel_id == interaction.channel_id]
             game = here[-1] if here else None
         if game is None or (system and game.system != system):
-            title = systems.get(system).title if system else None
+            title = systems.title(system, interaction.locale) if system else None
             raise BautaError("no_game", system=title) if title else BautaError("no_game_here")
         return game
 
@@ -389,7 +389,7 @@ class GameHost(Publishing):
             players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
             who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
             await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
-                                                               title=systems.get(game.system).title)
+                                                               title=systems.title(game.system, settings.locale))
                                             + botplayer.stand_in_notice(game, settings))
             await self.store.set_meta(game, {**game.meta, "reminded": key,
                                              "reminded_at": at.isoformat(timespec="seconds")})

@@ -35,7 +35,7 @@ class GameCog(BautaCog):
             png = await asyncio.to_thread(system.render, view) if system.render is not None else None
         finally:
             present.READER.reset(reading)
-        header = t("game.status_header", locale, title=system.title, id=game.id,
+        header = t("game.status_header", locale, title=systems.title(system.name, locale), id=game.id,
                    players=", ".join(map(mention, game.seats)))
         # The status names the players without calling them: whoever asked for it, nobody is pinged.
         quiet = discord.AllowedMentions(users=False)
@@ -165,7 +165,7 @@ class GameCog(BautaCog):
             described = system.describe(engine.view_for(state, viewer), viewer)
         finally:
             present.READER.reset(reading)
-        lines = [t("hand.header", interaction.locale, title=system.title, id=game.id), described]
+        lines = [t("hand.header", interaction.locale, title=systems.title(system.name, interaction.locale), id=game.id), described]
         audiences = {me} | ({GM} if gm else set())
         recent = await self.store.events_for(game.id, audiences, limit=10)
         if recent:

@@ -96,7 +96,7 @@ class GMCog(commands.Cog):
                 await reply(interaction, t("gm.unknown_rule", interaction.locale, setting=echo(setting),
                                            known=", ".join(sorted(current)) or "—"), ephemeral=True)
                 return
-            lines = [t("gm.rules_header", interaction.locale, title=system.title)]
+            lines = [t("gm.rules_header", interaction.locale, title=systems.title(system.name, interaction.locale))]
             lines += [rule_line(game, k, current[k], system.house_rules.get(k), interaction.locale)
                       for k in keys] or [t("gm.no_rules", interaction.locale)]
             for text in chunks(lines):
@@ -116,7 +116,7 @@ class GMCog(commands.Cog):
                         ephemeral=True)
             return
         await self.bot.store.set_house_rule(interaction.guild_id, game, setting, parsed)
-        await reply(interaction, t("gm.rule_set", interaction.locale, title=system.title, setting=setting,
+        await reply(interaction, t("gm.rule_set", interaction.locale, title=systems.title(system.name, interaction.locale), setting=setting,
                                    value=json.dumps(parsed)), ephemeral=True)
 
     @gm.command(name="reminder", description="Ping whoever a game waits on after this many hours (0: off)")

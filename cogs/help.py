@@ -35,7 +35,7 @@ class HelpCog(commands.Cog):
         commands_ = command_lines(self.bot.tree, language_of(locale))
         if game:
             mine = [line for top, line in commands_ if top in GROUPS.get(game, (game,))]
-            title = systems.SYSTEMS[game].title if game in systems.SYSTEMS else game
+            title = systems.title(game, locale)
             lines = [t(f"help.play.{game}", locale)] if game in GROUPS else []
             lines += [t("help.game_header", locale, title=title)] + [f"• {line}" for line in mine]
             if not mine:
@@ -43,14 +43,14 @@ class HelpCog(commands.Cog):
         else:
             lines = [t("help.intro", locale)]
             if systems.listed():
-                lines.append(t("help.games", locale, games=", ".join(s.title for s in systems.listed())))
+                lines.append(t("help.games", locale, games=", ".join(systems.title(s.name, locale) for s in systems.listed())))
             lines.append(t("help.commands", locale))
             lines += [f"• {line}" for top, line in commands_ if top not in ALL_GROUPS]
             for name, groups in GROUPS.items():
                 count = sum(top in groups for top, _ in commands_)
                 if count:
                     lines.append(t("help.game_line", locale, group=groups[0], n=count,
-                                   title=systems.SYSTEMS[name].title if name in systems.SYSTEMS else name))
+                                   title=systems.title(name, locale)))
             lines.append(t("help.privacy", locale))
         for text in chunks(lines):
             await reply(interaction, text, ephemeral=True)

@@ -39,7 +39,7 @@ class PackCog(commands.Cog):
         if system is None:
             raise PackError(t("errors.unknown_system", interaction.locale, system=echo(game)))
         if system.load_pack is None:
-            raise PackError(t("pack.not_supported", interaction.locale, title=system.title))
+            raise PackError(t("pack.not_supported", interaction.locale, title=systems.title(system.name, interaction.locale)))
         untrusted.check_size(file, MAX_PACK_BYTES, interaction.locale)  # before downloading or deferring
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await untrusted.read_text(file, MAX_PACK_BYTES, interaction.locale)
@@ -50,7 +50,7 @@ class PackCog(commands.Cog):
         await self.bot.store.save_pack(interaction.guild_id, game, pack_name, text, interaction.user.id)
         summary = ", ".join(f"{k}: {len(v)}" for k, v in content.items() if isinstance(v, (list, dict))) \
             if isinstance(content, dict) else ""
-        await interaction.followup.send(t("pack.imported", interaction.locale, name=pack_name, title=system.title,
+        await interaction.followup.send(t("pack.imported", interaction.locale, name=pack_name, title=systems.title(system.name, interaction.locale),
                                           summary=summary or "—"), ephemeral=True)
 
     @pack.command(name="list", description="The content packs imported on this server")
@@ -61,7 +61,7 @@ class PackCog(commands.Cog):
             return
         lines = [t("pack.list_header", interaction.locale)]
         for p in packs:
-            title = systems.SYSTEMS[p["system"]].title if p["system"] in systems.SYSTEMS else p["system"]
+            title = systems.title(p["system"], interaction.locale)
             lines.append(f"• **{p['name']}** — {title} ({p['size']} bytes, <@{p['imported_by']}>, {p['created_at'][:10]})")
         await reply(interaction, chunks(lines)[0], ephemeral=True)
 

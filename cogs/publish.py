@@ -156,7 +156,7 @@ class Publishing:
         prompts = [] if late else turn if turn is not None else engine.pending(state)
         pending = {p.id for p in prompts}
         over = not late and engine.is_over(state)
-        header = t("dm.header", locale, title=system.title, id=game.id, channel=f"<#{game.channel_id}>")
+        header = t("dm.header", locale, title=systems.title(system.name, locale), id=game.id, channel=f"<#{game.channel_id}>")
 
         private: dict[str, list[Event]] = defaultdict(list)
         for event in events:

@@ -66,6 +66,18 @@ def register(system: System) -> System:
     return system
 
 
+def title(name: str, locale: Any = None) -> str:
+    """A game's title in the reader's language: `<name>.title` of its catalogue ("Carnival Zombie
+    2ª Edizione"), else the title it registered with (a test game has no catalogue)."""
+    from i18n import DEFAULT, _entry, supported
+    key = f"{name}.title"
+    found = _entry(supported(locale), key, None) or _entry(DEFAULT, key, None)
+    if found is not None:
+        return found
+    system = SYSTEMS.get(name)
+    return system.title if system is not None else name
+
+
 def get(name: str) -> System:
     try:
         return SYSTEMS[name]

@@ -50,9 +50,9 @@ async def test_gm_language_is_for_gms_only_and_offers_four_choices(bot, world):
 @pytest.mark.parametrize("locale, header, default_word, sample", [
     ("en-US", "House rules for **Carnival Zombie 2nd Edition**", "default",
      "• `barghest_bonus_mode` = `\"once\"` (default `\"once\"`): The Barghest's bonus: once"),
-    ("it", "Regole della casa per **Carnival Zombie 2nd Edition**", "predefinito",
+    ("it", "Regole della casa per **Carnival Zombie 2ª Edizione**", "predefinito",
      "• `barghest_bonus_mode` = `\"once\"` (predefinito `\"once\"`): Il bonus del Barghest: once"),
-    ("es-419", "Reglas de la casa de **Carnival Zombie 2nd Edition**", "por defecto",
+    ("es-419", "Reglas de la casa de **Carnival Zombie 2ª Edición**", "por defecto",
      "• `barghest_bonus_mode` = `\"once\"` (por defecto `\"once\"`): El bonificador del Barghest: once"),
 ])
 async def test_gm_rules_explains_every_house_rule_in_the_readers_language(bot, world, locale, header, default_word,
