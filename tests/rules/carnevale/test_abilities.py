@@ -6,7 +6,7 @@ from rules.carnevale import mechanics as M
 from rules.carnevale.squad import SquadMember
 from rules.common import IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start
 
 
 def base(**kw):
@@ -22,7 +22,7 @@ def give(s, uid, name, x=None, **extra):
 def attack_pool(s, att, tgt, actor=P1, **kw):
     s, _ = apply(s, A.Activate(att), actor)
     s, ev = apply(s, A.Attack(att, tgt, **kw), actor)
-    return s, ev, [r for r in rolls(ev) if r["label"].startswith("Combat")][0]
+    return s, ev, rolls_of(ev, "roll_combat")[0]
 
 
 def test_ambidextrous_two_weapons_reroll_a_miss():
@@ -34,7 +34,7 @@ def test_ambidextrous_two_weapons_reroll_a_miss():
     s, _ = apply(s, A.Activate("a2"), P1)
     script(s, 8, 2, 9, 9, 9, 5)
     s, ev = apply(s, A.Attack("a2", "b2", two_weapons=True), P1)
-    assert any(r["label"] == "two-weapon reroll of a missed die" and r["rerolled"][1] for r in rolls(ev))
+    assert any(r["rerolled"][1] for r in rolls_of(ev, "roll_two_weapons"))
 
 
 def test_berserk_after_the_last_threshold():
@@ -161,13 +161,13 @@ def test_fear_makes_the_target_test_and_mindless_ignores_it():
     s = base()
     give(s, "a2", "Fear", -1)
     s, ev, r = attack_pool(s, "a2", "b2")
-    morale = [x for x in rolls(ev) if x["label"].startswith("Morale")][0]
+    morale = rolls_of(ev, "roll_morale")[0]
     assert len(morale["dice"]) == 3 - 1 and morale["model"] == "b2"
     s = base()
     give(s, "a2", "Fear", -1)
     give(s, "b2", "Mindless")
     s, ev, r = attack_pool(s, "a2", "b2")
-    assert not [x for x in rolls(ev) if x["label"].startswith("Morale")]
+    assert not rolls_of(ev, "roll_morale")
 
 
 def test_fireproof_and_flames():
@@ -184,7 +184,7 @@ def test_first_strike_only_the_first_attack_each_round():
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
     assert len(rolls(ev)[0]["dice"]) == 7
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
-    assert len([r for r in rolls(ev) if r["label"].startswith("Combat")][0]["dice"]) == 5
+    assert len(rolls_of(ev, "roll_combat")[0]["dice"]) == 5
 
 
 def test_grow_through_adversity():
@@ -290,7 +290,7 @@ def test_mind_control_controller_tests_when_a_mindless_falls():
     s = start(s, P1)
     script(s, 2, 2, 2, 2, 2, 2)
     s, ev = apply(s, A.Damage("a2", 30, ignore_protection=True), GM_ACTOR)
-    assert any("Mind Control" in r["label"] for r in rolls(ev)) and s.models["a1"].stunned
+    assert rolls_of(ev, "roll_mind_control") and s.models["a1"].stunned
 
 
 def test_rickety_lowers_protection():

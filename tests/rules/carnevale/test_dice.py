@@ -94,7 +94,10 @@ def test_opposed_adjustments_exact():
     both = compare(result_from_dice([10, 2], 7), result_from_dice([10, 9], 7))   # 1 vs 2 → 0 vs 1
     assert (both.a_aces, both.b_aces) == (0, 1)
     tie = compare(plain2, result_from_dice([7, 7, 1], 7), "escaper")
-    assert tie.winner == "a" and "escaping" in tie.summary()
+    assert (tie.a_aces, tie.b_aces, tie.winner, tie.tie_rule, tie.adjustments) == (2, 2, "a", "escaper", ())
+    # what changed the Aces is data, side first; the cog words it in the server's language
+    assert compare(crit, fum).adjustments == ("a_critical", "b_fumble")
+    assert compare(fum, crit).adjustments == ("b_critical", "a_fumble")
     assert compare(plain2, result_from_dice([7, 7, 1], 7), "status_quo").winner == "b"
     rr = opposed_roll(Rng.from_seed(3), 3, 3, tie_rule="reroll")
     assert rr.winner in ("a", "b")
