@@ -97,6 +97,41 @@ async def test_opposed_roll_in_one_message_names_the_tie_rule(bot, world):
     assert "**A tie**: neither side wins." in text and "a tie: a tie" not in text
 
 
+async def test_an_opposed_roll_on_an_italian_server_is_italian_throughout(bot, world, monkeypatch):
+    """The adjustments, the tie rule and a pool over the cap were the rules' English ("first side's
+    Critical removes an Ace from the second", "the escaping model wins ties", "12 = 10d10 (2 over the
+    cap lost)") on every server; now they are codes worded in the server's language."""
+    from cogs import carnevale_squads
+    from rules.carnevale.dice import build_pool, compare, result_from_dice
+    first = result_from_dice([10, 7, 2, 2, 2, 2, 2, 2, 2, 2], 7, build_pool(12))    # Critical, 2 Aces
+    second = result_from_dice([1, 9, 3], 7, build_pool(3))                          # Destiny 1: one Ace discarded
+    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: compare(first, second, "escaper"))
+    world.locale = "it"
+    with i18n.watch() as notes:
+        interaction = world.interaction(world.users[2], world.channels[10])
+        interaction.guild_locale = "it"
+        await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=12, their_pool=3,
+                                           tie_rule="escaper")
+    text = world.last("channel:10").content
+    assert "12 = 10d10 (2 oltre il limite persi) a difficoltà 7" in text
+    assert "Dopo le correzioni: 2 contro 0 (il Critico di <@2> toglie un Successo a <@3>)." in text
+    assert "**Vince <@2>** di 2." in text
+    assert "over the cap" not in text and "side" not in text
+    assert [n for n in notes if n.fallback] == []
+
+
+async def test_a_tie_rule_is_named_in_the_servers_language(bot, world, monkeypatch):
+    from cogs import carnevale_squads
+    from rules.carnevale.dice import compare, result_from_dice
+    tie = compare(result_from_dice([7, 2], 7), result_from_dice([8, 3], 7), "escaper")
+    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: tie)
+    interaction = world.interaction(world.users[2], world.channels[10])
+    interaction.guild_locale = "es"
+    await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=2, their_pool=2,
+                                       tie_rule="escaper")
+    assert "**<@2> gana** el empate (los empates son para el modelo que escapa)." in world.last("channel:10").content
+
+
 async def test_odds_are_exact_and_private(bot, world):
     cog = cog_of(bot)
     await call(world, cog.odds_command, 2, pool=1, difficulty=7)

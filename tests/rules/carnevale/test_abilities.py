@@ -1,6 +1,9 @@
 """Universal abilities (digest §2.12) are data on the model ({name, x}); one test per ability."""
 import pytest
 
+import i18n
+from i18n.present import Presenter
+
 from rules.carnevale import actions as A
 from rules.carnevale import mechanics as M
 from rules.carnevale.squad import SquadMember
@@ -35,6 +38,12 @@ def test_ambidextrous_two_weapons_reroll_a_miss():
     script(s, 8, 2, 9, 9, 9, 5)
     s, ev = apply(s, A.Attack("a2", "b2", two_weapons=True), P1)
     assert any(r["rerolled"][1] for r in rolls_of(ev, "roll_two_weapons"))
+    # the reroll says what it is in the reader's language (it had no term: the log showed a raw key)
+    reroll = next(e for e in ev if e.kind == "roll" and e.data["rerolled"][1])
+    with i18n.watch() as notes:
+        italian = Presenter("it", "carnevale").event(reroll)
+    assert italian.startswith("Butcher: la seconda arma ritira un dado mancato — ")
+    assert [n for n in notes if n.fallback] == []
 
 
 def test_berserk_after_the_last_threshold():
