@@ -1,15 +1,18 @@
 """Universal abilities (digest §2.12) are data on the model ({name, x}); one test per ability."""
+import json
+
 import pytest
 
 import i18n
 from i18n.present import Presenter
 
+from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale import mechanics as M
 from rules.carnevale.squad import SquadMember
 from rules.common import IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start, tag
 
 
 def base(**kw):
@@ -321,6 +324,32 @@ def test_reroll_dice_on_a_free_roll():
         apply(s, A.Reroll("a2", "dice", 1), P1)
     with pytest.raises(IllegalAction, match=r"^no_reroll_all\b"):
         apply(s, A.Reroll("a2", "all"), P1)
+
+
+def test_a_game_stored_with_english_roll_labels_still_loads_rerolls_and_reads():
+    """Before a roll's label was a code, a stored game carried English labels: in each roll event, in
+    `last_roll` and inside the stored dice (PoolResult.label). Such a game still loads and rerolls,
+    and its stored roll events read in the reader's language."""
+    s = game(squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"),
+             squad("The Rashaar", ("Magi-Rashaar", {"leader": True})))
+    s = start(s, P1)
+    script(s, 8, 2, 3, 9)
+    s, first = apply(s, A.Roll(pool=4, difficulty=7), P1)
+    old = json.loads(json.dumps(ENGINE.dump_state(s)))
+    old["last_roll"]["label"] = old["last_roll"]["result"]["label"] = "roll"
+    s = ENGINE.load_state(old)
+    s, ev = apply(s, A.Reroll("a2", "dice", 2), P1)
+    assert rolls(ev)[0]["rerolled"] == [False, True, True, False]
+    assert tag(rolls(ev)[0]) == ("roll_reroll_by", {"name": "The Duke"})
+    # the roll events as a game stored them then: an English label, beside the `what` players read
+    stored = [{"kind": "roll", "audience": "public", "data": {**first[0].data, "label": "roll"}},
+              {"kind": "roll", "audience": "public", "data": {**ev[0].data, "label": "reroll by The Duke"}}]
+    say = Presenter("it", "carnevale")
+    with i18n.watch() as notes:
+        lines = say.events(stored)
+    assert lines[0].startswith("tiro — 4 = 4d10 → [8] 2 3 9 contro 7")
+    assert lines[1].startswith("ritirato da The Duke — ")
+    assert [n for n in notes if n.fallback] == []
 
 
 def test_savage_gains_d5_ap():
