@@ -57,7 +57,10 @@ def _status_words(m: dict, locale=None) -> list[str]:
 
 
 def describe(view: dict, viewer: str, locale=None) -> str:
-    """The game (or a squad) as text for /game status and /hand: only what `view` holds."""
+    """The game (or a squad) as text for /game status and /hand: only what `view` holds, in `locale`,
+    else in the language of the reader /game status or /hand set (`present.READER`), else English."""
+    if locale is None and present.READER.get() is not None:
+        locale = present.READER.get().language
     lines = []
     if "phase" in view:
         turn = t("carnevale.describe.turn", locale, who=mention(view["turn_player"])) if view.get("turn_player") \
@@ -72,8 +75,9 @@ def describe(view: dict, viewer: str, locale=None) -> str:
                        faction=p.get("faction", ""), vp=p.get("vp", 0), events=p.get("events_left", 0)))
         agenda = p.get("agenda")
         if agenda:
-            lines.append(t("carnevale.describe.agenda", locale, name=agenda["name"], condition=agenda["condition"],
-                           vp=agenda["vp"]))
+            say = Presenter(locale, SYSTEM_NAME)
+            lines.append(t("carnevale.describe.agenda", locale, name=say.value(agenda["name"], plain=True),
+                           condition=say.value(agenda["condition"], plain=True), vp=agenda["vp"]))
         for m in view["models"]:
             if m["owner"] != pid and len(view.get("players", {})) > 1:
                 continue

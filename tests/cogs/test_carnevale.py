@@ -520,6 +520,29 @@ async def test_autocompletes_name_models_and_spells(bot, world):
     assert [c.value for c in squads] == ["Rashaar"]
 
 
+async def test_the_secret_agenda_in_hand_reads_in_the_readers_language(bot, world):
+    """/hand was English whatever the reader's language (the describer ignored the reader /hand sets),
+    and named the Agenda from the rules' English table; now the view carries terms, worded in Italian."""
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_faction="The Guild",
+               their_faction="The Rashaar", deploy_all=True)
+    state = ENGINE.load_state((await bot.store.active_game(1, 10)).state)
+    n = state.players["3"].agenda
+    assert ENGINE.view_for(state, "3")["players"]["3"]["agenda"] == {
+        "roll": n, "name": {"term": f"agenda_{n}"}, "condition": {"term": f"agenda_{n}_condition"},
+        "vp": AGENDAS[n][1]}
+    italian = Presenter("it", "carnevale")
+    name, condition = italian.text(f"terms.agenda_{n}"), italian.text(f"terms.agenda_{n}_condition")
+    world.locale = "it"
+    game_cog = bot.get_cog("GameCog")
+    with i18n.watch() as notes:
+        await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
+    hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
+    assert f"**{name}** ({condition}; +{AGENDAS[n][1]}" in hand and AGENDAS[n][0] not in hand
+    assert "**Round 1 di 5** · ordine di gioco" in hand
+    assert [note for note in notes if note.fallback] == []
+
+
 async def test_closed_dms_the_agenda_waits_in_hand(bot, world):
     await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
     bruno = world.users[3]

@@ -389,8 +389,10 @@ SECRETS = ("Devil's Mask", "Pope Clement XIII's Ring")
 
 
 def _agenda_names(state):
+    """Each secret Agenda as a public view or event could betray it: its English name, and its term."""
     from rules.carnevale.tables import AGENDAS
-    return [AGENDAS[state.players[p].agenda][0] for p in state.seats if state.players[p].agenda]
+    agendas = [state.players[p].agenda for p in state.seats if state.players[p].agenda]
+    return [AGENDAS[n][0] for n in agendas] + [f'"agenda_{n}"' for n in agendas]
 
 
 def test_secrets_never_leak_into_public_view_or_public_events():
