@@ -413,7 +413,7 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
             else:
                 events.append(say("no_damage", model=t.uid, name=t.name))
         else:
-            lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=f"{a.name}'s {weapon.name}",
+            lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=weapon.name,
                                      attacker=a.uid)
             events += evs
     else:

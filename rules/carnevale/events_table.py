@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
-from . import combat, mechanics as M, tables
+from . import combat, mechanics as M
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, scatter
 from .mechanics import attr, say
 from .state import GameState, ModelState
@@ -36,8 +36,7 @@ class EventsTable:
         p.events_left -= 1
         d1, d2 = state.rng.die(10), state.rng.die(10)
         total = d1 + d2
-        name, _text = tables.event(total)
-        events = [say("event", player=pid, total=total, event=name, d1=d1, d2=d2, name=term(f"event_{total}"),
+        events = [say("event", player=pid, total=total, d1=d1, d2=d2, name=term(f"event_{total}"),
                       text=term(f"event_{total}_text"))]
         events += self._event_effect(state, pid, total, own, tgt)
         return events

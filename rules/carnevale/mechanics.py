@@ -351,9 +351,11 @@ def effective_protection(state: GameState, m: ModelState, penetration: int = 0, 
 
 
 def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int = 0, spiritual: bool = False,
-                 flames: bool = False, ignore_protection: bool = False, source: str = "",
+                 flames: bool = False, ignore_protection: bool = False, source: Any = "",
                  attacker: str = "", fall: bool = False) -> tuple[int, list[Event]]:
-    """Damage before Protection → Life boxes crossed; thresholds, Stun, falling in combat."""
+    """Damage before Protection → Life boxes crossed; thresholds, Stun, falling in combat. `source`
+    tags the damage event for tools (a weapon's name with the `attacker`, an ability, a term); no
+    catalogue words it."""
     if not m.in_play:
         return 0, []
     prot = effective_protection(state, m, penetration, spiritual, flames, ignore_protection, fall)
@@ -367,7 +369,7 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
     kind = "damage_spiritual" if spiritual else ("damage_flame" if flames else "damage_plain")
     events.append(Event("damage", {"model": m.uid, "name": m.name, "amount": amount, "nature": term(kind),
                                    "protection": prot, "lost": lost, "life_left": m.life_left, "life": m.life,
-                                   "source": source}))
+                                   "source": source, **({"attacker": attacker} if attacker else {})}))
     if lost and m.damage >= m.life:
         events += fall_in_combat(state, m, attacker)
         return lost, events
@@ -408,7 +410,7 @@ def healing_roll(state: GameState, healer: ModelState, target: ModelState, x: in
         events += heal(state, target, target.damage, said("heal_critical", how=how))
     elif r.fumble:
         events.append(say("heal_fumble", model=target.uid, name=target.name, how=how))
-        events += apply_damage(state, target, 1, ignore_protection=True, source=f"{source} fumble")[1]
+        events += apply_damage(state, target, 1, ignore_protection=True, source=how)[1]
     else:
         events += heal(state, target, r.aces, how)
     return events

@@ -185,7 +185,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
             shares = [total]
         for v, share in zip(victims, shares):
             lost, evs = apply_damage(state, v, share, pen, has(a, "Spiritual Damage"), flames,
-                                     source=f"{a.name}'s {w.name}", attacker=a.uid)
+                                     source=w.name, attacker=a.uid)
             events += evs
             if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
                 events += stun(state, v, "Stun ability")
