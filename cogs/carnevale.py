@@ -18,6 +18,7 @@ place when the public sheet changes.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import io
 import json
@@ -149,17 +150,22 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
         if pid not in vp or not str(pid).isdigit():
             continue
         name = state.players[pid].squad
-        data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
-        if not data or not data.get("campaign"):
-            continue
-        rec = CampaignRecord.from_dict(data["campaign"])
         models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
-        events = ledger.apply(rec, ledger.RecordAdventure(adventure_title(state), int(vp[pid]["total"]),
-                                                          state.winner == pid,
-                                                          fallen=tuple(C.fallen_in_game(rec, models))))
-        data["campaign"] = rec.to_dict()
-        await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
-        lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name, line=say.event(events[0])))
+        # compare-and-set: a ledger command saved meanwhile means reading the ledger again and
+        # recording onto it (nobody waits on this write to be told "try again")
+        for _attempt in range(3):
+            data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
+            if not data or not data.get("campaign"):
+                break
+            rec = CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
+            events = ledger.apply(rec, ledger.RecordAdventure(adventure_title(state), int(vp[pid]["total"]),
+                                                              state.winner == pid,
+                                                              fallen=tuple(C.fallen_in_game(rec, models))))
+            if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
+                                             {**data, "campaign": rec.to_dict()}):
+                lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
+                               line=say.event(events[0])))
+                break
     return lines
 
 

@@ -213,12 +213,15 @@ class CarnevaleSquads(CarnevaleBase):
                         equipment: str | None = None, spells: str | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
-        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
+        before = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
+        current, pack_name = Squad.from_dict(before["squad"]), before.get("pack") or ""
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         member = SquadMember(profile=profile, name=name or "", equipment=list(_split_ids(equipment)),
                              spells=list(_split_ids(spells)), leader=leader)
         updated = add_member(pack, current, member)       # SquadError names every reason
-        await self._save(interaction.guild_id, interaction.user.id, updated, pack_name)
+        # the rest of the record (a campaign ledger) stays as it is
+        await self._replace(interaction.guild_id, interaction.user.id, before, {**before, "squad": updated.to_dict()},
+                            loc)
         text = t("carnevale.squad.added", loc, model=name or profile, name=current.name) + "\n" + \
             self._summary(pack, updated, pack_name, loc)
         for part in chunks(text.split("\n")):
@@ -230,11 +233,13 @@ class CarnevaleSquads(CarnevaleBase):
     async def squad_remove(self, interaction: discord.Interaction, squad: str, number: app_commands.Range[int, 1, 50]):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
-        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
+        before = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
+        current, pack_name = Squad.from_dict(before["squad"]), before.get("pack") or ""
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         updated = remove_member(current, number)
         gone = current.members[number - 1]
-        await self._save(interaction.guild_id, interaction.user.id, updated, pack_name)
+        await self._replace(interaction.guild_id, interaction.user.id, before, {**before, "squad": updated.to_dict()},
+                            loc)
         text = t("carnevale.squad.removed", loc, model=gone.name or gone.profile, name=current.name) + "\n" + \
             self._summary(pack, updated, pack_name, loc)
         for part in chunks(text.split("\n")):

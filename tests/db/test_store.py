@@ -233,3 +233,17 @@ async def test_a_meta_patch_keeps_what_others_wrote_meanwhile(store):
     assert stored == written.meta == {"table": {"message": 9, "narrative": 4}, "end_votes": ["2"],
                                       "prompt_messages": {"b": {"m": 2}, "c": {"m": 3}}}
     assert await store.patch_meta(written, {}) is written       # nothing changed: no write at all
+
+
+async def test_a_saved_record_is_replaced_only_while_it_is_as_it_was_read(store):
+    """Compare-and-set for squads and campaigns: of two commands that read the same record, the
+    second to write finds it changed and writes nothing."""
+    await store.save_character(1, 2, "carnevale", "Rashaar", {"squad": {"name": "Rashaar"}, "bank": 12})
+    first = await store.character(1, 2, "carnevale", "rashaar")
+    second = await store.character(1, 2, "carnevale", "Rashaar")
+    assert await store.replace_character(1, 2, "carnevale", "Rashaar", first, {**first, "bank": 7})
+    assert not await store.replace_character(1, 2, "carnevale", "Rashaar", second, {**second, "bank": 9})
+    assert await store.character(1, 2, "carnevale", "Rashaar") == {"squad": {"name": "Rashaar"}, "bank": 7}
+    # another owner's record of the same name, or no record at all, is never written
+    assert not await store.replace_character(1, 3, "carnevale", "Rashaar", first, {"bank": 0})
+    assert await store.character(1, 3, "carnevale", "Rashaar") is None
