@@ -18,8 +18,8 @@ RAW = re.compile(r"\{[a-z_]+\}|\b(?:events|terms|prompts|options|errors)\.[a-z_]
 
 
 @pytest.mark.parametrize("locale,words", [("en", ("End activation", "AP left", "Attack of Opportunity")),
-                                          ("it", ("Fine attivazione", "ne restano", "Attacco di Opportunità")),
-                                          ("es", ("Terminar la activación", "le quedan", "Ataque de Oportunidad"))])
+                                          ("it", ("Fine attivazione", "ne ha ancora", "Attacco di Opportunità")),
+                                          ("es", ("Terminar la activación", "ahora tiene", "Ataque de Oportunidad"))])
 async def test_a_whole_game_speaks_the_servers_language(bot, world, monkeypatch, locale, words):
     await bot.store.update_settings(1, locale=locale)
     monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: SEED)
