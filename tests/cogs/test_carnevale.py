@@ -97,41 +97,6 @@ async def test_opposed_roll_in_one_message_names_the_tie_rule(bot, world):
     assert "**A tie**: neither side wins." in text and "a tie: a tie" not in text
 
 
-async def test_an_opposed_roll_on_an_italian_server_is_italian_throughout(bot, world, monkeypatch):
-    """The adjustments, the tie rule and a pool over the cap were the rules' English ("first side's
-    Critical removes an Ace from the second", "the escaping model wins ties", "12 = 10d10 (2 over the
-    cap lost)") on every server; now they are codes worded in the server's language."""
-    from cogs import carnevale_squads
-    from rules.carnevale.dice import build_pool, compare, result_from_dice
-    first = result_from_dice([10, 7, 2, 2, 2, 2, 2, 2, 2, 2], 7, build_pool(12))    # Critical, 2 Aces
-    second = result_from_dice([1, 9, 3], 7, build_pool(3))                          # Destiny 1: one Ace discarded
-    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: compare(first, second, "escaper"))
-    world.locale = "it"
-    with i18n.watch() as notes:
-        interaction = world.interaction(world.users[2], world.channels[10])
-        interaction.guild_locale = "it"
-        await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=12, their_pool=3,
-                                           tie_rule="escaper")
-    text = world.last("channel:10").content
-    assert "12 = 10d10 (2 oltre il limite persi) a difficoltà 7" in text
-    assert "Dopo le correzioni: 2 contro 0 (il Critico di <@2> toglie un Successo a <@3>)." in text
-    assert "**Vince <@2>** di 2." in text
-    assert "over the cap" not in text and "side" not in text
-    assert [n for n in notes if n.fallback] == []
-
-
-async def test_a_tie_rule_is_named_in_the_servers_language(bot, world, monkeypatch):
-    from cogs import carnevale_squads
-    from rules.carnevale.dice import compare, result_from_dice
-    tie = compare(result_from_dice([7, 2], 7), result_from_dice([8, 3], 7), "escaper")
-    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: tie)
-    interaction = world.interaction(world.users[2], world.channels[10])
-    interaction.guild_locale = "es"
-    await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=2, their_pool=2,
-                                       tie_rule="escaper")
-    assert "**<@2> gana** el empate (los empates son para el modelo que escapa)." in world.last("channel:10").content
-
-
 async def test_odds_are_exact_and_private(bot, world):
     cog = cog_of(bot)
     await call(world, cog.odds_command, 2, pool=1, difficulty=7)
@@ -518,29 +483,6 @@ async def test_autocompletes_name_models_and_spells(bot, world):
     assert "Hybrid" in profiles and "Butcher" not in profiles and "The Duke" in profiles
     squads = await cog.my_squad_autocomplete(interaction, "ras")
     assert [c.value for c in squads] == ["Rashaar"]
-
-
-async def test_the_secret_agenda_in_hand_reads_in_the_readers_language(bot, world):
-    """/hand was English whatever the reader's language (the describer ignored the reader /hand sets),
-    and named the Agenda from the rules' English table; now the view carries terms, worded in Italian."""
-    cog = cog_of(bot)
-    await call(world, cog.game_start, 2, opponent=world.users[3], my_faction="The Guild",
-               their_faction="The Rashaar", deploy_all=True)
-    state = ENGINE.load_state((await bot.store.active_game(1, 10)).state)
-    n = state.players["3"].agenda
-    assert ENGINE.view_for(state, "3")["players"]["3"]["agenda"] == {
-        "roll": n, "name": {"term": f"agenda_{n}"}, "condition": {"term": f"agenda_{n}_condition"},
-        "vp": AGENDAS[n][1]}
-    italian = Presenter("it", "carnevale")
-    name, condition = italian.text(f"terms.agenda_{n}"), italian.text(f"terms.agenda_{n}_condition")
-    world.locale = "it"
-    game_cog = bot.get_cog("GameCog")
-    with i18n.watch() as notes:
-        await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
-    hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
-    assert f"**{name}** ({condition}; +{AGENDAS[n][1]}" in hand and AGENDAS[n][0] not in hand
-    assert "**Round 1 di 5** · ordine di gioco" in hand
-    assert [note for note in notes if note.fallback] == []
 
 
 async def test_closed_dms_the_agenda_waits_in_hand(bot, world):

@@ -1,5 +1,4 @@
 """Universal abilities (digest §2.12) are data on the model ({name, x}); one test per ability."""
-import json
 
 import pytest
 
@@ -12,7 +11,7 @@ from rules.carnevale import mechanics as M
 from rules.carnevale.squad import SquadMember
 from rules.common import IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start, tag
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start
 
 
 def base(**kw):
@@ -116,7 +115,6 @@ def test_elusive_and_slippery_and_engage_when_disengaging():
 
 
 def test_disengage_reactions_by_prompt():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     s, _ = apply(s, A.Activate("a3"), P1)
@@ -324,32 +322,6 @@ def test_reroll_dice_on_a_free_roll():
         apply(s, A.Reroll("a2", "dice", 1), P1)
     with pytest.raises(IllegalAction, match=r"^no_reroll_all\b"):
         apply(s, A.Reroll("a2", "all"), P1)
-
-
-def test_a_game_stored_with_english_roll_labels_still_loads_rerolls_and_reads():
-    """Before a roll's label was a code, a stored game carried English labels: in each roll event, in
-    `last_roll` and inside the stored dice (PoolResult.label). Such a game still loads and rerolls,
-    and its stored roll events read in the reader's language."""
-    s = game(squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"),
-             squad("The Rashaar", ("Magi-Rashaar", {"leader": True})))
-    s = start(s, P1)
-    script(s, 8, 2, 3, 9)
-    s, first = apply(s, A.Roll(pool=4, difficulty=7), P1)
-    old = json.loads(json.dumps(ENGINE.dump_state(s)))
-    old["last_roll"]["label"] = old["last_roll"]["result"]["label"] = "roll"
-    s = ENGINE.load_state(old)
-    s, ev = apply(s, A.Reroll("a2", "dice", 2), P1)
-    assert rolls(ev)[0]["rerolled"] == [False, True, True, False]
-    assert tag(rolls(ev)[0]) == ("roll_reroll_by", {"name": "The Duke"})
-    # the roll events as a game stored them then: an English label, beside the `what` players read
-    stored = [{"kind": "roll", "audience": "public", "data": {**first[0].data, "label": "roll"}},
-              {"kind": "roll", "audience": "public", "data": {**ev[0].data, "label": "reroll by The Duke"}}]
-    say = Presenter("it", "carnevale")
-    with i18n.watch() as notes:
-        lines = say.events(stored)
-    assert lines[0].startswith("tiro — 4 = 4d10 → [8] 2 3 9 contro 7")
-    assert lines[1].startswith("ritirato da The Duke — ")
-    assert [n for n in notes if n.fallback] == []
 
 
 def test_savage_gains_d5_ap():
@@ -567,7 +539,6 @@ def test_fountains_of_life_vials_and_drying():
 
 
 def test_reroll_window_after_a_close_combat_roll():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = game(squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"),
              squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Hybrid"))
@@ -594,7 +565,6 @@ def test_reroll_window_after_a_close_combat_roll():
 
 
 def test_bodyguard_takes_the_blow_with_its_own_protection():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     give(s, "b2", "Bodyguard")
@@ -658,7 +628,6 @@ def test_a_bonding_caster_that_does_more_than_walk_breaks_the_bond():
 
 
 def test_reroll_window_after_a_shot():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     give(s, "a1", "Reroll All Dice")
@@ -675,7 +644,6 @@ def test_reroll_window_after_a_shot():
 
 
 def test_an_opponent_forces_a_reroll_of_the_aces():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = game(squad("The Guild", ("Capodecime", {"leader": True}), "Butcher"),
              squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"))
