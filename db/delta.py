@@ -24,7 +24,13 @@ from typing import Any
 DELTA, SNAPSHOT = b"D", b"S"
 
 
+_LEAF = frozenset({str, int, float, bool, type(None)})
+
+
 def diff(new: Any, old: Any) -> list | None:
+    # Leaves of the same type are compared in place, without a call: a state is mostly leaves,
+    # it is diffed on every action, and the calls were the cost. (Not `new == old` on whole
+    # subtrees: it holds 1 == 1.0 == True, which a JSON value does not.)
     if type(new) is not type(old):
         return ["=", old]
     if isinstance(old, dict):
@@ -32,16 +38,29 @@ def diff(new: Any, old: Any) -> list | None:
         for key, value in old.items():
             if key not in new:
                 changes[key] = ["=", value]
-            else:
-                sub = diff(new[key], value)
-                if sub is not None:
-                    changes[key] = sub
+                continue
+            fresh = new[key]
+            if type(fresh) is type(value) and type(value) in _LEAF:
+                if fresh != value:
+                    changes[key] = ["=", value]
+                continue
+            sub = diff(fresh, value)
+            if sub is not None:
+                changes[key] = sub
         gone = [key for key in new if key not in old]
         return ["{", changes, gone] if changes or gone else None
     if isinstance(old, list):
         items: dict[str, Any] = {}
         for index, value in enumerate(old):
-            sub = diff(new[index], value) if index < len(new) else ["=", value]
+            if index >= len(new):
+                items[str(index)] = ["=", value]
+                continue
+            fresh = new[index]
+            if type(fresh) is type(value) and type(value) in _LEAF:
+                if fresh != value:
+                    items[str(index)] = ["=", value]
+                continue
+            sub = diff(fresh, value)
             if sub is not None:
                 items[str(index)] = sub
         return ["[", len(old), items] if items or len(new) != len(old) else None

@@ -20,7 +20,27 @@ from typing import Any, TypeVar, cast
 S = TypeVar("S", bound="Serial")
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _encode(value: Any) -> Any:
+    # Exact types first: a state is mostly plain values, lists and dicts, and it is encoded on
+    # every action (the isinstance ladder below was most of a commit's CPU). Subclasses (an
+    # IntEnum, a NamedTuple, a str enum) take the ladder, so they encode as they always did.
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    # (plain items are taken as they are without a call: calls are what the encoding costs)
+    if kind is list or kind is tuple:
+        return [v if type(v) in _PLAIN else _encode(v) for v in value]
+    if kind is dict:
+        return {k if type(k) is str else str(_encode(k)): v if type(v) in _PLAIN else _encode(v)
+                for k, v in value.items()}
     if isinstance(value, Serial):
         return value.to_dict()
     if isinstance(value, enum.Enum):
@@ -32,7 +52,7 @@ def _encode(value: Any) -> Any:
     if isinstance(value, (set, frozenset)):
         return sorted((_encode(v) for v in value), key=repr)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _encode(getattr(value, name)) for name in _names(type(value))}
     return value
 
 
@@ -130,7 +150,11 @@ class Serial:
 
     def to_dict(self) -> dict:
         # Every Serial is a dataclass (the mixin is only used on them); mypy cannot know that.
-        return {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        out = {}
+        for name in _names(type(self)):
+            value = getattr(self, name)
+            out[name] = value if type(value) in _PLAIN else _encode(value)
+        return out
 
     @classmethod
     def from_dict(cls: type[S], data: dict) -> S:
