@@ -176,3 +176,32 @@ async def test_editing_a_campaign_squad_keeps_its_ledger(bot, world):
     await call(world, cog.squad_remove, 2, squad="Rashaar", number=len(data["squad"]["members"]))
     data = await bot.store.character(1, 2, "carnevale", "Rashaar")
     assert data["campaign"] == kept and "Nino" not in [m["name"] for m in data["squad"]["members"]]
+
+
+async def test_a_finished_game_records_onto_a_ledger_changed_at_the_same_instant(bot, world, monkeypatch):
+    """The game's end writes the adventure into the ledger while a spend on the same squad saves first:
+    the record is read again and the adventure goes on top of the spend; neither is lost."""
+    from .test_carnevale import GUILD
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_start, 3, squad="Guild")
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)           # bank 12
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    replace, raced = bot.store.replace_character, []
+
+    async def spend_first(guild, owner, system, name, before, data):
+        if owner == 2 and not raced:                 # another command's spend lands just before this write
+            raced.append(name)
+            await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=4, what="a Rope")
+        return await replace(guild, owner, system, name, before, data)
+
+    monkeypatch.setattr(bot.store, "replace_character", spend_first)
+    await call(world, cog.concede, 3)
+    now = await stored(bot)
+    assert raced == ["Rashaar"]
+    assert [e["action"]["type"] for e in now["ledger"]] == ["record_adventure", "spend", "record_adventure"]
+    vp = (await bot.store.game((await bot.store.games(1))[0].id)).state["result"]["vp"]["2"]["total"]
+    assert now["bank"] == 12 - 4 + vp + 5
