@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import multiprocessing
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -92,22 +93,30 @@ async def play_guild(bot, world, guild_index: int, actions: int, timings: dict[s
     b = world.user(100_001 + 2 * base, f"b{guild_index}")
     loop = asyncio.get_running_loop()
     next_at = loop.time() + rng.random() * interval
-    engine = systems.get("duel").engine
     done = 0
     while done < actions:
+        since = next(reversed(world.sent.by_id), 0)        # this game's messages come after
         interaction = world.interaction(a, channel)
         await interaction.response.defer(thinking=True)
         start = time.perf_counter()
         game = await bot.host.start(interaction, "duel", [str(a.id), str(b.id)], seed=rng.randrange(1 << 30))
         timings[prefix + "game start"].append(time.perf_counter() - start)
         while done < actions:
-            record = await bot.store.game(game.id)
-            if not record.active:
-                break
-            prompt = engine.pending(engine.load_state(record.state))[0]
-            user = world.users[int(prompt.player)]
-            where = f"dm:{user.id}" if prompt.private else f"channel:{channel.id}"
-            message = next(m for m in reversed(world.sent.by_where[where]) if m.view is not None)
+            # the players look at the table and their DMs, as people do: the newest prompt with
+            # live buttons, in a DM its owner's, in the channel the player it names; the store is
+            # read only to tell a finished game (the bench's own reads are not the bot's work)
+            places = (f"channel:{channel.id}", f"dm:{a.id}", f"dm:{b.id}")
+            live = [m for where in places for m in world.sent.by_where.get(where, ())[-3:]
+                    if m.view is not None and m.id > since]
+            if not live:
+                record = await bot.store.game(game.id)
+                if not record.active:
+                    break
+                raise RuntimeError(f"no live prompt in game {game.id}")
+            message = max(live, key=lambda m: m.id)
+            owner = message.where.split(":")[1] if message.where.startswith("dm:") else \
+                re.search(r"<@(\d+)>", message.content or "").group(1)
+            user = world.users[int(owner)]
             if interval:
                 next_at += interval
                 await asyncio.sleep(max(0.0, next_at - loop.time()))

@@ -118,7 +118,7 @@ class Publishing:
         settings = await self.store.settings(game.guild_id)
         locale = await self.server_locale(game, interaction)
         seq = game.version                  # the action published (the game read below may be newer)
-        game = await self.store.game(game.id) or game      # the prompt messages recorded so far
+        game = await self.store.fresh(game) or game        # the prompt messages recorded so far
         start = game.meta                   # the meta as read: the publish writes what it changes
         game = self.remember(interaction, game)
         draft = Draft(game, start, seq)
@@ -247,7 +247,7 @@ class Publishing:
             if system.after_publish is not None and not late:
                 await system.after_publish(self, interaction, game, state, events)
                 # the hook may have written meta (a system's records): continue from what is stored
-                fresh = await self.store.game(game.id)
+                fresh = await self.store.fresh(game)
                 if fresh is not None:
                     game = draft.game = with_meta(game, merge_patch(fresh.meta, merge_diff(draft.start, game.meta)))
                     draft.start = fresh.meta

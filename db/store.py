@@ -319,6 +319,23 @@ class Store:
         row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
         return GameRecord.from_row(row) if row else None
 
+    async def fresh(self, game: GameRecord) -> GameRecord | None:
+        """`game` as stored now, in one read. Its state is decoded only when another action
+        changed it since `game` was read: a publish re-reads the game it has just committed to
+        see the meta written meanwhile, and decoding that state again was most of the read."""
+        row = await self._one(
+            "SELECT id, guild_id, channel_id, system, status, seats, version, meta, created_by, created_at, "
+            "updated_at, CASE WHEN version = ? THEN NULL ELSE state END AS state FROM games WHERE id = ?",
+            (game.version, game.id))
+        if row is None:
+            return None
+        if row["state"] is None:
+            return GameRecord(id=game.id, guild_id=row["guild_id"], channel_id=row["channel_id"],
+                              system=row["system"], status=row["status"], seats=game.seats, state=game.state,
+                              version=row["version"], meta=json.loads(row["meta"]), created_by=row["created_by"],
+                              created_at=row["created_at"], updated_at=row["updated_at"])
+        return GameRecord.from_row(row)
+
     async def _written_game(self, game_id: int) -> GameRecord:
         """A game this store has just written: it is there (no caller has to handle None)."""
         game = await self.game(game_id)

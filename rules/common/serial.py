@@ -151,7 +151,7 @@ class Serial:
     def to_dict(self) -> dict:
         # Every Serial is a dataclass (the mixin is only used on them); mypy cannot know that.
         out = {}
-        for name in _names(type(self)):
+        for name in _names(cast(type, type(self))):
             value = getattr(self, name)
             out[name] = value if type(value) in _PLAIN else _encode(value)
         return out

@@ -235,6 +235,21 @@ async def test_a_meta_patch_keeps_what_others_wrote_meanwhile(store):
     assert await store.patch_meta(written, {}) is written       # nothing changed: no write at all
 
 
+async def test_fresh_reads_the_meta_and_decodes_the_state_only_when_it_changed(store):
+    game = await store.create_game(1, 11, "duel", ["2", "3"], {"n": 0}, 2)
+    game = await store.commit_action(game, "2", {}, {"n": 1}, [])
+    await store.set_meta(game, {"table": 55})                 # written meanwhile, by someone else
+    same = await store.fresh(game)
+    assert same is not None and same.meta == {"table": 55} and same.version == game.version
+    assert same.state is game.state                           # not read, not decoded again
+    newer = await store.commit_action(same, "3", {}, {"n": 2}, [])
+    seen = await store.fresh(game)                            # `game` is one action behind now
+    assert seen is not None and seen.version == newer.version and seen.state == {"n": 2}
+    assert (await store.fresh(game)).status == "active"
+    ended = await store.end_game(newer)
+    assert (await store.fresh(ended)).status == "ended"
+
+
 async def test_a_saved_record_is_replaced_only_while_it_is_as_it_was_read(store):
     """Compare-and-set for squads and campaigns: of two commands that read the same record, the
     second to write finds it changed and writes nothing."""
