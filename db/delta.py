@@ -17,7 +17,7 @@ and saves nothing on a hundred bytes.
 """
 from __future__ import annotations
 
-import json
+from .jsontext import dumps_bytes, loads
 import zlib
 from typing import Any
 
@@ -93,7 +93,7 @@ PLAIN_UNDER = 512          # bytes of JSON below which a delta is not compressed
 
 
 def pack(kind: bytes, value: Any) -> bytes:
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    text = dumps_bytes(value)
     if len(text) < PLAIN_UNDER:
         return kind.lower() + text
     return kind + zlib.compress(text, 6)
@@ -103,8 +103,8 @@ def unpack(data: bytes) -> tuple[bytes, Any]:
     data = bytes(data)
     kind = data[:1]
     if kind.islower():
-        return kind.upper(), json.loads(data[1:])
-    return kind, json.loads(zlib.decompress(data[1:]))
+        return kind.upper(), loads(data[1:])
+    return kind, loads(zlib.decompress(data[1:]))
 
 
 def restore(data: bytes, after: Any) -> Any:

@@ -14,7 +14,6 @@ Chosen by `BAUTA_DATABASE_URL=postgresql://…`. Only the primitives differ from
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from decimal import Decimal
 from functools import lru_cache
@@ -23,6 +22,7 @@ from collections.abc import Iterable
 import asyncpg
 
 from . import delta
+from .jsontext import loads
 from .store import MIGRATIONS, Duplicate, GameRecord, Store, Written, _dumps, _split_sql, _statement
 
 _MIGRATION_LOCK = 0x6261757461  # "bauta": the advisory lock key of the migration runner
@@ -195,7 +195,7 @@ class PostgresStore(Store):
             return game
         async with self.pool.acquire() as conn, conn.transaction():
             stored = await conn.fetchval("SELECT meta FROM games WHERE id = $1 FOR UPDATE", game.id)
-            meta = delta.merge_patch(json.loads(stored) if stored is not None else {}, patch)
+            meta = delta.merge_patch(loads(stored) if stored is not None else {}, patch)
             if patch and stored is not None:
                 await conn.execute("UPDATE games SET meta = $1 WHERE id = $2", _dumps(meta), game.id)
             for sql, params in marks:

@@ -11,11 +11,11 @@ so two racing clicks (or two processes) cannot both apply.
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 import secrets
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
@@ -25,6 +25,7 @@ from collections.abc import Iterable
 import aiosqlite
 
 from . import delta
+from .jsontext import dumps, loads
 
 log = logging.getLogger("bauta.store")
 
@@ -66,12 +67,21 @@ class Written:
         return self.rows[0] if self.rows else None
 
 
+_STAMP: tuple[int, str] = (-1, "")
+
+
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The time, to the second, as stored. Formatted once a second, not on every write (a busy
+    table writes many times a second, and formatting was a visible share of a commit)."""
+    global _STAMP
+    second = int(time.time())
+    if _STAMP[0] != second:
+        _STAMP = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds"))
+    return _STAMP[1]
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return dumps(value)
 
 
 @dataclass
@@ -96,9 +106,9 @@ class GameRecord:
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> GameRecord:
         return cls(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-                   system=row["system"], status=row["status"], seats=json.loads(row["seats"]),
-                   state=json.loads(row["state"]), version=row["version"],
-                   meta=json.loads(row["meta"]), created_by=row["created_by"],
+                   system=row["system"], status=row["status"], seats=loads(row["seats"]),
+                   state=loads(row["state"]), version=row["version"],
+                   meta=loads(row["meta"]), created_by=row["created_by"],
                    created_at=row["created_at"], updated_at=row["updated_at"])
 
 
@@ -128,7 +138,7 @@ class OutboxMessage:
     @classmethod
     def from_row(cls, row) -> OutboxMessage:
         return cls(row["id"], row["guild_id"], row["game_id"], row["seq"], row["position"],
-                   json.loads(row["payload"]), row["status"])
+                   loads(row["payload"]), row["status"])
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -283,7 +293,7 @@ class Store:
     async def house_rules(self, guild_id: int, system: str) -> dict[str, Any]:
         rows = await self._all("SELECT key, value FROM house_rules WHERE guild_id = ? AND system = ?",
                                (guild_id, system))
-        return {row["key"]: json.loads(row["value"]) for row in rows}
+        return {row["key"]: loads(row["value"]) for row in rows}
 
     async def set_house_rule(self, guild_id: int, system: str, key: str, value: Any) -> None:
         await self._write((
@@ -332,7 +342,7 @@ class Store:
         if row["state"] is None:
             return GameRecord(id=game.id, guild_id=row["guild_id"], channel_id=row["channel_id"],
                               system=row["system"], status=row["status"], seats=game.seats, state=game.state,
-                              version=row["version"], meta=json.loads(row["meta"]), created_by=row["created_by"],
+                              version=row["version"], meta=loads(row["meta"]), created_by=row["created_by"],
                               created_at=row["created_at"], updated_at=row["updated_at"])
         return GameRecord.from_row(row)
 
@@ -417,7 +427,7 @@ class Store:
         rows. Also the new state as it will be read back (JSON types, string keys)."""
         seq = game.version + 1
         after_text = _dumps(new_state)
-        after = json.loads(after_text)
+        after = loads(after_text)
         # a record's state was read back from JSON (from a row, or as `after` below), so it
         # needs no round trip of its own to compare as JSON
         before = game.state
@@ -452,7 +462,7 @@ class Store:
             raw.execute("BEGIN IMMEDIATE")
             try:
                 row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
-                meta = delta.merge_patch(json.loads(row[0]) if row else {}, patch)
+                meta = delta.merge_patch(loads(row[0]) if row else {}, patch)
                 if patch and row:
                     raw.execute("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id))
                 for sql, params in marks:
@@ -502,9 +512,9 @@ class Store:
             raise StoreError("There is nothing to undo.")
         # Walk back from the current state: each live row's delta turns the state after it into
         # the state before it (rows older than migration 004 still hold their whole state_before).
-        state = json.loads(_dumps(game.state))
+        state = loads(_dumps(game.state))
         for row in rows:
-            state = json.loads(row["state_before"]) if row["state_before"] else delta.restore(row["undo_data"], state)
+            state = loads(row["state_before"]) if row["state_before"] else delta.restore(row["undo_data"], state)
         oldest = rows[-1]
         await self._write(
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
@@ -524,7 +534,7 @@ class Store:
         rows = await self._all("SELECT events FROM game_actions WHERE game_id = ? AND undone = 0 "
                                "ORDER BY seq DESC LIMIT 200", (game_id,))
         for row in rows:
-            for event in reversed(json.loads(row["events"])):
+            for event in reversed(loads(row["events"])):
                 if event.get("audience") in audiences:
                     found.append(event)
                     if len(found) >= limit:
@@ -646,7 +656,7 @@ class Store:
     async def character(self, guild_id: int, owner_id: int, system: str, name: str) -> dict | None:
         row = await self._one("SELECT data FROM characters WHERE guild_id = ? AND owner_id = ? AND system = ? "
                               "AND lower(name) = lower(?)", (guild_id, owner_id, system, name))
-        return json.loads(row["data"]) if row else None
+        return loads(row["data"]) if row else None
 
     async def characters(self, guild_id: int, system: str, owner_id: int | None = None) -> list[tuple[int, str, dict]]:
         sql = "SELECT owner_id, name, data FROM characters WHERE guild_id = ? AND system = ?"
@@ -655,7 +665,7 @@ class Store:
             sql += " AND owner_id = ?"
             params += (owner_id,)
         rows = await self._all(sql + " ORDER BY name", params)
-        return [(r["owner_id"], r["name"], json.loads(r["data"])) for r in rows]
+        return [(r["owner_id"], r["name"], loads(r["data"])) for r in rows]
 
     async def delete_character(self, guild_id: int, owner_id: int, system: str, name: str) -> bool:
         cursor = await self._write(("DELETE FROM characters WHERE guild_id = ? AND owner_id = ? AND system = ? "
@@ -777,7 +787,7 @@ class Store:
 
 
 def _action_records(rows: Iterable) -> list[ActionRecord]:
-    return [ActionRecord(r["game_id"], r["seq"], r["actor"], json.loads(r["action"]), json.loads(r["events"]),
+    return [ActionRecord(r["game_id"], r["seq"], r["actor"], loads(r["action"]), loads(r["events"]),
                          r["version_before"], bool(r["undone"]), r["created_at"]) for r in rows]
 
 

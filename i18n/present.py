@@ -42,6 +42,7 @@ from . import supported as language
 __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "NO_NAME", "SUPPORTED", "UNRESOLVED",
            "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 # The presenter of whoever will read the picture being drawn now: the framework sets it around a
 # system's `prompt_image(view, prompt)` (whose signature predates languages), so the words inside a
@@ -237,6 +238,8 @@ class Presenter:
             if isinstance(value, (list, tuple)):
                 return self._join([self.player(str(p), plain=plain) for p in value])
             return self.player(str(value), plain=plain) if value is not None else self.text("words.nobody")
+        if type(value) in _PLAIN:        # most parameters: a number or a name, as they are
+            return value
         if isinstance(value, Mapping) and "term" in value:
             # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5})
             return self.text(f"terms.{value['term']}", plain=plain, **{k: v for k, v in value.items() if k != "term"})

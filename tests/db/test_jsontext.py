@@ -1,0 +1,28 @@
+"""The store's JSON reads back exactly what it wrote, including what only Python's json writes."""
+import json
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from db.jsontext import dumps, loads
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=3), inner, max_size=5),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values)
+def test_what_is_written_reads_back_as_json_reads_it(value):
+    text = dumps(value)
+    assert text == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert repr(loads(text)) == repr(json.loads(text))       # repr: nan != nan, and 1 != 1.0 != True here
+
+
+def test_non_finite_floats_and_lone_surrogates_read_back():
+    assert loads(dumps({"d": math.inf, "e": -math.inf}))["d"] == math.inf
+    assert math.isnan(loads(dumps([math.nan]))[0])
+    assert loads(dumps(["\ud800"])) == ["\ud800"]
+    assert loads(b'{"a":[1,2.5,true,null]}') == {"a": [1, 2.5, True, None]}
