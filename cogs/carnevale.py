@@ -18,6 +18,7 @@ place when the public sheet changes.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import io
 import json
@@ -57,7 +58,10 @@ def _status_words(m: dict, locale=None) -> list[str]:
 
 
 def describe(view: dict, viewer: str, locale=None) -> str:
-    """The game (or a squad) as text for /game status and /hand: only what `view` holds."""
+    """The game (or a squad) as text for /game status and /hand: only what `view` holds, in `locale`,
+    else in the language of the reader /game status or /hand set (`present.READER`), else English."""
+    if locale is None and present.READER.get() is not None:
+        locale = present.READER.get().language
     lines = []
     if "phase" in view:
         turn = t("carnevale.describe.turn", locale, who=mention(view["turn_player"])) if view.get("turn_player") \
@@ -72,8 +76,9 @@ def describe(view: dict, viewer: str, locale=None) -> str:
                        faction=p.get("faction", ""), vp=p.get("vp", 0), events=p.get("events_left", 0)))
         agenda = p.get("agenda")
         if agenda:
-            lines.append(t("carnevale.describe.agenda", locale, name=agenda["name"], condition=agenda["condition"],
-                           vp=agenda["vp"]))
+            say = Presenter(locale, SYSTEM_NAME)
+            lines.append(t("carnevale.describe.agenda", locale, name=say.value(agenda["name"], plain=True),
+                           condition=say.value(agenda["condition"], plain=True), vp=agenda["vp"]))
         for m in view["models"]:
             if m["owner"] != pid and len(view.get("players", {})) > 1:
                 continue
@@ -145,17 +150,22 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
         if pid not in vp or not str(pid).isdigit():
             continue
         name = state.players[pid].squad
-        data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
-        if not data or not data.get("campaign"):
-            continue
-        rec = CampaignRecord.from_dict(data["campaign"])
         models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
-        events = ledger.apply(rec, ledger.RecordAdventure(adventure_title(state), int(vp[pid]["total"]),
-                                                          state.winner == pid,
-                                                          fallen=tuple(C.fallen_in_game(rec, models))))
-        data["campaign"] = rec.to_dict()
-        await store.save_character(guild_id, int(pid), SYSTEM_NAME, name, data)
-        lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name, line=say.event(events[0])))
+        # compare-and-set: a ledger command saved meanwhile means reading the ledger again and
+        # recording onto it (nobody waits on this write to be told "try again")
+        for _attempt in range(3):
+            data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
+            if not data or not data.get("campaign"):
+                break
+            rec = CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
+            events = ledger.apply(rec, ledger.RecordAdventure(adventure_title(state), int(vp[pid]["total"]),
+                                                              state.winner == pid,
+                                                              fallen=tuple(C.fallen_in_game(rec, models))))
+            if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
+                                             {**data, "campaign": rec.to_dict()}):
+                lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
+                               line=say.event(events[0])))
+                break
     return lines
 
 

@@ -63,17 +63,31 @@ class CarnevaleBase(BautaCog):
         # seconds for a big pack, in a child process: the base goes with the text
         return await untrusted.parse(load_pack_text, text, name, sample, source=name, locale=locale)
 
-    async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
+    async def _record(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None) -> dict:
+        """A saved squad's whole record (the squad, its pack, its campaign), as stored."""
         data = await self.store.character(guild_id, owner_id, SYSTEM_NAME, name)
         if data is None:
             if who:
                 raise BautaError(t("carnevale.squad.missing_of", locale, who=who, name=echo(name)))
             raise BautaError(t("carnevale.squad.missing", locale, name=echo(name)))
+        return data
+
+    async def _squad(self, guild_id: int, owner_id: int, name: str, locale=None, who: str | None = None):
+        data = await self._record(guild_id, owner_id, name, locale, who)
         return Squad.from_dict(data["squad"]), data.get("pack") or ""
 
     async def _save(self, guild_id: int, owner_id: int, squad: Squad, pack_name: str) -> None:
+        """A new squad (nothing saved under its name yet)."""
         await self.store.save_character(guild_id, owner_id, SYSTEM_NAME, squad.name,
                                         {"squad": squad.to_dict(), "pack": pack_name})
+
+    async def _replace(self, guild_id: int, owner_id: int, before: dict, data: dict, locale=None) -> None:
+        """Save a changed record only while the stored one is still `before`: of two commands on one
+        squad at the same instant (a ledger roll and a spend, an edit and an undo), the second to save
+        is refused and changes nothing, rather than writing over the first."""
+        name = before["squad"]["name"]
+        if not await self.store.replace_character(guild_id, owner_id, SYSTEM_NAME, name, before, data):
+            raise BautaError(t("carnevale.squad.changed_meanwhile", locale, name=name))
 
     def _summary(self, pack, squad: Squad, pack_name: str, locale=None) -> str:
         try:

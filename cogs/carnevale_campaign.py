@@ -10,6 +10,7 @@ into both ledgers when it ends (`on_over` in cogs/carnevale.py).
 """
 from __future__ import annotations
 
+import copy
 import secrets
 
 import discord
@@ -17,7 +18,7 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, check_squad, ledger
+from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, Squad, check_squad, ledger
 from rules.carnevale import campaign as C
 from rules.common import BautaError
 
@@ -37,19 +38,18 @@ def words(say: Presenter, value) -> str:
 
 class CarnevaleCampaign(CarnevaleBase):
     async def _campaign(self, interaction: discord.Interaction, squad: str):
-        """(saved data, CampaignRecord) of one of the caller's squads; refused without a campaign."""
+        """(saved data, CampaignRecord) of one of the caller's squads; refused without a campaign.
+        The record is a copy: the data stay as read, for the compare-and-set of `_save_campaign`."""
         loc = interaction.locale
-        data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
-        if data is None:
-            raise BautaError(t("carnevale.squad.missing", loc, name=echo(squad)))
+        data = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
         if not data.get("campaign"):
             raise BautaError(t("carnevale.campaign.none", loc, name=echo(squad)))
-        return data, CampaignRecord.from_dict(data["campaign"])
+        return data, CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
 
     async def _save_campaign(self, interaction: discord.Interaction, data: dict, rec: CampaignRecord) -> None:
-        data["campaign"] = rec.to_dict()
-        await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, data["squad"]["name"],
-                                        data)
+        """Refused ("changed meanwhile") when another command saved the squad since `data` was read."""
+        await self._replace(interaction.guild_id, interaction.user.id, data, {**data, "campaign": rec.to_dict()},
+                            interaction.locale)
 
     async def _tell(self, interaction: discord.Interaction, head: str, events) -> None:
         """The channel's lines: a head, then each event in the server's language."""
@@ -85,15 +85,14 @@ class CarnevaleCampaign(CarnevaleBase):
                              length: app_commands.Range[int, 1, 20] = STANDARD_LENGTH):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
-        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
-        data = await self.store.character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, squad)
+        data = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
+        current, pack_name = Squad.from_dict(data["squad"]), data.get("pack") or ""
         if data.get("campaign"):
             raise BautaError(t("carnevale.campaign.exists", loc, name=current.name))
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         check_squad(pack, current)
         rec = C.new_campaign(pack, current, str(interaction.user.id), seed=secrets.randbits(63), length=length)
-        data["campaign"] = rec.to_dict()
-        await self.store.save_character(interaction.guild_id, interaction.user.id, SYSTEM_NAME, current.name, data)
+        await self._save_campaign(interaction, data, rec)
         await interaction.followup.send(t("carnevale.campaign.started", loc, name=current.name, n=length),
                                         ephemeral=True)
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from i18n import t
 from i18n.present import Presenter
 from renderers.carnevale import presenter_words, roll_image, squad_sheet
-from rules.carnevale import (explained_pool, TIE_RULES, Squad, SquadMember, add_member, odds, opposed_roll, remove_member, roll_pool,
+from rules.carnevale import (explained_pool, TIE_RULES, PoolResult, Squad, SquadMember, add_member, odds, opposed_roll, remove_member, roll_pool,
                              squad_cost, squad_view)
 from rules.common import PUBLIC, BautaError, Rng
 
@@ -27,6 +27,14 @@ from .text import echo
 
 
 # ============================================================================ text helpers
+# The tie rules as the command offers them (English choice names, localized by the Translator);
+# the message words the chosen rule from the catalogue (carnevale.opposed.rule_<code>).
+TIE_CHOICES = {"none": "a tie: neither side wins", "a_wins": "ties go to the first roller",
+               "b_wins": "ties go to the second roller", "escaper": "the escaping model wins ties",
+               "status_quo": "a tie leaves things as they are", "reroll": "a tie is rerolled"}
+assert tuple(TIE_CHOICES) == TIE_RULES, "every tie rule of the rules is offered, in their order"
+
+
 def _percent(p: Fraction | float) -> str:
     value = float(p) * 100
     if value and value < 0.1:
@@ -96,7 +104,7 @@ class CarnevaleSquads(CarnevaleBase):
                    label: app_commands.Range[str, 1, 100] | None = None):
         await interaction.response.defer(thinking=True)
         label = echo(label) if label else None
-        result = roll_pool(Rng.from_seed(secrets.randbits(63)), pool, difficulty, karma, label or "")
+        result = roll_pool(Rng.from_seed(secrets.randbits(63)), pool, difficulty, karma)
         say = Presenter(interaction.guild_locale, SYSTEM_NAME)
         # the pool explained in the server's words (base, each modifier, the cap), in the text and on the image
         explained = str(say.value(explained_pool(result, ""), plain=True))
@@ -116,7 +124,7 @@ class CarnevaleSquads(CarnevaleBase):
                            difficulty="Your difficulty (7)", their_difficulty="Their difficulty (7)",
                            tie_rule="What a tie means", karma="Your Karma dice", their_karma="Their Karma dice",
                            label="What the roll is for")
-    @app_commands.choices(tie_rule=[app_commands.Choice(name=v[:100], value=k) for k, v in TIE_RULES.items()])
+    @app_commands.choices(tie_rule=[app_commands.Choice(name=v, value=k) for k, v in TIE_CHOICES.items()])
     async def opposed(self, interaction: discord.Interaction, opponent: discord.Member,
                       pool: app_commands.Range[int, 0, 20], their_pool: app_commands.Range[int, 0, 20],
                       difficulty: app_commands.Range[int, 2, 10] = 7,
@@ -127,15 +135,25 @@ class CarnevaleSquads(CarnevaleBase):
             raise BautaError(t("carnevale.opposed.self", interaction.locale))
         await interaction.response.defer(thinking=True)
         label = echo(label) if label else None
+        tie_rule = tie_rule if tie_rule in TIE_RULES else "none"
         res = opposed_roll(Rng.from_seed(secrets.randbits(63)), pool, their_pool, difficulty, their_difficulty,
                            tie_rule, karma, their_karma)
         loc = interaction.guild_locale
         me, them = interaction.user.mention, opponent.mention
+        say = Presenter(loc, SYSTEM_NAME)
+
+        def side(r: PoolResult, who: str) -> str:
+            # the pool explained in the server's words, as /carnevale roll does (the cap's lost dice too)
+            return format_pool({**r.to_public(), "pool": str(say.value(explained_pool(r, ""), plain=True))}, who, "", loc)
+
         lines = [t("carnevale.opposed.head", loc, label=f" — *{label}*" if label else "", a=me, b=them),
-                 format_pool(res.a.to_public(), me, "", loc), format_pool(res.b.to_public(), them, "", loc)]
-        notes = f" ({'; '.join(res.adjustments)})" if res.adjustments else ""
-        lines.append(t("carnevale.opposed.adjusted", loc, a_aces=res.a_aces, b_aces=res.b_aces, notes=notes))
-        rule = TIE_RULES.get(tie_rule, tie_rule)
+                 side(res.a, me), side(res.b, them)]
+        sides = {"a": (me, them), "b": (them, me)}
+        notes = "; ".join(t(f"carnevale.opposed.{note[2:]}_note", loc, who=sides[note[0]][0], other=sides[note[0]][1])
+                          for note in res.adjustments)
+        lines.append(t("carnevale.opposed.adjusted", loc, a_aces=res.a_aces, b_aces=res.b_aces,
+                       notes=f" ({notes})" if notes else ""))
+        rule = t(f"carnevale.opposed.rule_{tie_rule}", loc)
         if res.a_aces == res.b_aces and res.winner != "tie":
             lines.append(t("carnevale.opposed.tie_won", loc, who=me if res.winner == "a" else them, rule=rule))
         elif res.winner == "tie" and tie_rule == "none":
@@ -195,12 +213,15 @@ class CarnevaleSquads(CarnevaleBase):
                         equipment: str | None = None, spells: str | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
-        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
+        before = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
+        current, pack_name = Squad.from_dict(before["squad"]), before.get("pack") or ""
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         member = SquadMember(profile=profile, name=name or "", equipment=list(_split_ids(equipment)),
                              spells=list(_split_ids(spells)), leader=leader)
         updated = add_member(pack, current, member)       # SquadError names every reason
-        await self._save(interaction.guild_id, interaction.user.id, updated, pack_name)
+        # the rest of the record (a campaign ledger) stays as it is
+        await self._replace(interaction.guild_id, interaction.user.id, before, {**before, "squad": updated.to_dict()},
+                            loc)
         text = t("carnevale.squad.added", loc, model=name or profile, name=current.name) + "\n" + \
             self._summary(pack, updated, pack_name, loc)
         for part in chunks(text.split("\n")):
@@ -212,11 +233,13 @@ class CarnevaleSquads(CarnevaleBase):
     async def squad_remove(self, interaction: discord.Interaction, squad: str, number: app_commands.Range[int, 1, 50]):
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = interaction.locale
-        current, pack_name = await self._squad(interaction.guild_id, interaction.user.id, squad, loc)
+        before = await self._record(interaction.guild_id, interaction.user.id, squad, loc)
+        current, pack_name = Squad.from_dict(before["squad"]), before.get("pack") or ""
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         updated = remove_member(current, number)
         gone = current.members[number - 1]
-        await self._save(interaction.guild_id, interaction.user.id, updated, pack_name)
+        await self._replace(interaction.guild_id, interaction.user.id, before, {**before, "squad": updated.to_dict()},
+                            loc)
         text = t("carnevale.squad.removed", loc, model=gone.name or gone.profile, name=current.name) + "\n" + \
             self._summary(pack, updated, pack_name, loc)
         for part in chunks(text.split("\n")):

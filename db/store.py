@@ -642,6 +642,17 @@ class Store:
             "DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
             (guild_id, owner_id, system, name, _dumps(data), stamp, stamp)))
 
+    async def replace_character(self, guild_id: int, owner_id: int, system: str, name: str, before: dict,
+                                data: dict) -> bool:
+        """Compare-and-set: store `data` only while the saved record is still `before` (as `character`
+        returned it). False when another command saved it meanwhile: nothing is written, so two
+        commands racing on one record cannot both apply, the second over the first."""
+        written = await self._write((
+            "UPDATE characters SET data = ?, updated_at = ? WHERE guild_id = ? AND owner_id = ? AND system = ? "
+            "AND lower(name) = lower(?) AND data = ?",
+            (_dumps(data), now(), guild_id, owner_id, system, name, _dumps(before))))
+        return written.rowcount == 1
+
     async def character(self, guild_id: int, owner_id: int, system: str, name: str) -> dict | None:
         row = await self._one("SELECT data FROM characters WHERE guild_id = ? AND owner_id = ? AND system = ? "
                               "AND lower(name) = lower(?)", (guild_id, owner_id, system, name))

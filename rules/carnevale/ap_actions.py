@@ -74,7 +74,7 @@ class APActions:
         r = None
         if dex:
             extra = [("climbing tools", 1)] if action == "climb" and "Climbing tools" in m.items else []
-            r = M.model_roll(state, m, attr(m, "DEX", state), label=action.replace("_", " "), kind="DEX",
+            r = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX",
                              mods=extra, karma=a.karma, events=events, what=term(f"move_{action}"))
         dist, how = MOVES[action](Step(self, state, m, a, r, mov, w, events))
         m.last_action = action
@@ -89,7 +89,7 @@ class APActions:
         if not m.on_gondola or state.house_rules.get("terrain") != "en":
             return []
         events: list[Event] = []
-        r = M.model_roll(state, m, attr(m, "DEX", state), label="keeping balance on the gondola", kind="DEX",
+        r = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX",
                          events=events, what=term("roll_gondola_balance"))
         if r.fumble:
             m.on_gondola = False
@@ -153,9 +153,9 @@ class APActions:
         events = [say("steal", model=m.uid, name=m.name, bearer=bearer.name)]
         from .dice import compare
         while True:
-            ra = M.model_roll(state, m, attr(m, "DEX", state), label="Dex (stealing)", kind="DEX", events=events,
+            ra = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX", events=events,
                               what=term("roll_steal"))
-            rb = M.model_roll(state, bearer, attr(bearer, "DEX", state), label="Dex (holding on)", kind="DEX",
+            rb = M.model_roll(state, bearer, attr(bearer, "DEX", state), kind="DEX",
                               events=events, what=term("roll_hold_on"))
             res = compare(ra, rb)
             if res.winner != "tie" or state.house_rules.get("fragment_steal_tie") != "reroll":

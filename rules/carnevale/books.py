@@ -188,7 +188,7 @@ class Books:
                 ha = M.ability_x(m, "Heavy Armor")
                 if ha:
                     events: list[Event] = []
-                    r = M.model_roll(state, m, attr(m, "DEX", state), label="Heavy Armor in the water", kind="DEX",
+                    r = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX",
                                      events=events, what=term("roll_heavy_armor_water"))
                     if not r.success:
                         m.immobilised = True
@@ -261,15 +261,14 @@ class Books:
             base = attr(m, a.attribute.upper(), state) if a.attribute else a.pool
             # a player's own label is shown as typed
             what = a.label or (said("roll_attribute", stat=M.stat(a.attribute)) if a.attribute else term("roll_free"))
-            M.model_roll(state, m, base, a.difficulty, label=a.label or (a.attribute.upper() or "roll"),
-                         kind=a.attribute.upper(), karma=a.karma, auto_mods=bool(a.attribute), default_effects=True,
+            M.model_roll(state, m, base, a.difficulty, kind=a.attribute.upper(), karma=a.karma, auto_mods=bool(a.attribute), default_effects=True,
                          events=events, what=what)
         else:
             from .dice import roll_pool
             if a.karma:
                 raise IllegalAction("karma_needs_model")
-            r = roll_pool(state.rng, a.pool, a.difficulty, label=a.label)
-            events.append(M.record(state, None, r, a.label or "roll", what=a.label or term("roll_free")))
+            r = roll_pool(state.rng, a.pool, a.difficulty)
+            events.append(M.record(state, None, r, a.label or term("roll_free")))
         state.last_roll["free"] = True
         state.last_roll["by"] = actor.id
         return events
@@ -297,6 +296,6 @@ class Books:
         else:
             raise IllegalAction("reroll_mode")
         owner = state.models.get(state.last_roll.get("model", ""))
-        e = M.record(state, owner, new, f"reroll by {m.name}", what=said("roll_reroll_by", name=m.name))
+        e = M.record(state, owner, new, said("roll_reroll_by", name=m.name))
         state.last_roll["free"] = True
         return [e]

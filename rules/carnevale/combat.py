@@ -111,7 +111,7 @@ def fear_test(state: GameState, t: ModelState, x: int, then: dict) -> tuple[list
         return events, False
     base, mods, auto = morale_pool(state, t, x)
     reason = f"Fear ({x})"
-    r = model_roll(state, t, base, label=f"Morale ({reason})", mods=mods, auto_mods=auto, events=events,
+    r = model_roll(state, t, base, mods=mods, auto_mods=auto, events=events,
                    what=morale_what(reason))
     ctx = {"type": "morale", "a": t.uid, "t": t.uid, "rest": [], "modifier": x, "reason": reason, "then": then}
     if state.house_rules.get("reroll_window", True) and offer_reroll(state, t, r, ctx, events):
@@ -307,11 +307,11 @@ def _one_melee(state: GameState, a: ModelState, t: ModelState, weapon: WeaponSta
     difficulty = attr(t, "DEX", state)
     if t.at_ready == "melee" and manoeuvre != "push":
         return _at_ready_melee(state, a, t, weapon, mods, karma, events)
-    r = model_roll(state, a, attr(a, "COM"), difficulty, label=f"Combat vs DEX {difficulty}", mods=mods,
+    r = model_roll(state, a, attr(a, "COM"), difficulty, mods=mods,
                    karma=karma, events=events, stat="COM", what=said("roll_combat", difficulty=difficulty))
     if two_weapons and r.can_reroll and any(not f for f in r.ace_flags[1:]):
         r = reroll_misses(state.rng, r, 1, "two weapons")
-        events.append(record(state, a, r, "two-weapon reroll of a missed die"))
+        events.append(record(state, a, r, term("roll_two_weapons")))
     if defer and offer_reroll(state, a, r, {"type": "melee", "a": a.uid, "t": t.uid, "weapon": weapon.to_dict(),
                                              "manoeuvre": manoeuvre}, events):
         return -1
@@ -413,7 +413,7 @@ def melee_damage(state: GameState, a: ModelState, t: ModelState, weapon: WeaponS
             else:
                 events.append(say("no_damage", model=t.uid, name=t.name))
         else:
-            lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=f"{a.name}'s {weapon.name}",
+            lost, evs = apply_damage(state, t, amount, pen, spiritual, flames, source=weapon.name,
                                      attacker=a.uid)
             events += evs
     else:
@@ -454,10 +454,10 @@ def _at_ready_melee(state: GameState, a: ModelState, t: ModelState, weapon: Weap
                     mods: list[tuple[str, int]], karma: int, events: list[Event]) -> int:
     """An attack on a model At the Ready: opposed Combat rolls, each at the other's DEX."""
     events.append(Event("at_ready_melee", {"model": t.uid, "name": t.name}))
-    ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), label="Combat (At the Ready)", mods=mods,
+    ra = model_roll(state, a, attr(a, "COM"), attr(t, "DEX", state), mods=mods,
                     karma=karma, events=events, stat="COM", what=term("roll_combat_ready"))
     tw = pick_weapon(t, "", "melee")
-    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), label="Combat (At the Ready)", events=events,
+    rt = model_roll(state, t, attr(t, "COM"), attr(a, "DEX", state), events=events,
                     stat="COM", what=term("roll_combat_ready"))
     return resolve_at_ready(state, a, t, weapon, tw, ra, rt, events)
 
@@ -483,9 +483,9 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
     events: list[Event] = []
     which = "DEX" if which.upper().startswith("D") else "COM"
     mods = [("Water Creature", 2)] if has(a, "Water Creature") else []
-    ra = model_roll(state, a, attr(a, which, state), label=f"Drown ({which})", kind=which, mods=mods,
+    ra = model_roll(state, a, attr(a, which, state), kind=which, mods=mods,
                     karma=karma, events=events, what=said("roll_drown", stat=stat(which)))
-    rt = model_roll(state, t, attr(t, which, state), label=f"resisting Drown ({which})", kind=which, events=events,
+    rt = model_roll(state, t, attr(t, which, state), kind=which, events=events,
                     what=said("roll_drown_resist", stat=stat(which)))
     res = compare(ra, rt)
     if res.winner == "a":

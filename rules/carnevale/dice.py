@@ -93,13 +93,6 @@ class Pool(Serial):
     def has_destiny(self) -> bool:
         return self.dice > 0
 
-    def describe(self) -> str:
-        parts = [f"{self.base}"] + [f"{'+' if v >= 0 else '−'}{abs(v)} {k}" for k, v in self.modifiers if v]
-        text = " ".join(parts) + f" = {self.dice}d10"
-        if self.lost_to_cap:
-            text += f" ({self.lost_to_cap} over the cap lost)"
-        return text
-
 
 def build_pool(base: int, modifiers: Iterable[tuple[str, int]] | dict | None = None,
                order: str = "net_then_clamp", minimum: int = 0) -> Pool:
@@ -131,7 +124,9 @@ def build_pool(base: int, modifiers: Iterable[tuple[str, int]] | dict | None = N
 # ----------------------------------------------------------------------------- rolls
 @dataclass(frozen=True)
 class PoolResult(Serial):
-    """One rolled pool. `dice[0]` is the Destiny Die (absent when nothing was rolled)."""
+    """One rolled pool. `dice[0]` is the Destiny Die (absent when nothing was rolled). What the roll
+    is for is the roll event's (`mechanics.record`), not the dice's: a stored result written with a
+    `label` (an English tag, before labels were codes) still loads, the key is ignored."""
 
     dice: tuple[int, ...]
     difficulty: int
@@ -142,7 +137,6 @@ class PoolResult(Serial):
     discarded: bool            # a Destiny 1 took away an Ace
     rerolled: tuple[bool, ...] = ()
     reroll_sources: tuple[str, ...] = ()
-    label: str = ""
     pool: Pool | None = None
 
     @property
@@ -162,25 +156,11 @@ class PoolResult(Serial):
         """A Destiny 1 forbids every reroll of the roll (digest §1.5)."""
         return bool(self.dice) and self.dice[0] != 1
 
-    def summary(self) -> str:
-        if not self.dice:
-            return "no dice to roll — automatic failure"
-        faces = [f"[{self.dice[0]}]"] + [str(d) for d in self.dice[1:]]
-        text = f"{' '.join(faces)} vs {self.difficulty}: {self.aces} Ace{'s' if self.aces != 1 else ''}"
-        if self.critical:
-            text += " — CRITICAL"
-        if self.fumble:
-            text += " — FUMBLE"
-        elif self.discarded:
-            text += " (Destiny 1 discarded an Ace)"
-        return text
-
     def to_public(self) -> dict:
         return {"dice": list(self.dice), "destiny": self.destiny, "difficulty": self.difficulty,
                 "aces": self.aces, "critical": self.critical, "fumble": self.fumble,
                 "discarded": self.discarded, "ace_flags": list(self.ace_flags),
-                "rerolled": list(self.rerolled), "label": self.label,
-                "pool": self.pool.describe() if self.pool else str(len(self.dice))}
+                "rerolled": list(self.rerolled)}
 
 
 def score(dice: Sequence[int], difficulty: int) -> tuple[int, int, bool, bool, bool]:
@@ -201,7 +181,7 @@ def score(dice: Sequence[int], difficulty: int) -> tuple[int, int, bool, bool, b
     return aces, raw, crit, fumble, discarded
 
 
-def result_from_dice(dice: Sequence[int], difficulty: int = BASIC_DIFFICULTY, label: str = "",
+def result_from_dice(dice: Sequence[int], difficulty: int = BASIC_DIFFICULTY,
                      pool: Pool | None = None, rerolled: Sequence[bool] | None = None,
                      sources: Sequence[str] = ()) -> PoolResult:
     """A PoolResult for given faces (tests use this to fix a roll, e.g. the Destiny Die)."""
@@ -213,11 +193,11 @@ def result_from_dice(dice: Sequence[int], difficulty: int = BASIC_DIFFICULTY, la
     return PoolResult(dice=dice, difficulty=difficulty, aces=aces, raw_aces=raw, critical=crit,
                       fumble=fumble, discarded=disc,
                       rerolled=tuple(rerolled) if rerolled is not None else tuple(False for _ in dice),
-                      reroll_sources=tuple(sources), label=label, pool=pool)
+                      reroll_sources=tuple(sources), pool=pool)
 
 
 def roll_pool(rng: Rng, pool: int | Pool, difficulty: int = BASIC_DIFFICULTY, karma: int = 0,
-              label: str = "", order: str = "net_then_clamp",
+              order: str = "net_then_clamp",
               modifiers: Iterable[tuple[str, int]] = ()) -> PoolResult:
     """Roll a pool. `karma` adds up to 2 dice (the pool is still capped at 10)."""
     if karma < 0 or karma > MAX_KARMA_DICE:
@@ -237,7 +217,7 @@ def roll_pool(rng: Rng, pool: int | Pool, difficulty: int = BASIC_DIFFICULTY, ka
     if not 1 <= difficulty <= 11:
         raise refused("difficulty_range")
     dice = [rng.die(10) for _ in range(built.dice)]
-    return result_from_dice(dice, difficulty, label, built)
+    return result_from_dice(dice, difficulty, built)
 
 
 # ----------------------------------------------------------------------------- rerolls
@@ -262,7 +242,7 @@ def reroll_dice(rng: Rng, result: PoolResult, indices: Sequence[int], source: st
     for i in idx:
         dice[i] = rng.die(10)
         flags[i] = True
-    return result_from_dice(dice, result.difficulty, result.label, result.pool, flags,
+    return result_from_dice(dice, result.difficulty, result.pool, flags,
                             result.reroll_sources + (source,))
 
 
@@ -303,19 +283,13 @@ def reroll_all(rng: Rng, result: PoolResult, source: str = "Reroll All Dice") ->
     if any(result.rerolled):
         raise refused("whole_pool_rerolled")
     dice = [rng.die(10) for _ in result.dice]
-    return result_from_dice(dice, result.difficulty, result.label, result.pool,
+    return result_from_dice(dice, result.difficulty, result.pool,
                             [True] * len(dice), result.reroll_sources + (source,))
 
 
 # ----------------------------------------------------------------------------- opposed
-TIE_RULES = {
-    "none": "a tie: neither side wins",
-    "a_wins": "ties go to the first roller",
-    "b_wins": "ties go to the second roller",
-    "escaper": "the escaping model wins ties",
-    "status_quo": "a tie leaves things as they are",
-    "reroll": "a tie is rerolled",
-}
+# How a tie is settled (the cog's `tie_rule` choices; worded as carnevale.opposed.rule_<code>).
+TIE_RULES = ("none", "a_wins", "b_wins", "escaper", "status_quo", "reroll")
 
 
 @dataclass(frozen=True)
@@ -327,36 +301,26 @@ class Opposed(Serial):
     winner: str          # "a", "b" or "tie"
     margin: int
     tie_rule: str = "none"
-    adjustments: tuple[str, ...] = ()
-
-    def summary(self) -> str:
-        w = {"a": "first side wins", "b": "second side wins", "tie": "tie"}[self.winner]
-        text = f"{self.a_aces} against {self.b_aces}: {w}"
-        if self.winner != "tie":
-            text += f" by {self.margin}"
-        if self.adjustments:
-            text += " (" + "; ".join(self.adjustments) + ")"
-        if self.tie_rule != "none" and self.a_aces == self.b_aces:
-            text += f" — {TIE_RULES.get(self.tie_rule, self.tie_rule)}"
-        return text
+    adjustments: tuple[str, ...] = ()    # codes: a_critical, b_critical, a_fumble, b_fumble
 
 
 def adjust_opposed(a: PoolResult, b: PoolResult) -> tuple[int, int, tuple[str, ...]]:
-    """Apply both sides' Critical (−1 opponent Ace) and Fumble (+1 opponent Ace)."""
+    """Apply both sides' Critical (−1 opponent Ace) and Fumble (+1 opponent Ace); the notes are
+    codes, side first (a_critical: the first side's Critical removed an Ace from the second)."""
     A, B = a.aces, b.aces
     notes = []
     if a.critical:
         B = max(0, B - 1)
-        notes.append("first side's Critical removes an Ace from the second")
+        notes.append("a_critical")
     if b.critical:
         A = max(0, A - 1)
-        notes.append("second side's Critical removes an Ace from the first")
+        notes.append("b_critical")
     if a.fumble:
         B += 1
-        notes.append("first side's Fumble gives the second an Ace")
+        notes.append("a_fumble")
     if b.fumble:
         A += 1
-        notes.append("second side's Fumble gives the first an Ace")
+        notes.append("b_fumble")
     return A, B, tuple(notes)
 
 
@@ -378,8 +342,8 @@ def opposed_roll(rng: Rng, pool_a: int | Pool, pool_b: int | Pool, difficulty_a:
     """Both sides roll; adjustments applied. With tie_rule 'reroll' ties are rolled again.
     For "escaper"/"status_quo" pass the escaper / the holder as side a / side b respectively."""
     for _ in range(max_rerolls):
-        a = roll_pool(rng, pool_a, difficulty_a, karma_a, "first")
-        b = roll_pool(rng, pool_b, difficulty_b, karma_b, "second")
+        a = roll_pool(rng, pool_a, difficulty_a, karma_a)
+        b = roll_pool(rng, pool_b, difficulty_b, karma_b)
         res = compare(a, b, tie_rule)
         if res.winner != "tie" or tie_rule != "reroll":
             return res
@@ -421,8 +385,8 @@ def roll_initiative(rng: Rng, command_a: int, mind_a: int, command_b: int, mind_
     pb = build_pool(command_b, list(modifiers_b), minimum=1)
     rolls = []
     for _ in range(max_rerolls):
-        a = roll_pool(rng, pa, BASIC_DIFFICULTY, label="initiative")
-        b = roll_pool(rng, pb, BASIC_DIFFICULTY, label="initiative")
+        a = roll_pool(rng, pa, BASIC_DIFFICULTY)
+        b = roll_pool(rng, pb, BASIC_DIFFICULTY)
         rolls.append((a, b))
         w, why = initiative_winner(a, b, mind_a, mind_b)
         if w:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
-from . import combat, mechanics as M, tables
+from . import combat, mechanics as M
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, scatter
 from .mechanics import attr, say
 from .state import GameState, ModelState
@@ -36,8 +36,7 @@ class EventsTable:
         p.events_left -= 1
         d1, d2 = state.rng.die(10), state.rng.die(10)
         total = d1 + d2
-        name, _text = tables.event(total)
-        events = [say("event", player=pid, total=total, event=name, d1=d1, d2=d2, name=term(f"event_{total}"),
+        events = [say("event", player=pid, total=total, d1=d1, d2=d2, name=term(f"event_{total}"),
                       text=term(f"event_{total}_text"))]
         events += self._event_effect(state, pid, total, own, tgt)
         return events
@@ -151,8 +150,8 @@ def evil_eye(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own:
         return lost()
     events: list[Event] = []
     from .dice import roll_pool
-    r = roll_pool(state.rng, 4, max(BASIC_DIFFICULTY, attr(tgt, "DEX", state)), label="Evil Eye")
-    events.append(M.record(state, None, r, "Evil Eye (Shooting 4)", what=term("roll_evil_eye")))
+    r = roll_pool(state.rng, 4, max(BASIC_DIFFICULTY, attr(tgt, "DEX", state)))
+    events.append(M.record(state, None, r, term("roll_evil_eye")))
     if r.aces:
         events += M.apply_damage(state, tgt, r.aces, ignore_protection=bool(
             state.house_rules.get("evil_eye_ignores_protection", True)), source="Evil Eye")[1]
@@ -168,10 +167,10 @@ def evil_eye(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own:
     return events
 
 
-def _mind_roll(state: GameState, m: ModelState, label: str, total: int) -> tuple[list[Event], PoolResult]:
+def _mind_roll(state: GameState, m: ModelState, total: int) -> tuple[list[Event], PoolResult]:
     """Events 14 and 15: the model rolls its Mind (the roll told as the Event's)."""
     events: list[Event] = []
-    r = M.model_roll(state, m, attr(m, "MIN"), label=label, events=events, stat="MIN", what=term(f"event_{total}"))
+    r = M.model_roll(state, m, attr(m, "MIN"), events=events, stat="MIN", what=term(f"event_{total}"))
     return events, r
 
 
@@ -180,7 +179,7 @@ def a_matter_of_honor(self: CarnevaleEngine, state: GameState, pid: str, enemy: 
     """Event 14."""
     if own is None or not own.in_play:
         return lost()
-    events, r = _mind_roll(state, own, "A Matter of Honor", 14)
+    events, r = _mind_roll(state, own, 14)
     if r.critical:
         own.karma = own.karma_max
     elif r.fumble:
@@ -196,7 +195,7 @@ def we_will_never_beat_them(self: CarnevaleEngine, state: GameState, pid: str, e
     """Event 15."""
     if tgt is None or not tgt.in_play:
         return lost()
-    events, r = _mind_roll(state, tgt, "We Will Never Beat Them", 15)
+    events, r = _mind_roll(state, tgt, 15)
     if r.aces == 0:
         loss = ceil_half(tgt.karma)
         tgt.karma -= loss
@@ -222,7 +221,7 @@ def hes_alive(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own
     if own is None or not own.fallen or own.fled:
         return lost()
     events: list[Event] = []
-    r = M.model_roll(state, own, 4, label="He's Alive! (Healing 4)", auto_mods=False, events=events,
+    r = M.model_roll(state, own, 4, auto_mods=False, events=events,
                      what=term("event_17"))
     if r.aces:
         own.fallen = False

@@ -68,7 +68,7 @@ class Magic:
             cost = ctx["paid"] + 1
             M.spend_karma(n, cost, "Naach-Tith Annulment")
             events.append(say("annul_cast", model=n.uid, spell="Naach-Tith Annulment", karma_cost=cost, name=n.name))
-            r = M.model_roll(state, n, attr(n, "MIN"), label="Magic roll (Naach-Tith Annulment)",
+            r = M.model_roll(state, n, attr(n, "MIN"),
                              mods=[("enemy caster's Mind", -attr(caster, "MIN"))], events=events, stat="MIN",
                              what=said("roll_magic", spell="Naach-Tith Annulment"))
             if r.fumble:

@@ -195,12 +195,21 @@ def outcome(result: PoolResult) -> dict:
                 aces=said("aces_one" if result.aces == 1 else "aces", n=result.aces))
 
 
-def record(state: GameState, m: ModelState | None, result: PoolResult, label: str, stat: str = "",
-           what: Any = None) -> Event:
+def roll_label(what: Any) -> str:
+    """A roll's tag for the log, the tests and the tools: the key of the term its reader reads
+    (roll_combat, roll_morale, event_14, move_climb, heal_healing…), whose parameters are in `what`;
+    roll_free for what a player typed. Rolls stored before the tags were codes keep their English
+    label: nothing reads it but the raw export, and `what` words them."""
+    return str(what["term"]) if isinstance(what, dict) and "term" in what else "roll_free"
+
+
+def record(state: GameState, m: ModelState | None, result: PoolResult, what: Any, stat: str = "") -> Event:
     """The roll as an event that explains itself: the attribute and its value, each modifier with
-    its reason, the cap, the dice rolled, then the faces and the result. `label` is the roll's tag
-    for the log and the tests; players read `what` (a term; by default `terms.roll_<label>`)."""
+    its reason, the cap, the dice rolled, then the faces and the result. `what` is what the roll is
+    for, as data: a term with its parameters (said("roll_combat", difficulty=7)), or the text a player
+    typed for their own roll; the event's `label` is its code (`roll_label`)."""
     data = result.to_public()
+    label = roll_label(what)
     data["model"] = m.uid if m else ""
     data["label"] = label
     data["stat"] = stat
@@ -208,19 +217,20 @@ def record(state: GameState, m: ModelState | None, result: PoolResult, label: st
         data["base"] = result.pool.base
         data["modifiers"] = [[k, v] for k, v in result.pool.modifiers if v]
     data["pool"] = explained_pool(result, stat)
-    data["what"] = what if what is not None else term(f"roll_{slug(label)}")
+    data["what"] = what
     data["who"] = said("roll_who", name=m.name) if m else ""
     data["outcome"] = outcome(result)
     state.last_roll = {"model": m.uid if m else "", "label": label, "result": result.to_dict()}
     return Event("roll", data)
 
 
-def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY,
-               label: str = "", kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
+def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BASIC_DIFFICULTY, *, what: Any,
+               kind: str = "", mods: list[tuple[str, int]] | None = None, karma: int = 0,
                auto_mods: bool = True, default_effects: bool = False,
-               events: list[Event] | None = None, stat: str = "", what: Any = None) -> PoolResult:
+               events: list[Event] | None = None, stat: str = "") -> PoolResult:
     """Roll for a model with its automatic modifiers and up to 2 Karma dice (paid here).
-    `stat`: the attribute the pool comes from (COM, SHO, MIN, DEX…), named in the roll's line."""
+    `what`: what the roll is for (see `record`); `stat`: the attribute the pool comes from (COM, SHO,
+    MIN, DEX…), named in the roll's line."""
     if karma > 2:
         raise IllegalAction("karma_dice_max")
     all_mods = (roll_mods(state, m, kind) if auto_mods else []) + list(mods or [])
@@ -228,9 +238,9 @@ def model_roll(state: GameState, m: ModelState, base: int, difficulty: int = BAS
     if karma:
         all_mods.append(("Karma", karma))
     pool = build_pool(base, all_mods, state.house_rules.get("pool_order", "net_then_clamp"))
-    result = roll_pool(state.rng, pool, difficulty, label=label)
+    result = roll_pool(state.rng, pool, difficulty)
     if events is not None:
-        events.append(record(state, m, result, label, stat or kind, what))
+        events.append(record(state, m, result, what, stat or kind))
         if default_effects:
             events.extend(default_crit_fumble(m, result))
     return result
@@ -277,7 +287,7 @@ def bond_maintenance(state: GameState, t: ModelState, e, why: dict) -> list[Even
         return break_bond(state, t, e, said("bond_no_karma", name=c.name))
     c.karma -= 1
     events: list[Event] = [say("bond_roll", model=c.uid, name=c.name, why=why)]
-    r = model_roll(state, c, attr(c, "MIN"), label="Magic roll (keeping the Spiritual Bond)", what=term("roll_bond"),
+    r = model_roll(state, c, attr(c, "MIN"), what=term("roll_bond"),
                    mods=[("target's Mind", -attr(t, "MIN"))], events=events, stat="MIN")
     if not r.success:
         events += break_bond(state, t, e, term("bond_roll_failed"))
@@ -341,9 +351,11 @@ def effective_protection(state: GameState, m: ModelState, penetration: int = 0, 
 
 
 def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int = 0, spiritual: bool = False,
-                 flames: bool = False, ignore_protection: bool = False, source: str = "",
+                 flames: bool = False, ignore_protection: bool = False, source: Any = "",
                  attacker: str = "", fall: bool = False) -> tuple[int, list[Event]]:
-    """Damage before Protection → Life boxes crossed; thresholds, Stun, falling in combat."""
+    """Damage before Protection → Life boxes crossed; thresholds, Stun, falling in combat. `source`
+    tags the damage event for tools (a weapon's name with the `attacker`, an ability, a term); no
+    catalogue words it."""
     if not m.in_play:
         return 0, []
     prot = effective_protection(state, m, penetration, spiritual, flames, ignore_protection, fall)
@@ -357,7 +369,7 @@ def apply_damage(state: GameState, m: ModelState, amount: int, penetration: int 
     kind = "damage_spiritual" if spiritual else ("damage_flame" if flames else "damage_plain")
     events.append(Event("damage", {"model": m.uid, "name": m.name, "amount": amount, "nature": term(kind),
                                    "protection": prot, "lost": lost, "life_left": m.life_left, "life": m.life,
-                                   "source": source}))
+                                   "source": source, **({"attacker": attacker} if attacker else {})}))
     if lost and m.damage >= m.life:
         events += fall_in_combat(state, m, attacker)
         return lost, events
@@ -393,12 +405,12 @@ def healing_roll(state: GameState, healer: ModelState, target: ModelState, x: in
     `source`: "Healing" or "Regeneration" (or a spell's or an Event's name, said as terms.heal_<slug>)."""
     events: list[Event] = []
     how = said(f"heal_{slug(source)}", x=x)
-    r = model_roll(state, healer, x, label=f"{source} ({x})", mods=extra or [], karma=karma, events=events, what=how)
+    r = model_roll(state, healer, x, mods=extra or [], karma=karma, events=events, what=how)
     if r.critical:
         events += heal(state, target, target.damage, said("heal_critical", how=how))
     elif r.fumble:
         events.append(say("heal_fumble", model=target.uid, name=target.name, how=how))
-        events += apply_damage(state, target, 1, ignore_protection=True, source=f"{source} fumble")[1]
+        events += apply_damage(state, target, 1, ignore_protection=True, source=how)[1]
     else:
         events += heal(state, target, r.aces, how)
     return events
@@ -433,8 +445,7 @@ def fall_in_combat(state: GameState, m: ModelState, attacker: str = "", fled: bo
     if has(m, "Mindless"):
         for c in state.squad(m.owner):
             if has(c, "Mind Control"):
-                r = model_roll(state, c, attr(c, "MIN"), label="Mind Control (a controlled model fell)",
-                               what=term("roll_mind_control"),
+                r = model_roll(state, c, attr(c, "MIN"), what=term("roll_mind_control"),
                                events=events, stat="MIN")
                 if not r.success:
                     events += stun(state, c, "Mind Control")
@@ -501,8 +512,7 @@ def rally_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:
 def fall(state: GameState, m: ModelState, height: float, voluntary: bool = False, karma: int = 0) -> list[Event]:
     events: list[Event] = []
     cat = tables.fall_category(height)
-    r = model_roll(state, m, attr(m, "DEX", state), label="Jump Down" if voluntary else "falling (Dex)",
-                   what=term("roll_jump_down" if voluntary else "roll_falling"),
+    r = model_roll(state, m, attr(m, "DEX", state), what=term("roll_jump_down" if voluntary else "roll_falling"),
                    kind="DEX", karma=karma, events=events)
     if voluntary:
         cat = 0 if r.critical else max(0, cat - r.aces) + (1 if r.fumble else 0)
@@ -530,7 +540,7 @@ def hold_breath(state: GameState, m: ModelState, penalty: int = 0, drown: bool =
     if has(m, "Water Creature") or "Newt Gill Potion" in m.items:
         return [say("hold_breath", model=m.uid, name=m.name)]
     events: list[Event] = []
-    r = model_roll(state, m, attr(m, "DEX", state), label="Hold Breath", kind="DEX",
+    r = model_roll(state, m, attr(m, "DEX", state), what=term("roll_hold_breath"), kind="DEX",
                    mods=[("Drown", -penalty)] if penalty else [], events=events)
     if not r.success:
         events += stun(state, m, "failed Hold Breath", drown=drown)

@@ -41,7 +41,7 @@ def walk(s: Step) -> Result:
 
 def walk_difficult(s: Step) -> Result:
     if s.state.house_rules.get("terrain") == "es_ttcombat":
-        r = M.model_roll(s.state, s.m, attr(s.m, "DEX", s.state), label="difficult terrain", kind="DEX",
+        r = M.model_roll(s.state, s.m, attr(s.m, "DEX", s.state), what=term("roll_difficult_terrain"), kind="DEX",
                          events=s.events)
         return s.mov, said("up_to" if r.success else "up_to_stopped", inches=s.mov)
     dist = ceil_half(s.mov)
@@ -57,7 +57,7 @@ def run(s: Step) -> Result:
 def jump(s: Step) -> Result:
     dist = ceil_half(s.mov)
     if has(s.m, "High Jump"):
-        hj = M.model_roll(s.state, s.m, attr(s.m, "DEX", s.state), label="High Jump", kind="DEX", events=s.events)
+        hj = M.model_roll(s.state, s.m, attr(s.m, "DEX", s.state), what=term("roll_high_jump"), kind="DEX", events=s.events)
         dist += hj.aces
     return dist, said("up_to", inches=dist)
 

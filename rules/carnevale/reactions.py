@@ -33,24 +33,22 @@ class Reactions:
         if pick == "all":
             M.spend_karma(a, 1, "Reroll All Dice")
             r = reroll_all(state.rng, r)
-            events.append(M.record(state, a, r, "Reroll All Dice (1 Karma)", what=term("roll_reroll_all")))
+            events.append(M.record(state, a, r, term("roll_reroll_all")))
         elif pick == "dice":
             M.spend_karma(a, 1, "Reroll Dice")
             r = reroll_misses(state.rng, r, M.ability_x(a, "Reroll Dice") or 1)
-            events.append(M.record(state, a, r, "Reroll Dice (1 Karma)", what=term("roll_reroll_dice")))
+            events.append(M.record(state, a, r, term("roll_reroll_dice")))
         elif ":" in pick:
             kind, uid = pick.split(":", 1)
             helper = state.model(uid)
             if kind == "all":
                 M.spend_karma(helper, 1, "Reroll All Dice")
                 r = reroll_all(state.rng, r)
-                events.append(M.record(state, a, r, f"Reroll All Dice forced by {helper.name} (1 Karma)",
-                                       what=said("roll_reroll_forced", name=helper.name)))
+                events.append(M.record(state, a, r, said("roll_reroll_forced", name=helper.name)))
             else:
                 M.spend_karma(helper, 1, "Reroll Dice")
                 r = reroll_aces(state.rng, r, M.ability_x(helper, "Reroll Dice") or 1)
-                events.append(M.record(state, a, r, f"Aces rerolled by {helper.name}'s Reroll Dice (1 Karma)",
-                                       what=said("roll_reroll_aces", name=helper.name)))
+                events.append(M.record(state, a, r, said("roll_reroll_aces", name=helper.name)))
         if stage == "own" and combat.offer_reroll(state, a, r, {k: v for k, v in ctx.items()
                                                                  if k not in ("result", "stage")}, events, ("foe",)):
             return events
@@ -85,7 +83,7 @@ class Reactions:
             if not m.in_play:
                 continue
             base, mods, auto = M.morale_pool(state, m, modifier)
-            r = M.model_roll(state, m, base, label=f"Morale ({reason})" if reason else "Morale", mods=mods,
+            r = M.model_roll(state, m, base, mods=mods,
                              auto_mods=auto, events=events, what=M.morale_what(reason))
             ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason,
                    "rally": rally}
@@ -118,8 +116,7 @@ class Reactions:
         base, mods, auto = M.morale_pool(state, roller, modifier, single=False)
         if leader and leader.command:
             mods = mods + [("Leader's Command", leader.command)]
-        r = M.model_roll(state, roller, base, label=f"group Morale ({reason})" if reason else "group Morale",
-                         mods=mods, auto_mods=auto, events=events, what=M.morale_what(reason, group=True))
+        r = M.model_roll(state, roller, base, mods=mods, auto_mods=auto, events=events, what=M.morale_what(reason, group=True))
         ctx = {"type": "morale_group", "a": roller.uid, "t": roller.uid, "player": pid, "modifier": modifier,
                "reason": reason}
         if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, roller, r, ctx, events):
@@ -237,9 +234,9 @@ class Reactions:
 
     def _opposed_dex(self: CarnevaleEngine, state: GameState, m: ModelState, f: ModelState, events: list[Event], why: str):
         from .dice import compare
-        ra = M.model_roll(state, m, attr(m, "DEX", state), label=f"Dex ({why}, leaving)", kind="DEX", events=events,
+        ra = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX", events=events,
                           what=said("roll_leaving", why=term(f"leave_{slug(why)}")))
-        rb = M.model_roll(state, f, attr(f, "DEX", state), label=f"Dex ({why})", kind="DEX", events=events,
+        rb = M.model_roll(state, f, attr(f, "DEX", state), kind="DEX", events=events,
                           what=said("roll_holding", why=term(f"leave_{slug(why)}")))
         res = compare(ra, rb, "escaper")
         events.append(say("opposed", a=res.a_aces, b=res.b_aces, winner=res.winner,

@@ -153,7 +153,7 @@ def shot_after_fear(state: GameState, ctx: dict) -> list[Event]:
         return events
     victims = [t] + [x for x in targets if x.uid != t.uid]
     difficulty = max([BASIC_DIFFICULTY] + [attr(v, "DEX", state) for v in victims])
-    r = model_roll(state, a, attr(a, "SHO"), difficulty, label=f"Shooting vs {difficulty}", mods=mods,
+    r = model_roll(state, a, attr(a, "SHO"), difficulty, mods=mods,
                    karma=ctx["karma"], events=events, stat="SHO", what=said("roll_shooting", difficulty=difficulty))
     pen = max(weapon_x(w.abilities, "Penetration", 0) or 0, ability_x(a, "Penetration", 0) or 0) + ctx["pen"]
     shot = {"type": "shoot", "a": a.uid, "t": t.uid, "weapon": w.name, "victims": [v.uid for v in victims],
@@ -185,7 +185,7 @@ def finish_shot(state: GameState, ctx: dict, r: PoolResult) -> list[Event]:
             shares = [total]
         for v, share in zip(victims, shares):
             lost, evs = apply_damage(state, v, share, pen, has(a, "Spiritual Damage"), flames,
-                                     source=f"{a.name}'s {w.name}", attacker=a.uid)
+                                     source=w.name, attacker=a.uid)
             events += evs
             if lost and (weapon_x(w.abilities, "Stun") is not None or has(a, "Stun")):
                 events += stun(state, v, "Stun ability")
@@ -239,14 +239,14 @@ def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: W
     events: list[Event] = []
     flames = weapon_x(w.abilities, "Flames") is not None
     if blast is not None:
-        d = roll_pool(state.rng, 1, BASIC_DIFFICULTY, label="Blast")
-        events.append(record(state, a, d, "Blast slide", what=term("roll_blast_slide")))
+        d = roll_pool(state.rng, 1, BASIC_DIFFICULTY)
+        events.append(record(state, a, d, term("roll_blast_slide")))
         if d.fumble:
             return events + shooting_fumble(state, a, w)
         slide = max(0, d.dice[0] + blast)
         events.append(say("blast", model=a.uid, inches=slide))
     else:
-        r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, label=f"throwing {w.name}", mods=mods,
+        r = model_roll(state, a, attr(a, "SHO"), BASIC_DIFFICULTY, mods=mods,
                        karma=karma, events=events, stat="SHO", what=said("roll_throw", weapon=w.name))
         if r.fumble and w.firearm:
             return events + shooting_fumble(state, a, w)
@@ -269,7 +269,7 @@ def _template_weapon(state: GameState, a: ModelState, t: ModelState | None, w: W
             continue
         base = shared if state.house_rules.get("template_damage_roll", "shared") == "shared" \
             else state.rng.die(10) + extra
-        dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
+        dodge = model_roll(state, v, attr(v, "DEX", state), what=term("roll_dex_against_the_template"), kind="DEX",
                            events=events)
         amount = max(0, base - dodge.aces)
         events.append(say("template", model=v.uid, name=v.name, base=base, aces=dodge.aces, amount=amount))

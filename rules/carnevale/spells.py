@@ -1,7 +1,7 @@
 """Spells (digest §4): the cost in Karma, the difficulty, the Magic roll and each spell's effect."""
 from __future__ import annotations
 
-from rules.common import Event, IllegalAction
+from rules.common import Event, IllegalAction, term
 
 from .dice import PoolResult, ceil_half, scatter
 from .mechanics import (apply_damage, attr, heal, healing_roll, model_roll, record, said, say, spend_karma,
@@ -89,7 +89,7 @@ def cast(state: GameState, c: ModelState, spell: dict, target: ModelState | None
     if not c.in_play:
         return {"caster": c.uid, "spell": name, "target": "", "targets": [], "attribute": "", "aces": 0,
                 "critical": False, "fumble": False, "paid": cost, "interrupted": True}, events
-    r = model_roll(state, c, attr(c, "MIN"), label=f"Magic roll ({name})", mods=mods, karma=karma, events=events,
+    r = model_roll(state, c, attr(c, "MIN"), mods=mods, karma=karma, events=events,
                    stat="MIN", what=said("roll_magic", spell=name))
     ctx = {"caster": c.uid, "spell": name, "target": target.uid if target else "",
            "targets": [x.uid for x in targets], "attribute": attribute.upper(), "paid": 0 if diamond else cost}
@@ -230,11 +230,11 @@ def _kraken(state: GameState, c: ModelState, targets: list[ModelState], aces: in
     dice = [state.rng.die(10) for _ in range(5)]
     for v in targets:
         from .dice import result_from_dice
-        r = result_from_dice(dice, attr(v, "DEX", state), "Kraken's Breath")
-        events.append(record(state, None, r, f"Kraken's Breath against {v.name}", what=said("roll_kraken", name=v.name)))
+        r = result_from_dice(dice, attr(v, "DEX", state))
+        events.append(record(state, None, r, said("roll_kraken", name=v.name)))
         amount = r.aces
         if state.house_rules.get("kraken_template_dex", True) and amount:
-            dodge = model_roll(state, v, attr(v, "DEX", state), label="Dex against the template", kind="DEX",
+            dodge = model_roll(state, v, attr(v, "DEX", state), what=term("roll_dex_against_the_template"), kind="DEX",
                                events=events)
             amount = max(0, amount - dodge.aces)
         events += apply_damage(state, v, amount, flames=crit, source="Kraken's Breath", attacker=c.uid)[1]

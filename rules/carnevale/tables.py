@@ -101,6 +101,8 @@ def row_distance(result: PoolResult) -> int | None:
 
 
 # ------------------------------------------------------------------ events (§5.4)
+# The digest's tables in its English, as a reference and for the tests: players read the catalogues'
+# terms (terms.event_<total>, terms.agenda_<n>, …_text/_condition), never these strings.
 EVENTS = {
     2: ("Aqua Alta", "every model −1 MOV on the ground; it ends on a 7+ rolled at an End of Round"),
     3: ("Bad Coordination", "an unactivated enemy model is marked as activated"),
@@ -122,10 +124,6 @@ EVENTS = {
     19: ("Charismatic Leader", "your leader regains 1 Command point"),
     20: ("Prestige Loss", "the enemy leader loses 1 Command point"),
 }
-
-
-def event(total: int) -> tuple[str, str]:
-    return EVENTS[total]
 
 
 # ------------------------------------------------------------------ agendas (§5.5)

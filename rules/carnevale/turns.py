@@ -111,9 +111,8 @@ class Turns:
             if not m.in_play:
                 continue
             dex = attr(m, "DEX", state)
-            r = roll_pool(state.rng, 4, dex, label="the Geyser")
-            events.append(M.record(state, None, r, f"the Geyser (Combat 4) against {m.name}, DEX {dex}",
-                                   what=said("roll_geyser", name=m.name, dex=dex)))
+            r = roll_pool(state.rng, 4, dex)
+            events.append(M.record(state, None, r, said("roll_geyser", name=m.name, dex=dex)))
             if r.aces:
                 events += M.apply_damage(state, m, r.aces, penetration=4, source="the Geyser")[1]
             else:
@@ -191,7 +190,7 @@ class Turns:
             events.append(say("savage", model=m.uid, name=m.name, face=face, bonus=bonus, ap=m.ap))
         if has(m, "Mindless") and any(has(x, "Mind Control") for x in state.squad(m.owner, False) if x.fallen) \
                 and not any(has(x, "Mind Control") for x in state.squad(m.owner)):
-            r = M.model_roll(state, m, attr(m, "MIN"), label="Mind roll without its controller", events=events,
+            r = M.model_roll(state, m, attr(m, "MIN"), events=events,
                              stat="MIN", what=term("roll_uncontrolled"))
             if not r.success:
                 m.ap = 0

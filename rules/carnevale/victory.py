@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.common import Actor, Event, IllegalAction, NotYourTurn
+from rules.common import Actor, Event, IllegalAction, NotYourTurn, term
 
 from . import actions as A
 from . import tables
@@ -37,7 +37,7 @@ class Victory:
                 agenda_vp = tables.AGENDAS[p.agenda][1]
             p.vp = vp + agenda_vp
             breakdown[pid] = {"kills": kills, "alive": alive, "objective": 5 if p.objective else 0, "vials": p.vials,
-                              "agenda": p.agenda, "agenda_name": tables.AGENDAS[p.agenda][0] if p.agenda else "",
+                              "agenda": p.agenda, "agenda_name": term(f"agenda_{p.agenda}") if p.agenda else "",
                               "agenda_vp": agenda_vp, "total": p.vp}
         a, b = state.seats
         if conceded_by:

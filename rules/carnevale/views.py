@@ -2,7 +2,7 @@
 magical item a squad carries (equipment is shown to the opponent, magical items are not)."""
 from __future__ import annotations
 
-from rules.common import GM
+from rules.common import GM, term
 
 from . import tables
 from .mechanics import attr, pain_penalty, thresholds
@@ -54,8 +54,9 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
             "name": p.name, "squad": p.squad, "faction": p.faction, "leader": p.leader,
             "events_left": p.events_left, "vp": p.vp, "objective": p.objective, "chain_used": p.chain_used,
             "points": p.points, "vials": p.vials,
-            "agenda": ({"roll": p.agenda, "name": tables.AGENDAS[p.agenda][0], "vp": tables.AGENDAS[p.agenda][1],
-                        "condition": tables.AGENDAS[p.agenda][2]} if p.agenda else None) if show else None,
+            # the Agenda's name and condition are terms: the reader's catalogue words them
+            "agenda": ({"roll": p.agenda, "name": term(f"agenda_{p.agenda}"), "vp": tables.AGENDAS[p.agenda][1],
+                        "condition": term(f"agenda_{p.agenda}_condition")} if p.agenda else None) if show else None,
         }
     return {
         "system": "carnevale", "schema": state.schema, "viewer": viewer, "adventure": state.adventure,

@@ -9,8 +9,14 @@ import re
 
 import pytest
 
+import i18n
 from bench.messages import Tally, drive, random_policy
 from i18n import present
+from i18n.present import Presenter
+from rules.carnevale import ENGINE
+from rules.carnevale.tables import AGENDAS
+
+from .test_carnevale import call, cog_of
 
 SEED = 4           # the seed of the game and of the clicks: a Fumble, then its Attack of Opportunity
 # a model's id is shown only as its label's tag, "Pulcinella (a3)" (two Pulcinellas are told apart by it)
@@ -18,8 +24,8 @@ RAW = re.compile(r"\{[a-z_]+\}|\b(?:events|terms|prompts|options|errors)\.[a-z_]
 
 
 @pytest.mark.parametrize("locale,words", [("en", ("End activation", "AP left", "Attack of Opportunity")),
-                                          ("it", ("Fine attivazione", "ne restano", "Attacco di Opportunità")),
-                                          ("es", ("Terminar la activación", "le quedan", "Ataque de Oportunidad"))])
+                                          ("it", ("Fine attivazione", "ne ha ancora", "Attacco di Opportunità")),
+                                          ("es", ("Terminar la activación", "ahora tiene", "Ataque de Oportunidad"))])
 async def test_a_whole_game_speaks_the_servers_language(bot, world, monkeypatch, locale, words):
     await bot.store.update_settings(1, locale=locale)
     monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: SEED)
@@ -55,3 +61,61 @@ async def test_a_whole_game_speaks_the_servers_language(bot, world, monkeypatch,
     assert [w for w in words if w not in read] == []
     # within the framework's budget: at most one public message for two decisions
     assert sum(1 for m in world.sent if m.public) <= tally.decisions // 2
+
+
+async def test_an_opposed_roll_on_an_italian_server_is_italian_throughout(bot, world, monkeypatch):
+    """The adjustments, the tie rule and a pool over the cap were the rules' English ("first side's
+    Critical removes an Ace from the second", "the escaping model wins ties", "12 = 10d10 (2 over the
+    cap lost)") on every server; now they are codes worded in the server's language."""
+    from cogs import carnevale_squads
+    from rules.carnevale.dice import build_pool, compare, result_from_dice
+    first = result_from_dice([10, 7, 2, 2, 2, 2, 2, 2, 2, 2], 7, build_pool(12))    # Critical, 2 Aces
+    second = result_from_dice([1, 9, 3], 7, build_pool(3))                          # Destiny 1: one Ace discarded
+    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: compare(first, second, "escaper"))
+    world.locale = "it"
+    with i18n.watch() as notes:
+        interaction = world.interaction(world.users[2], world.channels[10])
+        interaction.guild_locale = "it"
+        await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=12, their_pool=3,
+                                           tie_rule="escaper")
+    text = world.last("channel:10").content
+    assert "12 = 10d10 (2 oltre il limite persi) a difficoltà 7" in text
+    assert "Dopo le correzioni: 2 contro 0 (il Critico di <@2> toglie un Successo a <@3>)." in text
+    assert "**Vince <@2>** di 2." in text
+    assert "over the cap" not in text and "side" not in text
+    assert [n for n in notes if n.fallback] == []
+
+
+async def test_a_tie_rule_is_named_in_the_servers_language(bot, world, monkeypatch):
+    from cogs import carnevale_squads
+    from rules.carnevale.dice import compare, result_from_dice
+    tie = compare(result_from_dice([7, 2], 7), result_from_dice([8, 3], 7), "escaper")
+    monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: tie)
+    interaction = world.interaction(world.users[2], world.channels[10])
+    interaction.guild_locale = "es"
+    await cog_of(bot).opposed.callback(cog_of(bot), interaction, opponent=world.users[3], pool=2, their_pool=2,
+                                       tie_rule="escaper")
+    assert "**<@2> gana** el empate (los empates son para el modelo que escapa)." in world.last("channel:10").content
+
+
+async def test_the_secret_agenda_in_hand_reads_in_the_readers_language(bot, world):
+    """/hand was English whatever the reader's language (the describer ignored the reader /hand sets),
+    and named the Agenda from the rules' English table; now the view carries terms, worded in Italian."""
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_faction="The Guild",
+               their_faction="The Rashaar", deploy_all=True)
+    state = ENGINE.load_state((await bot.store.active_game(1, 10)).state)
+    n = state.players["3"].agenda
+    assert ENGINE.view_for(state, "3")["players"]["3"]["agenda"] == {
+        "roll": n, "name": {"term": f"agenda_{n}"}, "condition": {"term": f"agenda_{n}_condition"},
+        "vp": AGENDAS[n][1]}
+    italian = Presenter("it", "carnevale")
+    name, condition = italian.text(f"terms.agenda_{n}"), italian.text(f"terms.agenda_{n}_condition")
+    world.locale = "it"
+    game_cog = bot.get_cog("GameCog")
+    with i18n.watch() as notes:
+        await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
+    hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
+    assert f"**{name}** ({condition}; +{AGENDAS[n][1]}" in hand and AGENDAS[n][0] not in hand
+    assert "**Round 1 di 5** · ordine di gioco" in hand
+    assert [note for note in notes if note.fallback] == []

@@ -2,6 +2,8 @@
 told in the server's language, read again in each reader's, and taken back by `/carnevale-campaign undo`
 exactly (the record's Rng too: the same roll made again rolls the same die). A campaign stored before
 the ledger spoke data (schema 1: English history lines) keeps loading."""
+import asyncio
+
 from rules.carnevale import CampaignRecord
 
 from .test_carnevale import RASHAAR, build, call, cog_of, last_private
@@ -123,3 +125,83 @@ async def test_a_campaign_stored_before_the_ledger_keeps_loading(bot, world):
     assert back["bank"] == 15 and back["history"] == old["history"] and back["ledger"] == []
     await call(world, cog.campaign_undo, 2, squad="Rashaar")
     assert last_private(world, 2) == "There is nothing in this campaign's ledger to take back."
+
+
+async def test_two_ledger_commands_at_the_same_instant_the_second_is_refused_not_lost(bot, world, monkeypatch):
+    """Both commands read the squad before either saves: the first to save wins; the second used to
+    write over it (its spend recorded, the first one's gone). Now it is refused, in its reader's
+    language, and nothing of it is saved."""
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)       # bank 12
+    read, go_on = asyncio.Event(), asyncio.Event()
+    reading = bot.store.character
+
+    async def held(*args):
+        data = await reading(*args)
+        if not read.is_set():        # the first command has read the squad; it waits for the second
+            read.set()
+            await go_on.wait()
+        return data
+
+    monkeypatch.setattr(bot.store, "character", held)
+    world.locale = "it"
+    first = asyncio.create_task(call(world, cog.campaign_spend, 2, squad="Rashaar", amount=5, what="a Lantern"))
+    await read.wait()
+    await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=3, what="a Rope")
+    go_on.set()
+    await first
+    assert last_private(world, 2) == ("**Rashaar** è cambiata nel frattempo (un altro comando l'ha salvata prima): "
+                                      "non è stato salvato nulla. Riprova.")
+    now = await stored(bot)
+    assert now["bank"] == 12 - 3
+    assert [e["action"]["type"] for e in now["ledger"]] == ["record_adventure", "spend"]
+    assert now["ledger"][-1]["action"]["what"] == "a Rope"
+    # tried again, it applies on top of the other
+    await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=5, what="a Lantern")
+    assert (await stored(bot))["bank"] == 12 - 3 - 5
+
+
+async def test_editing_a_campaign_squad_keeps_its_ledger(bot, world):
+    """/carnevale squad add and remove saved the squad alone: its campaign ledger was wiped."""
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)
+    kept = await stored(bot)
+    await call(world, cog.squad_add, 2, squad="Rashaar", profile="Citizen of Venice", name="Nino")
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    assert data["campaign"] == kept and data["squad"]["members"][-1]["name"] == "Nino"
+    await call(world, cog.squad_remove, 2, squad="Rashaar", number=len(data["squad"]["members"]))
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    assert data["campaign"] == kept and "Nino" not in [m["name"] for m in data["squad"]["members"]]
+
+
+async def test_a_finished_game_records_onto_a_ledger_changed_at_the_same_instant(bot, world, monkeypatch):
+    """The game's end writes the adventure into the ledger while a spend on the same squad saves first:
+    the record is read again and the adventure goes on top of the spend; neither is lost."""
+    from .test_carnevale import GUILD
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", GUILD)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    await call(world, cog.campaign_start, 3, squad="Guild")
+    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)           # bank 12
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    replace, raced = bot.store.replace_character, []
+
+    async def spend_first(guild, owner, system, name, before, data):
+        if owner == 2 and not raced:                 # another command's spend lands just before this write
+            raced.append(name)
+            await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=4, what="a Rope")
+        return await replace(guild, owner, system, name, before, data)
+
+    monkeypatch.setattr(bot.store, "replace_character", spend_first)
+    await call(world, cog.concede, 3)
+    now = await stored(bot)
+    assert raced == ["Rashaar"]
+    assert [e["action"]["type"] for e in now["ledger"]] == ["record_adventure", "spend", "record_adventure"]
+    vp = (await bot.store.game((await bot.store.games(1))[0].id)).state["result"]["vp"]["2"]["total"]
+    assert now["bank"] == 12 - 4 + vp + 5

@@ -13,6 +13,7 @@ from i18n import present
 from i18n.present import Presenter
 from rules.common import IllegalAction
 from tests.cogs.test_hostile_files import Attachment, command_of
+from tests.support.packs import carnevale_pack
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -54,17 +55,7 @@ def cz_alley_twice() -> str:
     return yaml.safe_dump(doc, allow_unicode=True)
 
 
-CARNEVALE = """
-factions:
-  - name: Mine
-    classes:
-      - name: Bravo
-        cost: 10
-        ap: 3
-        attributes: {MOV: 4, COM: 2, DEX: 5, SHO: 5, MIN: 6, PRO: 2}
-        life_track: [0, -1]
-        equipment: [Laser]
-"""
+CARNEVALE = carnevale_pack(equipment="Laser")
 
 CASES = {
     "it": [

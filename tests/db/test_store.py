@@ -248,3 +248,17 @@ async def test_fresh_reads_the_meta_and_decodes_the_state_only_when_it_changed(s
     assert (await store.fresh(game)).status == "active"
     ended = await store.end_game(newer)
     assert (await store.fresh(ended)).status == "ended"
+
+
+async def test_a_saved_record_is_replaced_only_while_it_is_as_it_was_read(store):
+    """Compare-and-set for squads and campaigns: of two commands that read the same record, the
+    second to write finds it changed and writes nothing."""
+    await store.save_character(1, 2, "carnevale", "Rashaar", {"squad": {"name": "Rashaar"}, "bank": 12})
+    first = await store.character(1, 2, "carnevale", "rashaar")
+    second = await store.character(1, 2, "carnevale", "Rashaar")
+    assert await store.replace_character(1, 2, "carnevale", "Rashaar", first, {**first, "bank": 7})
+    assert not await store.replace_character(1, 2, "carnevale", "Rashaar", second, {**second, "bank": 9})
+    assert await store.character(1, 2, "carnevale", "Rashaar") == {"squad": {"name": "Rashaar"}, "bank": 7}
+    # another owner's record of the same name, or no record at all, is never written
+    assert not await store.replace_character(1, 3, "carnevale", "Rashaar", first, {"bank": 0})
+    assert await store.character(1, 3, "carnevale", "Rashaar") is None

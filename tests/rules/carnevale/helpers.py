@@ -70,6 +70,17 @@ def rolls(events):
     return [e.data for e in events if e.kind == "roll"]
 
 
+def rolls_of(events, label):
+    """The rolls tagged `label` (the key of the term a player reads: roll_combat, roll_morale…)."""
+    return [r for r in rolls(events) if r["label"] == label]
+
+
+def tag(roll):
+    """A roll's tag as data: its label and the parameters of what it is for (roll_combat, {difficulty: 5})."""
+    what = roll["what"]
+    return roll["label"], ({k: v for k, v in what.items() if k != "term"} if isinstance(what, dict) else what)
+
+
 def said(value) -> str:
     """An event, a refusal, or a term in its data (a roll's pool, a squad's reason), as an
     English-reading player reads it."""

@@ -1,12 +1,17 @@
 """Universal abilities (digest §2.12) are data on the model ({name, x}); one test per ability."""
+
 import pytest
 
+import i18n
+from i18n.present import Presenter
+
+from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.carnevale import mechanics as M
 from rules.carnevale.squad import SquadMember
 from rules.common import IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start
 
 
 def base(**kw):
@@ -22,7 +27,7 @@ def give(s, uid, name, x=None, **extra):
 def attack_pool(s, att, tgt, actor=P1, **kw):
     s, _ = apply(s, A.Activate(att), actor)
     s, ev = apply(s, A.Attack(att, tgt, **kw), actor)
-    return s, ev, [r for r in rolls(ev) if r["label"].startswith("Combat")][0]
+    return s, ev, rolls_of(ev, "roll_combat")[0]
 
 
 def test_ambidextrous_two_weapons_reroll_a_miss():
@@ -34,7 +39,13 @@ def test_ambidextrous_two_weapons_reroll_a_miss():
     s, _ = apply(s, A.Activate("a2"), P1)
     script(s, 8, 2, 9, 9, 9, 5)
     s, ev = apply(s, A.Attack("a2", "b2", two_weapons=True), P1)
-    assert any(r["label"] == "two-weapon reroll of a missed die" and r["rerolled"][1] for r in rolls(ev))
+    assert any(r["rerolled"][1] for r in rolls_of(ev, "roll_two_weapons"))
+    # the reroll says what it is in the reader's language (it had no term: the log showed a raw key)
+    reroll = next(e for e in ev if e.kind == "roll" and e.data["rerolled"][1])
+    with i18n.watch() as notes:
+        italian = Presenter("it", "carnevale").event(reroll)
+    assert italian.startswith("Butcher: la seconda arma ritira un dado mancato — ")
+    assert [n for n in notes if n.fallback] == []
 
 
 def test_berserk_after_the_last_threshold():
@@ -104,7 +115,6 @@ def test_elusive_and_slippery_and_engage_when_disengaging():
 
 
 def test_disengage_reactions_by_prompt():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     s, _ = apply(s, A.Activate("a3"), P1)
@@ -161,13 +171,13 @@ def test_fear_makes_the_target_test_and_mindless_ignores_it():
     s = base()
     give(s, "a2", "Fear", -1)
     s, ev, r = attack_pool(s, "a2", "b2")
-    morale = [x for x in rolls(ev) if x["label"].startswith("Morale")][0]
+    morale = rolls_of(ev, "roll_morale")[0]
     assert len(morale["dice"]) == 3 - 1 and morale["model"] == "b2"
     s = base()
     give(s, "a2", "Fear", -1)
     give(s, "b2", "Mindless")
     s, ev, r = attack_pool(s, "a2", "b2")
-    assert not [x for x in rolls(ev) if x["label"].startswith("Morale")]
+    assert not rolls_of(ev, "roll_morale")
 
 
 def test_fireproof_and_flames():
@@ -184,7 +194,7 @@ def test_first_strike_only_the_first_attack_each_round():
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
     assert len(rolls(ev)[0]["dice"]) == 7
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
-    assert len([r for r in rolls(ev) if r["label"].startswith("Combat")][0]["dice"]) == 5
+    assert len(rolls_of(ev, "roll_combat")[0]["dice"]) == 5
 
 
 def test_grow_through_adversity():
@@ -290,7 +300,7 @@ def test_mind_control_controller_tests_when_a_mindless_falls():
     s = start(s, P1)
     script(s, 2, 2, 2, 2, 2, 2)
     s, ev = apply(s, A.Damage("a2", 30, ignore_protection=True), GM_ACTOR)
-    assert any("Mind Control" in r["label"] for r in rolls(ev)) and s.models["a1"].stunned
+    assert rolls_of(ev, "roll_mind_control") and s.models["a1"].stunned
 
 
 def test_rickety_lowers_protection():
@@ -529,7 +539,6 @@ def test_fountains_of_life_vials_and_drying():
 
 
 def test_reroll_window_after_a_close_combat_roll():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = game(squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"),
              squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Hybrid"))
@@ -556,7 +565,6 @@ def test_reroll_window_after_a_close_combat_roll():
 
 
 def test_bodyguard_takes_the_blow_with_its_own_protection():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     give(s, "b2", "Bodyguard")
@@ -620,7 +628,6 @@ def test_a_bonding_caster_that_does_more_than_walk_breaks_the_bond():
 
 
 def test_reroll_window_after_a_shot():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = base()
     give(s, "a1", "Reroll All Dice")
@@ -637,7 +644,6 @@ def test_reroll_window_after_a_shot():
 
 
 def test_an_opponent_forces_a_reroll_of_the_aces():
-    from rules.carnevale import ENGINE
     from rules.common import Choose
     s = game(squad("The Guild", ("Capodecime", {"leader": True}), "Butcher"),
              squad("The Guild", ("Capodecime", {"leader": True}), "The Duke"))

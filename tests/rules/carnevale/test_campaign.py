@@ -7,7 +7,7 @@ from rules.carnevale import load_pack_text, load_sample_pack
 from rules.carnevale import campaign as C
 from rules.carnevale import tables
 from rules.common import IllegalAction, Rng
-from tests.support.packs import brief, problems
+from tests.support.packs import brief, carnevale_pack, problems
 
 from .helpers import FixedRng, said, squad
 
@@ -164,29 +164,10 @@ def test_tables():
 
 
 def test_guild_pack_errors_name_file_entry_and_field():
-    bad = """
-factions:
-  - name: Mine
-    classes:
-      - name: Bravo
-        cost: ten
-        ap: 3
-        attributes: {MOV: 4, COM: 2, DEX: 5, SHO: 5, MIN: 6, PRO: 2}
-        life_track: [0, -1]
-"""
+    bad = carnevale_pack(cost="ten")
     [cost] = problems(load_pack_text, bad, "guild.yaml")
     assert brief(cost) == ("type", "guild.yaml", ("factions", 0, "classes", 0), "Bravo", "cost")
-    unknown = """
-factions:
-  - name: Mine
-    classes:
-      - name: Bravo
-        cost: 10
-        ap: 3
-        attributes: {MOV: 4, COM: 2, DEX: 5, SHO: 5, MIN: 6, PRO: 2}
-        life_track: [0, -1]
-        equipment: [Laser]
-"""
+    unknown = carnevale_pack(equipment="Laser")
     [laser] = problems(load_pack_text, unknown, "guild.yaml")
     assert (brief(laser), laser.params) == (("no_equipment", "guild.yaml", ("classes",), "Bravo", "equipment"),
                                             {"value": "'Laser'"})

@@ -11,7 +11,7 @@ from rules.carnevale import actions as A
 from rules.carnevale.squad import SquadMember, check_squad, sample_squad, validate_squad, SquadError
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start, tag
 
 
 SAY = Presenter("en", "carnevale")      # the English labels players read
@@ -83,7 +83,7 @@ def test_full_game_of_two_sample_squads():
     assert a1.ap == a1.ap_max and not a1.activated and a1.casts_this_round == 0 and not a1.cast_locked
     assert not any(e.name == "Blessing" for e in s.models["a2"].effects)
     assert s.models["b2"].stunned or s.models["b2"].fallen          # Stun stays
-    assert any(r["label"] == "Morale (fleeing)" for r in rolls(ev))
+    assert any(tag(r) == ("roll_morale", {"why": {"term": "morale_fleeing"}}) for r in rolls(ev))
     # --- and to the end, by buttons only
     rnd = random.Random(3)
     guard = 0
@@ -251,7 +251,7 @@ def test_leader_falling_triggers_group_morale_and_gives_karma():
     s = start(two_sample_squads(), P1)
     s.models["a2"].karma = 0
     s, ev = apply(s, A.Damage("b1", 30, ignore_protection=True, attacker="a2"), P1)
-    assert "fallen" in kinds(ev) and any(r["label"].startswith("group Morale") for r in rolls(ev))
+    assert "fallen" in kinds(ev) and rolls_of(ev, "roll_group_morale")
     assert s.models["a2"].karma == 2                       # +3, capped at the starting 2
 
 
@@ -271,7 +271,7 @@ def test_hold_breath_at_end_of_round_and_drown():
     s, _ = apply(s, A.SetStatus("b3", "immobilised"), P2)
     script(s, 2, 2, 2, 2, 2, 2)
     s, ev = apply(s, A.EndRound(), GM_ACTOR)
-    assert any(r["label"] == "Hold Breath" for r in rolls(ev)) and s.models["b3"].stunned
+    assert rolls_of(ev, "roll_hold_breath") and s.models["b3"].stunned
     # the Hybrid drowns the Pulcinella
     s = start(two_sample_squads(), P1)
     for uid, pid in (("a3", P1), ("b3", P2)):
@@ -389,8 +389,10 @@ SECRETS = ("Devil's Mask", "Pope Clement XIII's Ring")
 
 
 def _agenda_names(state):
+    """Each secret Agenda as a public view or event could betray it: its English name, and its term."""
     from rules.carnevale.tables import AGENDAS
-    return [AGENDAS[state.players[p].agenda][0] for p in state.seats if state.players[p].agenda]
+    agendas = [state.players[p].agenda for p in state.seats if state.players[p].agenda]
+    return [AGENDAS[n][0] for n in agendas] + [f'"agenda_{n}"' for n in agendas]
 
 
 def test_secrets_never_leak_into_public_view_or_public_events():
@@ -478,7 +480,7 @@ def test_difficult_terrain_en_halves_es_rolls():
     s = start(game(rashaar, guild, house_rules={"terrain": "es_ttcombat"}), P1)
     s, _ = apply(s, A.Activate("a2"), P1)
     s, ev = apply(s, A.SpendAP("a2", "walk_difficult"), P1)
-    assert rolls(ev) and rolls(ev)[0]["label"] == "difficult terrain"
+    assert rolls(ev) and rolls(ev)[0]["label"] == "roll_difficult_terrain"
 
 
 def test_victory_points_and_concede():

@@ -8,7 +8,7 @@ from rules.carnevale.dice import ceil_half, d5_from_d10, opposed_roll, parse_poo
 from rules.carnevale.squad import SquadMember, validate_squad
 from rules.common import Choose, IllegalAction, Rng
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start
 
 TEST_PACK = """
 pack: {name: test pack, game: carnevale}
@@ -155,7 +155,7 @@ def test_E12_karma_dice():
     s = start(s, P2)
     s, _ = apply(s, A.Activate("b2"), P2)
     s, ev = apply(s, A.Attack("b2", "a2", karma=2), P2)
-    attack = [r for r in rolls(ev) if r["label"].startswith("Combat")][0]
+    attack = rolls_of(ev, "roll_combat")[0]
     assert len(attack["dice"]) == 7 and attack["difficulty"] == 6
     assert s.models["b2"].karma == 3 - 2
 
@@ -169,7 +169,7 @@ def test_E13_template_affects_only_models_under_it_and_they_dodge():
     s = start(_grenade_game(), P1)
     s, _ = apply(s, A.Activate("a1"), P1)
     s, ev = apply(s, A.Shoot("a1", "b2", weapon="Grenade", targets=("b2", "b1")), P1)
-    dodgers = [r["model"] for r in rolls(ev) if r["label"] == "Dex against the template"]
+    dodgers = [r["model"] for r in rolls_of(ev, "roll_dex_against_the_template")]
     assert dodgers == ["b2", "b1"]
     assert "b3" not in {e.data.get("model") for e in ev if e.kind in ("template", "damage")}
 
@@ -294,7 +294,7 @@ def test_E25_flamethrower_fear_and_flames_both_apply():
     # Fear (−2) Morale: Brute MIN 3 − 2 = 1 die; Blast die; damage die; the Brute's Dex dodge (4 dice)
     script(s, 9, 5, 4, 2, 2, 2, 2)
     s, ev = apply(s, A.Shoot("a2", "b2", targets=("b2",)), P1)
-    morale = [r for r in rolls(ev) if r["label"].startswith("Morale")][0]
+    morale = rolls_of(ev, "roll_morale")[0]
     assert len(morale["dice"]) == 1
     dmg = [e.data for e in ev if e.kind == "damage"][0]
     assert dmg["amount"] == 6 and dmg["protection"] == 0 and dmg["lost"] == 6
@@ -386,7 +386,7 @@ def test_E32_naach_tith_against_a_mind_3_caster():
     assert prompt.player == P2 and {o.id for o in prompt.options} == {"no", "b1"}
     script(s, 9, 9, 9)
     s, ev = apply(s, Choose(prompt.id, ("b1",)), P2)
-    annul = [r for r in rolls(ev) if "Naach-Tith" in r["label"]][0]
+    annul = [r for r in rolls_of(ev, "roll_magic") if r["what"]["spell"] == "Naach-Tith Annulment"][0]
     assert len(annul["dice"]) == 6 - 3
     assert s.models["b1"].karma == 12 - (1 + 1)         # what the opponent paid + 1
     assert "annulled" in kinds(ev) and not s.models["a2"].effects
@@ -396,7 +396,7 @@ def test_E33_spirit_bond_against_mind_3():
     s = start(_mage_game(), P1)
     s, _ = apply(s, A.Activate("a1"), P1)
     s, ev = apply(s, A.Cast("a1", "Spiritual Bond", target="b2"), P1)   # Test Brute MIN 3
-    magic = [r for r in rolls(ev) if r["label"].startswith("Magic")][0]
+    magic = rolls_of(ev, "roll_magic")[0]
     assert len(magic["dice"]) == 6 - 3
 
 

@@ -6,7 +6,7 @@ from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.common import Choose, IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, script, squad, start
 
 
 def base(first=P1, **kw):
@@ -334,16 +334,16 @@ def test_gondola_capacity_two_30mm_or_one_40mm_model():
 
 # ------------------------------------------------------------------ 7. house rules
 def test_fear_timing_after_attack_tests_morale_once_the_attack_is_resolved():
-    for timing, order in (("before_attack_roll", ["Morale", "Combat"]), ("after_attack", ["Combat", "Morale"])):
+    for timing, order in (("before_attack_roll", ["roll_morale", "roll_combat"]), ("after_attack", ["roll_combat", "roll_morale"])):
         s = base(house_rules={"fear_timing": timing})
         give(s, "a2", "Fear", -1)
         s, _ = apply(s, A.Activate("a2"), P1)
         # b2's Morale (Mind 3, Fear −1: 2 dice) and the Butcher's Combat roll (5 dice, all missing)
         script(s, *((8, 8, 3, 2, 2, 2, 2) if timing == "before_attack_roll" else (3, 2, 2, 2, 2, 8, 8)))
         s, ev = apply(s, A.Attack("a2", "b2"), P1)
-        labels = [r["label"].split(" ")[0] for r in rolls(ev)]
+        labels = [r["label"] for r in rolls(ev)]
         assert labels == order
-        morale = next(r for r in rolls(ev) if r["label"].startswith("Morale"))
+        morale = rolls_of(ev, "roll_morale")[0]
         assert len(morale["dice"]) == 3 - 1 and morale["model"] == "b2"
         assert not s.fear_after and "morale_pass" in kinds(ev)
 

@@ -7,7 +7,7 @@ from rules.carnevale import ENGINE
 from rules.carnevale import actions as A
 from rules.common import Choose, IllegalAction, NotYourTurn
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, said, script, squad, start, tag
 from .test_engine import two_sample_squads
 
 MISSES = (2,) * 9
@@ -110,13 +110,13 @@ def test_a_fear_test_gets_its_reroll_window_and_the_attack_waits_for_it():
     s, _ = apply(s, A.Activate("a2"), P1)
     script(s, 5, 3, 2)                                  # the Fear test: no Ace
     s, ev = apply(s, A.Attack("a2", "b2"), P1)
-    assert [r["label"] for r in rolls(ev)] == ["Morale (Fear (0))"]      # no attack roll yet
+    assert [tag(r) for r in rolls(ev)] == [("roll_morale", {"why": {"term": "morale_fear", "x": 0}})]      # no attack roll yet
     assert "reroll_window" in kinds(ev) and "stun" not in kinds(ev)
     p = window(s)
     assert p.player == P2 and {o.id for o in p.options} == {"keep", "dice"}
     script(s, 9, 2, 2, 2, 2, 2)                         # the reroll: an Ace; then the attack misses
     s, ev = apply(s, Choose(p.id, ("dice",)), P2)
-    assert [r["label"] for r in rolls(ev)] == ["Reroll Dice (1 Karma)", "Combat vs DEX 5"]
+    assert [tag(r) for r in rolls(ev)] == [("roll_reroll_dice", {}), ("roll_combat", {"difficulty": 5})]
     assert rolls(ev)[0]["dice"] == [5, 3, 9] and rolls(ev)[1]["aces"] == 0
     assert kinds(ev) == ["roll", "morale_pass", "roll", "miss"]
     assert not s.models["b2"].stunned and s.models["b2"].karma == 1 and s.models["a2"].ap == 2
@@ -128,7 +128,7 @@ def test_the_group_test_when_the_leader_falls_gets_its_reroll_window():
     script(s, 3, 2, 2)                                  # the group roll (Hybrid, Mind 3): no Ace
     s, ev = apply(s, A.Damage("b1", 30), GM_ACTOR)
     assert "fallen" in kinds(ev) and "reroll_window" in kinds(ev)
-    assert [r["label"] for r in rolls(ev)] == ["group Morale (the Leader fell)"]
+    assert [tag(r) for r in rolls(ev)] == [("roll_group_morale", {"why": {"term": "morale_the_leader_fell"}})]
     p = window(s)
     assert p.player == P2 and {o.id for o in p.options} == {"keep", "all"}
     script(s, 9, 9, 2)
@@ -142,7 +142,7 @@ def test_the_last_survivor_test_gets_its_reroll_window():
     give(s, "b1", "Reroll All Dice")
     script(s, 3, 2, 2, 2, 2, 2)                         # the Magi (Mind 6) alone: no Ace
     s, ev = apply(s, A.Damage("b2", 30), GM_ACTOR)
-    assert [r["label"] for r in rolls(ev)] == ["Morale (last survivor of the squad)"]
+    assert [tag(r) for r in rolls(ev)] == [("roll_morale", {"why": {"term": "morale_last_survivor_of_the_squad"}})]
     p = window(s)
     script(s, 2, 2, 2, 2, 2, 2)
     s, ev = apply(s, Choose(p.id, ("all",)), P2)
@@ -156,7 +156,7 @@ def test_the_rally_roll_of_a_fleeing_model_at_end_of_round_gets_its_reroll_windo
     give(s, "b3", "Reroll All Dice")                    # the Citizen: Mind 3, Karma 1
     script(s, 3, 2, 2)
     s, ev = apply(s, A.EndRound(), GM_ACTOR)
-    assert [r["label"] for r in rolls(ev)][:1] == ["Morale (fleeing)"] and "rally" not in kinds(ev)
+    assert [tag(r) for r in rolls(ev)][:1] == [("roll_morale", {"why": {"term": "morale_fleeing"}})] and "rally" not in kinds(ev)
     p = window(s)
     assert p.player == P2
     script(s, 9, 2, 2)

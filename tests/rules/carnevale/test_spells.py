@@ -6,7 +6,7 @@ from rules.carnevale import actions as A
 from rules.carnevale import mechanics as M
 from rules.common import Choose, IllegalAction
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, script, squad, start
+from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, script, squad, start
 from .test_examples import tpack
 
 
@@ -34,7 +34,7 @@ def test_dispel_magic_uses_half_the_casters_mind():
     s, _ = apply(s, A.Cast("a1", "Protection of the Eye", target="b2"), P1)
     script(s, 9, 9, 9)
     s, ev = apply(s, A.Cast("a1", "Dispel Magic", target="b2"), P1)
-    magic = [r for r in rolls(ev) if "Dispel" in r["label"]][0]
+    magic = [r for r in rolls_of(ev, "roll_magic") if r["what"]["spell"] == "Dispel Magic"][0]
     assert len(magic["dice"]) == 6 - 3 and not s.models["b2"].effects
 
 
@@ -110,7 +110,7 @@ def test_krakens_breath_one_attack_roll_against_every_model():
     s, _ = apply(s, A.Activate("a1"), P1)
     script(s, 9, 9, 2, 2,  9, 9, 9, 9, 2,  2, 2, 2, 2,  2, 2, 2, 2)
     s, ev = apply(s, A.Cast("a1", "Kraken's Breath", targets=("b2", "b3")), P1)
-    attacks = [r for r in rolls(ev) if r["label"].startswith("Kraken's Breath against")]
+    attacks = rolls_of(ev, "roll_kraken")
     assert [len(r["dice"]) for r in attacks] == [5, 5] and attacks[0]["dice"] == attacks[1]["dice"]
     assert [e.data["lost"] for e in ev if e.kind == "damage"] == [2, 2]
 
@@ -146,6 +146,6 @@ def test_casting_in_contact_provokes_attacks_of_opportunity_before_the_roll():
     s, ev = apply(s, A.Cast("a1", "Walk Between Worlds", enemies=("b2",)), P1)
     order = [e.kind for e in ev if e.kind in ("cast", "opportunity_attack", "roll")]
     assert order[0] == "cast" and order[1] == "opportunity_attack"
-    magic = [i for i, e in enumerate(ev) if e.kind == "roll" and "Magic" in e.data["label"]][0]
+    magic = [i for i, e in enumerate(ev) if e.kind == "roll" and e.data["label"] == "roll_magic"][0]
     attack = [i for i, e in enumerate(ev) if e.kind == "opportunity_attack"][0]
     assert attack < magic
