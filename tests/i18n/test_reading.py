@@ -15,7 +15,7 @@ from i18n.translator import catalogue as commands_catalogue
 
 LANGUAGES = ("en", "it", "es")
 PARTS = ("", ".common", ".help", ".house_rules", ".files", ".packs", ".botplayer")
-GAMES = (".klash", ".carnival_zombie", ".karmic")
+GAMES = (".klash", ".carnival_zombie", ".karmic", ".carnevale")
 
 # "card(s)", "carta/e", "giocatore/i", "jugador(es)": a plural the reader has to work out
 SLASH_PLURAL = re.compile(r"\w\((?:s|e|i|a|es|as|os)\)|\w/(?:e|i|a|es|as|os)\b")
