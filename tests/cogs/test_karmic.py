@@ -122,7 +122,7 @@ async def test_import_show_list_and_a_reimport_keeps_the_deck(bot, world):
     alice, bruno = world.users[2], world.users[3]
     await import_sheet(bot, world, alice)
     reply = world.ephemeral(alice)[-1].content
-    assert "Devon" in reply and "Karma deck: 44 cards" in reply and "Sword (wielded)" in reply
+    assert "Devon" in reply and "Karma deck — cards: 44" in reply and "Sword (wielded)" in reply
     stored = await bot.store.character(1, alice.id, "karmic", "Devon")
     deck = stored["character"]["deck"]
     assert len(deck["cards"]) == 44 and len(deck["sideboard"]) == 10
@@ -1259,7 +1259,7 @@ async def test_karma_award_is_paid_in_cards_and_reaches_the_owner_privately(bot,
     deck = (await bot.store.character(1, alice.id, "karmic", "Devon"))["character"]["deck"]
     assert len(deck["cards"]) == 42 and "AH" in deck["sideboard"] and "3H" in deck["sideboard"]
     dm = world.dms(alice)[-1].content
-    assert "karma +4 paid with A♥, 3♥" in dm and "sideboard 12" in dm
+    assert "karma +4 paid with A♥, 3♥" in dm and "cards in the deck: 42, sideboard: 12" in dm
     assert "karma +4" in world.ephemeral(gm)[-1].content
     assert "A♥" not in world.public_text()                       # what is left in a deck stays private
     assert "Advancement is open here" in world.public_text()
