@@ -13,6 +13,14 @@ async def stored(bot):
     return (await bot.store.character(1, 2, "carnevale", "Rashaar"))["campaign"]
 
 
+async def rashaar_campaign(world, cog, **adventure):
+    """Player 2's Rashaar squad, its campaign begun and, given `vp`/`won`, one adventure recorded."""
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await call(world, cog.campaign_start, 2, squad="Rashaar")
+    if adventure:
+        await call(world, cog.campaign_record, 2, squad="Rashaar", **adventure)
+
+
 def public_since(world, n):
     return "\n".join(m.content for m in world.public()[n:] if m.content)
 
@@ -79,9 +87,7 @@ async def test_record_read_in_italian_undo_and_read_again(bot, world):
 
 async def test_a_refused_change_leaves_the_ledger_as_it_was(bot, world):
     cog = cog_of(bot)
-    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
-    await call(world, cog.campaign_start, 2, squad="Rashaar")
-    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=3, won=False)
+    await rashaar_campaign(world, cog, vp=3, won=False)
     before = await stored(bot)
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=50, what="a Musket")
     assert last_private(world, 2) == "a Musket costs 50 Campaign Points; the bank holds 3."
@@ -132,9 +138,7 @@ async def test_two_ledger_commands_at_the_same_instant_the_second_is_refused_not
     write over it (its spend recorded, the first one's gone). Now it is refused, in its reader's
     language, and nothing of it is saved."""
     cog = cog_of(bot)
-    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
-    await call(world, cog.campaign_start, 2, squad="Rashaar")
-    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)       # bank 12
+    await rashaar_campaign(world, cog, vp=7, won=True)       # bank 12
     read, go_on = asyncio.Event(), asyncio.Event()
     reading = bot.store.character
 
@@ -166,9 +170,7 @@ async def test_two_ledger_commands_at_the_same_instant_the_second_is_refused_not
 async def test_editing_a_campaign_squad_keeps_its_ledger(bot, world):
     """/carnevale squad add and remove saved the squad alone: its campaign ledger was wiped."""
     cog = cog_of(bot)
-    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
-    await call(world, cog.campaign_start, 2, squad="Rashaar")
-    await call(world, cog.campaign_record, 2, squad="Rashaar", vp=7, won=True)
+    await rashaar_campaign(world, cog, vp=7, won=True)
     kept = await stored(bot)
     await call(world, cog.squad_add, 2, squad="Rashaar", profile="Citizen of Venice", name="Nino")
     data = await bot.store.character(1, 2, "carnevale", "Rashaar")
