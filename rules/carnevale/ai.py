@@ -29,6 +29,11 @@ from .state import GameState
 TABLE_NOBODY = ("mor-", "gy-")     # multi-selects about distances on the table
 TABLE_COVER = ("cv-",)
 TABLE_FACTS = ("shot_distance", "melee_contact")   # the first option: within range; nobody else in contact
+# Moves across a table the bot game does not have: they change nothing the engine keeps (a Run or a
+# Climb only risks its Dex roll; a Disengage only offers the foes a free attack), so a search
+# spreading its iterations over them (8 of the 13 buttons of an activation) learns nothing from them.
+# A reinforcement still entering must Move first: Walk (or Hide) is kept for it.
+IDLE_MOVES = frozenset({"walk", "run", "jump", "climb", "swim", "disengage"})
 
 
 class CarnevaleAI(GameAI):
@@ -88,6 +93,9 @@ class CarnevaleAI(GameAI):
         if prompt.max_choices > 1:
             return super().candidates(state, prompt, rng)
         useful = [i for i in ids if i != "back"] or ids
+        if prompt.kind == "action":
+            entering = state.active in state.models and state.models[state.active].entering
+            useful = [i for i in useful if i not in IDLE_MOVES or (entering and i == "walk")] or useful
         return [(i,) for i in useful]
 
     def prior(self, state: GameState, seat: str, move) -> float:
