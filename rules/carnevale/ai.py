@@ -52,10 +52,14 @@ class CarnevaleAI(GameAI):
                         and "infusion" not in m.used_once:
                     m.items = [i for i in m.items if i != m.magic_item]
                     m.magic_item, m.magic_abilities = "", []
+        # The pack's spell table (a quarter of the pickle) is only read by the rules: every world
+        # shares the one copy instead of reading it back each time.
+        spells, base.spells = base.spells, {}
         blob = pickle.dumps(base, protocol=pickle.HIGHEST_PROTOCOL)
 
         def sample(rng: Rng) -> GameState:
             world: GameState = pickle.loads(blob)
+            world.spells = spells
             if not world.over:
                 theirs = world.players[other]
                 theirs.agenda = rng.die(10) if world.players[seat].agenda else 0
