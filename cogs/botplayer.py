@@ -86,7 +86,7 @@ def think(ai: GameAI, state: Any, seat: str, lvl: str, salt: str, seconds: float
     """One decision (runs in a worker thread). The seed comes from the seat's view, so a replay of
     the game gives the same choice; the clock only caps a slow machine."""
     stop = time.monotonic() + seconds
-    return decide(ai, state, seat, level(lvl, ai), seed_for(ai, state, seat, salt),
+    return decide(ai, state, seat, level(lvl), seed_for(ai, state, seat, salt),
                   deadline=lambda: time.monotonic() > stop)
 
 

@@ -36,9 +36,6 @@ class GameAI(ABC):
     """What one game tells the player. Subclass per game (``rules/<game>/ai.py``)."""
 
     engine: Engine
-    # A game's own settings for some levels, by name, used instead of LEVELS' (e.g. a game whose
-    # search needs longer rollouts at one level); empty: the shared table.
-    levels: dict[str, Level] = {}
 
     def __init__(self, engine: Engine):
         self.engine = engine
@@ -107,10 +104,7 @@ LEVELS: dict[str, Level] = {
 }
 
 
-def level(name: str, ai: GameAI | None = None) -> Level:
-    """The level called ``name``: the game's own setting for it (``ai.levels``) or the shared one."""
-    if ai is not None and name in ai.levels:
-        return ai.levels[name]
+def level(name: str) -> Level:
     try:
         return LEVELS[name]
     except KeyError:
@@ -355,7 +349,7 @@ def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
     """The seat's answer to its blocking prompt (or to one of its optional ones instead), or None when
     the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search;
     ``only`` names the one prompt to answer (an engine playing one character of a seat)."""
-    lvl = level(lvl, ai) if isinstance(lvl, str) else lvl
+    lvl = level(lvl) if isinstance(lvl, str) else lvl
     options = [m for m in moves(ai, state, seat, rng) if only is None or m[0] == only]
     if not options:
         return None

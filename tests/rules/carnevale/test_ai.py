@@ -34,22 +34,3 @@ def test_a_reinforcement_still_entering_keeps_walk_its_first_move_must_be_one():
     assert [o.id for o in prompt.options] == ["walk", "run", "jump", "climb", "hide", "end"]
     assert AI.candidates(state, prompt, Rng(1)) == [("walk",), ("hide",), ("end",)]
 
-
-def test_a_game_may_set_its_own_level_and_decide_plays_it():
-    """``GameAI.levels`` (rules/common/player.py): a game's own setting of a level replaces the shared
-    one for that game only; ``decide`` given the level's name searches with it (one ``deadline``
-    call per iteration)."""
-    from rules.carnevale.ai import CarnevaleAI
-    from rules.common.player import LEVELS, Level, level
-
-    class Tuned(CarnevaleAI):
-        levels = {"hard": Level("hard", "ismcts", iterations=3, rollout=9)}
-
-    tuned = Tuned(AI.engine)
-    assert level("hard", tuned) == Level("hard", "ismcts", iterations=3, rollout=9)
-    assert level("normal", tuned) == LEVELS["normal"]
-    assert level("hard") == LEVELS["hard"]
-    state, _ = activation()
-    calls: list[int] = []
-    decide(tuned, state, state.models[state.active].owner, "hard", Rng(5), deadline=lambda: bool(calls.append(1)))
-    assert len(calls) == 3
