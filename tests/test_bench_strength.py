@@ -53,3 +53,16 @@ def test_the_report_counts_one_config_and_names_it(tmp_path):
 def test_a_played_game_carries_its_stamp():
     result = strength.one_game("klash-skirmish", "random", "random", 0, 1, False, None, {"config": "x", "commit": "y"})
     assert (result["config"], result["commit"]) == ("x", "y")
+
+
+def test_carnevale_is_a_mirror_match_cycling_the_factions_every_second_game():
+    """Between close levels the default pairing's stronger faction decided nearly every game from
+    either seat; in a mirror match only the levels differ."""
+    seeds = [1 * 100_000 + g for g in range(10)]
+    factions = [strength.mirror(seed)["factions"] for seed in seeds]
+    assert all(len(set(f.values())) == 1 and set(f) == set(strength.SEATS) for f in factions)
+    names = [f[strength.SEATS[0]] for f in factions]
+    assert names[:8] == ["Doctors of the Ospedale"] * 2 + ["The Patricians"] * 2 + ["The Rashaar"] * 2 + ["The Guild"] * 2
+    assert names[8:] == ["Doctors of the Ospedale"] * 2          # Independent Characters field no squad of their own
+    state = strength.games()["carnevale"][1](seeds[4])
+    assert {p.faction for p in state.players.values()} == {"The Rashaar"}
