@@ -82,7 +82,8 @@ class KlashAI(GameAI):
         material = sum(_standing(state, m) for m in alive[seat]) - sum(_standing(state, m) for m in alive[other])
         count = (sum(_reliability(state.cards[m.card]) for m in alive[seat])
                  - sum(_reliability(state.cards[m.card]) for m in alive[other]))
-        position = _position(state, seat) - _position(state, other) if state.phase == "match" else 0.0
+        threats = _threats(state) if state.phase == "match" else {}
+        position = threats.get(seat, 0.0) - threats.get(other, 0.0)
         return _squash(0.18 * (diff + _POSITION * position) + _MATERIAL * (0.5 + 0.5 * left) * material
                        + _COUNT * left * count + 0.05 * (len(state.hands[seat]) - len(state.hands[other])))
 
@@ -191,44 +192,63 @@ def _left(state: KlashState) -> float:
     return max(0.0, min(1.0, 1.0 - done / HOURGLASSES))
 
 
-def _position(state: KlashState, player: str) -> float:
-    """The VP ``player``'s models threaten now: for each enemy, the best expected VP one of them takes
+def _threats(state: KlashState) -> dict[str, float]:
+    """The VP each side's models threaten now: for each enemy, the best expected VP one of them takes
     from it in one activation (a Charge within Speed, an attack on a model in contact, a shot within
     range), by the models that can still act this Action Phase (every unstunned one between phases),
-    each weighted by how often it obeys. Its own Savage Beasts whose nearest model is a friend count
-    that friend's risk against it (a failed Instinct test attacks the nearest model, friend or foe)."""
-    mine = [m for m in state.models if m.owner == player and m.placed and not m.removed]
-    theirs = [m for m in state.models if m.owner != player and m.placed and not m.removed]
+    each weighted by how often it obeys. A side's own Savage Beasts whose nearest model is a friend
+    count that friend's risk against it (a failed Instinct test attacks the nearest model, friend or
+    foe). One pass over the pairs: the evaluation runs at every leaf of the search."""
+    field = [m for m in state.models if m.placed and not m.removed]
+    cards = state.cards
     acting = state.stage == "action"
-    total = 0.0
-    for e in theirs:
+    # per model: position, radius, reach of a Charge, reach of a shot (0: none), how often it obeys
+    info = []
+    for m in field:
+        card = cards[m.card]
+        reach = card.get("ranged_range")
+        shot = float(reach[1]) if reach and str(card["ranged_attack"]) != "0" else 0.0
+        info.append((m.x, m.y, 2.5 if "huge" in card["qualities"] else 1.5, card["speed"] + _CONTACT, shot,
+                     _reliability(card), not m.stunned and not (acting and m.activated)))
+    odds: dict[tuple, float] = {}
+
+    def kill(m: Model, e: Model, ranged: bool = False) -> float:
+        key = (m.card, e.card, e.stunned, ranged)
+        if key not in odds:
+            odds[key] = _kill(cards[m.card], e, cards[e.card], ranged)
+        return odds[key]
+
+    out = {p: 0.0 for p in state.seats}
+    for j, e in enumerate(field):
+        ex, ey, er = info[j][:3]
         best = 0.0
-        ecard = state.cards[e.card]
-        for m in mine:
-            if m.stunned or (acting and m.activated):
+        for i, m in enumerate(field):
+            x, y, r, charge, shot, obeys, ready = info[i]
+            if not ready or m.owner == e.owner:
                 continue
-            card = state.cards[m.card]
-            gap = _gap(state, m, e)
-            value = 0.0
-            if gap <= card["speed"] + _CONTACT:
-                value = _kill(card, e, ecard)
-            rng = card.get("ranged_range")
-            if rng and card["ranged_attack"] not in ("0", 0) and gap <= rng[1]:
-                value = max(value, _kill(card, e, ecard, ranged=True))
-            best = max(best, value * _reliability(card))
-        total += best * ecard["vp"]
-    for m in mine:
-        card = state.cards[m.card]
-        if "savage_beast" not in card["qualities"] or (acting and m.activated):
+            gap = math.hypot(x - ex, y - ey) - r - er
+            if gap <= charge:
+                value = kill(m, e)
+                if shot and gap <= shot:
+                    value = max(value, kill(m, e, ranged=True))
+            elif shot and gap <= shot:
+                value = kill(m, e, ranged=True)
+            else:
+                continue
+            if value * obeys > best:
+                best = value * obeys
+        if best:
+            out[state.other(e.owner)] += best * cards[e.card]["vp"]
+    for i, m in enumerate(field):
+        x, y, r, charge, _, obeys, _ = info[i]
+        if "savage_beast" not in cards[m.card]["qualities"] or (acting and m.activated) or len(field) < 2:
             continue
-        others = [o for o in mine + theirs if o.id != m.id]
-        if not others:
-            continue
-        o = min(others, key=lambda o: _gap(state, m, o))
-        if o.owner == player and _gap(state, m, o) <= card["speed"] + _CONTACT:
-            ocard = state.cards[o.card]
-            total -= (1.0 - _reliability(card)) * ocard["vp"] * _kill(card, o, ocard)
-    return total
+        gap, j = min((math.hypot(x - info[j][0], y - info[j][1]) - r - info[j][2], j)
+                     for j in range(len(field)) if j != i)
+        o = field[j]
+        if o.owner == m.owner and gap <= charge:
+            out[m.owner] -= (1.0 - obeys) * cards[o.card]["vp"] * kill(m, o)
+    return out
 
 
 _CONTACT = 0.05
@@ -241,12 +261,6 @@ def _kill(card: dict, target: Model, tcard: dict, ranged: bool = False) -> float
     decrease = int(target.stunned) + int("lethal" in card["qualities"])
     extra = int(not ranged and "devastating_blow" in card["qualities"])
     return _odds(str(card[f"{kind}_attack"]), str(tcard[f"{kind}_defence"]), str(tcard["tenacity"]), decrease, extra)
-
-
-def _gap(state: KlashState, a: Model, b: Model) -> float:
-    ra = 2.5 if "huge" in state.cards[a.card]["qualities"] else 1.5
-    rb = 2.5 if "huge" in state.cards[b.card]["qualities"] else 1.5
-    return math.hypot(a.x - b.x, a.y - b.y) - ra - rb
 
 
 @lru_cache(maxsize=4096)
