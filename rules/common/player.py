@@ -83,6 +83,11 @@ class GameAI(ABC):
         """Weight of a move in rollouts (1: as likely as any other). Cheap heuristics only."""
         return 1.0
 
+    def tuned(self, lvl: Level) -> Level:
+        """The level as this game plays it: a game whose evaluation reads a position well may, say,
+        search without random rollouts at one level. Default: the level as it is."""
+        return lvl
+
 
 # ---------------------------------------------------------------------------- levels
 @dataclass(frozen=True)
@@ -349,7 +354,7 @@ def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
     """The seat's answer to its blocking prompt (or to one of its optional ones instead), or None when
     the seat has no blocking decision now. ``rng`` is consumed; ``deadline()`` True stops a search;
     ``only`` names the one prompt to answer (an engine playing one character of a seat)."""
-    lvl = level(lvl) if isinstance(lvl, str) else lvl
+    lvl = ai.tuned(level(lvl) if isinstance(lvl, str) else lvl)
     options = [m for m in moves(ai, state, seat, rng) if only is None or m[0] == only]
     if not options:
         return None
