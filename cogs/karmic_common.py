@@ -78,7 +78,7 @@ def _keys_of_words() -> dict[str, str]:
     (read once from the catalogues), so a player may type them in their own language."""
     out: dict[str, str] = {}
     for language in SUPPORTED:
-        words = present._game_catalogue(language, NAME)
+        words = present.game_words(language, NAME)
         for section, keys in (("skill", SKILLS), ("attribute", ATTRIBUTES), ("difficulty", DIFFICULTY)):
             for key in keys:
                 word = words.get(f"terms.{section}.{key}")

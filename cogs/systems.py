@@ -69,9 +69,9 @@ def register(system: System) -> System:
 def title(name: str, locale: Any = None) -> str:
     """A game's title in the reader's language: `<name>.title` of its catalogue ("Carnival Zombie
     2ª Edizione"), else the title it registered with (a test game has no catalogue)."""
-    from i18n import DEFAULT, _entry, supported
+    from i18n import DEFAULT, lookup, supported
     key = f"{name}.title"
-    found = _entry(supported(locale), key, None) or _entry(DEFAULT, key, None)
+    found = lookup(key, supported(locale)) or lookup(key, DEFAULT)
     if found is not None:
         return found
     system = SYSTEMS.get(name)

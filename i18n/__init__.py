@@ -123,8 +123,9 @@ def supported(locale: Any) -> str:
     return language if language in SUPPORTED else DEFAULT
 
 
-def _entry(language: str, key: str, count: Any) -> str | None:
-    """`key`, or its plural form for `count` (`key.zero` for 0 where a language has it, `key.one`
+def lookup(key: str, language: str, count: Any = None) -> str | None:
+    """The unformatted text of `key` in one catalogue language, or None when that catalogue lacks
+    it: `key`, or its plural form for `count` (`key.zero` for 0 where a language has it, `key.one`
     for 1, else `key.other`), as the presenter chooses them for the games' catalogues."""
     flat = catalogue(language)
     text = flat.get(key)
@@ -137,10 +138,10 @@ def _entry(language: str, key: str, count: Any) -> str | None:
 def t(key: str, locale: Any = None, **params: Any) -> str:
     language = supported(locale)
     count = params.get("count", params.get("n"))
-    text = _entry(language, key, count)
+    text = lookup(key, language, count)
     source = CATALOGUE
     if text is None:
-        text, source = _entry(DEFAULT, key, count), ENGLISH
+        text, source = lookup(key, DEFAULT, count), ENGLISH
     if text is None:
         log.warning("missing translation key %s", key)
         report(MISSING, key, language, key)

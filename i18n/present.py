@@ -63,11 +63,13 @@ def add_catalogues(directory: Path | str) -> None:
     path = Path(directory)
     if path not in _DIRECTORIES:
         _DIRECTORIES.append(path)
-        _game_catalogue.cache_clear()
+        game_words.cache_clear()
 
 
 @cache
-def _game_catalogue(lang: str, game: str) -> dict[str, str]:
+def game_words(lang: str, game: str) -> dict[str, str]:
+    """One game's protocol words (events, prompts, options, errors, terms, words) in one language,
+    flattened to dotted keys; read once. For a cog that must match what a player typed against them."""
     flat: dict[str, str] = {}
     for directory in _DIRECTORIES:
         path = directory / f"{lang}.{game}.yaml"
@@ -83,7 +85,7 @@ def preload() -> None:
         catalogue(lang)
         for directory in _DIRECTORIES:
             for path in directory.glob(f"{lang}.*.yaml"):
-                _game_catalogue(lang, path.name.split(".")[1])
+                game_words(lang, path.name.split(".")[1])
 
 
 class _Params:
@@ -224,7 +226,7 @@ class Presenter:
         languages = [(self.language, CATALOGUE)] + ([(DEFAULT, ENGLISH)] if self.language != DEFAULT else [])
         for lang, source in languages:
             if game:
-                found = _game_catalogue(lang, game).get(key)
+                found = game_words(lang, game).get(key)
                 if found is not None:
                     return found, source, lang
             # common.<key>, then the key itself: the framework's errors are t()'s `errors.*`
