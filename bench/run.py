@@ -1,6 +1,6 @@
 """Bauta's in-process benchmark: drives the cogs with fake interactions over a real SQLite file.
 
-    python bench/run.py [--guilds 50] [--actions 40] [--rolls 2000] [--processes 1]
+    python bench/run.py [--guilds 50] [--actions 40] [--rolls 2000] [--processes 1] [--database-url URL]
 
 Per command kind it prints p50/p99 latency and throughput, next to floors measured in the same
 run (a click twice: until it is answered, its action committed, which is what the clicker waits
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import random
 import re
 import statistics
@@ -148,7 +149,10 @@ async def main() -> None:
     parser.add_argument("--rolls", type=int, default=2000)
     parser.add_argument("--rate", type=float, default=500.0, help="offered load for the latency run, actions/s")
     parser.add_argument("--processes", type=int, default=1, help="bot processes sharing the guilds (shards)")
+    parser.add_argument("--database-url", default=None,
+                        help="postgresql://… : play over PostgreSQL (a fresh schema of its own) instead of SQLite")
     args = parser.parse_args()
+    args.db_schema = f"bench_{os.getpid()}" if args.database_url else None
     folder = Path(tempfile.mkdtemp(prefix="bauta-bench-"))
 
     sqlite_floor = await floor_sqlite(folder / "floor.sqlite3", 2000)
@@ -157,7 +161,7 @@ async def main() -> None:
 
     if args.processes > 1:
         # the schema first, once; then every process opens the same file
-        bot = BautaBot(Config(token=None, db_path=db_path, dev_guild=None, log_level="WARNING"))
+        bot = BautaBot(config(args, db_path))
         await bot.prepare()
         await bot.close()
         timings, walls = run_processes(args, db_path)
@@ -166,7 +170,8 @@ async def main() -> None:
 
     floor_db = percentiles(sqlite_floor)[0]
     print(f"Bauta bench: {args.guilds} concurrent guilds × {args.actions} actions, {args.rolls} rolls, "
-          f"{args.processes} process(es); SQLite file in {folder}")
+          f"{args.processes} process(es); " + (f"PostgreSQL schema {args.db_schema}" if args.database_url
+                                               else f"SQLite file in {folder}"))
     print(line("floor: aiosqlite r+u+commit", sqlite_floor, sum(sqlite_floor)))
     print(line("floor: Pillow draw+PNG 800×600", pillow_floor, sum(pillow_floor)))
     print(line("/roll 4d6kh3+2", timings["/roll"], walls["roll"]))
@@ -185,10 +190,15 @@ async def main() -> None:
         print(line(f"render: {kind}", samples, sum(samples), floor_render))
 
 
+def config(args, db_path: str) -> Config:
+    return Config(token=None, db_path=db_path, dev_guild=None, log_level="WARNING",
+                  database_url=args.database_url, db_schema=args.db_schema)
+
+
 async def shard(args, db_path: str, index: int, count: int, together=None) -> tuple[dict, dict]:
     """One process's share of the guilds (every `count`-th from `index`): the rolls, the
     saturation run and the paced run, each begun when `together()` returns (every process ready)."""
-    bot = BautaBot(Config(token=None, db_path=db_path, dev_guild=None, log_level="WARNING"))
+    bot = BautaBot(config(args, db_path))
     await bot.prepare()
     register_duel()
     world = World(bot)
