@@ -104,10 +104,13 @@ class GameRecord:
         return self.status == "active"
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> GameRecord:
+    def from_row(cls, row: aiosqlite.Row, known: GameRecord | None = None) -> GameRecord:
+        """The record of a games row; `known`: the same game as read before, whose decoded seats
+        and state are kept (a row that left its state out: unchanged since)."""
         return cls(id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-                   system=row["system"], status=row["status"], seats=loads(row["seats"]),
-                   state=loads(row["state"]), version=row["version"],
+                   system=row["system"], status=row["status"],
+                   seats=known.seats if known is not None else loads(row["seats"]),
+                   state=known.state if known is not None else loads(row["state"]), version=row["version"],
                    meta=loads(row["meta"]), created_by=row["created_by"],
                    created_at=row["created_at"], updated_at=row["updated_at"])
 
@@ -339,12 +342,7 @@ class Store:
             (game.version, game.id))
         if row is None:
             return None
-        if row["state"] is None:
-            return GameRecord(id=game.id, guild_id=row["guild_id"], channel_id=row["channel_id"],
-                              system=row["system"], status=row["status"], seats=game.seats, state=game.state,
-                              version=row["version"], meta=loads(row["meta"]), created_by=row["created_by"],
-                              created_at=row["created_at"], updated_at=row["updated_at"])
-        return GameRecord.from_row(row)
+        return GameRecord.from_row(row, known=game if row["state"] is None else None)
 
     async def _written_game(self, game_id: int) -> GameRecord:
         """A game this store has just written: it is there (no caller has to handle None)."""

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, font, png_bytes
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, fixed_palette, on_palette, png_bytes, stamp
 
 Words = Callable[..., str]
 
@@ -19,7 +19,14 @@ MARGIN = 20
 PANEL = 230
 SAND = (226, 205, 160)
 STONE = (120, 110, 100)
+GRID = (200, 180, 140)
+CARD = (255, 252, 240)
 TEAM = (BLUE, RED)
+# Every colour the pictures use and the grounds text and lines are drawn on: the PNG is encoded on a
+# fixed palette of these and their anti-aliased blends, one byte a pixel (the RGB encode was over half
+# of an arena picture's cost).
+PURE = (PAPER, INK, SAND, STONE, GRID, CARD, BLUE, RED, GOLD, GREY)
+GROUNDS = (PAPER, SAND, STONE, CARD, BLUE, RED)
 
 
 def _name(view: dict, player: str) -> str:
@@ -56,6 +63,10 @@ def _fit(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _png(image: Image.Image) -> bytes:
+    return png_bytes(on_palette(image, fixed_palette(PURE, GROUNDS)))
+
+
 def _px(v: float) -> float:
     return MARGIN + v * SCALE
 
@@ -71,16 +82,16 @@ def _background(diameter: float, altar_r: float, gate_r: float, gates: tuple, al
         for x0 in range(0, int(diameter) + 1, 2):
             for (x, y) in ((step, x0), (x0, step)):
                 if (x - c) ** 2 + (y - c) ** 2 < (c - 0.5) ** 2:
-                    draw.point((_px(x), _px(diameter - y)), fill=(200, 180, 140))
+                    draw.point((_px(x), _px(diameter - y)), fill=GRID)
     draw.ellipse([_px(c - altar_r), _px(c - altar_r), _px(c + altar_r), _px(c + altar_r)], fill=STONE, outline=INK, width=2)
-    draw.text((_px(c), _px(c)), altar, fill=PAPER, font=font(12, True), anchor="mm")
+    stamp(draw, (_px(c), _px(c)), altar, 12, PAPER, True, "mm")
     for i, (gx, gy) in enumerate(gates):
         box = [_px(gx - gate_r), _px(diameter - gy - gate_r), _px(gx + gate_r), _px(diameter - gy + gate_r)]
         draw.ellipse(box, fill=TEAM[i], outline=INK, width=2)
-        draw.text((_px(gx), _px(diameter - gy)), gate[i], fill=PAPER, font=font(11, True), anchor="mm")
+        stamp(draw, (_px(gx), _px(diameter - gy)), gate[i], 11, PAPER, True, "mm")
     # scale bar: 10 cm
     draw.line([_px(2), size - 8, _px(12), size - 8], fill=INK, width=3)
-    draw.text((_px(13), size - 8), scale, fill=INK, font=font(11), anchor="lm")
+    stamp(draw, (_px(13), size - 8), scale, 11, INK, False, "lm")
     return image
 
 
@@ -119,71 +130,70 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
             d = max(3.5, r / 2.5)
             draw.ellipse([x + r * 0.75 - d, y - r * 0.75 - d, x + r * 0.75 + d, y - r * 0.75 + d], fill=PAPER,
                          outline=INK, width=2)
-        draw.text((x, y), m["id"][1:], fill=PAPER, font=font(9, True), anchor="mm")
+        stamp(draw, (x, y), m["id"][1:], 9, PAPER, True, "mm")
         if m["stunned"]:
-            draw.text((x + r, y + r), "✶", fill=GOLD, font=font(14, True), anchor="mm")
+            stamp(draw, (x + r, y + r), "✶", 14, GOLD, True, "mm")
     px = int(diameter * SCALE + 2 * MARGIN) + 10
     stage = "over" if view["result"]["over"] else ("deploy" if view["phase"] == "deploy" else match.get("stage"))
-    draw.text((px, 20), w("hourglass", n=match["hourglass"]), fill=INK, font=font(18, True))
+    stamp(draw, (px, 20), w("hourglass", n=match["hourglass"]), 18, INK, True)
     if stage in ("deploy", "initiative", "action", "final", "over"):
-        draw.text((px, 48), w("phase", stage=w(f"stage_{stage}")), fill=INK, font=font(13))
+        stamp(draw, (px, 48), w("phase", stage=w(f"stage_{stage}")), 13, INK)
     yy = 80
     for i, p in enumerate(seats):
         colour = TEAM[gate_of.get(p, i) % 2]
         draw.rectangle([px, yy, px + 14, yy + 14], fill=colour)
-        draw.text((px + 20, yy - 1), _fit(_name(view, p), 21), fill=INK, font=font(13, True))
-        draw.text((px + 20, yy + 17), w("vp_tokens", vp=match["vp"].get(p, 0), tokens=match["tokens"].get(p, 0)),
-                  fill=INK, font=font(12))
+        stamp(draw, (px + 20, yy - 1), _fit(_name(view, p), 21), 13, INK, True)
+        stamp(draw, (px + 20, yy + 17), w("vp_tokens", vp=match["vp"].get(p, 0), tokens=match["tokens"].get(p, 0)),
+              12, INK)
         hand = view["event_deck"]["hand_sizes"].get(p, 0)
         alive = sum(1 for m in view["models"] if m["owner"] == p and m["placed"] and not m["removed"])
-        draw.text((px + 20, yy + 33), w("models_cards", models=alive, cards=hand), fill=INK, font=font(12))
+        stamp(draw, (px + 20, yy + 33), w("models_cards", models=alive, cards=hand), 12, INK)
         yy += 62
     if match.get("turn_player") and not view["result"]["over"]:
-        draw.text((px, yy), w("turn", name=_fit(_name(view, match["turn_player"]), 20)), fill=INK, font=font(13))
+        stamp(draw, (px, yy), w("turn", name=_fit(_name(view, match["turn_player"]), 20)), 13, INK)
     if view["result"]["over"]:
         # two short lines, both inside the panel: who won, then the score
         winner = view["result"]["winner"]
-        draw.text((px, yy), w("winner"), fill=RED, font=font(14, True))
-        draw.text((px, yy + 18), _fit(_name(view, winner), 22), fill=RED, font=font(14, True))
-        draw.text((px, yy + 38), w("score", score=" – ".join(str(match["vp"].get(p, 0)) for p in seats)),
-                  fill=INK, font=font(13))
+        stamp(draw, (px, yy), w("winner"), 14, RED, True)
+        stamp(draw, (px, yy + 18), _fit(_name(view, winner), 22), 14, RED, True)
+        stamp(draw, (px, yy + 38), w("score", score=" – ".join(str(match["vp"].get(p, 0)) for p in seats)), 13, INK)
         yy += 40          # the three lines above, before the legend's gap
     # the legend: each model's number (as on its disc) and name, in its team's colour
     yy += 30
-    draw.text((px, yy), w("legend"), fill=INK, font=font(13, True))
+    stamp(draw, (px, yy), w("legend"), 13, INK, True)
     yy += 20
     bottom = image.height - 12
     rows = len(shown)
     step = max(11, min(16, (bottom - yy) // max(1, rows)))
     for k, m in enumerate(shown):
         if yy + step > bottom + 2:
-            draw.text((px, yy), f"+{rows - k}", fill=GREY, font=font(10))
+            stamp(draw, (px, yy), f"+{rows - k}", 10, GREY)
             break
         colour = TEAM[gate_of.get(m["owner"], seats.index(m["owner"])) % 2]
         draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour)
-        draw.text((px + (step - 3) / 2, yy + (step - 3) / 2), m["id"][1:], fill=PAPER, font=font(8, True), anchor="mm")
+        stamp(draw, (px + (step - 3) / 2, yy + (step - 3) / 2), m["id"][1:], 8, PAPER, True, "mm")
         mark = " ✶" if m["stunned"] else ""
-        draw.text((px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, fill=INK, font=font(min(11, step - 3)))
+        stamp(draw, (px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, min(11, step - 3), INK)
         yy += step
-    return png_bytes(image)
+    return _png(image)
 
 
 def _tile(draw, x: int, y: int, width: int, card: dict, w: Words, number: int | None, say) -> None:
     """A card as a drafter weighs it: name, type and VP, the dice, Initiative, Speed, Discipline and
     the Special Qualities (by the catalogue's names)."""
-    draw.rounded_rectangle([x, y, x + width, y + 158], radius=8, fill=(255, 252, 240), outline=INK, width=2)
+    draw.rounded_rectangle([x, y, x + width, y + 158], radius=8, fill=CARD, outline=INK, width=2)
     name = _clean((card.get("names") or {}).get(_language(say)) or card["name"])
     head = f"{number}. {name}" if number else name
-    draw.text((x + 8, y + 6), _fit(head, width // 7), fill=INK, font=font(11, True))
+    stamp(draw, (x + 8, y + 6), _fit(head, width // 7), 11, INK, True)
     kind = _term(say, f"type_{card['type']}")
-    draw.text((x + 8, y + 24), f"{kind} · {w('card_vp', vp=card['vp'])}", fill=RED, font=font(10, True))
+    stamp(draw, (x + 8, y + 24), f"{kind} · {w('card_vp', vp=card['vp'])}", 10, RED, True)
     lines = [w("card_dice", ma=card["melee_attack"], md=card["melee_defence"], ra=card["ranged_attack"],
                rd=card["ranged_defence"]),
              w("card_magic", ga=card["magic_attack"], gd=card["magic_defence"], te=card["tenacity"]),
              w("card_stats", ini=card["initiative"], speed=card["speed"], disc=card["discipline"])]
     lines += [_term(say, f"quality_{q}") for q in card["qualities"][:4]]
     for j, line in enumerate(lines):
-        draw.text((x + 8, y + 42 + j * 16), _fit(line, width // 6), fill=INK, font=font(10))
+        stamp(draw, (x + 8, y + 42 + j * 16), _fit(line, width // 6), 10, INK)
 
 
 def _language(say) -> str:
@@ -204,30 +214,30 @@ def draft_png(view: dict, say=None) -> bytes:
     cards = view["cards"]
     draft = view["draft"]
     image, draw = canvas(900, 560)
-    draw.text((20, 14), w("auction", round=draft["round"]), fill=INK, font=font(20, True))
+    stamp(draw, (20, 14), w("auction", round=draft["round"]), 20, INK, True)
     if draft.get("picker"):
         taken = sum(1 for entry in draft.get("log", []) if entry and entry[0] == draft["round"])
         how = w("takes_one") if taken == 0 else w("takes_first" if taken == 1 else "takes_second")
-        draw.text((20, 44), w("picking", name=_fit(_name(view, draft["picker"]), 32), how=how), fill=RED, font=font(14))
+        stamp(draw, (20, 44), w("picking", name=_fit(_name(view, draft["picker"]), 32), how=how), 14, RED)
     elif not draft["revealed"]:
-        draw.text((20, 44), w("auction_over"), fill=RED, font=font(14))
+        stamp(draw, (20, 44), w("auction_over"), 14, RED)
     for i, cid in enumerate(draft["revealed"]):
         _tile(draw, 20 + i * 174, 72, 164, cards[cid], w, i + 1, say)
     for k, p in enumerate(view["seats"]):
         y = 244 + k * 156
         picks = draft["picks"][p]
-        draw.text((20, y), w("picks", name=_fit(_name(view, p), 32), n=len(picks)), fill=TEAM[k], font=font(13, True))
+        stamp(draw, (20, y), w("picks", name=_fit(_name(view, p), 32), n=len(picks)), 13, TEAM[k], True)
         for j, cid in enumerate(picks[:12]):
             c = cards[cid]
             tx, ty = 20 + (j % 6) * 143, y + 20 + (j // 6) * 62
-            draw.rounded_rectangle([tx, ty, tx + 137, ty + 56], radius=6, fill=(255, 252, 240), outline=TEAM[k], width=2)
+            draw.rounded_rectangle([tx, ty, tx + 137, ty + 56], radius=6, fill=CARD, outline=TEAM[k], width=2)
             name = _clean((c.get("names") or {}).get(_language(say)) or c["name"])
-            draw.text((tx + 6, ty + 4), _fit(name, 19), fill=INK, font=font(10, True))
-            draw.text((tx + 6, ty + 20), f"{_term(say, 'type_' + c['type'])} · {w('card_vp', vp=c['vp'])}",
-                      fill=RED, font=font(9, True))
+            stamp(draw, (tx + 6, ty + 4), _fit(name, 19), 10, INK, True)
+            stamp(draw, (tx + 6, ty + 20), f"{_term(say, 'type_' + c['type'])} · {w('card_vp', vp=c['vp'])}",
+                  9, RED, True)
             quals = ", ".join(_term(say, f"quality_{q}") for q in c["qualities"][:2])
-            draw.text((tx + 6, ty + 36), _fit(quals, 24), fill=GREY, font=font(9))
-    return png_bytes(image)
+            stamp(draw, (tx + 6, ty + 36), _fit(quals, 24), 9, GREY)
+    return _png(image)
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -253,15 +263,15 @@ def hand_png(view: dict, say=None) -> bytes:
     hand = view.get("hand") or []
     image, draw = canvas(max(200, 20 + 190 * max(1, len(hand))), 170)
     if not hand:
-        draw.text((20, 70), w("no_cards"), fill=INK, font=font(14))
+        stamp(draw, (20, 70), w("no_cards"), 14, INK)
     lang = _language(say)
     for i, card in enumerate(hand):
         x = 20 + i * 190
-        draw.rounded_rectangle([x, 15, x + 175, 155], radius=8, fill=(255, 252, 240), outline=INK, width=2)
+        draw.rounded_rectangle([x, 15, x + 175, 155], radius=8, fill=CARD, outline=INK, width=2)
         name = _clean((card.get("names") or {}).get(lang) or card["name"])
-        draw.text((x + 8, 22), _fit(f"{i + 1}. {name}", 24), fill=INK, font=font(11, True))
-        draw.text((x + 8, 42), w(f"timing_{card['timing']}"), fill=GREY, font=font(10))
+        stamp(draw, (x + 8, 22), _fit(f"{i + 1}. {name}", 24), 11, INK, True)
+        stamp(draw, (x + 8, 42), w(f"timing_{card['timing']}"), 10, GREY)
         text = (card.get("texts") or {}).get(lang) or card.get("text", "")
         for j, line in enumerate(_wrap(text, 28)[:6]):
-            draw.text((x + 8, 62 + j * 15), line, fill=INK, font=font(10))
-    return png_bytes(image)
+            stamp(draw, (x + 8, 62 + j * 15), line, 10, INK)
+    return _png(image)

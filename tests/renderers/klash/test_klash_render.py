@@ -35,6 +35,19 @@ def test_hand_image_and_finished_game():
     assert _img(hand_png(ENGINE.view_for(state, PUBLIC))).format == "PNG"  # no hand in a public view
 
 
+def test_pictures_are_encoded_on_the_fixed_palette_with_its_exact_team_colours():
+    """One byte a pixel (the RGB encode was over half an arena picture's cost), and the pure colours
+    stay exact on the palette: a team's disc is its colour, not a near shade."""
+    from renderers.klash import TEAM
+    state = skirmish([("orc", 30, 30)], [("dwarf", 90, 90)])
+    arena = _img(arena_png(ENGINE.view_for(state, PUBLIC)))
+    assert arena.mode == "P"
+    disc = arena.convert("RGB").getpixel((int(20 + 30 * 5) - 6, int(20 + (120 - 30) * 5)))
+    assert disc == TEAM[0]
+    assert _img(draft_png(ENGINE.view_for(ENGINE.new_game([A, B], SAMPLE, seed=1), PUBLIC))).mode == "P"
+    assert _img(hand_png(ENGINE.view_for(state, A))).mode == "P"
+
+
 def test_arena_image_does_not_depend_on_secret_hands():
     state = skirmish([("orc", 30, 30)], [("dwarf", 90, 90)])
     other = ENGINE.load_state(ENGINE.dump_state(state))
