@@ -10,35 +10,22 @@ worlds in place through ``engine.step``), with the Training Token re-roll window
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.replay_hash import game_digest, hash_games
 from content import sample_pack
-from rules.common.engine import Actor
-from rules.common.player import Level, decide, deciders, seed_for
+from rules.common.player import Level
 from rules.klash import AI
 
 TINY = Level("tiny", "ismcts", iterations=6, rollout=3)
 
 
-def game_digest(seed: int, lvl, house: dict) -> tuple[str, int]:
-    engine = AI.engine
-    state = engine.new_game(["1", "2"], {"pack": sample_pack("klash"), "house_rules": house}, seed=seed)
-    h = hashlib.sha256(json.dumps(engine.dump_state(state), sort_keys=True).encode())
-    steps = 0
-    while not engine.is_over(state) and steps < 3000:
-        seat = deciders(AI, state)[0]
-        choice = decide(AI, state, seat, lvl, seed_for(AI, state, seat, f"hash{seed}"))
-        out = engine.apply(state, choice, Actor(seat))
-        state = out.state
-        h.update(json.dumps([engine.dump_action(choice), [e.to_dict() for e in out.events],
-                             engine.dump_state(state)], sort_keys=True, default=str).encode())
-        steps += 1
-    return h.hexdigest(), steps
+def digest(seed: int, lvl: Level | str, house: dict) -> tuple[str, int]:
+    state = AI.engine.new_game(["1", "2"], {"pack": sample_pack("klash"), "house_rules": house}, seed=seed)
+    return game_digest(AI, state, seed, lvl, 3000)
 
 
 def main() -> None:
@@ -46,16 +33,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--searched", type=int, default=4)
     args = parser.parse_args()
-    total = hashlib.sha256()
-    steps = 0
-    jobs = [(g, "random", {"reroll_window": g % 2 == 0}) for g in range(args.games)]
+    jobs: list[tuple[int, Level | str, dict]] = [(g, "random", {"reroll_window": g % 2 == 0}) for g in range(args.games)]
     jobs += [(1000 + g, TINY, {"reroll_window": g % 2 == 0}) for g in range(args.searched)]
-    for seed, lvl, house in jobs:
-        digest, n = game_digest(seed, lvl, house)
-        total.update(digest.encode())
-        steps += n
-        print(f"game {seed} {getattr(lvl, 'name', lvl)} {house}: {n} steps {digest[:16]}", file=sys.stderr)
-    print(f"{len(jobs)} games, {steps} steps: {total.hexdigest()}")
+    hash_games(jobs, digest)
 
 
 if __name__ == "__main__":

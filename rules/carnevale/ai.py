@@ -29,6 +29,11 @@ from .state import GameState
 TABLE_NOBODY = ("mor-", "gy-")     # multi-selects about distances on the table
 TABLE_COVER = ("cv-",)
 TABLE_FACTS = ("shot_distance", "melee_contact")   # the first option: within range; nobody else in contact
+# Moves across a table the bot game does not have: they change nothing the engine keeps (a Run or a
+# Climb only risks its Dex roll; a Disengage only offers the foes a free attack), so a search
+# spreading its iterations over them (8 of the 13 buttons of an activation) learns nothing from them.
+# A reinforcement still entering must Move first: Walk (or Hide) is kept for it.
+IDLE_MOVES = frozenset({"walk", "run", "jump", "climb", "swim", "disengage"})
 
 
 class CarnevaleAI(GameAI):
@@ -47,10 +52,14 @@ class CarnevaleAI(GameAI):
                         and "infusion" not in m.used_once:
                     m.items = [i for i in m.items if i != m.magic_item]
                     m.magic_item, m.magic_abilities = "", []
+        # The pack's spell table (a quarter of the pickle) is only read by the rules: every world
+        # shares the one copy instead of reading it back each time.
+        spells, base.spells = base.spells, {}
         blob = pickle.dumps(base, protocol=pickle.HIGHEST_PROTOCOL)
 
         def sample(rng: Rng) -> GameState:
             world: GameState = pickle.loads(blob)
+            world.spells = spells
             if not world.over:
                 theirs = world.players[other]
                 theirs.agenda = rng.die(10) if world.players[seat].agenda else 0
@@ -88,6 +97,9 @@ class CarnevaleAI(GameAI):
         if prompt.max_choices > 1:
             return super().candidates(state, prompt, rng)
         useful = [i for i in ids if i != "back"] or ids
+        if prompt.kind == "action":
+            entering = state.active in state.models and state.models[state.active].entering
+            useful = [i for i in useful if i not in IDLE_MOVES or (entering and i == "walk")] or useful
         return [(i,) for i in useful]
 
     def prior(self, state: GameState, seat: str, move) -> float:

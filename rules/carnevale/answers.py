@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.common import Actor, Choose, Event, IllegalAction
+from rules.common import Actor, Choose, Event, IllegalAction, Prompt
 
 from . import actions as A
 from . import prompts as P
@@ -20,8 +20,9 @@ class Answers:
     """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
 
     # ------------------------------------------------------------------ Choose
-    def _do_choose(self: CarnevaleEngine, state: GameState, a: Choose, actor: Actor) -> list[Event]:
-        prompt = self.check_choice(state, a, actor)
+    def _do_choose(self: CarnevaleEngine, state: GameState, a: Choose, actor: Actor,
+                   known: Prompt | None = None) -> list[Event]:
+        prompt = self.check_choice(state, a, actor, known)
         pid = prompt.player
         who = Actor(pid, actor.gm)
         pick = a.options[0]

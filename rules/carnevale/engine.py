@@ -175,7 +175,11 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
                 and len(self.activatable(state, pid)) > (1 if state.active else 0))
 
     # ================================================================== step
-    def step(self, state: GameState, action: Any, actor: Actor) -> list[Event]:
+    def step_answer(self, state: GameState, choice: Any, actor: Actor, prompt: Prompt) -> list[Event]:
+        # the bot's search has just taken `prompt` from `pending`: looking it up again was a sixth of a search
+        return self.step(state, choice, actor, known=prompt)
+
+    def step(self, state: GameState, action: Any, actor: Actor, known: Prompt | None = None) -> list[Event]:
         handler = getattr(self, f"_do_{action.type}", None)
         if handler is None:
             raise IllegalAction("unknown_action", action=action.type)
@@ -209,7 +213,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
         acting = state.active if state.phase == "activation" else ""
         ap_before = state.models[acting].ap if acting else 0
         ready_before = state.models[acting].at_ready if acting else ""
-        events = pre + handler(state, action, actor)
+        events = pre + (self._do_choose(state, action, actor, known) if known is not None and action.type == "choose"
+                        else handler(state, action, actor))
         events += self._morale_due(state)
         if acting and acting in state.models:
             m = state.models[acting]
