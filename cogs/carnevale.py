@@ -62,6 +62,7 @@ def describe(view: dict, viewer: str, locale=None) -> str:
     else in the language of the reader /game status or /hand set (`present.READER`), else English."""
     if locale is None and present.READER.get() is not None:
         locale = present.READER.get().language
+    say = Presenter(locale, SYSTEM_NAME)
     lines = []
     if "phase" in view:
         turn = t("carnevale.describe.turn", locale, who=mention(view["turn_player"])) if view.get("turn_player") \
@@ -72,11 +73,11 @@ def describe(view: dict, viewer: str, locale=None) -> str:
         lines.append(t("carnevale.describe.round", locale, round=view["round"], max_rounds=view["max_rounds"],
                        phase=t(f"carnevale.describe.phase_{view['phase']}", locale), turn=turn))
     for pid, p in view.get("players", {}).items():
-        lines.append(t("carnevale.describe.player", locale, name=p.get("name", pid), squad=p.get("squad", ""),
+        lines.append(t("carnevale.describe.player", locale, name=p.get("name", pid),
+                       squad=say.value(p.get("squad", ""), plain=True),
                        faction=p.get("faction", ""), vp=p.get("vp", 0), events=p.get("events_left", 0)))
         agenda = p.get("agenda")
         if agenda:
-            say = Presenter(locale, SYSTEM_NAME)
             lines.append(t("carnevale.describe.agenda", locale, name=say.value(agenda["name"], plain=True),
                            condition=say.value(agenda["condition"], plain=True), vp=agenda["vp"]))
         for m in view["models"]:
@@ -150,6 +151,8 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
         if pid not in vp or not str(pid).isdigit():
             continue
         name = state.players[pid].squad
+        if not name:                # a squad the rules built (sample, the bot's): no saved squad, no ledger
+            continue
         models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
         # compare-and-set: a ledger command saved meanwhile means reading the ledger again and
         # recording onto it (nobody waits on this write to be told "try again")

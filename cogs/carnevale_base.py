@@ -136,9 +136,8 @@ class CarnevaleBase(BautaCog):
         out = []
         for m in models:
             owner = state.players[m.owner].name if m.owner in state.players else m.owner
-            label = f"{m.uid} — {m.name} ({owner}) {m.life_left}/{m.life} LP"
-            if m.fallen:
-                label += ", fallen"
+            label = t("carnevale.choices.model_fallen" if m.fallen else "carnevale.choices.model", interaction.locale,
+                      uid=m.uid, name=m.name, owner=owner, left=m.life_left, life=m.life)
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=m.uid))
         return out[:25]
@@ -156,7 +155,8 @@ class CarnevaleBase(BautaCog):
         uid = getattr(interaction.namespace, "model", None)
         if state is None or uid not in state.models:
             return []
-        return [app_commands.Choice(name=f"{w.name} ({w.kind})"[:100], value=w.name)
+        return [app_commands.Choice(name=t(f"carnevale.choices.weapon_{w.kind}", interaction.locale, name=w.name)[:100],
+                                    value=w.name)
                 for w in state.models[uid].weapons if current.lower() in w.name.lower()][:25]
 
     async def _squad_choices(self, interaction: discord.Interaction, owner: int | None, current: str):
@@ -215,14 +215,20 @@ class CarnevaleBase(BautaCog):
         for name, p in pack.profiles.items():
             if faction and p["faction"] != faction and p["faction"] not in pack.independent_factions:
                 continue
-            label = f"{name} — {p['faction']}, {p['cost']} pts"
+            label = t("carnevale.choices.profile", interaction.locale, name=name, faction=p["faction"], cost=p["cost"])
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=name))
         return out[:25]
 
     async def ap_action_autocomplete(self, interaction: discord.Interaction, current: str):
-        return [app_commands.Choice(name=f"{k.replace('_', ' ')} ({ap} AP{', Dex roll' if roll else ''})", value=k)
-                for k, (ap, roll) in MOVE_ACTIONS.items() if current.lower() in k][:25]
+        say = Presenter(interaction.locale, SYSTEM_NAME)
+        out = []
+        for k, (ap, roll) in MOVE_ACTIONS.items():
+            label = t("carnevale.choices.ap_action_roll" if roll else "carnevale.choices.ap_action", interaction.locale,
+                      action=say.text(f"terms.move_{k}"), ap=ap)
+            if current.lower() in k or current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=k))
+        return out[:25]
 
 
 # The autocompletes by name, for the decorators in the other modules' class bodies (discord.py still

@@ -17,9 +17,10 @@ palette and kept; a sheet is its cached frame with the cards pasted in, encoded 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -70,18 +71,39 @@ WORDS = {
 def english(key: str, **params) -> str:
     if params.get("n") == 1 and f"{key}_one" in WORDS:
         key = f"{key}_one"
-    return WORDS[key].format(**params)
+    return WORDS[key].format(**{k: _english_term(v) if isinstance(v, Mapping) else v for k, v in params.items()})
+
+
+def _english_term(value: Mapping) -> str:
+    """A value given as data (a squad the rules built is named by a term): the catalogue's English."""
+    from i18n.present import Presenter
+    return str(Presenter(None, game="carnevale").value(dict(value), plain=True))
+
+
+class _Frozen(tuple):
+    """A mapping among a word's parameters (a term), as a hashable cache key."""
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return _Frozen(sorted((k, _frozen(v)) for k, v in value.items()))
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
+def _thawed(value: Any) -> Any:
+    return {k: _thawed(v) for k, v in value} if isinstance(value, _Frozen) else value
 
 
 def presenter_words(say) -> Words:
     """A presenter's words for these pictures (`words.image_*`, in its reader's language). A sheet asks
     for the same few words on every card ("Karma", "Life", "MOV"…): each is worded once per key and
-    values, which keeps a whole sheet's words under a millisecond."""
+    values, which keeps a whole sheet's words under a millisecond. A value may be data the presenter
+    words (a term, such as the name of a squad the rules built): it is cached by its contents."""
     @lru_cache(maxsize=1024)
     def worded(key: str, params: tuple) -> str:
-        return say.text(f"words.image_{key}", plain=True, **dict(params))
+        return say.text(f"words.image_{key}", plain=True, **{k: _thawed(v) for k, v in params})
 
-    return lambda key, **params: worded(key, tuple(sorted(params.items())))
+    return lambda key, **params: worded(key, tuple(sorted((k, _frozen(v)) for k, v in params.items())))
 
 
 def _png(image: Image.Image) -> bytes:

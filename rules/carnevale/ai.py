@@ -121,5 +121,5 @@ def build_squad(pack: Pack, points: int, faction: str | None, rng: Rng) -> Squad
                       if any(p["faction"] == f and p.get("command") for p in pack.profiles.values()))
     chosen = faction if faction in factions else factions[rng.below(len(factions))]
     squad = sample_squad(pack, chosen, points)
-    squad.name = f"{chosen} (Bauta)"
+    squad.built_by = "bauta"          # named by the presenter (terms.bauta_squad), not here
     return squad

@@ -22,6 +22,7 @@ MAX_IMPROVEMENTS = 3
 LEGACY_IMPROVEMENT = "gain_legacy_command"      # Command (3) and Leader from a promotion
 STANDARD_LENGTH = 5
 WIN_BONUS = 5
+RECORD_SCHEMA = 3            # CampaignRecord.schema, see there
 
 
 @dataclass
@@ -84,7 +85,17 @@ class CampaignRecord(Serial):
     campaign_no: int = 1
     history: list[str] = field(default_factory=list)     # schema 1's English lines, shown as they are
     ledger: list[LedgerEntry] = field(default_factory=list)
-    schema: int = 2                      # 1: no ledger (its changes are the history lines)
+    # 1: no ledger (its changes are the history lines); 2: an adventure without a name was stored
+    # as "Adventure N" (`stored.campaign_record` reads 1 and 2 as 3: no name is "")
+    schema: int = RECORD_SCHEMA
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CampaignRecord:
+        """A stored record (or a ledger entry's copy of one), of any schema."""
+        if data.get("schema", RECORD_SCHEMA) < RECORD_SCHEMA:
+            from .stored import campaign_record
+            data = campaign_record(data)
+        return super().from_dict(data)
 
     def member(self, name: str) -> CampaignMember:
         for m in self.members:
@@ -116,8 +127,8 @@ def new_campaign(pack: Pack, squad: Squad, player: str, seed: int | str = 0,
 
 # ------------------------------------------------------------------ points
 def title(adventure: AdventureRecord) -> str | dict:
-    """The adventure's name, or its number when it has none (schema 1 stored "Adventure 2" in words)."""
-    if adventure.name and adventure.name != f"Adventure {adventure.number}":
+    """The adventure's name, or its number when it has none."""
+    if adventure.name:
         return adventure.name
     return said("adventure_numbered", n=adventure.number)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rules.common import Event, IllegalAction, term
 
 from .dice import PoolResult, compare, reroll_misses
-from .mechanics import (stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
+from .mechanics import (FEAR, stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
                         model_roll, morale_pool, morale_result, morale_what, record, said, say, stun, weapon_x)
 from .state import GameState, ModelState, WeaponState
 
@@ -110,10 +110,9 @@ def fear_test(state: GameState, t: ModelState, x: int, then: dict) -> tuple[list
     if not t.in_play:
         return events, False
     base, mods, auto = morale_pool(state, t, x)
-    reason = f"Fear ({x})"
     r = model_roll(state, t, base, mods=mods, auto_mods=auto, events=events,
-                   what=morale_what(reason))
-    ctx = {"type": "morale", "a": t.uid, "t": t.uid, "rest": [], "modifier": x, "reason": reason, "then": then}
+                   what=morale_what(FEAR, modifier=x))
+    ctx = {"type": "morale", "a": t.uid, "t": t.uid, "rest": [], "modifier": x, "reason": FEAR, "then": then}
     if state.house_rules.get("reroll_window", True) and offer_reroll(state, t, r, ctx, events):
         return events, True
     return events + morale_result(state, t, r), False
@@ -125,7 +124,7 @@ def fear_after(state: GameState) -> list[Event]:
     if state.fear_after:
         pending, state.fear_after = state.fear_after, {}
         state.morale_due.append({"kind": "single", "models": [pending["t"]], "modifier": pending["x"],
-                                 "reason": f"Fear ({pending['x']})"})
+                                 "reason": FEAR})
     return []
 
 

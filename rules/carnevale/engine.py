@@ -103,7 +103,7 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
             except SquadError as exc:
                 raise refused("squad_unfit_of", player=pid, reasons=exc.params["reasons"]) from None
             player = PlayerState(id=pid, name=str(names.get(pid, pid)), squad=squad.name, faction=squad.faction,
-                                 events_left=squad.events, points=points)
+                                 squad_built_by=squad.built_by, events_left=squad.events, points=points)
             for j, member in enumerate(squad.members):
                 uid = f"{'ab'[i]}{j + 1}"
                 m = make_model(pack, member, pid, uid)

@@ -22,7 +22,7 @@ from .campaign import CampaignRecord, LedgerEntry
 from .dice import refused
 from .mechanics import said
 
-SCHEMA = 2               # the CampaignRecord with a ledger
+SCHEMA = C.RECORD_SCHEMA   # the CampaignRecord with a ledger (and an unnamed adventure's name "")
 UNDO_DEPTH = 20          # entries that can be taken back; older ones drop their copy of the record
 
 
@@ -115,8 +115,7 @@ def action_from_dict(data: dict) -> Any:
 def _record(rec: CampaignRecord, a: RecordAdventure) -> list[Event]:
     cp = C.record_adventure(rec, a.name, a.vp, a.won, list(a.notes), None if a.fallen is None else list(a.fallen))
     adv = rec.adventures[-1]
-    named = adv.name and adv.name != f"Adventure {adv.number}"
-    title = said("adventure_named", n=adv.number, name=adv.name) if named else said("adventure_numbered", n=adv.number)
+    title = said("adventure_named", n=adv.number, name=adv.name) if adv.name else said("adventure_numbered", n=adv.number)
     return [Event("campaign_adventure_won" if a.won else "campaign_adventure",
                   {"title": title, "vp": a.vp, "cp": cp, "bank": rec.bank})]
 

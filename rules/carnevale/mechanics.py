@@ -477,17 +477,22 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
     return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
 
 
-def morale_why(reason: str) -> dict:
+# The Morale reason of a Fear test (digest §2.10); its X is the test's modifier, kept beside it.
+FEAR = "fear"
+
+
+def morale_why(reason: str, modifier: int = 0) -> dict:
     """Why a Morale roll is made, as a term: Fear (X), the Leader fell, the last survivor, fleeing…
-    (`reason` is the engine's own tag: "Fear (2)", "fleeing", "called", "Anxiety"…)."""
-    if reason.startswith("Fear ("):
-        return said("morale_fear", x=int(reason[len("Fear ("):-1]))
+    (`reason` is the engine's own tag: FEAR, "fleeing", "called", "Anxiety"…; `modifier` the test's,
+    which is Fear's X)."""
+    if reason == FEAR:
+        return said("morale_fear", x=modifier)
     return term(f"morale_{slug(reason)}")
 
 
-def morale_what(reason: str, group: bool = False) -> dict:
+def morale_what(reason: str, group: bool = False, modifier: int = 0) -> dict:
     key = "roll_group_morale" if group else "roll_morale"
-    return said(key, why=morale_why(reason)) if reason else term(f"{key}_plain")
+    return said(key, why=morale_why(reason, modifier)) if reason else term(f"{key}_plain")
 
 
 def morale_result(state: GameState, m: ModelState, r: PoolResult) -> list[Event]:

@@ -84,7 +84,7 @@ class Reactions:
                 continue
             base, mods, auto = M.morale_pool(state, m, modifier)
             r = M.model_roll(state, m, base, mods=mods,
-                             auto_mods=auto, events=events, what=M.morale_what(reason))
+                             auto_mods=auto, events=events, what=M.morale_what(reason, modifier=modifier))
             ctx = {"type": "morale", "a": m.uid, "t": m.uid, "rest": uids, "modifier": modifier, "reason": reason,
                    "rally": rally}
             if window and state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, m, r, ctx,
@@ -116,7 +116,7 @@ class Reactions:
         base, mods, auto = M.morale_pool(state, roller, modifier, single=False)
         if leader and leader.command:
             mods = mods + [("Leader's Command", leader.command)]
-        r = M.model_roll(state, roller, base, mods=mods, auto_mods=auto, events=events, what=M.morale_what(reason, group=True))
+        r = M.model_roll(state, roller, base, mods=mods, auto_mods=auto, events=events, what=M.morale_what(reason, group=True, modifier=modifier))
         ctx = {"type": "morale_group", "a": roller.uid, "t": roller.uid, "player": pid, "modifier": modifier,
                "reason": reason}
         if state.house_rules.get("reroll_window", True) and combat.offer_reroll(state, roller, r, ctx, events):

@@ -6,9 +6,9 @@ term (`terms.squad_<reason>` with its parameters) the presenter words in the rea
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from rules.common import IllegalAction, Serial
+from rules.common import IllegalAction, Serial, term
 
 from .content import Pack, as_ability_list
 from .dice import refused
@@ -18,6 +18,8 @@ EVENT_COST = 10
 MAX_EVENTS = 2
 # a squad is built one model at a time: no Leader yet is no reason to refuse a model
 LEADER_REASONS = ("no_leader", "two_leaders")
+# who built a squad nobody named: the sample builder, the bot (its name is `terms.<built_by>_squad`)
+SAMPLE, BAUTA = "sample", "bauta"
 
 
 class SquadError(IllegalAction):
@@ -51,6 +53,13 @@ class Squad(Serial):
     members: list[SquadMember] = field(default_factory=list)
     events: int = 0
     campaign: bool = False        # outside campaigns only basic and magical items may be bought
+    built_by: str = ""            # "" a squad its player named; SAMPLE or BAUTA one the rules built (no name)
+
+
+def squad_name(name: str, built_by: str = "") -> str | dict:
+    """A squad's name as data: the name its player gave it, kept verbatim, or for a squad the rules
+    built the term the presenter words in the reader's language (`terms.sample_squad`, `bauta_squad`)."""
+    return term(f"{built_by}_squad") if built_by else name
 
 
 def spell_cost(pack: Pack, profile: dict, spell: str) -> int:
@@ -250,12 +259,12 @@ def sample_squad(pack: Pack, faction: str, points: int = 200) -> Squad:
         raise refused("no_leader_profile", faction=faction)
     members = [SquadMember(leader["name"], leader=True)]
     others = sorted((p for p in classes if p is not leader), key=lambda p: p["cost"])
-    squad = Squad(name=f"{faction} (sample)", faction=faction, points_limit=points, members=members)
+    squad = Squad(name="", faction=faction, points_limit=points, members=members, built_by=SAMPLE)
     added = True
     while added:
         added = False
         for p in others:
-            trial = Squad(squad.name, faction, points, squad.members + [SquadMember(p["name"])])
+            trial = replace(squad, members=squad.members + [SquadMember(p["name"])])
             if not validate_squad(pack, trial):
                 squad = trial
                 added = True

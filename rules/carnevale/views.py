@@ -6,6 +6,7 @@ from rules.common import GM, term
 
 from . import tables
 from .mechanics import attr, pain_penalty, thresholds
+from .squad import squad_name
 from .state import GameState, ModelState
 
 
@@ -51,7 +52,7 @@ def game_view(engine, state: GameState, viewer: str) -> dict:
         p = state.players[pid]
         show = viewer == GM or viewer == pid or state.over
         players[pid] = {
-            "name": p.name, "squad": p.squad, "faction": p.faction, "leader": p.leader,
+            "name": p.name, "squad": squad_name(p.squad, p.squad_built_by), "faction": p.faction, "leader": p.leader,
             "events_left": p.events_left, "vp": p.vp, "objective": p.objective, "chain_used": p.chain_used,
             "points": p.points, "vials": p.vials,
             # the Agenda's name and condition are terms: the reader's catalogue words them
@@ -93,13 +94,15 @@ def squad_view(pack, squad, player: str = "owner", viewer: str | None = None) ->
         if member.leader:
             leader = uid
     state = GameState(rng=Rng(0), seats=[player], players={player: PlayerState(
-        id=player, name=player, squad=squad.name, faction=squad.faction, leader=leader)}, models=models)
+        id=player, name=player, squad=squad.name, faction=squad.faction, squad_built_by=squad.built_by,
+        leader=leader)}, models=models)
+    name = squad_name(squad.name, squad.built_by)
     return {
-        "system": "carnevale", "squad": squad.name, "faction": squad.faction, "points_limit": squad.points_limit,
+        "system": "carnevale", "squad": name, "faction": squad.faction, "points_limit": squad.points_limit,
         "cost": squad_cost(pack, squad) if not any(m.profile not in pack.profiles for m in squad.members) else None,
         "events": squad.events, "round": 0, "max_rounds": 0,
         # a refusal may name the magical item: only the owner reads the reasons
         "problems": validate_squad(pack, squad) if viewer in (None, player) else [],
-        "players": {player: {"name": player, "squad": squad.name, "faction": squad.faction, "leader": leader}},
+        "players": {player: {"name": player, "squad": name, "faction": squad.faction, "leader": leader}},
         "models": [model_view(state, m, player if viewer is None else viewer) for m in models.values()],
     }

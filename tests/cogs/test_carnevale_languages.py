@@ -119,3 +119,48 @@ async def test_the_secret_agenda_in_hand_reads_in_the_readers_language(bot, worl
     assert f"**{name}** ({condition}; +{AGENDAS[n][1]}" in hand and AGENDAS[n][0] not in hand
     assert "**Round 1 di 5** · ordine di gioco" in hand
     assert [note for note in notes if note.fallback] == []
+
+
+@pytest.mark.parametrize("locale,sample,bot_squad", [
+    ("it", "**Alice** — squadra d'esempio (The Rashaar) · 0 punti vittoria", "**Bauta** — squadra di Bauta (The Guild)"),
+    ("es-ES", "**Alice** — banda de ejemplo (The Rashaar) · 0 puntos de victoria", "**Bauta** — banda de Bauta (The Guild)"),
+    ("en-US", "**Alice** — sample squad (The Rashaar) · 0 VP", "**Bauta** — Bauta's squad (The Guild)")])
+async def test_game_status_names_the_sample_and_the_bots_squads_in_the_servers_language(
+        bot, world, bauta, locale, sample, bot_squad):
+    """A squad nobody named is named by who built it, in the reader's words (main read
+    "The Rashaar (sample) (The Rashaar)" and "The Guild (Bauta) (The Guild)" in every language)."""
+    world.locale = locale
+    await bot.store.update_settings(1, locale=locale)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, vs_bot=True, level="easy", points=150, rounds=3,
+               my_faction="The Rashaar", their_faction="The Guild")
+    seen = len(world.sent)
+    games = bot.get_cog("GameCog")
+    await games.status.callback(games, world.interaction(world.users[2], world.channels[10]))
+    lines = "\n".join(m.content or "" for m in world.sent[seen:]).splitlines()
+    assert any(line.startswith(sample) for line in lines), lines
+    assert any(line.startswith(bot_squad) for line in lines), lines
+    assert "(sample)" not in "\n".join(lines) and "(Bauta)" not in "\n".join(lines)
+
+
+async def test_the_autocompletes_read_in_the_typers_language(bot, world):
+    """Suggestions were English whatever the reader ("a1 — … 9/9 LP", "(melee)", "pts", "walk (1 AP)")."""
+    from .test_carnevale import RASHAAR, build
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    cog = cog_of(bot)
+    await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_faction="The Guild",
+               deploy_all=True)
+    world.locale = "it"
+    interaction = world.interaction(world.users[2], world.channels[10])
+    models = await cog.model_autocomplete(interaction, "")
+    assert models[0].value == "a1" and models[0].name.startswith("a1 — Magi-Rashaar (") and " PV " in models[0].name
+    interaction.namespace = type("NS", (), {"model": "a1"})()
+    weapons = {c.name for c in await cog.weapon_autocomplete(interaction, "")}
+    assert any(w.startswith("Dagger (") for w in weapons) and all(w.endswith(("(corpo a corpo)", "(a distanza)"))
+                                                                  for w in weapons), weapons
+    interaction.namespace = type("NS", (), {"squad": "Rashaar"})()
+    hybrid = next(c for c in await cog.profile_autocomplete(interaction, "") if c.value == "Hybrid")
+    assert hybrid.name.startswith("Hybrid — The Rashaar, ") and hybrid.name.endswith(" punti")
+    actions = await cog.ap_action_autocomplete(interaction, "corri")
+    assert [(c.value, c.name) for c in actions][:1] == [("run", "Corri (1 PA, tiro di DES)")]
+    assert [c.value for c in await cog.ap_action_autocomplete(interaction, "walk")][:1] == ["walk"]   # by its id too

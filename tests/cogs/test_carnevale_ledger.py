@@ -3,6 +3,8 @@ told in the server's language, read again in each reader's, and taken back by `/
 exactly (the record's Rng too: the same roll made again rolls the same die). A campaign stored before
 the ledger spoke data (schema 1: English history lines) keeps loading."""
 import asyncio
+import json
+from pathlib import Path
 
 from rules.carnevale import CampaignRecord
 
@@ -123,7 +125,8 @@ async def test_a_campaign_stored_before_the_ledger_keeps_loading(bot, world):
     # the old record takes new entries, and gives them back
     await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=10, what="a Lantern")
     now = await stored(bot)
-    assert now["bank"] == 5 and now["schema"] == 2 and len(now["ledger"]) == 1 and now["history"] == old["history"]
+    assert now["bank"] == 5 and now["schema"] == 3 and len(now["ledger"]) == 1 and now["history"] == old["history"]
+    assert [a["name"] for a in now["adventures"]] == ["", "Unexpected Clash"]     # "Adventure 1" was no name
     await call(world, cog.campaign_show, 2, squad="Rashaar")
     assert last_private(world, 2).endswith("· Spent 10 CP on a Lantern (bank 5).")
     await call(world, cog.campaign_undo, 2, squad="Rashaar")
@@ -131,6 +134,41 @@ async def test_a_campaign_stored_before_the_ledger_keeps_loading(bot, world):
     assert back["bank"] == 15 and back["history"] == old["history"] and back["ledger"] == []
     await call(world, cog.campaign_undo, 2, squad="Rashaar")
     assert last_private(world, 2) == "There is nothing in this campaign's ledger to take back."
+
+
+MAIN_RECORD = Path(__file__).parents[1] / "rules" / "carnevale" / "data" / "campaign-main-83f1ea9.json"
+
+
+async def test_a_campaign_stored_by_main_shows_the_same_and_round_trips(bot, world):
+    """A record as main at 83f1ea9 stored it (schema 2, begun under schema 1: its unnamed adventure
+    kept as "Adventure 1"): shown in Italian exactly as main showed it, then saved, read and taken
+    back through the cog with its adventure unnamed."""
+    cog = cog_of(bot)
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    data = await bot.store.character(1, 2, "carnevale", "Rashaar")
+    await bot.store.save_character(1, 2, "carnevale", "Rashaar",
+                                   {**data, "campaign": json.loads(MAIN_RECORD.read_text(encoding="utf-8"))})
+    world.locale = "it"
+    await call(world, cog.campaign_show, 2, squad="Rashaar")
+    main_showed = ["📒 **Rashaar** (The Rashaar) — campagna 1: 2/5 avventure · banca **5 PC**",
+                   "• 1. Avventura 1: 3 punti vittoria → 3 PC",
+                   "• 2. Unexpected Clash: 7 punti vittoria — vinta → 12 PC",
+                   "**Magi-Rashaar** — Capo", "**Hybrid**", "**Citizen of Venice**", "Storia:",
+                   "· Adventure 1: 3 VP → 3 Campaign Points (bank 3).",
+                   "· Adventure 2 (Unexpected Clash): 7 VP and the win → 12 Campaign Points (bank 15).",
+                   "· Spesi 10 PC per a Lantern (banca 5)."]
+    assert last_private(world, 2).split("\n") == main_showed
+    await call(world, cog.campaign_spend, 2, squad="Rashaar", amount=2, what="a Rope")
+    now = await stored(bot)
+    assert now["schema"] == 3 and [a["name"] for a in now["adventures"]] == ["", "Unexpected Clash"]
+    assert [a["name"] for a in now["ledger"][0]["before"]["adventures"]] == ["", "Unexpected Clash"]
+    await call(world, cog.campaign_undo, 2, squad="Rashaar")
+    await call(world, cog.campaign_show, 2, squad="Rashaar")
+    assert last_private(world, 2).split("\n") == main_showed
+    await call(world, cog.campaign_undo, 2, squad="Rashaar")        # main's own entry: the spend of 10
+    back = await stored(bot)
+    assert back["bank"] == 15 and back["ledger"] == [] and [a["name"] for a in back["adventures"]] == [
+        "", "Unexpected Clash"]
 
 
 async def test_two_ledger_commands_at_the_same_instant_the_second_is_refused_not_lost(bot, world, monkeypatch):
