@@ -114,12 +114,7 @@ class KlashAI(GameAI):
     def _teams(self, state: KlashState, player: str, rng: Rng) -> list[tuple[str, ...]]:
         picks = state.picks[player]
         order = sorted(range(len(picks)), key=lambda i: (-state.cards[picks[i]]["vp"], i))
-        # the strongest, and teams of the models that obey (not Beasts nor Monsters) first, dearest or
-        # cheapest first: a surplus of team VP is paid back to the weaker team at the final count
-        obey = sorted(order, key=lambda i: -_reliability(state.cards[picks[i]]))
-        cheap = sorted(order, key=lambda i: (-_reliability(state.cards[picks[i]]), state.cards[picks[i]]["vp"], i))
         tries = [order[:8], order[:7], order[:6], [i for i in order if state.cards[picks[i]]["type"] != "campione"][:8]]
-        tries += [o[:n] for o in (obey, cheap) for n in (8, 7, 6)]
         for _ in range(12):
             k = rng.randint(4, min(8, len(picks)))
             tries.append(rng.sample(order, k))
