@@ -9,35 +9,18 @@ worlds in place through ``engine.step_answer``; the reroll window is on in every
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.replay_hash import game_digest, hash_games
+from bench.replay_hash import main
 from content import sample_pack
 from rules.carnevale import AI
-from rules.common.player import Level
 
-TINY = Level("tiny", "ismcts", iterations=6, rollout=3)
 QUICK = {"points": 100, "rounds": 3}
 
 
-def digest(seed: int, lvl: Level | str, house: dict) -> tuple[str, int]:
-    state = AI.engine.new_game(["1", "2"], {"pack": sample_pack("carnevale"), "house_rules": house, **QUICK}, seed=seed)
-    return game_digest(AI, state, seed, lvl, 5000)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=12)
-    parser.add_argument("--searched", type=int, default=4)
-    args = parser.parse_args()
-    jobs: list[tuple[int, Level | str, dict]] = [(g, "random", {"reroll_window": g % 2 == 0}) for g in range(args.games)]
-    jobs += [(1000 + g, TINY, {"reroll_window": g % 2 == 0}) for g in range(args.searched)]
-    hash_games(jobs, digest)
-
-
 if __name__ == "__main__":
-    main()
+    main(AI, lambda seed, house: AI.engine.new_game(["1", "2"], {"pack": sample_pack("carnevale"), "house_rules": house, **QUICK},
+                                                    seed=seed), 12, 5000)

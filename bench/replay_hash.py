@@ -3,6 +3,7 @@
 must leave it unchanged, which proves the games play exactly as before."""
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -11,6 +12,8 @@ from typing import Any
 
 from rules.common.engine import Actor
 from rules.common.player import GameAI, Level, decide, deciders, seed_for
+
+TINY = Level("tiny", "ismcts", iterations=6, rollout=3)     # a searched game, cheap enough to hash
 
 
 def game_digest(ai: GameAI, state: Any, seed: int, lvl: Level | str, limit: int) -> tuple[str, int]:
@@ -39,3 +42,15 @@ def hash_games(jobs: list[tuple[int, Level | str, dict]], digest: Callable[[int,
         steps += n
         print(f"game {seed} {getattr(lvl, 'name', lvl)} {house}: {n} steps {one[:16]}", file=sys.stderr)
     print(f"{len(jobs)} games, {steps} steps: {total.hexdigest()}")
+
+
+def main(ai: GameAI, new_game: Callable[[int, dict], Any], games: int, limit: int) -> None:
+    """A game's replay check: ``--games`` random games and ``--searched`` TINY ones, each with the
+    reroll window house rule on in every second game; ``new_game(seed, house_rules)`` sets one up."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--searched", type=int, default=4)
+    args = parser.parse_args()
+    jobs: list[tuple[int, Level | str, dict]] = [(g, "random", {"reroll_window": g % 2 == 0}) for g in range(args.games)]
+    jobs += [(1000 + g, TINY, {"reroll_window": g % 2 == 0}) for g in range(args.searched)]
+    hash_games(jobs, lambda seed, lvl, house: game_digest(ai, new_game(seed, house), seed, lvl, limit))
