@@ -397,7 +397,9 @@ async def test_secrets_stay_private_through_random_play(bot, world, monkeypatch)
     """Random button play to the end: agendas and the hidden magical item never show in public
     (text, labels, options, file names, the views the sheet images are drawn from) until the end."""
     import random
-    import cogs.carnevale as C
+    # the module the bot loaded: `import cogs.carnevale` can give an older copy (an earlier test's
+    # import set the package attribute; discord.py's load_extension executes the module afresh)
+    C = bot.extensions["cogs.carnevale"]
     drawn = []
     real_sheet = C.game_sheet
 
