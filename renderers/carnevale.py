@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, png_bytes, stamp
+from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, palette_png, stamp
 
 CARD_W = 760
 CARD_H = 150
@@ -107,8 +107,7 @@ def presenter_words(say) -> Words:
 
 
 def _png(image: Image.Image) -> bytes:
-    """One byte a pixel: an RGB encode of a whole game sheet costs five times a palette one."""
-    return png_bytes(image if image.mode == "P" else on_palette(image, _palette()))
+    return palette_png(image, PURE, GROUNDS)
 
 
 def _palette() -> Image.Image:

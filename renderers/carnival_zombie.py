@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from rules.common.packs import in_language
 
-from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, png_bytes, stamp
+from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, font, palette_png, stamp
 
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
                 "S": (50, 90, 200), "P": (20, 20, 20), "#": (140, 90, 40)}
@@ -44,10 +44,7 @@ GROUNDS = (PAPER, WATER, (235, 228, 214), (225, 210, 190), (214, 198, 176), GOLD
 
 
 def _png(image: Image.Image) -> bytes:
-    """PNG bytes with one byte a pixel, on the fixed palette of PURE over GROUNDS. An RGB encode of a
-    board costs ~4× more (Pillow tries five row filters on every busy row), which was most of the
-    picture's time."""
-    return png_bytes(on_palette(image, fixed_palette(PURE, GROUNDS)))
+    return palette_png(image, PURE, GROUNDS)
 
 
 # The words an image shows when the cog gave none (a direct call, a test): English.

@@ -68,6 +68,12 @@ def fixed_palette(pure: tuple, grounds: tuple) -> Image.Image:
     return swatch.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
 
 
+def palette_png(image: Image.Image, pure: tuple, grounds: tuple) -> bytes:
+    """PNG bytes one byte a pixel, on the fixed palette of `pure` over `grounds`: an RGB encode of a
+    board costs four to five times more (Pillow tries five row filters on every busy row)."""
+    return png_bytes(image if image.mode == "P" else on_palette(image, fixed_palette(pure, grounds)))
+
+
 def on_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """`image` mapped onto a fixed palette, one byte a pixel (no dithering: every colour drawn is in
     it, each edge within a few shades). Images on the same palette paste into each other as they are."""

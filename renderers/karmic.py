@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rules.common.packs import in_language
 
-from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, fixed_palette, on_palette, png_bytes, stamp
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, palette_png, stamp
 
 CARD_W, CARD_H = 54, 76
 SUITS = {"S": "♠", "C": "♣", "H": "♥", "D": "♦"}
@@ -18,9 +18,6 @@ WHITE = (255, 255, 255)
 PURE = (PAPER, INK, WHITE, BLUE, RED, GOLD, GREY)
 GROUNDS = (PAPER, WHITE, BLUE)
 
-
-def _png(image) -> bytes:
-    return png_bytes(on_palette(image, fixed_palette(PURE, GROUNDS)))
 
 
 def words_of(say=None) -> Words:
@@ -91,7 +88,7 @@ def register_track(view: dict, say=None) -> bytes:
                 x = left + (reg["n"] - 1) * col_w + j * (CARD_W + 8)
                 card = d.get("card") if d.get("revealed") else None
                 _card(draw, w, x, y + 4, card, w("term", {"term": f"maneuver.{d['maneuver_id']}"}))
-    return _png(image)
+    return palette_png(image, PURE, GROUNDS)
 
 
 def hand_image(view: dict, say=None) -> bytes:
@@ -106,4 +103,4 @@ def hand_image(view: dict, say=None) -> bytes:
     w = words_of(say)
     for i, c in enumerate(cards):
         _card(draw, w, 12 + i * (CARD_W + 10), 10, c)
-    return _png(image)
+    return palette_png(image, PURE, GROUNDS)

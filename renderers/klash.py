@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, fixed_palette, on_palette, png_bytes, stamp
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, palette_png, stamp
 
 Words = Callable[..., str]
 
@@ -62,9 +62,6 @@ def _fit(text: str, n: int) -> str:
     """At most `n` characters, an ellipsis marking a cut (so two long names stay told apart by their ends)."""
     return text if len(text) <= n else text[: n - 1] + "…"
 
-
-def _png(image: Image.Image) -> bytes:
-    return png_bytes(on_palette(image, fixed_palette(PURE, GROUNDS)))
 
 
 def _px(v: float) -> float:
@@ -175,7 +172,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
         mark = " ✶" if m["stunned"] else ""
         stamp(draw, (px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, min(11, step - 3), INK)
         yy += step
-    return _png(image)
+    return palette_png(image, PURE, GROUNDS)
 
 
 def _tile(draw, x: int, y: int, width: int, card: dict, w: Words, number: int | None, say) -> None:
@@ -237,7 +234,7 @@ def draft_png(view: dict, say=None) -> bytes:
                   9, RED, True)
             quals = ", ".join(_term(say, f"quality_{q}") for q in c["qualities"][:2])
             stamp(draw, (tx + 6, ty + 36), _fit(quals, 24), 9, GREY)
-    return _png(image)
+    return palette_png(image, PURE, GROUNDS)
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -274,4 +271,4 @@ def hand_png(view: dict, say=None) -> bytes:
         text = (card.get("texts") or {}).get(lang) or card.get("text", "")
         for j, line in enumerate(_wrap(text, 28)[:6]):
             stamp(draw, (x + 8, 62 + j * 15), line, 10, INK)
-    return _png(image)
+    return palette_png(image, PURE, GROUNDS)
