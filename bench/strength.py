@@ -11,11 +11,12 @@ number alone, so a game gives the same result in any process and in any order: `
 parallel processes, ``--out`` appends each finished game to a JSON-lines file and skips the games already
 in it (a long run can be stopped and resumed), ``--report`` only prints the table of that file.
 
-Each result line records the ``config`` it was played with (a hash of the levels, the quick match's set-up
-and the source of the rules and content that decide play) and the git ``commit`` of the checkout. A run
-refuses to add to a file holding games of another config (a resumed run must play the same levels: resume
-it from the checkout at the recorded commit), and ``--report`` refuses to mix configs in one table
-(``--config`` picks one).
+Each result line records the ``config`` it was played with (a hash, per game, of the levels, the game's
+set-up and the source of the rules and content that decide its play) and the git ``commit`` of the checkout.
+A run refuses to add to a file holding games of that game played at another config (a resumed run must play
+the same levels: resume it from the checkout at the recorded commit), and ``--report`` refuses to mix one
+game's configs in one table (``--config`` picks them). A change to one game's bot leaves the other game's run
+resumable.
 
 The table gives the win rate of the first level with its 95% Wilson interval: a margin is clear (not
 noise) when the whole interval is above one half. Then the decision time p50/p95 per level (only
@@ -60,32 +61,47 @@ SKIRMISH_HOURGLASS = 6
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# What decides how a seeded game is played: two results are comparable only if all of it is the same.
-PLAY_SOURCES = ("rules/common", "rules/klash", "rules/carnevale", "content/klash", "content/carnevale")
+# What decides how a seeded game of each kind is played: two results are comparable only if all of it is
+# the same. Each game has its own config, so a change to Klash!'s bot leaves a Carnevale run resumable.
+SOURCES = {"klash": ("rules/common", "rules/klash", "content/__init__.py", "content/klash"),
+           "carnevale": ("rules/common", "rules/carnevale", "content/__init__.py", "content/carnevale")}
+SOURCES["klash-skirmish"] = SOURCES["klash"]
 
 
-def config_hash() -> str:
-    """A short hash of the levels, the quick match's set-up, the Carnevale mirror rule and every source file
-    under PLAY_SOURCES."""
-    h = hashlib.sha256(repr((sorted(LEVELS.items()), SKIRMISH, SKIRMISH_HOURGLASS, inspect.getsource(mirror))).encode())
-    for top in PLAY_SOURCES:
-        for folder, dirs, files in sorted(os.walk(os.path.join(ROOT, top))):
+def setup_of(name: str) -> object:
+    """What a game's set-up adds to its config: the quick match's fight, the Carnevale mirror rule."""
+    if name == "klash-skirmish":
+        return SKIRMISH, SKIRMISH_HOURGLASS
+    return inspect.getsource(mirror) if name == "carnevale" else None
+
+
+def _files(tops: tuple[str, ...]):
+    for top in tops:
+        path = os.path.join(ROOT, top)
+        if os.path.isfile(path):
+            yield path
+        for folder, dirs, files in sorted(os.walk(path)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                if name.endswith((".py", ".yaml", ".yml", ".json")):
-                    path = os.path.join(folder, name)
-                    h.update(os.path.relpath(path, ROOT).encode())
-                    with open(path, "rb") as f:
-                        h.update(f.read())
+            yield from (os.path.join(folder, n) for n in sorted(files) if n.endswith((".py", ".yaml", ".yml", ".json")))
+
+
+def config_hash(name: str) -> str:
+    """A short hash of the levels, the game's set-up and every source file under its SOURCES."""
+    h = hashlib.sha256(repr((name, sorted(LEVELS.items()), setup_of(name))).encode())
+    for path in _files(SOURCES[name]):
+        h.update(os.path.relpath(path, ROOT).encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:12]
 
 
-def commit() -> str:
-    """The checkout's git commit ("-dirty" when files that decide play differ from it; "" outside git)."""
+def commit(name: str) -> str:
+    """The checkout's git commit ("-dirty" when files that decide the game's play differ from it; "" outside
+    git)."""
     try:
         head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
                               check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", *PLAY_SOURCES],
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", *SOURCES[name]],
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
@@ -186,18 +202,23 @@ def load(path: str | None) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def configs(results: list[dict]) -> dict[str, str]:
-    """The configs in a results file, each with the commit it was first played at ("?" when a line has
-    none: a file written before lines were stamped)."""
-    out: dict[str, str] = {}
+def configs(results: list[dict]) -> dict[str, dict[str, str]]:
+    """The configs in a results file, per game, each with the commit it was first played at ("?" when a
+    line has none: a file written before lines were stamped)."""
+    out: dict[str, dict[str, str]] = {}
     for r in results:
-        out.setdefault(r.get("config", "?"), r.get("commit", "?"))
+        out.setdefault(r["game"], {}).setdefault(r.get("config", "?"), r.get("commit", "?"))
     return out
+
+
+def _held(per_game: dict[str, dict[str, str]]) -> str:
+    return ", ".join(f"{c} at commit {k}" for held in per_game.values() for c, k in held.items())
 
 
 def report(results: list[dict], seed: int, options: dict | None = None) -> str:
     setup = f", set-up {json.dumps(options)}" if options else ""
-    stamp = "".join(f"\nconfig {c}, commit {k or '?'}" for c, k in configs(results).items())
+    stamp = "".join(f"\n{name}: config {c}, commit {k or '?'}"
+                    for name, held in configs(results).items() for c, k in held.items())
     lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval){stamp}\n",
              f"{'game':<14} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
              f"{'met':>4} {'clear':>5} {'cpu s/game':>10}"]
@@ -246,38 +267,41 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     parser.add_argument("--out", help="JSON-lines file: each finished game is appended; games in it are skipped")
     parser.add_argument("--report", action="store_true", help="only print the table of --out")
-    parser.add_argument("--config", help="with --report: the config whose games to count (when --out holds several)")
+    parser.add_argument("--config", help="with --report: the configs whose games to count, comma-separated "
+                        "(when --out holds several of one game)")
     parser.add_argument("--memory", action="store_true", help="also measure memory per decision (slower)")
     parser.add_argument("--options", default="{}", help='set-up options as JSON, e.g. \'{"points": 100, "rounds": 3}\'')
     args = parser.parse_args()
     options = json.loads(args.options)
     done = [r for r in load(args.out) if r.get("options", {}) == options]
     if args.report:
-        held = configs(done)
         if args.config:
-            done = [r for r in done if r.get("config", "?") == args.config]
-        elif len(held) > 1:
-            sys.exit(f"{args.out} holds games of {len(held)} configs ("
-                     + ", ".join(f"{c} at commit {k}" for c, k in held.items())
-                     + "): one table counts one config; name it with --config")
+            done = [r for r in done if r.get("config", "?") in args.config.split(",")]
+        mixed = {name: held for name, held in configs(done).items() if len(held) > 1}
+        if mixed:
+            sys.exit(f"{args.out} holds games of {sum(map(len, mixed.values()))} configs of "
+                     + ", ".join(mixed) + f" ({_held(mixed)}): one table counts one config a game; name "
+                     "them with --config")
     else:
-        stamp = {"config": config_hash(), "commit": commit()}
-        other = {c: k for c, k in configs(done).items() if c != stamp["config"]}
+        names = args.only.split(",")
+        stamps = {name: {"config": config_hash(name), "commit": commit(name)} for name in names}
+        other = {name: {c: k for c, k in held.items() if c != stamps[name]["config"]}
+                 for name, held in configs(done).items() if name in stamps}
+        other = {name: held for name, held in other.items() if held}
         if other:
-            sys.exit(f"{args.out} holds games of another config ("
-                     + ", ".join(f"{c} at commit {k}" for c, k in other.items())
-                     + f"); this checkout plays config {stamp['config']}: resume that run from its commit's "
-                     "checkout, or write to another --out")
+            sys.exit(f"{args.out} holds games of another config ({_held(other)}); this checkout plays "
+                     + ", ".join(f"{name} config {stamps[name]['config']}" for name in other)
+                     + ": resume that run from its commit's checkout, or write to another --out")
         have = {(r["game"], r["a"], r["b"], r["g"], r["seed"]) for r in done}
         todo = []
         # interleaved (game 0 of every match-up, then game 1…): a run stopped early has every match-up
         for g in range(args.games):
-            for name in args.only.split(","):
+            for name in names:
                 for pair in args.match.split(","):
                     a, b = pair.split(":")
                     level(a), level(b)
                     if (name, a, b, g, args.seed) not in have:
-                        todo.append((name, a, b, g, args.seed, args.memory, options, stamp))
+                        todo.append((name, a, b, g, args.seed, args.memory, options, stamps[name]))
         with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = [pool.submit(one_game, *job) for job in todo]
             for future in as_completed(futures):

@@ -23,10 +23,21 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_config_hash_changes_with_a_level_and_not_otherwise(monkeypatch):
-    before = strength.config_hash()
-    assert strength.config_hash() == before and len(before) == 12
+    before = strength.config_hash("klash")
+    assert strength.config_hash("klash") == before and len(before) == 12
     monkeypatch.setitem(strength.LEVELS, "hard", strength.LEVELS["normal"])
-    assert strength.config_hash() != before
+    assert strength.config_hash("klash") != before
+
+
+def test_each_game_has_its_own_config(monkeypatch):
+    """A change to one game's bot must not strand the other game's long run."""
+    hashes = {name: strength.config_hash(name) for name in ("klash", "klash-skirmish", "carnevale")}
+    assert len(set(hashes.values())) == 3
+    assert not any("klash" in top for top in strength.SOURCES["carnevale"])
+    assert not any("carnevale" in top for top in strength.SOURCES["klash"])
+    monkeypatch.setattr(strength, "SKIRMISH_HOURGLASS", 5)
+    assert strength.config_hash("klash-skirmish") != hashes["klash-skirmish"]
+    assert strength.config_hash("klash") == hashes["klash"] and strength.config_hash("carnevale") == hashes["carnevale"]
 
 
 def test_a_run_refuses_to_add_to_a_file_of_another_config(tmp_path):
@@ -36,6 +47,9 @@ def test_a_run_refuses_to_add_to_a_file_of_another_config(tmp_path):
     assert done.returncode != 0
     assert "another config (aaaaaaaaaaaa at commit caaaaaaaaaaaa)" in done.stderr
     assert out.read_text() == _line("aaaaaaaaaaaa", 0, 1.0)        # nothing was played or appended
+    other_game = _bench("--games", "1", "--only", "klash-skirmish", "--match", "random:random", "--out", str(out))
+    assert other_game.returncode == 0, other_game.stderr            # another game's run goes on beside it
+    assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == ["klash", "klash-skirmish"]
 
 
 def test_the_report_counts_one_config_and_names_it(tmp_path):
@@ -45,7 +59,7 @@ def test_the_report_counts_one_config_and_names_it(tmp_path):
     assert mixed.returncode != 0 and "holds games of 2 configs" in mixed.stderr
     one = _bench("--report", "--out", str(out), "--config", "aaaaaaaaaaaa")
     assert one.returncode == 0, one.stderr
-    assert "config aaaaaaaaaaaa, commit caaaaaaaaaaaa" in one.stdout
+    assert "klash: config aaaaaaaaaaaa, commit caaaaaaaaaaaa" in one.stdout
     row = next(line for line in one.stdout.splitlines() if line.startswith("klash "))
     assert row.split()[4:6] == ["2", "50.0%"]
 
