@@ -83,6 +83,13 @@ class GameAI(ABC):
         """Weight of a move in rollouts (1: as likely as any other). Cheap heuristics only."""
         return 1.0
 
+    def choose(self, state: Any, seat: str, options: list[Move], rng: Rng, lvl: Level,
+               deadline: Callable[[], bool] | None) -> Move | None:
+        """A game's own way to pick among two or more of the seat's options at this level (say, a
+        search over the few moves a one-ply look ranks best), from the seat's view only, as every
+        strategy here; None leaves the choice to the level's strategy. Default: None."""
+        return None
+
     def tuned(self, lvl: Level) -> Level:
         """The level as this game plays it: a game whose evaluation reads a position well may, say,
         search without random rollouts at one level. Default: the level as it is."""
@@ -360,6 +367,8 @@ def decide(ai: GameAI, state: Any, seat: str, lvl: Level | str, rng: Rng,
         return None
     if len(options) == 1:
         move = options[0]
+    elif (own := ai.choose(state, seat, options, rng, lvl, deadline)) is not None:
+        move = own
     elif lvl.strategy == "random":
         move = _random(ai, state, seat, options, rng)
     elif lvl.strategy == "greedy":

@@ -267,3 +267,22 @@ def test_an_unknown_level_is_refused_as_a_code_the_presenter_words():
     assert (refused.value.code, refused.value.params) == ("unknown_bot_level",
                                                           {"level": "godlike", "known": list(LEVELS)})
     assert Presenter("it", None).error(refused.value).startswith("Non esiste il livello 'godlike' per il bot")
+
+
+def test_a_game_may_choose_its_own_way_and_none_leaves_it_to_the_level():
+    """GameAI.choose: a game can take a level's pick over (it gets only the seat's options); None is the
+    default and leaves the level's strategy to pick."""
+    state = KLASH.new_game(["1", "2"], KLASH_SAMPLE, seed=2)
+    seat = KLASH.picker(state)
+    seen = []
+
+    class Last(type(KLASH_AI)):
+        def choose(self, state, seat, options, rng, lvl, deadline):
+            seen.append((seat, lvl.name, len(options)))
+            return options[-1] if lvl.name == "greedy" else None
+    last = Last(KLASH)
+    options = moves(last, state, seat, Rng(0))
+    assert len(options) == 5
+    assert decide(last, state, seat, "greedy", Rng(1)) == Choose(*options[-1])
+    assert decide(last, state, seat, "random", Rng(1)) == decide(KLASH_AI, state, seat, "random", Rng(1))
+    assert seen == [(seat, "greedy", 5), (seat, "random", 5)]
