@@ -22,8 +22,9 @@ import yaml
 HERE = Path(__file__).parent
 DEFAULT = "en"
 # The sections of a game's catalogue that belong to its presenter (i18n/present.py), not to t():
-# each game has its own `events.*`, so they are not merged into the one flat catalogue.
-PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words")
+# each game has its own `events.*`, so they are not merged into the one flat catalogue. `genders`
+# is the grammatical gender of the game's names and words in that language (see present.py).
+PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words", "genders")
 log = logging.getLogger("bauta.i18n")
 SUPPORTED = ("en", "it", "es")
 

@@ -15,6 +15,17 @@ English. Players in the data (keys `player`, `players`, `*_player`, `*_players`)
 mentions (`<@id>`) in messages, and display names in plain text (button labels, select options,
 images), since Discord does not render mentions there; `term(key)` values become `terms.<key>`.
 
+Agreement: Italian and Spanish adjectives and participles agree with their subject's grammatical
+gender. A template writes the masculine and the feminine form after the subject's parameter,
+`"{name} è {name:Stordito|Stordita}."`: the feminine one when `name` is feminine, else the
+masculine one (the default, also for a player or a name nobody gendered). A list parameter is
+feminine only when every item is, so a mixed group takes the masculine plural
+(`"{names} sono {names:Storditi|Stordite}"`), and a count still picks the plural form of the key.
+A word's gender is a fact of the language, so it lives in each language's game catalogue,
+`genders: {Harlot: f, Guardia: f}`, keyed by the name as that reader reads it (a pack's name as it
+is, a translated term or pack word as translated); a table may add its own (`Presenter(genders=…)`,
+a player's character declared on a sheet).
+
 Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
 where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
 unconverted engine's English text), `missing` (no catalogue has the key: the key itself is shown),
@@ -92,14 +103,39 @@ class _Params:
     """Format parameters, each rendered when the template asks for it (so an unused player costs
     nothing and reports nothing); a missing one shows as `{name}` instead of raising."""
 
-    def __init__(self, values: Mapping[str, Any], render: Callable[[str, Any], Any], missing: list[str]):
-        self.values, self.render, self.missing = values, render, missing
+    def __init__(self, values: Mapping[str, Any], render: Callable[[str, Any], Any], missing: list[str],
+                 feminine: Callable[[str, Any, str], bool] | None = None):
+        self.values, self.render, self.missing, self.feminine = values, render, missing, feminine
 
     def __getitem__(self, key: str) -> Any:
         if key in self.values:
-            return self.render(key, self.values[key])
+            value = self.values[key]
+            text = self.render(key, value)
+            if self.feminine is not None and isinstance(text, str):
+                feminine = self.feminine
+                return _Agreeing(text, lambda: feminine(key, value, text))
+            return text
         self.missing.append(key)
         return _Placeholder(key)
+
+
+class _Agreeing(str):
+    """A parameter's text that also chooses the words agreeing with it: formatted with the spec
+    `masculine|feminine` it is one of those two forms (its gender asked only then); with any other
+    spec it is its own text, as a plain string would be."""
+
+    feminine: Callable[[], bool]
+
+    def __new__(cls, text: str, feminine: Callable[[], bool]) -> _Agreeing:
+        word = super().__new__(cls, text)
+        word.feminine = feminine
+        return word
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            masculine, _, feminine = spec.partition("|")
+            return feminine if self.feminine() else masculine
+        return str.__format__(str(self), spec)
 
 
 class _Placeholder:
@@ -116,11 +152,12 @@ class Presenter:
     text); `seats` lets a player without a known name still be told apart ("Player 2")."""
 
     def __init__(self, locale: Any = None, game: str | None = None, names: Mapping[str, str] | None = None,
-                 seats: Iterable[str] = ()):
+                 seats: Iterable[str] = (), genders: Mapping[str, str] | None = None):
         self.language = language(locale)
         self.game = game
         self.names = dict(names or {})
         self.seats = list(seats)
+        self.genders = dict(genders or {})      # a table's own names: {"Lucia": "f"} (a sheet's declaration)
         self.counts: Counter[str] = Counter()
 
     @property
@@ -198,7 +235,9 @@ class Presenter:
             self._note(MISSING, key, key, game)
             return key
         missing: list[str] = []
-        values = _Params(params, lambda name, value: self._value(name, value, plain), missing)
+        # only a template with a `masculine|feminine` choice asks its parameters' genders
+        agree = (lambda name, value, text: self._feminine(name, value, text, game)) if "|" in template else None
+        values = _Params(params, lambda name, value: self._value(name, value, plain), missing, agree)
         try:
             text = template.format_map(values)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
@@ -209,7 +248,25 @@ class Presenter:
             self._note(UNRESOLVED, f"{key}.{{{name}}}", text, game, lang)
         return text
 
+    def gender(self, word: str, game: str | None = None) -> str:
+        """`f` or `m`: the grammatical gender of a name or word as this reader reads it (masculine
+        unless the table or the language's catalogue says otherwise)."""
+        if word in self.genders:
+            return self.genders[word]
+        game = game or self.game
+        found = game_words(self.language, game).get(f"genders.{word}") if game else None
+        return found or catalogue(self.language).get(f"common.genders.{word}") or "m"
+
     # ---- inside
+    def _feminine(self, name: str, value: Any, text: str, game: str | None) -> bool:
+        """Whether a parameter's words agree in the feminine: a list only when all its items do."""
+        if isinstance(value, (list, tuple)):
+            return bool(value) and all(self._feminine(name, item, str(self._value("", item, True)), game)
+                                       for item in value)
+        if is_player_key(name):            # a mention's gender is its display name's
+            text = self.player(str(value), plain=True)
+        return self.gender(text, game) == "f"
+
     def _plural(self, key: str, game: str | None, count: Any) -> tuple[str | None, str, str]:
         """A catalogue entry with plural forms (`key.zero`, `key.one`, `key.other`), chosen by the
         `count` (or `n`) parameter as English, Italian and Spanish count: `one` for 1, `other` for

@@ -1,0 +1,129 @@
+"""Italian and Spanish agree with the subject's grammatical gender: "Harlot è Stordita", "Butcher è
+Stordito", a mixed group in the masculine plural. The template says both forms after the subject's
+parameter (`{name:Stordito|Stordita}`); the language's catalogue says which names are feminine."""
+import string
+
+import pytest
+import yaml
+
+from i18n import HERE
+from i18n.present import Presenter, add_catalogues
+from rules.common import Event, term
+
+STUN = {"model": "b1", "source": "Critical in close combat", "why": term("stun_melee_critical")}
+
+
+# ---------------------------------------------------------------------------- the mechanism
+@pytest.fixture
+def agreeing(tmp_path):
+    """A tiny game whose catalogues exercise agreement alone (singular, plural by count, lists)."""
+    (tmp_path / "it.agreeing.yaml").write_text(yaml.safe_dump({
+        "events": {
+            "stunned": "{name} è {name:Stordito|Stordita}.",
+            "group": {"one": "{names} è {names:caduto|caduta}.", "other": "{names} sono {names:caduti|cadute}."},
+            "spaced": "{name} {name:è stato ferito|è stata ferita} da {by}.",
+            "padded": "[{name:>8}]",
+            "player": "{player} è {player:pronto|pronta}.",
+        },
+        "terms": {"guard": "Guardia", "doctor": "Dottore"},
+        "genders": {"Harlot": "f", "Maid": "f", "Guardia": "f"},
+    }, allow_unicode=True), encoding="utf-8")
+    add_catalogues(tmp_path)
+    return Presenter("it", "agreeing", names={"7": "Lucia", "8": "Marco"}, genders={"Lucia": "f"})
+
+
+def test_a_feminine_subject_takes_the_feminine_form(agreeing):
+    assert agreeing.event(Event("stunned", {"name": "Harlot"})) == "Harlot è Stordita."
+
+
+def test_a_subject_nobody_gendered_stays_masculine(agreeing):
+    assert agreeing.event(Event("stunned", {"name": "Butcher"})) == "Butcher è Stordito."
+    assert agreeing.counts["catalogue"] == 1 and agreeing.fallbacks == 0
+
+
+def test_a_form_may_be_several_words(agreeing):
+    assert agreeing.event(Event("spaced", {"name": "Maid", "by": "Butcher"})) == "Maid è stata ferita da Butcher."
+    assert agreeing.event(Event("spaced", {"name": "Butcher", "by": "Maid"})) == "Butcher è stato ferito da Maid."
+
+
+def test_a_translated_term_has_the_gender_of_its_translation(agreeing):
+    assert agreeing.event(Event("stunned", {"name": term("guard")})) == "Guardia è Stordita."
+    assert agreeing.event(Event("stunned", {"name": term("doctor")})) == "Dottore è Stordito."
+
+
+def test_a_group_is_feminine_only_when_everyone_in_it_is(agreeing):
+    assert agreeing.event(Event("group", {"names": ["Harlot", "Maid"], "n": 2})) == "Harlot, Maid sono cadute."
+    assert agreeing.event(Event("group", {"names": ["Harlot", "Butcher"], "n": 2})) == "Harlot, Butcher sono caduti."
+    assert agreeing.event(Event("group", {"names": ["Maid"], "n": 1})) == "Maid è caduta."
+
+
+def test_a_player_agrees_through_the_gender_the_table_declared(agreeing):
+    assert agreeing.event(Event("player", {"player": "7"})) == "<@7> è pronta."
+    assert agreeing.event(Event("player", {"player": "8"})) == "<@8> è pronto."
+
+
+def test_other_format_specs_still_format_the_text(agreeing):
+    assert agreeing.event(Event("padded", {"name": "Maid"})) == "[    Maid]"
+
+
+# ---------------------------------------------------------------------------- Carnevale
+@pytest.mark.parametrize("lang,name,text", [
+    ("it", "Harlot", "Harlot è Stordita (critico in corpo a corpo)."),
+    ("it", "Butcher", "Butcher è Stordito (critico in corpo a corpo)."),
+    ("es", "Harlot", "Harlot queda Aturdida (crítico cuerpo a cuerpo)."),
+    ("es", "Butcher", "Butcher queda Aturdido (crítico cuerpo a cuerpo)."),
+])
+def test_a_carnevale_model_is_stunned_in_its_own_gender(lang, name, text):
+    assert Presenter(lang, "carnevale").event(Event("stun", {**STUN, "name": name})) == text
+
+
+@pytest.mark.parametrize("lang,text", [
+    ("it", ["Nurse non è più Stordita.", "Warden non è più Stordito."]),
+    ("es", ["Nurse ya no está Aturdida.", "Warden ya no está Aturdido."]),
+])
+def test_a_carnevale_model_is_no_longer_stunned_in_its_own_gender(lang, text):
+    say = Presenter(lang, "carnevale")
+    assert [say.event(Event("unstunned", {"model": "a1", "name": n})) for n in ("Nurse", "Warden")] == text
+
+
+# the bundled women: Carnevale's sample pack and the rulebook's other named women (for imported packs)
+CARNEVALE_WOMEN = {"Harlot", "Maid", "Nurse", "White Dove", "Baba-Yaga", "Fadhila-Bint-Dahab", "Agláope-Rashaar"}
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_every_woman_of_carnevale_is_feminine(lang):
+    say = Presenter(lang, "carnevale")
+    assert {n for n in CARNEVALE_WOMEN if say.gender(n) == "f"} == CARNEVALE_WOMEN
+    assert [say.gender(n) for n in ("Butcher", "The Duke", "Harlequin", "Plague Doctor")] == ["m"] * 4
+
+
+# ---------------------------------------------------------------------------- the catalogues
+def choices(text: str) -> list[tuple[str, str]]:
+    return [(field, spec) for _, field, spec, _ in string.Formatter().parse(text) if field and spec and "|" in spec]
+
+
+def leaves(tree, prefix=""):
+    for key, value in (tree or {}).items():
+        if isinstance(value, dict):
+            yield from leaves(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", str(value)
+
+
+def test_every_gender_choice_has_two_forms_and_only_it_and_es_use_them():
+    """`{name:Stordito|Stordita}` has exactly one bar; English has no agreement to choose."""
+    bad, english = [], []
+    for path in sorted(HERE.glob("*.yaml")):
+        for key, text in leaves(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            for _field, spec in choices(text):
+                if spec.count("|") != 1:
+                    bad.append((path.name, key, spec))
+                if path.name.startswith("en."):
+                    english.append((path.name, key))
+    assert bad == [] and english == []
+
+
+def test_the_genders_sections_say_only_f_or_m():
+    for path in sorted(HERE.glob("*.yaml")):
+        genders = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("genders") or {}
+        assert {v for v in genders.values()} <= {"f", "m"}, path.name
