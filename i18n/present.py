@@ -46,7 +46,7 @@ from typing import Any
 from rules.common import ANYONE, GM, BautaError, Event, Option, PackError, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
-               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, read_yaml, report, watch)
+               SUPPORTED, UNRESOLVED, Agreeing, Note, _flatten, catalogue, genders, read_yaml, report, watch)
 from . import problems
 from . import supported as language
 
@@ -54,6 +54,8 @@ __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "N
            "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+# a sentence's parameters a term inside it does not take: text()'s own arguments
+_NOT_INHERITED = frozenset({"key", "plain", "game"})
 
 # The presenter of whoever will read the picture being drawn now: the framework sets it around a
 # system's `prompt_image(view, prompt)` (whose signature predates languages), so the words inside a
@@ -113,29 +115,10 @@ class _Params:
             text = self.render(key, value)
             if self.feminine is not None and isinstance(text, str):
                 feminine = self.feminine
-                return _Agreeing(text, lambda: feminine(key, value, text))
+                return Agreeing(text, lambda: feminine(key, value, text))
             return text
         self.missing.append(key)
         return _Placeholder(key)
-
-
-class _Agreeing(str):
-    """A parameter's text that also chooses the words agreeing with it: formatted with the spec
-    `masculine|feminine` it is one of those two forms (its gender asked only then); with any other
-    spec it is its own text, as a plain string would be."""
-
-    feminine: Callable[[], bool]
-
-    def __new__(cls, text: str, feminine: Callable[[], bool]) -> _Agreeing:
-        word = super().__new__(cls, text)
-        word.feminine = feminine
-        return word
-
-    def __format__(self, spec: str) -> str:
-        if "|" in spec:
-            masculine, _, feminine = spec.partition("|")
-            return feminine if self.feminine() else masculine
-        return str.__format__(str(self), spec)
 
 
 class _Placeholder:
@@ -237,7 +220,7 @@ class Presenter:
         missing: list[str] = []
         # only a template with a `masculine|feminine` choice asks its parameters' genders
         agree = (lambda name, value, text: self._feminine(name, value, text, game)) if "|" in template else None
-        values = _Params(params, lambda name, value: self._value(name, value, plain), missing, agree)
+        values = _Params(params, lambda name, value: self._value(name, value, plain, params), missing, agree)
         try:
             text = template.format_map(values)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
@@ -255,7 +238,7 @@ class Presenter:
             return self.genders[word]
         game = game or self.game
         found = game_words(self.language, game).get(f"genders.{word}") if game else None
-        return found or catalogue(self.language).get(f"common.genders.{word}") or "m"
+        return found or genders(self.language).get(word) or "m"
 
     # ---- inside
     def _feminine(self, name: str, value: Any, text: str, game: str | None) -> bool:
@@ -292,7 +275,7 @@ class Presenter:
                 return found, source, lang
         return None, MISSING, self.language
 
-    def _value(self, name: str, value: Any, plain: bool) -> Any:
+    def _value(self, name: str, value: Any, plain: bool, outer: Mapping[str, Any] | None = None) -> Any:
         if is_player_key(name):
             if isinstance(value, (list, tuple)):
                 return self._join([self.player(str(p), plain=plain) for p in value])
@@ -300,8 +283,12 @@ class Presenter:
         if type(value) in _PLAIN:        # most parameters: a number or a name, as they are
             return value
         if isinstance(value, Mapping) and "term" in value:
-            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5})
-            return self.text(f"terms.{value['term']}", plain=plain, **{k: v for k, v in value.items() if k != "term"})
+            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5}); it also
+            # reads its sentence's, so its words can agree with the sentence's subject ("conta come
+            # {name:Caduto|Caduta}" inside "{name} {how}.")
+            inherited = {k: v for k, v in (outer or {}).items() if k not in _NOT_INHERITED}
+            return self.text(f"terms.{value['term']}", plain=plain,
+                             **{**inherited, **{k: v for k, v in value.items() if k != "term"}})
         if isinstance(value, Mapping) and "prompt" in value:      # a question, as its reader reads it
             return self.prompt(Prompt.from_dict(value["prompt"]), plain=True)
         if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
@@ -316,7 +303,7 @@ class Presenter:
             self._note(ENGLISH, "pack.words", text)
             return text
         if isinstance(value, (list, tuple)):
-            return self._join([str(self._value("", v, plain)) for v in value])
+            return self._join([str(self._value("", v, plain, outer)) for v in value])
         return value
 
     def _join(self, items: list[str]) -> str:

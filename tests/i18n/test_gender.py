@@ -127,3 +127,27 @@ def test_the_genders_sections_say_only_f_or_m():
     for path in sorted(HERE.glob("*.yaml")):
         genders = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("genders") or {}
         assert {v for v in genders.values()} <= {"f", "m"}, path.name
+
+
+@pytest.mark.parametrize("lang,harlot,butcher", [
+    ("it", "m1 — Harlot (Ada) PV 0/7, caduta", "m2 — Butcher (Ada) PV 0/7, caduto"),
+    ("es", "m1 — Harlot (Ada) PV 0/7, caída", "m2 — Butcher (Ada) PV 0/7, caído"),
+])
+def test_t_agrees_too_with_the_genders_of_the_language(lang, harlot, butcher):
+    """The cogs' own words (`t()`: a model's choice in an autocomplete) agree the same way."""
+    from i18n import t
+    assert [t("carnevale.choices.model_fallen", lang, uid=uid, name=name, owner="Ada", left=0, life=7)
+            for uid, name in (("m1", "Harlot"), ("m2", "Butcher"))] == [harlot, butcher]
+
+
+@pytest.mark.parametrize("lang,words", [("it", ["STORDITA", "STORDITO"]), ("es", ["ATURDIDA", "ATURDIDO"])])
+def test_a_model_card_badge_agrees_with_the_model(lang, words):
+    from renderers import carnevale as R
+    say = R.presenter_words(Presenter(lang, "carnevale"))
+    assert [R._badges({"name": n, "stunned": True}, say)[0][0] for n in ("Harlot", "Butcher")] == words
+
+
+@pytest.mark.parametrize("lang,status", [("it", "caduta, stordita"), ("es", "caída, aturdida")])
+def test_the_status_line_agrees_with_the_model(lang, status):
+    from cogs.carnevale import _status_words
+    assert ", ".join(_status_words({"name": "Maid", "fallen": True, "stunned": True}, lang)) == status
