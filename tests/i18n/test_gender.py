@@ -151,3 +151,24 @@ def test_a_model_card_badge_agrees_with_the_model(lang, words):
 def test_the_status_line_agrees_with_the_model(lang, status):
     from cogs.carnevale import _status_words
     assert ", ".join(_status_words({"name": "Maid", "fallen": True, "stunned": True}, lang)) == status
+
+
+# ---------------------------------------------------------------------------- Carnival Zombie
+MISTRESS = {"text": {"en": "Mistress", "it": "Padrona", "es": "Señora"}}
+DOGE = {"text": {"en": "Doge", "it": "Doge", "es": "Dux"}}
+
+
+@pytest.mark.parametrize("lang,texts", [
+    ("it", ["Padrona è distrutta!", "Doge è distrutto!"]),
+    ("es", ["¡Señora queda destruida!", "¡Dux queda destruido!"]),
+])
+def test_a_boss_is_destroyed_in_the_gender_of_its_translated_name(lang, texts):
+    say = Presenter(lang, "carnival_zombie")
+    assert [say.event(Event("boss_killed", {"boss_name": b, "boss": "x"})) for b in (MISTRESS, DOGE)] == texts
+    assert say.fallbacks == 0
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_colombina_is_feminine(lang):
+    say = Presenter(lang, "carnival_zombie")
+    assert (say.gender("Colombina"), say.gender("Arlecchino")) == ("f", "m")
