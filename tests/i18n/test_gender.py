@@ -172,3 +172,19 @@ def test_a_boss_is_destroyed_in_the_gender_of_its_translated_name(lang, texts):
 def test_colombina_is_feminine(lang):
     say = Presenter(lang, "carnival_zombie")
     assert (say.gender("Colombina"), say.gender("Arlecchino")) == ("f", "m")
+
+
+# ---------------------------------------------------------------------------- Karmic
+RAT = {"text": {"en": "Giant Rat", "it": "Ratto gigante", "es": "Rata gigante"}}
+
+
+@pytest.mark.parametrize("lang,name,text", [
+    ("it", "Mara", "Mara è colta di sorpresa: Devon ha un attacco che non si può difendere."),
+    ("it", RAT, "Ratto gigante è colto di sorpresa: Devon ha un attacco che non si può difendere."),
+    ("es", "Mara", "Mara es tomada por sorpresa: Devon tiene un ataque que no se puede defender."),
+    ("es", RAT, "Rata gigante es tomada por sorpresa: Devon tiene un ataque que no se puede defender."),
+    ("es", "Enris", "Enris es tomado por sorpresa: Devon tiene un ataque que no se puede defender."),
+])
+def test_a_karmic_fighter_agrees_in_the_gender_of_its_name_in_that_language(lang, name, text):
+    """"Ratto" is masculine in Italian, "Rata" feminine in Spanish: the same NPC agrees differently."""
+    assert Presenter(lang, "karmic").event(Event("surprise", {"name": name, "by": "Devon"})) == text
