@@ -86,6 +86,18 @@ def test_a_carnevale_model_is_no_longer_stunned_in_its_own_gender(lang, text):
     assert [say.event(Event("unstunned", {"model": "a1", "name": n})) for n in ("Nurse", "Warden")] == text
 
 
+@pytest.mark.parametrize("lang,texts", [
+    ("it", ["Maid lascia il tavolo e conta come Caduta.", "Warden lascia il tavolo e conta come Caduto."]),
+    ("es", ["Maid abandona la mesa y cuenta como Caída.", "Warden abandona la mesa y cuenta como Caído."]),
+])
+def test_a_term_agrees_with_the_subject_of_its_sentence(lang, texts):
+    """ "{name} {how}.": the term `fallen_fled` has no name of its own, it reads the sentence's."""
+    say = Presenter(lang, "carnevale")
+    assert [say.event(Event("fallen", {"model": "a1", "name": n, "how": term("fallen_fled")}))
+            for n in ("Maid", "Warden")] == texts
+    assert say.fallbacks == 0
+
+
 # the bundled women: Carnevale's sample pack and the rulebook's other named women (for imported packs)
 CARNEVALE_WOMEN = {"Harlot", "Maid", "Nurse", "White Dove", "Baba-Yaga", "Fadhila-Bint-Dahab", "Agláope-Rashaar"}
 
