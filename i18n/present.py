@@ -23,8 +23,9 @@ feminine only when every item is, so a mixed group takes the masculine plural
 (`"{names} sono {names:Storditi|Stordite}"`), and a count still picks the plural form of the key.
 A word's gender is a fact of the language, so it lives in each language's game catalogue,
 `genders: {Harlot: f, Guardia: f}`, keyed by the name as that reader reads it (a pack's name as it
-is, a translated term or pack word as translated); a table may add its own (`Presenter(genders=…)`,
-a player's character declared on a sheet).
+is, a translated term or pack word as translated); a table may add its own names
+(`Presenter(genders=…)`: nothing passes any yet; a Karmic sheet has no gender field). A term inside
+a sentence reads the sentence's parameters too, so its words can agree with the sentence's subject.
 
 Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
 where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
@@ -140,7 +141,7 @@ class Presenter:
         self.game = game
         self.names = dict(names or {})
         self.seats = list(seats)
-        self.genders = dict(genders or {})      # a table's own names: {"Lucia": "f"} (a sheet's declaration)
+        self.genders = dict(genders or {})      # a table's own names, {"Lucia": "f"}, before the catalogues
         self.counts: Counter[str] = Counter()
 
     @property
