@@ -94,7 +94,8 @@ class GameHost(Publishing):
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
-        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
+        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats,
+                         genders=game.meta.get("genders"))     # the table's own names (a Karmic sheet's gender)
 
     async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
         """The language of the game's channel: `/gm language`, else the server's own."""
