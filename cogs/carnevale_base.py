@@ -134,10 +134,12 @@ class CarnevaleBase(BautaCog):
         me = str(interaction.user.id)
         models = sorted(state.models.values(), key=lambda m: (m.owner != me, m.uid))
         out = []
+        say = Presenter(interaction.locale, SYSTEM_NAME)
         for m in models:
             owner = state.players[m.owner].name if m.owner in state.players else m.owner
+            # "caduta": a model agrees as its profile does, whatever its player named it
             label = t("carnevale.choices.model_fallen" if m.fallen else "carnevale.choices.model", interaction.locale,
-                      uid=m.uid, name=m.name, owner=owner, left=m.life_left, life=m.life)
+                      uid=m.uid, name=say.agreeing(m.name, like=m.profile), owner=owner, left=m.life_left, life=m.life)
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=m.uid))
         return out[:25]

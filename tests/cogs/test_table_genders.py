@@ -52,3 +52,52 @@ async def test_a_gm_sheet_says_a_gender_per_language_for_a_word_of_two_genders(b
     surprise = Event("surprise", {"name": {"text": {"en": "Guard", "it": "Guardia", "es": "Guardia"}}, "by": "Devon"})
     assert [bot.host.presenter(game, lang).event(surprise).split(":")[0] for lang in ("it", "es")] == [
         "Guardia è colta di sorpresa", "Guardia es tomado por sorpresa"]
+
+
+# ---------------------------------------------------------------------------- Carnevale
+def lucrezia(**status) -> dict:
+    return {"uid": "b4", "owner": "3", "name": "Lucrezia", "profile": "Harlot", **status}
+
+
+@pytest.mark.parametrize("lang,harlot,butcher", [
+    ("it", " · attiva: Lucrezia (b4)", " · attivo: Beppe (b4)"),
+    ("es", " · activa: Lucrezia (b4)", " · activo: Beppe (b4)"),
+    ("en", " · active: Lucrezia (b4)", " · active: Beppe (b4)"),
+])
+def test_the_status_names_the_active_model_in_its_profiles_gender(lang, harlot, butcher):
+    from cogs.carnevale import describe
+    view = {"phase": "activation", "round": 1, "max_rounds": 5, "turn_player": "3", "active": "b4",
+            "models": [lucrezia()], "players": {}}
+    beppe = {**view, "models": [{**lucrezia(), "name": "Beppe", "profile": "Butcher"}]}
+    assert (describe(view, "3", lang).split("\n")[0].endswith(harlot),
+            describe(beppe, "3", lang).split("\n")[0].endswith(butcher)) == (True, True)
+
+
+@pytest.mark.parametrize("lang,status", [("it", "caduta, stordita"), ("es", "caída, aturdida")])
+def test_a_named_models_status_words_agree_with_its_profile(lang, status):
+    from cogs.carnevale import _status_words
+    assert ", ".join(_status_words(lucrezia(fallen=True, stunned=True), lang)) == status
+
+
+async def test_a_harlot_her_player_named_lucrezia_is_stunned_in_the_feminine(bot, world, monkeypatch):
+    """The engine's events carry only the name: the cog keeps each named model's profile gender in the
+    game's meta when the squads are built, and the table reads "Lucrezia è Stordita"."""
+    from tests.cogs.test_carnevale import GUILD, RASHAAR, build, call, cog_of as carnevale
+    world.locale = "it"
+    guild = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", guild)
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
+    await call(world, carnevale(bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    game = await bot.store.active_game(1, 10)
+    assert game.meta["genders"] == {"Lucrezia": {"it": "f", "es": "f"}}
+    stun = Event("stun", {"model": "b4", "name": "Lucrezia", "source": "x", "why": {"term": "stun_melee_critical"}})
+    assert [bot.host.presenter(game, lang).event(stun) for lang in ("it", "es")] == [
+        "Lucrezia è Stordita (critico in corpo a corpo).", "Lucrezia queda Aturdida (crítico cuerpo a cuerpo)."]
+    world.sent.clear()
+    await call(world, carnevale(bot).stun, 3, model="b4", source="Low Blow")
+    assert "Lucrezia è Stordita" in world.public_text(), world.public_text()
+    await call(world, carnevale(bot).damage, 3, model="b4", amount=20)
+    choices = await carnevale(bot).model_autocomplete(world.interaction(world.users[3], world.channels[10]), "b4")
+    assert [c.name.rpartition(", ")[2] for c in choices] == ["caduta"], [c.name for c in choices]
