@@ -35,7 +35,7 @@ from rules.common import PUBLIC
 
 from . import systems
 from .carnevale_base import SYSTEM_NAME, campaign, carnevale, game, table
-from .carnevale_campaign import CarnevaleCampaign
+from .carnevale_campaign import CarnevaleCampaign, member_genders
 from .carnevale_game import CarnevaleGame
 from .carnevale_squads import CarnevaleSquads
 from .framework import chunks, mention
@@ -152,7 +152,6 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
     same name saved by the player): VP, the win and Campaign Points, and who fell (only they roll on
     the Fallen table). Returns one line per ledger, in `locale`."""
     vp = (state.result or {}).get("vp", {})
-    say = Presenter(locale, SYSTEM_NAME)
     lines = []
     for pid in state.seats:
         if pid not in vp or not str(pid).isdigit():
@@ -173,6 +172,7 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
                                                               fallen=tuple(C.fallen_in_game(rec, models))))
             if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
                                              {**data, "campaign": rec.to_dict()}):
+                say = Presenter(locale, SYSTEM_NAME, genders=member_genders(rec))
                 lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
                                line=say.event(events[0])))
                 break

@@ -8,8 +8,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from i18n import DEFAULT, SUPPORTED, t
-from i18n.present import Presenter
+from i18n import t
 from rules.carnevale import BLACK_STATUE, ENGINE, MAX_KARMA_DICE
 from rules.carnevale import actions as A
 from rules.common import GM, PUBLIC, BautaError, Event
@@ -17,19 +16,10 @@ from rules.common import GM, PUBLIC, BautaError, Event
 from . import botplayer
 from .carnevale_base import (ATTRIBUTES, KARMA_USES, MANOEUVRES, STATUSES, SYSTEM_NAME, CarnevaleBase, _split_ids,
                              ap_action_autocomplete, faction_autocomplete, game, model_autocomplete,
-                             my_squad_autocomplete, spell_autocomplete, table, their_squad_autocomplete,
+                             my_squad_autocomplete, named_genders, spell_autocomplete, table, their_squad_autocomplete,
                              weapon_autocomplete)
 from .framework import chunks, reply
 from .text import echo
-
-
-def model_genders(squads: dict[str, dict]) -> dict[str, dict[str, str]]:
-    """The game's `meta["genders"]`: each model a player named agrees as its profile does, in each
-    language whose words agree ("Lucrezia", a Harlot, is feminine), since the engine's events carry
-    only the name."""
-    says = [Presenter(lang, SYSTEM_NAME) for lang in SUPPORTED if lang != DEFAULT]
-    return {m["name"]: {say.language: say.gender(m["profile"]) for say in says}
-            for squad in squads.values() for m in squad.get("members", []) if m.get("name")}
 
 
 class CarnevaleGame(CarnevaleBase):
@@ -95,7 +85,9 @@ class CarnevaleGame(CarnevaleBase):
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
         return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
                                      meta={**(botplayer.meta(self.bot, [me, them], level) or {}),
-                                           "genders": model_genders(squads)})
+                                           "genders": named_genders((m.get("name", ""), m["profile"])
+                                                                    for squad in squads.values()
+                                                                    for m in squad.get("members", []))})
 
     async def _act(self, interaction: discord.Interaction, action) -> None:
         """One action through the host: acknowledged privately, so a refusal stays with its sender."""

@@ -101,3 +101,18 @@ async def test_a_harlot_her_player_named_lucrezia_is_stunned_in_the_feminine(bot
     await call(world, carnevale(bot).damage, 3, model="b4", amount=20)
     choices = await carnevale(bot).model_autocomplete(world.interaction(world.users[3], world.channels[10]), "b4")
     assert [c.name.rpartition(", ")[2] for c in choices] == ["caduta"], [c.name for c in choices]
+
+
+@pytest.mark.parametrize("lang,line", [
+    ("it", "· Lucrezia non è morta: catturata, ora è l'ostaggio di Salvataggio del Prigioniero (senza equipaggiamento)."),
+    ("es", "· Lucrezia no ha muerto: capturada, ahora es la rehén de Rescate del Prisionero (sin equipo)."),
+])
+def test_a_campaign_member_her_player_named_is_taken_hostage_in_the_feminine(lang, line):
+    from cogs.carnevale_campaign import campaign_lines
+    from rules.carnevale import CampaignRecord
+    from rules.carnevale.campaign import CampaignMember, LedgerEntry
+    hostage = {"kind": "campaign_hostage", "data": {"member": "Lucrezia"}, "audience": "public"}
+    rec = CampaignRecord(player="3", squad="Guild", faction="The Guild",
+                         members=[CampaignMember(name="Lucrezia", profile="Harlot")],
+                         ledger=[LedgerEntry(number=1, action={}, events=[hostage])])
+    assert campaign_lines(rec, lang)[-1] == line
