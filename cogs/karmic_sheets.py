@@ -323,9 +323,11 @@ class KarmicSheets(BautaCog):
             await self.host.require_gm(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         owner = GM_OWNER if gm_sheet else interaction.user.id
+        record = await self.store.character(interaction.guild_id, owner, NAME, name)     # its gender, for the reply
         if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
             raise refused("no_such_character", name=echo(name))
-        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
+        say = Presenter(interaction.locale, NAME, genders=genders_of([{**(record or {}).get("character", {}), "name": name}]))
+        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=say.agreeing(name)), ephemeral=True)
 
     # ---------------------------------------------------------------- deck
     @karmic.command(name="deck", description="Your karma deck: cards left, discards, sideboard (privately)")

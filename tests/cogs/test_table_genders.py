@@ -116,3 +116,14 @@ def test_a_campaign_member_her_player_named_is_taken_hostage_in_the_feminine(lan
                          members=[CampaignMember(name="Lucrezia", profile="Harlot")],
                          ledger=[LedgerEntry(number=1, action={}, events=[hostage])])
     assert campaign_lines(rec, lang)[-1] == line
+
+
+@pytest.mark.parametrize("yaml,reply", [(LUCIA_YAML, "🗑️ Lucia eliminata."), (DEVON_YAML, "🗑️ Devon eliminato.")])
+async def test_the_delete_reply_agrees_with_the_sheets_gender(bot, world, yaml, reply):
+    world.locale = "it"
+    alice = world.users[2]
+    await import_sheet(bot, world, alice, yaml, "sheet.yaml")
+    name = reply.split()[1]
+    cog = cog_of(bot)
+    await cog.character_delete.callback(cog, world.interaction(alice, world.channels[10]), name=name.lower())
+    assert world.ephemeral(alice)[-1].content == reply.replace(name, name.lower())
