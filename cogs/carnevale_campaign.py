@@ -63,7 +63,11 @@ class CarnevaleCampaign(CarnevaleBase):
         changes nothing; a result is saved, then told to the channel."""
         await self.host.begin(interaction)
         data, rec = await self._campaign(interaction, squad)
-        events = ledger.apply(rec, action)                     # raises IllegalAction: nothing saved
+        try:
+            events = ledger.apply(rec, action)                 # raises IllegalAction: nothing saved
+        except BautaError as error:                            # "Lucrezia è già migliorata": her gender
+            error.genders = member_genders(rec)
+            raise
         await self._save_campaign(interaction, data, rec)
         await self._tell(interaction, t("carnevale.campaign.head", interaction.guild_locale,
                                         who=interaction.user.mention, name=rec.squad), events, rec)

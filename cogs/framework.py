@@ -292,7 +292,11 @@ class GameHost(Publishing):
                 prompts = engine.pending(state)
             loaded = None               # a retry reads the fresh game
             before = {p.id for p in prompts or ()}
-            outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
+            try:
+                outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
+            except BautaError as error:     # a refusal naming the table's characters agrees with them
+                error.genders = game.meta.get("genders")
+                raise
             after_prompts = engine.pending(outcome.state)
             if await self.settles(game, outcome.state, after_prompts):
                 outcome = engine.settle(outcome, skip=botplayer.seats(game))

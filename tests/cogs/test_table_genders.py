@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.common import Event
+from rules.carnevale import ENGINE
+from rules.common import Choose, Event
 from tests.cogs.test_karmic import DEVON_YAML, active_game, cog_of, import_sheet, table_text
 
 LUCIA_YAML = DEVON_YAML.replace("name: Devon", "name: Lucia\ngender: f")
@@ -127,3 +128,36 @@ async def test_the_delete_reply_agrees_with_the_sheets_gender(bot, world, yaml, 
     cog = cog_of(bot)
     await cog.character_delete.callback(cog, world.interaction(alice, world.channels[10]), name=name.lower())
     assert world.ephemeral(alice)[-1].content == reply.replace(name, name.lower())
+
+
+async def test_a_refusal_naming_a_model_her_player_named_agrees_with_her(bot, world, monkeypatch):
+    from tests.cogs.test_carnevale import GUILD, RASHAAR, build, call, cog_of as carnevale
+    world.locale = "it"
+    guild = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", guild)
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
+    await call(world, carnevale(bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
+               deploy_all=True)
+    await call(world, carnevale(bot).damage, 3, model="b4", amount=20)
+    state = ENGINE.load_state((await bot.store.active_game(1, 10)).state)
+    winner = state.initiative["winner"]                # Guild (3) plays first: her player's Turn
+    await bot.host.act(world.interaction(world.users[int(winner)], world.channels[10]),
+                       Choose("order-r1", ("me" if winner == "3" else "opponent",)), system="carnevale")
+    await call(world, carnevale(bot).activate, 3, model="b4")
+    assert world.ephemeral(world.users[3])[-1].content == \
+        "Lucrezia non può attivarsi ora (già attivata, caduta o fuori dal tavolo)."
+
+
+async def test_a_campaign_refusal_naming_a_member_her_player_named_agrees_with_her(bot, world):
+    from tests.cogs.test_carnevale import GUILD, build, call, cog_of as carnevale
+    world.locale = "it"
+    await build(world, 3, "Guild", "The Guild", [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra)
+                                                 for p, extra in GUILD])
+    await call(world, carnevale(bot).campaign_start, 3, squad="Guild")
+    data = await bot.store.character(1, 3, "carnevale", "Guild")
+    for member in data["campaign"]["members"]:
+        member["dead"] = member["name"] == "Lucrezia"
+    await bot.store.save_character(1, 3, "carnevale", "Guild", data)
+    await call(world, carnevale(bot).campaign_injury, 3, squad="Guild", member="Lucrezia")
+    assert world.ephemeral(world.users[3])[-1].content == "Lucrezia è morta e ha lasciato la campagna."
