@@ -30,6 +30,8 @@ def named_genders(members: Iterable[tuple[str, str]]) -> dict[str, dict[str, str
     says = [Presenter(lang, SYSTEM_NAME) for lang in SUPPORTED if lang != DEFAULT]
     return {name: {say.language: say.gender(profile) for say in says} for name, profile in members
             if name and name != profile}
+
+
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 STATUSES = ("in_water", "hidden", "immobilised", "drowning", "darkness", "on_gondola", "fragment", "off_table")
 KARMA_USES = ("protection", "defensive", "swift", "other")

@@ -7,6 +7,8 @@ import pytest
 
 from rules.carnevale import ENGINE
 from rules.common import Choose, Event
+from tests.cogs.test_carnevale import GUILD, RASHAAR, build, call
+from tests.cogs.test_carnevale import cog_of as carnevale
 from tests.cogs.test_karmic import DEVON_YAML, active_game, cog_of, import_sheet, table_text
 
 LUCIA_YAML = DEVON_YAML.replace("name: Devon", "name: Lucia\ngender: f")
@@ -56,6 +58,19 @@ async def test_a_gm_sheet_says_a_gender_per_language_for_a_word_of_two_genders(b
 
 
 # ---------------------------------------------------------------------------- Carnevale
+LUCREZIAS_GUILD = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
+
+
+async def lucrezias_game(world, monkeypatch) -> None:
+    """An Italian game: the Rashaar (2) against the Guild (3), whose Harlot her player named Lucrezia (b4)."""
+    world.locale = "it"
+    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
+    await build(world, 3, "Guild", "The Guild", LUCREZIAS_GUILD)
+    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
+    await call(world, carnevale(world.bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar",
+               their_squad="Guild", deploy_all=True)
+
+
 def lucrezia(**status) -> dict:
     return {"uid": "b4", "owner": "3", "name": "Lucrezia", "profile": "Harlot", **status}
 
@@ -83,14 +98,7 @@ def test_a_named_models_status_words_agree_with_its_profile(lang, status):
 async def test_a_harlot_her_player_named_lucrezia_is_stunned_in_the_feminine(bot, world, monkeypatch):
     """The engine's events carry only the name: the cog keeps each named model's profile gender in the
     game's meta when the squads are built, and the table reads "Lucrezia è Stordita"."""
-    from tests.cogs.test_carnevale import GUILD, RASHAAR, build, call, cog_of as carnevale
-    world.locale = "it"
-    guild = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
-    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
-    await build(world, 3, "Guild", "The Guild", guild)
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
-    await call(world, carnevale(bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
-               deploy_all=True)
+    await lucrezias_game(world, monkeypatch)
     game = await bot.store.active_game(1, 10)
     assert game.meta["genders"] == {"Lucrezia": {"it": "f", "es": "f"}}
     stun = Event("stun", {"model": "b4", "name": "Lucrezia", "source": "x", "why": {"term": "stun_melee_critical"}})
@@ -131,14 +139,7 @@ async def test_the_delete_reply_agrees_with_the_sheets_gender(bot, world, yaml, 
 
 
 async def test_a_refusal_naming_a_model_her_player_named_agrees_with_her(bot, world, monkeypatch):
-    from tests.cogs.test_carnevale import GUILD, RASHAAR, build, call, cog_of as carnevale
-    world.locale = "it"
-    guild = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
-    await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
-    await build(world, 3, "Guild", "The Guild", guild)
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
-    await call(world, carnevale(bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
-               deploy_all=True)
+    await lucrezias_game(world, monkeypatch)
     await call(world, carnevale(bot).damage, 3, model="b4", amount=20)
     state = ENGINE.load_state((await bot.store.active_game(1, 10)).state)
     winner = state.initiative["winner"]                # Guild (3) plays first: her player's Turn
@@ -150,10 +151,8 @@ async def test_a_refusal_naming_a_model_her_player_named_agrees_with_her(bot, wo
 
 
 async def test_a_campaign_refusal_naming_a_member_her_player_named_agrees_with_her(bot, world):
-    from tests.cogs.test_carnevale import GUILD, build, call, cog_of as carnevale
     world.locale = "it"
-    await build(world, 3, "Guild", "The Guild", [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra)
-                                                 for p, extra in GUILD])
+    await build(world, 3, "Guild", "The Guild", LUCREZIAS_GUILD)
     await call(world, carnevale(bot).campaign_start, 3, squad="Guild")
     data = await bot.store.character(1, 3, "carnevale", "Guild")
     for member in data["campaign"]["members"]:
