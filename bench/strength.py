@@ -49,6 +49,7 @@ from rules.common.rng import Rng
 TARGETS = {("normal", "random"): 0.95, ("normal", "greedy"): 0.65, ("hard", "normal"): 0.5}
 STRICT = {("hard", "normal")}           # "beats in more than", not "at least"
 SEATS = ["1", "2"]
+MAX_STEPS = 5_000       # a whole game takes a few hundred steps
 Z95 = 1.959964
 
 
@@ -140,11 +141,14 @@ def games(options: dict | None = None):
 
 
 def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict, measure_memory: bool):
-    n = 0
+    n = steps = 0
     while not ai.engine.is_over(state):
         who = deciders(ai, state)
         if not who:
             raise RuntimeError("no one to decide")
+        steps += 1
+        if steps > MAX_STEPS:       # a bot going round in circles stops the run, loudly, instead of hanging it
+            raise RuntimeError(f"game of seed {seed} still not over after {MAX_STEPS} steps")
         seat = who[0]
         lvl = levels[seat]
         rng = seed_for(ai, state, seat, f"bench{seed}")

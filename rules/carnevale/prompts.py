@@ -209,6 +209,11 @@ def turn_prompt(engine: CarnevaleEngine, state: GameState) -> Prompt:
                   options=tuple(opts[:25]))
 
 
+def shot_targets(state: GameState, m: ModelState) -> list[ModelState]:
+    """The enemies a shot's target prompt offers: a Hidden model cannot be picked."""
+    return [x for x in state.squad(state.opponent(m.owner)) if not x.hidden]
+
+
 def action_options(engine: CarnevaleEngine, state: GameState, m: ModelState) -> list[Option]:
     enemies = state.squad(state.opponent(m.owner))
     ranged = [w for w in m.weapons if w.kind == "ranged"]
@@ -226,7 +231,10 @@ def action_options(engine: CarnevaleEngine, state: GameState, m: ModelState) -> 
         elif key in ("melee", "disengage"):
             ok = ok and bool(enemies)
         elif key == "shoot":
-            ok = ok and bool(enemies) and any(w.loaded and not w.jammed and not w.destroyed for w in ranged)
+            # a shot needs an enemy it may pick (no dead-end target prompt: a bot went Shoot, Back, Shoot…
+            # for ever when every enemy was Hidden)
+            ok = ok and bool(shot_targets(state, m)) and any(w.loaded and not w.jammed and not w.destroyed
+                                                              for w in ranged)
         elif key == "ready_sh":
             ok = ok and any(w.loaded for w in ranged)
         elif key == "reload":
@@ -259,7 +267,7 @@ def active_prompt(engine: CarnevaleEngine, state: GameState, m: ModelState) -> P
                       options=tuple(action_options(engine, state, m)))
     kind = sub["kind"]
     if kind in ("melee", "shoot"):
-        foes = [x for x in state.squad(state.opponent(m.owner)) if not (kind == "shoot" and x.hidden)]
+        foes = shot_targets(state, m) if kind == "shoot" else state.squad(state.opponent(m.owner))
         opts = [model_option(x) for x in foes[:24]] + [back()]
         return Prompt(id=f"tg-{base}", player=m.owner, kind="target", args=who, options=tuple(opts))
     if kind == "distance":

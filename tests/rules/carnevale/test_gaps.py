@@ -312,6 +312,24 @@ def test_a_hidden_model_is_detected_by_an_enemy_within_3_inches():
     assert "detected" in kinds(ev) and not s.models["b3"].hidden
 
 
+def test_shoot_is_offered_only_with_an_enemy_to_pick():
+    """Every enemy Hidden: the target prompt would hold only Back, and a bot went Shoot, Back, Shoot…
+    for ever (strength bench, seed 1 game 12). The button waits for a target it can offer."""
+    s = base()
+    s, _ = apply(s, A.Activate("a1"), P1)
+    assert "shoot" in {o.id for o in ENGINE.pending(s)[0].options}
+    enemies = [m for m in s.models.values() if m.owner == P2]
+    for m in enemies:
+        m.hidden = True
+    assert "shoot" not in {o.id for o in ENGINE.pending(s)[0].options}
+    enemies[0].hidden = False
+    prompt = ENGINE.pending(s)[0]
+    assert "shoot" in {o.id for o in prompt.options}
+    s, _ = apply(s, Choose(prompt.id, ("shoot",)), P1)
+    target = ENGINE.pending(s)[0]
+    assert target.kind == "target" and [o.id for o in target.options][:-1] == [enemies[0].uid]
+
+
 def test_gondola_capacity_two_30mm_or_one_40mm_model():
     s = game(squad("The Rashaar", ("Magi-Rashaar", {"leader": True}), "Ugdru-Rashaar", "Hybrid", "Citizen of Venice"),
              squad("The Guild", ("Capodecime", {"leader": True})))
