@@ -164,9 +164,15 @@ class Activations:
         if core.engaged(state, m):
             return []
         side = self._side(state, m)
+        speed = core.stat(state, m, "speed") + 1e-6
         out = []
         for e in state.on_field():
-            if e.owner != side and e.id != m.id and self._charge_problem(state, m, e) is None:
+            # the cheap refusals of _charge_problem first (out of reach, already in contact), so the
+            # line of sight is walked only toward models a Charge might reach; the same targets
+            if (e.owner == side or e.id == m.id or core.contact(state, m, e)
+                    or core.gap(state, m, e) > speed):
+                continue
+            if self._charge_problem(state, m, e) is None:
                 out.append(e)
                 if first_only:
                     break

@@ -13,7 +13,7 @@ edge; line of sight runs centre to centre (L38). Everything here is pure maths o
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 from functools import lru_cache
 
 from rules.common.errors import IllegalAction
@@ -33,9 +33,9 @@ CONTACT_TOL = 0.05  # edge gap that still counts as base contact
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Disc:
-    """A circular base or obstacle."""
+class Disc(NamedTuple):
+    """A circular base or obstacle. (A named tuple: a bot's search makes millions of them, and a
+    frozen dataclass is about three times slower to make.)"""
 
     x: float
     y: float

@@ -6,8 +6,10 @@ A mixin of ``KlashEngine`` (``engine.py``): its methods call the other sections'
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import itertools
 import math
 
 from rules.common.engine import Option, Prompt, term
@@ -25,26 +27,10 @@ class Prompts:
         me = core.disc(state, m)
         models = core.discs(state)
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
-        goals: list[tuple[str, str, dict, tuple, float]] = []
-        if disengage and exempt:
-            cx = sum(state.model(e).x for e in exempt) / len(exempt)
-            cy = sum(state.model(e).y for e in exempt) / len(exempt)
-            dx, dy = m.x - cx, m.y - cy
-            n = math.hypot(dx, dy) or 1.0
-            goals.append(("away", "away_from_melee", {}, (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0))
-        for o in state.on_field():
-            if o.owner == m.owner:
-                continue  # friends: use the Move command with coordinates
-            stop = me.r + core.radius(state, o) + arena.MIN_ENEMY_GAP + 0.02
-            goals.append((f"to:{o.id}", "toward_enemy", {"target_name": state.label(o)}, (o.x, o.y), stop))
-        goals.append(("to:alt", "toward_altar", {}, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02))
-        own = state.gates[m.owner]
-        goals.append(("to:g0" if own == 0 else "to:g1", "toward_own_gate", {}, arena.GATES[own],
-                      arena.GATE_RADIUS + me.r + 1.02))
-        goals.append(("to:g1" if own == 0 else "to:g0", "toward_enemy_gate", {}, arena.GATES[1 - own],
-                      arena.GATE_RADIUS + me.r + 1.02))
         result = []
-        for oid, kind, args, goal, stop in goals[:24]:
+        # the goals come one by one: asked only whether there is somewhere to go (first_only), the
+        # first reachable one answers, without naming every enemy or routing toward each
+        for oid, kind, args, goal, stop in itertools.islice(self._goals(state, m, me, allowance, disengage, exempt), 24):
             route = self._route(me, goal, models, allowance, stop, exempt)
             if route:
                 p = route[-1]
@@ -53,6 +39,29 @@ class Prompts:
                 if first_only:
                     break
         return result
+
+    @staticmethod
+    def _goals(state: KlashState, m: Model, me: Any, allowance: float, disengage: bool,
+               exempt: tuple) -> Iterator[tuple[str, str, dict, tuple, float]]:
+        """Where a move may head, in the order offered: away from the melee (disengaging), toward
+        each enemy, the Altar, the own Gate, the enemy Gate."""
+        if disengage and exempt:
+            cx = sum(state.model(e).x for e in exempt) / len(exempt)
+            cy = sum(state.model(e).y for e in exempt) / len(exempt)
+            dx, dy = m.x - cx, m.y - cy
+            n = math.hypot(dx, dy) or 1.0
+            yield "away", "away_from_melee", {}, (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0
+        for o in state.on_field():
+            if o.owner == m.owner:
+                continue  # friends: use the Move command with coordinates
+            stop = me.r + core.radius(state, o) + arena.MIN_ENEMY_GAP + 0.02
+            yield f"to:{o.id}", "toward_enemy", {"target_name": state.label(o)}, (o.x, o.y), stop
+        yield "to:alt", "toward_altar", {}, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02
+        own = state.gates[m.owner]
+        yield ("to:g0" if own == 0 else "to:g1", "toward_own_gate", {}, arena.GATES[own],
+               arena.GATE_RADIUS + me.r + 1.02)
+        yield ("to:g1" if own == 0 else "to:g0", "toward_enemy_gate", {}, arena.GATES[1 - own],
+               arena.GATE_RADIUS + me.r + 1.02)
 
     def _can_move(self: Any, state: KlashState, m: Model, kind: str) -> bool:
         """An action that moves is offered only when it has somewhere to go (no dead-end prompt)."""

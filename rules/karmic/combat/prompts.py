@@ -148,9 +148,9 @@ def dm_thread(state: KarmicState) -> str:
     click at once takes that DM's place, whatever its thread). The initiative belongs to round 1."""
     cb = state.combat
     if state.phase == "initiative":
-        return f"round {cb.round + 1}"
+        return str(cb.round + 1)
     revealed = state.phase != "declare" or any(r.resolved for r in cb.registers)
-    return f"round {cb.round}" + (" revealed" if revealed else "")
+    return str(cb.round) + ("+" if revealed else "")       # a key, compared, never shown
 
 
 def f_hand(state: KarmicState, who: str) -> list[str]:
