@@ -136,3 +136,23 @@ def test_normal_and_hard_choose_by_the_look_the_other_levels_by_their_strategy()
         assert KLASH.choose(state, "1", options, Rng(1), level(name), None) is None
     for name in ("normal", "hard"):
         assert KLASH.choose(state, "1", options, Rng(1), level(name), None) in options
+
+
+def test_a_deadline_stops_the_look_after_its_first_option():
+    """The Discord bot caps a decision's time (cogs/botplayer.py): past the deadline the look scores
+    no more options (one at least), and with one option scored there is nothing to search."""
+    from rules.common.engine import Actor, Choose
+    from rules.common.player import moves
+    from rules.common.rng import Rng
+
+    state = skirmish({"1": [("orc", 50, 60)], "2": [("murmillo", 58, 60)]})
+    state = KLASH.engine.apply(state, Choose("activate.1.m1", ("m1",)), Actor("1")).state
+    options = moves(KLASH, state, "1", Rng(0))
+    calls = []
+
+    def deadline() -> bool:
+        calls.append(1)
+        return True
+    choice = decide(KLASH, state, "1", "normal", Rng(5), deadline=deadline)
+    assert (choice.prompt, choice.options) == options[0]
+    assert len(calls) == 1          # asked once, after the first option
