@@ -50,7 +50,8 @@ STATUS_FLAGS = ("fallen", "stunned", "activated", "at_ready", "hidden", "fleeing
 
 
 def _status_words(m: dict, locale=None) -> list[str]:
-    words = [t(f"carnevale.describe.{key}", locale) for key in STATUS_FLAGS
+    # the model's name: Italian and Spanish status words agree with it ("caduta")
+    words = [t(f"carnevale.describe.{key}", locale, name=m.get("name", "")) for key in STATUS_FLAGS
              if m.get(key) and not (key == "activated" and m.get("fallen"))]
     if not m.get("on_table", True) and not m.get("fallen"):
         words.append(t("carnevale.describe.in_reserve", locale))

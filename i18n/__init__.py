@@ -22,8 +22,9 @@ import yaml
 HERE = Path(__file__).parent
 DEFAULT = "en"
 # The sections of a game's catalogue that belong to its presenter (i18n/present.py), not to t():
-# each game has its own `events.*`, so they are not merged into the one flat catalogue.
-PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words")
+# each game has its own `events.*`, so they are not merged into the one flat catalogue. `genders`
+# is the grammatical gender of the game's names and words in that language (see present.py).
+PROTOCOL_SECTIONS = ("events", "prompts", "options", "errors", "terms", "words", "genders")
 log = logging.getLogger("bauta.i18n")
 SUPPORTED = ("en", "it", "es")
 
@@ -108,6 +109,44 @@ def catalogue(language: str) -> dict[str, str]:
     return flat
 
 
+@cache
+def genders(language: str) -> dict[str, str]:
+    """The grammatical gender (`f`, `m`) of names and words as `language` reads them: every
+    `genders` section of its catalogues (a word's gender is the language's, whatever the game)."""
+    merged: dict[str, str] = {}
+    for path in sorted(HERE.glob(f"{language}.*.yaml")):
+        merged.update({str(k): str(v) for k, v in (read_yaml(path).get("genders") or {}).items()})
+    return merged
+
+
+class Agreeing(str):
+    """A parameter's text that also chooses the words agreeing with it: formatted with the spec
+    `masculine|feminine` it is one of those two forms (its gender asked only then); with any other
+    spec it is its own text, as a plain string would be."""
+
+    feminine: Callable[[], bool]
+
+    def __new__(cls, text: str, feminine: Callable[[], bool]) -> Agreeing:
+        word = super().__new__(cls, text)
+        word.feminine = feminine
+        return word
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            masculine, _, feminine = spec.partition("|")
+            return feminine if self.feminine() else masculine
+        return str.__format__(str(self), spec)
+
+
+def _agreeing(params: dict[str, Any], language: str) -> dict[str, Any]:
+    """`t()`'s parameters for a template that agrees with one of them (`{name:Stordito|Stordita}`)."""
+    words = genders(language)
+
+    def feminine(word: str) -> Callable[[], bool]:
+        return lambda: words.get(word) == "f"
+    return {k: Agreeing(v, feminine(v)) if isinstance(v, str) else v for k, v in params.items()}
+
+
 def language_of(locale: Any) -> str:
     """'en-US' -> 'en', Locale.italian -> 'it'; None -> the default."""
     if locale is None:
@@ -147,7 +186,7 @@ def t(key: str, locale: Any = None, **params: Any) -> str:
         report(MISSING, key, language, key)
         return key
     try:
-        done = text.format(**params)
+        done = text.format(**(_agreeing(params, language) if "|" in text else params))
     except (KeyError, IndexError, ValueError):
         log.warning("bad parameters for %s: %s", key, params)
         report(UNRESOLVED, key, language, text)

@@ -15,6 +15,18 @@ English. Players in the data (keys `player`, `players`, `*_player`, `*_players`)
 mentions (`<@id>`) in messages, and display names in plain text (button labels, select options,
 images), since Discord does not render mentions there; `term(key)` values become `terms.<key>`.
 
+Agreement: Italian and Spanish adjectives and participles agree with their subject's grammatical
+gender. A template writes the masculine and the feminine form after the subject's parameter,
+`"{name} è {name:Stordito|Stordita}."`: the feminine one when `name` is feminine, else the
+masculine one (the default, also for a player or a name nobody gendered). A list parameter is
+feminine only when every item is, so a mixed group takes the masculine plural
+(`"{names} sono {names:Storditi|Stordite}"`), and a count still picks the plural form of the key.
+A word's gender is a fact of the language, so it lives in each language's game catalogue,
+`genders: {Harlot: f, Guardia: f}`, keyed by the name as that reader reads it (a pack's name as it
+is, a translated term or pack word as translated); a table may add its own names
+(`Presenter(genders=…)`: nothing passes any yet; a Karmic sheet has no gender field). A term inside
+a sentence reads the sentence's parameters too, so its words can agree with the sentence's subject.
+
 Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
 where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
 unconverted engine's English text), `missing` (no catalogue has the key: the key itself is shown),
@@ -35,7 +47,7 @@ from typing import Any
 from rules.common import ANYONE, GM, BautaError, Event, Option, PackError, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
-               SUPPORTED, UNRESOLVED, Note, _flatten, catalogue, read_yaml, report, watch)
+               SUPPORTED, UNRESOLVED, Agreeing, Note, _flatten, catalogue, genders, read_yaml, report, watch)
 from . import problems
 from . import supported as language
 
@@ -43,6 +55,8 @@ __all__ = ["CATALOGUE", "ENGLISH", "FALLBACKS", "HOOKS", "LEGACY", "MISSING", "N
            "Note", "Presenter", "add_catalogues", "is_player_key", "language", "watch"]
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+# a sentence's parameters a term inside it does not take: text()'s own arguments
+_NOT_INHERITED = frozenset({"key", "plain", "game"})
 
 # The presenter of whoever will read the picture being drawn now: the framework sets it around a
 # system's `prompt_image(view, prompt)` (whose signature predates languages), so the words inside a
@@ -92,12 +106,18 @@ class _Params:
     """Format parameters, each rendered when the template asks for it (so an unused player costs
     nothing and reports nothing); a missing one shows as `{name}` instead of raising."""
 
-    def __init__(self, values: Mapping[str, Any], render: Callable[[str, Any], Any], missing: list[str]):
-        self.values, self.render, self.missing = values, render, missing
+    def __init__(self, values: Mapping[str, Any], render: Callable[[str, Any], Any], missing: list[str],
+                 feminine: Callable[[str, Any, str], bool] | None = None):
+        self.values, self.render, self.missing, self.feminine = values, render, missing, feminine
 
     def __getitem__(self, key: str) -> Any:
         if key in self.values:
-            return self.render(key, self.values[key])
+            value = self.values[key]
+            text = self.render(key, value)
+            if self.feminine is not None and isinstance(text, str):
+                feminine = self.feminine
+                return Agreeing(text, lambda: feminine(key, value, text))
+            return text
         self.missing.append(key)
         return _Placeholder(key)
 
@@ -116,11 +136,12 @@ class Presenter:
     text); `seats` lets a player without a known name still be told apart ("Player 2")."""
 
     def __init__(self, locale: Any = None, game: str | None = None, names: Mapping[str, str] | None = None,
-                 seats: Iterable[str] = ()):
+                 seats: Iterable[str] = (), genders: Mapping[str, str] | None = None):
         self.language = language(locale)
         self.game = game
         self.names = dict(names or {})
         self.seats = list(seats)
+        self.genders = dict(genders or {})      # a table's own names, {"Lucia": "f"}, before the catalogues
         self.counts: Counter[str] = Counter()
 
     @property
@@ -198,7 +219,9 @@ class Presenter:
             self._note(MISSING, key, key, game)
             return key
         missing: list[str] = []
-        values = _Params(params, lambda name, value: self._value(name, value, plain), missing)
+        # only a template with a `masculine|feminine` choice asks its parameters' genders
+        agree = (lambda name, value, text: self._feminine(name, value, text, game)) if "|" in template else None
+        values = _Params(params, lambda name, value: self._value(name, value, plain, params), missing, agree)
         try:
             text = template.format_map(values)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError):
@@ -209,7 +232,25 @@ class Presenter:
             self._note(UNRESOLVED, f"{key}.{{{name}}}", text, game, lang)
         return text
 
+    def gender(self, word: str, game: str | None = None) -> str:
+        """`f` or `m`: the grammatical gender of a name or word as this reader reads it (masculine
+        unless the table or the language's catalogue says otherwise)."""
+        if word in self.genders:
+            return self.genders[word]
+        game = game or self.game
+        found = game_words(self.language, game).get(f"genders.{word}") if game else None
+        return found or genders(self.language).get(word) or "m"
+
     # ---- inside
+    def _feminine(self, name: str, value: Any, text: str, game: str | None) -> bool:
+        """Whether a parameter's words agree in the feminine: a list only when all its items do."""
+        if isinstance(value, (list, tuple)):
+            return bool(value) and all(self._feminine(name, item, str(self._value("", item, True)), game)
+                                       for item in value)
+        if is_player_key(name):            # a mention's gender is its display name's
+            text = self.player(str(value), plain=True)
+        return self.gender(text, game) == "f"
+
     def _plural(self, key: str, game: str | None, count: Any) -> tuple[str | None, str, str]:
         """A catalogue entry with plural forms (`key.zero`, `key.one`, `key.other`), chosen by the
         `count` (or `n`) parameter as English, Italian and Spanish count: `one` for 1, `other` for
@@ -235,7 +276,7 @@ class Presenter:
                 return found, source, lang
         return None, MISSING, self.language
 
-    def _value(self, name: str, value: Any, plain: bool) -> Any:
+    def _value(self, name: str, value: Any, plain: bool, outer: Mapping[str, Any] | None = None) -> Any:
         if is_player_key(name):
             if isinstance(value, (list, tuple)):
                 return self._join([self.player(str(p), plain=plain) for p in value])
@@ -243,8 +284,12 @@ class Presenter:
         if type(value) in _PLAIN:        # most parameters: a number or a name, as they are
             return value
         if isinstance(value, Mapping) and "term" in value:
-            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5})
-            return self.text(f"terms.{value['term']}", plain=plain, **{k: v for k, v in value.items() if k != "term"})
+            # a term may carry its own parameters ({"term": "card", "card": "5♠", "value": 5}); it also
+            # reads its sentence's, so its words can agree with the sentence's subject ("conta come
+            # {name:Caduto|Caduta}" inside "{name} {how}.")
+            inherited = {k: v for k, v in (outer or {}).items() if k not in _NOT_INHERITED}
+            return self.text(f"terms.{value['term']}", plain=plain,
+                             **{**inherited, **{k: v for k, v in value.items() if k != "term"}})
         if isinstance(value, Mapping) and "prompt" in value:      # a question, as its reader reads it
             return self.prompt(Prompt.from_dict(value["prompt"]), plain=True)
         if isinstance(value, Mapping) and "option" in value:      # an answer, as its button said it
@@ -259,7 +304,7 @@ class Presenter:
             self._note(ENGLISH, "pack.words", text)
             return text
         if isinstance(value, (list, tuple)):
-            return self._join([str(self._value("", v, plain)) for v in value])
+            return self._join([str(self._value("", v, plain, outer)) for v in value])
         return value
 
     def _join(self, items: list[str]) -> str:

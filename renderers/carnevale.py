@@ -139,22 +139,23 @@ class CardFace:
 
 def _badges(m: dict, words: Words) -> tuple[tuple[str, tuple[int, int, int]], ...]:
     out = []
+    name = m.get("name", "")       # a status word agrees with the model ("CADUTA"): see i18n/present.py
     if m.get("fallen"):
-        out.append((words("fled" if m.get("fled") else "fallen"), GREY))
+        out.append((words("fled" if m.get("fled") else "fallen", name=name), GREY))
     if m.get("active"):
-        out.append((words("active"), GREEN))
+        out.append((words("active", name=name), GREEN))
     elif m.get("activated") and not m.get("fallen"):
-        out.append((words("activated"), GREY))
+        out.append((words("activated", name=name), GREY))
     if m.get("stunned"):
-        out.append((words("stunned"), RED))
+        out.append((words("stunned", name=name), RED))
     if m.get("at_ready"):
-        out.append((words(f"at_ready_{m['at_ready']}"), BLUE))
+        out.append((words(f"at_ready_{m['at_ready']}", name=name), BLUE))
     for key, colour in (("hidden", GREY), ("drowning", BLUE), ("fleeing", RED), ("petrified", GREY),
                         ("in_darkness", INK), ("in_water", BLUE)):
         if m.get(key):
-            out.append((words(key), colour))
+            out.append((words(key, name=name), colour))
     if not m.get("on_table", True) and not m.get("fallen"):
-        out.append((words("reserve"), GREY))
+        out.append((words("reserve", name=name), GREY))
     if m.get("carrying"):
         out.append((words(f"carrying_{m['carrying']}"), GOLD))
     return tuple(out)

@@ -31,7 +31,8 @@ def image_words(lang: str) -> dict[str, str]:
 
 
 def fields(text: str) -> list[str]:
-    return sorted({name for _, name, _, _ in string.Formatter().parse(text) if name})
+    """The parameters a word shows (not one only chosen by, as `{name:CADUTO|CADUTA}` agrees with it)."""
+    return sorted({name for _, name, spec, _ in string.Formatter().parse(text) if name and "|" not in (spec or "")})
 
 
 def test_the_english_catalogue_is_the_renderers_english():
