@@ -35,7 +35,7 @@ from rules.common import PUBLIC
 
 from . import systems
 from .carnevale_base import SYSTEM_NAME, campaign, carnevale, game, table
-from .carnevale_campaign import CarnevaleCampaign
+from .carnevale_campaign import CarnevaleCampaign, member_genders
 from .carnevale_game import CarnevaleGame
 from .carnevale_squads import CarnevaleSquads
 from .framework import chunks, mention
@@ -49,9 +49,15 @@ STATUS_FLAGS = ("fallen", "stunned", "activated", "at_ready", "hidden", "fleeing
                 "immobilised")
 
 
+def _agreeing(m: dict, locale=None):
+    """A model's name as `t()`'s parameter: Italian and Spanish words agree with it as with its
+    profile (a Harlot the player named "Lucrezia" is "caduta" too)."""
+    return Presenter(locale, SYSTEM_NAME).agreeing(m.get("name", ""), like=m.get("profile") or None)
+
+
 def _status_words(m: dict, locale=None) -> list[str]:
-    # the model's name: Italian and Spanish status words agree with it ("caduta")
-    words = [t(f"carnevale.describe.{key}", locale, name=m.get("name", "")) for key in STATUS_FLAGS
+    name = _agreeing(m, locale)
+    words = [t(f"carnevale.describe.{key}", locale, name=name) for key in STATUS_FLAGS
              if m.get(key) and not (key == "activated" and m.get("fallen"))]
     if not m.get("on_table", True) and not m.get("fallen"):
         words.append(t("carnevale.describe.in_reserve", locale))
@@ -69,8 +75,8 @@ def describe(view: dict, viewer: str, locale=None) -> str:
         turn = t("carnevale.describe.turn", locale, who=mention(view["turn_player"])) if view.get("turn_player") \
             and view["phase"] == "activation" else ""
         if view.get("active"):
-            active = next((m["name"] for m in view["models"] if m["uid"] == view["active"]), view["active"])
-            turn += t("carnevale.describe.active", locale, model=f"{active} ({view['active']})")
+            active = next((m for m in view["models"] if m["uid"] == view["active"]), {"name": view["active"]})
+            turn += t("carnevale.describe.active", locale, name=_agreeing(active, locale), model=view["active"])
         lines.append(t("carnevale.describe.round", locale, round=view["round"], max_rounds=view["max_rounds"],
                        phase=t(f"carnevale.describe.phase_{view['phase']}", locale), turn=turn))
     for pid, p in view.get("players", {}).items():
@@ -146,7 +152,6 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
     same name saved by the player): VP, the win and Campaign Points, and who fell (only they roll on
     the Fallen table). Returns one line per ledger, in `locale`."""
     vp = (state.result or {}).get("vp", {})
-    say = Presenter(locale, SYSTEM_NAME)
     lines = []
     for pid in state.seats:
         if pid not in vp or not str(pid).isdigit():
@@ -167,6 +172,7 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
                                                               fallen=tuple(C.fallen_in_game(rec, models))))
             if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
                                              {**data, "campaign": rec.to_dict()}):
+                say = Presenter(locale, SYSTEM_NAME, genders=member_genders(rec))
                 lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
                                line=say.event(events[0])))
                 break

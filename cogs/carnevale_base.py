@@ -5,11 +5,13 @@ and the autocompletes. `CarnevaleCog` (cogs/carnevale.py) is made of the squads 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import discord
 from discord import app_commands
 
 import content
-from i18n import t
+from i18n import DEFAULT, SUPPORTED, t
 from i18n.present import Presenter
 from rules.carnevale import ENGINE, MOVE_ACTIONS, Squad, load_pack_text, member_cost, squad_cost, validate_squad
 from rules.common import BautaError
@@ -19,6 +21,17 @@ from .framework import BautaCog
 from .text import echo
 
 SYSTEM_NAME = "carnevale"
+
+
+def named_genders(members: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
+    """`Presenter(genders=…)` for models players named, from (name, profile) pairs: each agrees as
+    its profile does in each language whose words agree ("Lucrezia", a Harlot, is feminine), since
+    the rules' events carry only the name. A game keeps it in `meta["genders"]`."""
+    says = [Presenter(lang, SYSTEM_NAME) for lang in SUPPORTED if lang != DEFAULT]
+    return {name: {say.language: say.gender(profile) for say in says} for name, profile in members
+            if name and name != profile}
+
+
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")
 STATUSES = ("in_water", "hidden", "immobilised", "drowning", "darkness", "on_gondola", "fragment", "off_table")
 KARMA_USES = ("protection", "defensive", "swift", "other")
@@ -134,10 +147,12 @@ class CarnevaleBase(BautaCog):
         me = str(interaction.user.id)
         models = sorted(state.models.values(), key=lambda m: (m.owner != me, m.uid))
         out = []
+        say = Presenter(interaction.locale, SYSTEM_NAME)
         for m in models:
             owner = state.players[m.owner].name if m.owner in state.players else m.owner
+            # "caduta": a model agrees as its profile does, whatever its player named it
             label = t("carnevale.choices.model_fallen" if m.fallen else "carnevale.choices.model", interaction.locale,
-                      uid=m.uid, name=m.name, owner=owner, left=m.life_left, life=m.life)
+                      uid=m.uid, name=say.agreeing(m.name, like=m.profile), owner=owner, left=m.life_left, life=m.life)
             if current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=m.uid))
         return out[:25]

@@ -22,7 +22,7 @@ from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, Squad
 from rules.carnevale import campaign as C
 from rules.common import BautaError
 
-from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign, my_squad_autocomplete
+from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign, my_squad_autocomplete, named_genders
 from .framework import chunks
 from .text import echo
 
@@ -51,9 +51,9 @@ class CarnevaleCampaign(CarnevaleBase):
         await self._replace(interaction.guild_id, interaction.user.id, data, {**data, "campaign": rec.to_dict()},
                             interaction.locale)
 
-    async def _tell(self, interaction: discord.Interaction, head: str, events) -> None:
+    async def _tell(self, interaction: discord.Interaction, head: str, events, rec: CampaignRecord) -> None:
         """The channel's lines: a head, then each event in the server's language."""
-        say = Presenter(interaction.guild_locale, SYSTEM_NAME)
+        say = Presenter(interaction.guild_locale, SYSTEM_NAME, genders=member_genders(rec))
         for part in chunks([head, *(f"• {line}" for line in say.events(events))]):
             await self.host.courier.send_channel(interaction.channel_id, part)
         await self.host.finish(interaction)
@@ -63,10 +63,14 @@ class CarnevaleCampaign(CarnevaleBase):
         changes nothing; a result is saved, then told to the channel."""
         await self.host.begin(interaction)
         data, rec = await self._campaign(interaction, squad)
-        events = ledger.apply(rec, action)                     # raises IllegalAction: nothing saved
+        try:
+            events = ledger.apply(rec, action)                 # raises IllegalAction: nothing saved
+        except BautaError as error:                            # "Lucrezia è già migliorata": her gender
+            error.genders = member_genders(rec)
+            raise
         await self._save_campaign(interaction, data, rec)
         await self._tell(interaction, t("carnevale.campaign.head", interaction.guild_locale,
-                                        who=interaction.user.mention, name=rec.squad), events)
+                                        who=interaction.user.mention, name=rec.squad), events, rec)
 
     async def campaign_member_autocomplete(self, interaction: discord.Interaction, current: str):
         squad = getattr(interaction.namespace, "squad", None)
@@ -173,7 +177,7 @@ class CarnevaleCampaign(CarnevaleBase):
         await self._save_campaign(interaction, data, rec)
         head = t("carnevale.campaign.undone", interaction.guild_locale, who=interaction.user.mention, name=rec.squad,
                  n=len(taken))
-        await self._tell(interaction, head, [e for entry in taken for e in entry.events])
+        await self._tell(interaction, head, [e for entry in taken for e in entry.events], rec)
 
     @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")
     @app_commands.autocomplete(squad=my_squad_autocomplete)
@@ -185,10 +189,15 @@ class CarnevaleCampaign(CarnevaleBase):
             await interaction.followup.send(part, ephemeral=not public)
 
 
+def member_genders(rec: CampaignRecord) -> dict[str, dict[str, str]]:
+    """The campaign's members a player named agree as their profiles do ("Lucrezia è promossa")."""
+    return named_genders((m.name, m.profile) for m in rec.members)
+
+
 def campaign_lines(rec: CampaignRecord, loc) -> list[str]:
     """The campaign as its reader reads it: bank, adventures, each member, then the latest history
     (schema 1's lines as they were written, then the ledger's entries in the reader's language)."""
-    say = Presenter(loc, SYSTEM_NAME)
+    say = Presenter(loc, SYSTEM_NAME, genders=member_genders(rec))
     lines = [t("carnevale.campaign.show", loc, name=rec.squad, faction=rec.faction, bank=rec.bank,
                done=len(rec.adventures), length=rec.length, no=rec.campaign_no)]
     for a in rec.adventures:

@@ -16,7 +16,7 @@ from rules.common import GM, PUBLIC, BautaError, Event
 from . import botplayer
 from .carnevale_base import (ATTRIBUTES, KARMA_USES, MANOEUVRES, STATUSES, SYSTEM_NAME, CarnevaleBase, _split_ids,
                              ap_action_autocomplete, faction_autocomplete, game, model_autocomplete,
-                             my_squad_autocomplete, spell_autocomplete, table, their_squad_autocomplete,
+                             my_squad_autocomplete, named_genders, spell_autocomplete, table, their_squad_autocomplete,
                              weapon_autocomplete)
 from .framework import chunks, reply
 from .text import echo
@@ -82,9 +82,12 @@ class CarnevaleGame(CarnevaleBase):
             raise BautaError(t("carnevale.game.busy", loc))
         intro = Event("game_intro_adventure" if title else "game_intro",
                       {"a_player": me, "b_player": them, "adventure": title, "rounds": ENGINE.rounds_of(options)})
+        # the models players named agree as their profiles do (the events carry only the name)
+        genders = named_genders((m.get("name", ""), m["profile"]) for squad in squads.values()
+                                for m in squad.get("members", []))
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
         return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
-                                     meta=botplayer.meta(self.bot, [me, them], level))
+                                     meta={**(botplayer.meta(self.bot, [me, them], level) or {}), "genders": genders})
 
     async def _act(self, interaction: discord.Interaction, action) -> None:
         """One action through the host: acknowledged privately, so a refusal stays with its sender."""

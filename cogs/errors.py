@@ -41,7 +41,8 @@ def friendly(error: BaseException, locale=None) -> str | None:
     if isinstance(error, NotGM):
         return t("errors.not_gm", locale)
     if isinstance(error, BautaError):
-        return Presenter(locale, getattr(error, "system", None)).error(error)
+        # a refusal naming a table's own character agrees with it (`genders`: the game's, see framework.commit)
+        return Presenter(locale, getattr(error, "system", None), genders=getattr(error, "genders", None)).error(error)
     if isinstance(error, StoreError):
         return str(error)
     if isinstance(error, app_commands.CommandOnCooldown):

@@ -94,7 +94,8 @@ class GameHost(Publishing):
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
-        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats)
+        return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats,
+                         genders=game.meta.get("genders"))     # the table's own names (a Karmic sheet's gender)
 
     async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
         """The language of the game's channel: `/gm language`, else the server's own."""
@@ -291,7 +292,11 @@ class GameHost(Publishing):
                 prompts = engine.pending(state)
             loaded = None               # a retry reads the fresh game
             before = {p.id for p in prompts or ()}
-            outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
+            try:
+                outcome = await botplayer.off_loop(game.system, state, engine.apply, state, action, actor)
+            except BautaError as error:     # a refusal naming the table's characters agrees with them
+                error.genders = game.meta.get("genders")
+                raise
             after_prompts = engine.pending(outcome.state)
             if await self.settles(game, outcome.state, after_prompts):
                 outcome = engine.settle(outcome, skip=botplayer.seats(game))

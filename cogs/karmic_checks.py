@@ -88,7 +88,7 @@ class KarmicChecks(KarmicSheets):
         await self._busy(interaction.guild_id, list(refs.values()))
         await self.host.start(interaction, NAME, seats, options,
                               intro=Event("check_opened", {"player": str(interaction.user.id), "name": ref[1]}),
-                              meta=self._sheets_meta(refs))
+                              meta=self._sheets_meta(refs, options))
         await self._save_new(interaction.guild_id, new)
 
     @karmic.command(name="gm-modifier", description="GM: a modifier on the check or a fighter here (hidden by default)")
@@ -189,7 +189,7 @@ class KarmicChecks(KarmicSheets):
                                   else {"term": "nothing"},
                                   "defense": {"term": f"shoot_{defense.value}"} if defense is not None
                                   else {"term": "nothing"}}),
-                              meta=self._sheets_meta(refs))
+                              meta=self._sheets_meta(refs, options))
         await self._save_new(interaction.guild_id, new)
 
     @karmic.command(name="aim", description="Aim a ranged weapon for a round: one card face up into your aim row")

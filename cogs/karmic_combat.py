@@ -116,7 +116,7 @@ class KarmicCombat(KarmicSheets):
                                   "names": [said(n, forms) for n, forms in named],
                                   "npcs": {"term": "bot_npcs" if bot_plays_npcs else "gm_npcs"} if npcs
                                   else {"term": "nothing"}}),
-                              meta=self._sheets_meta(refs))
+                              meta=self._sheets_meta(refs, options))
         await self._save_new(interaction.guild_id, new)
 
     async def _my_game(self, interaction: discord.Interaction):

@@ -29,6 +29,7 @@ WORLD = "~world"                     # the GM-owned record holding the guild's w
 SHEETS = "karmic_sheets"             # game meta: {fighter key: [owner id, stored name]}
 USES_WORLD = "karmic_world"          # game meta: the world deck came from (and goes back to) the store
 LIVE = "karmic_live"                 # game meta: the live board {message, channel, round, closed}
+GENDERS = "genders"                  # game meta: {name as shown: gender}, read by the framework's presenter
 MAX_SHEET_BYTES = 200_000
 
 # The command groups: `KarmicCog` (cogs/karmic.py) holds `karmic`; the sheets, checks and combat

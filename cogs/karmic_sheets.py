@@ -14,14 +14,14 @@ from i18n.present import Presenter
 from rules.common import GM, IllegalAction, PackError, Rng, Where
 from rules.common.safe_yaml import shorten
 from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, character_from_sheet,
-                          characters_out, check_distinction_cap, deck_summary, entry_matches, import_sheet,
-                          load_pack_text, matches, name_in)
+                          characters_out, check_distinction_cap, deck_summary, entry_matches, genders_of,
+                          import_sheet, load_pack_text, matches, name_in)
 
 from . import untrusted
 from .framework import BautaCog, chunks
 from .text import echo
 from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name, skill_name,
-                            GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
+                            GENDERS, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
 # ============================================================================ deck buttons
@@ -174,9 +174,13 @@ class KarmicSheets(BautaCog):
         return record.get("world") if record else None
 
     @staticmethod
-    def _sheets_meta(refs: dict[str, tuple[int, str]]) -> dict:
-        """The game's meta: which fighter key is which stored sheet, and that the world deck goes back."""
-        return {SHEETS: {k: [o, n] for k, (o, n) in refs.items()}, USES_WORLD: True}
+    def _sheets_meta(refs: dict[str, tuple[int, str]], options: dict) -> dict:
+        """The game's meta: which fighter key is which stored sheet, that the world deck goes back,
+        and the grammatical gender of each character of the game's `options` whose sheet says it
+        (`genders`: the framework's presenter reads the table's names with it, "Lucia è colta")."""
+        specs = options.get("combatants") or [options.get("actor"), *options.get("helpers", []), options.get("opponent")]
+        characters = [s["character"] for s in specs if s and isinstance(s.get("character"), dict)]
+        return {SHEETS: {k: [o, n] for k, (o, n) in refs.items()}, USES_WORLD: True, GENDERS: genders_of(characters)}
 
     # ---------------------------------------------------------------- autocomplete
     async def _my_characters(self, interaction: discord.Interaction, current: str):
@@ -250,7 +254,9 @@ class KarmicSheets(BautaCog):
         await self.store.save_character(interaction.guild_id, owner, NAME, name,
                                         {"sheet": sheet, "character": char.to_dict()})
         key = "karmic.imported_gm" if gm_sheet else ("karmic.reimported" if old else "karmic.imported")
-        await interaction.followup.send(t(key, interaction.locale, name=name) + "\n" +
+        # "✅ Lucia è tua": the reply agrees with the gender the sheet says
+        say = Presenter(interaction.locale, NAME, genders=genders_of([char.to_dict()]))
+        await interaction.followup.send(t(key, interaction.locale, name=say.agreeing(name)) + "\n" +
                                         self._sheet_text(char, interaction.locale), ephemeral=True)
 
     def _sheet_text(self, char: Character, locale=None) -> str:
@@ -317,9 +323,11 @@ class KarmicSheets(BautaCog):
             await self.host.require_gm(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         owner = GM_OWNER if gm_sheet else interaction.user.id
+        record = await self.store.character(interaction.guild_id, owner, NAME, name)     # its gender, for the reply
         if name.startswith("~") or not await self.store.delete_character(interaction.guild_id, owner, NAME, name):
             raise refused("no_such_character", name=echo(name))
-        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=name), ephemeral=True)
+        say = Presenter(interaction.locale, NAME, genders=genders_of([{**(record or {}).get("character", {}), "name": name}]))
+        await interaction.followup.send(t("karmic.deleted", interaction.locale, name=say.agreeing(name)), ephemeral=True)
 
     # ---------------------------------------------------------------- deck
     @karmic.command(name="deck", description="Your karma deck: cards left, discards, sideboard (privately)")

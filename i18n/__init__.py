@@ -144,7 +144,9 @@ def _agreeing(params: dict[str, Any], language: str) -> dict[str, Any]:
 
     def feminine(word: str) -> Callable[[], bool]:
         return lambda: words.get(word) == "f"
-    return {k: Agreeing(v, feminine(v)) if isinstance(v, str) else v for k, v in params.items()}
+    # a value already Agreeing knows its gender (a table's own name: `Presenter.agreeing`)
+    return {k: Agreeing(v, feminine(v)) if isinstance(v, str) and not isinstance(v, Agreeing) else v
+            for k, v in params.items()}
 
 
 def language_of(locale: Any) -> str:

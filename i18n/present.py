@@ -23,9 +23,13 @@ feminine only when every item is, so a mixed group takes the masculine plural
 (`"{names} sono {names:Storditi|Stordite}"`), and a count still picks the plural form of the key.
 A word's gender is a fact of the language, so it lives in each language's game catalogue,
 `genders: {Harlot: f, Guardia: f}`, keyed by the name as that reader reads it (a pack's name as it
-is, a translated term or pack word as translated); a table may add its own names
-(`Presenter(genders=…)`: nothing passes any yet; a Karmic sheet has no gender field). A term inside
-a sentence reads the sentence's parameters too, so its words can agree with the sentence's subject.
+is, a translated term or pack word as translated). A table adds its own names, which come before
+the catalogues: `Presenter(genders={"Lucia": "f", "Guardia": {"it": "f", "es": "m"}})`, a gender
+for every language or one per language (a language it does not name asks the catalogues); the
+framework passes the game's `meta["genders"]` (a Karmic sheet's `gender`; a Carnevale model a
+player named, which agrees as its profile does). A cog's own sentence (`t()`) agrees with such a
+name through `say.agreeing(name, like=profile)`. A term inside a sentence reads the sentence's
+parameters too, so its words can agree with the sentence's subject.
 
 Every string made is reported to `i18n.HOOKS` (`watch()`), as `i18n.t()` reports its own, with
 where it came from: `catalogue`, `english` (the reader's language lacks the key), `legacy` (an
@@ -136,12 +140,13 @@ class Presenter:
     text); `seats` lets a player without a known name still be told apart ("Player 2")."""
 
     def __init__(self, locale: Any = None, game: str | None = None, names: Mapping[str, str] | None = None,
-                 seats: Iterable[str] = (), genders: Mapping[str, str] | None = None):
+                 seats: Iterable[str] = (), genders: Mapping[str, str | Mapping[str, str]] | None = None):
         self.language = language(locale)
         self.game = game
         self.names = dict(names or {})
         self.seats = list(seats)
-        self.genders = dict(genders or {})      # a table's own names, {"Lucia": "f"}, before the catalogues
+        # a table's own names, before the catalogues: {"Lucia": "f"}, or per language {"Guardia": {"it": "f"}}
+        self.genders = dict(genders or {})
         self.counts: Counter[str] = Counter()
 
     @property
@@ -235,11 +240,21 @@ class Presenter:
     def gender(self, word: str, game: str | None = None) -> str:
         """`f` or `m`: the grammatical gender of a name or word as this reader reads it (masculine
         unless the table or the language's catalogue says otherwise)."""
-        if word in self.genders:
-            return self.genders[word]
+        own = self.genders.get(word)
+        if isinstance(own, Mapping):           # a name whose gender is not the same in every language
+            own = own.get(self.language)
+        if own:
+            return str(own)
         game = game or self.game
         found = game_words(self.language, game).get(f"genders.{word}") if game else None
         return found or genders(self.language).get(word) or "m"
+
+    def agreeing(self, text: str, like: str | None = None) -> Agreeing:
+        """`text` as a parameter of `i18n.t()` agreeing in the gender `like` (default: `text`
+        itself) has for this reader, the table's own names included (`t()` alone knows only the
+        catalogues'): `say.agreeing("Lucrezia", like="Harlot")`, a model a player named."""
+        word = text if like is None else like
+        return Agreeing(text, lambda: self.gender(word) == "f")
 
     # ---- inside
     def _feminine(self, name: str, value: Any, text: str, game: str | None) -> bool:

@@ -9,7 +9,7 @@ from .condition import Condition
 from .character import (EFFORT_CHECKS, PAYMENTS, Character, character_from_sheet, check_distinction_cap, deck_summary,
                         import_sheet, pack_entry)
 from .data import PACK_SCHEMA, load_pack_text
-from .names import entry_matches, matches, said
+from .names import entry_matches, genders_of, matches, said
 from .names import in_language as name_in
 from .engine import KarmicEngine, characters_out, settle_cards
 from .ranged import aim, weapon_named
@@ -24,6 +24,6 @@ from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it
 __all__ = ["AI", "ATTRIBUTES", "Character", "Condition", "DIFFICULTY", "Declare", "EFFORT_CHECKS", "ENGINE", "Effort", "EndCombat",
            "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",
            "NpcControl", "PACK_SCHEMA", "PAYMENTS", "SITUATIONS", "SKILLS", "Situation", "TARGET_SITUATION", "TakeDistinction", "aim", "card_term",
-           "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "entry_matches", "import_sheet",
+           "character_from_sheet", "characters_out", "check_distinction_cap", "deck_summary", "entry_matches", "genders_of", "import_sheet",
            "label", "load_pack_text", "matches", "name_in", "pack_entry", "said", "settle_cards", "situations_for",
            "skill_word", "weapon_named"]

@@ -14,7 +14,8 @@ from rules.common.packs import parse_yaml, quote, validate
 from rules.common.safe_yaml import load_json, refused, shorten
 
 from .cards import KarmaDeck, is_face, valid_card, value
-from .names import NAME_SCHEMA, NAMES_SCHEMA, entry_matches, matches, name_schema, said, split
+from .names import (GENDER_SCHEMA, NAME_SCHEMA, NAMES_SCHEMA, entry_matches, gender_in_languages, matches, name_schema,
+                    said, sheet_gender, split)
 from .tables import ADVANCED_SKILLS, ATTRIBUTES, FOE_SKILLS, attribute_name, skill_cost, skill_key, skill_word
 
 
@@ -104,6 +105,7 @@ class Character(Serial):
 
     fatigue_effect: int = 1     # cards lost per fatigue card (house rule fatigue_card_effect)
     names: dict[str, str] = field(default_factory=dict)     # an NPC's name per language (names.py)
+    gender: dict[str, str] = field(default_factory=dict)    # grammatical, per language; {}: as the catalogue says
 
     @property
     def shown(self):
@@ -210,6 +212,7 @@ SHEET_SCHEMA = {
     "properties": {
         "name": name_schema(60),
         "names": NAMES_SCHEMA,
+        "gender": GENDER_SCHEMA,                # f or m (or one per language): it/es words agree with it
         "npc": {"type": "boolean"},
         "own_deck": {"type": "boolean"},
         "attributes": {"type": "object", "additionalProperties": False,
@@ -320,7 +323,7 @@ def character_from_sheet(sheet: dict, pack: dict | None = None, owner: str = "",
         hp_marked=int(sheet.get("hp_marked", 0)), fatigue=int(sheet.get("fatigue", 0)),
         bleeding=bool(sheet.get("bleeding", False)),
         deck=KarmaDeck.new_karma(rng or Rng.from_seed(sheet["name"])) if own_deck else None,
-        names=dict(sheet.get("names", {})),
+        names=dict(sheet.get("names", {})), gender=gender_in_languages(sheet.get("gender")),
     )
     return char
 
@@ -337,6 +340,7 @@ def sheet_of(character: Character) -> dict:
     """The editable sheet of a character (without its deck state)."""
     return {
         "name": character.shown, **({"names": dict(character.names)} if character.names else {}),
+        **({"gender": sheet_gender(character.gender)} if character.gender else {}),
         "npc": character.npc, "attributes": dict(character.attributes),
         "skills": dict(character.skills), "advanced": list(character.advanced),
         "fields": {k: list(v) for k, v in character.fields.items()},

@@ -62,6 +62,34 @@ def test_a_player_agrees_through_the_gender_the_table_declared(agreeing):
     assert agreeing.event(Event("player", {"player": "8"})) == "<@8> è pronto."
 
 
+def test_a_table_may_give_a_name_a_gender_per_language(tmp_path, agreeing):
+    """{"Guardia": {"it": "f"}}: the reader's language decides; one the table does not name asks the
+    catalogues (here none: masculine)."""
+    table = {"Guardia": {"it": "f", "es": "m"}, "Piero": {"es": "f"}, "Lucia": "f"}
+    say = Presenter("it", "agreeing", genders=table)
+    assert [say.event(Event("stunned", {"name": n})) for n in ("Guardia", "Piero", "Lucia")] == [
+        "Guardia è Stordita.", "Piero è Stordito.", "Lucia è Stordita."]
+    assert [Presenter(lang, genders=table).gender("Guardia") for lang in ("it", "es", "en")] == ["f", "m", "m"]
+
+
+def test_a_table_name_comes_before_the_catalogue(agreeing):
+    assert Presenter("it", "agreeing", genders={"Harlot": "m"}).event(Event("stunned", {"name": "Harlot"})) == \
+        "Harlot è Stordito."
+
+
+@pytest.mark.parametrize("lang,fallen", [("it", "caduta"), ("es", "caída")])
+def test_a_cogs_own_sentence_agrees_with_a_name_as_another_word_does(lang, fallen):
+    """`t()` knows only the catalogues: `say.agreeing("Lucrezia", like="Harlot")` carries the gender."""
+    from i18n import t
+    say = Presenter(lang, "carnevale")
+    line = t("carnevale.choices.model_fallen", lang, uid="m1", name=say.agreeing("Lucrezia", like="Harlot"),
+             owner="Ada", left=0, life=7)
+    assert line.startswith("m1 — Lucrezia (Ada)") and line.endswith(fallen)
+    unnamed = t("carnevale.choices.model_fallen", lang, uid="m1", name="Lucrezia", owner="Ada", left=0, life=7)
+    assert unnamed.endswith({"it": "caduto", "es": "caído"}[lang])
+    assert Presenter(lang, genders={"Ada": "f"}).agreeing("Ada").feminine()
+
+
 def test_other_format_specs_still_format_the_text(agreeing):
     assert agreeing.event(Event("padded", {"name": "Maid"})) == "[    Maid]"
 

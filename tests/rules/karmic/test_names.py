@@ -88,3 +88,35 @@ def test_a_pack_word_missing_in_the_readers_language_counts_as_an_english_fallba
                                               weapon="x")
     assert "Soldier" in line
     assert [(n.source, n.key) for n in notes if n.fallback] == [("english", "pack.words")]
+
+
+# ---------------------------------------------------------------------------- grammatical gender
+LUCIA = "name: Lucia\ngender: f\nskills: {sword: 2}\nweapons: [Sword]\n"
+GUARD = "name: {en: Guard, it: Guardia, es: Guardia}\nnpc: true\ngender: {it: f, es: m}\n"
+
+
+def test_a_sheet_may_say_its_characters_gender_in_every_language_or_in_each():
+    from rules.karmic.character import parse_sheet
+    lucia = character_from_sheet(parse_sheet(LUCIA), sample_pack("karmic"), rng=Rng.from_seed(1))
+    guard = character_from_sheet(parse_sheet(GUARD), rng=Rng.from_seed(1))
+    devon = character_from_sheet(parse_sheet("name: Devon\n"), rng=Rng.from_seed(1))
+    assert (lucia.gender, guard.gender, devon.gender) == ({"en": "f", "it": "f", "es": "f"}, {"it": "f", "es": "m"}, {})
+    assert [sheet_of(c).get("gender") for c in (lucia, guard, devon)] == ["f", {"it": "f", "es": "m"}, None]
+    assert Character.from_json(lucia.to_json()).gender == lucia.gender
+
+
+@pytest.mark.parametrize("gender", ["x", "female", "{it: n}", "{de: f}", "{}"])
+def test_a_gender_other_than_f_or_m_is_refused_naming_the_field(gender):
+    from rules.karmic.character import parse_sheet
+    with pytest.raises(PackError) as refused:
+        parse_sheet(f"name: Lucia\ngender: {gender}\n", "lucia.yaml")
+    assert [p.where.field or p.where.entry for p in refused.value.problems] == ["gender"]
+
+
+def test_a_tables_genders_key_every_form_of_every_name_and_leave_the_rest_to_the_catalogues():
+    from rules.karmic import genders_of
+    from rules.karmic.character import parse_sheet
+    guard = character_from_sheet(parse_sheet(GUARD), rng=Rng.from_seed(1))
+    assert genders_of([parse_sheet(LUCIA), guard.to_dict(), {"name": "Devon"},
+                       {"name": "Soldier", "names": {"it": "Soldato"}, "gender": "m"}]) == {
+        "Lucia": "f", "Guard": {"it": "f", "es": "m"}, "Guardia": {"it": "f", "es": "m"}, "Soldier": "m", "Soldato": "m"}
