@@ -76,3 +76,83 @@ def test_a_charge_on_a_stunned_enemy_is_a_threat_the_evaluation_counts():
     before = KLASH.evaluate(reach, "1")
     reach.model("m2").stunned = True
     assert KLASH.evaluate(reach, "1") > before
+
+
+# seed 1, game 2 of normal against greedy: the picks when the auction ended; normal (seat 1) chose first
+GAME_2 = {"1": ["archer", "dwarf", "ghor_kull", "tamer", "basilisk", "seer", "spearman", "wolf", "dwarf", "madman",
+                "archer", "netman"],
+          "2": ["ettin", "bear", "cutthroat", "varro", "murmillo", "dwarf", "ettin", "orc", "javelin", "murmillo",
+                "hydra", "netman"]}
+
+
+def test_normal_fields_teams_the_crowds_favour_does_not_outweigh():
+    """The final count pays the team of lower initial VP the difference. As a tree search, normal
+    spread its 48 iterations over the 16 candidate teams (3 visits each); in the bench's game 2 it
+    fielded eight models for 43 VP against greedy's four for 15 (28 VP to greedy) and lost, as it
+    lost all four games in which it chose its team first. Now it scores every team as greedy does
+    and searches only the best four: at this auction's end, over ten seeds, its teams cost 195 VP in
+    all (235 before: 17 18 24 31 19 39 26 14 23 24)."""
+    state = KLASH.engine.new_game(["1", "2"], {"pack": sample_pack("klash")}, seed=100_002)
+    state.phase, state.revealed, state.char_deck = "team", [], []
+    state.picks = {p: list(cards) for p, cards in GAME_2.items()}
+    costs = []
+    for g in range(10):
+        choice = decide(KLASH, state, "1", "normal", seed_for(KLASH, state, "1", f"bench{100_000 + g}"))
+        costs.append(sum(state.cards[state.picks["1"][int(i[1:])]]["vp"] for i in choice.options))
+    assert costs == [17, 18, 17, 20, 13, 35, 26, 14, 21, 14]
+
+
+def test_the_look_values_an_action_by_what_follows_it_in_the_same_activation():
+    """Choosing an action changes nothing until its destination or target is chosen, so a one-ply
+    look (greedy, depth 0) values a Move like ending the activation; following the seat's own next
+    decision (depth 1), a Move toward the enemy is worth more than standing still."""
+    from rules.common.engine import Actor, Choose
+    from rules.common.player import moves
+    from rules.common.rng import Rng
+    from rules.klash.plan import look
+
+    state = skirmish({"1": [("orc", 50, 60)], "2": [("murmillo", 58, 60)]})
+    state = KLASH.engine.apply(state, Choose("activate.1.m1", ("m1",)), Actor("1")).state
+    options = moves(KLASH, state, "1", Rng(0))
+    assert [m[1] for m in options] == [("mv",), ("mv2",), ("tka",), ("end",)]
+    flat = look(KLASH, state, "1", options, Rng(3), 4, 0)[1]
+    assert len({round(v, 9) for v in flat.values()}) == 1
+    deeper = {m[1][0]: v for m, v in look(KLASH, state, "1", options, Rng(3), 4, 1)[1].items()}
+    assert deeper["mv"] == pytest.approx(0.503, abs=5e-4)
+    assert deeper["end"] == pytest.approx(0.471, abs=5e-4)
+    assert deeper["mv"] > deeper["end"]
+
+
+def test_normal_and_hard_choose_by_the_look_the_other_levels_by_their_strategy():
+    from rules.common.engine import Actor, Choose
+    from rules.common.player import level, moves
+    from rules.common.rng import Rng
+
+    state = skirmish({"1": [("orc", 50, 60)], "2": [("murmillo", 58, 60)]})
+    state = KLASH.engine.apply(state, Choose("activate.1.m1", ("m1",)), Actor("1")).state
+    options = moves(KLASH, state, "1", Rng(0))
+    assert len(options) == 4
+    for name in ("random", "easy", "greedy"):
+        assert KLASH.choose(state, "1", options, Rng(1), level(name), None) is None
+    for name in ("normal", "hard"):
+        assert KLASH.choose(state, "1", options, Rng(1), level(name), None) in options
+
+
+def test_a_deadline_stops_the_look_after_its_first_option():
+    """The Discord bot caps a decision's time (cogs/botplayer.py): past the deadline the look scores
+    no more options (one at least), and with one option scored there is nothing to search."""
+    from rules.common.engine import Actor, Choose
+    from rules.common.player import moves
+    from rules.common.rng import Rng
+
+    state = skirmish({"1": [("orc", 50, 60)], "2": [("murmillo", 58, 60)]})
+    state = KLASH.engine.apply(state, Choose("activate.1.m1", ("m1",)), Actor("1")).state
+    options = moves(KLASH, state, "1", Rng(0))
+    calls = []
+
+    def deadline() -> bool:
+        calls.append(1)
+        return True
+    choice = decide(KLASH, state, "1", "normal", Rng(5), deadline=deadline)
+    assert (choice.prompt, choice.options) == options[0]
+    assert len(calls) == 1          # asked once, after the first option
