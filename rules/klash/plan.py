@@ -22,9 +22,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rules.common.engine import Actor, Choose, Prompt
-from rules.common.errors import IllegalAction
-from rules.common.player import GameAI, Level, Move, search, turn
+from rules.common.engine import Prompt
+from rules.common.player import GameAI, Level, Move, _advance, _Spoiled, search, turn
 from rules.common.rng import Rng
 
 
@@ -68,17 +67,12 @@ def look(ai: GameAI, state: Any, seat: str, options: list[Move], rng: Rng, world
 
 def _play(ai: GameAI, world: Any, seat: str, move: Move, prompts: dict[str, Prompt]) -> Any | None:
     """``move`` played in a copy of ``world`` (None if the rules refuse it), without looking its
-    prompt up again: ``pending`` is most of a step's cost, and the caller has just computed it."""
-    after = copy.deepcopy(world)
-    choice, actor, prompt = Choose(move[0], move[1]), Actor(seat), prompts.get(move[0])
+    prompt up again: ``pending`` is most of a step's cost, and the caller has just computed it.
+    (The search's own step, on a copy: ``player._advance`` plays in place.)"""
     try:
-        if prompt is not None:
-            ai.engine.step_answer(after, choice, actor, prompt)
-        else:
-            ai.engine.step(after, choice, actor)
-    except IllegalAction:
+        return _advance(ai, copy.deepcopy(world), seat, move, prompts)
+    except _Spoiled:
         return None
-    return after
 
 
 def _after(ai: GameAI, worlds: list[Any], prompts: list[dict[str, Prompt]], seat: str, move: Move, depth: int,
