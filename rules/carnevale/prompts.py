@@ -304,7 +304,7 @@ def active_prompt(engine: CarnevaleEngine, state: GameState, m: ModelState) -> P
         opts = [Option.of(x.uid, "heal_target", name=x.name, left=x.life_left, life=x.life)
                 for x in state.squad(m.owner) if x.damage and x.uid != m.uid][:24] + [back()]
         return Prompt(id=f"hl-{base}", player=m.owner, kind="heal", args=who, options=tuple(opts))
-    raise AssertionError(f"no prompt for the step {kind}")  # pragma: no cover
+    raise AssertionError("no prompt for the step", kind)  # pragma: no cover
 
 
 def distance_prompt(state: GameState, m: ModelState, t: ModelState, base: str) -> Prompt:

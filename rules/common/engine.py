@@ -107,7 +107,7 @@ class Event(Serial):
             if not rest:
                 break
             if given[name] is not None:
-                raise TypeError(f"Event got {name} twice")
+                raise TypeError("Event: an argument given twice", name)
             given[name] = rest.pop(0)
         if rest:
             raise TypeError("Event takes at most (kind, data, audience)")

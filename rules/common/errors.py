@@ -22,6 +22,15 @@ def is_code(text: str) -> bool:
     return bool(CODE.match(text))
 
 
+def coded(code: str, params: dict[str, Any], always: bool = False) -> str:
+    """A code and its parameters as logs show them, `type(expected=['integer'])`: data, not a
+    sentence (a player reads the presenter's words). Without parameters the bare code, unless
+    `always` keeps the parentheses."""
+    if not params and not always:
+        return code
+    return code + "(" + ", ".join(k + "=" + repr(v) for k, v in sorted(params.items())) + ")"
+
+
 class BautaError(Exception):
     """Base for every error a user may be told about: `code` + `params`, or legacy `text`.
 
@@ -42,9 +51,7 @@ class BautaError(Exception):
         """For logs and for legacy callers that show `str(error)`; players read the presenter's."""
         if self.text or not self.code:
             return self.text
-        if not self.params:
-            return self.code
-        return f"{self.code}(" + ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items())) + ")"
+        return coded(self.code, self.params)
 
     def __reduce__(self):
         # An error crosses a process boundary (a pack parsed in a child, cogs/untrusted.py) whole:
@@ -101,8 +108,7 @@ class Problem:
     def __str__(self) -> str:
         """For logs: `sample.yaml characters[3].speed: type(expected=['integer'], value="'fast'")`."""
         path = ".".join(str(step) for step in (*self.where.entry, self.where.field) if step != "")
-        args = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
-        return f"{self.where.file} {path or '-'}: {self.code}({args})"
+        return " ".join((self.where.file, path or "-")) + ": " + coded(self.code, self.params, always=True)
 
 
 class PackError(BautaError):
@@ -126,5 +132,6 @@ class PackError(BautaError):
     def __str__(self) -> str:
         if not self.problems:
             return super().__str__()
+        more = len(self.problems) - 10        # the rest only counted: "+3", "+3+" when counting stopped
         return "\n".join(str(p) for p in self.problems[:10]) + (
-            f"\n+{len(self.problems) - 10}{'+' if self.at_least else ''}" if len(self.problems) > 10 else "")
+            "\n+" + str(more) + ("+" if self.at_least else "") if more > 0 else "")
