@@ -140,7 +140,10 @@ def games(options: dict | None = None):
     }
 
 
-def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict, measure_memory: bool):
+def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict, measure_memory: bool,
+         trace=None):
+    """Play a game out; ``trace`` (a hash) is fed every seat and choice, so two runs of one seeded game can
+    be told to have played the same moves."""
     n = steps = 0
     while not ai.engine.is_over(state):
         who = deciders(ai, state)
@@ -163,8 +166,10 @@ def play(ai, state, levels: dict[str, str], seed: int, times: dict, memory: dict
         if real:
             times.setdefault(lvl, []).append(time.process_time() - start)
             n += 1
+        if trace is not None:
+            trace.update(repr((seat, choice)).encode())
         state = ai.engine.apply(state, choice, Actor(seat)).state
-    return state
+    return state, steps
 
 
 def one_game(name: str, a: str, b: str, g: int, base_seed: int, measure_memory: bool,
@@ -176,12 +181,13 @@ def one_game(name: str, a: str, b: str, g: int, base_seed: int, measure_memory: 
     times: dict[str, list[float]] = {}
     memory: dict[str, list[int]] = {}
     started = time.process_time()
-    final = play(ai, make(seed), levels, seed, times, memory, measure_memory)
+    trace = hashlib.sha256()
+    final, steps = play(ai, make(seed), levels, seed, times, memory, measure_memory, trace)
     winner = getattr(final, "winner", None)
     mine = SEATS[0] if g % 2 == 0 else SEATS[1]
     score = 1.0 if winner == mine else (0.5 if not winner else 0.0)
     return {"game": name, "a": a, "b": b, "g": g, "seed": base_seed, "options": options or {}, "score": score,
-            "cpu": time.process_time() - started, "times": times, "memory": memory, **(stamp or {})}
+            "steps": steps, "trace": trace.hexdigest()[:16], "cpu": time.process_time() - started, "times": times, "memory": memory, **(stamp or {})}
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:

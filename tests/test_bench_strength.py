@@ -80,3 +80,10 @@ def test_carnevale_is_a_mirror_match_cycling_the_factions_every_second_game():
     assert names[8:] == ["Doctors of the Ospedale"] * 2          # Independent Characters field no squad of their own
     state = strength.games()["carnevale"][1](seeds[4])
     assert {p.faction for p in state.players.values()} == {"The Rashaar"}
+
+
+def test_a_game_records_the_trace_of_its_moves_the_same_in_every_run():
+    """The trace lets a later checkout show it plays a recorded game move for move the same."""
+    first, again, other = (strength.one_game("klash-skirmish", "random", "greedy", g, 1, False) for g in (0, 0, 1))
+    assert (first["trace"], first["steps"]) == (again["trace"], again["steps"])
+    assert len(first["trace"]) == 16 and first["trace"] != other["trace"]
