@@ -187,7 +187,9 @@ def one_game(name: str, a: str, b: str, g: int, base_seed: int, measure_memory: 
     mine = SEATS[0] if g % 2 == 0 else SEATS[1]
     score = 1.0 if winner == mine else (0.5 if not winner else 0.0)
     return {"game": name, "a": a, "b": b, "g": g, "seed": base_seed, "options": options or {}, "score": score,
-            "steps": steps, "trace": trace.hexdigest()[:16], "cpu": time.process_time() - started, "times": times, "memory": memory, **(stamp or {})}
+            "steps": steps, "trace": trace.hexdigest()[:16], "cpu": round(time.process_time() - started, 2),
+            # to 10 µs: a results file is kept in the repository, and 17 digits a decision tripled it
+            "times": {lvl: [round(t, 5) for t in values] for lvl, values in times.items()}, "memory": memory, **(stamp or {})}
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
