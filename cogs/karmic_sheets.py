@@ -273,6 +273,7 @@ class KarmicSheets(BautaCog):
                  t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
                  t(d + "weapons", locale, weapons=weapons or "—", armor=named(char.armor) if char.armor else "—"),
                  t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+        lines.append(self._gender_line(char, locale))
         if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
             lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
         if char.bleeding:
@@ -287,6 +288,17 @@ class KarmicSheets(BautaCog):
             lines.append(t(d + "deck", locale, deck=summary["deck"], discards=summary["discards"],
                            sideboard=summary["sideboard"]))
         return "\n".join(lines)
+
+    @staticmethod
+    def _gender_line(char: Character, locale=None) -> str:
+        """What Italian and Spanish text agrees with, so a GM whose "Lucia è colto" reads wrong sees why."""
+        d = "karmic.sheet."
+        word = {"f": t(d + "feminine", locale), "m": t(d + "masculine", locale)}
+        said = {lang: char.gender.get(lang) for lang in ("it", "es")}
+        if not any(said.values()):
+            return t(d + "gender_unset", locale)
+        it, es = (word[g or "m"] for g in said.values())
+        return t(d + "gender", locale, gender=it if it == es else t(d + "gender_in", locale, it=it, es=es))
 
     @character.command(name="show", description="Show one of your characters (privately)")
     @app_commands.describe(name="The character (default: your only one)", gm_sheet="GM: show a GM sheet (an NPC)")

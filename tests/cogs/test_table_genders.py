@@ -57,6 +57,23 @@ async def test_a_gm_sheet_says_a_gender_per_language_for_a_word_of_two_genders(b
         "Guardia è colta di sorpresa", "Guardia es tomado por sorpresa"]
 
 
+@pytest.mark.parametrize("yaml,locale,line", [
+    (LUCIA_YAML, "it", "Genere (nei testi in italiano e spagnolo): femminile"),
+    (LUCIA_YAML, "en", "Gender (Italian and Spanish text): feminine"),
+    (DEVON_YAML, "es", "Género (en los textos en italiano y español): masculino; `gender: f` en la hoja lo hace femenino"),
+    (LUCIA_YAML.replace("gender: f", "gender: {it: f, es: m}"), "es",
+     "Género (en los textos en italiano y español): femenino en italiano, masculino en español"),
+])
+async def test_character_show_says_which_gender_the_text_agrees_with(bot, world, yaml, locale, line):
+    """So a GM reading "Lucia è colto" sees why, and what to put on the sheet."""
+    world.locale = locale
+    alice = world.users[2]
+    await import_sheet(bot, world, alice, yaml, "sheet.yaml")
+    cog = cog_of(bot)
+    await cog.character_show.callback(cog, world.interaction(alice, world.channels[10]))
+    assert line in world.ephemeral(alice)[-1].content.splitlines()
+
+
 # ---------------------------------------------------------------------------- Carnevale
 LUCREZIAS_GUILD = [(p, {**extra, "name": "Lucrezia"} if p == "Harlot" else extra) for p, extra in GUILD]
 
