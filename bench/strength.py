@@ -2,6 +2,7 @@
 
     python3 bench/strength.py [--games 200] [--seed 1] [--only klash,carnevale] [--match normal:random,...]
                               [--jobs 2] [--out results.jsonl] [--report [--config HASH]] [--memory]
+                              [--verify K]
 
 For Klash! and Carnevale: normal vs random, normal vs greedy, hard vs normal over N games each, seats
 alternated (the first level plays seat 0 in even games); a draw counts half. Carnevale is a mirror match
@@ -16,7 +17,11 @@ set-up and the source of the rules and content that decide its play) and the git
 A run refuses to add to a file holding games of that game played at another config (a resumed run must play
 the same levels: resume it from the checkout at the recorded commit), and ``--report`` refuses to mix one
 game's configs in one table (``--config`` picks them). A change to one game's bot leaves the other game's run
-resumable.
+resumable. Each game also records its ``trace``, a hash of every seat and choice: ``--verify K`` replays K
+of the file's games of another config at this checkout, and when all of them are played move for move the
+same (trace, length, result) it records that this config plays as that one, so a run of many hours goes on
+past an edit that does not change the play (an engine made faster, a module the bot never runs). The run
+kept in the repository: ``bench/results/strength.jsonl``.
 
 The table gives the win rate of the first level with its 95% Wilson interval: a margin is clear (not
 noise) when the whole interval is above one half. Then the decision time p50/p95 per level (only
@@ -214,6 +219,43 @@ def load(path: str | None) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def equivalences(lines: list[dict]) -> dict[str, str]:
+    """Each config that ``--verify`` showed to play as an earlier one did -> that earlier config (the first
+    of a chain)."""
+    same: dict[str, str] = {}
+    for r in lines:
+        if "same_as" in r:
+            same[r["config"]] = same.get(r["same_as"], r["same_as"])
+    return same
+
+
+def canonical(lines: list[dict]) -> list[dict]:
+    """The games of a results file, each config named by the first config it plays the same as."""
+    same = equivalences(lines)
+    return [{**r, "config": same.get(r.get("config", "?"), r.get("config", "?"))} for r in lines if "same_as" not in r]
+
+
+def spread(rows: list[dict], k: int) -> list[dict]:
+    """``k`` of a config's games, spread evenly over its match-ups and game numbers."""
+    rows = sorted((r for r in rows if "trace" in r), key=lambda r: (r["a"], r["b"], r["g"]))
+    if len(rows) <= k:
+        return rows
+    return [rows[round(i * (len(rows) - 1) / max(1, k - 1))] for i in range(k)]
+
+
+def verify(name: str, rows: list[dict], k: int, jobs: int, stamp: dict) -> tuple[list[dict], list[str]]:
+    """Replay ``k`` recorded games of another config here: the games whose moves (trace), length or result
+    differ, as lines of text; none when this checkout played every one of them move for move the same."""
+    picked = spread(rows, k)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        again = list(pool.map(one_game, *zip(*[(name, r["a"], r["b"], r["g"], r["seed"], False, r.get("options") or None,
+                                                stamp) for r in picked])))
+    differ = [f"{r['a']} vs {r['b']} game {r['g']}: trace {r['trace']} -> {n['trace']}, steps {r['steps']} -> "
+              f"{n['steps']}, score {r['score']:g} -> {n['score']:g}"
+              for r, n in zip(picked, again) if (r["trace"], r["steps"], r["score"]) != (n["trace"], n["steps"], n["score"])]
+    return picked, differ
+
+
 def configs(results: list[dict]) -> dict[str, dict[str, str]]:
     """The configs in a results file, per game, each with the commit it was first played at ("?" when a
     line has none: a file written before lines were stamped)."""
@@ -227,9 +269,14 @@ def _held(per_game: dict[str, dict[str, str]]) -> str:
     return ", ".join(f"{c} at commit {k}" for held in per_game.values() for c, k in held.items())
 
 
-def report(results: list[dict], seed: int, options: dict | None = None) -> str:
+def report(results: list[dict], seed: int, options: dict | None = None, shown: list[dict] = ()) -> str:
     setup = f", set-up {json.dumps(options)}" if options else ""
-    stamp = "".join(f"\n{name}: config {c}, commit {k or '?'}"
+    same = equivalences(list(shown))
+
+    def also(name: str, base: str) -> str:        # the later checkouts --verify showed to play as `base`
+        return "".join(f"; = config {r['config']} at commit {r['commit'] or '?'} ({len(r['replayed'])} games "
+                       "replayed move for move)" for r in shown if r["game"] == name and same[r["config"]] == base)
+    stamp = "".join(f"\n{name}: config {c}, commit {k or '?'}{also(name, c)}"
                     for name, held in configs(results).items() for c, k in held.items())
     lines = [f"\nBot strength (seed {seed}{setup}, seats alternated; 95% Wilson interval){stamp}\n",
              f"{'game':<14} {'match-up':<18} {'games':>5} {'won':>7} {'95% interval':>15} {'target':>7} "
@@ -281,11 +328,18 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only print the table of --out")
     parser.add_argument("--config", help="with --report: the configs whose games to count, comma-separated "
                         "(when --out holds several of one game)")
+    parser.add_argument("--verify", type=int, metavar="K",
+                        help="replay K recorded games of the file's other config of each --only game here; when every "
+                        "one plays move for move the same, record that this checkout plays as that config (the run "
+                        "then goes on from here, and one table counts both)")
     parser.add_argument("--memory", action="store_true", help="also measure memory per decision (slower)")
     parser.add_argument("--options", default="{}", help='set-up options as JSON, e.g. \'{"points": 100, "rounds": 3}\'')
     args = parser.parse_args()
     options = json.loads(args.options)
-    done = [r for r in load(args.out) if r.get("options", {}) == options]
+    lines = load(args.out)
+    same = equivalences(lines)
+    shown = [r for r in lines if "same_as" in r]
+    done = [r for r in canonical(lines) if r.get("options", {}) == options]
     if args.report:
         if args.config:
             done = [r for r in done if r.get("config", "?") in args.config.split(",")]
@@ -297,13 +351,32 @@ def main() -> None:
     else:
         names = args.only.split(",")
         stamps = {name: {"config": config_hash(name), "commit": commit(name)} for name in names}
-        other = {name: {c: k for c, k in held.items() if c != stamps[name]["config"]}
+        mine = {name: same.get(stamps[name]["config"], stamps[name]["config"]) for name in names}
+        other = {name: {c: k for c, k in held.items() if c != mine[name]}
                  for name, held in configs(done).items() if name in stamps}
         other = {name: held for name, held in other.items() if held}
+        if other and args.verify:
+            for name, held in other.items():
+                if len(held) > 1:
+                    sys.exit(f"{args.out} holds games of {len(held)} other configs of {name} ({_held({name: held})}): "
+                             "--verify shows a checkout plays as one")
+                (old, _), = held.items()
+                picked, differ = verify(name, [r for r in done if (r["game"], r["config"]) == (name, old)],
+                                        args.verify, args.jobs, stamps[name])
+                if differ or not picked:
+                    sys.exit(f"{name}: this checkout (config {stamps[name]['config']}) does not play as config {old}: "
+                             + ("; ".join(differ) if differ else "none of its games records a trace"))
+                with open(args.out, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"game": name, **stamps[name], "same_as": old,
+                                        "replayed": [[r["a"], r["b"], r["g"]] for r in picked]}) + "\n")
+                print(f"{name}: config {stamps[name]['config']} plays as config {old}: {len(picked)} of its games "
+                      "replayed move for move the same")
+            return
         if other:
             sys.exit(f"{args.out} holds games of another config ({_held(other)}); this checkout plays "
                      + ", ".join(f"{name} config {stamps[name]['config']}" for name in other)
-                     + ": resume that run from its commit's checkout, or write to another --out")
+                     + ": resume that run from its commit's checkout, show this checkout plays the same with "
+                     "--verify K, or write to another --out")
         have = {(r["game"], r["a"], r["b"], r["g"], r["seed"]) for r in done}
         todo = []
         # interleaved (game 0 of every match-up, then game 1…): a run stopped early has every match-up
@@ -324,7 +397,7 @@ def main() -> None:
                         f.write(json.dumps(result) + "\n")
                 print(f"  {result['game']} {result['a']} vs {result['b']}: game {result['g']} -> "
                       f"{result['score']:g} ({result['cpu']:.0f} s)", file=sys.stderr, flush=True)
-    print(report(done, args.seed, options))
+    print(report(done, args.seed, options, shown))
 
 
 if __name__ == "__main__":

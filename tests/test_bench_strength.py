@@ -87,3 +87,41 @@ def test_a_game_records_the_trace_of_its_moves_the_same_in_every_run():
     first, again, other = (strength.one_game("klash-skirmish", "random", "greedy", g, 1, False) for g in (0, 0, 1))
     assert (first["trace"], first["steps"]) == (again["trace"], again["steps"])
     assert len(first["trace"]) == 16 and first["trace"] != other["trace"]
+
+
+def _played(out: Path, games: int) -> list[dict]:
+    done = _bench("--games", str(games), "--only", "klash-skirmish", "--match", "random:greedy", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_verify_lets_a_run_go_on_at_a_checkout_that_replays_its_games_move_for_move(tmp_path):
+    """A run of many hours outlives the checkout it began at: a later config goes on with it only once
+    it has replayed recorded games with the same moves, length and result."""
+    out = tmp_path / "r.jsonl"
+    older = [{**r, "config": "aaaaaaaaaaaa", "commit": "old"} for r in _played(out, 2)]
+    out.write_text("".join(json.dumps(r) + "\n" for r in older))
+    refused = _bench("--games", "3", "--only", "klash-skirmish", "--match", "random:greedy", "--out", str(out))
+    assert refused.returncode != 0 and "--verify K" in refused.stderr
+    shown = _bench("--verify", "2", "--only", "klash-skirmish", "--out", str(out))
+    assert shown.returncode == 0, shown.stderr
+    assert "plays as config aaaaaaaaaaaa: 2 of its games replayed move for move the same" in shown.stdout
+    lines = _played(out, 3)                                          # the run goes on here: game 2 is added
+    assert [r.get("g") for r in lines] == [0, 1, None, 2] and lines[2]["replayed"] == [["random", "greedy", 0],
+                                                                                       ["random", "greedy", 1]]
+    table = _bench("--report", "--out", str(out))
+    assert table.returncode == 0, table.stderr
+    assert f"config aaaaaaaaaaaa, commit old; = config {lines[3]['config']} at commit" in table.stdout
+    row = next(line for line in table.stdout.splitlines() if line.startswith("klash-skirmish "))
+    assert row.split()[4] == "3"
+
+
+def test_verify_refuses_a_checkout_whose_moves_differ(tmp_path):
+    out = tmp_path / "r.jsonl"
+    older = [{**r, "config": "aaaaaaaaaaaa"} for r in _played(out, 2)]
+    older[1]["trace"] = "0" * 16                                     # as if game 1 had been played otherwise
+    out.write_text("".join(json.dumps(r) + "\n" for r in older))
+    shown = _bench("--verify", "2", "--only", "klash-skirmish", "--out", str(out))
+    assert shown.returncode != 0
+    assert f"does not play as config aaaaaaaaaaaa: random vs greedy game 1: trace {'0' * 16} -> " in shown.stderr
+    assert len(out.read_text().splitlines()) == 2                    # nothing recorded
