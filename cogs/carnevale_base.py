@@ -5,7 +5,8 @@ and the autocompletes. `CarnevaleCog` (cogs/carnevale.py) is made of the squads 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,13 +24,17 @@ from .text import echo
 SYSTEM_NAME = "carnevale"
 
 
-def named_genders(members: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
+def named_genders(members: Iterable[tuple[str, str]],
+                  profiles: Mapping[str, str | Mapping[str, str]] | None = None) -> dict[str, Any]:
     """`Presenter(genders=…)` for models players named, from (name, profile) pairs: each agrees as
     its profile does in each language whose words agree ("Lucrezia", a Harlot, is feminine), since
-    the rules' events carry only the name. A game keeps it in `meta["genders"]`."""
-    says = [Presenter(lang, SYSTEM_NAME) for lang in SUPPORTED if lang != DEFAULT]
-    return {name: {say.language: say.gender(profile) for say in says} for name, profile in members
-            if name and name != profile}
+    the rules' events carry only the name. `profiles`: the genders a guild pack's profiles say
+    (`Pack.genders`; the catalogues know only the sample pack's), kept too. A game keeps it in
+    `meta["genders"]`."""
+    own = dict(profiles or {})
+    says = [Presenter(lang, SYSTEM_NAME, genders=own) for lang in SUPPORTED if lang != DEFAULT]
+    return {**own, **{name: {say.language: say.gender(profile) for say in says} for name, profile in members
+                      if name and name != profile}}
 
 
 ATTRIBUTES = ("MOV", "COM", "DEX", "SHO", "MIN", "PRO")

@@ -69,8 +69,9 @@ class CarnevaleGame(CarnevaleBase):
         factions = {pid: f for pid, f in ((me, my_faction), (them, their_faction)) if f}
         if factions:
             options["factions"] = factions
-        if pack_name:
-            options["pack"] = (await self._pack(interaction.guild_id, pack_name, loc)).doc
+        pack = await self._pack(interaction.guild_id, pack_name, loc) if pack_name else None
+        if pack is not None:
+            options["pack"] = pack.doc
         if bot_seat:
             squads[them] = botplayer.carnevale_squad(options.get("pack"), points, their_faction, interaction.channel_id)
         if rounds:
@@ -83,8 +84,8 @@ class CarnevaleGame(CarnevaleBase):
         intro = Event("game_intro_adventure" if title else "game_intro",
                       {"a_player": me, "b_player": them, "adventure": title, "rounds": ENGINE.rounds_of(options)})
         # the models players named agree as their profiles do (the events carry only the name)
-        genders = named_genders((m.get("name", ""), m["profile"]) for squad in squads.values()
-                                for m in squad.get("members", []))
+        genders = named_genders(((m.get("name", ""), m["profile"]) for squad in squads.values()
+                                 for m in squad.get("members", [])), pack.genders if pack else None)
         # The engine's set-up events follow the intro: the opening rolls in public, the Agendas by DM.
         return await self.host.start(interaction, SYSTEM_NAME, [me, them], options=options, intro=intro,
                                      meta={**(botplayer.meta(self.bot, [me, them], level) or {}), "genders": genders})

@@ -23,6 +23,12 @@ _ability = {"type": "object", "required": ["name"], "additionalProperties": Fals
             "properties": {"name": {"type": "string", "minLength": 1}, "x": {"type": "integer"},
                            "target": {"type": "string"}, "text": {"type": "string"}}}
 
+# A profile's grammatical gender, for the Italian and Spanish text that agrees with it ("Harlot è
+# Stordita"): f or m in every language, or one per language for a word that differs.
+_gender = {"oneOf": [{"enum": ["f", "m"]},
+                     {"type": "object", "minProperties": 1, "additionalProperties": False,
+                      "properties": {lang: {"enum": ["f", "m"]} for lang in ("en", "it", "es")}}]}
+
 _profile = {
     "type": "object",
     "required": ["name", "cost", "ap", "attributes", "life_track"],
@@ -31,6 +37,7 @@ _profile = {
         "name": {"type": "string", "minLength": 1, "maxLength": 60},
         "sample": {"type": "boolean"},
         "note": {"type": "string"},
+        "gender": _gender,
         "size": {"enum": ["Medium", "Large", "Huge"]},
         "base_mm": {"type": "integer", "minimum": 10},
         "cost": {"type": "integer", "minimum": 0},
@@ -133,6 +140,11 @@ class Pack:
         self.equipment.update({e["name"]: e for e in doc.get("equipment", [])})
         self.spells = {s["name"]: s for s in (base.doc.get("spells", []) if base else [])}
         self.spells.update({s["name"]: s for s in doc.get("spells", [])})
+
+    @property
+    def genders(self) -> dict[str, str | dict[str, str]]:
+        """The profiles that say their grammatical gender, by name (the presenter's ``genders``)."""
+        return {name: p["gender"] for name, p in self.profiles.items() if "gender" in p}
 
     @property
     def factions(self) -> list[str]:
