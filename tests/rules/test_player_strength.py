@@ -9,7 +9,7 @@ never found. ``Pick`` is that situation in miniature.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -137,3 +137,11 @@ def test_normal_beats_random_and_greedy_in_the_quick_klash_match_as_the_bench_me
         return [one_game("klash-skirmish", "normal", b, g, 1, False)["score"] for g in range(4)]
     assert scores("random") == [1.0, 0.0, 1.0, 1.0]
     assert scores("greedy") == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_carnevale_hard_searches_600_iterations_and_normal_as_defined():
+    from rules.carnevale import AI
+    assert AI.tuned(level("hard")).iterations == 600 and level("hard").iterations == 160
+    assert AI.tuned(level("normal")) == level("normal")
+    tiny = replace(level("hard"), iterations=4)              # a test's own budget stays its own
+    assert AI.tuned(tiny) is tiny
