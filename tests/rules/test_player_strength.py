@@ -145,3 +145,5 @@ def test_carnevale_hard_searches_600_iterations_and_normal_as_defined():
     assert AI.tuned(level("normal")) == level("normal")
     tiny = replace(level("hard"), iterations=4)              # a test's own budget stays its own
     assert AI.tuned(tiny) is tiny
+    same = replace(level("hard"))                            # even one equal to the level's (the judge's hard@160)
+    assert AI.tuned(same) is same
