@@ -94,3 +94,18 @@ async def test_a_click_is_answered_before_its_task_first_waits(bot, world):
     await asyncio.sleep(0)          # the task's first step, up to its first wait
     assert message.view is None and message.content.endswith("Alice: Alice starts")    # answered: no buttons, the choice
     await clicked
+
+
+async def test_the_table_builds_no_components_it_does_not_send(bot, world, monkeypatch):
+    """A public prompt's picture is asked of the system alone (before: the prompt's whole View was
+    built for it, then dropped; the table sends its own components)."""
+    import cogs.publish
+    built: list = []
+    original = cogs.publish.prompt_view
+
+    def counted(*args, **kwargs):
+        built.append(args[1].id)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(cogs.publish, "prompt_view", counted)
+    await start_duel(world)          # the table with the public "who starts" prompt; hands by DM, no prompt
+    assert built == [] and start_prompt(world).custom_ids()
