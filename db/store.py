@@ -189,8 +189,7 @@ class Store:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        # used on the event loop's thread (see `_call`), though aiosqlite opened it on its own
-        conn = await aiosqlite.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
@@ -224,27 +223,22 @@ class Store:
 
     # ------------------------------------------------------------------ primitives
     async def _call(self, fn, *args):
-        """Run `fn(sqlite3_connection, *args)` at once, on the event loop's thread.
+        """Run `fn(sqlite3_connection, *args)` on aiosqlite's worker thread in one hop.
 
-        Not on aiosqlite's worker thread: this store's statements take tens of microseconds (WAL,
-        synchronous=NORMAL: a commit does not wait for the disk), while a round trip to the worker
-        and back cost more than that when idle and, under load, waits for the GIL at each end
-        (bench/run.py at 500 clicks/s: a click answered in 34 ms at p50 with two round trips, in
-        0.45 ms without). Run here, a function that BEGINs and COMMITs is atomic with respect to
-        every other call (nothing else runs on the loop meanwhile): no asyncio lock. The one wait
-        that blocks the loop is SQLite's busy timeout, when another process holds the file's
-        write lock: one bot process per SQLite file is the supported deployment (PostgreSQL for
-        more). aiosqlite still opens and closes the connection; `_conn` is pinned with its version
-        and tests/db cover it.
+        aiosqlite runs one call at a time on one thread, so a function that BEGINs and COMMITs
+        is atomic with respect to every other call on this connection: no asyncio lock, and one
+        thread round trip per transaction instead of one per statement (the difference between
+        ~300 and well over 500 game actions a second). `_execute` is aiosqlite's own entry point
+        for this; the version is pinned and tests/db cover it.
         """
-        return fn(self.conn._conn, *args)
+        return await self.conn._execute(fn, self.conn._conn, *args)
 
     async def _one(self, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
-        rows = await self._call(_fetch, sql, tuple(params))
+        rows = list(await self.conn.execute_fetchall(sql, tuple(params)))
         return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
-        return await self._call(_fetch, sql, tuple(params))
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
     async def _write(self, *statements: tuple) -> Written:
         """Run statements in one IMMEDIATE transaction. A statement is `(sql, params)` or
@@ -788,10 +782,6 @@ class Store:
                 log.warning("WAL checkpoint after a purge was blocked by a reader")
 
         await self._call(run)
-
-
-def _fetch(raw: sqlite3.Connection, sql: str, params: tuple) -> list:
-    return raw.execute(sql, params).fetchall()
 
 
 def _action_records(rows: Iterable) -> list[ActionRecord]:

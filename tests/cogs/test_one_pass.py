@@ -60,42 +60,6 @@ async def test_a_click_decodes_its_state_once_and_asks_the_engine_for_its_prompt
     assert calls == Counter(pending=3, load_state=1)
 
 
-async def test_a_click_hands_nothing_to_the_db_thread(bot, world, monkeypatch):
-    """Issue 10: the SQLite store runs its statements on the loop's thread (under load each round
-    trip to aiosqlite's worker waited for the GIL at both ends; before, this click made five)."""
-    await start_duel(world)
-    hops: list = []
-    original = type(bot.store.conn)._execute
-
-    async def counted(self, fn, *args, **kwargs):
-        hops.append(fn)
-        return await original(self, fn, *args, **kwargs)
-    monkeypatch.setattr(type(bot.store.conn), "_execute", counted)
-    calls: Counter = Counter()
-    store_call = bot.store._call
-
-    async def call(fn, *args):
-        calls[fn.__name__] += 1
-        return await store_call(fn, *args)
-    monkeypatch.setattr(bot.store, "_call", call)
-    await click(world, start_prompt(world), world.users[2], index=0)     # "Alice starts": a DM, the table
-    assert hops == []
-    # the click's game, its action's transaction; the publish's fresh meta, whether Alice's DMs
-    # are closed (once: then remembered), its one write of meta with the mark of the action published
-    assert calls == Counter(_fetch=3, _transaction=1, run=1)
-
-
-async def test_a_click_is_answered_before_its_task_first_waits(bot, world):
-    """Nothing the click waits for before its answer is another task or a thread: it is answered
-    in its task's first step, so a busy loop delays it only by the work queued before it."""
-    await start_duel(world)
-    message = start_prompt(world)
-    clicked = asyncio.ensure_future(click(world, message, world.users[2], index=0))
-    await asyncio.sleep(0)          # the task's first step, up to its first wait
-    assert message.view is None and message.content.endswith("Alice: Alice starts")    # answered: no buttons, the choice
-    await clicked
-
-
 async def test_the_table_builds_no_components_it_does_not_send(bot, world, monkeypatch):
     """A public prompt's picture is asked of the system alone (before: the prompt's whole View was
     built for it, then dropped; the table sends its own components)."""

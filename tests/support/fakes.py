@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
-from collections.abc import Coroutine
 
 import discord
 
@@ -468,16 +467,11 @@ def component_of(message: Sent, prompt: Any, option_id: str | None = None) -> tu
     raise LookupError(f"no component of {prompt.id} answers {option_id}")
 
 
-def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
-          in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str | None = None,
-          guild_locale: str | None = None) -> Coroutine[Any, Any, FakeInteraction]:
+async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
+                in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str | None = None,
+                guild_locale: str | None = None) -> FakeInteraction:
     """Click a component of a sent message the way discord.py dispatches it: the DynamicItem
-    is rebuilt from the custom_id alone (as after a restart) and its callback runs.
-
-    The click is made when `click` is called, its dispatch runs when awaited: Discord sends the
-    custom_id with the interaction, so clicks made together (gathered) all carry the message's
-    components as they were, even when the first one answered has removed them already (the
-    store answers without a thread hop: a click can run to its answer before the next starts)."""
+    is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
     from cogs.framework import PromptButton, PromptSelect
 
     if message.deleted:
@@ -492,11 +486,8 @@ def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: l
     for cls in (PromptButton, PromptSelect):
         match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:
-            return _dispatch(cls, interaction, getattr(message.view.children[index], "item", None), match)
+            inner = getattr(message.view.children[index], "item", None)
+            item = await cls.from_custom_id(interaction, inner, match)
+            await item.callback(interaction)
+            return interaction
     raise LookupError(f"no dynamic item matches {custom_id}")
-
-
-async def _dispatch(cls: Any, interaction: FakeInteraction, inner: Any, match: Any) -> FakeInteraction:
-    item = await cls.from_custom_id(interaction, inner, match)
-    await item.callback(interaction)
-    return interaction
