@@ -76,6 +76,10 @@ class PublishOrder:
         def ready() -> bool:
             return all(s >= step for s in self._unfinished.get(channel_id, ()))
 
+        if ready():
+            # the usual case, nothing earlier unfinished: no wait_for (its task and timer, and a
+            # turn of the loop, on every publish)
+            return
         async with self._changed:
             try:
                 await asyncio.wait_for(self._changed.wait_for(ready), self.WAIT)

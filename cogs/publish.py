@@ -415,23 +415,32 @@ class Publishing:
         """The components of a prompt's message, labelled by `say` (its reader's presenter), and its
         image when the system draws one (from the recipient's own view, so the picture never shows
         more than they may see)."""
-        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt, say or self.presenter(game, None))}
+        say = say or self.presenter(game, None)
+        parts: dict[str, Any] = {"view": prompt_view(game.id, prompt, say)}
+        file = await self.prompt_file(game, state, prompt, say)
+        if file is not None:
+            parts["file"] = file
+        return parts
+
+    async def prompt_file(self, game: GameRecord, state: Any, prompt: Prompt, say: Presenter) -> discord.File | None:
+        """A prompt's image alone (the table shows a public prompt's picture with its own
+        components): None when the system draws none, or drawing it failed."""
         system = systems.get(game.system)
         if system.prompt_image is None:
-            return parts
+            return None
         viewer = (GM if prompt.player == GM else prompt.player) if prompt.private else PUBLIC
-        reading = present.READER.set(say or self.presenter(game, None))   # the picture's words in its reader's language (to_thread copies it)
+        reading = present.READER.set(say)   # the picture's words in its reader's language (to_thread copies it)
         try:
             drawn = await asyncio.to_thread(system.prompt_image, system.engine.view_for(state, viewer), prompt)
         except Exception:  # noqa: BLE001 - a picture must never stop a decision from being asked
             log.exception("prompt image failed for game %s", game.id)
-            return parts
+            return None
         finally:
             present.READER.reset(reading)
-        if drawn:
-            name, png = drawn
-            parts["file"] = discord.File(io.BytesIO(png), filename=name)
-        return parts
+        if not drawn:
+            return None
+        name, png = drawn
+        return discord.File(io.BytesIO(png), filename=name)
 
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
         """A public message in the game's channel: as a followup of a publicly answered interaction

@@ -137,7 +137,7 @@ class Table:
         image = board.file if board is not None else None
         if image is None and fitted and state is not None:
             # a system that draws a public prompt's picture (an auction's table) shows it here
-            image = file_bytes((await self.host.prompt_parts(game, state, fitted[0], say)).get("file"))
+            image = file_bytes(await self.host.prompt_file(game, state, fitted[0], say))
         if image is not None:
             self._images[game.id] = image
         player = next((p.player for p in fitted if p.player.isdigit()), None)

@@ -57,3 +57,20 @@ async def test_an_earlier_publish_that_never_comes_is_waited_for_a_moment_then_f
     assert 0.05 <= waited < 1.0 and order.unfinished(CHANNEL) == set()
     async with order.turn(CHANNEL, 1, 3):           # and the next one does not wait again
         assert asyncio.get_running_loop().time() - started - waited < 0.05
+
+
+async def test_a_publish_with_nothing_unfinished_before_it_goes_in_at_once():
+    """The usual case costs no wait (before: a wait_for, its task and a turn of the loop, on every
+    publish): the turn is entered in the publish's own step."""
+    order, entered = PublishOrder(), []
+    order.owe(CHANNEL, 1, 1)
+    order.owe(CHANNEL + 1, 2, 1)            # another channel's action does not hold it up
+
+    async def publish():
+        async with order.turn(CHANNEL, 1, 1):
+            entered.append(1)
+
+    task = asyncio.ensure_future(publish())
+    await asyncio.sleep(0)                  # the publish's first step
+    assert entered == [1]
+    await task
