@@ -25,7 +25,7 @@ from .state import KlashState, Model
 # The levels that look through their own run of decisions first (``plan.pick``): the worlds sampled,
 # the seat's own next decisions followed (depth), and how many of the best options the level's tree
 # search then compares. normal: 10 of 12 full matches against greedy (5 of 9 as a tree search alone).
-LOOK: dict[str, tuple[int, int, int]] = {"normal": (2, 2, 4), "hard": (6, 2, 4)}
+LOOK: dict[str, tuple[int, int, int]] = {"normal": (2, 2, 4), "hard": (12, 2, 4)}
 
 # Rollout weights: a random gladiator that fights is a better guess at a real one than one that wanders.
 _ATTACK_KINDS = ("as", "as2", "ch", "ch2", "vo", "vo2")
