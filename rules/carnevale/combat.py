@@ -22,6 +22,8 @@ MANOEUVRES = {  # name: (AP, unarmed, dice)
     "trample": (1, True, 0),
     "drown": (2, True, 0),
 }
+# The catalogue term that names each manoeuvre (the plain attack has the empty name).
+MANOEUVRE_TERMS = {name: "manoeuvre_" + (name or "attack") for name in MANOEUVRES}
 
 
 def pick_weapon(m: ModelState, name: str, kind: str) -> WeaponState:
@@ -233,7 +235,7 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
     if opportunity:
         events.append(Event("opportunity_attack", told))
     else:
-        events.append(Event("attack", {**told, "how": term(f"manoeuvre_{manoeuvre or 'attack'}"), "cost": cost,
+        events.append(Event("attack", {**told, "how": term(MANOEUVRE_TERMS[manoeuvre]), "cost": cost,
                                        "ap": a.ap}))
     a.hidden = False
     if t.hidden:

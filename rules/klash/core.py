@@ -411,6 +411,11 @@ def volley_problem(state: KlashState, shooter: Model, target: Model, reach: tupl
     return None
 
 
+# The catalogue term for a Volley by range band and cover.
+VOLLEY_TERMS = {("short", False): "volley_short", ("long", False): "volley_long",
+                ("short", True): "volley_short_cover", ("long", True): "volley_long_cover"}
+
+
 def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: int = 0) -> dict:
     short, long = stat(state, shooter, "ranged_range")
     band = arena.range_band(gap(state, shooter, target), short, long)
@@ -421,7 +426,7 @@ def volley(state: KlashState, out: list, shooter: Model, target: Model, *, inc: 
     d_mod = defender_bonus(state, target) + (1 if target.armour else 0) + _hunter(state, target, shooter)
     att, dfn = _opposed(state, out, shooter, target, "ranged_attack", "ranged_defence", a_mod, d_mod, False,
                         has(state, target, "lightning_reflexes"),
-                        term(f"volley_{band}{'_cover' if cover else ''}"))
+                        term(VOLLEY_TERMS[band, bool(cover)]))
     result = {"attack": att, "defence": dfn, "damage": 0, "outcome": "none", "band": band, "cover": cover}
     damage = opposed_damage(att, dfn)
     if damage:
