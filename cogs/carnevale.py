@@ -172,7 +172,7 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
                                                               fallen=tuple(C.fallen_in_game(rec, models))))
             if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
                                              {**data, "campaign": rec.to_dict()}):
-                say = Presenter(locale, SYSTEM_NAME, genders=member_genders(rec))
+                say = Presenter(locale, SYSTEM_NAME, genders=member_genders(rec, data))
                 lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
                                line=say.event(events[0])))
                 break

@@ -46,14 +46,17 @@ class CarnevaleCampaign(CarnevaleBase):
             raise BautaError(t("carnevale.campaign.none", loc, name=echo(squad)))
         return data, CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
 
-    async def _save_campaign(self, interaction: discord.Interaction, data: dict, rec: CampaignRecord) -> None:
-        """Refused ("changed meanwhile") when another command saved the squad since `data` was read."""
-        await self._replace(interaction.guild_id, interaction.user.id, data, {**data, "campaign": rec.to_dict()},
-                            interaction.locale)
+    async def _save_campaign(self, interaction: discord.Interaction, data: dict, rec: CampaignRecord,
+                             before: dict | None = None) -> None:
+        """Refused ("changed meanwhile") when another command saved the squad since `before` (by default
+        `data`) was read."""
+        await self._replace(interaction.guild_id, interaction.user.id, data if before is None else before,
+                            {**data, "campaign": rec.to_dict()}, interaction.locale)
 
-    async def _tell(self, interaction: discord.Interaction, head: str, events, rec: CampaignRecord) -> None:
+    async def _tell(self, interaction: discord.Interaction, head: str, events, rec: CampaignRecord,
+                    data: dict) -> None:
         """The channel's lines: a head, then each event in the server's language."""
-        say = Presenter(interaction.guild_locale, SYSTEM_NAME, genders=member_genders(rec))
+        say = Presenter(interaction.guild_locale, SYSTEM_NAME, genders=member_genders(rec, data))
         for part in chunks([head, *(f"• {line}" for line in say.events(events))]):
             await self.host.courier.send_channel(interaction.channel_id, part)
         await self.host.finish(interaction)
@@ -66,11 +69,11 @@ class CarnevaleCampaign(CarnevaleBase):
         try:
             events = ledger.apply(rec, action)                 # raises IllegalAction: nothing saved
         except BautaError as error:                            # "Lucrezia è già migliorata": her gender
-            error.genders = member_genders(rec)
+            error.genders = member_genders(rec, data)
             raise
         await self._save_campaign(interaction, data, rec)
         await self._tell(interaction, t("carnevale.campaign.head", interaction.guild_locale,
-                                        who=interaction.user.mention, name=rec.squad), events, rec)
+                                        who=interaction.user.mention, name=rec.squad), events, rec, data)
 
     async def campaign_member_autocomplete(self, interaction: discord.Interaction, current: str):
         squad = getattr(interaction.namespace, "squad", None)
@@ -96,7 +99,9 @@ class CarnevaleCampaign(CarnevaleBase):
         pack = await self._pack(interaction.guild_id, pack_name, loc)
         check_squad(pack, current)
         rec = C.new_campaign(pack, current, str(interaction.user.id), seed=secrets.randbits(63), length=length)
-        await self._save_campaign(interaction, data, rec)
+        # the pack's profile genders, kept with the ledger: its lines agree as a game's do, without
+        # parsing the pack again for every ledger command
+        await self._save_campaign(interaction, {**data, "genders": pack.genders}, rec, before=data)
         await interaction.followup.send(t("carnevale.campaign.started", loc, name=current.name, n=length),
                                         ephemeral=True)
 
@@ -177,27 +182,28 @@ class CarnevaleCampaign(CarnevaleBase):
         await self._save_campaign(interaction, data, rec)
         head = t("carnevale.campaign.undone", interaction.guild_locale, who=interaction.user.mention, name=rec.squad,
                  n=len(taken))
-        await self._tell(interaction, head, [e for entry in taken for e in entry.events], rec)
+        await self._tell(interaction, head, [e for entry in taken for e in entry.events], rec, data)
 
     @campaign.command(name="show", description="A squad's campaign: bank, adventures, each character's history")
     @app_commands.autocomplete(squad=my_squad_autocomplete)
     async def campaign_show(self, interaction: discord.Interaction, squad: str, public: bool = False):
-        _, rec = await self._campaign(interaction, squad)     # before a public acknowledgement
+        data, rec = await self._campaign(interaction, squad)  # before a public acknowledgement
         await interaction.response.defer(ephemeral=not public, thinking=True)
         loc = interaction.locale if not public else interaction.guild_locale
-        for part in chunks(campaign_lines(rec, loc)):
+        for part in chunks(campaign_lines(rec, data, loc)):
             await interaction.followup.send(part, ephemeral=not public)
 
 
-def member_genders(rec: CampaignRecord) -> dict[str, dict[str, str]]:
-    """The campaign's members a player named agree as their profiles do ("Lucrezia è promossa")."""
-    return named_genders((m.name, m.profile) for m in rec.members)
+def member_genders(rec: CampaignRecord, data: dict) -> dict[str, dict[str, str]]:
+    """The campaign's members a player named agree as their profiles do ("Lucrezia è promossa"), and
+    the profiles as the squad's pack says (`data["genders"]`, kept when the campaign started)."""
+    return named_genders(((m.name, m.profile) for m in rec.members), data.get("genders"))
 
 
-def campaign_lines(rec: CampaignRecord, loc) -> list[str]:
+def campaign_lines(rec: CampaignRecord, data: dict, loc) -> list[str]:
     """The campaign as its reader reads it: bank, adventures, each member, then the latest history
     (schema 1's lines as they were written, then the ledger's entries in the reader's language)."""
-    say = Presenter(loc, SYSTEM_NAME, genders=member_genders(rec))
+    say = Presenter(loc, SYSTEM_NAME, genders=member_genders(rec, data))
     lines = [t("carnevale.campaign.show", loc, name=rec.squad, faction=rec.faction, bank=rec.bank,
                done=len(rec.adventures), length=rec.length, no=rec.campaign_no)]
     for a in rec.adventures:

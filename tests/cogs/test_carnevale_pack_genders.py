@@ -70,3 +70,24 @@ async def test_a_game_of_a_guild_pack_keeps_its_profiles_genders(bot, world):
     assert game.meta["genders"] == {"Strega": "f", "Guardia": {"it": "f", "es": "m"},
                                     "Morgana": {"it": "f", "es": "f"}}
     assert [bot.host.presenter(game, "it").gender(w) for w in ("Strega", "Morgana", "Guardia")] == ["f", "f", "f"]
+
+
+async def test_the_campaign_ledger_agrees_as_the_squads_pack_says(bot, world):
+    """The ledger's lines, like a game's, know a guild pack's profile genders (kept when the campaign
+    started): the catalogues alone would make an unnamed Strega masculine."""
+    await bot.store.save_pack(1, "carnevale", "coven", COVEN, 1)
+    cog = cog_of(bot)
+    await call(world, cog.squad_create, 2, name="Witches", faction="Coven", points=100, pack="coven")
+    await call(world, cog.squad_add, 2, squad="Witches", profile="Strega", leader=True)
+    await call(world, cog.squad_add, 2, squad="Witches", profile="Bravo")
+    await call(world, cog.campaign_start, 2, squad="Witches")
+    data = await bot.store.character(1, 2, "carnevale", "Witches")
+    assert data["genders"] == {"Strega": "f", "Guardia": {"it": "f", "es": "m"}}
+    world.locale = "it"
+    await call(world, cog.campaign_promote, 2, squad="Witches", member="Strega")
+    await call(world, cog.campaign_promote, 2, squad="Witches", member="Bravo")
+    assert world.public_text().splitlines()[1::2] == [
+        "• Strega è promossa: +2 Comando (4).", "• Bravo è promosso: ottiene Comando (3) e diventa Capo (+10 punti)."]
+    await call(world, cog.campaign_show, 2, squad="Witches")
+    shown = world.ephemeral(world.users[2])[-1].content
+    assert "· Strega è promossa: +2 Comando (4)." in shown, shown

@@ -141,7 +141,7 @@ def test_a_campaign_member_her_player_named_is_taken_hostage_in_the_feminine(lan
     rec = CampaignRecord(player="3", squad="Guild", faction="The Guild",
                          members=[CampaignMember(name="Lucrezia", profile="Harlot")],
                          ledger=[LedgerEntry(number=1, action={}, events=[hostage])])
-    assert campaign_lines(rec, lang)[-1] == line
+    assert campaign_lines(rec, {}, lang)[-1] == line
 
 
 @pytest.mark.parametrize("yaml,reply", [(LUCIA_YAML, "🗑️ Lucia eliminata."), (DEVON_YAML, "🗑️ Devon eliminato.")])
