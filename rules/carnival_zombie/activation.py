@@ -198,9 +198,10 @@ class Activation:
                                       wounds=b.wounds, life=bd["life"]))
         return opts
 
-    def _space_desc(self: CarnivalZombie, s: GameState, sp: str) -> list[str]:
+    def _space_desc(self: CarnivalZombie, s: GameState, sp: str) -> list:
         c = _content(s)
-        parts = [f"{n} {c.infected[t]['name']}" for t, n in s.night.rings[sp].items() if n and t in c.infected]
+        parts: list = [{"term": "cubes", "n": n, "name": c.infected[t]["name"]}
+                       for t, n in s.night.rings[sp].items() if n and t in c.infected]
         parts += [c.bosses[b.boss]["name"] for b in s.boss_area if b and b.pos == sp]
         return parts if len(parts) <= 3 else parts[:3] + ["…"]      # a button label holds 80 characters
 

@@ -104,7 +104,8 @@ class NightSteps:
 
     def _cube_words(self: CarnivalZombie, g: G, cubes: dict) -> dict:
         """Counts of cubes for a sentence: the Infected by their names, Survivors and Paranoia as numbers."""
-        infected = [f"{n} {g.c.infected[k]['name']}" for k, n in sorted(cubes.items()) if k in g.c.infected and n]
+        infected = [{"term": "cubes", "n": n, "name": g.c.infected[k]["name"]} for k, n in sorted(cubes.items())
+                    if k in g.c.infected and n]
         return {"infected": infected, "survivors": cubes.get("S", 0), "paranoia": cubes.get("P", 0)}
 
     def _enter_cube(self: CarnivalZombie, g: G, cave: str, ring: int) -> str | None:

@@ -48,7 +48,7 @@ def _setup(eng, s, c, ask):
     opts = [Option.of("start", "start"), Option.of("order", "change_order")]
     if len(s.seats) > 1 or any(not ch.controller for ch in s.characters):
         opts.append(Option.of("swap", "swap"))
-    return {"order": [f"{ch.order}. {_cname(c, ch.id)}" for ch in s.characters]}, opts
+    return {"order": [{"term": "order_entry", "n": ch.order, "name": _cname(c, ch.id)} for ch in s.characters]}, opts
 
 
 def _order_pick(eng, s, c, ask):

@@ -224,7 +224,7 @@ class Sunset:
     def _barr_done(self: CarnivalZombie, g: G) -> None:
         s = g.s
         placed = {cv: s.night.boxes[cv].count("#") for cv in CAVES}
-        g.say("barricades", caves=[f"{cv} {n}" for cv, n in placed.items() if n], storage=s.storage["#"],
+        g.say("barricades", caves=[{"term": "cave_count", "cave": cv, "n": n} for cv, n in placed.items() if n], storage=s.storage["#"],
               placed=placed)
         s.stage, s.ctx = "s_enter", {"i": 0}
 
