@@ -22,8 +22,9 @@ from .state import KlashState, Model
 
 class Prompts:
     def _move_destinations(self: Any, state: KlashState, m: Model, allowance: float, disengage: bool,
-                           first_only: bool = False) -> list[tuple[Option, list]]:
-        """[(option, [points])]: steps toward useful places (around the Altar if needed)."""
+                           first_only: bool = False, only: str | None = None) -> list[tuple[Option, list]]:
+        """[(option, [points])]: steps toward useful places (around the Altar if needed); ``only``: just
+        the one with that option id, if offered (the move chosen: the other routes are not needed)."""
         me = core.disc(state, m)
         models = core.discs(state)
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
@@ -31,6 +32,8 @@ class Prompts:
         # the goals come one by one: asked only whether there is somewhere to go (first_only), the
         # first reachable one answers, without naming every enemy or routing toward each
         for oid, kind, args, goal, stop in itertools.islice(self._goals(state, m, me, allowance, disengage, exempt), 24):
+            if only is not None and oid != only:
+                continue
             route = self._route(me, goal, models, allowance, stop, exempt)
             if route:
                 p = route[-1]
