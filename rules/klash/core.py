@@ -108,13 +108,14 @@ def gap(state: KlashState, a: Model, b: Model) -> float:
 
 def enemies_in_contact(state: KlashState, m: Model) -> list[Model]:
     # contact() inlined, m's radius found once: the prompts and the flow ask this of every state
-    cards = state.cards
-    ra = arena.BASE_LARGE if "huge" in cards[m.card]["qualities"] else arena.BASE_NORMAL
+    cards, large, normal, tol = state.cards, arena.BASE_LARGE, arena.BASE_NORMAL, arena.CONTACT_TOL
+    ra = large if "huge" in cards[m.card]["qualities"] else normal
+    owner, mid, x, y = m.owner, m.id, m.x, m.y
     out = []
     for e in state.models:
-        if e.placed and not e.removed and e.owner != m.owner and e.id != m.id:
-            rb = arena.BASE_LARGE if "huge" in cards[e.card]["qualities"] else arena.BASE_NORMAL
-            if ((m.x - e.x) ** 2 + (m.y - e.y) ** 2) ** 0.5 - ra - rb <= arena.CONTACT_TOL:
+        if e.owner != owner and e.placed and not e.removed and e.id != mid:
+            rb = large if "huge" in cards[e.card]["qualities"] else normal
+            if ((x - e.x) ** 2 + (y - e.y) ** 2) ** 0.5 - ra - rb <= tol:
                 out.append(e)
     return out
 

@@ -99,7 +99,7 @@ def _shallow(x: Any) -> Any:
     """``copy.copy`` of a Model or an Activation (all their fields are immutable), without the
     ``__reduce_ex__`` round that makes ``copy.copy`` the dearest part of copying a state."""
     new = object.__new__(type(x))
-    new.__dict__.update(x.__dict__)
+    new.__dict__ = x.__dict__.copy()     # twice as fast as updating the new empty one
     return new
 
 
@@ -210,7 +210,10 @@ class KlashState(Serial):
         return self.seats[1] if player == self.seats[0] else self.seats[0]
 
     def on_field(self, player: str | None = None) -> list[Model]:
-        return [m for m in self.models if m.placed and not m.removed and (player is None or m.owner == player)]
+        # two comprehensions, so the common question (everyone) tests no player on each model
+        if player is None:
+            return [m for m in self.models if m.placed and not m.removed]
+        return [m for m in self.models if m.placed and not m.removed and m.owner == player]
 
 
 def _shared(value: Any) -> Any:
