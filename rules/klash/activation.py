@@ -7,6 +7,7 @@ A mixin of ``KlashEngine`` (``engine.py``): its methods call the other sections'
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from rules.common.engine import Option, term
@@ -219,56 +220,71 @@ class Activations:
 
     def _act_kinds(self: Any, state: KlashState, act: Activation) -> list[Option]:
         """The first-step options of the activation prompt (option id: the action's code)."""
+        return list(self._act_options(state, act))
+
+    def _act_offers(self: Any, state: KlashState, act: Activation, kind: str | None) -> tuple[bool, bool]:
+        """(whether the activation prompt offers more than "end", whether it offers ``kind``), asking
+        only as far as needed: the flow (``_settle``) asks this after every step, and the moves behind
+        a Move were its dearest part, mostly not needed once an Assault or a Charge is offered."""
+        more = found = False
+        for o in self._act_options(state, act):
+            more = more or o.id != "end"
+            found = found or o.id == kind
+            if more and (kind is None or found):
+                break
+        return more, found
+
+    def _act_options(self: Any, state: KlashState, act: Activation) -> Iterator[Option]:
+        """``_act_kinds`` one by one, each worked out only when asked for (in the prompt's order)."""
         m = state.model(act.model)
         rem = self._remaining(act)
-        opts: list[Option] = []
         if act.ended or m.removed:
-            return [Option.of("end", "end_activation")]
+            yield Option.of("end", "end_activation")
+            return
         can_double = rem >= 2 and not act.increased
         if m.stunned:
             if rem >= 1:
-                opts.append(Option.of("rec", "recover"))
+                yield Option.of("rec", "recover")
         else:
             madman = self._madman_bound(state, act, m)
             assault = self._assault_targets(state, m)
             if assault and (rem >= 1 or act.free_assault):
-                opts.append(Option.of("as", "assault"))
+                yield Option.of("as", "assault")
                 if can_double:
-                    opts.append(Option.of("as2", "assault_double"))
+                    yield Option.of("as2", "assault_double")
             if rem >= 1 and self._charge_targets(state, m, first_only=True):
-                opts.append(Option.of("ch", "charge"))
+                yield Option.of("ch", "charge")
                 if can_double:
-                    opts.append(Option.of("ch2", "charge_double"))
+                    yield Option.of("ch2", "charge_double")
             if not madman:
                 engaged = core.engaged(state, m)
                 if rem >= 1 and not engaged and self._can_move(state, m, "mv"):
-                    opts.append(Option.of("mv", "move", cm=self._move_allowance(state, m, False)))
+                    yield Option.of("mv", "move", cm=self._move_allowance(state, m, False))
                     if can_double:
-                        opts.append(Option.of("mv2", "move_double", cm=self._move_allowance(state, m, True)))
+                        yield Option.of("mv2", "move_double", cm=self._move_allowance(state, m, True))
                 if engaged and rem >= self._disengage_cost(state, m) and self._can_move(state, m, "dis"):
-                    opts.append(Option.of("dis", "disengage", cm=self._disengage_allowance(state, m)))
+                    yield Option.of("dis", "disengage", cm=self._disengage_allowance(state, m))
                 if rem >= 1 and self._volley_targets(state, m):
-                    opts.append(Option.of("vo", "volley"))
+                    yield Option.of("vo", "volley")
                     if can_double:
-                        opts.append(Option.of("vo2", "volley_double"))
+                        yield Option.of("vo2", "volley_double")
                 if rem >= 1 and has(state, m, "spellcaster") and m.id not in state.cast:
                     for spell in core.stat(state, m, "spells"):
                         if self._spell_targets(state, m, spell, first_only=True):
                             code = core.SPELL_CODES[spell]
-                            opts.append(Option.of(f"mg:{code}", "cast", spell=term(f"spell_{spell}")))
+                            yield Option.of(f"mg:{code}", "cast", spell=term(f"spell_{spell}"))
                             if can_double:
-                                opts.append(Option.of(f"mg2:{code}", "cast_double", spell=term(f"spell_{spell}")))
+                                yield Option.of(f"mg2:{code}", "cast_double", spell=term(f"spell_{spell}"))
         if m.stunned and has(state, m, "regeneration") and not act.regen_used:
-            opts.append(Option.of("regen", "regenerate"))
+            yield Option.of("regen", "regenerate")
         if (self._token_ok(state, m, act.controller) and not act.extra_action and not act.dominated
                 and state.turn_player == act.controller):
-            opts.append(Option.of("tka", "token_action"))
+            yield Option.of("tka", "token_action")
         if (self._token_ok(state, m, act.controller) and not m.reroll_armed and not act.dominated
                 and not state.house_rules.get("reroll_window", True)):
-            opts.append(Option.of("tkr", "token_reroll"))
+            yield Option.of("tkr", "token_reroll")
         if not (not m.stunned and self._madman_bound(state, act, m)):
-            opts.append(Option.of("end", "end_activation"))
-        return opts
+            yield Option.of("end", "end_activation")
 
     def _may_open(self: Any, state: KlashState, player: str, mid: str) -> bool:
         """Would `Activate(mid)` by `player` be legal now (the `activate` prompt offers it)?"""

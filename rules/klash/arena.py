@@ -80,6 +80,23 @@ def seg_point_distance(p: Point, q: Point, c: Point) -> float:
     return math.hypot(px + t * dx - c[0], py + t * dy - c[1])
 
 
+def seg_distances(p: Point, q: Point, discs: list[Disc]) -> list[float]:
+    """``seg_point_distance(p, q, (d.x, d.y))`` of every disc, the very same arithmetic in one loop: a
+    path's check asks it of every obstacle for every leg, and the calls were most of its cost."""
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    length2 = dx * dx + dy * dy
+    hypot = math.hypot
+    if length2 == 0:
+        return [hypot(px - d.x, py - d.y) for d in discs]
+    out = []
+    for d in discs:
+        t = ((d.x - px) * dx + (d.y - py) * dy) / length2
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        out.append(hypot(px + t * dx - d.x, py + t * dy - d.y))
+    return out
+
+
 def altar() -> Disc:
     return Disc(CENTRE[0], CENTRE[1], ALTAR_RADIUS, "altar")
 
@@ -120,14 +137,14 @@ def check_path(mover: Disc, points: list[Point], models: list[Disc], *, allowanc
     for (x, y) in points[1:]:
         if not inside_arena(x, y, mover.r):
             return IllegalAction("outside_walls", x=x, y=y)
+    fixed = scenery()
     for a, b in zip(points, points[1:]):
-        for s in scenery():
-            if seg_point_distance(a, b, (s.x, s.y)) < s.r + mover.r - EPS:
+        for s, d in zip(fixed, seg_distances(a, b, fixed)):
+            if d < s.r + mover.r - EPS:
                 return IllegalAction("path_through_altar" if s.key == "altar" else "path_through_gate")
-        for m in models:
+        for m, d in zip(models, seg_distances(a, b, models)):
             if m.key == mover.key:
                 continue
-            d = seg_point_distance(a, b, (m.x, m.y))
             if d < m.r + mover.r - CONTACT_TOL:
                 return IllegalAction("path_through_model", key=m.key)
             if enemy_gap and m.side != mover.side and m.key not in exempt and d < m.r + mover.r + MIN_ENEMY_GAP - CONTACT_TOL:
@@ -462,13 +479,31 @@ def step_route(mover: Disc, goal: Point, models: list[Disc], allowance: float, *
     return list(route) if route else None
 
 
+def straight_route(mover: Disc, goal: Point, models: list[Disc], allowance: float, *, stop_gap: float = 0.0,
+                   exempt: tuple[str, ...] = ()) -> Point | None:
+    """The end of ``step_route`` when it is the straight line (nothing in the way within reach), else
+    None: then only ``step_route`` tells whether there is a way around. Much cheaper, so whether a
+    model can go anywhere asks it of every goal first."""
+    return _straight(mover, (float(goal[0]), float(goal[1])), tuple(models), allowance, stop_gap, tuple(exempt))
+
+
+@lru_cache(maxsize=4096)
+def _straight(mover: Disc, goal: Point, models: tuple[Disc, ...], allowance: float, stop_gap: float,
+              exempt: tuple[str, ...]) -> Point | None:
+    start = (mover.x, mover.y)
+    straight = step_toward(mover, goal, list(models), allowance, stop_gap=stop_gap, exempt=exempt)
+    if straight and (dist(start, straight) >= allowance - 0.05 or dist(straight, goal) <= stop_gap + 0.6):
+        return straight
+    return None
+
+
 @lru_cache(maxsize=2048)
 def _step_route(mover: Disc, goal: Point, models: tuple[Disc, ...], allowance: float, stop_gap: float,
                 exempt: tuple[str, ...]) -> tuple[Point, ...] | None:
     """``step_route``, remembered: the prompts ask the same question of the same position many times."""
     start = (mover.x, mover.y)
-    straight = step_toward(mover, goal, list(models), allowance, stop_gap=stop_gap, exempt=exempt)
-    if straight and (dist(start, straight) >= allowance - 0.05 or dist(straight, goal) <= stop_gap + 0.6):
+    straight = _straight(mover, goal, models, allowance, stop_gap, exempt)
+    if straight:
         return (straight,)       # nothing in the way within reach: the straight line is the route
     route = _cut(start, _plan(mover, goal, list(models), stop_gap, exempt, depth=2), allowance)
     for back in (0.0, 0.05, 0.2):

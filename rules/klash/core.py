@@ -5,6 +5,7 @@ Every function appends the events it causes to ``out``. Quality hooks are named 
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -77,7 +78,15 @@ def disc(state: KlashState, m: Model) -> arena.Disc:
 
 
 def discs(state: KlashState) -> list[arena.Disc]:
-    return [disc(state, m) for m in state.on_field()]
+    """``disc`` of every model on the field, inlined (the prompts ask it of every state a search reaches)."""
+    cards, seats = state.cards, state.seats
+    first, out = seats[0], []
+    for m in state.models:
+        if m.placed and not m.removed:
+            huge = "huge" in cards[m.card]["qualities"]
+            out.append(arena.Disc(m.x, m.y, arena.BASE_LARGE if huge else arena.BASE_NORMAL, m.id,
+                                  0 if m.owner == first else seats.index(m.owner), huge))
+    return out
 
 
 def contact(state: KlashState, a: Model, b: Model) -> bool:
@@ -90,11 +99,25 @@ def contact(state: KlashState, a: Model, b: Model) -> bool:
 
 
 def gap(state: KlashState, a: Model, b: Model) -> float:
-    return arena.edge_gap(disc(state, a), disc(state, b))
+    # arena.edge_gap of the two discs, the same arithmetic without making them (a search asks it often)
+    cards = state.cards
+    ra = arena.BASE_LARGE if "huge" in cards[a.card]["qualities"] else arena.BASE_NORMAL
+    rb = arena.BASE_LARGE if "huge" in cards[b.card]["qualities"] else arena.BASE_NORMAL
+    return math.hypot(a.x - b.x, a.y - b.y) - ra - rb
 
 
 def enemies_in_contact(state: KlashState, m: Model) -> list[Model]:
-    return [e for e in state.on_field() if e.owner != m.owner and contact(state, m, e)]
+    # contact() inlined, m's radius found once: the prompts and the flow ask this of every state
+    cards, large, normal, tol = state.cards, arena.BASE_LARGE, arena.BASE_NORMAL, arena.CONTACT_TOL
+    ra = large if "huge" in cards[m.card]["qualities"] else normal
+    owner, mid, x, y = m.owner, m.id, m.x, m.y
+    out = []
+    for e in state.models:
+        if e.owner != owner and e.placed and not e.removed and e.id != mid:
+            rb = large if "huge" in cards[e.card]["qualities"] else normal
+            if ((x - e.x) ** 2 + (y - e.y) ** 2) ** 0.5 - ra - rb <= tol:
+                out.append(e)
+    return out
 
 
 def engaged_with(state: KlashState, m: Model) -> list[Model]:

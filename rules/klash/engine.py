@@ -134,7 +134,9 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
         action with the same dice up to that roll (``decisions``/``rolled``), so nothing is applied twice."""
         out: list[Event] = []
         windowed = state.phase == "match" and state.house_rules.get("reroll_window", True)
-        snap = copy.deepcopy(state) if windowed else None
+        # The snapshot to rewind to is taken only when a window can open: most steps of a bot's search
+        # come after both sides spent their tokens, and copying the state was a tenth of its time.
+        snap = copy.deepcopy(state) if windowed and self._token_possible(state) else None
         if windowed:
             state.replay = {"decisions": list(decisions), "asked": 0, "rolled": rolled, "at": 0, "log": []}
         try:
@@ -145,6 +147,8 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
             state.seq += 1
             self._settle(state, out)
         except core.RerollWindow as w:
+            if snap is None:   # pragma: no cover - _token_possible said no window could open
+                raise RuntimeError("klash: a re-roll window opened without a snapshot") from w
             log = state.replay["log"]
             queue = list(state.dice_queue)
             state.__dict__.clear()
@@ -160,6 +164,17 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
         finally:
             state.replay = None
         return out[shown:]
+
+    @staticmethod
+    def _token_possible(state: KlashState) -> bool:
+        """Could a Training Token be spent during the next action? Not when no seat holds one and no card
+        that gives tokens is in a hand or on the Event stack: tokens are gained only from such a card
+        (``_resolve_stack``), and a window opens only for a model whose player holds one."""
+        if any(n > 0 for n in state.tokens.values()):
+            return True
+        cards = state.event_cards
+        return any(cards[c]["effect"] == "token" for hand in state.hands.values() for c in hand) or \
+            any(cards[e["card"]]["effect"] == "token" for e in state.stack)
 
     def _answer_window(self, state: KlashState, action: Any, actor: Actor) -> list[Event]:
         w = state.window
@@ -274,7 +289,7 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
         double = kind.endswith("2") or kind.startswith("mg2")
         if kind in ("mv", "mv2", "dis"):
             allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, double)
-            dest = {o.id: pt for o, pt in self._move_destinations(state, m, allowance, kind == "dis")}
+            dest = {o.id: pt for o, pt in self._move_destinations(state, m, allowance, kind == "dis", only=opt)}
             self._do_move(state, out, p, mid, list(dest[opt]), double, disengage=kind == "dis")
         elif kind in ("as", "as2"):
             self._do_assault(state, out, p, mid, opt[2:], double)

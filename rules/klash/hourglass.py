@@ -136,11 +136,15 @@ class Hourglasses:
             if state.acts:
                 act = state.acts[-1]
                 m = state.model(act.model)
-                kinds = [o.id for o in self._act_kinds(state, act)]
-                if act.ended or m.removed or kinds in ([], ["end"]):
+                if act.ended or m.removed:
                     self._finish_activation(state, out)
                     continue
-                if state.sel is not None and state.sel.get("kind") not in kinds:
+                # only whether anything but "end" is offered, and the kind being aimed (if any)
+                more, aimed = self._act_offers(state, act, state.sel.get("kind") if state.sel is not None else None)
+                if not more:
+                    self._finish_activation(state, out)
+                    continue
+                if state.sel is not None and not aimed:
                     state.sel = None   # an Event Card changed things while a target was being chosen
                 return
             if state.ext_offer:

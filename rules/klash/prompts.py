@@ -22,51 +22,60 @@ from .state import KlashState, Model
 
 class Prompts:
     def _move_destinations(self: Any, state: KlashState, m: Model, allowance: float, disengage: bool,
-                           first_only: bool = False) -> list[tuple[Option, list]]:
-        """[(option, [points])]: steps toward useful places (around the Altar if needed)."""
+                           only: str | None = None) -> list[tuple[Option, list]]:
+        """[(option, [points])]: steps toward useful places (around the Altar if needed); ``only``: just
+        the one with that option id, if offered (the move chosen: the other routes are not needed)."""
         me = core.disc(state, m)
         models = core.discs(state)
         exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
         result = []
-        # the goals come one by one: asked only whether there is somewhere to go (first_only), the
-        # first reachable one answers, without naming every enemy or routing toward each
-        for oid, kind, args, goal, stop in itertools.islice(self._goals(state, m, me, allowance, disengage, exempt), 24):
+        for oid, kind, target, goal, stop in itertools.islice(self._goals(state, m, me, allowance, disengage, exempt), 24):
+            if only is not None and oid != only:
+                continue
             route = self._route(me, goal, models, allowance, stop, exempt)
             if route:
                 p = route[-1]
                 via = term("via_altar" if len(route) > 1 else "via_straight")
+                args = {"target_name": state.label(target)} if target is not None else {}
                 result.append((Option.of(oid, kind, via=via, x=round(p[0]), y=round(p[1]), **args), route))
-                if first_only:
-                    break
         return result
 
     @staticmethod
     def _goals(state: KlashState, m: Model, me: Any, allowance: float, disengage: bool,
-               exempt: tuple) -> Iterator[tuple[str, str, dict, tuple, float]]:
+               exempt: tuple) -> Iterator[tuple[str, str, Model | None, tuple, float]]:
         """Where a move may head, in the order offered: away from the melee (disengaging), toward
-        each enemy, the Altar, the own Gate, the enemy Gate."""
+        each enemy, the Altar, the own Gate, the enemy Gate (option id, kind, the enemy it heads for,
+        the point, how far short of it to stop)."""
         if disengage and exempt:
             cx = sum(state.model(e).x for e in exempt) / len(exempt)
             cy = sum(state.model(e).y for e in exempt) / len(exempt)
             dx, dy = m.x - cx, m.y - cy
             n = math.hypot(dx, dy) or 1.0
-            yield "away", "away_from_melee", {}, (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0
+            yield "away", "away_from_melee", None, (m.x + dx / n * allowance, m.y + dy / n * allowance), 0.0
         for o in state.on_field():
             if o.owner == m.owner:
                 continue  # friends: use the Move command with coordinates
             stop = me.r + core.radius(state, o) + arena.MIN_ENEMY_GAP + 0.02
-            yield f"to:{o.id}", "toward_enemy", {"target_name": state.label(o)}, (o.x, o.y), stop
-        yield "to:alt", "toward_altar", {}, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02
+            yield f"to:{o.id}", "toward_enemy", o, (o.x, o.y), stop
+        yield "to:alt", "toward_altar", None, arena.CENTRE, arena.ALTAR_RADIUS + me.r + 0.02
         own = state.gates[m.owner]
-        yield ("to:g0" if own == 0 else "to:g1", "toward_own_gate", {}, arena.GATES[own],
+        yield ("to:g0" if own == 0 else "to:g1", "toward_own_gate", None, arena.GATES[own],
                arena.GATE_RADIUS + me.r + 1.02)
-        yield ("to:g1" if own == 0 else "to:g0", "toward_enemy_gate", {}, arena.GATES[1 - own],
+        yield ("to:g1" if own == 0 else "to:g0", "toward_enemy_gate", None, arena.GATES[1 - own],
                arena.GATE_RADIUS + me.r + 1.02)
 
     def _can_move(self: Any, state: KlashState, m: Model, kind: str) -> bool:
-        """An action that moves is offered only when it has somewhere to go (no dead-end prompt)."""
-        allowance = self._disengage_allowance(state, m) if kind == "dis" else self._move_allowance(state, m, kind == "mv2")
-        return bool(self._move_destinations(state, m, allowance, kind == "dis", first_only=True))
+        """An action that moves is offered only when it has somewhere to go (no dead-end prompt). Only
+        whether some goal is reachable, not which: first whether one is in a straight line (cheap),
+        only then whether there is a way around to one (the dearest question of the prompts)."""
+        disengage = kind == "dis"
+        allowance = self._disengage_allowance(state, m) if disengage else self._move_allowance(state, m, kind == "mv2")
+        me, models = core.disc(state, m), core.discs(state)
+        exempt = tuple(e.id for e in core.enemies_in_contact(state, m))
+        goals = [(goal, stop) for *_, goal, stop in
+                 itertools.islice(self._goals(state, m, me, allowance, disengage, exempt), 24)]
+        return (any(arena.straight_route(me, goal, models, allowance, stop_gap=stop, exempt=exempt) for goal, stop in goals)
+                or any(self._route(me, goal, models, allowance, stop, exempt) for goal, stop in goals))
 
     @staticmethod
     def _route(me, goal, models, allowance, stop, exempt):

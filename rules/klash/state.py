@@ -99,7 +99,7 @@ def _shallow(x: Any) -> Any:
     """``copy.copy`` of a Model or an Activation (all their fields are immutable), without the
     ``__reduce_ex__`` round that makes ``copy.copy`` the dearest part of copying a state."""
     new = object.__new__(type(x))
-    new.__dict__.update(x.__dict__)
+    new.__dict__ = x.__dict__.copy()     # twice as fast as updating the new empty one
     return new
 
 
@@ -171,25 +171,11 @@ class KlashState(Serial):
         import copy
         new = object.__new__(type(self))
         d = new.__dict__
+        copier = _COPIERS.get
         for key, value in self.__dict__.items():
-            if key in ("cards", "event_cards"):
-                d[key] = value
-            elif key in ("models", "acts"):
-                d[key] = [_shallow(x) for x in value]
-            elif key == "rng":
-                d[key] = Rng(value.state)
-            elif key == "event_deck":
-                d[key] = Deck(cards=list(value.cards), discards=list(value.discards))
-            elif key in _NAME_LISTS:
-                d[key] = list(value)
-            elif key in _NUMBER_DICTS:
-                d[key] = dict(value)
-            elif key in ("picks", "team_choice", "hands"):
-                d[key] = {k: list(v) for k, v in value.items()}
-            elif key in ("draft_log", "vp_log"):
-                d[key] = [list(x) for x in value]
-            elif key in ("choices", "stack"):
-                d[key] = [dict(x) for x in value]
+            how = copier(key)
+            if how is not None:
+                d[key] = how(value)
             elif isinstance(value, (str, int, float, bool)) or value is None:
                 d[key] = value
             elif type(value) is list and all(type(x) in _FLAT for x in value):
@@ -224,4 +210,26 @@ class KlashState(Serial):
         return self.seats[1] if player == self.seats[0] else self.seats[0]
 
     def on_field(self, player: str | None = None) -> list[Model]:
-        return [m for m in self.models if m.placed and not m.removed and (player is None or m.owner == player)]
+        # two comprehensions, so the common question (everyone) tests no player on each model
+        if player is None:
+            return [m for m in self.models if m.placed and not m.removed]
+        return [m for m in self.models if m.placed and not m.removed and m.owner == player]
+
+
+def _shared(value: Any) -> Any:
+    return value
+
+
+# How ``KlashState.__deepcopy__`` copies each field whose shape it knows, looked up once per field (a
+# chain of name tests per field was a third of the copy, and the bot's search copies states by the
+# ten thousand); the other fields go by their value's type.
+_COPIERS: dict[str, Any] = {
+    "cards": _shared, "event_cards": _shared,
+    "models": lambda v: [_shallow(x) for x in v], "acts": lambda v: [_shallow(x) for x in v],
+    "rng": lambda v: Rng(v.state),
+    "event_deck": lambda v: Deck(cards=list(v.cards), discards=list(v.discards)),
+    **{k: list for k in _NAME_LISTS}, **{k: dict for k in _NUMBER_DICTS},
+    **{k: (lambda v: {p: list(x) for p, x in v.items()}) for k in ("picks", "team_choice", "hands")},
+    **{k: (lambda v: [list(x) for x in v]) for k in ("draft_log", "vp_log")},
+    **{k: (lambda v: [dict(x) for x in v]) for k in ("choices", "stack")},
+}
