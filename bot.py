@@ -23,6 +23,8 @@ import sys
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from collections.abc import Coroutine
 
 import aiohttp
 import discord
@@ -206,7 +208,14 @@ class BautaBot(commands.AutoShardedBot):
                     sent += await self.host.deliver_outbox(None, count, older_than=OUTBOX_ORPHANED)
         return sent
 
-    async def _sweep_outbox_forever(self, every: float = 2.0) -> None:
+    def _sweep_outbox_forever(self, every: float = 2.0) -> Coroutine[Any, Any, None]:
+        """The outbox sweep, to schedule. Not a coroutine function on purpose: from the moment it
+        is scheduled, before it runs, no action commits until its start-up claim (cogs/outbox.py)."""
+        if self.host is not None:
+            self.host.order.recovering()
+        return self._sweeping(every)
+
+    async def _sweeping(self, every: float) -> None:
         await self.wait_until_ready()
         startup = True
         while not self.is_closed():
@@ -215,6 +224,8 @@ class BautaBot(commands.AutoShardedBot):
                 startup = False
             except Exception:  # noqa: BLE001 - a failed sweep must not stop the next
                 log.exception("outbox sweep failed")
+            if self.host is not None:
+                self.host.order.recovered()     # (a failed start-up claim holds no action back)
             await asyncio.sleep(every)
 
     async def on_ready(self) -> None:
