@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -146,6 +147,14 @@ class BautaBot(commands.AutoShardedBot):
         self.add_dynamic_items(PromptButton, PromptSelect)
         for name in available_cogs():
             await self.load_extension(name)
+        if not gc.get_freeze_count():
+            # What start-up built (modules, catalogues, packs, cogs) lives as long as the process:
+            # out of the collector's sight, a full collection walks only what came since instead
+            # of pausing the loop (every click with it) for 30-65 ms at 500 clicks a second.
+            # Once a process (a test suite's bots come and go), after a collection: no garbage
+            # is kept for good.
+            gc.collect()
+            gc.freeze()
 
     async def setup_hook(self) -> None:
         self._logged_in = True
