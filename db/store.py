@@ -251,8 +251,17 @@ class Store:
         through aiosqlite's thread a click cost ~5.6 such round trips, and at 500 clicks a
         second the queue for them was most of its latency. What can take long goes through the
         worker thread instead (`_threaded`): migrations, checkpoints (they fsync), long reads.
+
+        The loop's connection never waits for a lock (busy_timeout 0): when another process holds
+        the write lock (shards sharing the file), the transaction, refused at its BEGIN with
+        nothing done, waits for it on the worker thread instead, the loop going on meanwhile.
         """
-        return fn(self.raw, *args)
+        try:
+            return fn(self.raw, *args)
+        except sqlite3.OperationalError as exc:
+            if self.raw.in_transaction or not _busy(exc):
+                raise
+            return await self._threaded(fn, *args)
 
     async def _threaded(self, fn, *args):
         """Run `fn(sqlite3_connection, *args)` on aiosqlite's worker thread (its own connection),
@@ -282,7 +291,8 @@ class Store:
 
     async def _checkpoint_wal(self) -> None:
         try:
-            await self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            # (its row read: a statement left unfinished would hold up the connection's next COMMIT)
+            await self.conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
         except Exception:  # noqa: BLE001 - a checkpoint left for the next one is no loss
             log.exception("WAL checkpoint failed")
         finally:
@@ -507,7 +517,7 @@ class Store:
         marks = self._published_statements(game.id, published) if published is not None else []
 
         def run(raw: sqlite3.Connection) -> dict:
-            raw.execute("BEGIN IMMEDIATE")
+            raw.execute("BEGIN IMMEDIATE")      # (refused when busy: nothing to roll back, see `_call`)
             try:
                 row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
                 meta = delta.merge_patch(loads(row[0]) if row else {}, patch)
@@ -845,9 +855,14 @@ def _loop_connection(path: str) -> sqlite3.Connection:
     raw.row_factory = sqlite3.Row
     raw.execute("PRAGMA synchronous=NORMAL")
     raw.execute("PRAGMA foreign_keys=ON")
-    raw.execute("PRAGMA busy_timeout=5000")
+    raw.execute("PRAGMA busy_timeout=0")            # the loop never sleeps on a lock (see `Store._call`)
     raw.execute("PRAGMA wal_autocheckpoint=0")      # see CHECKPOINT_EVERY
     return raw
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused for a lock another connection holds (SQLITE_BUSY / SQLITE_LOCKED)."""
+    return exc.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _action_records(rows: Iterable) -> list[ActionRecord]:

@@ -43,3 +43,28 @@ async def test_a_long_read_goes_through_the_worker_thread_and_sees_every_commit(
         await store.close()
     assert [a.action for a in logged] == [{"n": 0}, {"n": 1}, {"n": 2}]
     assert on_loop == []
+
+
+async def test_a_write_lock_held_by_another_process_is_waited_for_off_the_loop(tmp_path):
+    """Shards sharing the file: the loop's connection does not sleep on the other's lock (it held
+    every guild's clicks meanwhile); the write waits on the worker thread and lands after it."""
+    import asyncio
+    import sqlite3
+
+    store = await Store.open(tmp_path / "bauta.sqlite3")
+    other = sqlite3.connect(tmp_path / "bauta.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("INSERT INTO meta (key, value) VALUES ('first', 'other')")
+        write = asyncio.get_running_loop().create_task(store.set_meta_value("second", "ours"))
+        ticks = 0
+        while ticks < 5:                # the loop goes on while the write waits
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not write.done()
+        other.execute("COMMIT")
+        await write
+        assert (await store.get_meta("first"), await store.get_meta("second")) == ("other", "ours")
+    finally:
+        other.close()
+        await store.close()
