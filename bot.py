@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -23,6 +24,8 @@ import sys
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+from collections.abc import Coroutine
 
 import aiohttp
 import discord
@@ -144,6 +147,14 @@ class BautaBot(commands.AutoShardedBot):
         self.add_dynamic_items(PromptButton, PromptSelect)
         for name in available_cogs():
             await self.load_extension(name)
+        if not gc.get_freeze_count():
+            # What start-up built (modules, catalogues, packs, cogs) lives as long as the process:
+            # out of the collector's sight, a full collection walks only what came since instead
+            # of pausing the loop (every click with it) for 30-65 ms at 500 clicks a second.
+            # Once a process (a test suite's bots come and go), after a collection: no garbage
+            # is kept for good.
+            gc.collect()
+            gc.freeze()
 
     async def setup_hook(self) -> None:
         self._logged_in = True
@@ -206,7 +217,14 @@ class BautaBot(commands.AutoShardedBot):
                     sent += await self.host.deliver_outbox(None, count, older_than=OUTBOX_ORPHANED)
         return sent
 
-    async def _sweep_outbox_forever(self, every: float = 2.0) -> None:
+    def _sweep_outbox_forever(self, every: float = 2.0) -> Coroutine[Any, Any, None]:
+        """The outbox sweep, to schedule. Not a coroutine function on purpose: from the moment it
+        is scheduled, before it runs, no action commits until its start-up claim (cogs/outbox.py)."""
+        if self.host is not None:
+            self.host.order.recovering()
+        return self._sweeping(every)
+
+    async def _sweeping(self, every: float) -> None:
         await self.wait_until_ready()
         startup = True
         while not self.is_closed():
@@ -215,6 +233,8 @@ class BautaBot(commands.AutoShardedBot):
                 startup = False
             except Exception:  # noqa: BLE001 - a failed sweep must not stop the next
                 log.exception("outbox sweep failed")
+            if self.host is not None:
+                self.host.order.recovered()     # (a failed start-up claim holds no action back)
             await asyncio.sleep(every)
 
     async def on_ready(self) -> None:

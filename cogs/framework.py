@@ -227,6 +227,7 @@ class GameHost(Publishing):
         # leaves them to the outbox sweep
         owed = {**_owed(set()), "start": {"intro": intro and intro.to_dict(),
                                           "events": [e.to_dict() for e in started.events]}}
+        await self.order.known()        # after what a dead process left owed (cogs/outbox.py)
         game = self._owe(await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                                       list(seats), system.engine.dump_state(state),
                                                       interaction.user.id, meta=meta, outbox=[owed]))
@@ -285,6 +286,7 @@ class GameHost(Publishing):
         them once."""
         system = systems.get(game.system)
         engine = system.engine
+        await self.order.known()        # after what a dead process left owed (cogs/outbox.py)
         for _attempt in range(self.RETRIES):
             state, prompts = loaded or (None, None)
             if state is None:

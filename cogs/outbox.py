@@ -15,17 +15,26 @@ A publish nested in a publish of the same channel (the bot's own seat answering 
 lobby announcing the game it opened) does not wait for its outer one (it would wait forever). An earlier action whose publish never comes (its
 task failed before publishing) is waited for `WAIT` seconds at most, then forgotten: the sweep
 publishes it later, late.
+
+What a dead process left unpublished is known here once the start-up sweep has claimed it. Until
+then (`recovering` … `recovered`) no action commits (`known`): a click committed before that claim
+published its step while the older one still owed, and the older one's lines came out after it,
+later, as a separate message. The claim is one store statement: the wait is that short, unless
+the sweep never comes (`WAIT` seconds at most).
 """
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 from collections import defaultdict
 from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator
 
 # The channels whose publish this task is running (a nested publish in one of them does not wait).
 _inside: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("bauta_publish_inside", default=frozenset())
+
+log = logging.getLogger("bauta.outbox")
 
 Step = tuple[int, int]      # (game id, seq): the order of a channel's actions
 
@@ -36,6 +45,32 @@ class PublishOrder:
     def __init__(self) -> None:
         self._unfinished: dict[int, set[Step]] = defaultdict(set)    # channel -> actions owed a publish here
         self._changed = asyncio.Condition()
+        self._recovered: asyncio.Event | None = None    # set: the start-up sweep has claimed (None: not awaited)
+
+    def recovering(self) -> None:
+        """The start-up sweep is scheduled: until it has claimed what a dead process left
+        unpublished (`recovered`), no action commits (`known`)."""
+        if self._recovered is None:
+            self._recovered = asyncio.Event()
+
+    def recovered(self) -> None:
+        """Every action a dead process left unpublished is owed here (or there was none)."""
+        gate, self._recovered = self._recovered, None
+        if gate is not None:
+            gate.set()
+
+    async def known(self) -> None:
+        """Return once the actions left unpublished are known here (at once, but at start-up):
+        an action committed now publishes after them."""
+        gate = self._recovered
+        if gate is None or gate.is_set():
+            return
+        try:
+            await asyncio.wait_for(gate.wait(), self.WAIT)
+        except TimeoutError:
+            # a start-up sweep that never came: stop waiting for it (it sends them late)
+            log.warning("no start-up outbox sweep after %.0f s: actions commit without it", self.WAIT)
+            self.recovered()
 
     def owe(self, channel_id: int, game_id: int, seq: int) -> None:
         """Action `seq` of the game was committed (or claimed from the outbox) here: a later

@@ -350,6 +350,8 @@ class Publishing:
         for message in claimed:         # a click's publish meanwhile waits for these (oldest first)
             if (found := games[message.game_id]) is not None:
                 self.order.owe(found.channel_id, message.game_id, message.seq)
+        if older_than is None:          # the start-up claim, of everything pending: actions may commit
+            self.order.recovered()
         for message in claimed:
             key = (message.game_id, message.seq)
             if key in self._publishing:     # its publish is under way here; it marks the action itself

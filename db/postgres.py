@@ -161,6 +161,9 @@ class PostgresStore(Store):
     async def _all(self, sql: str, params: Iterable = ()) -> list:
         return list(await self.pool.fetch(placeholders(sql), *params))
 
+    async def _long_all(self, sql: str, params: Iterable = ()) -> list:
+        return await self._all(sql, params)     # asyncpg never holds the loop: a long read is a read
+
     async def _write(self, *statements: tuple) -> Written:
         written = Written(0)
         try:

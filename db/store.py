@@ -11,6 +11,7 @@ so two racing clicks (or two processes) cannot both apply.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import secrets
@@ -38,6 +39,13 @@ _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_l
 # instead of a delta: an unreadable delta then costs at most this many steps of history.
 SNAPSHOT_EVERY = 50
 OUTBOX_LEASE_SECONDS = 60
+# The loop's connection never checkpoints by itself (a checkpoint fsyncs the database file: a
+# pause of the whole loop); every this many write transactions a PASSIVE checkpoint runs on the
+# worker thread's connection instead (about SQLite's own 1000-page default: an action writes ~5-10 pages).
+CHECKPOINT_EVERY = 100
+# A read of more rows than this goes through the worker thread (an export, a long undo): on the
+# loop it would hold every other guild's click for its whole length.
+LONG_READ = 200
 
 
 class StoreError(Exception):
@@ -176,9 +184,12 @@ class Store:
     single_process = True
     _SKIP_LOCKED = ""     # SQLite has one writer at a time: nothing to skip
     _CLAIMER_DEAD = ""    # a claim whose process is known dead (SQLite: its start-up takes them all)
-    def __init__(self, conn: aiosqlite.Connection, path: str):
-        self.conn = conn
+    def __init__(self, conn: aiosqlite.Connection, path: str, raw: sqlite3.Connection | None = None):
+        self.conn = conn        # on aiosqlite's worker thread: migrations, long reads, checkpoints
+        self.raw = raw          # on the event loop's own thread: every other statement (see `_call`)
         self.path = path
+        self._writes = 0                                # write transactions since the last checkpoint
+        self._checkpoint: asyncio.Task | None = None
         self._settings: dict[int, GuildSettings] = {}   # read on every action; changed rarely
         self._gms: dict[int, set[int]] = {}             # known GMs: read on every interaction
         self.process_key = secrets.randbits(62)         # who claims outbox messages (see claim_outbox)
@@ -189,7 +200,9 @@ class Store:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        memory = str(path) == ":memory:"
+        # check_same_thread off: an in-memory database has one connection, used from both sides
+        conn = await aiosqlite.connect(str(path), isolation_level=None, check_same_thread=False)
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode=WAL")
         await conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
@@ -197,9 +210,15 @@ class Store:
         await conn.execute("PRAGMA busy_timeout=5000")
         store = cls(conn, str(path))
         await store.migrate()
+        # a second connection for the loop's thread, opened once the schema is there
+        store.raw = conn._conn if memory else _loop_connection(str(path))
         return store
 
     async def close(self) -> None:
+        if self._checkpoint is not None:
+            await self._checkpoint
+        if self.raw is not None and self.raw is not self.conn._conn:
+            self.raw.close()
         await self.conn.close()
 
     async def migrate(self) -> int:
@@ -215,7 +234,7 @@ class Store:
                              [_statement("INSERT INTO schema_version (version) VALUES (?)", (number,))])
                 current = number
             return current
-        return await self._call(run)
+        return await self._threaded(run)
 
     async def schema_version(self) -> int:
         row = await self._one("SELECT MAX(version) FROM schema_version")
@@ -223,33 +242,74 @@ class Store:
 
     # ------------------------------------------------------------------ primitives
     async def _call(self, fn, *args):
-        """Run `fn(sqlite3_connection, *args)` on aiosqlite's worker thread in one hop.
+        """Run `fn(sqlite3_connection, *args)` on the event loop's own thread, the loop's
+        connection, to its end: nothing else runs meanwhile, so a function that BEGINs and
+        COMMITs is atomic with respect to every other call, with no lock.
 
-        aiosqlite runs one call at a time on one thread, so a function that BEGINs and COMMITs
-        is atomic with respect to every other call on this connection: no asyncio lock, and one
-        thread round trip per transaction instead of one per statement (the difference between
-        ~300 and well over 500 game actions a second). `_execute` is aiosqlite's own entry point
-        for this; the version is pinned and tests/db cover it.
+        A game's statements take microseconds (WAL, synchronous=NORMAL: a commit does not
+        fsync), far less than handing them to a thread and waking the loop again for the answer:
+        through aiosqlite's thread a click cost ~5.6 such round trips, and at 500 clicks a
+        second the queue for them was most of its latency. What can take long goes through the
+        worker thread instead (`_threaded`): migrations, checkpoints (they fsync), long reads.
+
+        The loop's connection never waits for a lock (busy_timeout 0): when another process holds
+        the write lock (shards sharing the file), the transaction, refused at its BEGIN with
+        nothing done, waits for it on the worker thread instead, the loop going on meanwhile.
         """
+        try:
+            return fn(self.raw, *args)
+        except sqlite3.OperationalError as exc:
+            if self.raw.in_transaction or not _busy(exc):
+                raise
+            return await self._threaded(fn, *args)
+
+    async def _threaded(self, fn, *args):
+        """Run `fn(sqlite3_connection, *args)` on aiosqlite's worker thread (its own connection),
+        in one hop; the loop goes on meanwhile. `_execute` is aiosqlite's own entry point for this;
+        the version is pinned and tests/db cover it."""
         return await self.conn._execute(fn, self.conn._conn, *args)
 
     async def _one(self, sql: str, params: Iterable = ()) -> aiosqlite.Row | None:
-        rows = list(await self.conn.execute_fetchall(sql, tuple(params)))
-        return rows[0] if rows else None
+        return self.raw.execute(sql, tuple(params)).fetchone()
 
     async def _all(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
+        return self.raw.execute(sql, tuple(params)).fetchall()
+
+    async def _long_all(self, sql: str, params: Iterable = ()) -> list[aiosqlite.Row]:
+        """`_all` for a read of many rows (more than `LONG_READ`): on the worker thread. It sees
+        every transaction committed before it (WAL: a reader sees the last commit)."""
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
+
+    def _wrote(self) -> None:
+        """A write transaction committed on the loop's connection: every `CHECKPOINT_EVERY` of
+        them, the WAL's pages go back into the database on the worker thread (PASSIVE: it
+        never waits for, nor blocks, the loop's writers)."""
+        self._writes += 1
+        if self._writes >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._writes = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_wal())
+
+    async def _checkpoint_wal(self) -> None:
+        try:
+            # (its row read: a statement left unfinished would hold up the connection's next COMMIT)
+            await self.conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # noqa: BLE001 - a checkpoint left for the next one is no loss
+            log.exception("WAL checkpoint failed")
+        finally:
+            self._checkpoint = None
 
     async def _write(self, *statements: tuple) -> Written:
         """Run statements in one IMMEDIATE transaction. A statement is `(sql, params)` or
         `(sql, params, error)`: then it must change exactly one row, or `error` is raised and the
         whole transaction rolls back (the version check of every game write)."""
         try:
-            return await self._call(_transaction, [_statement(*st) for st in statements])
+            written = await self._call(_transaction, [_statement(*st) for st in statements])
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
                 raise
             raise Duplicate(str(exc)) from None
+        self._wrote()
+        return written
 
     async def _insert_many(self, table: str, columns: list[str], rows: list[tuple]) -> None:
         """Bulk insert in one transaction (db.copy)."""
@@ -457,7 +517,7 @@ class Store:
         marks = self._published_statements(game.id, published) if published is not None else []
 
         def run(raw: sqlite3.Connection) -> dict:
-            raw.execute("BEGIN IMMEDIATE")
+            raw.execute("BEGIN IMMEDIATE")      # (refused when busy: nothing to roll back, see `_call`)
             try:
                 row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
                 meta = delta.merge_patch(loads(row[0]) if row else {}, patch)
@@ -472,7 +532,9 @@ class Store:
                 raise
         if not patch and not marks:
             return game
-        return GameRecord(**{**game.__dict__, "meta": await self._call(run)})
+        meta = await self._call(run)
+        self._wrote()
+        return GameRecord(**{**game.__dict__, "meta": meta})
 
     async def end_game(self, game: GameRecord) -> GameRecord:
         stamp = now()
@@ -485,7 +547,7 @@ class Store:
 
     async def actions(self, game_id: int, limit: int = 20, include_undone: bool = False) -> list[ActionRecord]:
         where = "" if include_undone else " AND undone = 0"
-        rows = await self._all(
+        rows = await (self._long_all if limit > LONG_READ else self._all)(
             "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "
             f"WHERE game_id = ?{where} ORDER BY seq DESC LIMIT ?", (game_id, limit))
         return _action_records(reversed(rows))
@@ -504,8 +566,9 @@ class Store:
 
         # Read outside the write: the version check below refuses the undo if anything was
         # committed since `game` was read, so these rows are the ones just before it.
-        rows = await self._all("SELECT seq, state_before, undo_data FROM game_actions WHERE game_id = ? "
-                               "AND undone = 0 ORDER BY seq DESC LIMIT ?", (game.id, steps))
+        rows = await (self._long_all if steps > LONG_READ else self._all)(
+            "SELECT seq, state_before, undo_data FROM game_actions WHERE game_id = ? "
+            "AND undone = 0 ORDER BY seq DESC LIMIT ?", (game.id, steps))
         if not rows:
             raise StoreError("There is nothing to undo.")
         # Walk back from the current state: each live row's delta turns the state after it into
@@ -781,7 +844,25 @@ class Store:
                 # another connection is reading: the WAL is emptied at the next checkpoint
                 log.warning("WAL checkpoint after a purge was blocked by a reader")
 
-        await self._call(run)
+        # On the worker thread: a TRUNCATE checkpoint fsyncs and waits for readers. The loop's
+        # writers wait meanwhile (busy_timeout), as rarely as guilds are forgotten.
+        await self._threaded(run)
+
+
+def _loop_connection(path: str) -> sqlite3.Connection:
+    """The connection the event loop's thread runs statements on (`Store._call`)."""
+    raw = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    raw.row_factory = sqlite3.Row
+    raw.execute("PRAGMA synchronous=NORMAL")
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute("PRAGMA busy_timeout=0")            # the loop never sleeps on a lock (see `Store._call`)
+    raw.execute("PRAGMA wal_autocheckpoint=0")      # see CHECKPOINT_EVERY
+    return raw
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused for a lock another connection holds (SQLITE_BUSY / SQLITE_LOCKED)."""
+    return exc.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _action_records(rows: Iterable) -> list[ActionRecord]:

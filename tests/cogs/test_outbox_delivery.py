@@ -294,3 +294,33 @@ async def test_a_restart_delivers_at_once_what_the_dead_process_had_claimed(bot,
         assert "Play a card" in world.last("dm:2", with_view=True).content
     finally:
         await second.close()
+
+
+async def test_no_action_commits_before_the_start_up_sweep_has_claimed_what_a_dead_process_left(bot, world,
+                                                                                                monkeypatch):
+    """A click right after a restart, before the sweep has run: it commits once the sweep knows the
+    dead process's unpublished action, so its publish comes after that one's (before: it committed
+    first, published its step, and the older action's lines came out after it)."""
+    game = await start_duel(world)
+    await bot.host.commit(game, Choose("start", ("me",)), Actor("2"))     # then the process dies
+    second = await restart(bot, world)
+    try:
+        await second._async_setup_hook()
+        second._ready.set()
+        fresh = await second.store.game(game.id)
+        engine = systems.get("duel").engine
+        prompt = engine.pending(engine.load_state(fresh.state))[0]
+        calls: list[str] = []
+        for name in ("claim_outbox", "commit_action"):
+            original = getattr(second.store, name)
+
+            async def recorded(*args, _name=name, _original=original, **kwargs):
+                calls.append(_name)
+                return await _original(*args, **kwargs)
+            monkeypatch.setattr(second.store, name, recorded)
+        sweeping = asyncio.get_running_loop().create_task(second._sweep_outbox_forever())
+        await second.host.commit(fresh, Choose(prompt.id, (prompt.options[0].id,)), Actor(prompt.player))
+        sweeping.cancel()
+        assert calls == ["claim_outbox", "commit_action"]
+    finally:
+        await second.close()

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
+from collections.abc import Coroutine
 
 import discord
 
@@ -467,27 +468,35 @@ def component_of(message: Sent, prompt: Any, option_id: str | None = None) -> tu
     raise LookupError(f"no component of {prompt.id} answers {option_id}")
 
 
-async def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
-                in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str | None = None,
-                guild_locale: str | None = None) -> FakeInteraction:
+def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: list[str] | None = None,
+          in_dm: bool | None = None, channel: FakeChannel | None = None, locale: str | None = None,
+          guild_locale: str | None = None) -> Coroutine[Any, Any, FakeInteraction]:
     """Click a component of a sent message the way discord.py dispatches it: the DynamicItem
-    is rebuilt from the custom_id alone (as after a restart) and its callback runs."""
+    is rebuilt from the custom_id alone (as after a restart) and its callback runs.
+
+    The click is taken when this is called (the component as the message shows it then, as
+    Discord's interaction carries it), and handled when awaited: clicks gathered together are
+    all made before any is handled, as clicks arriving together are, however soon the first
+    one's handling changes the message."""
     from cogs.framework import PromptButton, PromptSelect
 
     if message.deleted:
         raise LookupError("that message was deleted: nobody can click it any more")
     custom_id = message.custom_ids()[index]
+    inner = getattr(message.view.children[index], "item", None)
     in_dm = message.where.startswith("dm:") if in_dm is None else in_dm
     channel = channel or next(iter(world.channels.values()), None)
     interaction = world.interaction(user, channel, in_dm=in_dm, message=message,
                                     data={"custom_id": custom_id, "values": values or []}, locale=locale)
     interaction.guild_locale = guild_locale or interaction.locale
     interaction.client = world.bot
-    for cls in (PromptButton, PromptSelect):
-        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match:
-            inner = getattr(message.view.children[index], "item", None)
-            item = await cls.from_custom_id(interaction, inner, match)
-            await item.callback(interaction)
-            return interaction
-    raise LookupError(f"no dynamic item matches {custom_id}")
+
+    async def handled() -> FakeInteraction:
+        for cls in (PromptButton, PromptSelect):
+            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match:
+                item = await cls.from_custom_id(interaction, inner, match)
+                await item.callback(interaction)
+                return interaction
+        raise LookupError(f"no dynamic item matches {custom_id}")
+    return handled()
