@@ -36,7 +36,7 @@ class Prompts:
             if route:
                 p = route[-1]
                 via = term("via_altar" if len(route) > 1 else "via_straight")
-                args = {"target_name": state.label(target)} if target is not None else {}
+                args: dict[str, Any] = {"target_name": state.label(target)} if target is not None else {}
                 result.append((Option.of(oid, kind, via=via, x=round(p[0]), y=round(p[1]), **args), route))
         return result
 
