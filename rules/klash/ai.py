@@ -17,7 +17,7 @@ from rules.common.engine import Prompt
 from rules.common.player import GameAI, Level, Move
 from rules.common.rng import Rng
 
-from . import ENGINE, dice
+from . import ENGINE, core, dice
 from .plan import pick
 from .rules_numbers import HOURGLASSES
 from .state import KlashState, Model
@@ -226,7 +226,7 @@ def _threats(state: KlashState) -> dict[str, float]:
         card = cards[m.card]
         reach = card.get("ranged_range")
         shot = float(reach[1]) if reach and str(card["ranged_attack"]) != "0" else 0.0
-        info.append((m.x, m.y, 2.5 if "huge" in card["qualities"] else 1.5, card["speed"] + _CONTACT, shot,
+        info.append((m.x, m.y, core.card_radius(cards, m.card), card["speed"] + _CONTACT, shot,
                      _reliability(card), not m.stunned and not (acting and m.activated)))
     odds: dict[tuple, float] = {}
 

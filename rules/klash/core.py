@@ -68,13 +68,19 @@ def stat(state: KlashState, m: Model, name: str):
 
 
 def radius(state: KlashState, m: Model) -> float:
-    return arena.BASE_LARGE if "huge" in state.cards[m.card]["qualities"] else arena.BASE_NORMAL
+    return card_radius(state.cards, m.card)
+
+
+def card_radius(cards: dict, card: str) -> float:
+    """A model's base radius by its card: the one place that knows a Huge model has the large base
+    (the geometry below asks it of a card table it already holds, about a million times a bot's game)."""
+    return arena.BASE_LARGE if "huge" in cards[card]["qualities"] else arena.BASE_NORMAL
 
 
 def disc(state: KlashState, m: Model) -> arena.Disc:
-    huge = "huge" in state.cards[m.card]["qualities"]
-    return arena.Disc(m.x, m.y, arena.BASE_LARGE if huge else arena.BASE_NORMAL, m.id,
-                      0 if m.owner == state.seats[0] else state.seats.index(m.owner), huge)
+    r = card_radius(state.cards, m.card)
+    return arena.Disc(m.x, m.y, r, m.id, 0 if m.owner == state.seats[0] else state.seats.index(m.owner),
+                      r == arena.BASE_LARGE)
 
 
 def discs(state: KlashState) -> list[arena.Disc]:
@@ -83,39 +89,35 @@ def discs(state: KlashState) -> list[arena.Disc]:
     first, out = seats[0], []
     for m in state.models:
         if m.placed and not m.removed:
-            huge = "huge" in cards[m.card]["qualities"]
-            out.append(arena.Disc(m.x, m.y, arena.BASE_LARGE if huge else arena.BASE_NORMAL, m.id,
-                                  0 if m.owner == first else seats.index(m.owner), huge))
+            r = card_radius(cards, m.card)
+            out.append(arena.Disc(m.x, m.y, r, m.id, 0 if m.owner == first else seats.index(m.owner),
+                                  r == arena.BASE_LARGE))
     return out
 
 
 def contact(state: KlashState, a: Model, b: Model) -> bool:
     if a.id == b.id:
         return False
-    cards = state.cards      # radius() inlined: this runs about a million times in a bot's game
-    ra = arena.BASE_LARGE if "huge" in cards[a.card]["qualities"] else arena.BASE_NORMAL
-    rb = arena.BASE_LARGE if "huge" in cards[b.card]["qualities"] else arena.BASE_NORMAL
+    cards = state.cards      # no Discs made: this runs about a million times in a bot's game
+    ra, rb = card_radius(cards, a.card), card_radius(cards, b.card)
     return ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 - ra - rb <= arena.CONTACT_TOL
 
 
 def gap(state: KlashState, a: Model, b: Model) -> float:
     # arena.edge_gap of the two discs, the same arithmetic without making them (a search asks it often)
-    cards = state.cards
-    ra = arena.BASE_LARGE if "huge" in cards[a.card]["qualities"] else arena.BASE_NORMAL
-    rb = arena.BASE_LARGE if "huge" in cards[b.card]["qualities"] else arena.BASE_NORMAL
+    ra, rb = card_radius(state.cards, a.card), card_radius(state.cards, b.card)
     return math.hypot(a.x - b.x, a.y - b.y) - ra - rb
 
 
 def enemies_in_contact(state: KlashState, m: Model) -> list[Model]:
     # contact() inlined, m's radius found once: the prompts and the flow ask this of every state
-    cards, large, normal, tol = state.cards, arena.BASE_LARGE, arena.BASE_NORMAL, arena.CONTACT_TOL
-    ra = large if "huge" in cards[m.card]["qualities"] else normal
+    cards, tol = state.cards, arena.CONTACT_TOL
+    ra = card_radius(cards, m.card)
     owner, mid, x, y = m.owner, m.id, m.x, m.y
     out = []
     for e in state.models:
         if e.owner != owner and e.placed and not e.removed and e.id != mid:
-            rb = large if "huge" in cards[e.card]["qualities"] else normal
-            if ((x - e.x) ** 2 + (y - e.y) ** 2) ** 0.5 - ra - rb <= tol:
+            if ((x - e.x) ** 2 + (y - e.y) ** 2) ** 0.5 - ra - card_radius(cards, e.card) <= tol:
                 out.append(e)
     return out
 
