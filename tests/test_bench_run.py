@@ -1,0 +1,40 @@
+"""bench/run.py's own parts: the floor it judges a click against, and arrivals on a schedule."""
+import asyncio
+import os
+import random
+import time
+
+import pytest
+
+from bench.run import Arrivals, floor_sqlite
+
+
+def test_arrivals_come_when_due_never_before_and_in_their_order():
+    async def run() -> list[tuple[float, float]]:
+        arrivals = Arrivals()
+        rng = random.Random(3)
+        start = time.perf_counter()
+        due = [start + rng.uniform(0.001, 0.04) for _ in range(30)]
+        order: list[tuple[float, float]] = []
+
+        async def one(when: float) -> None:
+            await arrivals.at(when)
+            order.append((when, time.perf_counter()))
+        await asyncio.gather(*(one(when) for when in due))
+        arrivals.close()
+        return order
+
+    order = asyncio.run(run())
+    assert len(order) == 30
+    assert all(came >= when for when, came in order)
+    assert [when for when, _ in order] == sorted(when for when, _ in order)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux's")
+def test_the_floor_on_one_core_leaves_the_loop_its_cpus(tmp_path):
+    cpus = os.sched_getaffinity(0)
+    samples = asyncio.run(floor_sqlite(tmp_path / "floor.sqlite3", 20, core=min(cpus)))
+    assert len(samples) == 20 and all(s > 0 for s in samples)
+    assert os.sched_getaffinity(0) == cpus
+
+
