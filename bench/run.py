@@ -59,9 +59,12 @@ def line(kind: str, samples: list[float], wall: float, floor_p50: float | None =
     return f"{kind:<28} n={len(samples):>6}  p50={p50:7.2f} ms  p99={p99:7.2f} ms  {len(samples) / wall:8.0f}/s{ratio}"
 
 
-async def floor_sqlite(path: Path, n: int, core: int | None = None) -> list[float]:
+async def floor_sqlite(path: Path, n: int, core: int | None = None, interval: float = 0.0,
+                       arrivals: Arrivals | None = None) -> list[float]:
     """A bare aiosqlite read+update+commit, `n` times. `core`: the loop's thread and aiosqlite's
     worker both on that one CPU (a thread takes its creator's CPU set when it starts).
+    `interval`: one every `interval` seconds (brought by `arrivals`), as the paced clicks come,
+    instead of back to back: a CPU that has idled between two works more slowly at first.
 
     Unpinned, each of its five hand-offs between the two threads may wake the other on another
     core; on this two-core machine that made the floor 0.08 ms in some runs and 0.37–0.54 ms in
@@ -83,8 +86,12 @@ async def floor_sqlite(path: Path, n: int, core: int | None = None) -> list[floa
     samples = []
     if pinned:
         os.sched_setaffinity(0, {core})
+    next_at = time.perf_counter()
     try:
         for i in range(n):
+            if interval and arrivals is not None:
+                next_at += interval
+                await arrivals.at(next_at)
             start = time.perf_counter()
             await conn.execute("BEGIN IMMEDIATE")
             row = await (await conn.execute("SELECT state, version FROM t WHERE id = 1")).fetchone()
@@ -253,11 +260,15 @@ async def main() -> None:
     args.db_schema = f"bench_{os.getpid()}" if args.database_url else None
     folder = Path(tempfile.mkdtemp(prefix="bauta-bench-"))
 
-    # the floor on one core (the verdict's: the same each run, and the stricter), then as the
-    # scheduler places its two threads (for comparison: it varies from run to run)
-    sqlite_floor = await floor_sqlite(folder / "floor.sqlite3", 2000, core=min(os.sched_getaffinity(0))
-                                      if hasattr(os, "sched_getaffinity") else None)
+    # the floor on one core (the verdict's: the same each run, and the stricter); then as the
+    # scheduler places its two threads, and one core at the offered rate (for comparison)
+    core = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    sqlite_floor = await floor_sqlite(folder / "floor.sqlite3", 2000, core=core)
     sqlite_floor_free = await floor_sqlite(folder / "floor-free.sqlite3", 2000)
+    arrivals = Arrivals()
+    sqlite_floor_paced = await floor_sqlite(folder / "floor-paced.sqlite3", 1000, core=core,
+                                            interval=1 / args.rate, arrivals=arrivals)
+    arrivals.close()
     pillow_floor = floor_pillow(50)
     db_path = str(folder / "bauta.sqlite3")
 
@@ -276,6 +287,7 @@ async def main() -> None:
                                                else f"SQLite file in {folder}"))
     print(line("floor: aiosqlite r+u+commit", sqlite_floor, sum(sqlite_floor)) + "  (one core)")
     print(line("  the same, threads unpinned", sqlite_floor_free, sum(sqlite_floor_free)))
+    print(line(f"  the same, {args.rate:.0f} a second", sqlite_floor_paced, sum(sqlite_floor_paced)) + "  (one core)")
     print(line("floor: Pillow draw+PNG 800×600", pillow_floor, sum(pillow_floor)))
     print(line("/roll 4d6kh3+2", timings["/roll"], walls["roll"]))
     print(f"-- saturation: {args.guilds} guilds clicking as fast as they can")
