@@ -365,10 +365,11 @@ class Store:
         undo = (delta.pack(delta.SNAPSHOT, before) if seq % SNAPSHOT_EVERY == 0
                 else delta.pack(delta.DELTA, delta.diff(after, before)))
         statements: list[tuple] = [
-            ("UPDATE games SET state = ?, version = version + 1, updated_at = ?, "
-             "status = CASE WHEN ? = 1 THEN 'ended' ELSE status END "
-             "WHERE id = ? AND version = ? AND status = 'active'",
-             (after_text, stamp, int(end), game.id, game.version), VersionConflict("That was already done.")),
+            # (status is set only by the action that ends the game: a SET naming it rewrites the
+            # entries of both indexes on it, on every action)
+            ("UPDATE games SET state = ?, version = version + 1, updated_at = ?" + (", status = 'ended'" if end else "") +
+             " WHERE id = ? AND version = ? AND status = 'active'",
+             (after_text, stamp, game.id, game.version), VersionConflict("That was already done.")),
             ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, undo_data, "
              "version_before, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
              (game.id, seq, actor, _dumps(action), _dumps(events), undo, game.version, stamp))]
