@@ -1,0 +1,45 @@
+"""What the store's table modules (`db.games`, `db.outbox`, `db.guild`) ask of a store: the
+primitives and caches that `db.store.Store` (SQLite) and `db.postgres.PostgresStore` supply.
+
+The modules hold the SQL both engines share, one concern each; `Store` is made of them. Here the
+primitives are only declared, so that each module reads (and type-checks) on its own."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .records import GuildSettings, Written
+
+
+class Tables:
+    process_key: int                        # who claims outbox messages (see `OutboxTables.claim_outbox`)
+    single_process: bool
+    _SKIP_LOCKED: str
+    _CLAIMER_DEAD: str
+    _settings: dict[int, GuildSettings]     # read on every action; changed rarely
+    _gms: dict[int, set[int]]               # known GMs: read on every interaction
+
+    async def _one(self, sql: str, params: Iterable = ()) -> Any:
+        raise NotImplementedError
+
+    async def _all(self, sql: str, params: Iterable = ()) -> list[Any]:
+        raise NotImplementedError
+
+    async def _long_all(self, sql: str, params: Iterable = ()) -> list[Any]:
+        raise NotImplementedError
+
+    async def _write(self, *statements: tuple) -> Written:
+        raise NotImplementedError
+
+    async def _call(self, fn, *args) -> Any:
+        raise NotImplementedError
+
+    def _wrote(self) -> None:
+        raise NotImplementedError
+
+    async def get_meta(self, key: str) -> str | None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _published_statements(game_id: int, seq: int) -> list[tuple[str, tuple]]:
+        raise NotImplementedError
