@@ -32,6 +32,8 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,24 +72,14 @@ async def floor_sqlite(path: Path, n: int, core: int | None = None, interval: fl
     core; on this two-core machine that made the floor 0.08 ms in some runs and 0.37–0.54 ms in
     others, as the scheduler happened to place them, and the verdict flipped with it. On one core
     it is the same each run, and the lower of the two: the stricter floor to be held to."""
-    pinned = core is not None and hasattr(os, "sched_setaffinity")
-    cpus = os.sched_getaffinity(0) if pinned else None
-    if pinned:
-        os.sched_setaffinity(0, {core})
-    try:
+    with _on_core(core):     # aiosqlite's worker thread, started inside, stays on it too
         conn = await aiosqlite.connect(str(path), isolation_level=None)
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, cpus)       # the loop's thread goes back; the worker stays
-    await conn.execute("PRAGMA journal_mode=WAL")
-    await conn.execute("PRAGMA synchronous=NORMAL")
-    await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
-    await conn.execute("INSERT INTO t VALUES (1, '{}', 0)")
-    samples = []
-    if pinned:
-        os.sched_setaffinity(0, {core})
-    next_at = time.perf_counter()
-    try:
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, state TEXT, version INTEGER)")
+        await conn.execute("INSERT INTO t VALUES (1, '{}', 0)")
+        samples = []
+        next_at = time.perf_counter()
         for i in range(n):
             if interval and arrivals is not None:
                 next_at += interval
@@ -99,11 +91,22 @@ async def floor_sqlite(path: Path, n: int, core: int | None = None, interval: fl
                                (f'{{"n": {i}}}', row[1] + 1, row[1]))
             await conn.execute("COMMIT")
             samples.append(time.perf_counter() - start)
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, cpus)
     await conn.close()
     return samples
+
+
+@contextmanager
+def _on_core(core: int | None) -> Iterator[None]:
+    """The calling thread (and the threads it starts meanwhile) on CPU `core`, then back."""
+    if core is None or not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {core})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, cpus)
 
 
 def floor_pillow(n: int, size=(800, 600)) -> list[float]:
@@ -217,10 +220,8 @@ async def play_guild(bot, world, guild_index: int, actions: int, timings: dict[s
             user = world.users[int(owner)]
             if interval:
                 next_at += interval
-                if arrivals is not None:
-                    await arrivals.at(next_at)
-                else:
-                    await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+                assert arrivals is not None, "a paced guild's clicks are brought by `arrivals`"
+                await arrivals.at(next_at)
             start = time.perf_counter()
             clicked = await click(world, message, user, index=rng.randrange(len(message.custom_ids())),
                                   channel=channel)

@@ -2,11 +2,12 @@
 import asyncio
 import os
 import random
+import threading
 import time
 
 import pytest
 
-from bench.run import Arrivals, floor_sqlite
+from bench.run import Arrivals, _on_core, floor_sqlite
 
 
 def test_arrivals_come_when_due_never_before_and_in_their_order():
@@ -31,10 +32,23 @@ def test_arrivals_come_when_due_never_before_and_in_their_order():
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux's")
+def test_on_one_core_the_thread_and_the_threads_it_starts_stay_there_then_it_goes_back():
+    cpus = os.sched_getaffinity(0)
+    core = max(cpus)
+    seen: list[set[int]] = []
+    with _on_core(core):
+        inside = os.sched_getaffinity(0)
+        worker = threading.Thread(target=lambda: seen.append(os.sched_getaffinity(0)))
+        worker.start()
+        worker.join()
+    assert inside == {core}
+    assert seen == [{core}]                 # as aiosqlite's worker, started inside
+    assert os.sched_getaffinity(0) == cpus
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux's")
 def test_the_floor_on_one_core_leaves_the_loop_its_cpus(tmp_path):
     cpus = os.sched_getaffinity(0)
     samples = asyncio.run(floor_sqlite(tmp_path / "floor.sqlite3", 20, core=min(cpus)))
     assert len(samples) == 20 and all(s > 0 for s in samples)
     assert os.sched_getaffinity(0) == cpus
-
-
