@@ -5,7 +5,6 @@ it + the outbox rows of its messages) guarded by the game's version, so two raci
 processes) cannot both apply."""
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from datetime import datetime, UTC
 
@@ -167,33 +166,6 @@ class GameTables(Tables):
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
         """Meta (end votes, message ids) is not game state: no version bump, no undo entry."""
         await self._write(("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id)))
-        return GameRecord(**{**game.__dict__, "meta": meta})
-
-    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
-        """Apply a merge patch (`db.delta.merge_patch`) to the meta as stored now, in one
-        transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
-        action's publish finished (`mark_published`), in the same transaction: a publish ends with
-        one write."""
-        marks = self._published_statements(game.id, published) if published is not None else []
-
-        def run(raw: sqlite3.Connection) -> dict:
-            raw.execute("BEGIN IMMEDIATE")      # (refused when busy: nothing to roll back, see `_call`)
-            try:
-                row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
-                meta = delta.merge_patch(loads(row[0]) if row else {}, patch)
-                if patch and row:
-                    raw.execute("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id))
-                for sql, params in marks:
-                    raw.execute(sql, params)
-                raw.execute("COMMIT")
-                return meta
-            except BaseException:
-                raw.execute("ROLLBACK")
-                raise
-        if not patch and not marks:
-            return game
-        meta = await self._call(run)
-        self._wrote()
         return GameRecord(**{**game.__dict__, "meta": meta})
 
     async def end_game(self, game: GameRecord) -> GameRecord:

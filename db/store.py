@@ -21,8 +21,10 @@ from collections.abc import Iterable
 
 import aiosqlite
 
+from . import delta
 from .games import LONG_READ, SNAPSHOT_EVERY, GameTables  # noqa: F401 - SNAPSHOT_EVERY: re-exported
 from .guild import GuildTables
+from .jsontext import loads
 from .outbox import OUTBOX_LEASE_SECONDS, OutboxTables  # noqa: F401 - re-exported
 from .records import (  # noqa: F401 - re-exported: callers import these from db.store
     ActionRecord, ChannelBusy, Duplicate, GameRecord, GuildSettings, OutboxMessage, RollStats, StoreError,
@@ -188,6 +190,36 @@ class Store(GameTables, OutboxTables, GuildTables):
     def lock(self, name: str):
         """Hold the deployment-wide lock `name` (see db.postgres): one process here, so always."""
         return _HELD
+
+    # ------------------------------------------------------------------ a game's meta
+    # (a read and a write in one transaction, on the loop's connection: SQLite's own; the SQL
+    # both engines share is in db/games.py, and PostgreSQL has its own, in db/postgres.py)
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
+        """Apply a merge patch (`db.delta.merge_patch`) to the meta as stored now, in one
+        transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
+        action's publish finished (`mark_published`), in the same transaction: a publish ends with
+        one write."""
+        marks = self._published_statements(game.id, published) if published is not None else []
+
+        def run(raw: sqlite3.Connection) -> dict:
+            raw.execute("BEGIN IMMEDIATE")      # (refused when busy: nothing to roll back, see `_call`)
+            try:
+                row = raw.execute("SELECT meta FROM games WHERE id = ?", (game.id,)).fetchone()
+                meta = delta.merge_patch(loads(row[0]) if row else {}, patch)
+                if patch and row:
+                    raw.execute("UPDATE games SET meta = ? WHERE id = ?", (_dumps(meta), game.id))
+                for sql, params in marks:
+                    raw.execute(sql, params)
+                raw.execute("COMMIT")
+                return meta
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+        if not patch and not marks:
+            return game
+        meta = await self._call(run)
+        self._wrote()
+        return GameRecord(**{**game.__dict__, "meta": meta})
 
     # ------------------------------------------------------------------ meta and purge
     async def get_meta(self, key: str) -> str | None:

@@ -38,10 +38,6 @@ class Tables(ABC):
         ...
 
     @abstractmethod
-    async def _call(self, fn, *args) -> Any:
-        ...
-
-    @abstractmethod
     def _wrote(self) -> None:
         ...
 
