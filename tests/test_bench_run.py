@@ -1,4 +1,5 @@
-"""bench/run.py's own parts: the floor it judges a click against, and arrivals on a schedule."""
+"""bench/run.py's own parts: the floor it judges a click against, arrivals on a schedule, and the
+capacity line (what an action costs and how busy the loops are at the offered rate)."""
 import asyncio
 import os
 import random
@@ -7,7 +8,7 @@ import time
 
 import pytest
 
-from bench.run import Arrivals, _on_core, floor_sqlite
+from bench.run import Arrivals, _on_core, capacity, floor_sqlite
 
 
 def test_arrivals_come_when_due_never_before_and_in_their_order():
@@ -52,3 +53,15 @@ def test_the_floor_on_one_core_leaves_the_loop_its_cpus(tmp_path):
     samples = asyncio.run(floor_sqlite(tmp_path / "floor.sqlite3", 20, core=min(cpus)))
     assert len(samples) == 20 and all(s > 0 for s in samples)
     assert os.sched_getaffinity(0) == cpus
+
+
+def test_one_process_at_one_ms_an_action_is_half_busy_at_500_a_second():
+    line = capacity(cpu=2.0, actions=2000, rate=500, processes=1)
+    assert line == ("CPU per action: 1.00 ms (1000 actions/s for 1 process(es) flat out); "
+                    "at 500 actions/s the loop(s) are 50% busy")
+
+
+def test_two_processes_share_the_offered_rate():
+    # the CPU is the two processes' time together: each loop carries half the rate
+    assert capacity(cpu=2.0, actions=2000, rate=500, processes=2).endswith(
+        "(2000 actions/s for 2 process(es) flat out); at 500 actions/s the loop(s) are 25% busy")
