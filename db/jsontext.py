@@ -3,14 +3,17 @@ so this is on every click's path.
 
 Both ways use msgspec (writing a game's state: about 10× json.dumps; reading: about 1.5×
 json.loads), and Python's json wherever msgspec would not give back what was written:
-- msgspec writes a non-finite float as ``null``, and Python's json as ``Infinity``/``NaN`` (not
-  JSON, but it reads back): a text msgspec wrote with a ``null`` in it is written by json instead,
-  which tells the two apart. Most texts have none (nothing is ``None`` in them).
-- msgspec refuses a lone surrogate (it is not UTF-8), which json writes as it is, and keys json
-  spells (``True`` as ``"true"``): json writes what msgspec refuses (or refuses it too). On
-  reading, msgspec rejects json's ``Infinity``/``NaN``.
+- msgspec writes a non-finite float as ``null``, Python's json as ``Infinity``/``NaN`` (not JSON,
+  but it reads back): a text msgspec wrote with a ``null`` in it is written again by json, which
+  tells the two apart. Most texts have none (nothing in them is ``None``).
+- msgspec refuses a lone surrogate (not UTF-8) and keys json spells out (``True`` as ``"true"``):
+  json writes those (or refuses them too).
+- On reading, msgspec rejects json's ``Infinity``/``NaN``.
 A float may be spelled otherwise than json spells it (``1e16`` for ``1e+16``): it reads back as
-the same float."""
+the same float. msgspec also writes some values json refuses (a set, bytes, a date, a dataclass),
+which read back as other types: the engines' states are JSON types only, and their tests encode
+them with Python's json, which refuses anything else.
+"""
 from __future__ import annotations
 
 import json
@@ -23,20 +26,23 @@ _ENCODER = msgspec.json.Encoder()
 _REFUSED = (TypeError, UnicodeEncodeError)
 
 
-def dumps_bytes(value: Any) -> bytes:
-    try:
-        text = _ENCODER.encode(value)
-    except _REFUSED:
-        return _json(value).encode()        # (a lone surrogate still raises: it is not UTF-8)
-    return _json(value).encode() if b"null" in text else text
-
-
 def dumps(value: Any) -> str:
+    encoded = _msgspec(value)
+    return _json(value) if encoded is None else encoded.decode()
+
+
+def dumps_bytes(value: Any) -> bytes:
+    encoded = _msgspec(value)
+    return _json(value).encode() if encoded is None else encoded   # (a lone surrogate raises here)
+
+
+def _msgspec(value: Any) -> bytes | None:
+    """msgspec's text of `value`, or None where json must write it (see the module's docstring)."""
     try:
         text = _ENCODER.encode(value)
     except _REFUSED:
-        return _json(value)
-    return _json(value) if b"null" in text else text.decode()
+        return None
+    return None if b"null" in text else text
 
 
 def _json(value: Any) -> str:

@@ -29,6 +29,13 @@ def test_non_finite_floats_and_lone_surrogates_read_back():
     assert loads(b'{"a":[1,2.5,true,null]}') == {"a": [1, 2.5, True, None]}
 
 
+def test_a_text_without_null_is_msgspecs_and_one_with_null_is_jsons():
+    # msgspec spells 1e16 without json's "+": which of the two wrote a text shows in it
+    assert dumps({"e": 1e16}) == '{"e":1e16}'
+    assert dumps({"e": 1e16, "n": None}) == '{"e":1e+16,"n":null}'
+    assert dumps_bytes({"e": 1e16}) == b'{"e":1e16}'
+
+
 def test_keys_only_json_writes_are_written_as_json_writes_them():
     assert dumps({True: 1, None: 2, 3: 4}) == '{"true":1,"null":2,"3":4}'
     assert loads(dumps({"big": 2 ** 70, "e": 1e16, "s": "é"})) == {"big": 2 ** 70, "e": 1e16, "s": "é"}
