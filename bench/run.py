@@ -297,7 +297,7 @@ async def main() -> None:
     print(line("  of which: click answered", timings["click answered"], walls["game"], floor_db))
     actions = len(timings["game action (click)"])
     print(f"throughput: {actions} actions in {walls['game']:.2f} s = {actions / walls['game']:.0f} actions/s")
-    print(capacity(walls["game cpu"], actions, args.rate, args.processes))
+    print(capacity(sum(timings["game cpu"]), actions, args.rate, args.processes))
     print(f"-- offered load: {args.rate} actions/s spread over {args.guilds} guilds")
     print(line("game action (click)", timings["paced game action (click)"], walls["paced"], floor_db))
     print(line("  of which: click answered", timings["paced click answered"], walls["paced"], floor_db))
@@ -316,7 +316,7 @@ def capacity(cpu: float, actions: int, rate: float, processes: int) -> str:
     """The CPU an action costs (the processes' time over the saturation run, its game starts and
     this bench's own fakes included), and what share of the loops it takes at the offered rate:
     a click arriving while its loop is busy waits for it, which the "from its arrival" figure
-    holds (at 60% busy, most arrivals find it busy)."""
+    holds (an arrival finds its loop busy as often as the loop is busy)."""
     per = cpu / actions
     return (f"CPU per action: {per * 1000:.2f} ms ({processes / per:.0f} actions/s for {processes} process(es) "
             f"flat out); at {rate:.0f} actions/s the loop(s) are {100 * rate * per / processes:.0f}% busy")
@@ -372,7 +372,7 @@ async def shard(args, db_path: str, index: int, count: int, together=None) -> tu
     await asyncio.gather(*(play_guild(bot, world, g, args.actions, timings, random.Random(seeds[g]))
                            for g in mine))
     walls["game"] = time.perf_counter() - start
-    walls["game cpu"] = time.process_time() - cpu      # (summed over the processes, see run_processes)
+    timings["game cpu"].append(time.process_time() - cpu)     # (one a process: their sum is the CPU)
     world.sent.clear()
 
     # Latency at the target offered load: every guild clicks on a schedule so that together
@@ -410,7 +410,7 @@ def run_processes(args, db_path: str) -> tuple[dict, dict]:
         for kind, samples in part.items():
             timings[kind] += samples
         for phase, wall in part_walls.items():
-            walls[phase] = walls[phase] + wall if phase.endswith(" cpu") else max(walls[phase], wall)
+            walls[phase] = max(walls[phase], wall)
     for worker in workers:
         worker.join()
     return timings, walls
