@@ -3,20 +3,23 @@ capacity line (what an action costs and how busy the loops are at the offered ra
 import asyncio
 import os
 import random
+import sys
 import threading
 import time
 
 import pytest
 
+import bench.run
 from bench.run import Arrivals, _on_core, capacity, floor_sqlite
 
 
-def test_arrivals_come_when_due_never_before_and_in_their_order():
+def _arrive_on_schedule(n: int = 30) -> list[tuple[float, float]]:
+    """(when due, when it came) for `n` arrivals due in the next 40 ms, as they came."""
     async def run() -> list[tuple[float, float]]:
         arrivals = Arrivals()
         rng = random.Random(3)
         start = time.perf_counter()
-        due = [start + rng.uniform(0.001, 0.04) for _ in range(30)]
+        due = [start + rng.uniform(0.001, 0.04) for _ in range(n)]
         order: list[tuple[float, float]] = []
 
         async def one(when: float) -> None:
@@ -25,11 +28,36 @@ def test_arrivals_come_when_due_never_before_and_in_their_order():
         await asyncio.gather(*(one(when) for when in due))
         arrivals.close()
         return order
+    return asyncio.run(run())
 
-    order = asyncio.run(run())
+
+@pytest.mark.parametrize("timer", ["timerfd", "loop's timer"])
+def test_arrivals_come_when_due_never_before_and_in_their_order(timer, monkeypatch):
+    if timer != "timerfd":
+        monkeypatch.setattr(bench.run._Timerfd, "open", classmethod(lambda cls: None))
+    order = _arrive_on_schedule()
     assert len(order) == 30
     assert all(came >= when for when, came in order)
     assert [when for when, _ in order] == sorted(when for when, _ in order)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="timerfd is Linux's")
+def test_on_linux_arrivals_come_through_a_timer_the_loop_watches_not_a_thread():
+    """A thread handing arrivals over would need the GIL, which a busy loop holds for up to the
+    switch interval: the clicks would wait for the bench, not for the bot."""
+    threads = threading.active_count()
+
+    async def run() -> tuple[bool, int]:
+        arrivals = Arrivals()
+        future = arrivals.at(time.perf_counter() + 0.002)
+        watched = arrivals._timer is not None
+        running = threading.active_count()
+        await future
+        arrivals.close()
+        return watched, running
+    watched, running = asyncio.run(run())
+    assert watched
+    assert running == threads
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="CPU affinity is Linux's")
