@@ -132,10 +132,11 @@ class Arrivals:
     loop's timer wakes 0.6 ms late at the median (measured here), and that lateness, which no
     real click has, was most of the "from its arrival" figure's median. Nor can a thread hand
     them over: it needs the GIL to, and a busy loop keeps the GIL for up to the 5 ms switch
-    interval, so a click waited for the bench's own thread, as no socket's bytes do (measured:
-    the median from arrival 1.8-2.0 ms through a thread, 0.8-1.6 ms through this timer, in the
-    same runs). A Linux timerfd (CLOCK_MONOTONIC, `time.perf_counter`'s clock) becomes readable
-    when the earliest arrival is due, to the nanosecond; elsewhere the loop's timer stands in."""
+    interval, so a click waited for the bench's own thread, as no socket's bytes do (measured in
+    interleaved runs: the median from arrival 1.8-4.9 ms through a thread, 0.8-3.4 ms through
+    this timer; an idle loop woken in 0.12-0.27 ms, and 0.05-0.17 ms). A Linux timerfd on
+    CLOCK_MONOTONIC (`time.perf_counter`'s clock) becomes readable when the earliest arrival is
+    due, to the nanosecond; elsewhere the loop's own timer stands in, late as said above."""
 
     def __init__(self) -> None:
         self._due: list[tuple[float, int, asyncio.Future]] = []
