@@ -214,7 +214,8 @@ class _Timerfd:
     def at(self, when: float) -> None:
         """Readable once CLOCK_MONOTONIC reaches `when` (seconds); at once if it has."""
         seconds = int(when)
-        nanoseconds = max(1, int((when - seconds) * 1e9)) if seconds == 0 else int((when - seconds) * 1e9)
+        # (an all-zero time would disarm the timer instead)
+        nanoseconds = int((when - seconds) * 1e9) or (0 if seconds else 1)
         spec = _Itimerspec(_Timespec(0, 0), _Timespec(seconds, nanoseconds))
         if self.libc.timerfd_settime(self.fd, self.ABSTIME, ctypes.byref(spec), None) != 0:
             raise OSError(ctypes.get_errno(), "timerfd_settime")
