@@ -45,26 +45,63 @@ async def test_a_long_read_goes_through_the_worker_thread_and_sees_every_commit(
     assert on_loop == []
 
 
-async def test_a_write_lock_held_by_another_process_is_waited_for_off_the_loop(tmp_path):
+async def test_a_write_lock_held_by_another_process_is_waited_for_without_stopping_the_loop(tmp_path):
     """Shards sharing the file: the loop's connection does not sleep on the other's lock (it held
-    every guild's clicks meanwhile); the write waits on the worker thread and lands after it."""
+    every guild's clicks meanwhile); refused writes wait while the loop goes on, then land in the
+    order they were refused, every statement on the loop's own connection."""
     import asyncio
     import sqlite3
 
     store = await Store.open(tmp_path / "bauta.sqlite3")
     other = sqlite3.connect(tmp_path / "bauta.sqlite3", isolation_level=None)
+    on_worker: list[str] = []
+    await store._threaded(lambda raw: raw.set_trace_callback(on_worker.append))
     try:
         other.execute("BEGIN IMMEDIATE")
         other.execute("INSERT INTO meta (key, value) VALUES ('first', 'other')")
-        write = asyncio.get_running_loop().create_task(store.set_meta_value("second", "ours"))
+        loop = asyncio.get_running_loop()
+        writes = [loop.create_task(store.set_meta_value("order", str(n))) for n in range(3)]
         ticks = 0
-        while ticks < 5:                # the loop goes on while the write waits
+        while ticks < 5:                # the loop goes on while the writes wait
             await asyncio.sleep(0.01)
             ticks += 1
-        assert not write.done()
+        assert not any(w.done() for w in writes)
+        assert len(store._refused) == 3
         other.execute("COMMIT")
-        await write
-        assert (await store.get_meta("first"), await store.get_meta("second")) == ("other", "ours")
+        await asyncio.gather(*writes)
+        assert (await store.get_meta("first"), await store.get_meta("order")) == ("other", "2")
+        assert not store._refused and store._retry is None
+    finally:
+        other.close()
+        await store.close()
+    assert [sql for sql in on_worker if "meta" in sql] == []
+
+
+async def test_a_write_refused_for_longer_than_busy_wait_fails_and_a_cancelled_one_is_not_run(tmp_path, monkeypatch):
+    import asyncio
+    import sqlite3
+
+    import db.store
+
+    monkeypatch.setattr(db.store, "BUSY_WAIT", 0.05)
+    store = await Store.open(tmp_path / "bauta.sqlite3")
+    other = sqlite3.connect(tmp_path / "bauta.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        cancelled = asyncio.get_running_loop().create_task(store.set_meta_value("cancelled", "yes"))
+        await asyncio.sleep(0.01)
+        cancelled.cancel()
+        try:
+            await store.set_meta_value("late", "yes")
+        except sqlite3.OperationalError as exc:
+            assert exc.sqlite_errorcode == sqlite3.SQLITE_BUSY
+        else:
+            raise AssertionError("a write refused past BUSY_WAIT must fail")
+        other.execute("ROLLBACK")
+        await store.set_meta_value("after", "yes")      # the lock free again: a write lands at once
+        assert (await store.get_meta("cancelled"), await store.get_meta("late"),
+                await store.get_meta("after")) == (None, None, "yes")
+        assert cancelled.cancelled() and not store._refused
     finally:
         other.close()
         await store.close()
