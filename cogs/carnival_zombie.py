@@ -459,7 +459,7 @@ class CarnivalZombieCog(BautaCog):
         # A secret action is logged without its author: `/game log` and `/game export` list every
         # action's actor to any player, which would name the traitor.
         log_as = SECRET_ACTOR if isinstance(action, Sabotage) else None
-        new, outcome, before = await self.host.commit(game, action, actor, interaction.locale, log_as=log_as)
+        new, outcome, before = await self.host.commit(game, action, actor, log_as=log_as)
         shared = [e for e in outcome.events if e.audience in (PUBLIC, GM)]
         await self.host.publish(None, new, outcome.state, shared, before)
         say = self.host.presenter(game, interaction.locale)

@@ -43,8 +43,8 @@ def friendly(error: BaseException, locale=None) -> str | None:
     if isinstance(error, BautaError):
         # a refusal naming a table's own character agrees with it (`genders`: the game's, see framework.commit)
         return Presenter(locale, getattr(error, "system", None), genders=getattr(error, "genders", None)).error(error)
-    if isinstance(error, StoreError):
-        return str(error)
+    if isinstance(error, StoreError):     # a refusal has its words; one without is a bug
+        return t(f"errors.{error.code}", locale, **error.params) if error.code else None
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("errors.cooldown", locale, seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.MissingPermissions):

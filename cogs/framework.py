@@ -242,7 +242,7 @@ class GameHost(Publishing):
         await self.begin(interaction)
         game = game or await self.channel_game(interaction, system)
         actor = await self.actor(interaction, game=game)
-        new, outcome, before = await self.commit(game, action, actor, interaction.locale)
+        new, outcome, before = await self.commit(game, action, actor)
         await self.finish(interaction, done)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
         return new
@@ -264,7 +264,7 @@ class GameHost(Publishing):
             if system.click is not None:
                 action = system.click(interaction, game, prompt, action)
             actor = await self.actor(interaction, game=game)
-            new, outcome, before = await self.commit(game, action, actor, interaction.locale,
+            new, outcome, before = await self.commit(game, action, actor,
                                                      loaded=(state, prompts))
             # names and languages are remembered by publish, after the acknowledgement (a refusal
             # writes nothing, and the click is answered as soon as its action is committed)
@@ -273,7 +273,7 @@ class GameHost(Publishing):
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
 
-    async def commit(self, game: GameRecord, action: Any, actor: Actor, locale: Any = None,
+    async def commit(self, game: GameRecord, action: Any, actor: Actor,
                      log_as: str | None = None, loaded: tuple[Any, list[Prompt]] | None = None,
                      ) -> tuple[GameRecord, Outcome, set[str]]:
         """Apply and commit one action without publishing: (new record, outcome, prompt ids pending
@@ -331,7 +331,7 @@ class GameHost(Publishing):
                 if fresh is None or not fresh.active:
                     raise StalePrompt("game_ended") from None
                 game = fresh
-        raise VersionConflict(t("errors.already_done", locale))
+        raise VersionConflict(code="already_done")
 
     async def settles(self, game: GameRecord, state: Any, prompts: list[Prompt] | None = None) -> bool:
         """Whether a decision with a single legal option is pending and the server lets the table

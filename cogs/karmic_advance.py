@@ -101,7 +101,7 @@ class KarmicAdvanceCog(BautaCog):
                                            ENGINE.dump_state(fresh), interaction.user.id,
                                            meta={SHEETS: {key: [owner, stored]}})
             opened = [Event("advance_opened", {"player": str(interaction.user.id), "id": game.id})]
-        game, outcome, before = await host.commit(game, action, actor, interaction.locale)
+        game, outcome, before = await host.commit(game, action, actor)
         if brought and key not in (game.meta.get(SHEETS) or {}):
             game = await store.set_meta(game, {**game.meta, SHEETS: {**(game.meta.get(SHEETS) or {}),
                                                                       key: [owner, stored]}})

@@ -209,7 +209,7 @@ class KarmicCombat(KarmicSheets):
             actor = Actor(prompt.player, gm=prompt.player == GM)
             # logged as "timeout" and announced without the option: it may be a card of a hidden hand
             game, outcome, before = await self.host.commit(game, Choose(prompt.id, (option,)), actor,
-                                                           interaction.locale, log_as="timeout")
+                                                           log_as="timeout")
             answered.append(prompt.id)
             who = _who(prompt.player)
             await self.host.courier.send_channel(game.channel_id, t("karmic.nudge.answered", interaction.guild_locale,

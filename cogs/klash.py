@@ -92,7 +92,7 @@ class KlashCog(BautaCog):
         await self.host.begin(interaction)
         game = await self.host.channel_game(interaction, NAME)
         actor = await self.host.actor(interaction, game=game)
-        new, outcome, before = await self.host.commit(game, action, actor, interaction.locale)
+        new, outcome, before = await self.host.commit(game, action, actor)
         await self.host.publish(interaction, new, outcome.state, outcome.events, before)
 
     async def _act(self, interaction: discord.Interaction, action: Any, done: str | None = None) -> None:

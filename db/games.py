@@ -43,7 +43,7 @@ class GameTables(Tables):
         try:
             written = await self._write(*statements)
         except Duplicate:
-            raise ChannelBusy("This channel already has a game in progress.") from None
+            raise ChannelBusy(code="channel_busy") from None
         return await self._written_game(written.row["id"])
 
     async def game(self, game_id: int) -> GameRecord | None:
@@ -154,7 +154,7 @@ class GameTables(Tables):
             # entries of both indexes on it, on every action)
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ?" + (", status = 'ended'" if end else "") +
              " WHERE id = ? AND version = ? AND status = 'active'",
-             (after_text, stamp, game.id, game.version), VersionConflict("That was already done.")),
+             (after_text, stamp, game.id, game.version), VersionConflict(code="already_done")),
             ("INSERT INTO game_actions (game_id, seq, actor, action, events, state_before, undo_data, "
              "version_before, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
              (game.id, seq, actor, _dumps(action), _dumps(events), undo, game.version, stamp))]
@@ -174,7 +174,7 @@ class GameTables(Tables):
             "UPDATE games SET status = 'ended', version = version + 1, updated_at = ? "
             "WHERE id = ? AND status = 'active'", (stamp, game.id)))
         if cursor.rowcount != 1:
-            raise VersionConflict("That game has already ended.")
+            raise VersionConflict(code="game_ended")
         return await self._written_game(game.id)
 
     async def actions(self, game_id: int, limit: int = 20, include_undone: bool = False) -> list[ActionRecord]:
@@ -194,7 +194,7 @@ class GameTables(Tables):
         """Restore the exact state from before the last `steps` live actions (RNG included).
         The undone actions stay in the log, marked, so the history is never lost."""
         if steps < 1:
-            raise StoreError("Undo at least one step.")
+            raise StoreError(code="undo_steps")
 
         # Read outside the write: the version check below refuses the undo if anything was
         # committed since `game` was read, so these rows are the ones just before it.
@@ -202,7 +202,7 @@ class GameTables(Tables):
             "SELECT seq, state_before, undo_data FROM game_actions WHERE game_id = ? "
             "AND undone = 0 ORDER BY seq DESC LIMIT ?", (game.id, steps))
         if not rows:
-            raise StoreError("There is nothing to undo.")
+            raise StoreError(code="nothing_to_undo")
         # Walk back from the current state: each live row's delta turns the state after it into
         # the state before it (rows older than migration 004 still hold their whole state_before).
         state = loads(_dumps(game.state))
@@ -213,7 +213,7 @@ class GameTables(Tables):
             ("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
              "WHERE id = ? AND version = ? AND status = 'active'",
              (_dumps(state), now(), game.id, game.version),
-             VersionConflict("The game changed while undoing; try again.")),
+             VersionConflict(code="undo_changed")),
             ("UPDATE game_actions SET undone = 1 WHERE game_id = ? AND seq >= ?", (game.id, oldest["seq"])),
             ("UPDATE outbox SET status = 'dropped' WHERE game_id = ? AND seq >= ? AND status = 'pending'",
              (game.id, oldest["seq"])),

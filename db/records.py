@@ -13,7 +13,13 @@ import aiosqlite
 from .jsontext import dumps, loads
 
 class StoreError(Exception):
-    pass
+    """A refusal of the store. `code` names its words for players, the catalogues'
+    `errors.<code>` (cogs/errors.py), and `params` fill them; without a code it is a bug or an
+    operator's error (db/copy.py), its text for logs and the command line, never for players."""
+
+    def __init__(self, text: str = "", *, code: str | None = None, **params: Any) -> None:
+        super().__init__(text or code or "")
+        self.code, self.params = code, params
 
 
 class VersionConflict(StoreError):

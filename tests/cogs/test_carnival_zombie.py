@@ -9,6 +9,7 @@ import sys
 import pytest
 from PIL import Image
 
+from db.store import ChannelBusy
 from i18n.present import Presenter
 from cogs.carnival_zombie import LIVE, NAME
 from rules.carnival_zombie import ENGINE, census
@@ -438,7 +439,7 @@ async def test_scenario_defaults_and_server_house_rules_reach_the_engine(bot, wo
     assert (await state_of(bot, game.id))[1].house_rules["pile_mode"] == "reaction"    # the server's choice wins
     # one game per channel: a second /cz start is refused and changes nothing
     cog = cog_of(bot)
-    with pytest.raises(Exception, match="already has a game"):
+    with pytest.raises(ChannelBusy):
         await cog.start.callback(cog, world.interaction(world.users[3], world.channels[10]), difficulty="easy")
     assert (await bot.store.active_game(1, 10)).id == game.id
 

@@ -194,6 +194,27 @@ async def test_nothing_to_undo_is_a_private_refusal(bot, world):
     assert world.ephemeral(world.users[1])[-1].content == "There is nothing to undo."
 
 
+@pytest.mark.parametrize("locale, undo, busy", [
+    ("it", "Non c'è niente da annullare.", "In questo canale c'è già una partita in corso: chiudila con `/partita fine`"),
+    ("es-ES", "No hay nada que deshacer.", "Este canal ya tiene una partida en curso: termínala con `/partida terminar`"),
+])
+async def test_the_stores_refusals_are_worded_in_the_readers_language(bot, world, locale, undo, busy):
+    """The store refuses with a code (db/records.StoreError), worded by the catalogues: an
+    Italian GM reads Italian, not the store's English."""
+    await start_duel(world)
+    world.locale = locale
+    cog = bot.get_cog("GameCog")
+    await call(world, cog, cog.undo, world.users[1])
+    assert world.ephemeral(world.users[1])[-1].content == undo
+    host = bot.host
+    interaction = world.interaction(world.users[1], world.channels[10])
+    try:
+        await host.start(interaction, "duel", ["1", "2"])
+    except Exception as exc:  # noqa: BLE001 - the tree's error handler does this in production
+        await report_error(interaction, exc)
+    assert world.ephemeral(world.users[1])[-1].content.startswith(busy)
+
+
 async def test_undo_still_posts_in_public_and_closes_privately(bot, world):
     from tests.support.fakes import click
 
