@@ -162,8 +162,8 @@ class Store(GameTables, OutboxTables, GuildTables):
         on it in turn; and one at a time, so a burst of refusals queued there for seconds.
         Two shards at 250 clicks a second each (bench/run.py --processes 2), about 3,000
         transactions a shard: before, 400-770 refused BEGINs a shard, waited for 3.5-12 ms at
-        the median and up to 140 ms; now 400-450, waited for 0.3 ms at the median, 1 ms at the
-        99th percentile and 8 ms at most."""
+        the median and up to 140 ms; now 260-450, waited for 0.25-0.3 ms at the median, under
+        1 ms at the 99th percentile and 8 ms at most (six runs)."""
         self._retry = None
         if not self._drain(0.0):
             self._retry = asyncio.get_running_loop().call_later(BUSY_HOLD, self._retry_refused)
