@@ -136,7 +136,7 @@ class Store(GameTables, OutboxTables, GuildTables):
         try:
             result = fn(self.raw, *args)
         except sqlite3.OperationalError as exc:
-            if self.raw.in_transaction or not _busy(exc):
+            if not self._refused_at_begin(exc):
                 raise
         else:
             if self._refused:       # the lock was free just now: those refused before, at once
@@ -180,22 +180,24 @@ class Store(GameTables, OutboxTables, GuildTables):
                 continue
             try:
                 result = fn(self.raw, *args)
-            except sqlite3.OperationalError as exc:
+            except Exception as exc:  # noqa: BLE001 - refused again, or the caller's own error (raised to it)
                 now = time.perf_counter()
-                if _busy(exc) and not self.raw.in_transaction and now - since <= BUSY_WAIT:
+                if self._refused_at_begin(exc) and now - since <= BUSY_WAIT:
                     if now - start >= hold:
                         return False
                     time.sleep(0)           # (lets this process's other threads run meanwhile)
                     continue
                 self._refused.popleft()
                 future.set_exception(exc)
-            except Exception as exc:  # noqa: BLE001 - the caller's own error, raised to it
-                self._refused.popleft()
-                future.set_exception(exc)
             else:
                 self._refused.popleft()
                 future.set_result(result)
         return True
+
+    def _refused_at_begin(self, exc: Exception) -> bool:
+        """Whether `exc` is another connection's lock refusing a transaction at its BEGIN, with
+        nothing done (so it may simply be run again)."""
+        return isinstance(exc, sqlite3.OperationalError) and _busy(exc) and not self.raw.in_transaction
 
     async def _threaded(self, fn, *args):
         """Run `fn(sqlite3_connection, *args)` on aiosqlite's worker thread (its own connection),

@@ -213,6 +213,10 @@ async def test_the_stores_refusals_are_worded_in_the_readers_language(bot, world
     except Exception as exc:  # noqa: BLE001 - the tree's error handler does this in production
         await report_error(interaction, exc)
     assert world.ephemeral(world.users[1])[-1].content.startswith(busy)
+    # a store error without a code is a bug: no English text of the store's reaches the player
+    from cogs.errors import friendly
+    from db.store import StoreError
+    assert friendly(StoreError("game 7 vanished right after it was written"), locale) is None
 
 
 async def test_undo_still_posts_in_public_and_closes_privately(bot, world):

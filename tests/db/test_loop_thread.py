@@ -1,5 +1,6 @@
 """SQLite statements run on the event loop's own thread (db/store.py `_call`); what may take long
 does not: a checkpoint fsyncs the database, so it runs on aiosqlite's worker thread."""
+import re
 import threading
 
 from db.store import CHECKPOINT_EVERY, Store
@@ -67,9 +68,14 @@ async def test_a_write_lock_held_by_another_process_is_waited_for_without_stoppi
             ticks += 1
         assert not any(w.done() for w in writes)
         assert len(store._refused) == 3
+        on_loop: list[str] = []
+        store.raw.set_trace_callback(on_loop.append)
         other.execute("COMMIT")
         await asyncio.gather(*writes)
+        store.raw.set_trace_callback(None)
         assert (await store.get_meta("first"), await store.get_meta("order")) == ("other", "2")
+        # in the order they were refused, each once, on the loop's connection
+        assert re.findall(r"VALUES \('order', '(\d)'\)", "\n".join(on_loop)) == ["0", "1", "2"]
         assert not store._refused and store._retry is None
     finally:
         other.close()
