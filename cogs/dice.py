@@ -101,12 +101,27 @@ def roll(expression: str) -> RollOutcome:
         raise DiceError("bomb", limit=MAX_DICE) from None
     except d20.RollSyntaxError:
         raise DiceError("syntax", expression=expression[:100]) from None
-    except d20.RollValueError as exc:
-        raise DiceError("value", error=str(exc)) from None
     except (d20.RollError, ZeroDivisionError, OverflowError, RecursionError) as exc:
-        raise DiceError("value", error=str(exc) or type(exc).__name__) from None
+        raise _refusal(exc, expression[:100]) from None
     moments = plain_moments(expression)
     return RollOutcome(expression, total, detail, *(moments or (None, None)))
+
+
+# d20 words its value errors in English (d20 1.1.2's three, matched here): each becomes a
+# catalogue key, so a reader sees the reason in their own language, never d20's sentence.
+_SELECTOR = re.compile(r"(.+) is not a valid selector for (?:minimums|maximums)\.$")
+
+
+def _refusal(exc: Exception, expression: str) -> DiceError:
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError) or text == "Cannot divide by zero.":
+        return DiceError("zero_division", expression=expression)
+    if text == "Cannot roll a 0-sided die.":
+        return DiceError("zero_sides", expression=expression)
+    selector = _SELECTOR.match(text)
+    if selector:
+        return DiceError("bad_selector", selector=selector.group(1)[:20])
+    return DiceError("value", expression=expression)
 
 
 def format_roll(who: str, outcome: RollOutcome, label: str | None, locale=None, limit: int = MESSAGE_LIMIT) -> str:

@@ -37,7 +37,7 @@ def test_dice_bombs_are_refused_quickly(bomb):
 @pytest.mark.parametrize("bad, says", [
     ("", "at most 200 characters"), ("x" * 300, "at most 200 characters"),
     ("2d", "can't read `2d` as dice"), ("hello", "can't read `hello` as dice"), ("1d20+", "can't read `1d20+`"),
-    ("1d6/0", "divide by zero")])
+    ("1d6/0", "That roll divides by zero: `1d6/0`.")])
 def test_bad_expressions_get_a_clear_message(bad, says):
     with pytest.raises(DiceError) as refused:
         roll(bad)
@@ -50,6 +50,27 @@ def test_a_refused_roll_is_worded_for_its_reader():
     assert refused.value.words("it") == ("Non riesco a leggere `hello` come dadi. Prova `2d6+3`, `4d6kh3`, "
                                          "`2d20kl1` o `8d10>=7`.")
     assert refused.value.words("es-419").startswith("No sé leer `hello`")
+
+
+@pytest.mark.parametrize("bad, key, en, it, es", [
+    ("1d6/0", "zero_division", "That roll divides by zero: `1d6/0`.", "Questo tiro divide per zero: `1d6/0`.",
+     "Esa tirada divide entre cero: `1d6/0`."),
+    ("2d6%0", "zero_division", "That roll divides by zero: `2d6%0`.", "Questo tiro divide per zero: `2d6%0`.",
+     "Esa tirada divide entre cero: `2d6%0`."),
+    ("1d0", "zero_sides", "A die needs at least one side: `1d0`.", "Un dado deve avere almeno una faccia: `1d0`.",
+     "Un dado necesita al menos una cara: `1d0`."),
+    ("1d20mih3", "bad_selector", "`mi` and `ma` take a plain number (as in `1d20mi2`), not `h3`.",
+     "`mi` e `ma` vogliono un numero semplice (come in `1d20mi2`), non `h3`.",
+     "`mi` y `ma` llevan un número simple (como en `1d20mi2`), no `h3`."),
+    ("4d6ma>3", "bad_selector", "`mi` and `ma` take a plain number (as in `1d20mi2`), not `>3`.",
+     "`mi` e `ma` vogliono un numero semplice (come in `1d20mi2`), non `>3`.",
+     "`mi` y `ma` llevan un número simple (como en `1d20mi2`), no `>3`.")])
+def test_a_roll_that_cannot_be_made_says_why_in_the_readers_language(bad, key, en, it, es):
+    """d20's own reasons are English sentences: each is a catalogue key, none of d20's words reach a reader."""
+    with pytest.raises(DiceError) as refused:
+        roll(bad)
+    assert refused.value.key == key
+    assert (refused.value.words("en-US"), refused.value.words("it"), refused.value.words("es-ES")) == (en, it, es)
 
 
 @pytest.mark.parametrize("locale, one, many", [("en-US", "`1` success", "successes"),
