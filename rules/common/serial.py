@@ -8,6 +8,7 @@ Dict keys are stored as strings and converted back by the key's type hint.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import json
@@ -145,8 +146,78 @@ def _field_decoders(cls: type) -> tuple[tuple[str, Any], ...]:
     return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
 
 
+# ---------------------------------------------------------------------------- deep copies
+@cache
+def _copier(hint: Any):
+    """A function that deep-copies a value of type `hint`, built once per hint, as `_decoder` is.
+    `Engine.apply` copies the whole state on every action, and `copy.deepcopy` asks every value
+    for its type, its memo entry and (for a dataclass) its reduce protocol: typed, a list of names
+    is one `list()` call. What the hints do not say (`Any`, a class of another kind) goes to
+    `copy.deepcopy`."""
+    if hint is Any or hint is typing.Any:
+        return copy.deepcopy
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inners = {_copier(a) for a in args if a is not type(None)}
+        if inners == {_identity}:
+            return _identity
+        if len(inners) == 1:
+            inner = inners.pop()
+            return lambda v: None if v is None else inner(v)
+        return copy.deepcopy
+    if origin is typing.Literal:
+        return _identity
+    if origin is list:
+        item = _copier(args[0]) if args else copy.deepcopy
+        return list if item is _identity else (lambda v: [item(x) for x in v])
+    if origin is tuple:
+        items = {_copier(a) for a in args if a is not Ellipsis}
+        return _identity if items == {_identity} else copy.deepcopy
+    if origin is frozenset:
+        return _identity if args and _copier(args[0]) is _identity else copy.deepcopy
+    if origin is set:
+        return set if args and _copier(args[0]) is _identity else copy.deepcopy
+    if origin is dict:
+        val = _copier(args[1]) if args else copy.deepcopy
+        return dict if val is _identity else (lambda v: {k: val(x) for k, x in v.items()})
+    if isinstance(hint, type):
+        if hint in _PLAIN or issubclass(hint, enum.Enum):
+            return _identity
+        if dataclasses.is_dataclass(hint) and not hasattr(hint, "__slots__"):
+            own = getattr(hint, "__deepcopy__", None)      # a class's own copy (Klash!'s) is kept
+            return _dataclass_copier(hint) if own is None or own is Serial.__deepcopy__ else copy.deepcopy
+    return copy.deepcopy
+
+
+@cache
+def _dataclass_copier(cls: type):
+    """A deep copy of a dataclass of exactly `cls` (with a `__dict__`: no state class has slots)."""
+    hints = _hints(cls)
+    copiers = tuple((f.name, _copier(hints[f.name])) for f in dataclasses.fields(cls))
+
+    def copy_of(value: Any) -> Any:
+        if type(value) is not cls:          # a subclass: its own fields, its own copier
+            return copy.deepcopy(value)
+        fields = value.__dict__
+        new = object.__new__(cls)
+        copied = {name: copier(fields[name]) for name, copier in copiers}
+        if len(fields) != len(copied):      # attributes besides the fields go as deepcopy takes them
+            copied.update({k: copy.deepcopy(v) for k, v in fields.items() if k not in copied})
+        new.__dict__.update(copied)
+        return new
+    return copy_of
+
+
 class Serial:
-    """Mixin for dataclasses: `to_dict()` gives JSON-safe data, `from_dict()` reads it back."""
+    """Mixin for dataclasses: `to_dict()` gives JSON-safe data, `from_dict()` reads it back, and
+    `copy.deepcopy` copies by the type hints (`_copier`) unless the class has its own."""
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        # (the memo is not consulted: a state has no cycles, and shares no object between two
+        # places, as it has none once read back from JSON; a value of a type the hints do not
+        # say takes copy.deepcopy's own path)
+        return _dataclass_copier(cast(type, type(self)))(self)
 
     def to_dict(self) -> dict:
         # Every Serial is a dataclass (the mixin is only used on them); mypy cannot know that.
