@@ -1,11 +1,12 @@
 import re
 import time
 
+import d20
 import pytest
 
 import i18n
 
-from cogs.dice import DiceError, RollOutcome, format_roll, plain_moments, roll
+from cogs.dice import DiceError, RollOutcome, _refusal, format_roll, plain_moments, roll
 from i18n import t
 
 
@@ -36,8 +37,7 @@ def test_dice_bombs_are_refused_quickly(bomb):
 
 @pytest.mark.parametrize("bad, says", [
     ("", "at most 200 characters"), ("x" * 300, "at most 200 characters"),
-    ("2d", "can't read `2d` as dice"), ("hello", "can't read `hello` as dice"), ("1d20+", "can't read `1d20+`"),
-    ("1d6/0", "That roll divides by zero: `1d6/0`.")])
+    ("2d", "can't read `2d` as dice"), ("hello", "can't read `hello` as dice"), ("1d20+", "can't read `1d20+`")])
 def test_bad_expressions_get_a_clear_message(bad, says):
     with pytest.raises(DiceError) as refused:
         roll(bad)
@@ -71,6 +71,17 @@ def test_a_roll_that_cannot_be_made_says_why_in_the_readers_language(bad, key, e
         roll(bad)
     assert refused.value.key == key
     assert (refused.value.words("en-US"), refused.value.words("it"), refused.value.words("es-ES")) == (en, it, es)
+
+
+@pytest.mark.parametrize("error", [d20.RollError("Some new reason d20 gives."), OverflowError("int too large"),
+                                   RecursionError("maximum recursion depth exceeded")])
+def test_a_reason_d20_words_otherwise_is_not_shown_to_a_reader(error):
+    """Any other failure names the expression in the reader's words: d20's sentence stays out."""
+    refused = _refusal(error, "1d6+1")
+    assert refused.key == "value"
+    assert (refused.words("en-US"), refused.words("it"), refused.words("es-ES")) == (
+        "That roll can't be made: `1d6+1`.", "Questo tiro non si può fare: `1d6+1`.",
+        "Esa tirada no se puede hacer: `1d6+1`.")
 
 
 @pytest.mark.parametrize("locale, one, many", [("en-US", "`1` success", "successes"),

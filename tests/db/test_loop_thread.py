@@ -3,6 +3,8 @@ does not: a checkpoint fsyncs the database, so it runs on aiosqlite's worker thr
 import re
 import threading
 
+import pytest
+
 from db.store import CHECKPOINT_EVERY, Store
 
 
@@ -97,12 +99,9 @@ async def test_a_write_refused_for_longer_than_busy_wait_fails_and_a_cancelled_o
         cancelled = asyncio.get_running_loop().create_task(store.set_meta_value("cancelled", "yes"))
         await asyncio.sleep(0.01)
         cancelled.cancel()
-        try:
+        with pytest.raises(sqlite3.OperationalError) as refused:
             await store.set_meta_value("late", "yes")
-        except sqlite3.OperationalError as exc:
-            assert exc.sqlite_errorcode == sqlite3.SQLITE_BUSY
-        else:
-            raise AssertionError("a write refused past BUSY_WAIT must fail")
+        assert refused.value.sqlite_errorcode == sqlite3.SQLITE_BUSY
         other.execute("ROLLBACK")
         await store.set_meta_value("after", "yes")      # the lock free again: a write lands at once
         assert (await store.get_meta("cancelled"), await store.get_meta("late"),

@@ -60,8 +60,18 @@ def test_a_copy_is_the_same_state_and_shares_what_deepcopy_shared(name, monkeypa
     assert checked == 8
 
 
-def test_the_duels_copy_shares_nothing_and_changing_it_leaves_the_original():
+def test_the_duels_copy_goes_by_its_hints_shares_nothing_and_changing_it_leaves_the_original(monkeypatch):
     state = Duel().setup(["1", "2"], {}, seed=7)
+    # by the hints, without copy.deepcopy's reduce walk (which the same copy takes without them)
+    rebuilt: list[object] = []
+    walk = copy._reconstruct        # type: ignore[attr-defined]
+    monkeypatch.setattr(copy, "_reconstruct", lambda x, *a, **k: rebuilt.append(x) or walk(x, *a, **k))
+    copy.deepcopy(state)
+    assert rebuilt == []
+    with monkeypatch.context() as m:
+        m.delattr(Serial, "__deepcopy__")
+        copy.deepcopy(state)
+    assert len(rebuilt) == 3        # the state, its Deck and its Rng
     before = state.to_dict()
     work = copy.deepcopy(state)
     assert shared(state, work) == []
