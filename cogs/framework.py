@@ -409,6 +409,7 @@ class GameHost(Publishing):
         system = systems.get(game.system)
         if system.on_over is not None:
             await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
+        self.table.forget(ended.id)
         return ended
 
     async def open_lobby(self, interaction: discord.Interaction, system_name: str, min_players: int,

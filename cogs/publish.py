@@ -263,8 +263,10 @@ class Publishing:
                     interaction, game, say, public_lines, public_prompts, board=board, over=over, ping=newly,
                     move=move, state=state, seq=draft.seq if self.courier.keyed() else None)
             game = draft.game = await self.table.close_stale(game, pending, answered)
-        if over and system.on_over is not None:
-            await system.on_over(self, interaction, game, state)
+        if over:
+            if system.on_over is not None:
+                await system.on_over(self, interaction, game, state)
+            self.table.forget(game.id)
         if opened is not None:
             record, first, started_events = opened
             title = systems.get(record.system).title

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -76,15 +77,34 @@ def file_bytes(file: discord.File | None) -> tuple[str, bytes] | None:
 def as_file(stored: tuple[str, bytes] | None) -> discord.File | None:
     return None if stored is None else discord.File(io.BytesIO(stored[1]), filename=stored[0])
 
+# How many games' board pictures a process keeps in memory (`Table._keep_image`).
+IMAGES_KEPT = 64
+
 
 class Table:
     def __init__(self, host: GameHost):
         self.host = host
         self.courier = host.courier
-        self._images: dict[int, tuple[str, bytes]] = {}     # game id -> the board's last image
+        self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()  # game id -> its board's last image
         self._staged: dict[int, Board | None] = {}          # the board drawn during a publish
         self.shown: dict[int, int] = {}                     # game id -> the version last shown
         self.messages: set[int] = set()                     # the table messages posted (tests read them)
+
+    # ---- the board's picture, kept to move the table with it
+    def _keep_image(self, game_id: int, image: tuple[str, bytes]) -> None:
+        """Keep a game's board picture, the newest `IMAGES_KEPT` games' only: a PNG weighs tens to
+        hundreds of kilobytes and a process runs for months. A game whose picture was let go takes
+        it back from its table message when the table moves (`_repost`), as after a restart."""
+        self._images[game_id] = image
+        self._images.move_to_end(game_id)
+        while len(self._images) > IMAGES_KEPT:
+            self._images.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        """A game ended: its table is neither moved nor shown again (its last message stays, as a
+        record), so nothing of it is kept."""
+        self._images.pop(game_id, None)
+        self.shown.pop(game_id, None)
 
     # ---- the board, from `host.live_message`
     def begin(self, game_id: int) -> tuple[bool, Board | None]:
@@ -139,7 +159,7 @@ class Table:
             # a system that draws a public prompt's picture (an auction's table) shows it here
             image = file_bytes(await self.host.prompt_file(game, state, fitted[0], say))
         if image is not None:
-            self._images[game.id] = image
+            self._keep_image(game.id, image)
         player = next((p.player for p in fitted if p.player.isdigit()), None)
         turn = player is not None and player != table.get("player")
         content = _content(table.get("caption", ""), [headline(p, say) for p in fitted])
@@ -229,7 +249,7 @@ class Table:
                 # table before deleting it, so the table that moves keeps its picture
                 kept = await self.courier.attachment(where, int(table["message"]))
                 if kept is not None:
-                    self._images[game.id] = kept
+                    self._keep_image(game.id, kept)
             await self.courier.delete(where, int(table["message"]))
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))

@@ -175,3 +175,40 @@ async def test_the_table_keeps_its_picture_when_it_moves_after_a_restart(bot, wo
         assert moved.file.fp.read() == picture
     finally:
         await second.close()
+
+
+async def test_an_ended_game_keeps_nothing_of_its_table_in_memory(bot, world):
+    """A board's picture is kept to move its table; once the game ends, it is let go (before, every
+    game a process ever showed kept its last PNG for as long as the process ran)."""
+    import discord
+    game = await start_duel(world)
+    await bot.host.live_message(game, "board", "Scores 0–0", file=discord.File(io.BytesIO(b"\x89PNG one"), "board.png"))
+    table = bot.host.table
+    assert game.id in table._images and game.id in table.shown
+    await bot.host.act(world.interaction(world.users[2], world.channels[10]), Concede(), system="duel")
+    assert not (await bot.store.game(game.id)).active
+    assert game.id not in table._images and game.id not in table.shown
+
+
+async def test_a_game_whose_picture_was_let_go_takes_it_back_from_its_table_when_it_moves(bot, world, monkeypatch):
+    """Only the newest games' pictures stay in memory (`IMAGES_KEPT`); an older game's table that
+    moves gets its picture from the table message, as after a restart."""
+    import discord
+    from cogs import table as table_module
+    monkeypatch.setattr(table_module, "IMAGES_KEPT", 1)
+    first = await start_duel(world, fixed_start=False)
+    await bot.host.live_message(first, "board", "Scores 0–0", file=discord.File(io.BytesIO(b"\x89PNG first"), "board.png"))
+    before = world.table()
+    world.channel(12, "other-table")
+    interaction = world.interaction(world.users[4], world.channels[12])
+    await interaction.response.defer(thinking=True)
+    second = await bot.host.start(interaction, "duel", ["4", "1"], seed=8)
+    await bot.host.live_message(second, "board", "Scores 0–0", file=discord.File(io.BytesIO(b"\x89PNG second"), "board.png"))
+    assert list(bot.host.table._images) == [second.id]
+    status = bot.get_cog("GameCog")
+    await status.status.callback(status, world.interaction(world.users[3], world.channels[10]))
+    moved = world.table()
+    assert before.deleted and moved is not before and moved.file is not None
+    moved.file.fp.seek(0)
+    assert moved.file.fp.read() == b"\x89PNG first"
+    assert list(bot.host.table._images) == [first.id]
