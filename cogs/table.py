@@ -88,7 +88,6 @@ class Table:
         self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()  # game id -> its board's last image
         self._staged: dict[int, Board | None] = {}          # the board drawn during a publish
         self.shown: dict[int, int] = {}                     # game id -> the version last shown
-        self.messages: set[int] = set()                     # the table messages posted (tests read them)
 
     # ---- the board's picture, kept to move the table with it
     def _keep_image(self, game_id: int, image: tuple[str, bytes]) -> None:
@@ -260,8 +259,6 @@ class Table:
         message = await self.courier.send_channel(game.channel_id, content, allowed_mentions=mentions, **kwargs)
         table["message"] = getattr(message, "id", None)
         table["channel"] = game.channel_id
-        if table["message"] is not None:
-            self.messages.add(table["message"])
         table["narrative_above"] = bool(table.get("narrative")) and table.get("narrative_text") is not None
 
     async def _strip(self, table: dict) -> None:

@@ -348,11 +348,15 @@ class World:
         self.guild = FakeGuild(guild_id, owner_id=1, world=self)
         self.guild.name = "Test Server"
         self.locale = "en-US"           # what every interaction's client speaks unless a test says
+        self.table_ids: set[int] = set()    # the table messages the bots posted (`tables`)
         self.attach(bot)
 
     def attach(self, bot) -> None:
-        """Point a (possibly new) bot's lookups at this world."""
+        """Point a (possibly new) bot's lookups at this world, and watch its tables."""
         self.bot = bot
+        host = getattr(bot, "host", None)
+        if host is not None:
+            self._watch_tables(host.table)
         bot.get_user = lambda uid: self.users.get(int(uid))
         bot.get_channel = lambda cid: self.channels.get(int(cid))
 
@@ -409,9 +413,20 @@ class World:
     def public(self) -> list[Sent]:
         return [m for m in self.sent if m.public]
 
+    def _watch_tables(self, table) -> None:
+        """Note each table message a bot's `Table` posts (the bot keeps no such list: a process
+        that ran for months would hold every table it ever posted)."""
+        repost = table._repost
+
+        async def noted(game, record: dict, *args, **kwargs) -> None:
+            await repost(game, record, *args, **kwargs)
+            if record.get("message") is not None:
+                self.table_ids.add(record["message"])
+        table._repost = noted
+
     def tables(self) -> set[int]:
-        """The ids of the games' table messages (board and prompts), as the host posted them."""
-        return self.bot.host.table.messages
+        """The ids of the games' table messages (board and prompts), as the bots posted them."""
+        return self.table_ids
 
     def said(self, where: str = "channel:10") -> str:
         """The newest narrative in a channel: what the last step told the table there (a narrative
