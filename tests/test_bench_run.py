@@ -93,3 +93,24 @@ def test_two_processes_share_the_offered_rate():
     # the CPU is the two processes' time together: each loop carries half the rate
     assert capacity(cpu=2.0, actions=2000, rate=500, processes=2).endswith(
         "(2000 actions/s for 2 process(es) flat out); at 500 actions/s the loop(s) are 25% busy")
+
+
+async def test_a_paced_click_from_its_arrival_is_its_wait_for_the_loop_then_its_handling(bot):
+    """The "from its arrival" figure splits into the wait before the loop got to the click and the
+    click's own handling ("click answered"), click by click."""
+    from collections import defaultdict
+
+    from tests.support.fakes import World
+    world = World(bot)
+    timings: dict[str, list[float]] = defaultdict(list)
+    arrivals = Arrivals()
+    try:
+        await bench.run.play_guild(bot, world, 0, 6, timings, random.Random(1), interval=0.003,
+                                   prefix="paced ", arrivals=arrivals)
+    finally:
+        arrivals.close()
+    waited, answered, whole = (timings[f"paced {kind}"] for kind in
+                               ("waited for the loop", "click answered", "answered from arrival"))
+    assert len(waited) == len(answered) == len(whole) == 6
+    assert [round(w + a, 9) for w, a in zip(waited, answered)] == [round(f, 9) for f in whole]
+    assert min(waited) >= 0
