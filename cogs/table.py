@@ -77,6 +77,7 @@ def file_bytes(file: discord.File | None) -> tuple[str, bytes] | None:
 def as_file(stored: tuple[str, bytes] | None) -> discord.File | None:
     return None if stored is None else discord.File(io.BytesIO(stored[1]), filename=stored[0])
 
+
 # How many games' board pictures a process keeps in memory (`Table._keep_image`).
 IMAGES_KEPT = 64
 

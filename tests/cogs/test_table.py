@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from cogs import systems
 from rules.common import Choose
 from tests.support.duel import Concede
@@ -177,15 +179,22 @@ async def test_the_table_keeps_its_picture_when_it_moves_after_a_restart(bot, wo
         await second.close()
 
 
-async def test_an_ended_game_keeps_nothing_of_its_table_in_memory(bot, world):
-    """A board's picture is kept to move its table; once the game ends, it is let go (before, every
-    game a process ever showed kept its last PNG for as long as the process ran)."""
+@pytest.mark.parametrize("ending", ["by its rules", "by /game end"])
+async def test_an_ended_game_keeps_nothing_of_its_table_in_memory(bot, world, ending):
+    """A board's picture is kept to move its table; once the game ends, however it ends, it is let
+    go (before, every game a process ever showed kept its last PNG for as long as it ran)."""
     import discord
     game = await start_duel(world)
     await bot.host.live_message(game, "board", "Scores 0–0", file=discord.File(io.BytesIO(b"\x89PNG one"), "board.png"))
     table = bot.host.table
     assert game.id in table._images and game.id in table.shown
-    await bot.host.act(world.interaction(world.users[2], world.channels[10]), Concede(), system="duel")
+    gm = world.interaction(world.users[1], world.channels[10])
+    if ending == "by its rules":
+        await bot.host.act(world.interaction(world.users[2], world.channels[10]), Concede(), system="duel")
+    else:
+        cog = bot.get_cog("GameCog")
+        await cog.end.callback(cog, gm)
+        assert world.sent[-1].content == f"Game #{game.id} was ended by <@1>."
     assert not (await bot.store.game(game.id)).active
     assert game.id not in table._images and game.id not in table.shown
 
