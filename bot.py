@@ -32,18 +32,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.errors import check_options, report_error
-from cogs.framework import GameHost, PromptButton, PromptSelect
+from cogs.host import GameHost, PromptButton, PromptSelect
+from cogs.host.errors import check_options, report_error
 from db import open_store
 from db.store import Store
 import content
 from i18n import present
-from i18n.translator import BautaTranslator
+from i18n.translator import BautaTranslator, write_english
 
 log = logging.getLogger("bauta")
 
 ROOT = Path(__file__).parent
-COGS = ("cogs.dice", "cogs.game", "cogs.gm", "cogs.packs", "cogs.help",
+COGS = ("cogs.dice", "cogs.game", "cogs.hand", "cogs.gm", "cogs.packs", "cogs.help",
         "cogs.karmic", "cogs.klash", "cogs.carnival_zombie", "cogs.carnevale")
 
 # What the bot does in a channel: read it, post, embed, attach board images, and thread replies.
@@ -106,7 +106,10 @@ def parse_shards(ids: str | None, count: str | int | None) -> tuple[list[int] | 
 
 def available_cogs() -> list[str]:
     """The cogs that exist in this checkout (game cogs arrive one by one)."""
-    return [name for name in COGS if (ROOT / (name.replace(".", "/") + ".py")).exists()]
+    def exists(name: str) -> bool:
+        path = ROOT / name.replace(".", "/")
+        return path.with_suffix(".py").exists() or (path / "__init__.py").exists()     # a module or a package
+    return [name for name in COGS if exists(name)]
 
 
 # The outbox sweep leaves the newest actions to the publish under way in their own process, and
@@ -311,6 +314,21 @@ async def check(config: Config) -> int:
     return 0
 
 
+async def write_commands() -> int:
+    """The translators' English snapshot of the command tree, from every cog loaded offline (in a
+    throwaway database: nothing of the deployment's is read)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        bot = BautaBot(Config(token=None, db_path=str(Path(folder) / "b.sqlite3"), dev_guild=None,
+                              log_level="WARNING"))
+        try:
+            await bot.prepare()
+            print(f"wrote {await write_english(bot.tree)}")
+        finally:
+            await bot.close()
+    return 0
+
+
 async def copy_to(config: Config, url: str) -> int:
     """Copy this deployment's SQLite database into PostgreSQL (see db/copy.py)."""
     import asyncpg
@@ -352,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="check the install offline and list the commands")
     parser.add_argument("--shards", metavar="IDS", help="the shards this process runs, e.g. 0-3 (env BAUTA_SHARDS)")
     parser.add_argument("--shard-count", metavar="N", help="shards of the whole deployment (env BAUTA_SHARD_COUNT)")
+    parser.add_argument("--write-commands", action="store_true",
+                        help="rewrite i18n/commands/en.yaml, the English of every command, offline, then exit")
     parser.add_argument("--copy-to", metavar="URL", help="copy the SQLite database (BAUTA_DB) into an empty "
                                                            "PostgreSQL database, then exit")
     args = parser.parse_args(argv)
@@ -365,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("discord").setLevel(max(logging.INFO, getattr(logging, config.log_level, logging.INFO)))
     if args.check:
         return asyncio.run(check(config))
+    if args.write_commands:
+        return asyncio.run(write_commands())
     if args.copy_to:
         return asyncio.run(copy_to(config, args.copy_to))
     if not config.token:

@@ -49,8 +49,8 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
 # ---------------------------------------------------------------------------- one bot process
 async def worker(args) -> None:
     from bot import BautaBot, Config
-    from cogs import systems
-    from cogs.framework import prompt_view
+    from cogs.host import systems
+    from cogs.host import prompt_view
     from tests.support.duel import register as register_duel
     from tests.support.fakes import FakeGuild, FakeInteraction, Sent, World, click
 

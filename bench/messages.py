@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import BautaBot, Config  # noqa: E402
-from cogs import systems  # noqa: E402
+from cogs.host import systems  # noqa: E402
 from rules.common import ANYONE, GM  # noqa: E402
 from tests.support.fakes import Sent, World, click, component_of  # noqa: E402
 
@@ -224,7 +224,7 @@ GAMES = {"klash": klash, "carnival_zombie": carnival_zombie, "karmic": karmic, "
 
 
 async def run_one(name: str, seed: int, language: str = "en") -> tuple[Tally, World]:
-    import cogs.framework
+    import cogs.host.gamehost
 
     with tempfile.TemporaryDirectory() as tmp:
         bot = BautaBot(Config(token=None, db_path=str(Path(tmp) / "bench.sqlite3"), dev_guild=None,
@@ -246,12 +246,12 @@ async def run_one(name: str, seed: int, language: str = "en") -> tuple[Tally, Wo
         world.user(1, "Owner", admin=True)
         for uid, name_ in ((2, "Alice"), (3, "Bruno"), (4, "Carla")):
             world.user(uid, name_)
-        randbits = cogs.framework.secrets.randbits
-        cogs.framework.secrets.randbits = lambda bits: seed      # the seeded game the host draws
+        randbits = cogs.host.gamehost.secrets.randbits
+        cogs.host.gamehost.secrets.randbits = lambda bits: seed      # the seeded game the host draws
         try:
             tally = await GAMES[name](bot, world, random.Random(seed))
         finally:
-            cogs.framework.secrets.randbits = randbits
+            cogs.host.gamehost.secrets.randbits = randbits
             await bot.close()
     return tally, world
 

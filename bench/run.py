@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 import aiosqlite  # noqa: E402
 
 from bot import BautaBot, Config  # noqa: E402
-from cogs import systems  # noqa: E402
+from cogs.host import systems  # noqa: E402
 from renderers.common import canvas, font, png_bytes  # noqa: E402
 from tests.support.duel import register as register_duel  # noqa: E402
 from tests.support.fakes import World, click  # noqa: E402

@@ -1,5 +1,5 @@
 """How much a hostile upload delays the event loop: the 956 KB pack of 40,000 bad entries parsed and
-validated in a thread (asyncio.to_thread) versus in a child process (cogs.untrusted.parse).
+validated in a thread (asyncio.to_thread) versus in a child process (cogs.host.untrusted.parse).
 
     python3 -m bench.untrusted
 
@@ -12,7 +12,7 @@ import asyncio
 import statistics
 import time
 
-from cogs import untrusted
+from cogs.host import untrusted
 from rules.karmic import load_pack_text
 from tests.support.hostile import bad_entries
 

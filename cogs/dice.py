@@ -16,8 +16,7 @@ from discord.ext import commands
 
 from i18n import t
 
-from .framework import MESSAGE_LIMIT, reply
-from .text import echo
+from cogs.host import MESSAGE_LIMIT, echo, reply
 
 log = logging.getLogger("bauta.dice")
 

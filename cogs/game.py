@@ -1,4 +1,4 @@
-"""/game (status, log, undo, end, export) and /hand: the commands every hosted game shares."""
+"""/game (status, log, undo, end, export): the commands every hosted game shares (/hand beside it)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,9 +11,8 @@ from discord import app_commands
 from i18n import present, t
 from rules.common import GM, PUBLIC, Event
 
-from . import botplayer, systems
-from .framework import BautaCog, chunks, mention, reply
-from .text import newest
+from cogs.host import botplayer, systems
+from cogs.host import BautaCog, chunks, mention, newest, reply
 
 
 class GameCog(BautaCog):
@@ -147,38 +146,6 @@ class GameCog(BautaCog):
         await interaction.followup.send(t("game.export_ready", interaction.locale),
                                         file=discord.File(io.BytesIO(data), filename=f"bauta-game-{game.id}.json"),
                                         ephemeral=True)
-
-    @app_commands.command(name="hand", description="Your private view of the game here: hand, secret decisions, messages")
-    @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction):
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        game = await self.host.channel_game(interaction)
-        system = systems.get(game.system)
-        engine = system.engine
-        state = engine.load_state(game.state)
-        gm = await self.host.is_gm(interaction)
-        me = str(interaction.user.id)
-        viewer = me if me in game.seats or not gm else GM
-        say = self.host.presenter(game, interaction.locale)
-        reading = present.READER.set(say)      # a private reply: the system's words in the reader's language
-        try:
-            described = system.describe(engine.view_for(state, viewer), viewer)
-        finally:
-            present.READER.reset(reading)
-        lines = [t("hand.header", interaction.locale, title=systems.title(system.name, interaction.locale), id=game.id), described]
-        audiences = {me} | ({GM} if gm else set())
-        recent = await self.store.events_for(game.id, audiences, limit=10)
-        if recent:
-            lines.append(t("hand.recent", interaction.locale))
-            lines += [f"• {text}" for text in say.events(recent)]
-        mine = [p for p in engine.pending(state) if p.player == me or (gm and p.player == GM)]
-        if not mine:
-            lines.append(t("hand.nothing_pending", interaction.locale))
-        for text in chunks(lines):
-            await interaction.followup.send(text, ephemeral=True)
-        for prompt in mine:
-            await interaction.followup.send(say.prompt(prompt)[:2000], ephemeral=True,
-                                            **await self.host.prompt_parts(game, state, prompt, say))
 
 
 def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:

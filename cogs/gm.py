@@ -9,9 +9,8 @@ from discord.ext import commands
 
 from i18n import language_of, t
 
-from . import botplayer, systems
-from .framework import chunks, reply
-from .text import echo
+from cogs.host import botplayer, systems
+from cogs.host import chunks, echo, reply
 
 
 async def system_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -9,8 +9,8 @@ from discord.ext import commands
 from i18n import language_of, t
 from i18n.translator import command_lines
 
-from . import systems
-from .framework import chunks, reply
+from cogs.host import systems
+from cogs.host import chunks, reply
 
 # The top-level slash commands of each game, for `/help game`.
 GROUPS = {"karmic": ("karmic", "karmic-advance"), "klash": ("klash",), "carnival_zombie": ("cz",),

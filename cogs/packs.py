@@ -10,10 +10,9 @@ from discord.ext import commands
 from i18n import t
 from rules.common import PackError
 
-from . import systems, untrusted
-from .framework import chunks, reply
+from cogs.host import systems, untrusted
+from cogs.host import chunks, echo, reply
 from .gm import system_choices
-from .text import echo
 
 MAX_PACK_BYTES = 1_000_000
 

@@ -1,7 +1,7 @@
 """Slash commands in Italian and Spanish: an `app_commands.Translator` over YAML catalogues.
 
 The English text stays where it is written, in each command's decorators. `i18n/commands/en.yaml`
-is a generated snapshot of it (`python3 -m i18n.translator` rewrites it) so translators see every
+is a generated snapshot of it (`python3 bot.py --write-commands` rewrites it) so translators see every
 string and a test notices when the code and the snapshot drift apart. `it.yaml` and `es.yaml`
 beside it carry the translations, keyed by the English command path:
 
@@ -147,20 +147,10 @@ def dump(source: dict[str, Any], header: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-async def _write_english() -> None:
-    import tempfile
-
-    from bot import BautaBot, Config  # the full tree needs every cog loaded, offline
-    with tempfile.TemporaryDirectory() as folder:
-        bot = BautaBot(Config(token=None, db_path=str(Path(folder) / "b.sqlite3"), dev_guild=None,
-                              log_level="WARNING"))
-        try:
-            await bot.prepare()
-            (FOLDER / "en.yaml").write_text(dump(await english_source(bot.tree), HEADER), encoding="utf-8")
-        finally:
-            await bot.close()
-
-
-if __name__ == "__main__":
-    import asyncio
-    asyncio.run(_write_english())
+async def write_english(tree: app_commands.CommandTree) -> Path:
+    """Rewrite the English snapshot from `tree`, the whole command tree with every cog loaded
+    (`python3 bot.py --write-commands` builds it offline and hands it here: the translator
+    knows no bot)."""
+    path = FOLDER / "en.yaml"
+    path.write_text(dump(await english_source(tree), HEADER), encoding="utf-8")
+    return path

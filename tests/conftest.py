@@ -63,6 +63,6 @@ def world(bot):
 def seed(monkeypatch):
     """Fix the game seed the host draws, so a test plays the same game every time: `seed(7)`."""
     def use(value: int):
-        monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: value)
+        monkeypatch.setattr("cogs.host.gamehost.secrets.randbits", lambda bits: value)
     use(5)
     return use

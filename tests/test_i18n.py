@@ -5,7 +5,7 @@ import string
 import pytest
 import yaml
 
-from cogs import systems
+from cogs.host import systems
 from i18n import HERE, _flatten
 from i18n.translator import FOLDER, english_source
 from i18n.translator import catalogue as commands_catalogue
@@ -65,7 +65,7 @@ async def test_the_english_command_source_matches_the_code_and_every_entry_is_tr
     finally:
         await bot.close()
     snapshot = yaml.safe_load((FOLDER / "en.yaml").read_text(encoding="utf-8"))
-    # When this fails, a command changed: run `python3 -m i18n.translator`, then translate the
+    # When this fails, a command changed: run `python3 bot.py --write-commands`, then translate the
     # changed lines in i18n/commands/it.yaml and es.yaml.
     assert snapshot == source
     assert len(source) - 1 >= 400  # every command, group and option of the 105 commands

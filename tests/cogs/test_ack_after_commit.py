@@ -5,7 +5,7 @@ import asyncio
 import pytest
 from discord import app_commands
 
-from cogs import systems
+from cogs.host import systems
 from rules.common import IllegalAction
 from tests.cogs.test_framework import start_duel, start_prompt
 from tests.support.duel import Concede

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cogs import botplayer
+from cogs.host import botplayer
 from rules.common import BautaError
 from rules.klash import ENGINE as KLASH
 from tests.cogs.test_klash import _policy, answer, state_of, valid_team

@@ -19,7 +19,7 @@ async def call(world, command, user, channel=10, **kwargs):
     try:
         await command.callback(cog_of(world.bot), interaction, **kwargs)
     except Exception as exc:  # the tree's error handler does this in production
-        from cogs.errors import report_error
+        from cogs.host.errors import report_error
         await report_error(interaction, exc)
     return interaction
 
@@ -52,7 +52,7 @@ async def test_roll_shows_every_die_and_the_destiny_die_and_logs_it(bot, world):
 async def test_a_roll_explains_its_pool_in_the_servers_words_in_the_text_and_on_the_image(bot, world, monkeypatch):
     """`/carnevale roll` on an Italian server: the pool explained (base, Karma, the cap) in Italian in
     the message and as the image's heading; /carnevale odds names the Karma dice in Italian too."""
-    from cogs import carnevale_squads
+    from cogs.carnevale import squads as carnevale_squads
     headings = []
     drawn = carnevale_squads.roll_image
     monkeypatch.setattr(carnevale_squads, "roll_image",
@@ -180,7 +180,7 @@ factions:
 
 
 async def test_squads_from_a_guild_pack(bot, world):
-    from cogs import systems
+    from cogs.host import systems
     text = GUILD_PACK
     system = systems.get("carnevale")
     system.load_pack(text, "ours.yaml")            # validates
@@ -223,7 +223,7 @@ def peek(state, steps):
 
 
 async def start_game(bot, world, monkeypatch, seed):
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: seed)
+    monkeypatch.setattr("cogs.host.gamehost.secrets.randbits", lambda bits: seed)
     cog = cog_of(bot)
     await call(world, cog.game_start, 2, opponent=world.users[3], my_squad="Rashaar", their_squad="Guild",
                deploy_all=True)
@@ -373,7 +373,8 @@ async def test_full_game_of_two_sample_squads_through_the_cog(bot, world, monkey
     game_cog = bot.get_cog("GameCog")
     await game_cog.status.callback(game_cog, world.interaction(world.users[2], world.channels[10]))
     assert "Round 2/5" in world.public_text()
-    await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
+    hand_cog = bot.get_cog("HandCog")
+    await hand_cog.hand.callback(hand_cog, world.interaction(world.users[3], world.channels[10]))
     hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
     assert "Devil's Mask" in hand and AGENDAS[s.players["3"].agenda][0] in hand
     await call(world, cog.concede, 3)
@@ -399,7 +400,7 @@ async def test_secrets_stay_private_through_random_play(bot, world, monkeypatch)
     import random
     # the module the bot loaded: `import cogs.carnevale` can give an older copy (an earlier test's
     # import set the package attribute; discord.py's load_extension executes the module afresh)
-    C = bot.extensions["cogs.carnevale"]
+    C = bot.extensions["cogs.carnevale"].sheet      # where the sheet image is drawn
     drawn = []
     real_sheet = C.game_sheet
 
@@ -499,8 +500,8 @@ async def test_closed_dms_the_agenda_waits_in_hand(bot, world):
     assert any("could not DM" in (m.content or "") and "<@3>" in m.content for m in world.public())
     agenda = AGENDAS[state.players["3"].agenda][0]
     assert agenda not in world.public_text()
-    game_cog = bot.get_cog("GameCog")
-    await game_cog.hand.callback(game_cog, world.interaction(bruno, world.channels[10]))
+    hand_cog = bot.get_cog("HandCog")
+    await hand_cog.hand.callback(hand_cog, world.interaction(bruno, world.channels[10]))
     assert agenda in "\n".join(m.content or "" for m in world.ephemeral(bruno))
     # /carnevale-game sheet: the public sheet again, and the private view to the caller only
     await call(world, cog.sheet, 3)

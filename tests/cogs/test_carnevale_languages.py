@@ -28,7 +28,7 @@ RAW = re.compile(r"\{[a-z_]+\}|\b(?:events|terms|prompts|options|errors)\.[a-z_]
                                           ("es", ("Terminar la activación", "ahora tiene", "Ataque de Oportunidad"))])
 async def test_a_whole_game_speaks_the_servers_language(bot, world, monkeypatch, locale, words):
     await bot.store.update_settings(1, locale=locale)
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("cogs.host.gamehost.secrets.randbits", lambda bits: SEED)
     cog = bot.get_cog("CarnevaleCog")
     rnd = random.Random(SEED)
     taken: list[str] = []
@@ -67,7 +67,7 @@ async def test_an_opposed_roll_on_an_italian_server_is_italian_throughout(bot, w
     """The adjustments, the tie rule and a pool over the cap were the rules' English ("first side's
     Critical removes an Ace from the second", "the escaping model wins ties", "12 = 10d10 (2 over the
     cap lost)") on every server; now they are codes worded in the server's language."""
-    from cogs import carnevale_squads
+    from cogs.carnevale import squads as carnevale_squads
     from rules.carnevale.dice import build_pool, compare, result_from_dice
     first = result_from_dice([10, 7, 2, 2, 2, 2, 2, 2, 2, 2], 7, build_pool(12))    # Critical, 2 Aces
     second = result_from_dice([1, 9, 3], 7, build_pool(3))                          # Destiny 1: one Ace discarded
@@ -87,7 +87,7 @@ async def test_an_opposed_roll_on_an_italian_server_is_italian_throughout(bot, w
 
 
 async def test_a_tie_rule_is_named_in_the_servers_language(bot, world, monkeypatch):
-    from cogs import carnevale_squads
+    from cogs.carnevale import squads as carnevale_squads
     from rules.carnevale.dice import compare, result_from_dice
     tie = compare(result_from_dice([7, 2], 7), result_from_dice([8, 3], 7), "escaper")
     monkeypatch.setattr(carnevale_squads, "opposed_roll", lambda *args: tie)
@@ -112,9 +112,9 @@ async def test_the_secret_agenda_in_hand_reads_in_the_readers_language(bot, worl
     italian = Presenter("it", "carnevale")
     name, condition = italian.text(f"terms.agenda_{n}"), italian.text(f"terms.agenda_{n}_condition")
     world.locale = "it"
-    game_cog = bot.get_cog("GameCog")
+    hand_cog = bot.get_cog("HandCog")
     with i18n.watch() as notes:
-        await game_cog.hand.callback(game_cog, world.interaction(world.users[3], world.channels[10]))
+        await hand_cog.hand.callback(hand_cog, world.interaction(world.users[3], world.channels[10]))
     hand = "\n".join(m.content or "" for m in world.ephemeral(world.users[3]))
     assert f"**{name}** ({condition}; +{AGENDAS[n][1]}" in hand and AGENDAS[n][0] not in hand
     assert "**Round 1 di 5** · ordine di gioco" in hand

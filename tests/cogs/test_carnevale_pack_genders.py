@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.carnevale_base import named_genders
+from cogs.carnevale.base import named_genders
 from i18n.present import Presenter
 from rules.carnevale import load_pack_text
 from rules.common import PackError

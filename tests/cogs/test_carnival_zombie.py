@@ -368,9 +368,9 @@ async def test_the_traitor_stays_secret_in_the_channel(bot, world, seed):
     for secret in _secrets_of(state):
         assert secret not in table
     # /hand: the traitor sees their role, a loyal player does not see it
-    await game_cog.hand.callback(game_cog, world.interaction(traitor, world.channels[10]))
+    await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), world.interaction(traitor, world.channels[10]))
     assert any("You are the traitor" in (m.content or "") for m in world.ephemeral(traitor))
-    await game_cog.hand.callback(game_cog, world.interaction(loyal[0], world.channels[10]))
+    await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), world.interaction(loyal[0], world.channels[10]))
     assert not any("traitor is" in (m.content or "") or "You are the traitor" in (m.content or "")
                    for m in world.ephemeral(loyal[0]))
     # the unmasking is the rules' reveal: only now does the channel learn who it was
@@ -396,8 +396,8 @@ async def test_closed_dms_never_single_out_the_traitor_and_the_game_goes_on(bot,
     assert len([m for m in world.public() if "could not DM" in (m.content or "")]) == 1
     assert "S2" in world.ephemeral(traitor)[-1].content
     # /hand shows the role to its owner only
-    game_cog = bot.get_cog("GameCog")
-    await game_cog.hand.callback(game_cog, world.interaction(traitor, world.channels[10]))
+    hand_cog = bot.get_cog("HandCog")
+    await hand_cog.hand.callback(hand_cog, world.interaction(traitor, world.channels[10]))
     mine = "\n".join(m.content or "" for m in world.ephemeral(traitor))
     assert "You are the traitor" in mine and "S2" in mine
     # the game goes on through the buttons
@@ -555,7 +555,7 @@ async def test_reaction_mode_times_the_drop_from_the_prompt_to_the_click(bot, wo
     from cogs.carnival_zombie import REACT
     clock = [1000.0]
     # the module the bot loaded (load_extension executes a fresh copy of it), not the one imported here
-    monkeypatch.setattr(sys.modules["cogs.carnival_zombie"], "_now", lambda: clock[0])
+    monkeypatch.setattr(sys.modules["cogs.carnival_zombie.pile"], "_now", lambda: clock[0])
     await bot.store.set_house_rule(1, NAME, "pile_mode", "reaction")
     game = await open_table(bot, world, [world.users[2]], difficulty="easy", quick="night")
     policy = sensible_policy(random.Random(2))

@@ -176,7 +176,7 @@ async def test_game_status_and_hand_describe_the_game_in_the_readers_language(bo
     status = "\n".join(m.content or "" for m in world.sent[before:])
     assert "Calendario: Billete 1" in status and "Personajes (Orden de Activación):" in status, status
     before = len(world.sent)
-    await game_cog.hand.callback(game_cog, world.interaction(players[1], world.channels[10], locale="it"))
+    await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), world.interaction(players[1], world.channels[10], locale="it"))
     hand = "\n".join(m.content or "" for m in world.sent[before:])
     assert "Calendario: Biglietto 1" in hand and "Orologio:" in hand, hand
     assert "Calendar: Ticket" not in status + hand

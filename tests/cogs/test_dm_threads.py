@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from cogs import systems
+from cogs.host import systems
 from rules.common import Choose, Engine, Event, Option, Prompt, Serial
 from tests.support.fakes import click
 

@@ -88,7 +88,7 @@ async def test_closed_dms_fall_back_to_hand_and_the_game_goes_on(bot, world):
     assert await bot.store.dm_closed_since(1, 3) is not None
     # /hand shows his hand and the decision, ephemerally
     interaction = world.interaction(bruno, world.channels[10])
-    await bot.get_cog("GameCog").hand.callback(bot.get_cog("GameCog"), interaction)
+    await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), interaction)
     private = world.ephemeral(bruno)
     state = (await bot.store.game(game.id)).state
     assert all(card in private[0].content for card in state["hands"]["3"])
@@ -125,7 +125,7 @@ async def test_undo_is_gm_only(bot, world):
     try:
         await cog.undo.callback(cog, interaction, steps=1)
     except Exception as exc:  # the tree's error handler turns this into a reply
-        from cogs.errors import friendly
+        from cogs.host.errors import friendly
         assert "Only a GM" in friendly(exc)
     else:
         raise AssertionError("a player could undo")
@@ -144,7 +144,7 @@ async def test_random_games_never_leak_private_text_into_channels(bot, world):
             record = await bot.store.game(game.id)
             if not record.active:
                 break
-            from cogs import systems
+            from cogs.host import systems
             engine = systems.get("duel").engine
             prompt = engine.pending(engine.load_state(record.state))[0]
             user = world.users[int(prompt.player)]
@@ -168,12 +168,12 @@ async def test_closed_dms_are_announced_once_not_on_every_private_prompt(bot, wo
     await click(world, start_prompt(world), world.users[2], index=1)          # Bruno's private prompt
     for _ in range(3):                                                        # three more turns each
         record = await bot.store.game(game.id)
-        from cogs import systems
+        from cogs.host import systems
         engine = systems.get("duel").engine
         prompt = engine.pending(engine.load_state(record.state))[0]
         if prompt.player == "3":
             interaction = world.interaction(bruno, world.channels[10])
-            await bot.get_cog("GameCog").hand.callback(bot.get_cog("GameCog"), interaction)
+            await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), interaction)
             message = next(m for m in reversed(world.ephemeral(bruno)) if m.view is not None)
             await click(world, message, bruno, index=0, in_dm=False)
         else:
@@ -186,7 +186,7 @@ async def test_closed_dms_are_announced_once_not_on_every_private_prompt(bot, wo
 async def test_prompts_carry_an_image_drawn_from_their_recipients_view(bot, world):
     """A system's prompt_image goes with the buttons: public prompts from the public view, a private
     prompt from its player's own view (so a hand picture shows only that hand)."""
-    from cogs import systems
+    from cogs.host import systems
 
     seen = []
 

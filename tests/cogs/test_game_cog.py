@@ -93,7 +93,7 @@ async def test_gm_role_and_rules(bot, world):
 
 
 async def test_unexpected_errors_get_a_reference(bot, world):
-    from cogs.errors import report_error
+    from cogs.host.errors import report_error
 
     interaction = world.interaction(world.users[2], world.channels[10])
     await report_error(interaction, RuntimeError("boom"))

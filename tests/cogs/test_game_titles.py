@@ -1,6 +1,6 @@
 """A game's title in its reader's language, from its catalogue: Carnival Zombie's second edition is
 "2ª Edizione" to an Italian reader, in /help as in a DM's header (it was English everywhere)."""
-from cogs import systems
+from cogs.host import systems
 from tests.support.duel import register as register_duel
 
 

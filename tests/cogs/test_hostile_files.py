@@ -31,7 +31,7 @@ class Attachment:
 @pytest.fixture(scope="module", autouse=True)
 def fork_server():
     """Started once, as the bot does when the pack cog loads, so timings measure the files only."""
-    from cogs import untrusted
+    from cogs.host import untrusted
     untrusted.warm().result(timeout=60)
 
 
@@ -142,7 +142,7 @@ async def test_another_members_roll_is_answered_within_100_ms_meanwhile(bot, wor
 
 
 async def test_a_parse_past_the_time_limit_is_stopped(bot, world):
-    from cogs import untrusted
+    from cogs.host import untrusted
     start = time.perf_counter()
     with pytest.raises(PackError) as err:
         await untrusted.parse(spin, source="slow.yaml", seconds=2)
@@ -151,7 +151,7 @@ async def test_a_parse_past_the_time_limit_is_stopped(bot, world):
 
 
 async def test_a_parse_past_the_memory_limit_is_refused(bot, world):
-    from cogs import untrusted
+    from cogs.host import untrusted
     with pytest.raises(PackError) as err:
         await untrusted.parse(hog, source="huge.yaml")
     assert str(err.value) == "huge.yaml needs too much memory to read, so it was refused."

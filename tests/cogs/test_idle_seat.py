@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from cogs import botplayer
-from cogs.errors import NotGM
+from cogs.host import botplayer
+from cogs.host.errors import NotGM
 from i18n import t
 from rules.klash import ENGINE as KLASH
 from tests.cogs.test_karmic import import_sheet

@@ -2,8 +2,8 @@
 internal error, and nothing stored by a refused command (issue 9, items 5–7)."""
 import pytest
 
-from cogs.errors import report_error
-from cogs.framework import reply
+from cogs.host.errors import report_error
+from cogs.host import reply
 from rules.common import BautaError
 from tests.support.command_worlds import FREE_TABLE, TABLE, FakeAttachment, build_world, karmic_combat, slash
 

@@ -9,8 +9,8 @@ import re
 import pytest
 
 import cogs.karmic as K
-from cogs.errors import NotGM
-from cogs.framework import PromptSelect
+from cogs.host.errors import NotGM
+from cogs.host import PromptSelect
 from rules.common import GM, PUBLIC, BautaError, IllegalAction, NotYourTurn, PackError
 from rules.karmic import ENGINE
 from rules.karmic.cards import label
@@ -419,7 +419,7 @@ async def test_full_combat_two_members_and_an_npc_never_shows_a_hidden_card(bot,
             assert (await current_bot.store.game(game.id)).version > version
         else:
             assert prompt.player == "3" and prompt.private
-            gc = game_cog(current_bot)
+            gc = current_bot.get_cog("HandCog")
             await gc.hand.callback(gc, world.interaction(bruno, world.channels[10]))
             message = next(m for m in reversed(world.ephemeral(bruno)) if m.view is not None)
             assert prompt.text in message.content
@@ -683,7 +683,7 @@ async def test_without_a_gm_room_the_gm_declares_for_npcs_through_hand(bot, worl
     await cog.combat_start.callback(cog, world.interaction(alice, world.channels[10]), opponents="Soldier",
                                     character="Devon")
     game = await active_game(bot)
-    gc = game_cog(bot)
+    gc = bot.get_cog("HandCog")
     gm_turns = 0
     for _ in range(40):
         state = ENGINE.load_state((await bot.store.game(game.id)).state)
@@ -825,7 +825,7 @@ async def test_game_end_voted_by_the_players_mid_check_writes_the_hand_back(bot,
 
 async def call(world, command, user, channel=10, **kwargs):
     """Run a slash command as discord.py does: an error goes through the tree's error reply."""
-    from cogs.errors import report_error
+    from cogs.host.errors import report_error
 
     interaction = world.interaction(user, world.channels[channel])
     try:

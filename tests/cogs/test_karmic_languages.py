@@ -139,7 +139,7 @@ async def test_the_cogs_own_refusals_speak_the_readers_language(bot, world, loca
     import yaml
     from pathlib import Path
 
-    from cogs.errors import report_error
+    from cogs.host.errors import report_error
     from rules.common import BautaError
     alice, bruno = world.users[2], world.users[3]
     robot = world.user(5, "Robot")

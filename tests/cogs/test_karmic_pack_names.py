@@ -145,7 +145,7 @@ async def test_autocompletes_offer_and_commands_take_the_readers_words(bot, worl
     """What a player picks from or types: the NPCs, weapons, skills, difficulties and hit locations
     in the reader's language (the value stays the id), and a word typed in any of the three
     languages finds its key."""
-    from cogs.karmic_common import typed_skill
+    from cogs.karmic.common import typed_skill
     cog = bot.get_cog("KarmicCog")
     it = world.interaction(world.users[2], world.channels[10], locale="it")
     assert "Soldato" in [c.name for c in await cog._npc_names(it, "sold")]

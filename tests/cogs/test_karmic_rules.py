@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import NotGM, report_error
-from cogs.karmic_situations import situation_choices, situation_ids
+from cogs.host.errors import NotGM, report_error
+from cogs.karmic.situations import situation_choices, situation_ids
 from rules.common import IllegalAction
 from rules.karmic import ENGINE
 from tests.cogs.test_karmic import (TABLE, active_game, advance_cog, choice, cog_of, game_cog, import_sheet,

@@ -226,7 +226,7 @@ async def test_gm_undoes_the_last_pick_and_the_board_follows(bot, world, seed):
     await run_draft(bot, world, game.id, random.Random(5), until=3)
     assert len((await state_of(bot, game.id))[1].draft_log) == 3
     # a player may not undo
-    from cogs.errors import NotGM
+    from cogs.host.errors import NotGM
     with pytest.raises(NotGM):
         await cog.undo.callback(cog, world.interaction(world.users[2], world.channels[10]), steps=1)
 
@@ -462,7 +462,7 @@ async def test_closed_dms_fall_back_to_hand_without_naming_cards(bot, world):
     cog = bot.get_cog("KlashCog")
     await cog.event.callback(cog, world.interaction(world.users[2], world.channels[10]), card="roar", target=None)
     assert "could not DM" in world.public_text() and "Water Bearer" not in world.public_text()
-    hand_cog = bot.get_cog("GameCog")
+    hand_cog = bot.get_cog("HandCog")
     await hand_cog.hand.callback(hand_cog, world.interaction(world.users[3], world.channels[10]))
     private = world.ephemeral(world.users[3])
     assert "Water Bearer" in private[0].content

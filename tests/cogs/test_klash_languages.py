@@ -56,7 +56,7 @@ async def test_game_status_and_hand_draw_and_say_the_klash_table_in_the_readers_
     with present.watch() as notes:
         await cog.status.callback(cog, world.interaction(world.users[3], world.channels[10]))   # client in English
         public = world.public_text()
-        await cog.hand.callback(cog, world.interaction(world.users[2], world.channels[10], locale=locale))
+        await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), world.interaction(world.users[2], world.channels[10], locale=locale))
     drawn = {n.key for n in notes if n.key.startswith(("words.img_", "terms.model"))}
     assert {"words.img_legend", "words.img_hourglass", "terms.model_numbered"} <= drawn, drawn
     assert sorted((n.source, n.key) for n in notes if n.fallback) == []

@@ -3,7 +3,7 @@
 import pytest
 from discord import app_commands
 
-from cogs import systems
+from cogs.host import systems
 from tests.cogs.test_framework import start_duel
 from tests.support.fakes import click
 

@@ -66,14 +66,14 @@ async def test_a_click_decodes_its_state_once_and_asks_the_engine_for_its_prompt
 async def test_the_table_builds_no_components_it_does_not_send(bot, world, monkeypatch):
     """A public prompt's picture is asked of the system alone (before: the prompt's whole View was
     built for it, then dropped; the table sends its own components)."""
-    import cogs.publish
+    import cogs.host.publish
     built: list = []
-    original = cogs.publish.prompt_view
+    original = cogs.host.publish.prompt_view
 
     def counted(*args, **kwargs):
         built.append(args[1].id)
         return original(*args, **kwargs)
-    monkeypatch.setattr(cogs.publish, "prompt_view", counted)
+    monkeypatch.setattr(cogs.host.publish, "prompt_view", counted)
     await start_duel(world)          # the table with the public "who starts" prompt; hands by DM, no prompt
     assert built == [] and start_prompt(world).custom_ids()
 

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from cogs import systems
+from cogs.host import systems
 from rules.common import Actor, Choose
 from tests.cogs.test_framework import start_duel, start_prompt
 from tests.conftest import make_bot, make_config
@@ -223,7 +223,7 @@ async def test_a_message_sent_but_not_recorded_is_sent_again_with_the_same_nonce
 
 
 async def test_the_same_slot_gets_the_same_nonce_in_another_process_and_not_in_another_database(bot, world, tmp_path):
-    from cogs.courier import Slots
+    from cogs.host.courier import Slots
     slots = Slots(1, 5, 2)
     nonce = await bot.host.courier.nonce(slots, "c10#0")
     assert nonce == await bot.host.courier.nonce(Slots(1, 5, 2), "c10#0")

@@ -18,7 +18,7 @@ from tests.support.packs import carnevale_pack
 
 @pytest.fixture(scope="module", autouse=True)
 def fork_server():
-    from cogs import untrusted
+    from cogs.host import untrusted
     untrusted.warm().result(timeout=60)
 
 
@@ -151,8 +151,8 @@ def refuse_a_bonus_card(n: int) -> None:
 async def test_a_refusal_in_the_child_process_keeps_its_code_and_parameters(bot, world):
     """The child used to send back `str(error)`: a coded refusal reached the reader as
     "bonus_once(n=2)". It now crosses whole, and the handler words it from the catalogue."""
-    from cogs import untrusted
-    from cogs.errors import friendly
+    from cogs.host import untrusted
+    from cogs.host.errors import friendly
     with pytest.raises(IllegalAction) as refused:
         await untrusted.parse(refuse_a_bonus_card, 2, source="x.yaml")
     assert (type(refused.value), refused.value.code, refused.value.params) == (IllegalAction, "bonus_once", {"n": 2})

@@ -80,7 +80,7 @@ async def test_a_database_written_by_the_old_main_keeps_working(tmp_path):
         log = world.ephemeral(alice)[-1].content
         assert "`#1` <@2>: <@2> plays first." in log and "`#2` <@2>: <@2> plays 4." in log
         assert {n.source for n in notes if n.key.startswith("events.")} == {present.LEGACY}
-        await cog.hand.callback(cog, world.interaction(alice, world.channels[10]))
+        await bot.get_cog("HandCog").hand.callback(bot.get_cog("HandCog"), world.interaction(alice, world.channels[10]))
         assert "• You draw the 5." in "\n".join(m.content or "" for m in world.ephemeral(alice))
         # the decision waiting since then is asked again in the new words, and answering it works
         hand_prompt = world.last("ephemeral:2", with_view=True)
@@ -122,7 +122,7 @@ async def test_undo_is_told_as_data(bot, world):
 
 
 async def test_framework_refusals_are_codes_worded_for_their_reader(bot, world):
-    cog = bot.get_cog("GameCog")
+    cog = bot.get_cog("HandCog")
     interaction = world.interaction(world.users[2], world.channels[10], locale="it")
     with pytest.raises(BautaError) as refused:
         await cog.hand.callback(cog, interaction)

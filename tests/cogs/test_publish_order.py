@@ -1,7 +1,7 @@
 """cogs/outbox.PublishOrder: a channel's publishes go in the order of its actions."""
 import asyncio
 
-from cogs.outbox import PublishOrder
+from cogs.host.outbox import PublishOrder
 
 CHANNEL = 10
 

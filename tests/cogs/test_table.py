@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from cogs import systems
+from cogs.host import systems
 from rules.common import Choose
 from tests.support.duel import Concede
 from tests.support.fakes import click
@@ -203,7 +203,7 @@ async def test_a_game_whose_picture_was_let_go_takes_it_back_from_its_table_when
     """Only the newest games' pictures stay in memory (`IMAGES_KEPT`); an older game's table that
     moves gets its picture from the table message, as after a restart."""
     import discord
-    from cogs import table as table_module
+    from cogs.host import table as table_module
     monkeypatch.setattr(table_module, "IMAGES_KEPT", 1)
     first = await start_duel(world, fixed_start=False)
     await bot.host.live_message(first, "board", "Scores 0–0", file=discord.File(io.BytesIO(b"\x89PNG first"), "board.png"))

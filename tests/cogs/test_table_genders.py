@@ -83,7 +83,7 @@ async def lucrezias_game(world, monkeypatch) -> None:
     world.locale = "it"
     await build(world, 2, "Rashaar", "The Rashaar", RASHAAR)
     await build(world, 3, "Guild", "The Guild", LUCREZIAS_GUILD)
-    monkeypatch.setattr("cogs.framework.secrets.randbits", lambda bits: 7)
+    monkeypatch.setattr("cogs.host.gamehost.secrets.randbits", lambda bits: 7)
     await call(world, carnevale(world.bot).game_start, 2, opponent=world.users[3], my_squad="Rashaar",
                their_squad="Guild", deploy_all=True)
 
@@ -134,7 +134,7 @@ async def test_a_harlot_her_player_named_lucrezia_is_stunned_in_the_feminine(bot
     ("es", "· Lucrezia no ha muerto: capturada, ahora es la rehén de Rescate del Prisionero (sin equipo)."),
 ])
 def test_a_campaign_member_her_player_named_is_taken_hostage_in_the_feminine(lang, line):
-    from cogs.carnevale_campaign import campaign_lines
+    from cogs.carnevale.campaign import campaign_lines
     from rules.carnevale import CampaignRecord
     from rules.carnevale.campaign import CampaignMember, LedgerEntry
     hostage = {"kind": "campaign_hostage", "data": {"member": "Lucrezia"}, "audience": "public"}

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from cogs.errors import report_error
-from cogs.text import echo, newest
+from cogs.host.errors import report_error
+from cogs.host.text import echo, newest
 from tests.cogs.test_framework import start_duel, start_prompt
 from tests.support.fakes import FakeRole
 
@@ -214,7 +214,7 @@ async def test_the_stores_refusals_are_worded_in_the_readers_language(bot, world
         await report_error(interaction, exc)
     assert world.ephemeral(world.users[1])[-1].content.startswith(busy)
     # a store error without a code is a bug: no English text of the store's reaches the player
-    from cogs.errors import friendly
+    from cogs.host.errors import friendly
     from db.store import StoreError
     assert friendly(StoreError("game 7 vanished right after it was written"), locale) is None
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import bot as bauta  # noqa: E402
 from bot import BautaBot, Config  # noqa: E402
-from cogs import systems  # noqa: E402
-from cogs.components import prompt_view  # noqa: E402
+from cogs.host import systems  # noqa: E402
+from cogs.host.components import prompt_view  # noqa: E402
 from tests.support import fakes  # noqa: E402
 from tests.support.fakes import FakePartialMessage, FakeResponse, Sent, World, click  # noqa: E402
 from tests.support.kill_child import append, say, serve  # noqa: E402
@@ -190,8 +190,8 @@ async def waiting_on(bot: BautaBot):
 
 async def run(config: dict) -> None:
     started = time.monotonic()
-    import cogs.framework
-    cogs.framework.secrets.randbits = lambda bits: SEED     # type: ignore[attr-defined]
+    import cogs.host.gamehost
+    cogs.host.gamehost.secrets.randbits = lambda bits: SEED     # type: ignore[attr-defined]
     bot = BautaBot(Config(token=None, db_path=config["db"], dev_guild=None, log_level="WARNING"))
     await bot.prepare()
     assert bot.store is not None

@@ -113,7 +113,7 @@ class Duel(Engine[DuelState]):
 
 
 def register() -> None:
-    from cogs import systems
+    from cogs.host import systems
     from i18n.present import add_catalogues
     add_catalogues(Path(__file__).parent / "i18n")
     systems.register(systems.System(name="duel", title="Duel (test game)", engine=Duel(),

@@ -493,7 +493,7 @@ def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: l
     Discord's interaction carries it), and handled when awaited: clicks gathered together are
     all made before any is handled, as clicks arriving together are, however soon the first
     one's handling changes the message."""
-    from cogs.framework import PromptButton, PromptSelect
+    from cogs.host import PromptButton, PromptSelect
 
     if message.deleted:
         raise LookupError("that message was deleted: nobody can click it any more")

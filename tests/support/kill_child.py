@@ -25,8 +25,8 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from cogs import systems  # noqa: E402
-from cogs.framework import GameHost, prompt_view  # noqa: E402
+from cogs.host import systems  # noqa: E402
+from cogs.host import GameHost, prompt_view  # noqa: E402
 from db.store import Store  # noqa: E402
 from rules.common import Option, Prompt  # noqa: E402
 from tests.support import duel  # noqa: E402

@@ -23,7 +23,7 @@ OPTIONS = {
 def engine(system: str):
     import importlib
 
-    from cogs import systems
+    from cogs.host import systems
     importlib.import_module(f"cogs.{system}")     # registers the system
     return systems.get(system).engine
 

@@ -100,7 +100,7 @@ def test_a_roll_heading_explains_the_pool_above_the_dice():
 
 
 async def test_game_status_draws_the_sheet_in_the_channels_language(bot):
-    from cogs import systems
+    from cogs.host import systems
     from i18n import present
 
     render = systems.get("carnevale").render       # the loaded cog's (importing cogs.carnevale here would

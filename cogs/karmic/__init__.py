@@ -68,15 +68,15 @@ from __future__ import annotations
 
 from i18n import t
 from renderers import karmic as R
-from rules.karmic import (ENGINE, HOUSE_RULES, characters_out, settle_cards)
+from rules.karmic import AI, ENGINE, HOUSE_RULES, characters_out, settle_cards
 
-from . import systems
-from .karmic_common import (GM_OWNER, LIVE, NAME, SHEETS, TITLE, USES_WORLD, WORLD, karmic, log)
+from cogs.host import systems
+from .common import (GM_OWNER, LIVE, NAME, SHEETS, TITLE, USES_WORLD, WORLD, karmic, log)
 
-from .karmic_board import describe, hand_picture, load_pack, render, show_board
-from .karmic_checks import KarmicChecks
-from .karmic_combat import KarmicCombat
-from .karmic_sheets import DeckButton, offer_reshuffles
+from .board import describe, hand_picture, load_pack, render, show_board
+from .checks import KarmicChecks
+from .combat import KarmicCombat
+from .sheets import DeckButton, offer_reshuffles
 
 __all__ = ["GM_OWNER", "LIVE", "NAME", "R", "SHEETS", "SYSTEM", "USES_WORLD", "WORLD", "DeckButton", "KarmicCog",
            "describe", "render", "setup"]
@@ -157,7 +157,8 @@ async def on_over(host, interaction, game, state) -> None:
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
-    load_pack=load_pack, after_publish=after_publish, on_over=on_over, prompt_image=hand_picture))
+    load_pack=load_pack, after_publish=after_publish, on_over=on_over, prompt_image=hand_picture,
+    ai=AI, thinks=lambda options: bool(options.get("bot_plays_npcs"))))   # the NPCs the bot plays in its steps
 
 
 # ============================================================================ the cog
@@ -175,6 +176,6 @@ class KarmicCog(KarmicCombat, KarmicChecks):
 
 
 async def setup(bot):
-    from .karmic_advance import KarmicAdvanceCog
+    from .advance import KarmicAdvanceCog
     await bot.add_cog(KarmicCog(bot))
     await bot.add_cog(KarmicAdvanceCog(bot))

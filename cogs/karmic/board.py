@@ -17,9 +17,8 @@ from rules.common import GM, PUBLIC
 from rules.common.packs import in_language
 from rules.karmic import (ATTRIBUTES, ENGINE, load_pack_text)
 
-from .framework import MESSAGE_LIMIT, chunks
-from .text import echo
-from .karmic_common import (card_words, skill_name, LIVE, NAME, _who)
+from cogs.host import MESSAGE_LIMIT, chunks, echo
+from .common import (card_words, skill_name, LIVE, NAME, _who)
 
 
 def _describe_combat(view: dict, viewer: str, say: Presenter) -> list[str]:

@@ -1,24 +1,8 @@
-"""/carnevale: d10 pools with the Destiny Die, squads, and games of Carnevale on a physical table.
-
-The cog is thin: every rule is in `rules/carnevale` (the engine decides what is legal, rolls the
-dice and writes the events); the cog maps slash commands and autocompletes to engine actions, keeps
-squads per owner and guild, and keeps one live squad sheet image (`host.live_message`), redrawn in
-place when the public sheet changes.
-
-- `/carnevale roll|opposed|odds` need no game (a fresh `Rng` per roll, seeded with `secrets`).
-- `/carnevale squad create|add|remove|show|list|delete`: squads saved with `store.save_character`,
-  built from the SAMPLE pack or a guild pack imported with `/pack import`.
-- `/carnevale-game start` and the turn commands (activate, ap, attack, shoot, cast, …); `/carnevale-table` for
-  bookkeeping (damage, heal, stun, karma, command, morale, fall, status, event, objective, agenda).
-  The framework turns the engine's prompts into buttons, so a game can also be played by clicking.
-- `/carnevale-campaign …`: the campaign ledger (start, record, experience, bonus, injury, power, hostage,
-  spend, upkeep, promote, retire, legacy, show). A game played with saved squads that have a ledger is
-  recorded into both ledgers when it ends (`on_over`).
-"""
+"""The Carnevale table as players read it: the game's text (`describe`), the squad sheet image
+and the one live sheet message kept in the channel (`post_sheet`, after every step)."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import io
 import json
@@ -29,22 +13,17 @@ import content
 from i18n import present, t
 from i18n.present import Presenter
 from renderers.carnevale import english, game_sheet, presenter_words
-from rules.carnevale import BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, CampaignRecord, ledger, load_pack_text
-from rules.carnevale import campaign as C
+from rules.carnevale import ENGINE, load_pack_text
 from rules.common import PUBLIC
 
-from . import systems
-from .carnevale_base import SYSTEM_NAME, campaign, carnevale, game, table
-from .carnevale_campaign import CarnevaleCampaign, member_genders
-from .carnevale_game import CarnevaleGame
-from .carnevale_squads import CarnevaleSquads
-from .framework import chunks, mention
+from cogs.host import mention
+
+from .base import SYSTEM_NAME
 
 SHEET_KEY = "live_sheet"                     # game meta: the live sheet's message and digest
 SHEET_KEYS_IGNORED = ("ap", "active")        # AP moves with every click: the sheet is redrawn for the rest
 
 
-# ============================================================================ the System
 STATUS_FLAGS = ("fallen", "stunned", "activated", "at_ready", "hidden", "fleeing", "drowning", "in_water", "petrified",
                 "immobilised")
 
@@ -143,70 +122,3 @@ async def after_publish(host, interaction, game, state, events) -> None:
     await post_sheet(host, game, state, interaction=interaction)
 
 
-def adventure_title(state) -> str:
-    return next((a["name"] for a in BLACK_STATUE if a["id"] == state.adventure), state.adventure or "")
-
-
-async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
-    """Write a finished game into the campaign ledger of each squad that has one (the squad of the
-    same name saved by the player): VP, the win and Campaign Points, and who fell (only they roll on
-    the Fallen table). Returns one line per ledger, in `locale`."""
-    vp = (state.result or {}).get("vp", {})
-    lines = []
-    for pid in state.seats:
-        if pid not in vp or not str(pid).isdigit():
-            continue
-        name = state.players[pid].squad
-        if not name:                # a squad the rules built (sample, the bot's): no saved squad, no ledger
-            continue
-        models = [(m.name, m.fallen) for m in state.models.values() if m.owner == pid]
-        # compare-and-set: a ledger command saved meanwhile means reading the ledger again and
-        # recording onto it (nobody waits on this write to be told "try again")
-        for _attempt in range(3):
-            data = await store.character(guild_id, int(pid), SYSTEM_NAME, name)
-            if not data or not data.get("campaign"):
-                break
-            rec = CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
-            events = ledger.apply(rec, ledger.RecordAdventure(adventure_title(state), int(vp[pid]["total"]),
-                                                              state.winner == pid,
-                                                              fallen=tuple(C.fallen_in_game(rec, models))))
-            if await store.replace_character(guild_id, int(pid), SYSTEM_NAME, name, data,
-                                             {**data, "campaign": rec.to_dict()}):
-                say = Presenter(locale, SYSTEM_NAME, genders=member_genders(rec, data))
-                lines.append(t("carnevale.game.recorded", locale, who=mention(pid), squad=name,
-                               line=say.event(events[0])))
-                break
-    return lines
-
-
-async def on_over(host, interaction, game, state) -> None:
-    """The adventure is over: the score, and the result written into both squads' campaign ledgers."""
-    vp = (state.result or {}).get("vp", {})
-    if not vp:
-        return
-    locale = await host.server_locale(game, interaction)
-    scores = ", ".join(t("carnevale.game.score", locale, player=mention(pid), vp=r["total"]) for pid, r in vp.items())
-    lines = [t("carnevale.game.over_campaign", locale, scores=scores)]
-    lines += await record_result(host.store, game.guild_id, state, locale)
-    for part in chunks(lines):
-        await host.courier.send_channel(game.channel_id, part)
-
-
-SYSTEM = systems.register(systems.System(
-    name=SYSTEM_NAME, title="Carnevale", engine=ENGINE, describe=describe, render=render,
-    house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish,
-    on_over=on_over))
-
-
-# ============================================================================ the cog
-class CarnevaleCog(CarnevaleSquads, CarnevaleGame, CarnevaleCampaign):
-    """`/carnevale` (rolls and squads), `/carnevale-game`, `/carnevale-table` and `/carnevale-campaign`."""
-
-    carnevale = carnevale
-    game = game
-    table = table
-    campaign = campaign
-
-
-async def setup(bot):
-    await bot.add_cog(CarnevaleCog(bot))

@@ -42,7 +42,7 @@ from .table import Table, with_meta
 __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
            "prompt_view", "reply", "settle"]
 
-log = logging.getLogger("bauta.framework")
+log = logging.getLogger("bauta.framework")     # the logger's name as operators filter it
 
 TURNS_KEPT = 10_000
 
@@ -91,6 +91,13 @@ class GameHost(Publishing):
         # publish (one pass); a publish that never comes leaves a few, cut at TURNS_KEPT.
         self._turns: dict[tuple[int, int], list[Prompt]] = {}
         self.order = PublishOrder()     # a channel's publishes in the order of its actions (cogs/outbox.py)
+
+    # ---- the seats the bot plays, plugged into the publishing layer's hooks
+    def quiet(self, game: GameRecord, player: str) -> bool:
+        return botplayer.quiet(game, player)
+
+    async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
+        await botplayer.drive(self, interaction, game)
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""

@@ -17,10 +17,9 @@ from rules.karmic import (ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, Character, cha
                           characters_out, check_distinction_cap, deck_summary, entry_matches, genders_of,
                           import_sheet, load_pack_text, matches, name_in)
 
-from . import untrusted
-from .framework import BautaCog, chunks
-from .text import echo
-from .karmic_common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name, skill_name,
+from cogs.host import untrusted
+from cogs.host import BautaCog, chunks, echo
+from .common import (refused, speaking, sample_names, sample_pack, card_words, entries_said, entry_name, skill_name,
                             GENDERS, GM_OWNER, MAX_SHEET_BYTES, NAME, SHEETS, USES_WORLD, WORLD, character, karmic)
 
 
@@ -40,7 +39,7 @@ class DeckButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["owner"]), match["choice"], match["name"], item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .errors import report_error
+        from cogs.host import report_error
         try:
             await interaction.response.defer(ephemeral=True)
             cog = interaction.client.get_cog("KarmicCog")

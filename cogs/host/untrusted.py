@@ -50,7 +50,7 @@ except ValueError:  # no fork server on this platform
 # Each job waits for its child in one of these threads: at most WORKERS children run at once, and
 # the wait never occupies the event loop or the default executor (images render there).
 _JOBS = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="bauta-untrusted")
-_PRELOAD = ["cogs.untrusted", "rules.karmic", "rules.klash", "rules.carnival_zombie", "rules.carnevale"]
+_PRELOAD = ["cogs.host.untrusted", "rules.karmic", "rules.klash", "rules.carnival_zombie", "rules.carnevale"]
 _preloaded = False
 
 

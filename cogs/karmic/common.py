@@ -18,7 +18,7 @@ from rules.common import GM, BautaError
 from i18n import SUPPORTED
 from rules.karmic import ATTRIBUTES, DIFFICULTY, ENGINE, SKILLS, card_term, name_in, said, skill_word
 
-from .framework import mention
+from cogs.host import mention
 
 log = logging.getLogger("bauta.karmic")
 

@@ -25,6 +25,9 @@ from rules.common.engine import Actor, Choose, Prompt
 from rules.common.errors import BautaError
 from rules.common.player import GameAI, decide, deciders, level, seed_for
 
+from . import systems
+from .courier import bot_id, chunks, mention
+
 log = logging.getLogger("bauta.botplayer")
 
 BOTS = "bots"                      # game.meta key: {seat: level}
@@ -37,26 +40,24 @@ _running: set[int] = set()         # games a driver loop is working on (publish 
 
 
 def ais() -> dict[str, GameAI]:
-    """The games the bot can play, by system name (imported lazily: rules modules are heavy)."""
-    from rules.carnevale import AI as CARNEVALE
-    from rules.klash import AI as KLASH
-    return {"klash": KLASH, "carnevale": CARNEVALE}
+    """The games in which the bot can take a seat of its own, by system name."""
+    return {name: system.ai for name, system in systems.SYSTEMS.items() if system.bot_seats and system.ai}
 
 
 def players(system: str) -> GameAI | None:
     """The player for any seat of `system` (the idle-seat stand-in plays every game that has one)."""
-    if system in ("karmic", "carnival_zombie"):
-        from rules.carnival_zombie import AI as CARNIVAL_ZOMBIE
-        from rules.karmic import AI as KARMIC
-        return {"karmic": KARMIC, "carnival_zombie": CARNIVAL_ZOMBIE}[system]
-    return ais().get(system)
+    registered = systems.SYSTEMS.get(system)
+    return registered.ai if registered is not None else None
 
 
 def thinks(system: str, state_or_options: Any) -> bool:
-    """Whether running the rules may make the bot think: Karmic plays the NPCs the bot plays inside
-    its own steps (``bot_plays_npcs``), each NPC decision a search."""
+    """Whether running the rules may make the bot think (the system says so from its set-up
+    options, see `systems.System.thinks`)."""
+    registered = systems.SYSTEMS.get(system)
+    if registered is None or registered.thinks is None:
+        return False
     options = state_or_options if isinstance(state_or_options, dict) else getattr(state_or_options, "options", {})
-    return system == "karmic" and bool((options or {}).get("bot_plays_npcs"))
+    return registered.thinks(options or {})
 
 
 async def off_loop(system: str, state_or_options: Any, run, *args):
@@ -66,11 +67,6 @@ async def off_loop(system: str, state_or_options: Any, run, *args):
     if thinks(system, state_or_options):
         return await asyncio.to_thread(run, *args)
     return run(*args)
-
-
-def bot_id(bot) -> str | None:
-    user = getattr(bot, "user", None)
-    return str(user.id) if user is not None else None
 
 
 def seats(game) -> dict[str, str]:
@@ -151,13 +147,6 @@ def meta(bot, seats_: list[str], lvl: str) -> dict | None:
     return {BOTS: {me: lvl if lvl in LEVELS else "normal"}} if me in seats_ else None
 
 
-def carnevale_squad(pack_doc: dict | None, points: int, faction: str | None, seed: int) -> dict:
-    """The squad the bot fields in Carnevale, within the points limit (see the bot player in ``rules.carnevale``)."""
-    from rules.carnevale import build_squad, pack_from_doc
-    from rules.common.rng import Rng
-    return build_squad(pack_from_doc(pack_doc), points, faction, Rng.from_seed(seed)).to_dict()
-
-
 # ---------------------------------------------------------------------------- standing in for idle players
 STAND_IN = "stand_in"              # game.meta key: the bot's last answers for idle players (see take_back)
 STAND_IN_STEPS = 12                # decisions in one go: a turn's inner steps (model, action, target…), bounded
@@ -232,7 +221,6 @@ async def stand_in(host, game, settings, at: datetime) -> int:
             continue
         labels = " + ".join(say.option(o) for o in prompt.options if o.id in choice.options)
         shown.append(f"{say.prompt(prompt, plain=True)} → {labels}"[:CHOICE_SHOWN])
-    from .framework import chunks, mention
     text = t("game.stand_in", settings.locale, who=", ".join(mention(p) for p in who),
              hours=f"{(at - datetime.fromisoformat(game.updated_at)).total_seconds() / 3600:.0f}",
              n=len(answered), choices="; ".join(shown))

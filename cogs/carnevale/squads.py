@@ -19,11 +19,10 @@ from rules.carnevale import (explained_pool, TIE_RULES, PoolResult, Squad, Squad
                              squad_cost, squad_view)
 from rules.common import PUBLIC, BautaError, Rng
 
-from .carnevale_base import (SYSTEM_NAME, CarnevaleBase, _split_ids, carnevale, faction_autocomplete,
+from .base import (SYSTEM_NAME, CarnevaleBase, _split_ids, carnevale, faction_autocomplete,
                              my_squad_autocomplete, pack_autocomplete, profile_autocomplete, shown_squad_autocomplete,
                              squad)
-from .framework import chunks
-from .text import echo
+from cogs.host import chunks, echo
 
 
 # ============================================================================ text helpers

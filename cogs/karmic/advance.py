@@ -28,10 +28,9 @@ from rules.common import GM, Event
 from rules.karmic import (ATTRIBUTES, EFFORT_CHECKS, ENGINE, PAYMENTS, Condition, Effort, Improve, KarmaAward,
                           TakeDistinction, pack_entry)
 
-from .framework import BautaCog
-from .karmic_common import GM_OWNER, NAME, SHEETS, _split_names, entries_said, refused, typed_skill
-from .karmic_sheets import KarmicSheets
-from .text import echo
+from cogs.host import BautaCog, echo
+from .common import GM_OWNER, NAME, SHEETS, _split_names, entries_said, refused, typed_skill
+from .sheets import KarmicSheets
 
 ADVANCE = "advance"
 

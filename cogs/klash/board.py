@@ -17,7 +17,7 @@ from renderers import klash as R
 from rules.common import GM, PUBLIC
 from rules.klash import ENGINE, load_pack_text
 
-from .framework import mention
+from cogs.host import mention
 
 log = logging.getLogger("bauta.klash")
 

@@ -12,12 +12,12 @@ from rules.common import Event, IllegalAction, Rng
 from rules.karmic import (TARGET_SITUATION,
                           Character, GmModifier, aim, matches, name_in, pack_entry, said, weapon_named)
 
-from .text import echo
-from .karmic_common import (refused, speaking, sample_names, card_words, entry_name, skill_choices, typed_skill,
+from cogs.host import echo
+from .common import (refused, speaking, sample_names, card_words, entry_name, skill_choices, typed_skill,
                             NAME, ATTRIBUTE_CHOICES, _split_names, karmic)
 
-from .karmic_sheets import KarmicSheets
-from .karmic_situations import situation_choices, situation_ids
+from .sheets import KarmicSheets
+from .situations import situation_choices, situation_ids
 
 
 class KarmicChecks(KarmicSheets):

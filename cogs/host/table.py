@@ -39,7 +39,7 @@ from .components import ROWS_MAX, headline, prompt_items, rows_of
 from .courier import MESSAGE_LIMIT, chunks
 
 if TYPE_CHECKING:
-    from .framework import GameHost
+    from .gamehost import GameHost
 
 log = logging.getLogger("bauta.table")
 

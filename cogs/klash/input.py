@@ -10,8 +10,8 @@ from renderers import klash as R
 from rules.common import BautaError
 from rules.klash import ENGINE, arena
 
-from .klash_board import NAME, _clean
-from .text import echo
+from .board import NAME, _clean
+from cogs.host import echo
 
 WORDS = {"EAST": "E", "NORTH": "N", "WEST": "W", "SOUTH": "S", "NORTHEAST": "NE", "NORTHWEST": "NW",
          "SOUTHEAST": "SE", "SOUTHWEST": "SW", "EST": "E", "NORD": "N", "OVEST": "W", "SUD": "S"}

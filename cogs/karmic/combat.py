@@ -12,11 +12,11 @@ from i18n.present import Presenter
 from rules.common import GM, Actor, Choose, Event
 from rules.karmic import (ENGINE, MANEUVERS, Declare, EndCombat, NpcControl, matches, said)
 
-from .text import echo
-from .karmic_common import (refused, card_words, NAME, _split_names, _who, combat)
+from cogs.host import echo
+from .common import (refused, card_words, NAME, _split_names, _who, combat)
 
-from .karmic_board import show_board
-from .karmic_sheets import KarmicSheets
+from .board import show_board
+from .sheets import KarmicSheets
 
 
 class KarmicCombat(KarmicSheets):

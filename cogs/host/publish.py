@@ -32,7 +32,7 @@ from i18n import present, t
 from i18n.present import Presenter
 from rules.common import GM, PUBLIC, Event, Prompt
 
-from . import botplayer, systems
+from . import systems
 from .components import prompt_view
 from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Slots, chunks, mention
 from .replies import reply
@@ -77,8 +77,17 @@ class Draft:
 
 
 class Publishing:
-    """The publishing methods of `GameHost` (cogs/framework.py), which provides the store, the
-    courier, the table and the presenters they use."""
+    """The publishing methods of `GameHost` (cogs/host/gamehost.py), which provides the store, the
+    courier, the table and the presenters they use, and the two hooks below, through which the
+    seats the bot plays (cogs/host/botplayer.py) plug in without this layer importing them."""
+    # ---- the seats nobody is messaged for (the host plugs the bot's seats in)
+    def quiet(self, game: GameRecord, player: str) -> bool:
+        """True for a seat whose prompts are not posted and to which nothing is DMed."""
+        return False
+
+    async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
+        """Runs after each publish of a step (not of a late one): the bot answers for its seats."""
+
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                       events: Sequence[Event], before: set[str], dm_prompts: bool = True,
@@ -133,7 +142,7 @@ class Publishing:
             game = await self.store.patch_meta(draft.game, merge_diff(draft.start, draft.game.meta),
                                                published=seq if finished else None)
         if not late:
-            await botplayer.drive(self, interaction, game)
+            await self.after_step(interaction, game)
 
     async def _steps(self, interaction: discord.Interaction | None, system: systems.System, draft: Draft,
                      state: Any, events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
@@ -166,7 +175,7 @@ class Publishing:
         public_prompts: list[Prompt] = []
         gm_waiting = False
         for prompt in prompts:
-            if botplayer.quiet(game, prompt.player):
+            if self.quiet(game, prompt.player):
                 continue
             if not prompt.private:
                 public_prompts.append(prompt)
@@ -191,7 +200,7 @@ class Publishing:
         waiting: set[str] = set()
         undelivered: list[Prompt] = []      # the sender's own decisions their DMs could not carry
         for player in sorted(set(private) | set(asked)):
-            if not player.isdigit() or botplayer.quiet(game, player):
+            if not player.isdigit() or self.quiet(game, player):
                 continue
             own = reader(player)
             lines = [header, *own.events(private.get(player, []))]
@@ -472,7 +481,7 @@ class Publishing:
         engine = systems.get(game.system).engine
         state = engine.load_state(fresh.state)
         say = self.presenter(fresh, await self.server_locale(fresh, None))
-        prompts = [p for p in engine.pending(state) if not p.private and not botplayer.quiet(fresh, p.player)]
+        prompts = [p for p in engine.pending(state) if not p.private and not self.quiet(fresh, p.player)]
         self.table.stage(game.id, key, content, file, new, record)
         board = self.table.end(game.id, (False, None))
         shown = await self.table.show(None, fresh, say, [], prompts, board=board, over=engine.is_over(state),

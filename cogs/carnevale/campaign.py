@@ -22,9 +22,8 @@ from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, Squad
 from rules.carnevale import campaign as C
 from rules.common import BautaError
 
-from .carnevale_base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign, my_squad_autocomplete, named_genders
-from .framework import chunks
-from .text import echo
+from .base import SYSTEM_NAME, CarnevaleBase, _split_ids, campaign, my_squad_autocomplete, named_genders
+from cogs.host import chunks, echo
 
 
 def words(say: Presenter, value) -> str:

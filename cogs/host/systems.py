@@ -47,6 +47,14 @@ class System:
     # a Choose or a subclass of it. One action: nothing is committed after the click's own.
     click: Callable[[Any, Any, Any, Any], Any] | None = None
     listed: bool = True            # False for internal systems (the lobby) kept out of menus and /help
+    # The bot as a player of this game (a `rules.common.player.GameAI`): it stands in for an idle
+    # seat (`/gm idle_bot`) in any game that has one, and takes a seat of its own (`vs_bot`) where
+    # `bot_seats` says so (cogs/host/botplayer.py).
+    ai: Any = None
+    bot_seats: bool = False
+    # Whether running the rules with these set-up options may make the bot think (Karmic's NPCs
+    # played inside its own steps): then the host applies actions in a worker thread.
+    thinks: Callable[[dict], bool] | None = None
 
 
 def listed() -> list[System]:

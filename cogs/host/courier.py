@@ -27,7 +27,6 @@ import discord
 from db.store import Store
 from rules.common import GM
 
-from . import botplayer
 
 log = logging.getLogger("bauta.courier")
 
@@ -38,6 +37,12 @@ SENT, CLOSED, SKIPPED = "sent", "closed", "skipped"   # outcomes of a DM
 # ---------------------------------------------------------------------------- small helpers
 def mention(player: str) -> str:
     return f"<@{player}>" if player.isdigit() else ("GM" if player == GM else player)
+
+
+def bot_id(bot: Any) -> str | None:
+    """The bot's own user id, as a seat (None before it logged in)."""
+    user = getattr(bot, "user", None)
+    return str(user.id) if user is not None else None
 
 
 def display_name(user: Any) -> str:
@@ -270,7 +275,7 @@ class Courier:
         keyed = self._take(f"u{user_id}")
         if keyed is not None and keyed[1] in keyed[0].sent:
             return SENT, SimpleNamespace(id=keyed[0].sent[keyed[1]])     # sent before a crash cut the publish short
-        if not await self.dm_open(guild_id, user_id) or str(user_id) == botplayer.bot_id(self.bot):
+        if not await self.dm_open(guild_id, user_id) or str(user_id) == bot_id(self.bot):
             return SKIPPED, None     # (the bot never DMs itself: it plays its seats from the state)
         user = self.bot.get_user(user_id)
         if keyed is not None:

@@ -17,9 +17,8 @@ from i18n.present import Presenter
 from rules.carnevale import ENGINE, MOVE_ACTIONS, Squad, load_pack_text, member_cost, squad_cost, validate_squad
 from rules.common import BautaError
 
-from . import untrusted
-from .framework import BautaCog
-from .text import echo
+from cogs.host import untrusted
+from cogs.host import BautaCog, echo
 
 SYSTEM_NAME = "carnevale"
 
