@@ -6,8 +6,9 @@ from __future__ import annotations
 from rules.common import Event, IllegalAction, term
 
 from .dice import PoolResult, compare, reroll_misses
-from .mechanics import (FEAR, stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
+from .mechanics import (stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
                         model_roll, morale_pool, morale_result, morale_what, record, said, say, stun, weapon_x)
+from .schema import FEAR
 from .state import GameState, ModelState, WeaponState
 
 SIZES = {"Medium": 0, "Large": 1, "Huge": 2}
