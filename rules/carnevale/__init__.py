@@ -6,16 +6,13 @@ from . import actions, campaign, ledger
 from .campaign import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord
 from .content import SCHEMA, Pack, load_pack_text, load_sample_pack, pack_from_doc, use_sample
 from .dice import MAX_KARMA_DICE, TIE_RULES, PoolResult, odds, opposed_roll, roll_initiative, roll_pool
-from .engine import MOVE_ACTIONS, CarnevaleEngine
+from .ai import AI, build_squad
+from .engine import ENGINE, MOVE_ACTIONS, CarnevaleEngine
 from .mechanics import explained_pool
 from .squad import (Squad, SquadError, SquadMember, add_member, check_squad, member_cost, remove_member, squad_cost,
                     validate_squad)
 from .state import DEFAULT_HOUSE_RULES
 from .views import squad_view
-
-ENGINE: CarnevaleEngine = CarnevaleEngine()
-
-from .ai import AI, build_squad  # noqa: E402  (the bot player plays through ENGINE, defined above)
 
 __all__ = ["AI", "BLACK_STATUE", "CampaignRecord", "DEFAULT_HOUSE_RULES", "ENGINE", "explained_pool", "MAX_KARMA_DICE", "MOVE_ACTIONS",
            "CarnevaleEngine", "Pack", "PoolResult", "SCHEMA", "STANDARD_LENGTH", "Squad", "SquadError", "SquadMember", "TIE_RULES",

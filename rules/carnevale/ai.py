@@ -22,8 +22,9 @@ from rules.common.engine import Prompt
 from rules.common.player import GameAI, Level, level
 from rules.common.rng import Rng
 
-from . import ENGINE, tables
+from . import tables
 from .content import Pack
+from .engine import ENGINE
 from .squad import Squad, sample_squad
 from .state import GameState
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
-from . import combat, mechanics as M
+from . import combat, mechanics as M, shooting
 from .mechanics import attr, said, say
 from .moves import MOVES, Step
 from .state import Effect, GameState, ModelState, WeaponState
@@ -35,7 +35,7 @@ class APActions:
                                                 (not w.loaded and not w.jammed and not w.destroyed))), None)
             if w is None:
                 raise IllegalAction(f"nothing_to_{action}", model=m.name)
-            cost = 2 if action == "fix_jam" else combat.reload_cost(w)
+            cost = 2 if action == "fix_jam" else shooting.reload_cost(w)
         if action == "other":
             cost = max(1, a.n or 1)
         if m.ap < cost:
@@ -186,6 +186,6 @@ class APActions:
         tgt = state.model(a.target) if a.target else None
         targets = tuple(state.model(u) for u in a.targets)
         pre = [] if a.at_ready or free else self._gondola_check(state, sh)
-        return pre + combat.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
+        return pre + shooting.shoot(state, sh, tgt, a.weapon, a.distance, a.cover_size, a.cover_hardness, a.aim, a.aim_at,
                             a.moving, a.target_contacts, a.shooter_enemies, a.in_contact, a.karma, a.at_ready,
                             targets, tuple(a.split), a.good_cover, free)

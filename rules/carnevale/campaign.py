@@ -16,13 +16,14 @@ from . import tables
 from .content import Pack, as_ability_list
 from .dice import BASIC_DIFFICULTY, opposed_roll, refused
 from .mechanics import said
-from .squad import Squad
+from .schema import RECORD_SCHEMA
+from .squad import Squad, member_cost
+from .stored import campaign_record
 
 MAX_IMPROVEMENTS = 3
 LEGACY_IMPROVEMENT = "gain_legacy_command"      # Command (3) and Leader from a promotion
 STANDARD_LENGTH = 5
 WIN_BONUS = 5
-RECORD_SCHEMA = 3            # CampaignRecord.schema, see there
 
 
 @dataclass
@@ -93,7 +94,6 @@ class CampaignRecord(Serial):
     def from_dict(cls, data: dict) -> CampaignRecord:
         """A stored record (or a ledger entry's copy of one), of any schema."""
         if data.get("schema", RECORD_SCHEMA) < RECORD_SCHEMA:
-            from .stored import campaign_record
             data = campaign_record(data)
         return super().from_dict(data)
 
@@ -106,7 +106,6 @@ class CampaignRecord(Serial):
 
 def new_campaign(pack: Pack, squad: Squad, player: str, seed: int | str = 0,
                  length: int = STANDARD_LENGTH) -> CampaignRecord:
-    from .squad import member_cost
     rec = CampaignRecord(player=player, squad=squad.name, faction=squad.faction, rng=Rng.from_seed(seed),
                          length=length)
     seen: dict[str, int] = {}

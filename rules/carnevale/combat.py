@@ -1,13 +1,17 @@
-"""Close combat, shooting and magic (digest §2.11, §3). The table tells the bot the geometry
-(who is in contact, distance, cover, who a template touches); these functions build the pools,
-roll, and keep the books."""
+"""Close combat, and what shooting and magic share with it: picking a weapon, Fear, the reroll windows
+(digest §2.11, §3). The table tells the bot the geometry (who is in contact, distance, cover, who a
+template touches); these functions build the pools, roll, and keep the books. Shooting
+(`shooting.py`) and spells (`spells.py`) build on this module, which imports neither."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rules.common import Event, IllegalAction, term
 
 from .dice import PoolResult, compare, reroll_misses
-from .mechanics import (FEAR, stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
+from .mechanics import (stat, ability_x, apply_damage, attr, effective_protection, has, heal, hold_breath,
                         model_roll, morale_pool, morale_result, morale_what, record, said, say, stun, weapon_x)
+from .schema import FEAR
 from .state import GameState, ModelState, WeaponState
 
 SIZES = {"Medium": 0, "Large": 1, "Huge": 2}
@@ -104,7 +108,7 @@ def fear_test(state: GameState, t: ModelState, x: int, then: dict) -> tuple[list
     """Fear (X): the target's Morale roll modified by X — now (after the attack is declared, before its
     roll: the default reading) or, with fear_timing = after_attack, once the attack is resolved.
     (events, suspended): suspended when the roll opened a reroll window; the attack goes on with
-    `resume_attack(state, then)` once the roll stands."""
+    `reactions.resume_attack(state, then)` once the roll stands."""
     if state.house_rules.get("fear_timing", "before_attack_roll") == "after_attack":
         state.fear_after = {"t": t.uid, "x": x}
         return [], False
@@ -130,23 +134,17 @@ def fear_after(state: GameState) -> list[Event]:
     return []
 
 
-def fear_then_attack(state: GameState, t: ModelState | None, fear: int | None, then: dict) -> list[Event]:
-    """The target's Fear test (when the attacker causes Fear), then the attack `then` describes;
-    a reroll window on the test holds the attack until the roll stands."""
+def fear_then_attack(state: GameState, t: ModelState | None, fear: int | None, then: dict,
+                     attack: Callable[[GameState, dict], list[Event]]) -> list[Event]:
+    """The target's Fear test (when the attacker causes Fear), then the attack `then` describes, made by
+    `attack(state, then)` (the caller's: a melee's or a shot's, so this module needs not import
+    shooting); a reroll window on the test holds the attack until the roll stands."""
     events: list[Event] = []
     if fear is not None and t is not None and not has(t, "Mindless"):
         events, suspended = fear_test(state, t, fear, then)
         if suspended:
             return events
-    return events + resume_attack(state, then)
-
-
-def resume_attack(state: GameState, then: dict) -> list[Event]:
-    """An attack held by the reroll window of its target's Fear test goes on."""
-    if then["type"] == "shot":
-        from .shooting import shot_after_fear
-        return shot_after_fear(state, then)
-    return _melee_after_fear(state, then)
+    return events + attack(state, then)
 
 
 def melee_mods(state: GameState, a: ModelState, t: ModelState, weapon: WeaponState, manoeuvre: str,
@@ -246,10 +244,10 @@ def melee_attack(state: GameState, a: ModelState, t: ModelState, weapon_name: st
            "enemies": enemies, "karma": karma, "companion": companion, "two_weapons": two_weapons,
            "opportunity": opportunity, "drown_attr": drown_attr, "targets": list(targets)}
     # Fear: the target tests before the roll
-    return events + fear_then_attack(state, t, ability_x(a, "Fear"), {"type": "melee", **ctx})
+    return events + fear_then_attack(state, t, ability_x(a, "Fear"), {"type": "melee", **ctx}, melee_after_fear)
 
 
-def _melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
+def melee_after_fear(state: GameState, ctx: dict) -> list[Event]:
     a, t = state.model(ctx["a"]), state.model(ctx["t"])
     weapon = WeaponState.from_dict(ctx["weapon"])
     manoeuvre, opportunity = ctx["manoeuvre"], ctx["opportunity"]
@@ -499,11 +497,3 @@ def _drown(state: GameState, a: ModelState, t: ModelState, which: str, karma: in
         events.append(say("drown_free", model=t.uid, name=t.name))
     a.last_action = "drown"
     return events + fear_after(state)
-
-
-# Shooting and spells live in their own modules; the engine reaches them all through `combat`.
-from .shooting import finish_shot, reload, reload_cost, shoot, shooting_fumble  # noqa: E402
-from .spells import cast, magic_roll_stands, resolve_spell, spell_cost_now  # noqa: E402
-
-__all__ = ["cast", "finish_shot", "magic_roll_stands", "reload", "reload_cost", "resolve_spell", "shoot",
-           "shooting_fumble", "spell_cost_now"]

@@ -255,3 +255,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
     def view_for(self, state: GameState, viewer: str) -> dict:
         from .views import game_view
         return game_view(self, state, viewer)
+
+
+# The engine every caller plays on. Made here, not in the façade, so that ai.py (which the façade
+# imports) takes it from below without an import circle.
+ENGINE: CarnevaleEngine = CarnevaleEngine()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction, term
 
 from . import actions as A
-from . import combat, mechanics as M
+from . import mechanics as M, shooting
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, scatter
 from .mechanics import attr, say
 from .state import GameState, ModelState
@@ -101,7 +101,7 @@ def reload_weapons(self: CarnevaleEngine, state: GameState, pid: str, enemy: str
     if w is None:
         return lost()
     w.jammed = False
-    combat.reload(w)
+    shooting.reload(w)
     return [say("event_reloaded", model=own.uid, name=own.name, weapon=w.name)]
 
 

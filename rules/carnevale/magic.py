@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from rules.common import Actor, Event, IllegalAction
 
 from . import actions as A
-from . import combat, mechanics as M
+from . import mechanics as M, spells
 from .mechanics import attr, said, say
 from .state import GameState, ModelState
 
@@ -37,7 +37,7 @@ class Magic:
               diamond=False, enemies=()) -> list[Event]:
         if any(e.kind == "bond" and e.caster == c.uid for m in state.models.values() for e in m.effects):
             raise IllegalAction("bond_walk_only", model=c.name)
-        ctx, events = combat.cast(state, c, spell, t, targets, attribute, karma, diamond, enemies)
+        ctx, events = spells.cast(state, c, spell, t, targets, attribute, karma, diamond, enemies)
         c.last_action = "cast"
         if ctx.get("interrupted") or ctx.get("deferred"):
             return events
@@ -54,7 +54,7 @@ class Magic:
                                  "player": state.opponent(c.owner)}
                     events.append(say("annul_window", player=m.owner))
                     return events
-        return events + combat.resolve_spell(state, ctx, spell)
+        return events + spells.resolve_spell(state, ctx, spell)
 
     def _annul(self: CarnevaleEngine, state: GameState, choice: str) -> list[Event]:
         sub = state.sub
@@ -81,4 +81,4 @@ class Magic:
                     events += M.stun(state, caster, "Naach-Tith Critical")
                 return events
             events.append(say("annul_partial", spell=ctx["spell"], cancelled=r.aces, aces=ctx["aces"]))
-        return events + combat.resolve_spell(state, ctx, spell)
+        return events + spells.resolve_spell(state, ctx, spell)

@@ -15,6 +15,7 @@ from rules.common import PUBLIC, Event, IllegalAction, term
 
 from . import tables
 from .dice import BASIC_DIFFICULTY, PoolResult, build_pool, ceil_half, roll_pool
+from .schema import FEAR
 from .state import Effect, GameState, ModelState
 
 # Penalty abilities: "best" for the bearer is the smallest penalty.
@@ -475,10 +476,6 @@ def morale_pool(state: GameState, m: ModelState, modifier: int = 0, single: bool
     if has(m, "Brave"):
         return int(m.attrs.get("MIN", 0)), [], False
     return attr(m, "MIN"), ([("modifier", modifier)] if modifier else []), True
-
-
-# The Morale reason of a Fear test (digest §2.10); its X is the test's modifier, kept beside it.
-FEAR = "fear"
 
 
 def morale_why(reason: str, modifier: int = 0) -> dict:

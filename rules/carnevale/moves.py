@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.common import Event, IllegalAction, term
 
-from . import combat, mechanics as M, tables
+from . import mechanics as M, shooting, tables
 from .dice import PoolResult, ceil_half
 from .mechanics import attr, has, said
 from .state import GameState, ModelState, WeaponState
@@ -119,7 +119,7 @@ def at_ready(s: Step) -> Result:
 
 def reload(s: Step) -> Result:
     assert s.weapon is not None
-    combat.reload(s.weapon)
+    shooting.reload(s.weapon)
     return None, said("reloaded", weapon=s.weapon.name)
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules.common import Option, Prompt, term
 
-from . import combat, tables
+from . import combat, shooting, spells, tables
 from .dice import PoolResult, ceil_half
 from .mechanics import ability_x, attr, weapon_x
 from .state import GameState, ModelState
@@ -238,12 +238,12 @@ def action_options(engine: CarnevaleEngine, state: GameState, m: ModelState) -> 
         elif key == "ready_sh":
             ok = ok and any(w.loaded for w in ranged)
         elif key == "reload":
-            ok = ok and any(not w.loaded and not w.jammed and not w.destroyed and m.ap >= combat.reload_cost(w)
+            ok = ok and any(not w.loaded and not w.jammed and not w.destroyed and m.ap >= shooting.reload_cost(w)
                             for w in ranged)
         elif key == "fix_jam":
             ok = m.ap >= 2 and any(w.jammed for w in m.weapons)
         elif key == "cast":
-            ok = ok and not m.cast_locked and m.karma >= combat.spell_cost_now(m) and bool(engine._castable(state, m))
+            ok = ok and not m.cast_locked and m.karma >= spells.spell_cost_now(m) and bool(engine._castable(state, m))
         elif key == "heal":
             ok = m.ap >= 2 and ability_x(m, "Healing") is not None and any(
                 x.damage for x in state.squad(m.owner) if x.uid != m.uid)
@@ -285,7 +285,7 @@ def active_prompt(engine: CarnevaleEngine, state: GameState, m: ModelState) -> P
         return Prompt(id=f"cv-{base}", player=m.owner, kind="cover", args={**who, "target": target},
                       options=tuple(cover_options() + [back()]))
     if kind == "spell":
-        cost = combat.spell_cost_now(m)
+        cost = spells.spell_cost_now(m)
         opts = [Option.of(f"s{i}", "spell", spell=s["name"], karma=cost)
                 for i, s in enumerate(engine._castable(state, m))][:24] + [back()]
         return Prompt(id=f"sp-{base}", player=m.owner, kind="spell", args=who, options=tuple(opts))

@@ -10,12 +10,21 @@ from rules.common import Actor, Event, IllegalAction, term
 from . import actions as A
 from . import combat, mechanics as M
 from . import prompts as P
+from . import shooting, spells
 from .dice import reroll_aces, reroll_all, reroll_misses
 from .mechanics import attr, has, said, say, slug
 from .state import GameState, ModelState
 
 if TYPE_CHECKING:
     from .engine import CarnevaleEngine
+
+
+def resume_attack(state: GameState, then: dict) -> list[Event]:
+    """An attack held by the reroll window of its target's Fear test goes on (here, above both kinds
+    of attack: `combat` cannot import `shooting`, which builds on it)."""
+    if then["type"] == "shot":
+        return shooting.shot_after_fear(state, then)
+    return combat.melee_after_fear(state, then)
 
 
 class Reactions:
@@ -53,15 +62,15 @@ class Reactions:
                                                                  if k not in ("result", "stage")}, events, ("foe",)):
             return events
         if ctx["type"] == "shoot":
-            return events + combat.finish_shot(state, ctx, r)
+            return events + shooting.finish_shot(state, ctx, r)
         if ctx["type"] == "cast":
-            done = combat.magic_roll_stands(state, a, ctx["cast"], r, events)
+            done = spells.magic_roll_stands(state, a, ctx["cast"], r, events)
             return events + self._after_magic_roll(state, a, done, self._spell(state, done["spell"]))
         if ctx["type"] == "morale":
             events += (M.rally_result if ctx.get("rally") else M.morale_result)(state, a, r)
             events += self._morale_queue(state, ctx["rest"], ctx["modifier"], ctx["reason"], ctx.get("rally", False))
             if ctx.get("then") and not state.sub:      # the attack that Fear held goes on
-                events += combat.resume_attack(state, ctx["then"])
+                events += resume_attack(state, ctx["then"])
             return events
         if ctx["type"] == "morale_group":
             return events + self._group_stands(state, ctx, r)

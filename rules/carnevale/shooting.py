@@ -131,7 +131,7 @@ def shoot(state: GameState, a: ModelState, t: ModelState | None, weapon_name: st
     fear = weapon_x(w.abilities, "Fear")
     if fear is None:
         fear = ability_x(a, "Fear")
-    return events + fear_then_attack(state, t, fear, {"type": "shot", **ctx})
+    return events + fear_then_attack(state, t, fear, {"type": "shot", **ctx}, shot_after_fear)
 
 
 def shot_after_fear(state: GameState, ctx: dict) -> list[Event]:

@@ -12,14 +12,13 @@ from rules.common import IllegalAction, Serial, term
 
 from .content import Pack, as_ability_list
 from .dice import refused
+from .schema import SAMPLE
 from .state import ModelState, WeaponState
 
 EVENT_COST = 10
 MAX_EVENTS = 2
 # a squad is built one model at a time: no Leader yet is no reason to refuse a model
 LEADER_REASONS = ("no_leader", "two_leaders")
-# who built a squad nobody named: the sample builder, the bot (its name is `terms.<built_by>_squad`)
-SAMPLE, BAUTA = "sample", "bauta"
 
 
 class SquadError(IllegalAction):

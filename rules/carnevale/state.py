@@ -12,9 +12,8 @@ from typing import Any
 
 from rules.common import Rng, Serial
 
-# 2: a Fear test's Morale reason is the tag "fear" (its X the test's modifier), a squad the rules
-# built has no name but who built it (`PlayerState.squad_built_by`); `stored.game_state` reads schema 1.
-SCHEMA_VERSION = 2
+from .schema import SCHEMA_VERSION
+from .stored import game_state
 
 # Every ambiguity of digest §7 with its recommended reading as the default.
 DEFAULT_HOUSE_RULES: dict[str, Any] = {
@@ -156,7 +155,7 @@ class PlayerState(Serial):
     name: str = ""
     squad: str = ""                         # the name its player gave it ("" for a squad the rules built)
     faction: str = ""
-    squad_built_by: str = ""                # squad.SAMPLE or squad.BAUTA: the presenter names the squad
+    squad_built_by: str = ""                # schema.SAMPLE or schema.BAUTA: the presenter names the squad
     leader: str = ""                        # uid of the main Leader
     events_left: int = 0
     agenda: int = 0                         # secret until the end
@@ -217,7 +216,6 @@ class GameState(Serial):
     def from_dict(cls, data: dict) -> GameState:
         """A stored state, of any schema (an older one read as today's: `stored.game_state`)."""
         if data.get("schema", SCHEMA_VERSION) < SCHEMA_VERSION:
-            from .stored import game_state
             data = game_state(data)
         return super().from_dict(data)
 

@@ -10,10 +10,7 @@ from __future__ import annotations
 import copy
 import re
 
-from .campaign import RECORD_SCHEMA
-from .mechanics import FEAR
-from .squad import BAUTA, SAMPLE
-from .state import SCHEMA_VERSION
+from .schema import BAUTA, FEAR, RECORD_SCHEMA, SAMPLE, SCHEMA_VERSION
 
 # Tags of schema 1, matched only to be converted.
 OLD_FEAR = re.compile(r"Fear \((-?\d+)\)\Z")                 # a Fear test's Morale reason, X inside

@@ -14,7 +14,7 @@ from rules.common import Prompt
 from rules.common.player import GameAI
 from rules.common.rng import Rng
 
-from . import ENGINE
+from .engine import ENGINE
 from .state import GameState
 
 

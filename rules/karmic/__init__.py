@@ -11,15 +11,11 @@ from .character import (EFFORT_CHECKS, PAYMENTS, Character, character_from_sheet
 from .data import PACK_SCHEMA, load_pack_text
 from .names import entry_matches, genders_of, matches, said
 from .names import in_language as name_in
-from .engine import KarmicEngine, characters_out, settle_cards
+from .engine import AI, ENGINE, KarmicEngine, characters_out, settle_cards
 from .ranged import aim, weapon_named
 from .skill_tables import SITUATIONS, Situation, situations_for
 from .state import HOUSE_RULES
 from .tables import ATTRIBUTES, DIFFICULTY, LOCATION_NAMES, MANEUVERS, SKILLS, TARGET_SITUATION, skill_word
-
-ENGINE: KarmicEngine = KarmicEngine()
-
-from .ai import AI  # noqa: E402  (the bot player plays ENGINE: imported once it exists)
 
 __all__ = ["AI", "ATTRIBUTES", "Character", "Condition", "DIFFICULTY", "Declare", "EFFORT_CHECKS", "ENGINE", "Effort", "EndCombat",
            "GmModifier", "HOUSE_RULES", "Improve", "KarmaAward", "KarmicEngine", "LOCATION_NAMES", "MANEUVERS",

@@ -20,9 +20,8 @@ from rules.common.engine import GM, PUBLIC
 from rules.common.player import GameAI
 from rules.common.rng import Rng
 
-from . import ENGINE
-from .engine import BOT_POLICY_PREFS
 from .state import KarmicState
+from .tables import BOT_POLICY_PREFS
 
 
 class _Slots:
@@ -108,9 +107,9 @@ class KarmicAI(GameAI):
         """A player knows its own view. The NPCs' side (the seat GM) knows the public view, its
         prompts and its own NPCs' part of the GM's view: not the players' cards the GM can see."""
         if seat != GM:
-            return ENGINE.view_for(state, seat)
+            return self.engine.view_for(state, seat)
         mine = _mine(state, GM)
-        gm = ENGINE.view_for(state, GM)
+        gm = self.engine.view_for(state, GM)
         own = {"characters": [c for c in gm["characters"] if c["key"] in mine], "prompts": gm["prompts"]}
         if "combat" in gm:
             cb = gm["combat"]
@@ -120,7 +119,7 @@ class KarmicAI(GameAI):
             own["surprise"] = cb["surprise"]
         if "check" in gm:
             own["sides"] = [x for x in gm["check"]["sides"] if x["key"] in mine]
-        return {"public": ENGINE.view_for(state, PUBLIC), "own": own}
+        return {"public": self.engine.view_for(state, PUBLIC), "own": own}
 
     def evaluate(self, state: KarmicState, seat: str) -> float:
         mine = _mine(state, seat)
@@ -142,5 +141,3 @@ class KarmicAI(GameAI):
                 x += 0.3 if e.init in mine else -0.3
         return 1.0 / (1.0 + math.exp(-x))
 
-
-AI = KarmicAI(ENGINE)

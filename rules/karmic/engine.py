@@ -12,16 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
+from rules.common.player import decide, seed_for
 
 from . import advancement, checks, combat
+from .ai import KarmicAI
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
 from .names import matches
 from .state import SCHEMA, KarmicState, house_rules
+from .tables import BOT_POLICY_PREFS
 from .views import view_for
 
 ADVANCE_ACTIONS = tuple(advancement.ACTIONS.values())
-BOT_POLICY_PREFS = ["atk", "hatk", "bash", "latk", "par", "blk", "hblk", "ctr", "hdg", "mdg", "dg"]
 
 
 class KarmicEngine(Engine[KarmicState]):
@@ -217,9 +219,6 @@ class KarmicEngine(Engine[KarmicState]):
         when the option ``npc_level`` is "fixed" or the player finds nothing."""
         lvl = state.options.get("npc_level", "easy")
         if lvl != "fixed":
-            from rules.common.player import decide, seed_for
-
-            from .ai import AI
             choice = decide(AI, state, GM, lvl, seed_for(AI, state, GM, "npc"), only=prompt.id)
             if choice is not None:
                 return choice.options[0]
@@ -301,3 +300,10 @@ def settle_cards(state: KarmicState) -> KarmicState:
     if state.check is not None:
         checks.return_cards(state)
     return state
+
+
+# The engine every caller plays on, and the generic player of its NPCs (`npc_choice`) and of the bot
+# player. Both are made here, not in the façade, so that the engine reaches the player without an
+# import circle: ai.py knows the engine only as the player's own `self.engine`.
+ENGINE: KarmicEngine = KarmicEngine()
+AI = KarmicAI(ENGINE)

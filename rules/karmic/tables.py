@@ -239,3 +239,6 @@ WRESTLING_ONLY = {"suf", "pin", "bash", "ctr", "rev", "esc", "gouge"}
 # Hand-to-hand striking maneuvers: range 0 or wrestling range.
 H2H_STRIKING = {"hatk", "latk", "hbutt", "hdis", "tdown", "hblk", "bgrab", "hdg", "dseize", "dis"}
 WRESTLING = -1   # the range value for wrestling range
+# The maneuvers an NPC played by the bot fights with, best first: the fixed policy (engine.py) declares
+# the first one offered, the generic player (ai.py) weighs them all.
+BOT_POLICY_PREFS = ["atk", "hatk", "bash", "latk", "par", "blk", "hblk", "ctr", "hdg", "mdg", "dg"]

@@ -5,13 +5,10 @@ pack is read by the caller (``content.sample_pack("klash")``) and given in the s
 from . import arena
 from .actions import (Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move, PassEvent, Pick,
                       PlayEvent, Recover, SelectTeam, UseToken, Volley)
-from .engine import KlashEngine
+from .ai import AI
+from .engine import ENGINE, KlashEngine
 from .pack import load_pack_text
 from .state import HOUSE_RULES, KlashState
-
-ENGINE: KlashEngine = KlashEngine()
-
-from .ai import AI  # noqa: E402 - the bot player plays on ENGINE
 
 __all__ = ["AI", "ENGINE", "HOUSE_RULES", "Activate", "Assault", "Charge", "Deploy", "Disengage", "EndActivation",
            "KlashEngine", "KlashState", "Magic", "Move", "PassEvent", "Pick", "PlayEvent", "Recover", "SelectTeam",

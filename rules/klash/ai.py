@@ -17,7 +17,8 @@ from rules.common.engine import Prompt
 from rules.common.player import GameAI, Level, Move
 from rules.common.rng import Rng
 
-from . import ENGINE, core, dice
+from . import core, dice
+from .engine import ENGINE
 from .plan import pick
 from .rules_numbers import HOURGLASSES
 from .state import KlashState, Model

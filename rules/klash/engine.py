@@ -358,3 +358,8 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
     def view_for(self, state: KlashState, viewer: str) -> dict:
         from .views import view
         return view(self, state, viewer)
+
+
+# The engine every caller plays on. Made here, not in the façade, so that ai.py (which the façade
+# imports) takes it from below without an import circle.
+ENGINE: KlashEngine = KlashEngine()

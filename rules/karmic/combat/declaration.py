@@ -10,8 +10,6 @@ from ..tables import MANEUVERS
 from . import lance
 from .common import _live_engagements, _register, _size_class, _weapon, init_engagement
 from .legality import why_illegal
-# The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
-# modules on that loop are imported as modules, their functions looked up when called.
 from . import resolve, rounds
 
 

@@ -14,9 +14,7 @@ from ..tables import (LOCATIONS, MANEUVERS, location_mod)
 from .common import _register, _size_class, caps, init_engagement
 from .legality import options_for
 from ..base import offer_prompt
-# The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
-# modules on that loop are imported as modules, their functions looked up when called.
-from . import declaration, resolve, setup
+from . import declaration, resolve, rounds
 
 PAGE = 23
 
@@ -212,23 +210,23 @@ def choose(state: KarmicState, meta: dict, option: str, events: list[Event]) -> 
             spec = {"man": t.man, "weapon": t.weapon, "nostep": t.nostep}
             declaration.declare(state, spec, option, t.loc, events)
     elif kind == "hit":
-        resolve.hit(state, meta["reg"], meta["i"], option == "hit", events)
+        rounds.hit(state, meta["reg"], meta["i"], option == "hit", events)
     elif kind == "ruling":
-        resolve.rule_joker(state, meta["reg"], meta["i"], option, events)
+        rounds.rule_joker(state, meta["reg"], meta["i"], option, events)
     elif kind == "offer":
-        resolve.answer_offer(state, meta["key"], option == "yes", events)
+        rounds.answer_offer(state, meta["key"], option == "yes", events)
     elif kind == "hold":
         resolve.struggle(state, meta["i"], events)
     elif kind == "iniplay":
-        setup.init_play(state, meta["key"], option, events)
+        rounds.init_play(state, meta["key"], option, events)
     elif kind == "inihit":
-        setup.init_hit(state, meta["key"], option == "hit", events)
+        rounds.init_hit(state, meta["key"], option == "hit", events)
     elif kind == "iniruling":
         state.combat.init_rulings[meta["key"]] = option
         events.append(Event("initiative_ruling", {"name": name(state, meta["key"]),
                                                   "verdict": {"term": f"initiative_{option}"},
                                                   "who": meta["key"], "outcome": option}))
-        setup._init_continue(state, events)
+        rounds._init_continue(state, events)
 
 
 def declare_action(state: KarmicState, action, events: list[Event]) -> None:

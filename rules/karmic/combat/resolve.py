@@ -1,5 +1,6 @@
 """Resolution register by register: reveals, hit chains, jokers, totals, damage and effects, the end
-of a round and of the combat (digest §2.10, §3, §4)."""
+of the combat (digest §2.10, §3, §4). Moving from register to register, to the end of a round and on
+to the next, is the flow's (`rounds`), which calls these."""
 from __future__ import annotations
 
 from rules.common import GM, PUBLIC, Event, IllegalAction
@@ -9,41 +10,14 @@ from ..cards import is_face, is_joker, value
 from ..state import Decl, Engagement, KarmicState, Register
 from ..tables import (MANEUVERS, WRESTLING, BLOCK, DODGE, PARRY, location_mod)
 
-from .. import views
 from .common import STEP_ATTACKS, _size_class, _weapon, engagement, rng_text
-# The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
-# modules on that loop are imported as modules, their functions looked up when called.
-from . import rounds, setup
+from .initiative import _initiative
 from . import unusual_foes
 
 
 def _order_key(state: KarmicState, d: Decl) -> int:
     e = engagement(state, d.owner, d.target) if d.target else None
     return 0 if e is not None and e.init == d.owner else 1
-
-
-def _continue_resolution(state: KarmicState, events: list[Event]) -> None:
-    cb = state.combat
-    while state.phase == "resolve":
-        pending = [r for r in cb.registers if not r.resolved and r.n <= cb.resolve_to]
-        if not pending:
-            break
-        reg = pending[0]
-        if not reg.revealed:
-            _reveal(state, reg, events)
-        if any(d.open for d in reg.decls) or any(_joker(d) and not d.ruling for d in reg.decls):
-            return          # waiting for a hit decision or a GM ruling
-        _resolve_register(state, reg, events)
-        reg.resolved = True
-        if _check_over(state, events):
-            return
-    if state.phase != "resolve":
-        return
-    state.phase = "declare"
-    if rounds._can_continue(state) and cb.reg < 99:
-        rounds._begin_register(state, cb.reg + 1, events)
-    else:
-        _end_round(state, events)
 
 
 def joker_prompt(state: KarmicState, reg_n: int, d: Decl) -> tuple[str, dict]:
@@ -89,36 +63,6 @@ def next_hit(state: KarmicState, reg: Register) -> int:
         if reg.decls[i].open:
             return i
     return -1
-
-
-def hit(state: KarmicState, reg_n: int, i: int, do_hit: bool, events: list[Event]) -> None:
-    reg = state.combat.registers[reg_n - 1]
-    d = reg.decls[i]
-    if not d.open or next_hit(state, reg) != i:
-        raise IllegalAction("no_hit_owed")
-    if do_hit:
-        card = draw(state, d.owner, 1, events)[0]
-        d.chain.append(card)
-        d.open = is_face(card)
-        total = sum(value(c) for c in [d.card] + d.chain)
-        events.append(Event("hit", {"name": name(state, d.owner), "drawn": card_term(card), "who": d.owner,
-                                    "card": card, "total": total, "register": reg_n}, PUBLIC))
-    else:
-        d.open = False
-        last = d.card if not d.chain else d.chain[-1]
-        events.append(Event("stand", {"name": name(state, d.owner), "drawn": card_term(last), "who": d.owner,
-                                      "register": reg_n, "card": last}, PUBLIC))
-    _continue_resolution(state, events)
-
-
-def rule_joker(state: KarmicState, reg_n: int, i: int, outcome: str, events: list[Event]) -> None:
-    if outcome not in ("success", "failure"):
-        raise IllegalAction("rule_success_or_failure")
-    d = state.combat.registers[reg_n - 1].decls[i]
-    d.ruling = outcome
-    events.append(Event("ruling", {"name": name(state, d.owner), "verdict": {"term": outcome}, "who": d.owner,
-                                   "outcome": outcome, "register": reg_n}, PUBLIC))
-    _continue_resolution(state, events)
 
 
 def maneuver_mod(state: KarmicState, d: Decl, target: str) -> int:
@@ -360,7 +304,7 @@ def _resolve_register(state: KarmicState, reg: Register, events: list[Event]) ->
     for ei, who in init_to.items():
         _give_initiative(state, cb.engagements[ei], who)
     for ei in reinit:
-        setup._initiative(state, [cb.engagements[ei]], events)
+        _initiative(state, [cb.engagements[ei]], events)
     for ei in end_eng:
         cb.engagements[ei].live = False
     for f in cb.fighters.values():
@@ -569,45 +513,3 @@ def end_combat(state: KarmicState, reason: str, events: list[Event]) -> None:
     events.append(Event("gm_end", {"reason": {"term": "gm_reason", "text": reason} if reason
                                    else {"term": "gm_ends"}}, PUBLIC))
     _check_over(state, events)
-
-
-def _end_round(state: KarmicState, events: list[Event]) -> None:
-    cb = state.combat
-    for f in cb.fighters.values():
-        if f.hand:
-            discard(state, f.id, f.hand)
-            f.hand = []
-    if cb.surprise.get("active"):
-        cb.surprise["active"] = False
-        cb.need_init = True
-    events.append(Event("round_end", {"round": cb.round, "track": views.public_track(state)}, PUBLIC))
-    cb.offers = [k for k in cb.fighters if state.characters[k].deck is not None and state.characters[k].deck.offer]
-    if cb.offers:
-        state.phase = "offers"          # each offer is its player's prompt (no separate notice)
-    else:
-        _next_round(state, events)
-
-
-def _next_round(state: KarmicState, events: list[Event]) -> None:
-    cb = state.combat
-    if cb.need_init:
-        cb.need_init = False
-        setup._init_begin(state, [e for e in cb.engagements if e.live], events)
-    else:
-        rounds._start_round(state, events)
-
-
-def answer_offer(state: KarmicState, key: str, accept: bool, events: list[Event]) -> None:
-    cb = state.combat
-    if key not in cb.offers:
-        raise IllegalAction("no_reshuffle_offered")
-    deck = state.characters[key].deck
-    if accept:
-        deck.reshuffle(state.rng)
-        events.append(Event("reshuffle", {"name": name(state, key), "who": key}, PUBLIC))
-    else:
-        deck.decline()
-        events.append(Event("reshuffle_declined", {"name": name(state, key), "who": key}, PUBLIC))
-    cb.offers.remove(key)
-    if not cb.offers:
-        _next_round(state, events)

@@ -1,17 +1,16 @@
-"""Setting a combat up: fighters, engagements, a charge or a surprise, and initiative (digest §2.1,
-§2.11–§2.13)."""
+"""Setting a combat up: fighters, engagements, a charge or a surprise (digest §2.1, §2.12, §2.13); then
+the first round starts, or the initiative by prompts (`rounds`) before it."""
 from __future__ import annotations
 
 from rules.common import GM, PUBLIC, Event, IllegalAction
 
-from ..base import card_term, cards_term, cards_text, chain, deck_of, discard, draw, load_character, name, owner_audience
-from ..cards import is_face, is_joker, value
-from ..state import Combat, Engagement, Fighter, KarmicState, Play
+from ..base import card_term, deck_of, discard, draw, load_character, name
+from ..cards import is_joker, value
+from ..state import Combat, Engagement, Fighter, KarmicState
 
 from .common import rng_text
-# The flow loops (a round ends and the next begins, resolution ends the declaring): sibling
-# modules on that loop are imported as modules, their functions looked up when called.
-from . import rounds
+from .initiative import _initiative
+from .rounds import _init_begin, _start_round
 
 
 def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[Event]:
@@ -58,7 +57,7 @@ def setup_combat(state: KarmicState, options: dict, pack: dict | None) -> list[E
         _setup_surprise(state, surprise, events)
     elif charge is not None and charge != "":
         _setup_charge(state, _key(keys, charge), events)
-        rounds._start_round(state, events)
+        _start_round(state, events)
     else:
         _init_begin(state, cb.engagements, events)
     return events
@@ -124,152 +123,7 @@ def _setup_surprise(state: KarmicState, spec: dict, events: list[Event]) -> None
             _initiative(state, others, events)
         events.append(Event("surprise", {"name": char.shown, "by": name(state, att), "attacker": att, "target": tgt},
                             PUBLIC))
-        rounds._start_round(state, events)
+        _start_round(state, events)
     else:
         events.append(Event("surprise_failed", {}, PUBLIC))
         _init_begin(state, cb.engagements, events)
-
-
-def _init_begin(state: KarmicState, engagements: list[Engagement], events: list[Event]) -> None:
-    """Initiative by prompts: each fighter draws his combat-training (fast-draw) hand and plays one
-    card (hits allowed); a single plain card is played for him. Then the first round starts."""
-    cb = state.combat
-    cb.init_engs = [cb.engagements.index(e) for e in engagements]
-    cb.init_mts = {}
-    cb.init_try = 0
-    state.phase = "initiative"
-    _init_draw(state, sorted({k for e in engagements for k in (e.a, e.b) if not cb.fighters[k].out}), events)
-    _init_continue(state, events)
-
-
-def _init_draw(state: KarmicState, keys: list[str], events: list[Event]) -> None:
-    cb = state.combat
-    skill = "fast_draw" if cb.show_down else "combat_training"
-    cb.init_try += 1
-    for k in keys:
-        hand = draw(state, k, state.characters[k].hand_for(skill), events)
-        cb.init_hands[k] = hand
-        cb.init_plays.pop(k, None)
-        if len(hand) == 1 and not is_face(hand[0]):
-            cb.init_plays[k] = Play(hand[0], [], False)
-        else:
-            events.append(Event("initiative_hand", {"name": name(state, k), "skill": {"term": skill},
-                                                    "hand": cards_text(hand), "who": k, "cards": list(hand)},
-                                owner_audience(state, k)))
-
-
-def init_play(state: KarmicState, key: str, card: str, events: list[Event]) -> None:
-    cb = state.combat
-    if key not in cb.init_hands or key in cb.init_plays:
-        raise IllegalAction("no_initiative_owed")
-    if card not in cb.init_hands[key]:
-        raise IllegalAction("card_not_in_hand")
-    cb.init_plays[key] = Play(card, [], is_face(card))
-    events.append(Event("initiative_chosen", {"name": name(state, key), "who": key}, PUBLIC))
-    _init_continue(state, events)
-
-
-def init_hit(state: KarmicState, key: str, do_hit: bool, events: list[Event]) -> None:
-    play = state.combat.init_plays.get(key)
-    if play is None or not play.open:
-        raise IllegalAction("no_hit_owed")
-    if do_hit:
-        card = draw(state, key, 1, events)[0]
-        play.chain.append(card)
-        play.open = is_face(card)
-        events.append(Event("initiative_hit", {"name": name(state, key), "drawn": card_term(card), "who": key,
-                                               "card": card}, owner_audience(state, key)))
-    else:
-        play.open = False
-    _init_continue(state, events)
-
-
-def _init_continue(state: KarmicState, events: list[Event]) -> None:
-    cb = state.combat
-    if any(k not in cb.init_plays or cb.init_plays[k].open for k in cb.init_hands):
-        return
-    jr = state.house_rules["joker_initiative"]
-    if jr == "gm" and any(p.joker and k not in cb.init_rulings for k, p in cb.init_plays.items()):
-        return          # waiting for the GM's ruling
-    attr = state.house_rules["initiative_attr"]
-    for k, hand in cb.init_hands.items():
-        char = state.characters[k]
-        play = cb.init_plays[k]
-        if play.joker:
-            mt = 99 if cb.init_rulings.get(k, jr) == "win" else -99
-        else:
-            mt = play.total + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
-        cb.init_mts[k] = mt
-        cb.fighters[k].init_mt = mt
-        discard(state, k, hand + play.chain)
-        _initiative_events(state, k, play.cards(), hand, mt, events, chain=list(play.chain))
-    cb.init_hands, cb.init_plays, cb.init_rulings = {}, {}, {}
-    engs = [cb.engagements[i] for i in cb.init_engs]
-    mts = cb.init_mts
-    ties = {k for e in engs for k in (e.a, e.b) if mts.get(e.a) == mts.get(e.b)}
-    if ties and state.house_rules["initiative_ties"] == "redraw" and cb.init_try < 10:
-        for k in ties:
-            mts.pop(k, None)
-        events.append(Event("initiative_tie", {}, PUBLIC))
-        _init_draw(state, sorted(ties), events)
-        _init_continue(state, events)
-        return
-    _assign_initiative(state, engs, mts, events)
-    cb.init_mts, cb.init_engs = {}, []
-    rounds._start_round(state, events)
-
-
-def _assign_initiative(state: KarmicState, engagements: list[Engagement], mts: dict, events: list[Event]) -> None:
-    holders: set[str] = set()
-    for e in sorted(engagements, key=lambda e: -max(mts.get(e.a, 0), mts.get(e.b, 0))):
-        first, second = (e.a, e.b) if mts.get(e.a, 0) >= mts.get(e.b, 0) else (e.b, e.a)
-        e.init = second if first in holders and second not in holders else first
-        holders.add(e.init)
-        events.append(Event("initiative_holder", {"name": name(state, e.init), "other": name(state, e.other(e.init)),
-                                                  "holder": e.init, "over": e.other(e.init)}, PUBLIC))
-
-
-def _initiative(state: KarmicState, engagements: list[Engagement], events: list[Event]) -> None:
-    """Automatic initiative (after a tackle, and for the other pairs of a charge or surprise):
-    combat training (fast draw in a show down) + Will, the best card played; highest total holds it."""
-    cb = state.combat
-    skill = "fast_draw" if cb.show_down else "combat_training"
-    attr = state.house_rules["initiative_attr"]
-    who = sorted({k for e in engagements for k in (e.a, e.b) if not cb.fighters[k].out})
-    mts: dict[str, int] = {}
-    for _attempt in range(10):
-        pending = [k for k in who if k not in mts]
-        for k in pending:
-            char = state.characters[k]
-            hand = draw(state, k, char.hand_for(skill), events)
-            best = max(hand, key=lambda c: (is_joker(c), value(c)))
-            joker = is_joker(best)
-            mt = (-99 if state.house_rules["joker_initiative"] == "lose" else 99) if joker \
-                else value(best) + char.attr(attr) + char.wound_penalty(int(state.house_rules["wound_row_penalty"]))
-            mts[k] = mt
-            cb.fighters[k].init_mt = mt
-            discard(state, k, hand)
-            _initiative_events(state, k, [best], hand, mt, events)
-        ties = {k for e in engagements for k in (e.a, e.b) if mts[e.a] == mts[e.b]}
-        if not ties or state.house_rules["initiative_ties"] != "redraw":
-            break
-        for k in ties:
-            mts.pop(k)
-        events.append(Event("initiative_tie", {}, PUBLIC))
-    _assign_initiative(state, engagements, mts, events)
-
-
-def _initiative_events(state: KarmicState, k: str, played: list[str], hand: list[str], mt: int, events: list[Event],
-                       **data) -> None:
-    """An initiative total: with its cards for the table, or (an NPC's) the total alone, the cards
-    and the hand to the GM."""
-    char = state.characters[k]
-    attr = state.house_rules["initiative_attr"]
-    line = {"term": "initiative_played", "name": char.shown, "cards": chain(cards_term(played), "plus"),
-            "n": char.attr(attr), "attribute": {"term": f"attribute.{attr}"}, "mt": mt}
-    if state.controllers[k] == GM:
-        events.append(Event("initiative_card", {"line": line, "hand": cards_text(hand), "who": k}, GM))
-        events.append(Event("initiative", {"line": {"term": "initiative_total", "name": char.shown, "mt": mt},
-                                           "who": k, "mt": mt}, PUBLIC))
-    else:
-        events.append(Event("initiative", {"line": line, "who": k, "mt": mt, "card": played[0], **data}, PUBLIC))

@@ -192,7 +192,7 @@ def test_lightning_bolt_power_aces_plus_2_two_targets_two_shots_stun_reload_3():
         apply(s, A.Shoot("a1", "b2", weapon="Lightning Bolt", targets=("b3", "b1")), P1)
     s, ev = apply(s, A.Shoot("a1", "b1", weapon="Lightning Bolt"), P1)  # the second shot of Multiple Shot (2)
     assert not next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt").loaded
-    from rules.carnevale.combat import reload_cost
+    from rules.carnevale.shooting import reload_cost
     assert reload_cost(next(w for w in s.models["a1"].weapons if w.name == "Lightning Bolt")) == 3
 
 
