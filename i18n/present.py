@@ -214,6 +214,10 @@ class Presenter:
         return self.text("words.someone")
 
     # ---- any catalogue key
+    def for_game(self, game: str | None) -> Presenter:
+        """This reader, in the words of `game` (itself when it is this presenter's game)."""
+        return self if game == self.game else Presenter(self.language, game, self.names, self.seats)
+
     def text(self, key: str, *, plain: bool = False, game: str | None = None, **params: Any) -> str:
         """`key` from the catalogues, filled with `params` (players, terms and lists rendered)."""
         game = game or self.game

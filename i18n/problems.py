@@ -9,14 +9,23 @@ fits one message (2,000 characters) whatever the file holds.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import Counter
+from typing import Any, Protocol
 
 from rules.common import PackError, Problem
 from rules.common.packs import MAX_SHOWN
 from rules.common.safe_yaml import shorten
 
-if TYPE_CHECKING:
-    from .present import Presenter
+
+class Presenter(Protocol):
+    """What these words need of their reader (`i18n.present.Presenter`, which imports this module)."""
+    game: str | None
+    counts: Counter[str]
+
+    def text(self, key: str, *, plain: bool = False, game: str | None = None, **params: Any) -> str: ...
+
+    def for_game(self, game: str | None) -> Presenter: ...
+
 
 MAX_LINE = 160
 
@@ -55,7 +64,7 @@ def refusal(say: Presenter, error: PackError) -> str:
     """The whole reply: the first MAX_SHOWN problems, then "… and N more" (or "at least N")."""
     game = error.system or say.game
     # the game's reader, so the terms inside a problem (a direction, a type) are the game's words too
-    reader = say if game == say.game else type(say)(say.language, game, say.names, say.seats)
+    reader = say.for_game(game)
     lines = [line(reader, problem, game) for problem in error.problems[:MAX_SHOWN]]
     rest = len(error.problems) - len(lines)
     if rest > 0:

@@ -27,7 +27,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -36,10 +36,23 @@ from i18n.present import Presenter
 from rules.common import Prompt
 
 from .components import ROWS_MAX, headline, prompt_items, rows_of
-from .courier import MESSAGE_LIMIT, chunks
+from .courier import MESSAGE_LIMIT, Courier, chunks
+from .outbox import PublishOrder
 
-if TYPE_CHECKING:
-    from .gamehost import GameHost
+
+class TableHost(Protocol):
+    """What the table asks of the host that owns it (`GameHost`, which imports this module)."""
+    courier: Courier
+    order: PublishOrder
+
+    async def prompt_file(self, game: GameRecord, state: Any, prompt: Prompt,
+                          say: Presenter) -> discord.File | None: ...
+
+    async def prompt_parts(self, game: GameRecord, state: Any, prompt: Prompt,
+                           say: Presenter | None = None) -> dict[str, Any]: ...
+
+    async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str,
+                    **kwargs: Any) -> Any: ...
 
 log = logging.getLogger("bauta.table")
 
@@ -83,7 +96,7 @@ IMAGES_KEPT = 64
 
 
 class Table:
-    def __init__(self, host: GameHost):
+    def __init__(self, host: TableHost):
         self.host = host
         self.courier = host.courier
         self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()  # game id -> its board's last image
