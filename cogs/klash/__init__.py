@@ -36,8 +36,6 @@ match pauses anywhere and resumes with `/klash match`; `/game undo` takes back a
 """
 from __future__ import annotations
 
-import logging
-
 from rules.klash import AI, ENGINE, HOUSE_RULES
 
 from cogs.host import systems
@@ -48,8 +46,6 @@ from .draft import KlashDraft
 from .match import KlashMatch
 
 __all__ = ["SYSTEM", "KlashCog", "_names", "describe", "public_view", "render", "setup"]
-
-log = logging.getLogger("bauta.klash")
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),

@@ -31,6 +31,7 @@ def _autocomplete(helper: str, kind: str):
     callback.__qualname__ = f"KlashBase.{callback.__name__}"
     return callback
 
+
 class KlashBase(BautaCog):
     # ---------------------------------------------------------------- shared
     async def _game_state(self, interaction):
@@ -147,12 +148,18 @@ class KlashBase(BautaCog):
         items += [(m.id, self._label(state, m, interaction.locale)) for m in state.on_field()]
         return self._choices(items, current)
 
-    async def ac_event_card(self, interaction, current: str):
-        """Only the caller's own hand; autocompletion is shown to the caller alone."""
+    async def _seated(self, interaction):
+        """The channel's game state and the caller's seat in it, or None when they hold none."""
         state = await self._state_or_none(interaction)
         me = str(interaction.user.id)
-        if state is None or me not in state.seats:
+        return (state, me) if state is not None and me in state.seats else None
+
+    async def ac_event_card(self, interaction, current: str):
+        """Only the caller's own hand; autocompletion is shown to the caller alone."""
+        seated = await self._seated(interaction)
+        if seated is None:
             return []
+        state, me = seated
         seen, items = set(), []
         lang = Presenter(interaction.locale).language
         for card in state.hands[me]:
@@ -163,10 +170,10 @@ class KlashBase(BautaCog):
         return self._choices(items, current)
 
     async def ac_event_target(self, interaction, current: str):
-        state = await self._state_or_none(interaction)
-        me = str(interaction.user.id)
-        if state is None or me not in state.seats:
+        seated = await self._seated(interaction)
+        if seated is None:
             return []
+        state, me = seated
         card = getattr(getattr(interaction, "namespace", None), "card", None)
         targets = ENGINE.event_targets(state, me, card) if card in state.hands[me] else None
         return self._choices([(m.id, self._label(state, m, interaction.locale)) for m in (targets or [])], current)
