@@ -27,10 +27,11 @@ import discord
 from db.store import Store
 from rules.common import GM
 
+from .text import MESSAGE_LIMIT
+
 
 log = logging.getLogger("bauta.courier")
 
-MESSAGE_LIMIT = 2000
 SENT, CLOSED, SKIPPED = "sent", "closed", "skipped"   # outcomes of a DM
 
 

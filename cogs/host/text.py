@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-MESSAGE_LIMIT = 2000     # Discord's limit on a message's content (framework.py has the same; this
-                         # module imports nothing of the cogs, so cogs/errors.py can use it too)
+MESSAGE_LIMIT = 2000     # Discord's limit on a message's content (the courier's chunks and every reply)
 
 
 def echo(text: str, limit: int = 100) -> str:
