@@ -147,10 +147,10 @@ def dump(source: dict[str, Any], header: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-async def write_english(tree: app_commands.CommandTree) -> Path:
-    """Rewrite the English snapshot from `tree`, the whole command tree with every cog loaded
-    (`python3 bot.py --write-commands` builds it offline and hands it here: the translator
-    knows no bot)."""
-    path = FOLDER / "en.yaml"
+async def write_english(tree: app_commands.CommandTree, path: Path | None = None) -> Path:
+    """Rewrite the English snapshot (or write it to `path`) from `tree`, the whole command tree with
+    every cog loaded (`python3 bot.py --write-commands` builds it offline and hands it here: the
+    translator knows no bot)."""
+    path = path or FOLDER / "en.yaml"
     path.write_text(dump(await english_source(tree), HEADER), encoding="utf-8")
     return path

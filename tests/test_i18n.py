@@ -75,6 +75,14 @@ async def test_the_english_command_source_matches_the_code_and_every_entry_is_tr
         assert sorted(set(source["choices"]) ^ set(table["choices"])) == [], language
 
 
+async def test_write_commands_writes_the_snapshot_as_committed(tmp_path):
+    """`python3 bot.py --write-commands` builds the tree offline (the translator imports no bot)
+    and writes, line for line and in order, the snapshot the repository holds."""
+    from bot import write_commands
+    assert await write_commands(tmp_path / "en.yaml") == 0
+    assert (tmp_path / "en.yaml").read_text(encoding="utf-8") == (FOLDER / "en.yaml").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("language", ("en",) + LANGUAGES)
 def test_commands_quoted_in_the_framework_texts_are_the_localized_ones(language):
     """`/mano` in Italian, `/ayuda juego:` in Spanish: the names the reader's client shows."""
