@@ -7,10 +7,25 @@ import pytest
 
 from cogs.host import botplayer
 from rules.common import BautaError
+from rules.klash import AI as KLASH_AI
 from rules.klash import ENGINE as KLASH
 from tests.cogs.test_klash import _policy, answer, state_of, valid_team
 
 from tests.cogs.conftest import BOT
+
+
+async def test_each_game_tells_the_host_what_its_bot_can_do(bot):
+    """The host names no game: the bot's seats, its stand-in and whether the rules make it think
+    come from what each game registered (cogs/<game>/__init__.py)."""
+    from rules.carnevale import AI as CARNEVALE
+    from rules.carnival_zombie import AI as CARNIVAL_ZOMBIE
+    from rules.karmic import AI as KARMIC
+    assert botplayer.ais() == {"klash": KLASH_AI, "carnevale": CARNEVALE}        # vs_bot
+    assert [botplayer.players(s) for s in ("klash", "carnevale", "karmic", "carnival_zombie", "duel")] == [
+        KLASH_AI, CARNEVALE, KARMIC, CARNIVAL_ZOMBIE, None]                      # the idle-seat stand-in
+    assert botplayer.thinks("karmic", {"bot_plays_npcs": True})
+    assert not botplayer.thinks("karmic", {"bot_plays_npcs": False})
+    assert not botplayer.thinks("klash", {"bot_plays_npcs": True})
 
 
 async def test_a_member_plays_a_whole_klash_match_against_the_bot(bot, world, seed, bauta):
