@@ -1,22 +1,20 @@
 """The Characters' Activation at Night: options, Hits, Wounds, kills and Boss rewards."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import IllegalAction, Option, term
 
 from .context import ROMAN, G, _content, dir_term, next_able
 from .state import BELLTOWER, CAVES, PITS, Character, GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class Activation:
+
+class Activation(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ----------------------------------------------------------------- activation
-    def _t_n_activate(self: CarnivalZombie, g: G) -> None:
+    def _t_n_activate(self, g: G) -> None:
         s = g.s
         ctx = s.ctx
         i = next_able(s, ctx)
@@ -30,18 +28,18 @@ class Activation:
             return
         self._ask(g, "act", char=s.characters[i].id)
 
-    def _next_char(self: CarnivalZombie, g: G) -> None:
+    def _next_char(self, g: G) -> None:
         s = g.s
         s.night.focus = {}
         s.ctx.update(i=s.ctx["i"] + 1, acts=0, heal=False, fmove=False)
 
-    def pit_caves(self: CarnivalZombie, pit: str) -> tuple[str, str]:
+    def pit_caves(self, pit: str) -> tuple[str, str]:
         return (pit + "1", pit + "2")
 
-    def enemies_in_boxes(self: CarnivalZombie, s: GameState, pit: str) -> bool:
+    def enemies_in_boxes(self, s: GameState, pit: str) -> bool:
         return any(x and x != "#" for cv in self.pit_caves(pit) for x in s.night.boxes[cv])
 
-    def _weapons(self: CarnivalZombie, s: GameState, ch: Character, kind: str) -> list[tuple[str, dict]]:
+    def _weapons(self, s: GameState, ch: Character, kind: str) -> list[tuple[str, dict]]:
         c = _content(s)
         cd = c.characters[ch.id]
         if kind == "fire":
@@ -56,7 +54,7 @@ class Activation:
                 out.append((f"i{k}", item))
         return out
 
-    def act_options(self: CarnivalZombie, s: GameState, cid: str) -> list[Option]:
+    def act_options(self, s: GameState, cid: str) -> list[Option]:
         c = _content(s)
         ch = self._ch(s, cid)
         ctx = s.ctx
@@ -111,13 +109,13 @@ class Activation:
         opts.append(Option.of("end", "pass" if acts == 0 else "end_activation"))
         return opts[-25:] if len(opts) > 25 else opts
 
-    def _jerry_source(self: CarnivalZombie, s: GameState, pit: str) -> str | None:
+    def _jerry_source(self, s: GameState, pit: str) -> str | None:
         for cv in self.pit_caves(pit) + tuple(c for c in CAVES if c[0] != pit):
             if "#" in s.night.boxes[cv]:
                 return cv
         return None
 
-    def fire_spaces(self: CarnivalZombie, s: GameState, ch: Character, rng_limit: int = 9) -> list[str]:
+    def fire_spaces(self, s: GameState, ch: Character, rng_limit: int = 9) -> list[str]:
         """Ring spaces this Character may target with a Fire Action now (rule (b) and Building)."""
         nt = s.night
         caves = list(self.pit_caves(ch.refuge))
@@ -134,17 +132,17 @@ class Activation:
                     break
         return out
 
-    def _enemies_at(self: CarnivalZombie, s: GameState, sp: str) -> bool:
+    def _enemies_at(self, s: GameState, sp: str) -> bool:
         c = _content(s)
         if any(s.night.rings[sp].get(t, 0) for t in c.infected):
             return True
         return any(b and b.pos == sp for b in s.boss_area)
 
-    def _infected_at(self: CarnivalZombie, s: GameState, sp: str) -> bool:
+    def _infected_at(self, s: GameState, sp: str) -> bool:
         c = _content(s)
         return any(s.night.rings[sp].get(t, 0) for t in c.infected)
 
-    def hit_options(self: CarnivalZombie, s: GameState) -> list[Option]:
+    def hit_options(self, s: GameState) -> list[Option]:
         """Targets for the next Hit of the action in progress."""
         c = _content(s)
         h = s.ctx["hit"]
@@ -180,7 +178,7 @@ class Activation:
         opts.append(Option.of("waste", "waste"))
         return opts[-25:] if len(opts) > 25 else opts
 
-    def _single_targets(self: CarnivalZombie, s: GameState, sp: str, shield: bool) -> list[Option]:
+    def _single_targets(self, s: GameState, sp: str, shield: bool) -> list[Option]:
         c = _content(s)
         opts = []
         ring = ROMAN[int(sp[3])]
@@ -198,14 +196,14 @@ class Activation:
                                       wounds=b.wounds, life=bd["life"]))
         return opts
 
-    def _space_desc(self: CarnivalZombie, s: GameState, sp: str) -> list:
+    def _space_desc(self, s: GameState, sp: str) -> list:
         c = _content(s)
         parts: list = [{"term": "cubes", "n": n, "name": c.infected[t]["name"]}
                        for t, n in s.night.rings[sp].items() if n and t in c.infected]
         parts += [c.bosses[b.boss]["name"] for b in s.boss_area if b and b.pos == sp]
         return parts if len(parts) <= 3 else parts[:3] + ["…"]      # a button label holds 80 characters
 
-    def assault_targets(self: CarnivalZombie, s: GameState, ch: Character, dawn: bool) -> list[str]:
+    def assault_targets(self, s: GameState, ch: Character, dawn: bool) -> list[str]:
         """Spaces holding legal Assault targets: this Pit's boxes (Night), the exit Pit (Dawn)."""
         nt = s.night
         if not dawn:
@@ -222,7 +220,7 @@ class Activation:
                     out.append(f"{cv}.{ring}")
         return out
 
-    def _h_act(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_act(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         ch = self._ch(s, ask["char"])
         ctx = s.ctx
@@ -317,14 +315,14 @@ class Activation:
         else:
             raise IllegalAction("unknown_action")
 
-    def _after_free(self: CarnivalZombie, g: G, ch: Character) -> None:
+    def _after_free(self, g: G, ch: Character) -> None:
         """After something that is not an Action: the same Character goes on (or is done)."""
         if ch.incapacitated or [o.id for o in self.act_options(g.s, ch.id)] == ["end"]:
             self._next_char(g)
         else:
             self._ask(g, "act", char=ch.id)
 
-    def _after_action(self: CarnivalZombie, g: G, ch: Character) -> None:
+    def _after_action(self, g: G, ch: Character) -> None:
         s = g.s
         if s.over:
             return
@@ -337,7 +335,7 @@ class Activation:
             return
         self._ask(g, "act", char=ch.id)
 
-    def _h_hit(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_hit(self, g: G, ask: dict, picks: tuple) -> None:
         ch = self._ch(g.s, g.s.ctx["hit"]["char"])
         if picks[0] == "auto":
             g.s.ctx["hit"]["auto"] = True
@@ -346,7 +344,7 @@ class Activation:
         if not g.s.over:
             self._aim(g, ch)
 
-    def _aim(self: CarnivalZombie, g: G, ch: Character) -> None:
+    def _aim(self, g: G, ch: Character) -> None:
         """The Hits of the action in progress: a Hit that can only go one way lands there without
         a question (wasting it is no real alternative); the player is asked only between targets."""
         s = g.s
@@ -362,7 +360,7 @@ class Activation:
         if not s.over:
             self._finish_hits(g, ch)
 
-    def _land(self: CarnivalZombie, g: G, ch: Character, pick: str) -> None:
+    def _land(self, g: G, ch: Character, pick: str) -> None:
         """One Hit on the target `pick` (a hit option's id), or wasted."""
         h = g.s.ctx["hit"]
         w = h["hits"].pop(0)
@@ -374,7 +372,7 @@ class Activation:
             sp, _, code = pick.rpartition(".")
             self._wound(g, ch, sp, code, w)
 
-    def _finish_hits(self: CarnivalZombie, g: G, ch: Character) -> None:
+    def _finish_hits(self, g: G, ch: Character) -> None:
         s = g.s
         h = s.ctx.pop("hit")
         if h["killed"]:
@@ -382,7 +380,7 @@ class Activation:
             return
         self._after_action(g, ch)
 
-    def _explode(self: CarnivalZombie, g: G, ch: Character, sp: str, w: int) -> None:
+    def _explode(self, g: G, ch: Character, sp: str, w: int) -> None:
         s, c = g.s, g.c
         for t in c.infected_order:
             n = s.night.rings[sp].get(t, 0)
@@ -406,7 +404,7 @@ class Activation:
                 self._wound(g, ch, sp, f"@{k}", w, quiet=True)
         g.say("explosion", cave=sp[:2], ring=ROMAN[int(sp[3])], wounds=w, space=sp)
 
-    def _wound(self: CarnivalZombie, g: G, ch: Character, sp: str, code: str, w: int, quiet: bool = False) -> None:
+    def _wound(self, g: G, ch: Character, sp: str, code: str, w: int, quiet: bool = False) -> None:
         """One Hit of w Wounds on one target (an Infected type in a space, or a Boss "@slot")."""
         s, c = g.s, g.c
         nt = s.night
@@ -453,13 +451,13 @@ class Activation:
         else:
             nt.focus.pop(key, None)
 
-    def _wounded(self: CarnivalZombie, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
+    def _wounded(self, g: G, ch: Character, sp: str, code: str, wounds: int, life: int, quiet: bool) -> None:
         """A Hit that wounds an Infected without killing it is said too, so the table sees it land."""
         if not quiet:
             g.say("wound", name=self._name(g, ch.id), infected_name=g.c.infected[code]["name"], cave=sp[:2],
                   character=ch.id, infected=code, space=sp, wounds=wounds, life=life)
 
-    def _kill_infected(self: CarnivalZombie, g: G, ch: Character, sp: str, code: str) -> None:
+    def _kill_infected(self, g: G, ch: Character, sp: str, code: str) -> None:
         s, c = g.s, g.c
         nt = s.night
         if sp.endswith(".b"):
@@ -474,7 +472,7 @@ class Activation:
         else:
             s.ctx["hit"]["killed"].append(code)
 
-    def _kill_boss(self: CarnivalZombie, g: G, k: int) -> None:
+    def _kill_boss(self, g: G, k: int) -> None:
         s, c = g.s, g.c
         nt = s.night
         b = s.boss_area[k]
@@ -490,7 +488,7 @@ class Activation:
         if self._active(s):
             self._ask(g, "reward")
 
-    def _h_reward(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_reward(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         if picks[0] == "item":
             ch = self._random_char(g)

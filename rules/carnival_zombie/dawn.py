@@ -1,22 +1,21 @@
 """The attacks of a Night Hour and of Dawn, Dawn itself (§4.9) with its cleanup and verdicts, and the Battle Focus penalty."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.common import IllegalAction, term
 
 from .context import SPACES, G, _content, dir_term, next_able
 from .state import CAVES, Character, GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class AttacksAndDawn:
+
+class AttacksAndDawn(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ----------------------------------------------------------------- attacks
-    def _attackers(self: CarnivalZombie, g: G, pit: str | None) -> list[dict]:
+    def _attackers(self, g: G, pit: str | None) -> list[dict]:
         """Night: everything in Ring I and the boxes. Dawn (pit given): everything in that Pit."""
         s, c = g.s, g.c
         nt = s.night
@@ -49,7 +48,7 @@ class AttacksAndDawn:
         out.sort(key=lambda a: (0 if a["boss"] else 1, -a["atk"], a["rank"], CAVES.index(a["cave"])))
         return out
 
-    def _boss_attacker(self: CarnivalZombie, s: GameState, k: int, cv: str, box: bool) -> dict | None:
+    def _boss_attacker(self, s: GameState, k: int, cv: str, box: bool) -> dict | None:
         c = _content(s)
         b = s.boss_area[k]
         if b.survivor:
@@ -60,22 +59,22 @@ class AttacksAndDawn:
             atk += val
         return {"cave": cv, "box": box, "code": f"@{k}", "atk": atk, "boss": True, "rank": k}
 
-    def attack_targets(self: CarnivalZombie, s: GameState, a: dict) -> list[Character]:
+    def attack_targets(self, s: GameState, a: dict) -> list[Character]:
         active = self._active(s)
         here = [ch for ch in active if ch.refuge == a["cave"][0]]
         return here or active
 
-    def _attacker_name(self: CarnivalZombie, g: G, a: dict) -> Any:
+    def _attacker_name(self, g: G, a: dict) -> Any:
         """The attacker as the pack names it (a Boss or an Infected type)."""
         if a["boss"]:
             b = g.s.boss_area[int(a["code"][1:])]
             return g.c.bosses[b.boss]["name"] if b else term("boss")
         return g.c.infected[a["code"]]["name"]
 
-    def _t_n_attack(self: CarnivalZombie, g: G) -> None:
+    def _t_n_attack(self, g: G) -> None:
         self._attack_loop(g, after="n_time")
 
-    def _attack_loop(self: CarnivalZombie, g: G, after: str) -> None:
+    def _attack_loop(self, g: G, after: str) -> None:
         s = g.s
         ctx = s.ctx
         nt = s.night
@@ -137,7 +136,7 @@ class AttacksAndDawn:
     # Options of one attack prompt: a select holds 25, and one of them is "spread the rest".
     ATTACK_OPTIONS = 24
 
-    def attack_rows(self: CarnivalZombie, s: GameState) -> list[tuple[int, dict, list[Character]]]:
+    def attack_rows(self, s: GameState) -> list[tuple[int, dict, list[Character]]]:
         """The attacks of this step, from the current one on, that will ask a decision: (index in the
         step's list, attacker, its possible targets). The step is looked ahead on today's board: a
         Barricade absorbs the first outside attack of its Cave, the unmasked traitor's attack cannot be
@@ -169,7 +168,7 @@ class AttacksAndDawn:
             room -= cost
         return rows
 
-    def _planned_attack(self: CarnivalZombie, g: G, a: dict, targets: list[Character], pick: str | None) -> bool:
+    def _planned_attack(self, g: G, a: dict, targets: list[Character], pick: str | None) -> bool:
         """Resolve one attack as the step's answer planned it. A choice the board no longer allows (its
         Character fell, the Item or the Survivor went to an earlier attack), or none, sends the attack
         to the least stressed Character. False while the Item to throw away is being asked."""
@@ -192,7 +191,7 @@ class AttacksAndDawn:
         self._hit_char(g, a, chosen if how == "t" and chosen is not None else self._least_stressed(targets))
         return True
 
-    def _hit_char(self: CarnivalZombie, g: G, a: dict, ch: Character) -> None:
+    def _hit_char(self, g: G, a: dict, ch: Character) -> None:
         s = g.s
         who = self._attacker_name(g, a)
         g.say("attack", attacker=who, name=self._name(g, ch.id), cave=a["cave"], target=ch.id, attack=a["atk"])
@@ -201,7 +200,7 @@ class AttacksAndDawn:
             s.night.hull -= 1
             g.say("boat_damaged", hull=s.night.hull)
 
-    def _h_attack(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_attack(self, g: G, ask: dict, picks: tuple) -> None:
         """The step's attacks answered at once: at most one choice per attack (`<index>.t.<character>`
         takes it, `.x.<character>` throws away an Item instead, `.surv` sacrifices a Survivor); the
         attacks left out go to the least stressed Character, and `auto` spreads the step's later ones too."""
@@ -219,7 +218,7 @@ class AttacksAndDawn:
             planned[k] = how
         ctx["plan"] = {"upto": rows[-1] if rows else ctx["k"], "picks": planned}
 
-    def _h_discard(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_discard(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         ch = self._ch(s, ask["char"])
         if picks[0] == "back":           # the step's attacks from this one on are asked again
@@ -230,7 +229,7 @@ class AttacksAndDawn:
         g.say("item_thrown", name=self._name(g, ch.id), item_name=c.items[item]["name"], item=item, character=ch.id)
         s.ctx["k"] += 1
 
-    def _t_n_time(self: CarnivalZombie, g: G) -> None:
+    def _t_n_time(self, g: G) -> None:
         s = g.s
         h = s.night.hour
         if h >= self.night_hours(s):
@@ -239,7 +238,7 @@ class AttacksAndDawn:
             self._start_hour(g, h + 1)
 
     # ================================================================= Dawn (§4.9)
-    def _start_dawn(self: CarnivalZombie, g: G) -> None:
+    def _start_dawn(self, g: G) -> None:
         s, c = g.s, g.c
         s.phase, s.clock = "dawn", "dawn"
         s.hour = self.night_hours(s) + 1
@@ -255,14 +254,14 @@ class AttacksAndDawn:
         s.stage, s.ctx = "d_exit", {}
         self._t_d_exit(g)
 
-    def _t_d_exit(self: CarnivalZombie, g: G) -> None:
+    def _t_d_exit(self, g: G) -> None:
         dirs = sorted(g.c.alleys[g.s.group_at])
         if len(dirs) == 1:            # one Alley out: the Group breaks out there, nobody is asked
             self._h_dawn_exit(g, {}, (dirs[0],))
         else:
             self._ask(g, "dawn_exit")
 
-    def _h_dawn_exit(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_dawn_exit(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         d = picks[0]
         s.night.dawn_pit = d
@@ -271,7 +270,7 @@ class AttacksAndDawn:
         g.say("dawn_exit", dir=dir_term(d), pit=d, **self._at(g, dest))
         s.stage, s.ctx = "d_assault", {"i": 0}
 
-    def _t_d_assault(self: CarnivalZombie, g: G) -> None:
+    def _t_d_assault(self, g: G) -> None:
         s = g.s
         i = next_able(s, s.ctx)
         if i >= len(s.characters):
@@ -285,7 +284,7 @@ class AttacksAndDawn:
             return
         self._ask(g, "dawn_asl", char=ch.id)
 
-    def _h_dawn_asl(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_dawn_asl(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         ch = self._ch(s, ask["char"])
         if picks[0] == "pass":
@@ -297,10 +296,10 @@ class AttacksAndDawn:
                         "range": 9, "spaces": self.assault_targets(s, ch, dawn=True), "killed": [], "dawn": True}
         self._aim(g, ch)
 
-    def _t_d_attack(self: CarnivalZombie, g: G) -> None:
+    def _t_d_attack(self, g: G) -> None:
         self._attack_loop(g, after="d_cleanup")
 
-    def _t_d_cleanup(self: CarnivalZombie, g: G) -> None:
+    def _t_d_cleanup(self, g: G) -> None:
         s, c = g.s, g.c
         nt = s.night
         sc = c.scenarios[s.scenario]
@@ -383,7 +382,7 @@ class AttacksAndDawn:
         s.ticket += 1
         self._start_day(g, first=False)
 
-    def _finale_verdict(self: CarnivalZombie, g: G) -> tuple[str, str, dict]:
+    def _finale_verdict(self, g: G) -> tuple[str, str, dict]:
         """Judge an engaged Finale at Dawn from its data: every `win` condition must hold."""
         s, c = g.s, g.c
         nt = s.night
@@ -404,7 +403,7 @@ class AttacksAndDawn:
         return ("win", "finale_won", named)
 
     # ================================================================= Battle Focus penalty
-    def _focus_penalty(self: CarnivalZombie, g: G) -> None:
+    def _focus_penalty(self, g: G) -> None:
         s = g.s
         if s.phase not in ("night", "dawn") or not s.night:
             raise IllegalAction("focus_only_at_night")

@@ -37,6 +37,8 @@ class CarnivalZombie(StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksA
     system = "carnival_zombie"
     state_type = GameState
     actions = ACTIONS
+    # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
+    check_choice = Engine.check_choice
 
     # ================================================================= setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:

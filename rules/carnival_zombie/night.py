@@ -1,24 +1,23 @@
 """Night (§4.6): the Hour, Items, the Entrance from the Abyss, Paranoia, Infected and Boss Movement."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 
 from .context import G, _content
 from .state import CAVES, PITS, BossSlot, Character, GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class NightSteps:
+
+class NightSteps(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ================================================================= Night (§4.6)
-    def night_hours(self: CarnivalZombie, s: GameState) -> int:
+    def night_hours(self, s: GameState) -> int:
         return _content(s).scenarios[s.scenario].get("night_hours", 3)
 
-    def _start_hour(self: CarnivalZombie, g: G, h: int) -> None:
+    def _start_hour(self, g: G, h: int) -> None:
         s, c = g.s, g.c
         s.phase, s.clock, s.hour = "night", "night", h
         s.night.hour = h
@@ -38,7 +37,7 @@ class NightSteps:
                 cave = self._draw_nm(g)["cave"]
                 self.place_boss(g, k, cave if cave != "choice" else s.rng.choice(CAVES))
 
-    def _usable_night_items(self: CarnivalZombie, s: GameState, ch: Character) -> list[int]:
+    def _usable_night_items(self, s: GameState, ch: Character) -> list[int]:
         c = _content(s)
         out = []
         for k, it in enumerate(ch.items):
@@ -50,7 +49,7 @@ class NightSteps:
                 out.append(k)
         return out
 
-    def _t_n_items(self: CarnivalZombie, g: G) -> None:
+    def _t_n_items(self, g: G) -> None:
         s = g.s
         i = s.ctx["i"]
         while i < len(s.characters) and (s.characters[i].incapacitated
@@ -62,7 +61,7 @@ class NightSteps:
             return
         self._ask(g, "item_use", char=s.characters[i].id)
 
-    def _h_item_use(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_item_use(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         ch = self._ch(s, ask["char"])
         if picks[0] == "done":
@@ -70,7 +69,7 @@ class NightSteps:
             return
         self._use_item(g, ch, int(picks[0][4:]))
 
-    def _t_n_entrance(self: CarnivalZombie, g: G) -> None:
+    def _t_n_entrance(self, g: G) -> None:
         s, c = g.s, g.c
         nt = s.night
         fin = c.finales.get(nt.finale, {}) if nt.finale else {}
@@ -102,13 +101,13 @@ class NightSteps:
         g.say("entrance" if drawn else "entrance_none", drawn=drawn, **self._cube_words(g, drawn))
         s.stage = "n_move"
 
-    def _cube_words(self: CarnivalZombie, g: G, cubes: dict) -> dict:
+    def _cube_words(self, g: G, cubes: dict) -> dict:
         """Counts of cubes for a sentence: the Infected by their names, Survivors and Paranoia as numbers."""
         infected = [{"term": "cubes", "n": n, "name": g.c.infected[k]["name"]} for k, n in sorted(cubes.items())
                     if k in g.c.infected and n]
         return {"infected": infected, "survivors": cubes.get("S", 0), "paranoia": cubes.get("P", 0)}
 
-    def _enter_cube(self: CarnivalZombie, g: G, cave: str, ring: int) -> str | None:
+    def _enter_cube(self, g: G, cave: str, ring: int) -> str | None:
         s = g.s
         code = self._draw_cube(g)
         if code is None:
@@ -121,12 +120,12 @@ class NightSteps:
             sp[code] = sp.get(code, 0) + 1
         return code
 
-    def paranoia_targets(self: CarnivalZombie, s: GameState, pit: str) -> list[Character]:
+    def paranoia_targets(self, s: GameState, pit: str) -> list[Character]:
         free = [ch for ch in self._active(s) if not ch.paranoia]
         here = [ch for ch in free if ch.refuge == pit]
         return here or free
 
-    def _paranoia(self: CarnivalZombie, g: G, pit: str, auto: bool = False) -> None:
+    def _paranoia(self, g: G, pit: str, auto: bool = False) -> None:
         s = g.s
         targets = self.paranoia_targets(s, pit)
         if not targets:
@@ -138,7 +137,7 @@ class NightSteps:
             # Always through the queue: `_run` re-checks the candidates when its turn comes.
             s.queue.append({"kind": "paranoia", "pit": pit})
 
-    def _give_paranoia(self: CarnivalZombie, g: G, ch: Character) -> None:
+    def _give_paranoia(self, g: G, ch: Character) -> None:
         s = g.s
         if s.storage.get("P", 0) <= 0 or ch.paranoia or ch.incapacitated:
             return
@@ -146,11 +145,11 @@ class NightSteps:
         ch.paranoia = True
         g.say("paranoia", name=self._name(g, ch.id), character=ch.id)
 
-    def _h_paranoia(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_paranoia(self, g: G, ask: dict, picks: tuple) -> None:
         self._give_paranoia(g, self._ch(g.s, picks[0]))
 
     # ----------------------------------------------------------------- movement
-    def _t_n_move(self: CarnivalZombie, g: G) -> None:
+    def _t_n_move(self, g: G) -> None:
         s = g.s
         self.move_enemies(g)
         s.stage, s.ctx = "n_activate", {"i": 0, "acts": 0, "heal": False, "orders": 0, "fmove": False,
@@ -161,13 +160,13 @@ class NightSteps:
                 b.survivor = False
                 s.gamebox["S"] = s.gamebox.get("S", 0) + 1
 
-    def _boss_power(self: CarnivalZombie, s: GameState, b: BossSlot) -> tuple[str, int]:
+    def _boss_power(self, s: GameState, b: BossSlot) -> tuple[str, int]:
         if b.survivor:
             return "none", 0
         bd = _content(s).bosses[b.boss]
         return bd.get("power", "none"), bd.get("power_value", 1)
 
-    def move_enemies(self: CarnivalZombie, g: G) -> None:
+    def move_enemies(self, g: G) -> None:
         s, c = g.s, g.c
         nt = s.night
         cost = 1 if g.hr["box_entry_costs_move"] else 0
@@ -223,7 +222,7 @@ class NightSteps:
         inside = sum(1 for cv in CAVES for x in nt.boxes[cv] if x and x != "#")
         g.say("movement", moved=moved, inside=inside)
 
-    def _advance(self: CarnivalZombie, g: G, cave: str, ring: int, mv: int, cost: int, code: str = "",
+    def _advance(self, g: G, cave: str, ring: int, mv: int, cost: int, code: str = "",
                  boss_slot: int = -1) -> str:
         nt = g.s.night
         while mv > 0 and ring > 1:

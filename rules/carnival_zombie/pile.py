@@ -1,7 +1,6 @@
 """The Pile of Corpses (§10.4): drops, spills, the honour and reaction modes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, IllegalAction, term
 from rules.common.errors import NotYourTurn
@@ -9,16 +8,15 @@ from rules.common.errors import NotYourTurn
 from .actions import PileTiming
 from .context import G
 from .state import Character, GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class Pile:
+
+class Pile(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ----------------------------------------------------------------- the Pile of Corpses
-    def _drop(self: CarnivalZombie, g: G, ch: Character, killed: list[str]) -> None:
+    def _drop(self, g: G, ch: Character, killed: list[str]) -> None:
         s = g.s
         mode = g.hr["pile_mode"]
         n = len(killed)
@@ -38,10 +36,10 @@ class Pile:
             return
         self._spill_roll(g, ch, n, 1.0)
 
-    def spill_chance(self: CarnivalZombie, n: int, pile: int, factor: float = 1.0) -> float:
+    def spill_chance(self, n: int, pile: int, factor: float = 1.0) -> float:
         return min(0.6, (0.02 * n + 0.006 * pile) * factor)
 
-    def _spill_roll(self: CarnivalZombie, g: G, ch: Character, n: int, factor: float) -> None:
+    def _spill_roll(self, g: G, ch: Character, n: int, factor: float) -> None:
         s = g.s
         pile = sum(s.pile.values()) - n
         if s.rng.random() < self.spill_chance(n, pile, factor):
@@ -52,7 +50,7 @@ class Pile:
             g.say("pile", n=n)
             self._after_action(g, ch)
 
-    def _h_pile_honour(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_pile_honour(self, g: G, ask: dict, picks: tuple) -> None:
         ch = self._ch(g.s, ask["char"])
         g.s.ctx.pop("drop", None)
         if picks[0] == "clean":
@@ -64,7 +62,7 @@ class Pile:
     # Reaction mode: (limit in ms, factor on the spill chance, how the hand is called); slower = 2.0.
     REACTION_WINDOWS = ((3000, 0.5, "quick"), (15000, 1.0, "steady"))
 
-    def reaction_factor(self: CarnivalZombie, ms: int) -> tuple[float, str]:
+    def reaction_factor(self, ms: int) -> tuple[float, str]:
         """The factor on the spill chance and the hand's word (`terms.hand_<word>`)."""
         if ms < 0:
             return 1.0, "untimed"
@@ -73,12 +71,12 @@ class Pile:
                 return factor, words
         return 2.0, "shaky"
 
-    def _h_pile_react(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_pile_react(self, g: G, ask: dict, picks: tuple) -> None:
         """"Drop!" pressed by a driver that does not time it (a test, the bot), or the "untimed" answer of
         a drop left waiting for its timing by an older version: the drop lands untimed."""
         self._timed_drop(g, ask, -1)
 
-    def _pile_timing(self: CarnivalZombie, g: G, action: PileTiming, actor: Actor) -> None:
+    def _pile_timing(self, g: G, action: PileTiming, actor: Actor) -> None:
         s = g.s
         ask = s.ask
         if ask.get("kind") != "pile_react" or not (action.prompt or ask.get("timing")):
@@ -91,7 +89,7 @@ class Pile:
         s.seq += 1
         self._timed_drop(g, ask, int(action.ms))
 
-    def _timed_drop(self: CarnivalZombie, g: G, ask: dict, ms: int) -> None:
+    def _timed_drop(self, g: G, ask: dict, ms: int) -> None:
         """The drop lands: the hand's timing (ms; -1 untimed) is told, and scales the spill chance."""
         s = g.s
         s.ctx.pop("drop", None)
@@ -101,7 +99,7 @@ class Pile:
               hand=term(f"hand_{words}"), seconds=round(ms / 1000, 1), ms=ms, factor=factor)
         self._spill_roll(g, ch, ask["n"], factor)
 
-    def _spill(self: CarnivalZombie, g: G, ch: Character, fallen: int) -> None:
+    def _spill(self, g: G, ch: Character, fallen: int) -> None:
         s, c = g.s, g.c
         fallen = min(fallen, sum(s.pile.values()))
         cubes: dict[str, int] = {}
@@ -145,11 +143,11 @@ class Pile:
         else:
             self._ask(g, "spill_split", char=ch.id)
 
-    def spill_choices(self: CarnivalZombie, s: GameState) -> list[int]:
+    def spill_choices(self, s: GameState) -> list[int]:
         n = sum(s.ctx["spill"]["cubes"].values())
         return list(range(n + 1))[:25]
 
-    def _h_spill_split(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_spill_split(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         sp = s.ctx.pop("spill")
         ch = self._ch(s, sp["char"])

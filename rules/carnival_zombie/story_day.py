@@ -1,22 +1,20 @@
 """The Story so far (§3.3) and the Day (§4.1-4.4): Sunrise, Group Movement, Day Actions, Items."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Option, term
 
 from .context import DAY_ABILITIES, G, _content, dir_term
 from .state import DEFAULT_HOUSE_RULES, Character, GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class StoryAndDay:
+
+class StoryAndDay(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ================================================================= Story so far (§3.3)
-    def _t_story(self: CarnivalZombie, g: G) -> None:
+    def _t_story(self, g: G) -> None:
         s, c = g.s, g.c
         ctx = s.ctx
         order = s.characters
@@ -64,21 +62,21 @@ class StoryAndDay:
         else:
             self._ask(g, "story", char=ch.id, step=ctx["step"])
 
-    def _story_bonus(self: CarnivalZombie, g: G) -> int:
+    def _story_bonus(self, g: G) -> int:
         ctx = g.s.ctx
         bonus = ctx["bg"]
         if g.hr["barghest_bonus_mode"] == "once":
             ctx["bg"] = 0
         return bonus
 
-    def _story_done(self: CarnivalZombie, g: G) -> None:
+    def _story_done(self, g: G) -> None:
         s = g.s
         ctx = s.ctx
         for code, n in ctx["drawn"].items():
             s.abyss[code] = s.abyss.get(code, 0) + n
         ctx.update(i=ctx["i"] + 1, step=1, bg=0, drawn={}, hide=False, drew=False)
 
-    def _h_story(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_story(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         ctx = s.ctx
         ch = self._ch(s, ask["char"])
@@ -105,7 +103,7 @@ class StoryAndDay:
         else:
             self._ask(g, "story_boss", char=ch.id)
 
-    def _h_story_boss(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_story_boss(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         if picks[0] == "item":
             self._draw_item(g, ask["char"], ask["char"])
@@ -114,7 +112,7 @@ class StoryAndDay:
         self._story_done(g)
 
     # ================================================================= Day (§4.1-4.4)
-    def _start_day(self: CarnivalZombie, g: G, first: bool) -> None:
+    def _start_day(self, g: G, first: bool) -> None:
         s = g.s
         s.phase, s.half, s.days_played = "day", "day", s.days_played + 1
         s.fewer_obstacles = 0
@@ -126,7 +124,7 @@ class StoryAndDay:
         s.clock, s.hour = "sunrise", 0
         s.stage, s.ctx = "sunrise", {}
 
-    def _t_sunrise(self: CarnivalZombie, g: G) -> None:
+    def _t_sunrise(self, g: G) -> None:
         s, c = g.s, g.c
         s.nightmare.extend(s.nightmare_discard)
         s.nightmare_discard = []
@@ -142,7 +140,7 @@ class StoryAndDay:
         s.stage, s.ctx = "move", {"used": 0, "moves": 0}
         g.say("day", day=s.ticket, **self._at(g, s.group_at))
 
-    def _foundering(self: CarnivalZombie, g: G, loc: int | None = None) -> int | None:
+    def _foundering(self, g: G, loc: int | None = None) -> int | None:
         s, c = g.s, g.c
         if len(s.sunken) >= 6:
             return None
@@ -162,7 +160,7 @@ class StoryAndDay:
         g.say("sink", location=target, **self._at(g, target))
         return target
 
-    def _event_of_day(self: CarnivalZombie, g: G, ev: dict) -> None:
+    def _event_of_day(self, g: G, ev: dict) -> None:
         s = g.s
         eff, val = ev["effect"], ev.get("value", 0)
         g.say("event", event=ev["id"], event_name=ev["name"])
@@ -181,7 +179,7 @@ class StoryAndDay:
         elif eff == "first_move_extra":
             s.first_move_extra = val
 
-    def move_options(self: CarnivalZombie, s: GameState) -> list[tuple[str, int, int]]:
+    def move_options(self, s: GameState) -> list[tuple[str, int, int]]:
         """(direction, destination, Hour cost) of every move the Group may make now."""
         c = _content(s)
         used = s.ctx.get("used", 0)
@@ -197,7 +195,7 @@ class StoryAndDay:
                 out.append((d, dest, cost))
         return out
 
-    def move_cost(self: CarnivalZombie, s: GameState, frm: int, d: str) -> int:
+    def move_cost(self, s: GameState, frm: int, d: str) -> int:
         c = _content(s)
         dest, extra = c.alleys[frm][d]
         cost = 1 + extra + (1 if frm in s.sunken else 0)
@@ -205,21 +203,21 @@ class StoryAndDay:
             cost += s.first_move_extra
         return cost
 
-    def _hr(self: CarnivalZombie, s: GameState) -> dict:
+    def _hr(self, s: GameState) -> dict:
         return {**DEFAULT_HOUSE_RULES, **(s.house_rules or {})}
 
-    def _must_move(self: CarnivalZombie, s: GameState) -> bool:
+    def _must_move(self, s: GameState) -> bool:
         return bool(s.ctx.get("moves", 0) == 0 and s.forced_dir and self._hr(s)["forced_first_move"]
                     and self.move_options(s))
 
-    def _t_move(self: CarnivalZombie, g: G) -> None:
+    def _t_move(self, g: G) -> None:
         s = g.s
         if self.move_options(s):
             self._ask(g, "move")
         else:
             self._end_movement(g)
 
-    def _h_move(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_move(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         pick = picks[0]
         if pick == "stop":
@@ -235,7 +233,7 @@ class StoryAndDay:
         s.hour = min(4, s.ctx["used"] + 1)
         g.say("move", dir=dir_term(d), frm=frm, to=dest, to_name=g.c.locations[dest]["name"], cost=cost)
 
-    def _end_movement(self: CarnivalZombie, g: G) -> None:
+    def _end_movement(self, g: G) -> None:
         s = g.s
         s.forced_dir = ""
         s.first_move_extra = 0
@@ -246,7 +244,7 @@ class StoryAndDay:
         s.hour = used + 1
         s.stage, s.ctx = "dayact", {"i": 0}
 
-    def _t_dayact(self: CarnivalZombie, g: G) -> None:
+    def _t_dayact(self, g: G) -> None:
         s = g.s
         ctx = s.ctx
         while ctx["i"] < len(s.characters) and s.characters[ctx["i"]].incapacitated:
@@ -260,7 +258,7 @@ class StoryAndDay:
             return
         self._ask(g, "dayact", char=s.characters[ctx["i"]].id)
 
-    def day_action_options(self: CarnivalZombie, s: GameState, cid: str) -> list[Option]:
+    def day_action_options(self, s: GameState, cid: str) -> list[Option]:
         c = _content(s)
         ch = self._ch(s, cid)
         cd = c.characters[cid]
@@ -281,14 +279,14 @@ class StoryAndDay:
                 opts.append(Option.of(f"use.{k}", "use_item", item_name=item["name"]))
         return opts[:25]
 
-    def _ability_usable(self: CarnivalZombie, s: GameState, cid: str, ab: str) -> bool:
+    def _ability_usable(self, s: GameState, cid: str, ab: str) -> bool:
         if ab == "treatment":
             return any(o.id != cid and not o.incapacitated for o in s.characters)
         if ab == "barter":
             return bool(s.item_decks.get(cid))
         return True
 
-    def _h_dayact(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_dayact(self, g: G, ask: dict, picks: tuple) -> None:
         s, c = g.s, g.c
         ch = self._ch(s, ask["char"])
         name = self._name(g, ch.id)
@@ -327,7 +325,7 @@ class StoryAndDay:
         if done and not s.over:
             s.ctx["i"] += 1
 
-    def _search_result(self: CarnivalZombie, g: G, ch: Character, result: str) -> bool:
+    def _search_result(self, g: G, ch: Character, result: str) -> bool:
         s = g.s
         name = self._name(g, ch.id)
         if result == "survivor" and s.supply.get("S", 0) <= 0:
@@ -347,13 +345,13 @@ class StoryAndDay:
             return False
         return True
 
-    def _h_search_inf(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_search_inf(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         ch = self._ch(s, ask["char"])
         self._search_result(g, ch, "survivor" if picks[0] == "surv" else "item")
         s.ctx["i"] += 1
 
-    def _day_ability(self: CarnivalZombie, g: G, ch: Character) -> bool:
+    def _day_ability(self, g: G, ch: Character) -> bool:
         s, c = g.s, g.c
         ab = c.characters[ch.id]["day_ability"]
         name = self._name(g, ch.id)
@@ -385,12 +383,12 @@ class StoryAndDay:
             return False
         return True
 
-    def _h_scavenge(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_scavenge(self, g: G, ask: dict, picks: tuple) -> None:
         ch = self._ch(g.s, ask["char"])
         if self._search_result(g, ch, picks[0][2:]):
             g.s.ctx["i"] += 1
 
-    def _h_target(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_target(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         ch = self._ch(s, ask["char"])
         tgt = self._ch(s, picks[0][2:])
@@ -413,7 +411,7 @@ class StoryAndDay:
         s.ctx["i"] += 1
 
     # ----------------------------------------------------------------- Items
-    def _use_item(self: CarnivalZombie, g: G, ch: Character, k: int) -> None:
+    def _use_item(self, g: G, ch: Character, k: int) -> None:
         s, c = g.s, g.c
         item_id = ch.items[k]
         item = c.items[item_id]
@@ -436,7 +434,7 @@ class StoryAndDay:
         elif eff == "fireworks" and s.night and ch.refuge:
             self._fireworks(g, ch, val)
 
-    def _fireworks(self: CarnivalZombie, g: G, ch: Character, n: int) -> None:
+    def _fireworks(self, g: G, ch: Character, n: int) -> None:
         """Eliminate up to n Infected (never Bosses) in the holder's Pit, nearest first, strongest first."""
         s, c = g.s, g.c
         nt = s.night
@@ -457,7 +455,7 @@ class StoryAndDay:
                         killed += 1
         g.say("fireworks", killed=killed)
 
-    def _to_pile_or_abyss(self: CarnivalZombie, g: G, cave: str, code: str) -> None:
+    def _to_pile_or_abyss(self, g: G, cave: str, code: str) -> None:
         s = g.s
         if s.night.forts.get(cave[0]) == "altar":
             s.abyss[code] = s.abyss.get(code, 0) + 1

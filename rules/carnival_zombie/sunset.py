@@ -1,21 +1,19 @@
 """Sunset (§4.5): Finales, Terrains, Barricades, the Characters' places and the Bosses entering."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 
 from .context import PIT_CW, ROMAN, SPACES, G, _content, dir_term, next_able
 from .state import CAVES, CLOCKWISE, BossSlot, GameState, Night
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class Sunset:
+
+class Sunset(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ================================================================= Sunset (§4.5)
-    def _start_sunset(self: CarnivalZombie, g: G) -> None:
+    def _start_sunset(self, g: G) -> None:
         s, c = g.s, g.c
         s.phase = "sunset"
         s.clock, s.hour = "sunset", 0
@@ -32,7 +30,7 @@ class Sunset:
         s.stage, s.ctx = "s_finale", {}
         g.say("sunset", **self._at(g, s.group_at))
 
-    def finale_options(self: CarnivalZombie, s: GameState) -> list[str]:
+    def finale_options(self, s: GameState) -> list[str]:
         c = _content(s)
         hr = self._hr(s)
         if s.night and s.night.finale:
@@ -52,11 +50,11 @@ class Sunset:
             out.append(fid)
         return out
 
-    def _last_ticket(self: CarnivalZombie, s: GameState) -> int:
+    def _last_ticket(self, s: GameState) -> int:
         c = _content(s)
         return c.scenarios[s.scenario].get("days", 3)
 
-    def _t_s_finale(self: CarnivalZombie, g: G) -> None:
+    def _t_s_finale(self, g: G) -> None:
         s, c = g.s, g.c
         if not s.ctx.get("asked") and self.finale_options(s):
             s.ctx["asked"] = True
@@ -70,18 +68,18 @@ class Sunset:
             return
         self._start_terrains(g)
 
-    def _h_finale(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_finale(self, g: G, ask: dict, picks: tuple) -> None:
         if picks[0] != "no":
             g.s.night.finale = picks[0][4:]
             self._finale_start(g)
 
-    def _finale_start(self: CarnivalZombie, g: G) -> None:
+    def _finale_start(self, g: G) -> None:
         s, c = g.s, g.c
         f = c.finales[s.night.finale]
         s.night.hull = f.get("hull", 0)
         g.say("finale", finale=f["id"], finale_name=f["name"])
 
-    def _start_terrains(self: CarnivalZombie, g: G) -> None:
+    def _start_terrains(self, g: G) -> None:
         s, c = g.s, g.c
         loc = c.locations[s.group_at]
         black, blue, forts = loc.get("black", 0), loc.get("blue", 0), loc.get("forts", 0)
@@ -98,11 +96,11 @@ class Sunset:
             black, blue = (black - fewer, blue) if black else (black, blue - fewer)
         self._terrain_todo(g, black, blue, forts)
 
-    def _terrain_todo(self: CarnivalZombie, g: G, black: int, blue: int, forts: int) -> None:
+    def _terrain_todo(self, g: G, black: int, blue: int, forts: int) -> None:
         # The rulebook's example places the blue Obstacles first; the order among Obstacles is free.
         g.s.ctx["todo"] = ["blue"] * max(0, blue) + ["black"] * max(0, black) + ["fort"] * forts
 
-    def _h_explore(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_explore(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         black, blue, forts = s.ctx["counts"]
         nb = int(picks[0][1:])
@@ -110,12 +108,12 @@ class Sunset:
         g.say("explored", black=drop_black, blue=drop_blue)
         self._terrain_todo(g, black - drop_black, blue - drop_blue, forts)
 
-    def explore_choices(self: CarnivalZombie, s: GameState) -> list[int]:
+    def explore_choices(self, s: GameState) -> list[int]:
         black, blue, _ = s.ctx["counts"]
         n = s.ctx["fewer"]
         return [nb for nb in range(0, n + 1) if nb <= black and n - nb <= blue]
 
-    def _t_s_terrain(self: CarnivalZombie, g: G) -> None:
+    def _t_s_terrain(self, g: G) -> None:
         s, c = g.s, g.c
         todo = s.ctx["todo"]
         if not todo:
@@ -142,7 +140,7 @@ class Sunset:
             else:
                 self.place_obstacle(g, terrain, cave)
 
-    def place_obstacle(self: CarnivalZombie, g: G, terrain: str, cave: str) -> str | None:
+    def place_obstacle(self, g: G, terrain: str, cave: str) -> str | None:
         s, c = g.s, g.c
         ring = c.terrains[terrain].get("ring", 1)
         start = CLOCKWISE.index(cave)
@@ -156,7 +154,7 @@ class Sunset:
                 return sp
         return None
 
-    def place_fort(self: CarnivalZombie, g: G, terrain: str, pit: str) -> str | None:
+    def place_fort(self, g: G, terrain: str, pit: str) -> str | None:
         s, c = g.s, g.c
         start = PIT_CW.index(pit)
         for k in range(4):
@@ -168,13 +166,13 @@ class Sunset:
                 return p
         return None
 
-    def _h_terrain_cave(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_terrain_cave(self, g: G, ask: dict, picks: tuple) -> None:
         self.place_obstacle(g, ask["terrain"], picks[0])
 
-    def _h_terrain_pit(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_terrain_pit(self, g: G, ask: dict, picks: tuple) -> None:
         self.place_fort(g, ask["terrain"], picks[0])
 
-    def _t_s_barr(self: CarnivalZombie, g: G) -> None:
+    def _t_s_barr(self, g: G) -> None:
         s = g.s
         if s.ctx.get("custom") is not None:
             k = s.ctx["custom"]
@@ -188,7 +186,7 @@ class Sunset:
             return
         self._ask(g, "barricades")
 
-    def _h_barricades(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_barricades(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         if picks[0] == "custom":
             s.ctx["custom"] = 0
@@ -213,7 +211,7 @@ class Sunset:
                             s.storage["#"] -= 1
         self._barr_done(g)
 
-    def _h_barr_cave(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_barr_cave(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         n = int(picks[0][1:])
         for slot in range(n):
@@ -221,14 +219,14 @@ class Sunset:
         s.storage["#"] -= n
         s.ctx["custom"] += 1
 
-    def _barr_done(self: CarnivalZombie, g: G) -> None:
+    def _barr_done(self, g: G) -> None:
         s = g.s
         placed = {cv: s.night.boxes[cv].count("#") for cv in CAVES}
         g.say("barricades", caves=[{"term": "cave_count", "cave": cv, "n": n} for cv, n in placed.items() if n], storage=s.storage["#"],
               placed=placed)
         s.stage, s.ctx = "s_enter", {"i": 0}
 
-    def _t_s_enter(self: CarnivalZombie, g: G) -> None:
+    def _t_s_enter(self, g: G) -> None:
         s = g.s
         i = next_able(s, s.ctx)
         if i >= len(s.characters):
@@ -236,14 +234,14 @@ class Sunset:
             return
         self._ask(g, "enter", char=s.characters[i].id)
 
-    def _h_enter(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_enter(self, g: G, ask: dict, picks: tuple) -> None:
         s = g.s
         ch = self._ch(s, ask["char"])
         ch.refuge = picks[0]
         g.say("enter", name=self._name(g, ch.id), dir=dir_term(ch.refuge), character=ch.id, pit=ch.refuge)
         s.ctx["i"] += 1
 
-    def _t_s_boss(self: CarnivalZombie, g: G) -> None:
+    def _t_s_boss(self, g: G) -> None:
         s, c = g.s, g.c
         ctx = s.ctx
         if ctx["step"] == "old":
@@ -270,14 +268,14 @@ class Sunset:
             return
         self._start_hour(g, 1)
 
-    def _boss_enter(self: CarnivalZombie, g: G, k: int) -> None:
+    def _boss_enter(self, g: G, k: int) -> None:
         cave = self._draw_nm(g)["cave"]
         if cave == "choice":
             self._ask(g, "boss_cave", slot=k)
         else:
             self.place_boss(g, k, cave)
 
-    def place_boss(self: CarnivalZombie, g: G, k: int, cave: str) -> None:
+    def place_boss(self, g: G, k: int, cave: str) -> None:
         s, c = g.s, g.c
         ring = 2 if s.night.obstacles.get(f"{cave}.3") == "pier" else 3
         b = s.boss_area[k]
@@ -285,5 +283,5 @@ class Sunset:
         g.say("boss_enter", boss_name=c.bosses[b.boss]["name"], ring=ROMAN[ring], cave=cave, boss=b.boss,
               space=b.pos)
 
-    def _h_boss_cave(self: CarnivalZombie, g: G, ask: dict, picks: tuple) -> None:
+    def _h_boss_cave(self, g: G, ask: dict, picks: tuple) -> None:
         self.place_boss(g, ask["slot"], picks[0])

@@ -1,7 +1,6 @@
 """Just a Matter of Time: the traitor's Sabotage and Unmask."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import GM, Actor, IllegalAction
 from rules.common.errors import NotYourTurn
@@ -9,16 +8,15 @@ from rules.common.errors import NotYourTurn
 from .actions import Sabotage
 from .context import G
 from .state import CAVES
-
-if TYPE_CHECKING:
-    from .engine import CarnivalZombie
+from .sections import Sections
 
 
-class Traitor:
+
+class Traitor(Sections):
     """Mixed into `CarnivalZombie`: each method's `self` is the engine."""
 
     # ================================================================= the traitor (Just a Matter of Time)
-    def _sabotage(self: CarnivalZombie, g: G, action: Sabotage, actor: Actor) -> None:
+    def _sabotage(self, g: G, action: Sabotage, actor: Actor) -> None:
         s = g.s
         if not s.traitor or actor.id != s.traitor:
             raise NotYourTurn("traitor_only")
@@ -32,7 +30,7 @@ class Traitor:
         g.say("sabotage_set", audience=s.traitor, cave=action.cave)
         g.say("sabotage_gm", audience=GM, cave=action.cave)
 
-    def _unmask(self: CarnivalZombie, g: G, actor: Actor) -> None:
+    def _unmask(self, g: G, actor: Actor) -> None:
         s = g.s
         if not s.traitor or actor.id != s.traitor:
             raise NotYourTurn("traitor_only")
