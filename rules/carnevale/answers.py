@@ -2,7 +2,6 @@
 reaction it stands for."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Choose, Event, IllegalAction, Prompt
 
@@ -11,16 +10,16 @@ from . import prompts as P
 from .mechanics import say
 from .state import GameState, ModelState
 from .tables import MULTI_TARGET_SPELLS
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class Answers:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class Answers(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ Choose
-    def _do_choose(self: CarnevaleEngine, state: GameState, a: Choose, actor: Actor,
+    def _do_choose(self, state: GameState, a: Choose, actor: Actor,
                    known: Prompt | None = None) -> list[Event]:
         prompt = self.check_choice(state, a, actor, known)
         pid = prompt.player
@@ -147,14 +146,14 @@ class Answers:
             return self._do_heal(state, A.Heal(pick, healer=m.uid), who)
         raise IllegalAction("choice_unknown")
 
-    def _spell_next_step(self: CarnevaleEngine, spell: dict) -> str | None:
+    def _spell_next_step(self, spell: dict) -> str | None:
         if spell["effect"] in ("walk_worlds",):
             return None
         if spell["effect"] == "rashaar_heal":
             return None
         return "spell_target"
 
-    def _button_action(self: CarnevaleEngine, state: GameState, m: ModelState, pick: str, who: Actor) -> list[Event]:
+    def _button_action(self, state: GameState, m: ModelState, pick: str, who: Actor) -> list[Event]:
         state.counter += 1
         if pick == "end":
             return self._end_activation(state, m)

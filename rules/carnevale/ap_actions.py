@@ -3,7 +3,6 @@
 Opportunity, stealing the fragment, shooting."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, term
 
@@ -13,16 +12,16 @@ from .mechanics import attr, said, say
 from .moves import MOVES, Step
 from .state import Effect, GameState, ModelState, WeaponState
 from .tables import MOVE_ACTIONS
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class APActions:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class APActions(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ AP actions
-    def _do_spend_ap(self: CarnevaleEngine, state: GameState, a: A.SpendAP, actor: Actor) -> list[Event]:
+    def _do_spend_ap(self, state: GameState, a: A.SpendAP, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         action = a.action
         if action not in MOVE_ACTIONS:
@@ -84,7 +83,7 @@ class APActions:
             events += self._end_activation(state, m)
         return events
 
-    def _gondola_check(self: CarnevaleEngine, state: GameState, m: ModelState) -> list[Event]:
+    def _gondola_check(self, state: GameState, m: ModelState) -> list[Event]:
         """EN gondolas: before any action aboard, a basic Dex roll; a Fumble drops the rider in."""
         if not m.on_gondola or state.house_rules.get("terrain") != "en":
             return []
@@ -97,7 +96,7 @@ class APActions:
             events.append(say("gondola_fall", model=m.uid, how=said("gondola_balance_lost", name=m.name)))
         return events
 
-    def _power_roll(self: CarnevaleEngine, state: GameState, m: ModelState, temporary: bool) -> list[Event]:
+    def _power_roll(self, state: GameState, m: ModelState, temporary: bool) -> list[Event]:
         from .campaign import roll_power_names
         names, faces = roll_power_names(state.rng, {a["name"] for a in M.all_abilities(m)})
         events = []
@@ -112,7 +111,7 @@ class APActions:
             events.append(say("power_weapon", model=m.uid, name=m.name, weapons=armed, weapon=armed[0]))
         return events
 
-    def _do_attack(self: CarnevaleEngine, state: GameState, a: A.Attack, actor: Actor) -> list[Event]:
+    def _do_attack(self, state: GameState, a: A.Attack, actor: Actor) -> list[Event]:
         att = state.model(a.model)
         self._own(state, att, actor)
         tgt = state.model(a.target)
@@ -129,7 +128,7 @@ class APActions:
         return pre + combat.melee_attack(state, att, tgt, a.weapon, a.manoeuvre, a.allies, a.enemies, a.karma,
                                          a.companion, a.opportunity, a.two_weapons, a.drown_attr, tuple(a.targets))
 
-    def _take_opportunity(self: CarnevaleEngine, state: GameState, weapon: str = "") -> list[Event]:
+    def _take_opportunity(self, state: GameState, weapon: str = "") -> list[Event]:
         """The first free Attack of Opportunity on offer is made (0 AP, a plain attack)."""
         offer = state.opportunities.pop(0)
         att, tgt = state.model(offer["model"]), state.model(offer["target"])
@@ -137,12 +136,12 @@ class APActions:
             return []
         return combat.melee_attack(state, att, tgt, weapon, opportunity=True)
 
-    def _decline_opportunity(self: CarnevaleEngine, state: GameState) -> list[Event]:
+    def _decline_opportunity(self, state: GameState) -> list[Event]:
         offer = state.opportunities.pop(0)
         return [Event("opportunity_declined", {"model": state.models[offer["model"]].name,
                                                "target": state.models[offer["target"]].name})]
 
-    def _do_steal(self: CarnevaleEngine, state: GameState, a: A.StealFragment, actor: Actor) -> list[Event]:
+    def _do_steal(self, state: GameState, a: A.StealFragment, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         bearer = state.model(a.bearer)
         if bearer.carrying != "fragment" or bearer.owner == m.owner:
@@ -168,7 +167,7 @@ class APActions:
             events.append(say("fragment_kept", model=bearer.uid, name=bearer.name))
         return events
 
-    def _do_shoot(self: CarnevaleEngine, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
+    def _do_shoot(self, state: GameState, a: A.Shoot, actor: Actor) -> list[Event]:
         sh = state.model(a.model)
         self._own(state, sh, actor)
         free = ""

@@ -3,7 +3,6 @@ Command spent, statuses told by the players, falls, the Spiritual Bond, Morale c
 and their rerolls."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, NotYourTurn, term
 
@@ -12,16 +11,16 @@ from . import mechanics as M
 from .dice import reroll_all, reroll_misses
 from .mechanics import attr, has, said, say, slug
 from .state import GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class Books:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class Books(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ books
-    def _do_damage(self: CarnevaleEngine, state: GameState, a: A.Damage, actor: Actor) -> list[Event]:
+    def _do_damage(self, state: GameState, a: A.Damage, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if a.attacker:
             src = state.model(a.attacker)
@@ -36,7 +35,7 @@ class Books:
         return M.apply_damage(state, m, a.amount, a.penetration, a.spiritual, a.flames, a.ignore_protection,
                               a.source, a.attacker)[1]
 
-    def _do_heal(self: CarnevaleEngine, state: GameState, a: A.Heal, actor: Actor) -> list[Event]:
+    def _do_heal(self, state: GameState, a: A.Heal, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not m.in_play:
             raise IllegalAction("not_on_table", model=m.name)
@@ -68,7 +67,7 @@ class Books:
                     how=said(f"heal_{slug(source)}", x=x))] + \
             M.healing_roll(state, h, m, x, source, a.karma, extra)
 
-    def _do_stun(self: CarnevaleEngine, state: GameState, a: A.Stun, actor: Actor) -> list[Event]:
+    def _do_stun(self, state: GameState, a: A.Stun, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.gm or actor.id in state.seats):
             raise NotYourTurn("players_or_gm")
@@ -76,7 +75,7 @@ class Books:
             raise IllegalAction("not_on_table", model=m.name)
         return M.stun(state, m, a.source or "an effect")
 
-    def _do_spend_karma(self: CarnevaleEngine, state: GameState, a: A.SpendKarma, actor: Actor) -> list[Event]:
+    def _do_spend_karma(self, state: GameState, a: A.SpendKarma, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         self._own(state, m, actor)
         if a.n < 1:
@@ -121,7 +120,7 @@ class Books:
         return [say("karma", model=m.uid, karma=m.karma, use=a.use, name=m.name, n=a.n, how=use,
                     karma_max=m.karma_max)]
 
-    def _do_spend_command(self: CarnevaleEngine, state: GameState, a: A.SpendCommand, actor: Actor) -> list[Event]:
+    def _do_spend_command(self, state: GameState, a: A.SpendCommand, actor: Actor) -> list[Event]:
         leader = state.model(a.model)
         self._own(state, leader, actor)
         t = state.model(a.target)
@@ -145,7 +144,7 @@ class Books:
         return [say("command", model=t.uid, leader=leader.uid, name=leader.name, n=a.n, command=leader.command,
                     command_max=leader.command_max, target_name=t.name, ap=t.ap)]
 
-    def _do_set_status(self: CarnevaleEngine, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
+    def _do_set_status(self, state: GameState, a: A.SetStatus, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.may_act_for(m.owner) or actor.gm):
             raise NotYourTurn("not_your_model", model=m.name)
@@ -199,7 +198,7 @@ class Books:
         return [say("status_on" if a.value else "status_off", model=m.uid, status=s, value=a.value, name=m.name,
                     what=term(f"status_{s}"))]
 
-    def _do_fall(self: CarnevaleEngine, state: GameState, a: A.Fall, actor: Actor) -> list[Event]:
+    def _do_fall(self, state: GameState, a: A.Fall, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         if not (actor.may_act_for(m.owner) or actor.gm or actor.id in state.seats):
             raise NotYourTurn("not_your_model", model=m.name)
@@ -217,7 +216,7 @@ class Books:
             events.append(say("jump_down", model=m.uid, name=m.name, ap=m.ap))
         return events + M.fall(state, m, a.height, a.voluntary)
 
-    def _do_bond_roll(self: CarnevaleEngine, state: GameState, a: A.BondRoll, actor: Actor) -> list[Event]:
+    def _do_bond_roll(self, state: GameState, a: A.BondRoll, actor: Actor) -> list[Event]:
         t = state.model(a.model)
         bond = next((e for e in t.effects if e.kind == "bond"), None)
         if bond is None:
@@ -231,7 +230,7 @@ class Books:
         t.karma -= 1
         return M.bond_maintenance(state, t, bond, said("bond_fought", name=t.name))
 
-    def _do_morale(self: CarnevaleEngine, state: GameState, a: A.Morale, actor: Actor) -> list[Event]:
+    def _do_morale(self, state: GameState, a: A.Morale, actor: Actor) -> list[Event]:
         if a.group:
             pid = a.player or (state.model(a.models[0]).owner if a.models else actor.id)
             if pid not in state.players:
@@ -249,7 +248,7 @@ class Books:
                 raise IllegalAction("not_on_table", model=m.name)
         return self._morale_queue(state, list(dict.fromkeys(a.models)), a.modifier, "called")
 
-    def _do_roll(self: CarnevaleEngine, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
+    def _do_roll(self, state: GameState, a: A.Roll, actor: Actor) -> list[Event]:
         if a.difficulty < 2 or a.difficulty > 10:
             raise IllegalAction("difficulty_range")
         if a.pool < 0 or a.pool > 30:
@@ -273,7 +272,7 @@ class Books:
         state.last_roll["by"] = actor.id
         return events
 
-    def _do_reroll(self: CarnevaleEngine, state: GameState, a: A.Reroll, actor: Actor) -> list[Event]:
+    def _do_reroll(self, state: GameState, a: A.Reroll, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         self._own(state, m, actor)
         if not state.last_roll or not state.last_roll.get("free"):

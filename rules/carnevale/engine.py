@@ -40,6 +40,8 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
     system = "carnevale"
     state_type = GameState
     actions = A.ACTIONS
+    # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
+    check_choice = Engine.check_choice
 
     # ================================================================== setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, term
 
@@ -11,15 +10,15 @@ from . import mechanics as M, shooting
 from .dice import BASIC_DIFFICULTY, PoolResult, ceil_half, scatter
 from .mechanics import attr, say
 from .state import GameState, ModelState
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class EventsTable:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
 
-    def _do_event(self: CarnevaleEngine, state: GameState, a: A.PlayEvent, actor: Actor) -> list[Event]:
+class EventsTable(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
+
+    def _do_event(self, state: GameState, a: A.PlayEvent, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         p = state.players[pid]
         if p.events_left <= 0:
@@ -41,7 +40,7 @@ class EventsTable:
         events += self._event_effect(state, pid, total, own, tgt)
         return events
 
-    def _event_effect(self: CarnevaleEngine, state: GameState, pid: str, total: int, own: ModelState | None,
+    def _event_effect(self, state: GameState, pid: str, total: int, own: ModelState | None,
                       tgt: ModelState | None) -> list[Event]:
         return EFFECTS[total](self, state, pid, state.opponent(pid), own, tgt)
 
@@ -52,14 +51,14 @@ def lost() -> list[Event]:
     return [say("event_lost")]
 
 
-def aqua_alta(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def aqua_alta(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
               tgt: ModelState | None) -> list[Event]:
     """Event 2."""
     state.aqua_alta = pid
     return []
 
 
-def bad_coordination(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def bad_coordination(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                      tgt: ModelState | None) -> list[Event]:
     """Event 3."""
     if tgt is None or tgt.activated or not tgt.in_play:
@@ -68,7 +67,7 @@ def bad_coordination(self: CarnevaleEngine, state: GameState, pid: str, enemy: s
     return [say("marked_activated", model=tgt.uid, name=tgt.name)]
 
 
-def combat_stress(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def combat_stress(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                   tgt: ModelState | None) -> list[Event]:
     """Event 4."""
     if tgt is None or tgt.stunned or not tgt.in_play:
@@ -76,7 +75,7 @@ def combat_stress(self: CarnevaleEngine, state: GameState, pid: str, enemy: str,
     return M.stun(state, tgt, "Combat Stress")
 
 
-def adrenaline_boost(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def adrenaline_boost(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                      tgt: ModelState | None) -> list[Event]:
     """Event 5."""
     if own is None or not own.activated or not own.in_play:
@@ -85,7 +84,7 @@ def adrenaline_boost(self: CarnevaleEngine, state: GameState, pid: str, enemy: s
     return [say("acts_again", model=own.uid, name=own.name)]
 
 
-def wake_up(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def wake_up(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
             tgt: ModelState | None) -> list[Event]:
     """Event 6."""
     if own is None or not own.stunned:
@@ -94,7 +93,7 @@ def wake_up(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: 
     return [say("unstunned", model=own.uid, name=own.name)]
 
 
-def reload_weapons(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def reload_weapons(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                    tgt: ModelState | None) -> list[Event]:
     """Event 7."""
     w = next((w for w in (own.weapons if own else []) if w.firearm and not w.loaded and not w.destroyed), None)
@@ -105,20 +104,20 @@ def reload_weapons(self: CarnevaleEngine, state: GameState, pid: str, enemy: str
     return [say("event_reloaded", model=own.uid, name=own.name, weapon=w.name)]
 
 
-def good_cover(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def good_cover(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                tgt: ModelState | None) -> list[Event]:
     """Event 8."""
     state.good_cover = pid
     return [say("good_cover", player=pid, dice=state.house_rules.get("event8_heavy", -4))]
 
 
-def anxiety(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def anxiety(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
             tgt: ModelState | None) -> list[Event]:
     """Event 9."""
     return self._morale_group(state, enemy, "Anxiety")
 
 
-def battle_shock(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def battle_shock(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                  tgt: ModelState | None) -> list[Event]:
     """Event 10."""
     if tgt is None or state.players[enemy].leader == tgt.uid or tgt.independent or "Leader" in tgt.descriptors:
@@ -126,7 +125,7 @@ def battle_shock(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, 
     return self._morale_queue(state, [tgt.uid], 0, "Battle Shock")
 
 
-def the_geyser(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def the_geyser(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                tgt: ModelState | None) -> list[Event]:
     """Event 11."""
     state.geyser = True
@@ -135,7 +134,7 @@ def the_geyser(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, ow
     return [say("geyser_placed", distance=s.distance, clock=s.clock)]
 
 
-def miraculous_recovery(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def miraculous_recovery(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                         tgt: ModelState | None) -> list[Event]:
     """Event 12."""
     if own is None or not own.in_play or not own.damage:
@@ -143,7 +142,7 @@ def miraculous_recovery(self: CarnevaleEngine, state: GameState, pid: str, enemy
     return M.healing_roll(state, own, own, 6, "Miraculous Recovery")
 
 
-def evil_eye(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def evil_eye(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
              tgt: ModelState | None) -> list[Event]:
     """Event 13."""
     if tgt is None or not tgt.in_play:
@@ -174,7 +173,7 @@ def _mind_roll(state: GameState, m: ModelState, total: int) -> tuple[list[Event]
     return events, r
 
 
-def a_matter_of_honor(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def a_matter_of_honor(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                       tgt: ModelState | None) -> list[Event]:
     """Event 14."""
     if own is None or not own.in_play:
@@ -190,7 +189,7 @@ def a_matter_of_honor(self: CarnevaleEngine, state: GameState, pid: str, enemy: 
     return events
 
 
-def we_will_never_beat_them(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def we_will_never_beat_them(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                             tgt: ModelState | None) -> list[Event]:
     """Event 15."""
     if tgt is None or not tgt.in_play:
@@ -204,7 +203,7 @@ def we_will_never_beat_them(self: CarnevaleEngine, state: GameState, pid: str, e
     return events
 
 
-def mad_minute(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def mad_minute(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                tgt: ModelState | None) -> list[Event]:
     """Event 16."""
     shooters = [m.uid for m in state.squad(pid) if any(
@@ -215,7 +214,7 @@ def mad_minute(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, ow
     return [say("mad_minute", player=pid, models=shooters, names=[state.models[u].name for u in shooters])]
 
 
-def hes_alive(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def hes_alive(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
               tgt: ModelState | None) -> list[Event]:
     """Event 17."""
     if own is None or not own.fallen or own.fled:
@@ -232,7 +231,7 @@ def hes_alive(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own
     return events
 
 
-def blend_with_shadows(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def blend_with_shadows(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                        tgt: ModelState | None) -> list[Event]:
     """Event 18."""
     if own is None or not own.in_play:
@@ -242,7 +241,7 @@ def blend_with_shadows(self: CarnevaleEngine, state: GameState, pid: str, enemy:
     return [say("withdrawn", model=own.uid, name=own.name)]
 
 
-def charismatic_leader(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def charismatic_leader(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                        tgt: ModelState | None) -> list[Event]:
     """Event 19."""
     leader = M.first_leader(state, pid)
@@ -253,7 +252,7 @@ def charismatic_leader(self: CarnevaleEngine, state: GameState, pid: str, enemy:
                 command_max=leader.command_max)]
 
 
-def prestige_loss(self: CarnevaleEngine, state: GameState, pid: str, enemy: str, own: ModelState | None,
+def prestige_loss(self, state: GameState, pid: str, enemy: str, own: ModelState | None,
                   tgt: ModelState | None) -> list[Event]:
     """Event 20."""
     leader = M.first_leader(state, enemy)

@@ -1,7 +1,6 @@
 """Magic (digest §4): casting, the Magic roll standing, the Naach-Tith Annulment window."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction
 
@@ -9,16 +8,16 @@ from . import actions as A
 from . import mechanics as M, spells
 from .mechanics import attr, said, say
 from .state import GameState, ModelState
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class Magic:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class Magic(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ magic
-    def _do_cast(self: CarnevaleEngine, state: GameState, a: A.Cast, actor: Actor) -> list[Event]:
+    def _do_cast(self, state: GameState, a: A.Cast, actor: Actor) -> list[Event]:
         c = self._active(state, a.model, actor)
         spell = self._spell(state, a.spell)
         t = state.model(a.target) if a.target else None
@@ -27,13 +26,13 @@ class Magic:
         return self._gondola_check(state, c) + self._cast(state, c, spell, t, targets, a.attribute, a.karma,
                                                           a.use_diamond, enemies)
 
-    def _spell(self: CarnevaleEngine, state: GameState, name: str) -> dict:
+    def _spell(self, state: GameState, name: str) -> dict:
         for known in state.spells.values():
             if known["name"].lower() == name.lower():
                 return known
         raise IllegalAction("no_spell", spell=name)
 
-    def _cast(self: CarnevaleEngine, state: GameState, c: ModelState, spell: dict, t, targets, attribute="", karma=0,
+    def _cast(self, state: GameState, c: ModelState, spell: dict, t, targets, attribute="", karma=0,
               diamond=False, enemies=()) -> list[Event]:
         if any(e.kind == "bond" and e.caster == c.uid for m in state.models.values() for e in m.effects):
             raise IllegalAction("bond_walk_only", model=c.name)
@@ -43,7 +42,7 @@ class Magic:
             return events
         return events + self._after_magic_roll(state, c, ctx, spell)
 
-    def _after_magic_roll(self: CarnevaleEngine, state: GameState, c: ModelState, ctx: dict, spell: dict) -> list[Event]:
+    def _after_magic_roll(self, state: GameState, c: ModelState, ctx: dict, spell: dict) -> list[Event]:
         """The Magic roll stands: an enemy Naach-Tith Annulment window, else the spell resolves."""
         events: list[Event] = []
         if ctx["aces"] > 0 and not ctx["critical"]:
@@ -56,7 +55,7 @@ class Magic:
                     return events
         return events + spells.resolve_spell(state, ctx, spell)
 
-    def _annul(self: CarnevaleEngine, state: GameState, choice: str) -> list[Event]:
+    def _annul(self, state: GameState, choice: str) -> list[Event]:
         sub = state.sub
         ctx = sub["ctx"]
         state.sub = {}

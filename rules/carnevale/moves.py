@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.common import Event, IllegalAction, term
 
@@ -13,16 +13,15 @@ from . import mechanics as M, shooting, tables
 from .dice import PoolResult, ceil_half
 from .mechanics import attr, has, said
 from .state import GameState, ModelState, WeaponState
+from .sections import Sections
 
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
 
 
 @dataclass
 class Step:
     """One paid action: who, the Dex roll it needed (if any), its MOV this action, the weapon it serves."""
 
-    engine: CarnevaleEngine
+    engine: Sections
     state: GameState
     m: ModelState
     action: Any                 # the SpendAP action (its note, its karma)

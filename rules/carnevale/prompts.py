@@ -8,7 +8,6 @@ outside a `player` key.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Option, Prompt, term
 
@@ -16,9 +15,8 @@ from . import combat, shooting, spells, tables
 from .dice import PoolResult, ceil_half
 from .mechanics import ability_x, attr, weapon_x
 from .state import GameState, ModelState
+from .sections import Sections
 
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
 
 # The action buttons in the order shown (option kind: action_<id>).
 BUTTON_ACTIONS = ("walk", "run", "jump", "swim", "climb", "hide", "clear_stun", "melee", "shoot", "reload",
@@ -50,7 +48,7 @@ def faces(r: PoolResult) -> str:
 
 
 # ------------------------------------------------------------------ every prompt now
-def pending(engine: CarnevaleEngine, state: GameState) -> list[Prompt]:
+def pending(engine: Sections, state: GameState) -> list[Prompt]:
     if state.over:
         return []
     prompts: list[Prompt] = []
@@ -120,7 +118,7 @@ def _queued(state: GameState, item: dict) -> Prompt:
                   max_choices=len(opts))
 
 
-def _reaction(engine: CarnevaleEngine, state: GameState) -> Prompt | None:
+def _reaction(engine: Sections, state: GameState) -> Prompt | None:
     """The reaction the rules grant now (one at a time): Annulment, a reroll, a shot At the Ready,
     Defensive Combat, a Bodyguard, an answer to a disengaging model."""
     sub = state.sub
@@ -191,7 +189,7 @@ def foe_reroll_options(state: GameState, roller: ModelState, r: PoolResult) -> l
 
 
 # ------------------------------------------------------------------ a Turn, an activation
-def turn_prompt(engine: CarnevaleEngine, state: GameState) -> Prompt:
+def turn_prompt(engine: Sections, state: GameState) -> Prompt:
     pid = state.turn_player
     if state.sub.get("kind") == "reinforce":
         opts = [Option.of(f"{method[0]}:{m.uid}", "reinforce_method", name=m.name, method=term(f"entry_{method}"))
@@ -214,7 +212,7 @@ def shot_targets(state: GameState, m: ModelState) -> list[ModelState]:
     return [x for x in state.squad(state.opponent(m.owner)) if not x.hidden]
 
 
-def action_options(engine: CarnevaleEngine, state: GameState, m: ModelState) -> list[Option]:
+def action_options(engine: Sections, state: GameState, m: ModelState) -> list[Option]:
     enemies = state.squad(state.opponent(m.owner))
     ranged = [w for w in m.weapons if w.kind == "ranged"]
     out = []
@@ -258,7 +256,7 @@ def action_options(engine: CarnevaleEngine, state: GameState, m: ModelState) -> 
     return out
 
 
-def active_prompt(engine: CarnevaleEngine, state: GameState, m: ModelState) -> Prompt:
+def active_prompt(engine: Sections, state: GameState, m: ModelState) -> Prompt:
     sub = state.sub
     base = f"t{state.turn}-{state.counter}"
     who = {"model": m.name}

@@ -3,7 +3,6 @@ Morale with its window, At the Ready, Defensive Combat, the Bodyguard, disengagi
 Attack of Opportunity or Block it allows)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, term
 
@@ -14,9 +13,8 @@ from . import shooting, spells
 from .dice import reroll_aces, reroll_all, reroll_misses
 from .mechanics import attr, has, said, say, slug
 from .state import GameState, ModelState
+from .sections import Sections
 
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
 
 
 def resume_attack(state: GameState, then: dict) -> list[Event]:
@@ -27,10 +25,11 @@ def resume_attack(state: GameState, then: dict) -> list[Event]:
     return combat.melee_after_fear(state, then)
 
 
-class Reactions:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+class Reactions(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
-    def _reroll_window(self: CarnevaleEngine, state: GameState, pick: str) -> list[Event]:
+    def _reroll_window(self, state: GameState, pick: str) -> list[Event]:
         from .dice import PoolResult
         from .state import WeaponState
         ctx = state.sub["ctx"]
@@ -79,7 +78,7 @@ class Reactions:
         return events
 
     # ------------------------------------------------------------------ Morale with a reroll window
-    def _morale_queue(self: CarnevaleEngine, state: GameState, uids: list[str], modifier: int, reason: str, rally: bool = False,
+    def _morale_queue(self, state: GameState, uids: list[str], modifier: int, reason: str, rally: bool = False,
                       window: bool = True) -> list[Event]:
         """Single Morale rolls one model after another; a reroll window after a roll pauses the
         queue (the rest goes into the window's context and resumes when the roll stands).
@@ -102,7 +101,7 @@ class Reactions:
             events += result(state, m, r)
         return events
 
-    def _morale_due(self: CarnevaleEngine, state: GameState) -> list[Event]:
+    def _morale_due(self, state: GameState) -> list[Event]:
         """The Morale tests an action caused (a Leader or the last friend fell, Fear after the attack),
         once the action is done and no reaction is pending: each with its reroll window."""
         events: list[Event] = []
@@ -114,7 +113,7 @@ class Reactions:
                 events += self._morale_queue(state, item["models"], item.get("modifier", 0), item["reason"])
         return events
 
-    def _morale_group(self: CarnevaleEngine, state: GameState, pid: str, reason: str, modifier: int = 0) -> list[Event]:
+    def _morale_group(self, state: GameState, pid: str, reason: str, modifier: int = 0) -> list[Event]:
         """A group Morale roll (highest current Mind + the main Leader's Command), with a reroll window."""
         squad = state.squad(pid)
         if not squad:
@@ -132,7 +131,7 @@ class Reactions:
             return events
         return events + self._group_stands(state, ctx, r)
 
-    def _group_stands(self: CarnevaleEngine, state: GameState, ctx: dict, r) -> list[Event]:
+    def _group_stands(self, state: GameState, ctx: dict, r) -> list[Event]:
         pid = ctx["player"]
         if r.success:
             return [Event("squad_holds", {"player": pid})]
@@ -141,11 +140,11 @@ class Reactions:
                                            "group failure")
 
     # ------------------------------------------------------------------ At the Ready: shooting interrupts
-    def ready_shooters(self: CarnevaleEngine, state: GameState, target: ModelState, done: tuple = ()) -> list[ModelState]:
+    def ready_shooters(self, state: GameState, target: ModelState, done: tuple = ()) -> list[ModelState]:
         return [x for x in state.squad(state.opponent(target.owner)) if x.at_ready == "shooting" and x.uid not in done
                 and any(w.kind == "ranged" and w.loaded and not w.jammed and not w.destroyed for w in x.weapons)]
 
-    def _offer_ready_shot(self: CarnevaleEngine, state: GameState, m: ModelState, done: tuple = ()) -> list[Event]:
+    def _offer_ready_shot(self, state: GameState, m: ModelState, done: tuple = ()) -> list[Event]:
         """An enemy ended an action: models At the Ready for shooting may interrupt with a 0-AP shot
         (each at most once per enemy action; line of sight is for the table to judge)."""
         if (state.sub or not m.in_play or m.hidden or not state.house_rules.get("ready_shot_prompt", True)
@@ -156,7 +155,7 @@ class Reactions:
                      "done": list(done), "shooter": ""}
         return [Event("ready_window", {"model": m.uid, "name": m.name})]
 
-    def _ready_shot(self: CarnevaleEngine, state: GameState, pick: str) -> list[Event]:
+    def _ready_shot(self, state: GameState, pick: str) -> list[Event]:
         sub = dict(state.sub)
         t = state.model(sub["target"])
         if pick == "no":
@@ -175,7 +174,7 @@ class Reactions:
             events += self._offer_ready_shot(state, t, tuple(sub["done"]) + (sh.uid,))
         return events
 
-    def _defensive(self: CarnevaleEngine, state: GameState, n: int) -> list[Event]:
+    def _defensive(self, state: GameState, n: int) -> list[Event]:
         ctx = state.sub["ctx"]
         state.sub = {}
         t = state.model(ctx["t"])
@@ -190,7 +189,7 @@ class Reactions:
                               dex=t.defensive_dex, karma_max=t.karma_max))
         return events + combat.resume_melee(state, ctx)
 
-    def _bodyguard(self: CarnevaleEngine, state: GameState, pick: str) -> list[Event]:
+    def _bodyguard(self, state: GameState, pick: str) -> list[Event]:
         from .dice import PoolResult
         from .state import WeaponState
         ctx = state.sub["ctx"]
@@ -204,7 +203,7 @@ class Reactions:
                             PoolResult.from_dict(ctx["result"]), events, ask_bodyguard=False)
         return events
 
-    def _do_disengage(self: CarnevaleEngine, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
+    def _do_disengage(self, state: GameState, a: A.Disengage, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         if state.sub:
             raise IllegalAction("reaction_pending")
@@ -241,7 +240,7 @@ class Reactions:
         state.sub = {"kind": "disengage", "model": m.uid, "queue": queue, "n": state.counter}
         return events
 
-    def _opposed_dex(self: CarnevaleEngine, state: GameState, m: ModelState, f: ModelState, events: list[Event], why: str):
+    def _opposed_dex(self, state: GameState, m: ModelState, f: ModelState, events: list[Event], why: str):
         from .dice import compare
         ra = M.model_roll(state, m, attr(m, "DEX", state), kind="DEX", events=events,
                           what=said("roll_leaving", why=term(f"leave_{slug(why)}")))
@@ -253,7 +252,7 @@ class Reactions:
                                    a=res.a_aces, b=res.b_aces)))
         return res
 
-    def _disengage_reaction(self: CarnevaleEngine, state: GameState, choice: str) -> list[Event]:
+    def _disengage_reaction(self, state: GameState, choice: str) -> list[Event]:
         sub = state.sub
         m = state.model(sub["model"])
         f = state.model(sub["queue"][0])

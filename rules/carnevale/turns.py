@@ -3,7 +3,6 @@ order, the alternating Turns, reinforcements, passing, chain activation, the End
 expire, Hold Breath, the Geyser, Aqua Alta, fleeing models rally, AP back)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, NotYourTurn, term
 
@@ -12,16 +11,16 @@ from . import combat, mechanics as M, tables
 from .dice import ceil_half, d5_from_d10, roll_initiative
 from .mechanics import attr, has, said, say, slug
 from .state import GameState, ModelState
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class Turns:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class Turns(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ deployment and rounds
-    def _do_deploy(self: CarnevaleEngine, state: GameState, a: A.Deploy, actor: Actor) -> list[Event]:
+    def _do_deploy(self, state: GameState, a: A.Deploy, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         if state.phase != "deploy":
             raise IllegalAction("deployment_over")
@@ -42,7 +41,7 @@ class Turns:
             self._after_deploy(state, events)
         return events
 
-    def _after_deploy(self: CarnevaleEngine, state: GameState, events: list[Event]) -> None:
+    def _after_deploy(self, state: GameState, events: list[Event]) -> None:
         while True:
             a, b = state.rng.die(10), state.rng.die(10)
             if a != b:
@@ -57,7 +56,7 @@ class Turns:
                                   condition=term(f"agenda_{n}_condition"), vp=tables.AGENDAS[n][1]))
         self._start_round(state, events)
 
-    def _start_round(self: CarnevaleEngine, state: GameState, events: list[Event]) -> None:
+    def _start_round(self, state: GameState, events: list[Event]) -> None:
         a_pid, b_pid = state.seats
         if state.fixed_first:
             # e.g. Nighttime Ambush: the defender plays first every Round, no Initiative roll
@@ -81,7 +80,7 @@ class Turns:
                           a_player=a_pid, b_player=b_pid, a_roll=M.outcome(last[0]), b_roll=M.outcome(last[1]),
                           winner_player=winner, why=term(f"initiative_{slug(ini.reason)}")))
 
-    def _do_order(self: CarnevaleEngine, state: GameState, a: A.ChooseOrder, actor: Actor) -> list[Event]:
+    def _do_order(self, state: GameState, a: A.ChooseOrder, actor: Actor) -> list[Event]:
         if state.phase != "order":
             raise IllegalAction("no_order_now")
         winner = state.initiative["winner"]
@@ -97,11 +96,11 @@ class Turns:
         self._begin_turn(state, events)
         return events
 
-    def _queue_geyser(self: CarnevaleEngine, state: GameState, pid: str) -> None:
+    def _queue_geyser(self, state: GameState, pid: str) -> None:
         state.counter += 1
         state.morale_queue.append({"id": f"gy-{state.counter}", "player": pid, "kind": "geyser"})
 
-    def _geyser_attacks(self: CarnevaleEngine, state: GameState, uids: list[str]) -> list[Event]:
+    def _geyser_attacks(self, state: GameState, uids: list[str]) -> list[Event]:
         """The Geyser: a Combat-4 attack with Penetration (4) on each model within 5'' (each its own roll
         against its DEX; no template Dex roll, digest §7.19); a Critical Stuns as in close combat."""
         from .dice import roll_pool
@@ -121,7 +120,7 @@ class Turns:
                 events += M.stun(state, m, "the Geyser's Critical")
         return events
 
-    def _begin_turn(self: CarnevaleEngine, state: GameState, events: list[Event]) -> None:
+    def _begin_turn(self, state: GameState, events: list[Event]) -> None:
         state.turn += 1
         state.mad_minute = []
         state.reinforce_tried = False
@@ -137,17 +136,17 @@ class Turns:
                 return
         events.append(Event("turn", {"player": state.turn_player}))
 
-    def _can_act(self: CarnevaleEngine, state: GameState, pid: str) -> bool:
+    def _can_act(self, state: GameState, pid: str) -> bool:
         if self.activatable(state, pid):
             return True
         return pid not in state.held and state.round >= 2 and bool(self.reserves(state, pid))
 
-    def _next_turn(self: CarnevaleEngine, state: GameState, events: list[Event], same_player: bool = False) -> None:
+    def _next_turn(self, state: GameState, events: list[Event], same_player: bool = False) -> None:
         if not same_player:
             state.turn_player = state.opponent(state.turn_player)
         self._begin_turn(state, events)
 
-    def _do_activate(self: CarnevaleEngine, state: GameState, a: A.Activate, actor: Actor) -> list[Event]:
+    def _do_activate(self, state: GameState, a: A.Activate, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         self._own(state, m, actor)
         self._check_turn(state, m.owner)
@@ -169,7 +168,7 @@ class Turns:
             events.append(say("partners", model=m.uid, partner=p.uid, ap=m.ap, name=m.name, partner_name=p.name))
         return events
 
-    def _check_turn(self: CarnevaleEngine, state: GameState, pid: str) -> None:
+    def _check_turn(self, state: GameState, pid: str) -> None:
         if state.phase != "activation":
             raise IllegalAction("not_in_round")
         if state.active:
@@ -177,7 +176,7 @@ class Turns:
         if state.turn_player != pid:
             raise NotYourTurn("not_your_turn")
 
-    def _activate(self: CarnevaleEngine, state: GameState, m: ModelState) -> list[Event]:
+    def _activate(self, state: GameState, m: ModelState) -> list[Event]:
         state.active = m.uid
         events = [Event("activate", {"model": m.uid, "name": m.name, "ap": m.ap})]
         if m.at_ready:
@@ -202,7 +201,7 @@ class Turns:
                 events.append(say("bond_reminder", model=m.uid, name=m.name))
         return events
 
-    def _do_reinforce(self: CarnevaleEngine, state: GameState, a: A.Reinforce, actor: Actor) -> list[Event]:
+    def _do_reinforce(self, state: GameState, a: A.Reinforce, actor: Actor) -> list[Event]:
         m = state.model(a.model)
         self._own(state, m, actor)
         self._check_turn(state, m.owner)
@@ -232,7 +231,7 @@ class Turns:
                 self._next_turn(state, events)
         return events
 
-    def _do_pass(self: CarnevaleEngine, state: GameState, a: A.Pass, actor: Actor) -> list[Event]:
+    def _do_pass(self, state: GameState, a: A.Pass, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         self._check_turn(state, pid)
         if not self.can_pass(state, pid):
@@ -241,11 +240,11 @@ class Turns:
         self._next_turn(state, events)
         return events
 
-    def _do_end_activation(self: CarnevaleEngine, state: GameState, a: A.EndActivation, actor: Actor) -> list[Event]:
+    def _do_end_activation(self, state: GameState, a: A.EndActivation, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor)
         return self._end_activation(state, m)
 
-    def _end_activation(self: CarnevaleEngine, state: GameState, m: ModelState, chain: bool = False) -> list[Event]:
+    def _end_activation(self, state: GameState, m: ModelState, chain: bool = False) -> list[Event]:
         if state.partner and m.uid == state.partner:
             m = state.models[state.active]
         m.activated = True
@@ -263,7 +262,7 @@ class Turns:
         self._next_turn(state, events)
         return events
 
-    def _declare_chain(self: CarnevaleEngine, state: GameState, pid: str) -> list[Event]:
+    def _declare_chain(self, state: GameState, pid: str) -> list[Event]:
         if not self.can_chain(state, pid):
             raise IllegalAction("no_chain")
         leader = M.first_leader(state, pid)
@@ -278,14 +277,14 @@ class Turns:
             self._next_turn(state, events, same_player=True)
         return events
 
-    def _do_chain(self: CarnevaleEngine, state: GameState, a: A.ChainActivation, actor: Actor) -> list[Event]:
+    def _do_chain(self, state: GameState, a: A.ChainActivation, actor: Actor) -> list[Event]:
         m = self._active(state, a.model, actor) if state.active else state.model(a.model)
         self._own(state, m, actor)
         if state.active == m.uid:
             return self._end_activation(state, m, chain=True)
         raise IllegalAction("chain_when")
 
-    def _resolve_chain(self: CarnevaleEngine, state: GameState, cancel: bool) -> list[Event]:
+    def _resolve_chain(self, state: GameState, cancel: bool) -> list[Event]:
         pid = state.chain["player"]
         state.chain = {}
         events: list[Event] = []
@@ -299,7 +298,7 @@ class Turns:
             self._next_turn(state, events, same_player=True)
         return events
 
-    def _do_end_round(self: CarnevaleEngine, state: GameState, a: A.EndRound, actor: Actor) -> list[Event]:
+    def _do_end_round(self, state: GameState, a: A.EndRound, actor: Actor) -> list[Event]:
         if state.phase != "end_round" and not actor.gm:
             raise IllegalAction("round_not_over")
         if state.phase in ("deploy", "over"):
@@ -308,7 +307,7 @@ class Turns:
             raise NotYourTurn("end_round_who")
         return self._end_round(state)
 
-    def _end_round(self: CarnevaleEngine, state: GameState) -> list[Event]:
+    def _end_round(self, state: GameState) -> list[Event]:
         rnd = state.round
         state.turn += 1                      # End of Round is its own Turn for the one-Stun rule
         state.active = ""

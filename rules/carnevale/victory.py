@@ -2,7 +2,6 @@
 the vials, the secret Agendas; conceding."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rules.common import Actor, Event, IllegalAction, NotYourTurn, term
 
@@ -10,16 +9,16 @@ from . import actions as A
 from . import tables
 from .mechanics import has, said, say
 from .state import GameState
-
-if TYPE_CHECKING:
-    from .engine import CarnevaleEngine
+from .sections import Sections
 
 
-class Victory:
-    """Methods of CarnevaleEngine (a mixin: every `self` is the whole engine)."""
+
+class Victory(Sections):
+    """Methods of `CarnevaleEngine` (a mixin: every `self` is the whole engine; what it uses of
+    the other sections is declared in `Sections`)."""
 
     # ------------------------------------------------------------------ victory
-    def _finish(self: CarnevaleEngine, state: GameState, conceded_by: str = "") -> list[Event]:
+    def _finish(self, state: GameState, conceded_by: str = "") -> list[Event]:
         state.phase = "over"
         state.over = True
         events: list[Event] = []
@@ -52,7 +51,7 @@ class Victory:
                           winner_player=state.winner))
         return events
 
-    def _agenda_met(self: CarnevaleEngine, state: GameState, pid: str) -> bool:
+    def _agenda_met(self, state: GameState, pid: str) -> bool:
         n = state.players[pid].agenda
         other = state.opponent(pid)
         mine = [m for m in state.models.values() if m.owner == pid]
@@ -79,7 +78,7 @@ class Victory:
             return len(alive) == len(mine)
         return False
 
-    def _do_objective(self: CarnevaleEngine, state: GameState, a: A.Objective, actor: Actor) -> list[Event]:
+    def _do_objective(self, state: GameState, a: A.Objective, actor: Actor) -> list[Event]:
         if not actor.gm:
             raise NotYourTurn("objective_gm")
         if a.player not in state.players:
@@ -87,14 +86,14 @@ class Victory:
         state.players[a.player].objective = a.achieved
         return [say("objective" if a.achieved else "objective_missed", player=a.player)]
 
-    def _do_claim_agenda(self: CarnevaleEngine, state: GameState, a: A.ClaimAgenda, actor: Actor) -> list[Event]:
+    def _do_claim_agenda(self, state: GameState, a: A.ClaimAgenda, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         if state.players[pid].agenda not in tables.AGENDAS_NEEDING_THE_TABLE:
             raise IllegalAction("agenda_judged")
         state.players[pid].agenda_claimed = True
         return [say("agenda_claim", audience=pid)]
 
-    def _do_concede(self: CarnevaleEngine, state: GameState, a: A.Concede, actor: Actor) -> list[Event]:
+    def _do_concede(self, state: GameState, a: A.Concede, actor: Actor) -> list[Event]:
         pid = self._player(state, a.player, actor)
         events = [say("concede", player=pid)]
         return events + self._finish(state, conceded_by=pid)
