@@ -161,6 +161,8 @@ class GameTables(Tables):
         statements += [("INSERT INTO outbox (guild_id, game_id, seq, position, payload, created_at) "
                         "VALUES (?, ?, ?, ?, ?, ?)", (game.guild_id, game.id, seq, position, _dumps(message), stamp))
                        for position, message in enumerate(outbox)]
+        if end:             # an ended game awaits nobody (cogs/host/clock.py)
+            statements.append(("DELETE FROM awaiting WHERE game_id = ?", (game.id,)))
         return statements, after
 
     async def set_meta(self, game: GameRecord, meta: dict) -> GameRecord:
@@ -170,9 +172,10 @@ class GameTables(Tables):
 
     async def end_game(self, game: GameRecord) -> GameRecord:
         stamp = now()
-        cursor = await self._write((
-            "UPDATE games SET status = 'ended', version = version + 1, updated_at = ? "
-            "WHERE id = ? AND status = 'active'", (stamp, game.id)))
+        cursor = await self._write(
+            ("DELETE FROM awaiting WHERE game_id = ?", (game.id,)),
+            ("UPDATE games SET status = 'ended', version = version + 1, updated_at = ? "
+             "WHERE id = ? AND status = 'active'", (stamp, game.id)))
         if cursor.rowcount != 1:
             raise VersionConflict(code="game_ended")
         return await self._written_game(game.id)

@@ -17,13 +17,13 @@ class GuildTables(Tables):
         if cached is None:
             row = await self._one("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             cached = GuildSettings(guild_id) if row is None else GuildSettings(
-                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"], row["reminder_hours"],
-                row["idle_bot"])
+                guild_id, row["gm_role_id"], row["gm_channel_id"], row["locale"], row["idle_bot"],
+                row["deadline_minutes"], row["archive_days"])
             self._settings[guild_id] = cached
         return GuildSettings(**cached.__dict__)
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
-        allowed = {"gm_role_id", "gm_channel_id", "locale", "reminder_hours", "idle_bot"}
+        allowed = {"gm_role_id", "gm_channel_id", "locale", "idle_bot", "deadline_minutes", "archive_days"}
         unknown = set(values) - allowed
         if unknown:
             raise StoreError(f"unknown settings {sorted(unknown)}")
@@ -31,13 +31,13 @@ class GuildTables(Tables):
         for key, value in values.items():
             setattr(current, key, value)
         await self._write((
-            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, reminder_hours, idle_bot, "
-            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_settings (guild_id, gm_role_id, gm_channel_id, locale, idle_bot, deadline_minutes, "
+            "archive_days, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "gm_role_id = excluded.gm_role_id, gm_channel_id = excluded.gm_channel_id, locale = excluded.locale, "
-            "reminder_hours = excluded.reminder_hours, idle_bot = excluded.idle_bot, "
-            "updated_at = excluded.updated_at",
-            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, current.reminder_hours,
-             current.idle_bot, now())))
+            "idle_bot = excluded.idle_bot, deadline_minutes = excluded.deadline_minutes, "
+            "archive_days = excluded.archive_days, updated_at = excluded.updated_at",
+            (guild_id, current.gm_role_id, current.gm_channel_id, current.locale, current.idle_bot,
+             current.deadline_minutes, current.archive_days, now())))
         self._settings[guild_id] = GuildSettings(**current.__dict__)
         return current
 

@@ -195,8 +195,9 @@ class PostgresStore(Store):
         has passed; there is no file of ours to scrub, unlike SQLite's pages and WAL."""
         await self._write(*statements)
 
-    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
-        marks = self._published_statements(game.id, published) if published is not None else []
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None,
+                         extra: Iterable[tuple] = ()) -> GameRecord:
+        marks = [*(self._published_statements(game.id, published) if published is not None else []), *extra]
         if not patch and not marks:
             return game
         async with self.pool.acquire() as conn, conn.transaction():

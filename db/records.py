@@ -3,12 +3,14 @@ guild's settings, a player's roll statistics), the store's errors, and the stamp
 Apart from `db.store` so the store itself is its SQL alone; `db.store` re-exports all of it."""
 from __future__ import annotations
 
-import time
+
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from typing import Any
 
 import aiosqlite
+
+from clock import source
 
 from .jsontext import dumps, loads
 
@@ -52,7 +54,7 @@ def now() -> str:
     """The time, to the second, as stored. Formatted once a second, not on every write (a busy
     table writes many times a second, and formatting was a visible share of a commit)."""
     global _STAMP
-    second = int(time.time())
+    second = int(source.timestamp())      # the injectable clock (clock/source.py): tests move it
     if _STAMP[0] != second:
         _STAMP = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds"))
     return _STAMP[1]
@@ -133,8 +135,9 @@ class GuildSettings:
     gm_role_id: int | None = None
     gm_channel_id: int | None = None
     locale: str | None = None
-    reminder_hours: float | None = None
-    idle_bot: str | None = None      # the level the bot stands in for idle players at (None: it does not)
+    idle_bot: str | None = None      # the level the bot stands in at a missed deadline (None: it does not)
+    deadline_minutes: float | None = None   # every decision's deadline (None or 0: none; /gm deadline)
+    archive_days: int | None = None  # idle days before a game is archived (None: db.clock.DEFAULT_ARCHIVE_DAYS)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 import aiosqlite
 
 from . import delta
+from .clock import ClockTables
 from .games import LONG_READ, SNAPSHOT_EVERY, GameTables  # noqa: F401 - SNAPSHOT_EVERY: re-exported
 from .guild import GuildTables
 from .jsontext import loads
@@ -37,7 +38,7 @@ log = logging.getLogger("bauta.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox",
-                 "outbox_sent", "known_gms")
+                 "outbox_sent", "known_gms", "awaiting")
 
 # The loop's connection never checkpoints by itself (a checkpoint fsyncs the database file: a
 # pause of the whole loop); every this many write transactions a PASSIVE checkpoint runs on the
@@ -49,7 +50,7 @@ BUSY_HOLD = 0.001
 BUSY_WAIT = 5.0
 
 
-class Store(GameTables, OutboxTables, GuildTables):
+class Store(GameTables, OutboxTables, GuildTables, ClockTables):
     dialect = "sqlite"
     # One bot process per SQLite file (several processes share a PostgreSQL database instead):
     # at its start-up, whatever is claimed was claimed by a process that died.
@@ -262,12 +263,13 @@ class Store(GameTables, OutboxTables, GuildTables):
     # ------------------------------------------------------------------ a game's meta
     # (a read and a write in one transaction, on the loop's connection: SQLite's own; the SQL
     # both engines share is in db/games.py, and PostgreSQL has its own, in db/postgres.py)
-    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None) -> GameRecord:
+    async def patch_meta(self, game: GameRecord, patch: dict, published: int | None = None,
+                         extra: Iterable[tuple] = ()) -> GameRecord:
         """Apply a merge patch (`db.delta.merge_patch`) to the meta as stored now, in one
         transaction: what others wrote meanwhile to other keys stays. `published`: also mark that
         action's publish finished (`mark_published`), in the same transaction: a publish ends with
-        one write."""
-        marks = self._published_statements(game.id, published) if published is not None else []
+        one write. `extra`: more statements for that transaction (the game's awaited decisions)."""
+        marks = [*(self._published_statements(game.id, published) if published is not None else []), *extra]
 
         def run(raw: sqlite3.Connection) -> dict:
             raw.execute("BEGIN IMMEDIATE")      # (refused when busy: nothing to roll back, see `_call`)

@@ -222,6 +222,17 @@ class Outcome:
     events: list[Event]
 
 
+@dataclass(frozen=True)
+class Standing:
+    """How a game stands (at its end, for its chronicle): the winners (seats; none for a draw or
+    a co-op loss), each seat's score as the rules count it, and the kind of result, a catalogue
+    word of the game (`won`, `lost`, `draw`...), with its data."""
+    winners: tuple[str, ...] = ()
+    scores: Mapping[str, int] = field(default_factory=dict)
+    result: str = ""
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
 class Engine(ABC, Generic[St]):
     """Base class for a game's rules. Subclasses set `system`, `state_type`, `actions`
     (the action classes they accept, keyed by their `type`) and implement `setup`, `step`,
@@ -260,6 +271,22 @@ class Engine(ABC, Generic[St]):
 
     def is_over(self, state: St) -> bool:
         return bool(getattr(state, "over", False))
+
+    # --- for games played over days (optional) ---------------------------------------------
+    # The event kinds that open a chapter of the game (a round, a Night, an Hourglass): a recap
+    # groups what happened by them. And the kinds that are turning points (a kill, a lost Night,
+    # a Critical): a chronicle lists them.
+    chapter_kinds: ClassVar[frozenset[str]] = frozenset()
+    turning_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def default_choice(self, state: St, prompt: Prompt) -> tuple[str, ...] | None:
+        """The rulebook's answer to `prompt` for a player who let its deadline pass (pass, hold,
+        the lowest card), as option ids of `prompt`; None where the rules give no default."""
+        return None
+
+    def standing(self, state: St) -> Standing | None:
+        """Who won and the score, for a chronicle (None where the game keeps no score)."""
+        return None
 
     # --- provided -------------------------------------------------------------------------
     @contextmanager
