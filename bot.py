@@ -32,6 +32,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from clock import source as clock_source
 from cogs.host import GameHost, PromptButton, PromptSelect
 from cogs.host.errors import check_options, report_error
 from db import open_store
@@ -113,6 +114,9 @@ def available_cogs() -> list[str]:
 # a shard's leftovers to that shard's process unless they are this old (its process is down).
 OUTBOX_GRACE = timedelta(seconds=3)
 OUTBOX_ORPHANED = timedelta(seconds=60)
+# The turn clock's scheduler sleeps until the next due decision, between these bounds (seconds):
+# a one-minute deadline's reminders are 30 and 54 seconds in.
+CLOCK_MIN, CLOCK_IDLE = 1.0, 15.0
 
 SAFE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
@@ -161,7 +165,7 @@ class BautaBot(commands.AutoShardedBot):
         await self.prepare()
         await self.tree.set_translator(BautaTranslator())
         await self.sync_commands()
-        self.loop.create_task(self._remind_forever())
+        self.loop.create_task(self._clock_forever())
         self.loop.create_task(self._sweep_outbox_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
             self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")))
@@ -189,17 +193,23 @@ class BautaBot(commands.AutoShardedBot):
             await self.store.set_meta_value(key, digest)
             log.info("synced %d global commands (they may take a while to appear)", len(synced))
 
-    async def _remind_forever(self, every: float = 300.0) -> None:
-        """Every few minutes, remind idle games' players (guilds that set `/gm reminder`)."""
+    async def _clock_forever(self) -> None:
+        """The turn clock's scheduler (cogs/host/scheduler.py), in one process of the deployment
+        at a time: a tick, then sleep until the next thing is due (at most CLOCK_IDLE, so a
+        decision asked in another process, or a process that took the lock over, is seen soon)."""
         await self.wait_until_ready()
         while not self.is_closed():
+            pause = CLOCK_IDLE
             try:
                 async with self.store.lock("reminders") as held:    # one process of the deployment
                     if held:
-                        await self.host.remind_idle()
-            except Exception:  # noqa: BLE001 - a failed round of reminders must not stop the next
-                log.exception("reminders failed")
-            await asyncio.sleep(every)
+                        await self.host.scheduler.tick()
+                        upcoming = await self.host.scheduler.next_due()
+                        if upcoming is not None:
+                            pause = (upcoming - clock_source.now()).total_seconds()
+            except Exception:  # noqa: BLE001 - a failed tick must not stop the next
+                log.exception("the turn clock failed")
+            await asyncio.sleep(min(max(pause, CLOCK_MIN), CLOCK_IDLE))
 
     async def sweep_outbox(self, startup: bool = False) -> int:
         """Deliver what an action committed but never published (see GameHost.deliver_outbox):

@@ -11,8 +11,9 @@ from discord import app_commands
 from i18n import present, t
 from rules.common import GM, PUBLIC, Event
 
-from cogs.host import botplayer, systems
+from cogs.host import botplayer, clock, systems
 from cogs.host import BautaCog, chunks, mention, newest, reply
+from cogs.host.clock import period_text
 
 
 class GameCog(BautaCog):
@@ -88,9 +89,8 @@ class GameCog(BautaCog):
         if mine is not None and not await self.host.is_gm(interaction):
             steps = mine
         game, undone = await self.store.undo(game, steps)
-        if mine is not None and undone >= mine:      # taken back: the next reminder (and stand-in) counts from now
-            game = await self.store.set_meta(game, {k: v for k, v in game.meta.items()
-                                                    if k not in (botplayer.STAND_IN, "reminded", "reminded_at")})
+        if mine is not None and undone >= mine:      # taken back: the decision's clock starts again
+            game = await self.store.set_meta(game, {k: v for k, v in game.meta.items() if k != botplayer.STAND_IN})
         await self.host.republish(interaction, game, [Event("game_undone", {"player": str(interaction.user.id),
                                                                            "n": undone})])
         await self.host.finish(interaction)
@@ -116,6 +116,67 @@ class GameCog(BautaCog):
             return
         await self.host.end(interaction, game)
         await reply(interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id))
+
+    @game.command(name="deadline", description="GM: this game's deadline for each decision (0: none)")
+    @app_commands.describe(hours="Hours to answer a decision (leave both empty to see the deadline)",
+                           minutes="Minutes, added to the hours", server="Follow the server's deadline again")
+    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[int, 0, 720] | None = None,
+                       minutes: app_commands.Range[int, 0, 59] | None = None, server: bool = False):
+        game = await self.host.channel_game(interaction)
+        if hours is None and minutes is None and not server:
+            period = await self.host.clock.period(game)
+            text = (t("game.deadline_is", interaction.locale, period=period_text(period.total_seconds() / 60,
+                                                                                  interaction.locale))
+                    if period else t("game.deadline_none", interaction.locale))
+            await reply(interaction, text, ephemeral=True)
+            return
+        await self.host.require_gm(interaction)
+        total = None if server else (hours or 0) * 60 + (minutes or 0)
+        game = await self.host.clock.set_period(game, total)
+        period = await self.host.clock.period(game)
+        server = await self.host.server_locale(game, interaction)      # the channel reads it
+        await self.host.refresh(game, [Event("clock_deadline", {
+            "player": str(interaction.user.id), "id": game.id,
+            "period": period_text(period.total_seconds() / 60, server) if period else t("clock.no_deadline", server)})])
+        await reply(interaction, t("game.done", interaction.locale), ephemeral=True)
+
+    @game.command(name="pause", description="Stop the game's clocks (GM at once, or every seated player)")
+    async def pause(self, interaction: discord.Interaction):
+        await self._clock_vote(interaction, pausing=True)
+
+    @game.command(name="resume", description="Start the game's clocks again (GM at once, or every seated player)")
+    async def resume(self, interaction: discord.Interaction):
+        await self._clock_vote(interaction, pausing=False)
+
+    async def _clock_vote(self, interaction: discord.Interaction, pausing: bool) -> None:
+        """A GM pauses or resumes at once; players do it when every seated player asked."""
+        game = await self.host.channel_game(interaction)
+        user = str(interaction.user.id)
+        paused = clock.paused_at(game) is not None
+        if paused == pausing:
+            await reply(interaction, t("game.already_paused" if paused else "game.not_paused", interaction.locale),
+                        ephemeral=True)
+            return
+        gm = await self.host.is_gm(interaction)
+        if not gm and user not in game.seats:
+            await reply(interaction, t("game.clock_not_seated", interaction.locale), ephemeral=True)
+            return
+        humans = [s for s in game.seats if s.isdigit() and s not in botplayer.seats(game)]
+        key = "pause_votes" if pausing else "resume_votes"
+        state = clock.state_of(game)
+        votes = sorted(set(state.get(key, [])) | {user})
+        missing = [s for s in humans if s not in votes]
+        if missing and not gm:
+            await self.store.patch_meta(game, {clock.CLOCK: {key: votes}})
+            await reply(interaction, t("game.clock_vote", interaction.guild_locale, who=interaction.user.mention,
+                                       missing=", ".join(map(mention, missing)),
+                                       what=t("game.pausing" if pausing else "game.resuming", interaction.guild_locale)),
+                        allowed_mentions=discord.AllowedMentions.none())
+            return
+        game = await (self.host.clock.pause(game) if pausing else self.host.clock.resume(game))
+        await self.host.refresh(game, [Event("clock_paused" if pausing else "clock_resumed",
+                                             {"player": user, "id": game.id})])
+        await reply(interaction, t("game.done", interaction.locale), ephemeral=True)
 
     @game.command(name="export", description="Download the game as JSON (GMs get everything, players their own view)")
     async def export(self, interaction: discord.Interaction):

@@ -11,6 +11,7 @@ from i18n import language_of, t
 
 from cogs.host import botplayer, systems
 from cogs.host import chunks, echo, reply
+from cogs.host.clock import period_text
 
 
 async def system_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -55,6 +56,14 @@ def rule_line(system: str, setting: str, value, default, locale) -> str:
     return t("gm.rule_line", locale, setting=setting, value=json.dumps(value, ensure_ascii=False),
              default=json.dumps(default, ensure_ascii=False),
              explanation=explain(system, setting, locale)).rstrip(": ")
+
+
+def deadline_said(minutes: int, idle_bot: str | None, locale) -> str:
+    """What a deadline setting means for the table, in one line."""
+    if not minutes:
+        return t("gm.deadline_off", locale)
+    then = t("gm.deadline_stand_in", locale, level=idle_bot) if idle_bot else t("gm.deadline_remind_only", locale)
+    return t("gm.deadline_set", locale, period=period_text(minutes, locale), then=then)
 
 
 class GMCog(commands.Cog):
@@ -118,15 +127,24 @@ class GMCog(commands.Cog):
         await reply(interaction, t("gm.rule_set", interaction.locale, title=systems.title(system.name, interaction.locale), setting=setting,
                                    value=json.dumps(parsed)), ephemeral=True)
 
-    @gm.command(name="reminder", description="Ping whoever a game waits on after this many hours (0: off)")
-    @app_commands.describe(hours="Hours of waiting before one reminder per decision (0 turns reminders off)")
-    async def reminder(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0, 720]):
+    @gm.command(name="deadline", description="Every decision's deadline in this server's games (0: none)")
+    @app_commands.describe(hours="Hours to answer a decision (0 and 0 minutes: no deadline)",
+                           minutes="Minutes, added to the hours (for quick games)")
+    async def deadline(self, interaction: discord.Interaction, hours: app_commands.Range[int, 0, 720] = 0,
+                       minutes: app_commands.Range[int, 0, 59] = 0):
         await self.bot.host.require_gm(interaction)
-        await self.bot.store.update_settings(interaction.guild_id, reminder_hours=hours or None)
-        key = "gm.reminder_set" if hours else "gm.reminder_off"
-        await reply(interaction, t(key, interaction.locale, hours=f"{hours:g}"), ephemeral=True)
+        total = hours * 60 + minutes
+        settings = await self.bot.store.update_settings(interaction.guild_id, deadline_minutes=total or None)
+        await reply(interaction, deadline_said(total, settings.idle_bot, interaction.locale), ephemeral=True)
 
-    @gm.command(name="idle_bot", description="Let Bauta answer for a player who leaves a reminder unanswered")
+    @gm.command(name="archive", description="After how many idle days a game is archived (never deleted)")
+    @app_commands.describe(days="Days without an action (7 to 365; 60 by default)")
+    async def archive(self, interaction: discord.Interaction, days: app_commands.Range[int, 7, 365]):
+        await self.bot.host.require_gm(interaction)
+        await self.bot.store.update_settings(interaction.guild_id, archive_days=days)
+        await reply(interaction, t("gm.archive_set", interaction.locale, days=days), ephemeral=True)
+
+    @gm.command(name="idle_bot", description="Let Bauta answer for a player whose deadline passes")
     @app_commands.describe(level="How well Bauta plays for them, or off (the default)")
     @app_commands.choices(level=[app_commands.Choice(name=name, value=name) for name in ("off", *botplayer.LEVELS)])
     async def idle_bot(self, interaction: discord.Interaction, level: str):
@@ -135,10 +153,11 @@ class GMCog(commands.Cog):
         settings = await self.bot.store.update_settings(interaction.guild_id, idle_bot=chosen)
         if chosen is None:
             text = t("gm.idle_bot_off", interaction.locale)
-        elif settings.reminder_hours:
-            text = t("gm.idle_bot_set", interaction.locale, level=chosen, hours=f"{settings.reminder_hours:g}")
+        elif settings.deadline_minutes:
+            text = t("gm.idle_bot_set", interaction.locale, level=chosen, period=period_text(settings.deadline_minutes,
+                                                                                           interaction.locale))
         else:
-            text = t("gm.idle_bot_no_reminder", interaction.locale, level=chosen)
+            text = t("gm.idle_bot_no_deadline", interaction.locale, level=chosen)
         await reply(interaction, text, ephemeral=True)
 
     @gm.command(name="language", description="The language of this server's public game messages and images")

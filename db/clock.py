@@ -184,7 +184,7 @@ class ClockTables(Tables):
                 f"WHERE g.status = 'active' AND g.updated_at < ? AND COALESCE(s.archive_days, {DEFAULT_ARCHIVE_DAYS}) = ? "
                 "ORDER BY g.updated_at LIMIT ?", (cutoff, d, limit))
             found += [GameRecord.from_row(r) for r in rows]
-        return found[:limit]
+        return sorted(found, key=lambda g: (g.updated_at, g.id))[:limit]
 
     async def archive_game(self, game: GameRecord) -> bool:
         """An idle game put away: no longer active (its channel is free), never deleted."""

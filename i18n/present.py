@@ -51,7 +51,7 @@ from typing import Any
 from rules.common import ANYONE, GM, BautaError, Event, Option, PackError, Prompt
 
 from . import (CATALOGUE, DEFAULT, ENGLISH, FALLBACKS, HERE, HOOKS, LEGACY, MISSING, NO_NAME, PROTOCOL_SECTIONS,
-               SUPPORTED, UNRESOLVED, Agreeing, Note, _flatten, catalogue, genders, read_yaml, report, watch)
+               SUPPORTED, UNRESOLVED, Agreeing, Note, _flatten, catalogue, genders, read_yaml, report, t, watch)
 from . import problems
 from . import supported as language
 
@@ -140,8 +140,11 @@ class Presenter:
     text); `seats` lets a player without a known name still be told apart ("Player 2")."""
 
     def __init__(self, locale: Any = None, game: str | None = None, names: Mapping[str, str] | None = None,
-                 seats: Iterable[str] = (), genders: Mapping[str, str | Mapping[str, str]] | None = None):
+                 seats: Iterable[str] = (), genders: Mapping[str, str | Mapping[str, str]] | None = None,
+                 clocks: Mapping[str, Mapping[str, Any]] | None = None):
         self.language = language(locale)
+        # the turn clock's deadlines, by prompt id ({"d": epoch, "a": away until}: cogs/host/clock.py)
+        self.clocks = clocks or {}
         self.game = game
         self.names = dict(names or {})
         self.seats = list(seats)
@@ -166,9 +169,28 @@ class Presenter:
         return [text for text in (self.event(e, plain=plain) for e in events) if text]
 
     def prompt(self, prompt: Prompt, *, plain: bool = False) -> str:
+        """A decision's question; with its deadline under it when it has one (not in `plain` text):
+        Discord timestamps, which every reader's client shows in their own zone and language."""
         if prompt.legacy:
-            return self._legacy(f"prompts.{prompt.id}", prompt.text)
-        return self.text(f"prompts.{prompt.kind}", plain=plain, **prompt.args)
+            asked = self._legacy(f"prompts.{prompt.id}", prompt.text)
+        else:
+            asked = self.text(f"prompts.{prompt.kind}", plain=plain, **prompt.args)
+        clock = self.clocks.get(prompt.id)
+        if plain or not clock:
+            return asked
+        lines = [asked]
+        if clock.get("a"):
+            lines.append(self.common("clock.away", player=self.player(str(clock.get("u", ""))),
+                                     when=f"<t:{clock['a']}:f>"))
+        if clock.get("d") and clock.get("p"):
+            lines.append(self.common("clock.stopped"))
+        elif clock.get("d"):
+            lines.append(self.common("clock.due", relative=f"<t:{clock['d']}:R>", when=f"<t:{clock['d']}:f>"))
+        return "\n".join(lines)
+
+    def common(self, key: str, **params: Any) -> str:
+        """A sentence of the common catalogue (not a game's), in this reader's language."""
+        return t(key, self.language, **params)
 
     def option(self, option: Option) -> str:
         """A button label or select option: plain text, players by display name."""

@@ -1,9 +1,8 @@
 """The bot at the table: it answers the decisions of the seats it plays, like a player clicking.
 
-It also stands in for an idle player when a server asks (``/gm idle_bot``): once a reminder
-(``/gm reminder``) has gone unanswered for another reminder period, ``stand_in`` answers that
-player's decisions from that seat's own view, announces who, what and how to take it back, and
-``take_back`` lets the player (or a GM) undo it with ``/game undo``.
+It also stands in for a player whose deadline passed when the server asks (``/gm idle_bot``, the
+turn clock of cogs/host/scheduler.py): ``stand_in`` answers that player's decisions from that
+seat's own view, and ``take_back`` lets the player (or a GM) undo it with ``/game undo``.
 
 A game's ``meta["bots"]`` maps a seat (the bot user's id string) to a level (easy, normal, hard). After
 every publish the host calls ``drive``: while the game waits on a bot seat, the choice is computed in a
@@ -17,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from datetime import datetime, timedelta
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from i18n import t
@@ -26,7 +25,7 @@ from rules.common.errors import BautaError
 from rules.common.player import GameAI, decide, deciders, level, seed_for
 
 from . import systems
-from .courier import bot_id, chunks, mention
+from .courier import bot_id
 
 log = logging.getLogger("bauta.botplayer")
 
@@ -153,43 +152,23 @@ STAND_IN_STEPS = 12                # decisions in one go: a turn's inner steps (
 CHOICE_SHOWN = 120                 # characters of one answer in the announcement
 
 
-def stand_in_due(game, settings, at: datetime) -> bool:
-    """A reminder went out for the decisions pending now and another reminder period has passed
-    since, in a server that asked the bot to stand in."""
-    if settings.idle_bot not in LEVELS or not settings.reminder_hours:
-        return False
-    since = game.meta.get("reminded_at")
-    reminded = datetime.fromisoformat(since) if since else (
-        datetime.fromisoformat(game.updated_at) + timedelta(hours=settings.reminder_hours))
-    return at - reminded >= timedelta(hours=settings.reminder_hours)
-
-
-def stand_in_notice(game, settings) -> str:
-    """What a reminder adds when the bot will answer if the player does not ("" when it will not)."""
-    if settings.idle_bot not in LEVELS or players(game.system) is None:
-        return ""
-    return " " + t("game.stand_in_warning", settings.locale, hours=f"{settings.reminder_hours:g}")
-
-
-async def stand_in(host, game, settings, at: datetime) -> int:
-    """Answer the decisions the idle players of `game` owe (see ``stand_in_due``), as each of them
-    would: the search sees only that seat's view. Committed with the seat as actor (the engine
-    checks it as a click) and logged as the bot's; published like a click, then announced: who,
-    what (a private decision is only called private) and how to take it back. Stops as soon as the
-    game waits on someone else, or anyone else acts. Returns how many decisions it answered."""
+async def stand_in(host, game, level: str, seats: set[str]) -> tuple[Any, list[tuple[Prompt, Choose]]]:
+    """Answer the decisions `seats` owe `game` (their deadline passed), as each of them would: the
+    search sees only that seat's view. Committed with the seat as actor (the engine checks it as a
+    click) and logged as the bot's, published like a click; `remember` then lets them take it back.
+    Stops as soon as the game waits on someone else, or anyone else acts. Returns the game as it
+    left it and what it answered (the caller announces it: who, what, why)."""
     ai = players(game.system)
     me = bot_id(host.bot)
-    if ai is None or me is None or not stand_in_due(game, settings, at):
-        return 0
-    lvl = settings.idle_bot
+    lvl = level if level in LEVELS else "normal"
+    if ai is None or me is None:
+        return game, []
     state = ai.engine.load_state(game.state)
-    bots = seats(game)
-    away = [p for p in deciders(ai, state) if p.isdigit() and p in game.seats and p not in bots]
-    record, first = game, game.version + 1
+    record = game
     answered: list[tuple[Prompt, Choose]] = []
     try:
         for _ in range(STAND_IN_STEPS):
-            seat = next((p for p in deciders(ai, state) if p in away), None)
+            seat = next((p for p in deciders(ai, state) if p in seats), None)
             if seat is None:
                 break
             choice = await asyncio.to_thread(think, ai, state, seat, lvl, f"idle{record.id}", SECONDS[lvl])
@@ -208,24 +187,25 @@ async def stand_in(host, game, settings, at: datetime) -> int:
             record, state = after, outcome.state
     except Exception:
         log.exception("the bot could not stand in for game %s", game.id)
-    if not answered:
-        return 0
-    latest = await host.store.game(game.id) or record
-    who = sorted({p.player for p, _ in answered})
-    await host.store.set_meta(latest, {**latest.meta, STAND_IN: {"seats": who, "first": first}})
-    say = host.presenter(latest, settings.locale)
+    return record, answered
+
+
+async def remember(host, game, seats: Iterable[str], first: int) -> Any:
+    """Note who the table answered for, from which action: `/game undo` by them takes it back."""
+    latest = await host.store.game(game.id) or game
+    return await host.store.set_meta(latest, {**latest.meta, STAND_IN: {"seats": sorted(seats), "first": first}})
+
+
+def described(say, answered: list[tuple[Prompt, Choose]], locale: Any) -> str:
+    """The answers given for a player, for the channel: a private decision is only called private."""
     shown = []
     for prompt, choice in answered:
         if prompt.private:                     # a hand: nothing of it in the channel
-            shown.append(t("game.stand_in_private", settings.locale))
+            shown.append(t("game.stand_in_private", locale))
             continue
         labels = " + ".join(say.option(o) for o in prompt.options if o.id in choice.options)
         shown.append(f"{say.prompt(prompt, plain=True)} → {labels}"[:CHOICE_SHOWN])
-    text = t("game.stand_in", settings.locale, who=", ".join(mention(p) for p in who),
-             hours=f"{(at - datetime.fromisoformat(game.updated_at)).total_seconds() / 3600:.0f}",
-             n=len(answered), choices="; ".join(shown))
-    await host.courier.send_channel(game.channel_id, chunks([text])[0])
-    return len(answered)
+    return "; ".join(shown)
 
 
 async def take_back(host, game, player: str) -> int | None:

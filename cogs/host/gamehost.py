@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 import secrets
 from types import SimpleNamespace
-from datetime import datetime, UTC
 from typing import Any
 from collections.abc import Iterable, Sequence
 
 import discord
 from discord.ext import commands
 
+from db.clock import DEFAULT_ARCHIVE_DAYS
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
 from i18n.present import Presenter
@@ -31,6 +31,9 @@ from rules.common.engine import forced
 from rules.common.lobby import Lobby
 
 from . import botplayer, systems
+from . import clock
+from .clock import TurnClock
+from .scheduler import Scheduler
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
 from .courier import MESSAGE_LIMIT, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
@@ -81,6 +84,8 @@ class GameHost(Publishing):
         self.store = store
         self.courier = Courier(bot, store)
         self.table = Table(self)
+        self.clock = TurnClock(self)        # each decision's deadline (cogs/host/clock.py)
+        self.scheduler = Scheduler(self)    # what the clocks make due (cogs/host/scheduler.py)
         # A lobby's successor, created in the lobby's last transaction, announced by its publish.
         self._opened: dict[int, tuple[GameRecord, Any, list[Event]]] = {}
         # Actions committed here whose publish has not begun, by (game, seq): nothing of theirs
@@ -102,7 +107,8 @@ class GameHost(Publishing):
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
         return Presenter(locale, game.system, names=game.meta.get("names"), seats=game.seats,
-                         genders=game.meta.get("genders"))     # the table's own names (a Karmic sheet's gender)
+                         genders=game.meta.get("genders"),     # the table's own names (a Karmic sheet's gender)
+                         clocks=clock.shown(game))     # each decision's deadline
 
     async def server_locale(self, game: GameRecord, interaction: discord.Interaction | None) -> Any:
         """The language of the game's channel: `/gm language`, else the server's own."""
@@ -202,7 +208,23 @@ class GameHost(Publishing):
     async def finish(self, interaction: discord.Interaction, text: str | None = None) -> None:
         """The private acknowledgement promised by `begin` ("✓ Done." unless `text`)."""
         if interaction.extras.pop("bauta_owed", False):
-            await reply(interaction, text or t("game.done", interaction.locale), ephemeral=True)
+            owed = await self.owed_note(interaction.user.id, interaction.locale)
+            await reply(interaction, "\n".join(filter(None, [text or t("game.done", interaction.locale), owed]))[:MESSAGE_LIMIT],
+                        ephemeral=True)
+
+    async def owed_note(self, user_id: int, locale: Any) -> str:
+        """The reminders closed DMs could not carry to `user_id`, for the private reply they get
+        now ("" when none): nothing private is lost when DMs are closed."""
+        lines = []
+        for row in await self.clock.owed_to(user_id):
+            game = await self.store.game(row.game_id)
+            if game is None or not game.active:
+                continue
+            engine = systems.get(game.system).engine
+            prompt = next((p for p in engine.pending(engine.load_state(game.state)) if p.id == row.prompt_id), None)
+            if prompt is not None:
+                lines.append(self.scheduler.line(game, prompt, row, locale))
+        return "\n".join([t("clock.owed_header", locale), *lines]) if lines else ""
 
     async def _setup(self, guild_id: int, system_name: str, seats: Sequence[str], options: dict | None,
                      seed: int | None = None,
@@ -213,7 +235,7 @@ class GameHost(Publishing):
         # server's choice from a default (a scenario may bring defaults of its own).
         house = await self.store.house_rules(guild_id, system_name)
         # the table's own convention is the host's to apply, not the engine's
-        options = {"house_rules": {k: v for k, v in house.items() if k != systems.CONFIRM_SINGLE}, **(options or {})}
+        options = {"house_rules": {k: v for k, v in house.items() if k not in systems.HOST_RULES}, **(options or {})}
         seed = secrets.randbits(63) if seed is None else seed
         started = await botplayer.off_loop(system_name, options, system.engine.start, list(seats), options, seed)
         if not house.get(systems.CONFIRM_SINGLE) and forced(system.engine, started.state, skip):
@@ -383,32 +405,25 @@ class GameHost(Publishing):
         self.order.owe(game.channel_id, game.id, game.version)
         return game
 
-    async def remind_idle(self, at: datetime | None = None) -> int:
-        """Ping the players an idle game waits on, once per set of pending decisions, in guilds
-        that asked for reminders (`/gm reminder`); where the server asked for it (`/gm idle_bot`),
-        the bot answers for them once a reminder has gone unanswered for another reminder period.
-        `at` is the time to judge idleness by (default: now). Returns how many reminders went out."""
-        at = at or datetime.now(UTC)
-        sent = 0
-        for game in await self.store.idle_games(at=at):
-            engine = systems.get(game.system).engine
-            prompts = engine.pending(engine.load_state(game.state))
-            key = ",".join(sorted(p.id for p in prompts))
-            if not prompts:
-                continue
-            settings = await self.store.settings(game.guild_id)
-            if game.meta.get("reminded") == key:
-                await botplayer.stand_in(self, game, settings, at)
-                continue
-            players = sorted({p.player for p in prompts if p.player not in (ANYONE,)})
-            who = ", ".join(mention(p) for p in players) or t("game.anyone", settings.locale)
-            await self.courier.send_channel(game.channel_id, t("game.reminder", settings.locale, who=who, id=game.id,
-                                                               title=systems.title(game.system, settings.locale))
-                                            + botplayer.stand_in_notice(game, settings))
-            await self.store.set_meta(game, {**game.meta, "reminded": key,
-                                             "reminded_at": at.isoformat(timespec="seconds")})
-            sent += 1
-        return sent
+    async def archive(self, game: GameRecord) -> bool:
+        """Put away a game idle past its server's setting (never deleted), with a notice."""
+        if not await self.store.archive_game(game):
+            return False
+        locale = await self.server_locale(game, None)
+        settings = await self.store.settings(game.guild_id)
+        await self.courier.send_channel(game.channel_id, t("clock.archived", locale, id=game.id,
+                                                           title=systems.title(game.system, locale),
+                                                           days=settings.archive_days or DEFAULT_ARCHIVE_DAYS),
+                                        allowed_mentions=discord.AllowedMentions.none())
+        self.table.forget(game.id)
+        return True
+
+    async def refresh(self, game: GameRecord, events: Sequence[Event] = ()) -> None:
+        """Show `events` (a pause, a new deadline) and bring the table's prompts up to date, as a
+        step that answered nothing: no decision is asked again, no clock restarts."""
+        engine = systems.get(game.system).engine
+        state = engine.load_state(game.state)
+        await self.publish(None, game, state, list(events), before={p.id for p in engine.pending(state)})
 
     async def end(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
         """End a game by force (/game end): the system's `on_over` runs as when its rules end it."""

@@ -16,7 +16,7 @@ import asyncio
 import contextvars
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from collections import defaultdict
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -74,6 +74,7 @@ class Draft:
     game: GameRecord
     start: dict
     seq: int        # the action published (the game read may be newer)
+    clock: list[tuple] = field(default_factory=list)   # the awaited decisions' rows, for the last write
 
 
 class Publishing:
@@ -139,8 +140,9 @@ class Publishing:
         finally:
             # one write: the meta this publish changed, and (once it went through) the action's
             # publish marked done; a publish cut short still records the messages it sent
+            # (the clock's rows go with the meta that mirrors them, finished or not)
             game = await self.store.patch_meta(draft.game, merge_diff(draft.start, draft.game.meta),
-                                               published=seq if finished else None)
+                                               published=seq if finished else None, extra=draft.clock)
         if not late:
             await self.after_step(interaction, game)
 
@@ -152,19 +154,28 @@ class Publishing:
         meta of its own), even when it stops half-way."""
         game = draft.game
         engine = system.engine
-        say = self.presenter(game, locale)
         me = str(interaction.user.id) if interaction is not None else None
         # the message just clicked: its acknowledgement already answered it
         answered = getattr(getattr(interaction, "message", None), "id", None)
-
-        def reader(player: str) -> Presenter:
-            return self.reader(game, player, locale, interaction)
-
-        public_lines = say.events(e for e in events if e.audience == PUBLIC)
         turn = self._turns.pop((game.id, draft.seq), None)      # the commit's prompts (see GameHost.commit)
         prompts = [] if late else turn if turn is not None else engine.pending(state)
         pending = {p.id for p in prompts}
         over = not late and engine.is_over(state)
+        hushed: set[str] = set()        # players inside their quiet hours: told, never pinged
+        if not late:                    # each decision's deadline, before anything words it
+            game, draft.clock, hushed = await self.clock.plan(game, prompts, before, draft.seq, over)
+            draft.game = game
+        say = self.presenter(game, locale)
+        readers = {p for p in {*(e.audience for e in events), *(p.player for p in prompts)} if p.isdigit()}
+        people = await self.clock.people(int(p) for p in readers) if readers else {}
+
+        def reader(player: str) -> Presenter:
+            own = people.get(int(player)) if player.isdigit() else None
+            if own is not None and own.language:        # `/profile language`, over their client's
+                return self.presenter(game, own.language)
+            return self.reader(game, player, locale, interaction)
+
+        public_lines = say.events(e for e in events if e.audience == PUBLIC)
         header = t("dm.header", locale, title=systems.title(system.name, locale), id=game.id, channel=f"<#{game.channel_id}>")
 
         private: dict[str, list[Event]] = defaultdict(list)
@@ -205,7 +216,7 @@ class Publishing:
             own = reader(player)
             lines = [header, *own.events(private.get(player, []))]
             outcome, game = await self._dm(game, state, player, own, lines, asked.get(player, []), pending, answered,
-                                           private.get(player, []))
+                                           private.get(player, []), silent=player in hushed)
             draft.game = game
             if outcome == CLOSED:
                 closed.add(player)
@@ -220,6 +231,7 @@ class Publishing:
 
         nudged = set(game.meta.get("dm_nudged", []))
         newly = (closed | waiting) - nudged - ({me} if undelivered else set())
+        pinged = newly - hushed
         if newly:
             # Once per player per game: a notice on every private prompt would tell the table when
             # someone holds something playable.
@@ -248,7 +260,7 @@ class Publishing:
             await reply(interaction, t("dm.closed_you", interaction.locale), ephemeral=True)
 
         if late:        # the narrative only: the table shows the later step; its prompts are gone
-            game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=newly)
+            game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=pinged)
             game = draft.game = await self.table.close_stale(
                 game, {p.id for p in engine.pending(engine.load_state(game.state))}, answered)
         outer = self.table.begin(game.id)
@@ -265,12 +277,12 @@ class Publishing:
         if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
             if self.order.overtaken(game.channel_id, game.id, draft.seq):
                 # a later action is committed and waits for this publish: its own shows the table
-                game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=newly)
+                game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=pinged)
             else:
                 self.table.shown[game.id] = game.version
                 game = draft.game = await self.table.show(
-                    interaction, game, say, public_lines, public_prompts, board=board, over=over, ping=newly,
-                    move=move, state=state, seq=draft.seq if self.courier.keyed() else None)
+                    interaction, game, say, public_lines, public_prompts, board=board, over=over, ping=pinged,
+                    hushed=hushed, move=move, state=state, seq=draft.seq if self.courier.keyed() else None)
             game = draft.game = await self.table.close_stale(game, pending, answered)
         if over:
             if system.on_over is not None:
@@ -284,20 +296,21 @@ class Publishing:
 
     async def _dm(self, game: GameRecord, state: Any, player: str, say: Presenter, lines: list[str],
                   prompts: list[Prompt], pending: set[str], answered: int | None,
-                  events: Sequence[Event] = ()) -> tuple[str, GameRecord]:
+                  events: Sequence[Event] = (), silent: bool = False) -> tuple[str, GameRecord]:
         """One player's private news and decisions: the events, then each prompt with its
         components, in as few DMs as fit; a superseded DM prompt of theirs (not the one just clicked)
         is edited into the first new one instead of a new DM, and a decision that continues the
         thread of their newest DM (`Prompt.thread`) is edited into that DM. Returns the delivery's
-        outcome."""
+        outcome. `silent`: inside their quiet hours, the DMs notify nobody (Discord's silent messages)."""
         news = lines if len(lines) > 1 else []
+        hush = {"silent": True} if silent else {}
         if not prompts:
             outcome = SENT
             texts = chunks(news)
             extra = await self.news_parts(game, state, player, say, events) if texts else {}
             for index, text in enumerate(texts):
                 outcome, message = await self.courier.deliver_message(
-                    game.guild_id, int(player), text, **(extra if index == len(texts) - 1 else {}))
+                    game.guild_id, int(player), text, **hush, **(extra if index == len(texts) - 1 else {}))
                 if outcome != SENT:
                     break
                 game = with_meta(game, newest_dm(game.meta, player, message, None))
@@ -308,7 +321,7 @@ class Publishing:
             parts = [*(lines if index == 0 else lines[:1]), question]
             texts = chunks(parts)
             for text in texts[:-1]:                  # news too long to share the prompt's message
-                outcome, message = await self.courier.deliver_message(game.guild_id, int(player), text)
+                outcome, message = await self.courier.deliver_message(game.guild_id, int(player), text, **hush)
                 if outcome != SENT:
                     return outcome, game
                 game = with_meta(game, newest_dm(game.meta, player, message, None))
@@ -334,7 +347,7 @@ class Publishing:
                                           replaces=old)
                 game = _still_newest(game, player, int(entry["message"]), prompt.thread)
                 continue
-            outcome, message = await self.courier.deliver_message(game.guild_id, int(player), content, **extra)
+            outcome, message = await self.courier.deliver_message(game.guild_id, int(player), content, **hush, **extra)
             if outcome != SENT:
                 return outcome, game
             game = self._record(game, prompt.id, "dm", int(player), message)

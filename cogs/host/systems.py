@@ -65,11 +65,14 @@ SYSTEMS: dict[str, System] = {}
 
 
 CONFIRM_SINGLE = "confirm_single_choice"   # house rule of every game: wait for a click on a forced choice
+DEADLINE_DEFAULT = "deadline_default"      # house rule of every game: at a deadline, play the rules' default
+HOST_RULES = (CONFIRM_SINGLE, DEADLINE_DEFAULT)    # the table's own conventions, applied by the host, not the engine
 
 
 def register(system: System) -> System:
     if system.listed:
-        system.house_rules.setdefault(CONFIRM_SINGLE, False)
+        for rule in HOST_RULES:
+            system.house_rules.setdefault(rule, False)
     SYSTEMS[system.name] = system
     return system
 

@@ -149,11 +149,12 @@ class Table:
     async def show(self, interaction: discord.Interaction | None, game: GameRecord, say: Presenter,
                    lines: list[str], prompts: list[Prompt], *, board: Board | None = None, over: bool = False,
                    ping: set[str] = frozenset(), move: bool = False, state: Any = None,
-                   seq: int | None = None) -> GameRecord:
+                   seq: int | None = None, hushed: set[str] = frozenset()) -> GameRecord:
         """Narrate a step and bring the table up to date: the narrative, then the table message
         with `prompts` (the public prompts pending now) as its components. `ping`: players a line
         of the narrative must notify (a new message, never an edit). `move`: post the table anew at
-        the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). Returns
+        the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). `hushed`:
+        players inside their quiet hours, whose turn is shown without a ping. Returns
         the game with its meta brought up to date, not written: the caller writes it (cogs/publish.py)."""
         fresh = game
         table = dict(fresh.meta.get(TABLE) or {})
@@ -175,17 +176,18 @@ class Table:
             self._keep_image(game.id, image)
         player = next((p.player for p in fitted if p.player.isdigit()), None)
         turn = player is not None and player != table.get("player")
+        pinged = player if turn and player not in hushed else None     # never inside their quiet hours
         content = _content(table.get("caption", ""), [headline(p, say) for p in fitted])
         view = _view(game.id, fitted, say) if fitted and not over else None
         if table.get("message") and board is not None and board.new:
             await self._strip(table)                       # the old board stays, as a record
             table.pop("message", None)
         if content and (not table.get("message") or narrated or not at_foot or turn or move):
-            await self._repost(game, table, content, view, ping_player=player if turn else None)
+            await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and content:
             if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
                                                    view=view, file=as_file(image)):
-                await self._repost(game, table, content, view, ping_player=player if turn else None)
+                await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and table.get("prompts"):
             await self._strip(table)       # nothing to show: the last prompt's message keeps its answer
         if player is not None:

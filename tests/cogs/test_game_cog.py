@@ -101,18 +101,3 @@ async def test_unexpected_errors_get_a_reference(bot, world):
     assert text.startswith("Something went wrong (ref ") and "boom" not in text
 
 
-async def test_idle_games_remind_once_per_decision(bot, world):
-    game = await start_duel(world)
-    cog = bot.get_cog("GMCog")
-    await cog.reminder.callback(cog, world.interaction(world.users[1], world.channels[10]), hours=2.0)
-    assert await bot.host.remind_idle() == 0                    # not idle long enough
-    await bot.store._write(("UPDATE games SET updated_at = '2020-01-01T00:00:00+00:00' WHERE id = ?", (game.id,)))
-    assert await bot.host.remind_idle() == 1
-    assert world.last("channel:10").content.startswith("⏰ <@2>:")
-    assert await bot.host.remind_idle() == 0                    # once per decision
-    await click(world, start_prompt(world), world.users[2], index=0)
-    await bot.store._write(("UPDATE games SET updated_at = '2020-01-01T00:00:00+00:00' WHERE id = ?", (game.id,)))
-    assert await bot.host.remind_idle() == 1                    # a new decision is pending
-    await cog.reminder.callback(cog, world.interaction(world.users[1], world.channels[10]), hours=0.0)
-    await bot.store._write(("UPDATE games SET updated_at = '2020-01-01T00:00:00+00:00' WHERE id = ?", (game.id,)))
-    assert await bot.host.remind_idle() == 0                    # off

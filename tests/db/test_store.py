@@ -106,10 +106,10 @@ async def test_purge_guild_removes_everything_of_that_guild_only(database, store
 async def test_values_come_back_with_the_same_types_on_both_backends(store):
     """Discord ids need 64 bits; sums are ints; names match without case; upserts replace."""
     big = 1_234_567_890_123_456_789
-    await store.update_settings(big, gm_role_id=big - 1, reminder_hours=1.5)
+    await store.update_settings(big, gm_role_id=big - 1, deadline_minutes=1.5)
     store._settings.clear()
     settings = await store.settings(big)
-    assert (settings.gm_role_id, settings.reminder_hours) == (big - 1, 1.5)
+    assert (settings.gm_role_id, settings.deadline_minutes) == (big - 1, 1.5)
     await store.save_character(big, big, "karmic", "Devon", {"x": 1})
     await store.save_character(big, big, "karmic", "Devon", {"x": 2})
     assert await store.character(big, big, "karmic", "dEVON") == {"x": 2}
@@ -128,32 +128,16 @@ async def test_values_come_back_with_the_same_types_on_both_backends(store):
     assert [(p["name"], p["size"]) for p in await store.packs(big)] == [("mine", 4)]
 
 
-async def test_idle_games_follow_each_guilds_reminder(store):
-    game = await store.create_game(1, 10, "duel", ["2"], {}, 2)
-    await store.create_game(2, 10, "duel", ["2"], {}, 2)
-    await store.update_settings(1, reminder_hours=2)
-    assert await store.idle_games() == []
-    await store._write(("UPDATE games SET updated_at = ? WHERE guild_id IN (1, 2)", ("2020-01-01T00:00:00+00:00",)))
-    assert [g.id for g in await store.idle_games()] == [game.id]        # guild 2 asked for no reminders
-    assert len(await store.idle_games(older_than="2021-01-01T00:00:00+00:00")) == 2
-
-
-async def test_the_idle_bot_setting_is_kept_and_idleness_is_judged_at_a_given_time(database, store):
-    from datetime import datetime, timedelta
-
-    game = await store.create_game(1, 10, "duel", ["2"], {}, 2)
+async def test_the_idle_bot_and_deadline_settings_are_kept(database, store):
     assert (await store.settings(1)).idle_bot is None                   # off by default
-    await store.update_settings(1, reminder_hours=2, idle_bot="normal")
-    await store.update_settings(1, locale="it")                         # other settings keep it
+    await store.update_settings(1, deadline_minutes=120, idle_bot="normal")
+    await store.update_settings(1, locale="it")                         # other settings keep them
     reopened = await database.open()
     try:
         kept = await reopened.settings(1)
-        assert (kept.idle_bot, kept.reminder_hours, kept.locale) == ("normal", 2, "it")
+        assert (kept.idle_bot, kept.deadline_minutes, kept.locale, kept.archive_days) == ("normal", 120, "it", None)
     finally:
         await reopened.close()
-    written = datetime.fromisoformat(game.updated_at)
-    assert await store.idle_games(at=written + timedelta(hours=1, minutes=59)) == []
-    assert [g.id for g in await store.idle_games(at=written + timedelta(hours=2))] == [game.id]
     await store.update_settings(1, idle_bot=None)
     assert (await store.settings(1)).idle_bot is None
 
@@ -182,7 +166,7 @@ async def test_a_version_1_database_is_upgraded_in_place(tmp_path):
     store = await Store.open(path)
     assert await store.schema_version() == LATEST
     settings = await store.settings(1)
-    assert settings.gm_role_id == 5 and settings.reminder_hours is None
+    assert settings.gm_role_id == 5 and settings.deadline_minutes is None
     await store.close()
 
 

@@ -8,6 +8,7 @@ record their response and followups the same way. `user.send` raises a real
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from datetime import UTC, datetime
 from dataclasses import dataclass, field
@@ -36,10 +37,25 @@ class Sent:
     changed: int = field(default_factory=lambda: next(_changes))
     allowed_mentions: discord.AllowedMentions | None = None   # effective; None: Discord parses everything
     nonce: int | str | None = None      # as sent (discord.py enforces it: see World.record)
+    silent: bool = False                # sent without a notification (Discord's @silent)
 
     @property
     def public(self) -> bool:
         return self.where.startswith("channel:")
+
+    def pings(self) -> set[str]:
+        """The users this message notifies: those it mentions and its allowed_mentions let through
+        (none for a silent message: Discord shows it without a notification)."""
+        if self.silent:
+            return set()
+        mentioned = set(re.findall(r"<@!?(\d+)>", self.content or ""))
+        if self.allowed_mentions is None:
+            return mentioned
+        users = self.allowed_mentions.to_dict().get("users")
+        parse = self.allowed_mentions.to_dict()["parse"]
+        if "users" in parse:
+            return mentioned
+        return mentioned & {str(u) for u in users or ()}
 
     def could_ping(self) -> set[str]:
         """What beyond named users this message could notify: "everyone" (@everyone and @here) and
@@ -397,7 +413,8 @@ class World:
             return self.nonces[str(nonce)]
         message = Sent(where, content, view=kwargs.get("view"), file=kwargs.get("file"), embed=kwargs.get("embed"),
                        ephemeral=bool(kwargs.get("ephemeral", False)), said=content,
-                       allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")), nonce=nonce)
+                       allowed_mentions=self.effective_mentions(kwargs.get("allowed_mentions")), nonce=nonce,
+                       silent=bool(kwargs.get("silent", False)))
         self.sent.append(message)
         if nonce is not None:
             self.nonces[str(nonce)] = message

@@ -1,0 +1,275 @@
+"""The scheduler: what the turn clock makes due, done once per deployment by the clock in use.
+
+Each `tick` reads only what is due (the `awaiting_due` index: its cost follows the due decisions,
+not the open games) and, for each decision still awaited, does what its clock says
+(`clock.hours.steps`), in one message per person or game:
+
+- the half-time reminder, privately: one DM per person listing what is due, with a link; where
+  their DMs are closed it is kept (`owed`) for the next private reply they get;
+- the public ping shortly before the deadline: one message per game naming whoever it waits on,
+  pinging only those who have not muted it and are outside their quiet hours;
+- the deadline: the decision's rulebook default where the game's house rule asks for it
+  (`deadline_default`), else the bot standing in where the server turned it on (`/gm idle_bot`),
+  or where the player asked for it while away; else nothing more than the reminders. The
+  narration says who acted and why, and `/game undo` takes it back.
+
+A decision's clock is written after its message went out (compare-and-set: an answer meanwhile
+wins), and every message carries a nonce made from the decision and its stage: a tick cut short by
+a crash sends it again after the restart, and Discord keeps one.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from clock import hours, source
+from clock.hours import Person
+from db.clock import Awaiting
+from db.store import GameRecord
+from i18n import t
+from rules.common import Choose, Prompt
+from rules.common.engine import Actor
+
+from . import botplayer, systems
+from .clock import paused_at
+from .courier import SENT, bot_id, chunks, mention
+from .table import POSTED, TABLE
+
+log = logging.getLogger("bauta.scheduler")
+
+BATCH = 200                                # due decisions read per tick (the rest: the next tick)
+ARCHIVE_EVERY = timedelta(hours=1)
+NO_PING = discord.AllowedMentions.none()
+
+
+@dataclass
+class Tick:
+    """What one tick did (the simulation's and the tests' figures)."""
+    reminded: int = 0        # private reminders sent
+    owed: int = 0            # private reminders kept for closed DMs
+    pinged: int = 0          # decisions whose public ping went out
+    muted: int = 0           # public pings not sent: muted by their player
+    expired: int = 0         # deadlines reached
+    answered: int = 0        # decisions answered at a deadline (default or stand-in)
+    moved: int = 0           # clocks moved on (quiet hours, absences, answered meanwhile)
+    archived: int = 0
+
+
+@dataclass
+class _Due:
+    row: Awaiting
+    after: Awaiting
+    todo: list[str]
+    prompt: Prompt
+
+
+class Scheduler:
+    def __init__(self, host: Any):
+        self.host = host
+        self.store = host.store
+        self._archived_at: datetime | None = None
+        self._salt: str | None = None
+
+    async def next_due(self) -> datetime | None:
+        return await self.store.next_due()
+
+    async def tick(self, at: datetime | None = None) -> Tick:
+        """Do what is due by `at` (default: the clock's now)."""
+        at = at or source.now()
+        done = Tick()
+        rows = await self.store.due_awaiting(at, BATCH)
+        by_game: dict[int, list[Awaiting]] = defaultdict(list)
+        for row in rows:
+            by_game[row.game_id].append(row)
+        for game_id, group in by_game.items():
+            try:
+                await self._game(game_id, group, at, done)
+            except Exception:  # noqa: BLE001 - one game's failure must not stop the others' reminders
+                log.exception("the clock of game %s failed", game_id)
+        if self._archived_at is None or at - self._archived_at >= ARCHIVE_EVERY:
+            self._archived_at = at
+            done.archived = await self.archive(at)
+        return done
+
+    # ---- one game's due decisions
+    async def _game(self, game_id: int, rows: list[Awaiting], at: datetime, done: Tick) -> None:
+        game = await self.store.game(game_id)
+        if game is None or not game.active:
+            await self.store.clear_awaiting(game_id)
+            return
+        if paused_at(game) is not None:          # stopped: nothing is due until it resumes
+            await self.store.save_awaiting([r.with_timer(r.timer, None) for r in rows])
+            return
+        engine = systems.get(game.system).engine
+        pending = {p.id: p for p in engine.pending(engine.load_state(game.state))}
+        people = await self.host.clock.people(r.user_id for r in rows)
+        due: list[_Due] = []
+        for row in rows:
+            prompt = pending.get(row.prompt_id)
+            person = people[row.user_id]
+            if prompt is None or prompt.player != str(row.user_id):
+                # answered meanwhile (its publish drops the row): nothing is sent for it
+                done.moved += await self.store.advance_awaiting(row, row.with_timer(row.timer, None))
+                continue
+            todo, timer = hours.steps(row.timer, person, at, game.id)
+            after = row.with_timer(timer, hours.due(timer, person))
+            if not todo:                          # quiet hours or an absence moved it on
+                done.moved += await self.store.advance_awaiting(row, after)
+                continue
+            due.append(_Due(row, after, todo, prompt))
+        await self._remind(game, [d for d in due if hours.REMIND in d.todo], people, done)
+        await self._ping(game, [d for d in due if hours.PING in d.todo or hours.SKIP_PING in d.todo], people, done)
+        for item in due:
+            if hours.REMIND not in item.todo and hours.PING not in item.todo and hours.SKIP_PING not in item.todo:
+                await self.store.advance_awaiting(item.row, item.after)
+        expiring = [d for d in due if hours.DEADLINE in d.todo]
+        if expiring:
+            done.expired += len(expiring)
+            done.answered += await self._deadlines(game, expiring, people)
+
+    async def _nonce(self, *parts: Any) -> int:
+        if self._salt is None:
+            self._salt = await self.store.deployment_salt()
+        digest = hashlib.sha256(":".join(map(str, (self._salt, "clock", *parts))).encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 1 or 1
+
+    def _locale(self, game: GameRecord, person: Person, fallback: Any) -> Any:
+        """A person's own language: `/profile language`, else the one they last played in."""
+        return person.language or (game.meta.get("locales") or {}).get(str(person.user_id)) or fallback
+
+    async def _remind(self, game: GameRecord, due: list[_Due], people: dict[int, Person], done: Tick) -> None:
+        """The half-time reminders: one DM a person (closed DMs: kept for their next reply)."""
+        if not due:
+            return
+        server = await self.host.server_locale(game, None)
+        by_user: dict[int, list[_Due]] = defaultdict(list)
+        for item in due:
+            by_user[item.row.user_id].append(item)
+        for user, items in by_user.items():
+            locale = self._locale(game, people[user], server)
+            text = "\n".join([t("clock.remind_header", locale),
+                              *(self.line(game, i.prompt, i.after, locale) for i in items)])
+            nonce = await self._nonce(game.id, user, *(f"{i.row.prompt_id}@{i.row.asked_seq}" for i in items), "remind")
+            outcome, _message = await self.host.courier.deliver_message(game.guild_id, user, chunks([text])[0],
+                                                                        nonce=nonce)
+            owed = outcome != SENT
+            for item in items:
+                after = replace(item.after, owed=owed)
+                if await self.store.advance_awaiting(item.row, after):
+                    done.owed += owed
+                    done.reminded += not owed
+            if owed:
+                self.host.clock.owe(user)
+
+    async def _ping(self, game: GameRecord, due: list[_Due], people: dict[int, Person], done: Tick) -> None:
+        """The public ping before the deadline: one message for the game, pinging those who let it."""
+        calling = [d for d in due if hours.PING in d.todo]
+        for item in due:
+            if hours.SKIP_PING in item.todo and await self.store.advance_awaiting(item.row, item.after):
+                done.muted += 1
+        if not calling:
+            return
+        locale = await self.host.server_locale(game, None)
+        say = self.host.presenter(game, locale)
+        users = sorted({d.row.user_id for d in calling})
+        deadline = min(d.after.timer.deadline for d in calling if d.after.timer.deadline is not None)
+        text = t("clock.ping", locale, who=", ".join(mention(str(u)) for u in users), id=game.id,
+                 title=systems.title(game.system, locale), relative=f"<t:{int(deadline.timestamp())}:R>",
+                 asked="; ".join(say.prompt(d.prompt, plain=True) for d in calling if not d.prompt.private)
+                 or t("clock.private_decision", locale))
+        nonce = await self._nonce(game.id, *(f"{d.row.prompt_id}@{d.row.asked_seq}" for d in calling), "ping")
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users])
+        await self.host.courier.send_channel(game.channel_id, chunks([text])[0], allowed_mentions=mentions,
+                                             nonce=nonce)
+        for item in calling:
+            done.pinged += await self.store.advance_awaiting(item.row, item.after)
+
+    def line(self, game: GameRecord, prompt: Prompt, row: Awaiting, locale: Any) -> str:
+        """One awaited decision in a reminder: the game, what is asked, the deadline, where to answer."""
+        say = self.host.presenter(game, locale)
+        deadline = row.timer.deadline
+        asked = t("clock.private_decision", locale) if prompt.private else say.prompt(prompt, plain=True)
+        return t("clock.remind_line", locale, title=systems.title(game.system, locale), id=game.id,
+                 channel=f"<#{game.channel_id}>", asked=asked[:200],
+                 relative=f"<t:{int(deadline.timestamp())}:R>" if deadline else "—",
+                 when=f"<t:{int(deadline.timestamp())}:f>" if deadline else "—", where=self.where(game, prompt, locale))
+
+    @staticmethod
+    def where(game: GameRecord, prompt: Prompt, locale: Any) -> str:
+        """Where a decision is answered: a link to its message, or `/hand` for a private one."""
+        if prompt.private:
+            return t("clock.answer_in_hand", locale, channel=f"<#{game.channel_id}>")
+        entry = (game.meta.get(POSTED) or {}).get(prompt.id) or {}
+        message = entry.get("message") if entry.get("where") == "channel" else (game.meta.get(TABLE) or {}).get("message")
+        if not message:
+            return f"<#{game.channel_id}>"
+        return f"https://discord.com/channels/{game.guild_id}/{entry.get('to') or game.channel_id}/{message}"
+
+    # ---- deadlines
+    async def _deadlines(self, game: GameRecord, due: list[_Due], people: dict[int, Person]) -> int:
+        """Each expired decision: the rules' default, the bot, or (by default) nothing more."""
+        settings = await self.store.settings(game.guild_id)
+        house = await self.store.house_rules(game.guild_id, game.system)
+        answered = 0
+        for item in due:
+            record = await self.store.game(game.id)
+            if record is None or not record.active:
+                break
+            engine = systems.get(record.system).engine
+            state = engine.load_state(record.state)
+            prompt = next((p for p in engine.pending(state) if p.id == item.prompt.id), None)
+            if prompt is None or prompt.confirm:      # answered meanwhile, or a click nobody may make for them
+                continue
+            person = people[item.row.user_id]
+            away = person.away_at(source.now()) and person.away_stand_in
+            default = engine.default_choice(state, prompt) if house.get(systems.DEADLINE_DEFAULT) else None
+            if default is not None:
+                answered += await self._default(record, prompt, default)
+            elif (settings.idle_bot in botplayer.LEVELS or away) and botplayer.players(record.system) is not None:
+                answered += await self._stand_in(record, prompt, settings.idle_bot or "normal", away)
+        return answered
+
+    async def _default(self, game: GameRecord, prompt: Prompt, options: tuple[str, ...]) -> int:
+        me = bot_id(self.host.bot) or "clock"
+        choice = Choose(prompt.id, tuple(options))
+        first = game.version + 1
+        new, outcome, before = await self.host.commit(game, choice, Actor(prompt.player), log_as=me)
+        await self.host.publish(None, new, outcome.state, outcome.events, before)
+        await self._announce(new, prompt.player, [(prompt, choice)], first, "clock.defaulted")
+        return 1
+
+    async def _stand_in(self, game: GameRecord, prompt: Prompt, level: str, away: bool) -> int:
+        first = game.version + 1
+        record, answered = await botplayer.stand_in(self.host, game, level, {prompt.player})
+        if answered:
+            await self._announce(record, prompt.player, answered, first,
+                                 "clock.stood_in_away" if away else "clock.stood_in")
+        return len(answered)
+
+    async def _announce(self, game: GameRecord, player: str, answered: list[tuple[Prompt, Choose]],
+                        first: int, key: str) -> None:
+        """Who was answered for, what, and why, in the channel; nobody is pinged (they may be asleep)."""
+        game = await botplayer.remember(self.host, game, [player], first)
+        locale = await self.host.server_locale(game, None)
+        say = self.host.presenter(game, locale)
+        text = t(key, locale, who=say.player(player), n=len(answered),
+                 choices=botplayer.described(say, answered, locale))
+        await self.host.courier.send_channel(game.channel_id, chunks([text])[0], allowed_mentions=NO_PING,
+                                             nonce=await self._nonce(game.id, player, first, key))
+
+    # ---- idle games
+    async def archive(self, at: datetime) -> int:
+        """Games idle past their server's setting are archived (never deleted)."""
+        archived = 0
+        for game in await self.store.archive_candidates(at):
+            try:
+                archived += bool(await self.host.archive(game))
+            except Exception:  # noqa: BLE001 - one game's failure must not stop the others
+                log.exception("could not archive game %s", game.id)
+        return archived
