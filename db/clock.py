@@ -126,14 +126,30 @@ class ClockTables(Tables):
     async def advance_awaiting(self, before: Awaiting, after: Awaiting) -> bool:
         """Compare-and-set one decision's clock: written only while it is still as `before` was read
         (another process, or an answer meanwhile, wins). False when it was not."""
-        t = after.timer
-        written = await self._write((
+        return (await self.advance_all([(before, after)]))[0]
+
+    async def advance_all(self, changes: Iterable[tuple[Awaiting, Awaiting]]) -> list[bool]:
+        """`advance_awaiting` for many decisions, in one transaction (a tick writes once)."""
+        statements = [(
             "UPDATE awaiting SET start_at = ?, deadline_at = ?, pings = ?, expired = ?, due_at = ?, owed = ? "
             "WHERE game_id = ? AND prompt_id = ? AND asked_seq = ? AND pings = ? AND expired = ?",
-            (stamp(t.start), t.deadline and stamp(t.deadline), t.pings, int(t.expired),
-             after.due_at and stamp(after.due_at), int(after.owed), before.game_id, before.prompt_id,
-             before.asked_seq, before.timer.pings, int(before.timer.expired))))
-        return written.rowcount == 1
+            (stamp(after.timer.start), after.timer.deadline and stamp(after.timer.deadline), after.timer.pings,
+             int(after.timer.expired), after.due_at and stamp(after.due_at), int(after.owed), before.game_id,
+             before.prompt_id, before.asked_seq, before.timer.pings, int(before.timer.expired)))
+            for before, after in changes]
+        if not statements:
+            return []
+        return [n == 1 for n in (await self._write(*statements)).counts]
+
+    async def games_by_id(self, ids: Iterable[int]) -> dict[int, GameRecord]:
+        """Several games in one read (a tick's due decisions)."""
+        wanted = sorted(set(ids))
+        found: dict[int, GameRecord] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            rows = await self._all(f"SELECT * FROM games WHERE id IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+            found.update({r["id"]: GameRecord.from_row(r) for r in rows})
+        return found
 
     async def save_awaiting(self, rows: Iterable[Awaiting]) -> None:
         """Write these clocks as they are (a pause, a resume, an absence moved them)."""

@@ -166,14 +166,16 @@ class PostgresStore(Store):
 
     async def _write(self, *statements: tuple) -> Written:
         written = Written(0)
+        counts: list[int] = []
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 for sql, params, error in (_statement(*st) for st in statements):
                     if " RETURNING " in sql:
                         rows = list(await conn.fetch(placeholders(sql), *params))
-                        written = Written(len(rows), rows)
+                        written = Written(len(rows), rows, counts)
                     else:
-                        written = Written(_rowcount(await conn.execute(placeholders(sql), *params)))
+                        written = Written(_rowcount(await conn.execute(placeholders(sql), *params)), [], counts)
+                    counts.append(written.rowcount)
                     if error is not None and written.rowcount != 1:
                         raise error
         except asyncpg.UniqueViolationError as exc:

@@ -38,9 +38,11 @@ class Duplicate(StoreError):
 
 @dataclass
 class Written:
-    """What a write transaction did: the rows its last statement changed (or returned)."""
+    """What a write transaction did: the rows its last statement changed (or returned), and how
+    many rows each of its statements changed (`counts`, in order)."""
     rowcount: int
     rows: list = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
 
     @property
     def row(self):

@@ -353,10 +353,12 @@ def _transaction(raw: sqlite3.Connection, statements: list[tuple[str, tuple, Exc
     raw.execute("BEGIN IMMEDIATE")
     try:
         written = Written(0)
+        counts: list[int] = []
         for sql, params, error in statements:
             cursor = raw.execute(sql, params)
             rows = cursor.fetchall() if cursor.description else []
-            written = Written(cursor.rowcount, rows)
+            counts.append(cursor.rowcount)
+            written = Written(cursor.rowcount, rows, counts)
             if error is not None and written.rowcount != 1:
                 raise error
         raw.execute("COMMIT")

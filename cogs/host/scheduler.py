@@ -63,10 +63,19 @@ class Tick:
 
 @dataclass
 class _Due:
+    game: GameRecord
     row: Awaiting
     after: Awaiting
     todo: list[str]
     prompt: Prompt
+
+
+@dataclass
+class _Change:
+    """A decision's clock to write at the end of the tick, and the figure it counts for."""
+    before: Awaiting
+    after: Awaiting
+    counts: str = ""            # the `Tick` figure it adds to once written ("": none)
 
 
 class Scheduler:
@@ -80,58 +89,72 @@ class Scheduler:
         return await self.store.next_due()
 
     async def tick(self, at: datetime | None = None) -> Tick:
-        """Do what is due by `at` (default: the clock's now)."""
+        """Do what is due by `at` (default: the clock's now): three reads (the due decisions, their
+        games, their people), the messages, one write of every clock, then the deadlines."""
         at = at or source.now()
         done = Tick()
         rows = await self.store.due_awaiting(at, BATCH)
         by_game: dict[int, list[Awaiting]] = defaultdict(list)
         for row in rows:
             by_game[row.game_id].append(row)
+        games = await self.store.games_by_id(by_game) if by_game else {}
+        people = await self.host.clock.people(r.user_id for r in rows) if rows else {}
+        changes: list[_Change] = []
+        expiring: list[tuple[GameRecord, list[_Due]]] = []
         for game_id, group in by_game.items():
             try:
-                await self._game(game_id, group, at, done)
+                due = self._due(games.get(game_id), group, people, at, changes)
+                if due:
+                    await self._remind(due[0].game, [d for d in due if hours.REMIND in d.todo], people, changes)
+                    await self._ping(due[0].game, [d for d in due if {hours.PING, hours.SKIP_PING} & set(d.todo)],
+                                     changes)
+                    changes += [_Change(d.row, d.after) for d in due
+                                if not {hours.REMIND, hours.PING, hours.SKIP_PING} & set(d.todo)]
+                    expiring += [(due[0].game, [d for d in due if hours.DEADLINE in d.todo])]
             except Exception:  # noqa: BLE001 - one game's failure must not stop the others' reminders
                 log.exception("the clock of game %s failed", game_id)
+        written = await self.store.advance_all((c.before, c.after) for c in changes)
+        for change, ok in zip(changes, written):
+            if ok and change.counts:
+                setattr(done, change.counts, getattr(done, change.counts) + 1)
+        for game, due in expiring:
+            if due:
+                done.expired += len(due)
+                try:
+                    done.answered += await self._deadlines(game, due, people)
+                except Exception:  # noqa: BLE001
+                    log.exception("the deadline of game %s failed", game.id)
         if self._archived_at is None or at - self._archived_at >= ARCHIVE_EVERY:
             self._archived_at = at
             done.archived = await self.archive(at)
         return done
 
-    # ---- one game's due decisions
-    async def _game(self, game_id: int, rows: list[Awaiting], at: datetime, done: Tick) -> None:
-        game = await self.store.game(game_id)
-        if game is None or not game.active:
-            await self.store.clear_awaiting(game_id)
-            return
-        if paused_at(game) is not None:          # stopped: nothing is due until it resumes
-            await self.store.save_awaiting([r.with_timer(r.timer, None) for r in rows])
-            return
+    def _due(self, game: GameRecord | None, rows: list[Awaiting], people: dict[int, Person], at: datetime,
+             changes: list[_Change]) -> list[_Due]:
+        """What one game's due decisions ask for now; the clocks that only move go to `changes`."""
+        if game is None or not game.active:         # (an ended game's rows go with its end)
+            changes += [_Change(r, r.with_timer(r.timer, None)) for r in rows]
+            return []
+        if paused_at(game) is not None:              # stopped: nothing is due until it resumes
+            changes += [_Change(r, r.with_timer(r.timer, None)) for r in rows]
+            return []
         engine = systems.get(game.system).engine
         pending = {p.id: p for p in engine.pending(engine.load_state(game.state))}
-        people = await self.host.clock.people(r.user_id for r in rows)
         due: list[_Due] = []
         for row in rows:
             prompt = pending.get(row.prompt_id)
             person = people[row.user_id]
             if prompt is None or prompt.player != str(row.user_id):
                 # answered meanwhile (its publish drops the row): nothing is sent for it
-                done.moved += await self.store.advance_awaiting(row, row.with_timer(row.timer, None))
+                changes.append(_Change(row, row.with_timer(row.timer, None), "moved"))
                 continue
             todo, timer = hours.steps(row.timer, person, at, game.id)
             after = row.with_timer(timer, hours.due(timer, person))
-            if not todo:                          # quiet hours or an absence moved it on
-                done.moved += await self.store.advance_awaiting(row, after)
-                continue
-            due.append(_Due(row, after, todo, prompt))
-        await self._remind(game, [d for d in due if hours.REMIND in d.todo], people, done)
-        await self._ping(game, [d for d in due if hours.PING in d.todo or hours.SKIP_PING in d.todo], people, done)
-        for item in due:
-            if hours.REMIND not in item.todo and hours.PING not in item.todo and hours.SKIP_PING not in item.todo:
-                await self.store.advance_awaiting(item.row, item.after)
-        expiring = [d for d in due if hours.DEADLINE in d.todo]
-        if expiring:
-            done.expired += len(expiring)
-            done.answered += await self._deadlines(game, expiring, people)
+            if todo:
+                due.append(_Due(game, row, after, todo, prompt))
+            else:                                    # quiet hours or an absence moved it on
+                changes.append(_Change(row, after, "moved"))
+        return due
 
     async def _nonce(self, *parts: Any) -> int:
         if self._salt is None:
@@ -143,7 +166,8 @@ class Scheduler:
         """A person's own language: `/profile language`, else the one they last played in."""
         return person.language or (game.meta.get("locales") or {}).get(str(person.user_id)) or fallback
 
-    async def _remind(self, game: GameRecord, due: list[_Due], people: dict[int, Person], done: Tick) -> None:
+    async def _remind(self, game: GameRecord, due: list[_Due], people: dict[int, Person],
+                      changes: list[_Change]) -> None:
         """The half-time reminders: one DM a person (closed DMs: kept for their next reply)."""
         if not due:
             return
@@ -159,20 +183,14 @@ class Scheduler:
             outcome, _message = await self.host.courier.deliver_message(game.guild_id, user, chunks([text])[0],
                                                                         nonce=nonce)
             owed = outcome != SENT
-            for item in items:
-                after = replace(item.after, owed=owed)
-                if await self.store.advance_awaiting(item.row, after):
-                    done.owed += owed
-                    done.reminded += not owed
+            changes += [_Change(i.row, replace(i.after, owed=owed), "owed" if owed else "reminded") for i in items]
             if owed:
                 self.host.clock.owe(user)
 
-    async def _ping(self, game: GameRecord, due: list[_Due], people: dict[int, Person], done: Tick) -> None:
+    async def _ping(self, game: GameRecord, due: list[_Due], changes: list[_Change]) -> None:
         """The public ping before the deadline: one message for the game, pinging those who let it."""
         calling = [d for d in due if hours.PING in d.todo]
-        for item in due:
-            if hours.SKIP_PING in item.todo and await self.store.advance_awaiting(item.row, item.after):
-                done.muted += 1
+        changes += [_Change(d.row, d.after, "muted") for d in due if hours.SKIP_PING in d.todo]
         if not calling:
             return
         locale = await self.host.server_locale(game, None)
@@ -187,8 +205,7 @@ class Scheduler:
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users])
         await self.host.courier.send_channel(game.channel_id, chunks([text])[0], allowed_mentions=mentions,
                                              nonce=nonce)
-        for item in calling:
-            done.pinged += await self.store.advance_awaiting(item.row, item.after)
+        changes += [_Change(d.row, d.after, "pinged") for d in calling]
 
     def line(self, game: GameRecord, prompt: Prompt, row: Awaiting, locale: Any) -> str:
         """One awaited decision in a reminder: the game, what is asked, the deadline, where to answer."""

@@ -232,13 +232,14 @@ async def test_a_reminder_due_during_a_crash_is_sent_once_after_it(fake_clock, b
     game = await start_draft(bot, world, seed)
     fake_clock.set(START + timedelta(hours=1, minutes=30))     # the process was down at half-time
     sent = len(world.sent)
-    real = bot.store.advance_awaiting
+    real = bot.store.advance_all
 
     async def crash(*args):                                   # the process dies right after the DM
         raise ConnectionError("killed")
-    monkeypatch.setattr(bot.store, "advance_awaiting", crash)
-    await Scheduler(bot.host).tick()
-    monkeypatch.setattr(bot.store, "advance_awaiting", real)
+    monkeypatch.setattr(bot.store, "advance_all", crash)
+    with pytest.raises(ConnectionError):
+        await Scheduler(bot.host).tick()
+    monkeypatch.setattr(bot.store, "advance_all", real)
     # restarted: a new scheduler sends it again, with the same nonce: Discord keeps one
     assert (await Scheduler(bot.host).tick()).reminded == 1
     assert (await Scheduler(bot.host).tick()).reminded == 0
