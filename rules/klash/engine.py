@@ -16,11 +16,12 @@ import copy
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, term
+from rules.common.defaults import default_answer
+from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, Standing, term
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
-from . import core
+from . import core, defaults
 from .actions import (ACTIONS, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
                       PassEvent, Pick, PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from .core import require, say
@@ -46,6 +47,14 @@ class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens
     system = "klash"
     state_type = KlashState
     actions = ACTIONS
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
+
+    def default_choice(self, state: KlashState, prompt: Prompt) -> tuple[str, ...] | None:
+        return default_answer(defaults.DEFAULTS, state, prompt)
+
+    def standing(self, state: KlashState) -> Standing:
+        return defaults.standing(state)
 
     # ================================================================ setup
     def setup(self, seats: list[str], options: dict, seed: int) -> KlashState:
