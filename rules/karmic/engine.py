@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
+from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng, Standing
+from rules.common.defaults import default_answer
 from rules.common.player import decide, seed_for
 
-from . import advancement, checks, combat
+from . import advancement, checks, combat, defaults
 from .ai import KarmicAI
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
@@ -30,6 +31,15 @@ class KarmicEngine(Engine[KarmicState]):
     system = "karmic"
     state_type = KarmicState
     actions = ACTIONS
+
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
+
+    def default_choice(self, state: KarmicState, prompt: Prompt) -> tuple[str, ...] | None:
+        return default_answer(defaults.DEFAULTS, state, prompt)
+
+    def standing(self, state: KarmicState) -> Standing | None:
+        return defaults.standing(state)
 
     def setup(self, seats: list[str], options: dict, seed: int) -> KarmicState:
         return self.start(seats, options, seed).state
