@@ -109,9 +109,9 @@ def test_standing_of_a_check_names_its_success():
     state = ENGINE.apply(_check(["3S", "4S", "7S"]), PlayCard("7S"), Actor("u1")).state
     s = ENGINE.standing(state)
     assert s.result == "success" and s.winners == ("u1",) and s.data["margin"] == 7 + 2
-    state = ENGINE.apply(_check(["10D", "9H", "8H"]), PlayCard("10D"), Actor("u1")).state
+    state = ENGINE.apply(_check(["5H", "4H", "3H"]), PlayCard("5H"), Actor("u1")).state
     s = ENGINE.standing(state)
-    assert s.result == "failure" and s.winners == () and s.data["margin"] == -10 + 2
+    assert s.result == "failure" and s.winners == () and s.data["margin"] == -5 + 2
 
 
 def test_standing_of_a_combat_names_the_one_left_standing():
