@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, term
+from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, Standing, term
+from rules.common.defaults import default_answer
 from rules.common.errors import NotYourTurn
 
+from . import defaults
 from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
 from .activation import Activation
 from .content import Frozen, _freeze, content_for
@@ -39,6 +41,14 @@ class CarnivalZombie(StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksA
     actions = ACTIONS
     # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
     check_choice = Engine.check_choice
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
+
+    def default_choice(self, state: GameState, prompt: Prompt) -> tuple[str, ...] | None:
+        return default_answer(defaults.DEFAULTS, state, prompt)
+
+    def standing(self, state: GameState) -> Standing:
+        return defaults.standing(state)
 
     # ================================================================= setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:
