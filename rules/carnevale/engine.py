@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.common import (GM, PUBLIC, Actor, Engine, Event, IllegalAction, NotYourTurn, Outcome,
-                          Prompt, Rng)
+                          Prompt, Rng, Standing)
+from rules.common.defaults import default_answer
 
 from . import actions as A
+from . import defaults
 from . import combat, mechanics as M
 from . import prompts as P
 from .content import pack_from_doc
@@ -42,6 +44,14 @@ class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, 
     actions = A.ACTIONS
     # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
     check_choice = Engine.check_choice
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
+
+    def default_choice(self, state: GameState, prompt: Prompt) -> tuple[str, ...] | None:
+        return default_answer(defaults.DEFAULTS, state, prompt)
+
+    def standing(self, state: GameState) -> Standing:
+        return defaults.standing(state)
 
     # ================================================================== setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:
