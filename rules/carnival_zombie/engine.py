@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, Standing, term
-from rules.common.defaults import default_answer
+from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, term
+from rules.common.defaults import Days
 from rules.common.errors import NotYourTurn
 
 from . import defaults
@@ -35,20 +35,15 @@ from .traitor import Traitor
 __all__ = ["CarnivalZombie", "G", "_content"]     # G and _content: tests drive single steps with them
 
 
-class CarnivalZombie(StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksAndDawn, Traitor, Engine[GameState]):
+class CarnivalZombie(Days, StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksAndDawn, Traitor, Engine[GameState]):
     system = "carnival_zombie"
     state_type = GameState
     actions = ACTIONS
     # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
     check_choice = Engine.check_choice
+    days = defaults
     chapter_kinds = defaults.CHAPTER_KINDS
     turning_kinds = defaults.TURNING_KINDS
-
-    def default_choice(self, state: GameState, prompt: Prompt) -> tuple[str, ...] | None:
-        return default_answer(defaults.DEFAULTS, state, prompt)
-
-    def standing(self, state: GameState) -> Standing:
-        return defaults.standing(state)
 
     # ================================================================= setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:

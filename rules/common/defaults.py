@@ -9,9 +9,10 @@ has no default (None): the host then falls back to the bot stand-in or only remi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
-from .engine import Prompt
+from .engine import Prompt, Standing
 
 Rule = Callable[[Any, Prompt], Sequence[str] | None]
 
@@ -46,3 +47,18 @@ def default_answer(rules: Mapping[str, Rule], state: Any, prompt: Prompt) -> tup
         return None
     return ids
 
+
+
+class Days:
+    """The part of an engine for games played over days, read from its game's `defaults` module
+    (`days`): the rule table `DEFAULTS` and `standing(state)`. The engine sets `days` and names the
+    module's `CHAPTER_KINDS`/`TURNING_KINDS` as its own; list it before `Engine` among its bases."""
+
+    days: ModuleType
+
+    def default_choice(self, state: Any, prompt: Prompt) -> tuple[str, ...] | None:
+        return default_answer(self.days.DEFAULTS, state, prompt)
+
+    def standing(self, state: Any) -> Standing | None:
+        standing: Callable[[Any], Standing | None] = self.days.standing
+        return standing(state)

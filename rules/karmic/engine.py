@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng, Standing
-from rules.common.defaults import default_answer
+from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
+from rules.common.defaults import Days
 from rules.common.player import decide, seed_for
 
 from . import advancement, checks, combat, defaults
@@ -27,19 +27,14 @@ from .views import view_for
 ADVANCE_ACTIONS = tuple(advancement.ACTIONS.values())
 
 
-class KarmicEngine(Engine[KarmicState]):
+class KarmicEngine(Days, Engine[KarmicState]):
     system = "karmic"
     state_type = KarmicState
     actions = ACTIONS
 
+    days = defaults
     chapter_kinds = defaults.CHAPTER_KINDS
     turning_kinds = defaults.TURNING_KINDS
-
-    def default_choice(self, state: KarmicState, prompt: Prompt) -> tuple[str, ...] | None:
-        return default_answer(defaults.DEFAULTS, state, prompt)
-
-    def standing(self, state: KarmicState) -> Standing | None:
-        return defaults.standing(state)
 
     def setup(self, seats: list[str], options: dict, seed: int) -> KarmicState:
         return self.start(seats, options, seed).state

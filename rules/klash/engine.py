@@ -16,8 +16,8 @@ import copy
 from typing import Any
 
 from rules.common.deck import Deck
-from rules.common.defaults import default_answer
-from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, Standing, term
+from rules.common.defaults import Days
+from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, term
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
@@ -40,21 +40,16 @@ from .tokens import Tokens
 __all__ = ["HOURGLASSES", "OPENS_ACTIVATION", "REVEAL", "ROUNDS", "START_TOKENS", "TEAM_MAX", "KlashEngine"]
 
 
-class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens, EventCards, Prompts, Queries,
+class KlashEngine(Days, Auction, Deployment, Hourglasses, Activations, Attacks, Tokens, EventCards, Prompts, Queries,
                   Engine[KlashState]):
     """The whole engine: each base holds one section of the rules digest (see each module's docstring);
     this class adds the start of a game and the dispatch of every action (``step``)."""
     system = "klash"
     state_type = KlashState
     actions = ACTIONS
+    days = defaults
     chapter_kinds = defaults.CHAPTER_KINDS
     turning_kinds = defaults.TURNING_KINDS
-
-    def default_choice(self, state: KlashState, prompt: Prompt) -> tuple[str, ...] | None:
-        return default_answer(defaults.DEFAULTS, state, prompt)
-
-    def standing(self, state: KlashState) -> Standing:
-        return defaults.standing(state)
 
     # ================================================================ setup
     def setup(self, seats: list[str], options: dict, seed: int) -> KlashState:

@@ -1,8 +1,6 @@
 """Carnevale for games played over days: each decision's rulebook default (rules/carnevale/defaults.py),
 the chapter and turning-point events, and the standing of a finished game."""
 import random
-import re
-from pathlib import Path
 
 import pytest
 
@@ -10,9 +8,8 @@ from rules.carnevale import ENGINE
 from rules.carnevale.squad import SquadMember
 from rules.common import Actor, Choose
 
+from ..days import accepted, emitted, first_of_each, play_through
 from .helpers import P1, P2, squad
-
-RULES = Path(__file__).parents[3] / "rules" / "carnevale"
 A = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
                                                  spells=["Blessing", "Curse", "Infernal Images"]),
           "Warden", "Nurse", "The Duke", points=250)
@@ -21,28 +18,24 @@ B = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
           "Ugdru-Rashaar", "Hybrid", points=250)
 
 
+def _fighting(rnd):
+    def pick(s, prompts):
+        p = rnd.choice(prompts)
+        pref = [o for o in ("cast", "melee", "shoot") if o in [o.id for o in p.options]]
+        if p.kind == "action" and pref and rnd.random() < 0.7:
+            return p, (rnd.choice(pref),)
+        k = rnd.randint(p.min_choices, min(p.max_choices, len(p.options)))
+        return p, tuple(o.id for o in rnd.sample(p.options, k))
+    return pick
+
+
 def _play(seed):
     """A seeded random game that prefers fighting: the first (state, prompt) of each kind met, the end
     state and the kinds of every event."""
     s = ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}, "rounds": 2}, seed=seed)
     s.models["a2"].abilities.append({"name": "Bodyguard"})
     s.models["b3"].abilities.append({"name": "Bodyguard"})
-    rnd, found, kinds = random.Random(seed), {}, set()
-    while not ENGINE.is_over(s):
-        prompts = ENGINE.pending(s)
-        for p in prompts:
-            found.setdefault(p.kind, (s, p))
-        p = rnd.choice(prompts)
-        opts = [o.id for o in p.options]
-        pref = [o for o in ("cast", "melee", "shoot") if o in opts]
-        if p.kind == "action" and pref and rnd.random() < 0.7:
-            pick = (rnd.choice(pref),)
-        else:
-            k = rnd.randint(p.min_choices, min(p.max_choices, len(p.options)))
-            pick = tuple(o.id for o in rnd.sample(p.options, k))
-        out = ENGINE.apply(s, Choose(p.id, pick), Actor(p.player))
-        s, kinds = out.state, kinds | {e.kind for e in out.events}
-    return found, s, kinds
+    return play_through(ENGINE, s, _fighting(random.Random(seed)))
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +45,7 @@ def games():
 
 @pytest.fixture(scope="module")
 def met(games):
-    found = {}
-    for first, _, _ in games:
-        for kind, seen in first.items():
-            found.setdefault(kind, seen)
-    return found
+    return first_of_each(games)
 
 
 def _met(met, kind):
@@ -74,8 +63,7 @@ def _met(met, kind):
 def test_a_default_declines_the_reaction_or_ends_and_is_accepted(met, kind, ids):
     s, p = _met(met, kind)
     assert ENGINE.default_choice(s, p) == ids
-    out = ENGINE.apply(s, Choose(p.id, ids), Actor(p.player))
-    assert p.id not in [q.id for q in ENGINE.pending(out.state)]
+    accepted(ENGINE, s, p, ids)
 
 
 def test_a_turn_is_passed_where_the_rules_allow_else_held_else_no_default(games):
@@ -112,8 +100,6 @@ def test_standing_names_the_higher_vp_as_winner(games):
 
 
 def test_every_chapter_and_turning_kind_is_an_event_of_the_engine(games):
-    source = "\n".join(p.read_text() for p in RULES.glob("*.py") if p.name != "defaults.py")
-    said = set(re.findall(r'(?:say|Event)\("([a-z_]+)"', source))
-    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= said
+    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("carnevale")
     seen = set().union(*(kinds for _, _, kinds in games))
     assert ENGINE.chapter_kinds & seen and "fallen" in seen

@@ -1,30 +1,21 @@
 """Carnival Zombie for games played over days: each decision's rulebook default
 (rules/carnival_zombie/defaults.py), the chapter and turning-point events, and the group's standing."""
 import random
-import re
-from pathlib import Path
 
 import pytest
 
 from rules.carnival_zombie import ENGINE
 from rules.common import Actor, Choose
 
+from ..days import accepted, emitted, first_of_each, play_through
 from .policies import sensible_policy
-
-RULES = Path(__file__).parents[3] / "rules" / "carnival_zombie"
 
 
 def _play(seed, difficulty="easy", seats=2):
     """A sensible campaign: the first (state, prompt) of each kind, the end state and every event kind."""
-    r = random.Random(seed)
-    s = ENGINE.new_game([f"u{i}" for i in range(seats)], {"difficulty": difficulty}, seed)
-    pick, found, kinds = sensible_policy(r), {}, set()
-    while not ENGINE.is_over(s):
-        p = ENGINE.pending(s)[0]
-        found.setdefault(p.kind, (s, p))
-        out = ENGINE.apply(s, Choose(p.id, (pick(s, p),)), Actor(p.player))
-        s, kinds = out.state, kinds | {e.kind for e in out.events}
-    return found, s, kinds
+    policy = sensible_policy(random.Random(seed))
+    return play_through(ENGINE, ENGINE.new_game([f"u{i}" for i in range(seats)], {"difficulty": difficulty}, seed),
+                        lambda s, prompts: (prompts[0], (policy(s, prompts[0]),)))
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +25,7 @@ def games():
 
 @pytest.fixture(scope="module")
 def met(games):
-    found = {}
-    for first, _, _ in games:
-        for kind, seen in first.items():
-            found.setdefault(kind, seen)
-    return found
+    return first_of_each(games)
 
 
 @pytest.mark.parametrize("kind, ids", [
@@ -48,8 +35,7 @@ def met(games):
 def test_a_default_is_the_rules_one_and_is_accepted(met, kind, ids):
     s, p = met[kind]
     assert ENGINE.default_choice(s, p) == ids
-    out = ENGINE.apply(s, Choose(p.id, ids), Actor(p.player))
-    assert p.id not in [q.id for q in ENGINE.pending(out.state)]
+    accepted(ENGINE, s, p, ids)
 
 
 def test_the_group_stops_moving_unless_the_first_move_is_forced(met):
@@ -90,8 +76,6 @@ def test_standing_names_the_group_on_a_win_and_nobody_on_a_loss(games):
 
 
 def test_every_chapter_and_turning_kind_is_an_event_of_the_engine(games):
-    source = "\n".join(p.read_text() for p in RULES.glob("*.py") if p.name != "defaults.py")
-    said = set(re.findall(r'say\("([a-z_]+)"', source))
-    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= said
+    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("carnival_zombie", r'say\("([a-z_]+)"')
     seen = set().union(*(kinds for _, _, kinds in games))
     assert ENGINE.chapter_kinds <= seen and "incapacitated" in seen

@@ -1,18 +1,15 @@
 """Karmic for games played over days: each decision's rulebook default (rules/karmic/defaults.py), the
 chapter and turning-point events, and the standing of a finished check and combat."""
 import random
-import re
-from pathlib import Path
 
 import pytest
 
-from rules.common import GM, Actor, Choose, IllegalAction
+from rules.common import Actor
 from rules.karmic import ENGINE
 from rules.karmic.actions import PlayCard
 
+from ..days import accepted, emitted, first_of_each, play_through
 from .helpers import DEVON, SOLDIER, declare, fight
-
-RULES = Path(__file__).parents[3] / "rules" / "karmic"
 ENRIS = {"name": "Enris", "attributes": {"awareness": 2, "finesse": 1}, "skills": {"tracking": 3}}
 PLAYER_SOLDIER = dict(SOLDIER, npc=False)
 
@@ -28,30 +25,20 @@ def _only(state, kind):
 
 
 def _accepted(state, p, ids):
-    out = ENGINE.apply(state, Choose(p.id, ids), Actor(p.player, gm=p.player == GM))
-    assert p.id not in [q.id for q in ENGINE.pending(out.state)]
-    return out
+    return accepted(ENGINE, state, p, ids)
+
+
+def _random(rnd):
+    def pick(state, prompts):
+        p = rnd.choice(prompts)
+        return p, (rnd.choice(p.options).id,)
+    return pick
 
 
 def _scan(seeds=range(20)):
     """The first (state, prompt) of each kind met in seeded random duels between two players."""
-    found = {}
-    for seed in seeds:
-        rnd = random.Random(seed)
-        state, _ = fight(DEVON, PLAYER_SOLDIER, b_player="u2", seed=seed)
-        for _ in range(300):
-            prompts = ENGINE.pending(state)
-            if ENGINE.is_over(state) or not prompts:
-                break
-            for p in prompts:
-                found.setdefault(p.kind, (state, p))
-            p = rnd.choice(prompts)
-            try:
-                state = ENGINE.apply(state, Choose(p.id, (rnd.choice(p.options).id,)),
-                                     Actor(p.player, gm=p.player == GM)).state
-            except IllegalAction:
-                continue
-    return found
+    return first_of_each(play_through(ENGINE, fight(DEVON, PLAYER_SOLDIER, b_player="u2", seed=seed)[0],
+                                      _random(random.Random(seed)), most=300) for seed in seeds)
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +111,4 @@ def test_standing_of_a_combat_names_the_one_left_standing():
 
 
 def test_every_chapter_and_turning_kind_is_an_event_of_the_engine():
-    source = "\n".join(p.read_text() for p in RULES.rglob("*.py") if p.name != "defaults.py")
-    said = set(re.findall(r'Event\("([a-z_]+)"', source))
-    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= said
+    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("karmic")

@@ -1,41 +1,30 @@
 """Klash! for games played over days: each decision's rulebook default (rules/klash/defaults.py), the
 chapter and turning-point events, and the standing of a finished game."""
 import random
-import re
-from pathlib import Path
 
 import pytest
 
-from rules.common import Actor, Choose, IllegalAction
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Assault, Disengage
 
+from ..days import accepted, emitted, first_of_each, play_through
 from .helpers import SAMPLE, A, B, Q, do, prompt, random_game, tskirmish
 
-RULES = Path(__file__).parents[3] / "rules" / "klash"
+
+def _random(rnd):
+    def pick(state, prompts):
+        p = rnd.choice(prompts)
+        ids = [o.id for o in p.options]
+        if p.max_choices > 1 or p.min_choices == 0:
+            return p, tuple(rnd.sample(ids, rnd.randint(p.min_choices, p.max_choices)))
+        return p, (rnd.choice([i for i in ids if i != "back"] or ids),)
+    return pick
 
 
 def _scan(seeds=range(6)):
     """The first (state, prompt) of each kind met in seeded random games."""
-    found = {}
-    for seed in seeds:
-        rnd = random.Random(seed)
-        state = ENGINE.new_game([A, B], SAMPLE, seed=seed)
-        while not ENGINE.is_over(state):
-            prompts = ENGINE.pending(state)
-            for p in prompts:
-                found.setdefault(p.kind, (state, p))
-            pr = rnd.choice(prompts)
-            ids = [o.id for o in pr.options]
-            if pr.max_choices > 1 or pr.min_choices == 0:
-                picked = tuple(rnd.sample(ids, rnd.randint(pr.min_choices, pr.max_choices)))
-            else:
-                picked = (rnd.choice([i for i in ids if i != "back"] or ids),)
-            try:
-                state = ENGINE.apply(state, Choose(pr.id, picked), Actor(pr.player)).state
-            except IllegalAction:
-                continue
-    return found
+    return first_of_each(play_through(ENGINE, ENGINE.new_game([A, B], SAMPLE, seed=seed), _random(random.Random(seed)))
+                         for seed in seeds)
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +33,7 @@ def met():
 
 
 def _accepted(state, p, ids):
-    out = ENGINE.apply(state, Choose(p.id, ids), Actor(p.player))
-    assert p.id not in [q.id for q in ENGINE.pending(out.state)]
-    return out
+    return accepted(ENGINE, state, p, ids)
 
 
 @pytest.mark.parametrize("kind, ids", [
@@ -116,9 +103,7 @@ def test_an_annihilation_wins_whatever_the_vp():
 
 
 def test_every_chapter_and_turning_kind_is_an_event_of_the_engine():
-    source = "\n".join(p.read_text() for p in RULES.glob("*.py") if p.name != "defaults.py")
-    said = set(re.findall(r'say\(out, "([a-z_]+)"', source))
-    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= said
+    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("klash")
     _, _, log = random_game(3, keep_events=True)
     seen = {e.kind for _, events in log for e in events}
     assert ENGINE.chapter_kinds <= seen and "removed" in seen
