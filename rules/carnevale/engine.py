@@ -12,8 +12,10 @@ from typing import Any
 
 from rules.common import (GM, PUBLIC, Actor, Engine, Event, IllegalAction, NotYourTurn, Outcome,
                           Prompt, Rng)
+from rules.common.defaults import Days
 
 from . import actions as A
+from . import defaults
 from . import combat, mechanics as M
 from . import prompts as P
 from .content import pack_from_doc
@@ -36,12 +38,15 @@ __all__ = ["CarnevaleEngine", "MOVE_ACTIONS"]      # MOVE_ACTIONS: the cog's aut
 
 # The engine is one class made of the digest's sections (the mixins above): turns, victory, the AP
 # actions, the reactions, the books, the Events table, magic and the prompts' answers.
-class CarnevaleEngine(Turns, Victory, APActions, Reactions, Books, EventsTable, Magic, Answers, Engine[GameState]):
+class CarnevaleEngine(Days, Turns, Victory, APActions, Reactions, Books, EventsTable, Magic, Answers, Engine[GameState]):
     system = "carnevale"
     state_type = GameState
     actions = A.ACTIONS
     # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
     check_choice = Engine.check_choice
+    days = defaults
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
 
     # ================================================================== setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:

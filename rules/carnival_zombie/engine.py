@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.common import Actor, Choose, Engine, Event, IllegalAction, Outcome, Prompt, Rng, term
+from rules.common.defaults import Days
 from rules.common.errors import NotYourTurn
 
+from . import defaults
 from .actions import ACTIONS, FocusPenalty, PileTiming, Sabotage, Unmask
 from .activation import Activation
 from .content import Frozen, _freeze, content_for
@@ -33,12 +35,15 @@ from .traitor import Traitor
 __all__ = ["CarnivalZombie", "G", "_content"]     # G and _content: tests drive single steps with them
 
 
-class CarnivalZombie(StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksAndDawn, Traitor, Engine[GameState]):
+class CarnivalZombie(Days, StoryAndDay, Sunset, NightSteps, Activation, Pile, AttacksAndDawn, Traitor, Engine[GameState]):
     system = "carnival_zombie"
     state_type = GameState
     actions = ACTIONS
     # The mixins declare the contract's check (`Sections`, for the type checker): this is it.
     check_choice = Engine.check_choice
+    days = defaults
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
 
     # ================================================================= setup
     def setup(self, seats: list[str], options: dict, seed: int) -> GameState:

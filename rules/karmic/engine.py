@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.common import GM, Actor, Choose, Engine, Event, IllegalAction, NotYourTurn, Outcome, Prompt, Rng
+from rules.common.defaults import Days
 from rules.common.player import decide, seed_for
 
-from . import advancement, checks, combat
+from . import advancement, checks, combat, defaults
 from .ai import KarmicAI
 from .actions import ACTIONS, Declare, EndCombat, GmModifier, Hit, NpcControl, PlayCard, Reshuffle, Ruling
 from .cards import KarmaDeck, value
@@ -26,10 +27,14 @@ from .views import view_for
 ADVANCE_ACTIONS = tuple(advancement.ACTIONS.values())
 
 
-class KarmicEngine(Engine[KarmicState]):
+class KarmicEngine(Days, Engine[KarmicState]):
     system = "karmic"
     state_type = KarmicState
     actions = ACTIONS
+
+    days = defaults
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
 
     def setup(self, seats: list[str], options: dict, seed: int) -> KarmicState:
         return self.start(seats, options, seed).state

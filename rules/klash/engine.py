@@ -16,11 +16,12 @@ import copy
 from typing import Any
 
 from rules.common.deck import Deck
+from rules.common.defaults import Days
 from rules.common.engine import Actor, Choose, Engine, Event, Outcome, Prompt, term
 from rules.common.errors import IllegalAction, NotYourTurn
 from rules.common.rng import Rng
 
-from . import core
+from . import core, defaults
 from .actions import (ACTIONS, Activate, Assault, Charge, Deploy, Disengage, EndActivation, Magic, Move,
                       PassEvent, Pick, PlayEvent, Recover, SelectTeam, UseToken, Volley)
 from .core import require, say
@@ -39,13 +40,16 @@ from .tokens import Tokens
 __all__ = ["HOURGLASSES", "OPENS_ACTIVATION", "REVEAL", "ROUNDS", "START_TOKENS", "TEAM_MAX", "KlashEngine"]
 
 
-class KlashEngine(Auction, Deployment, Hourglasses, Activations, Attacks, Tokens, EventCards, Prompts, Queries,
+class KlashEngine(Days, Auction, Deployment, Hourglasses, Activations, Attacks, Tokens, EventCards, Prompts, Queries,
                   Engine[KlashState]):
     """The whole engine: each base holds one section of the rules digest (see each module's docstring);
     this class adds the start of a game and the dispatch of every action (``step``)."""
     system = "klash"
     state_type = KlashState
     actions = ACTIONS
+    days = defaults
+    chapter_kinds = defaults.CHAPTER_KINDS
+    turning_kinds = defaults.TURNING_KINDS
 
     # ================================================================ setup
     def setup(self, seats: list[str], options: dict, seed: int) -> KlashState:

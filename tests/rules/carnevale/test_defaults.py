@@ -1,0 +1,105 @@
+"""Carnevale for games played over days: each decision's rulebook default (rules/carnevale/defaults.py),
+the chapter and turning-point events, and the standing of a finished game."""
+import random
+
+import pytest
+
+from rules.carnevale import ENGINE
+from rules.carnevale.squad import SquadMember
+from rules.common import Actor, Choose
+
+from ..days import accepted, emitted, first_of_each, play_through
+from .helpers import P1, P2, squad
+A = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
+                                                 spells=["Blessing", "Curse", "Infernal Images"]),
+          "Warden", "Nurse", "The Duke", points=250)
+B = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
+                                     spells=["Naach-Tith Annulment", "Mother Hidra's Claws"]),
+          "Ugdru-Rashaar", "Hybrid", points=250)
+
+
+def _fighting(rnd):
+    def pick(s, prompts):
+        p = rnd.choice(prompts)
+        pref = [o for o in ("cast", "melee", "shoot") if o in [o.id for o in p.options]]
+        if p.kind == "action" and pref and rnd.random() < 0.7:
+            return p, (rnd.choice(pref),)
+        k = rnd.randint(p.min_choices, min(p.max_choices, len(p.options)))
+        return p, tuple(o.id for o in rnd.sample(p.options, k))
+    return pick
+
+
+def _play(seed):
+    """A seeded random game that prefers fighting: the first (state, prompt) of each kind met, the end
+    state and the kinds of every event."""
+    s = ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}, "rounds": 2}, seed=seed)
+    s.models["a2"].abilities.append({"name": "Bodyguard"})
+    s.models["b3"].abilities.append({"name": "Bodyguard"})
+    return play_through(ENGINE, s, _fighting(random.Random(seed)))
+
+
+@pytest.fixture(scope="module")
+def games():
+    return [_play(seed) for seed in range(12)]
+
+
+@pytest.fixture(scope="module")
+def met(games):
+    return first_of_each(games)
+
+
+def _met(met, kind):
+    if kind not in met:
+        pytest.skip(f"no {kind} in these games")
+    return met[kind]
+
+
+@pytest.mark.parametrize("kind, ids", [
+    ("opportunity", ("decline",)), ("chain", ("allow",)), ("reroll_own", ("keep",)), ("reroll_foe", ("keep",)),
+    ("annul", ("no",)), ("ready_shot", ("no",)), ("ready_cover", ("no",)), ("defensive", ("0",)),
+    ("bodyguard", ("no",)), ("disengage_reaction", ("none",)), ("action", ("end",)), ("mad_minute", ("done",)),
+    ("end_round", ("go",)),
+])
+def test_a_default_declines_the_reaction_or_ends_and_is_accepted(met, kind, ids):
+    s, p = _met(met, kind)
+    assert ENGINE.default_choice(s, p) == ids
+    accepted(ENGINE, s, p, ids)
+
+
+def test_a_turn_is_passed_where_the_rules_allow_else_held_else_no_default(games):
+    turns = [(s, p) for first, _, _ in games for k, (s, p) in first.items() if k == "turn"]
+    for s, p in turns:
+        ids = [o.id for o in p.options]
+        want = ("pass",) if "pass" in ids else ("hold",) if "hold" in ids else None
+        assert ENGINE.default_choice(s, p) == want
+        if want:
+            ENGINE.apply(s, Choose(p.id, want), Actor(p.player))
+    s, p = turns[0]
+    assert "pass" not in [o.id for o in p.options] and ENGINE.default_choice(s, p) is None   # §5.1 must activate
+
+
+@pytest.mark.parametrize("kind", ["deploy", "order", "reinforce", "target", "spell", "spell_target", "attribute",
+                                  "heal", "disengage_from", "melee_contact", "cover", "morale_near"])
+def test_choices_that_are_the_game_or_the_table_have_no_default(met, kind):
+    s, p = _met(met, kind)
+    assert ENGINE.default_choice(s, p) is None
+
+
+def test_standing_names_the_higher_vp_as_winner(games):
+    ends = [s for _, s, _ in games]
+    for s in ends:
+        st = ENGINE.standing(s)
+        vp = {p: s.result["vp"][p]["total"] for p in s.seats}
+        assert st.scores == vp
+        if vp[P1] != vp[P2]:
+            assert st.result == "won" and st.winners == (max(vp, key=vp.get),)   # §5.3
+        else:
+            assert st.result == "draw" and st.winners == ()
+    assert ENGINE.standing(ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}})).result \
+        == "unfinished"
+
+
+def test_every_chapter_and_turning_kind_is_an_event_of_the_engine(games):
+    assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("carnevale")
+    seen = set().union(*(kinds for _, _, kinds in games))
+    assert ENGINE.chapter_kinds & seen and "fallen" in seen
