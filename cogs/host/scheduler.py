@@ -253,13 +253,33 @@ class Scheduler:
         return answered
 
     async def _default(self, game: GameRecord, prompt: Prompt, options: tuple[str, ...]) -> int:
+        """The rules' default for the expired decision, and for the inner steps of the same turn
+        it leads to (a card put back, then the declaration it returns to: decisions of the same
+        `Prompt.thread`, the player's round), each by its default, until the game waits on someone
+        else, on a decision with none, or on the player's next turn (that one has its own clock)."""
         me = bot_id(self.host.bot) or "clock"
-        choice = Choose(prompt.id, tuple(options))
-        first = game.version + 1
-        new, outcome, before = await self.host.commit(game, choice, Actor(prompt.player), log_as=me)
-        await self.host.publish(None, new, outcome.state, outcome.events, before)
-        await self._announce(new, prompt.player, [(prompt, choice)], first, "clock.defaulted")
-        return 1
+        player, first = prompt.player, game.version + 1
+        answered: list[tuple[Prompt, Choose]] = []
+        record: GameRecord | None = game
+        for _ in range(botplayer.STAND_IN_STEPS):
+            assert record is not None
+            choice = Choose(prompt.id, tuple(options))
+            new, outcome, before = await self.host.commit(record, choice, Actor(player), log_as=me)
+            answered.append((prompt, choice))
+            await self.host.publish(None, new, outcome.state, outcome.events, before)
+            record = await self.store.game(new.id)
+            if record is None or not record.active or record.version != new.version:
+                break                           # the game went on (the bot's own seat, another player)
+            engine = systems.get(record.system).engine
+            state = engine.load_state(record.state)
+            mine = [p for p in engine.pending(state) if p.player == player and not p.confirm
+                    and p.thread and p.thread == prompt.thread]
+            step = next(((p, d) for p in mine if (d := engine.default_choice(state, p)) is not None), None)
+            if step is None or len(mine) != len(engine.pending(state)):
+                break                           # their turn is over, or others are asked too
+            prompt, options = step
+        await self._announce(record or game, player, answered, first, "clock.defaulted")
+        return len(answered)
 
     async def _stand_in(self, game: GameRecord, prompt: Prompt, level: str, away: bool) -> int:
         first = game.version + 1

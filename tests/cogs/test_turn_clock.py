@@ -280,3 +280,30 @@ async def test_without_a_deadline_nothing_is_due_and_the_prompt_says_nothing_mor
     sent = len(world.sent)
     await at(bot, fake_clock, days=30)
     assert world.sent[sent:] == []
+
+
+async def test_with_the_house_rule_the_deadline_plays_the_rulebooks_default_and_says_why(
+        fake_clock, bot, world, seed, bauta):
+    from tests.cogs.test_carnival_zombie import open_table, state_of as cz_state
+    from rules.carnival_zombie import ENGINE as CZ
+
+    gm = bot.get_cog("GMCog")
+    await gm.rules.callback(gm, world.interaction(world.users[1], world.channels[10]), game="carnival_zombie",
+                            setting="deadline_default", value="true")
+    await gm_deadline(bot, world, hours=1)
+    game = await open_table(bot, world, [world.users[2], world.users[3]])
+    _, state = await cz_state(bot, game.id)
+    [prompt] = CZ.pending(state)
+    assert (prompt.kind, prompt.player) == ("setup", "2")
+    assert CZ.default_choice(state, prompt) == ("start",)
+    done = await at(bot, fake_clock, hours=1)
+    assert (done.expired, done.answered) == (1, 1)
+    record, after = await cz_state(bot, game.id)
+    [logged] = [a for a in await bot.store.actions(game.id, limit=5) if a.seq > game.version]
+    assert logged.actor == str(BOT) and logged.action["options"] == ["start"]
+    said = next(m for m in reversed(world.public()) if m.content.startswith("⌛"))
+    assert said.content.startswith("⌛ <@2> let the deadline pass, so the rulebook's default was played: ")
+    assert said.content.endswith("<@2> or a GM can take it back with `/game undo`.") and said.pings() == set()
+    assert record.meta[botplayer.STAND_IN] == {"seats": ["2"], "first": game.version + 1}
+    # the next decision has a clock of its own, from now
+    assert all(r.timer.start == START + timedelta(hours=1) for r in await bot.store.awaiting_of(game.id))
