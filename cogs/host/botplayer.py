@@ -204,7 +204,9 @@ def described(say, answered: list[tuple[Prompt, Choose]], locale: Any) -> str:
             shown.append(t("game.stand_in_private", locale))
             continue
         labels = " + ".join(say.option(o) for o in prompt.options if o.id in choice.options)
-        shown.append(f"{say.prompt(prompt, plain=True)} → {labels}"[:CHOICE_SHOWN])
+        question = say.prompt(prompt, plain=True)
+        room = max(CHOICE_SHOWN - len(labels) - 3, 20)      # the answer is kept whole; the question cut
+        shown.append(f"{question if len(question) <= room else question[:room - 1] + '…'} → {labels}")
     return "; ".join(shown)
 
 
