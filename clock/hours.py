@@ -164,14 +164,20 @@ class Timer:
         return self.half if self.pings == 0 else self.ping_at if self.pings == 1 else None
 
 
-def due(timer: Timer, person: Person = NOBODY) -> datetime | None:
-    """When to look at this decision next: its next reminder (out of the quiet hours) or its
-    deadline, whichever comes first; None when nothing is left to do."""
+def due(timer: Timer, person: Person = NOBODY, at: datetime | None = None) -> datetime | None:
+    """When to look at this decision next: its next reminder (out of the quiet hours, and out of
+    an absence with a stand-in: nobody is pinged while away) or its deadline, whichever comes
+    first; None when nothing is left to do. `at`: now, for a reminder already overdue (held by
+    quiet hours that began after it fell due: it waits for their end, not for a past moment)."""
     if timer.deadline is None:
         return None
     times = [] if timer.expired else [timer.deadline]
     ping = timer.next_ping()
     if ping is not None:
+        if at is not None:
+            ping = max(ping, at)
+        if person.away_until is not None and person.away_stand_in:
+            ping = max(ping, person.away_until)
         times.append(person.quiet_end(ping))
     if person.away_until is not None and not person.away_stand_in and times:
         times = [max(t, person.away_until) for t in times]

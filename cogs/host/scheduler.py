@@ -149,7 +149,7 @@ class Scheduler:
                 changes.append(_Change(row, row.with_timer(row.timer, None), "moved"))
                 continue
             todo, timer = hours.steps(row.timer, person, at, game.id)
-            after = row.with_timer(timer, hours.due(timer, person))
+            after = row.with_timer(timer, hours.due(timer, person, at))
             if todo:
                 due.append(_Due(game, row, after, todo, prompt))
             else:                                    # quiet hours or an absence moved it on

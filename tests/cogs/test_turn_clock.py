@@ -307,3 +307,34 @@ async def test_with_the_house_rule_the_deadline_plays_the_rulebooks_default_and_
     assert record.meta[botplayer.STAND_IN] == {"seats": ["2"], "first": game.version + 1}
     # the next decision has a clock of its own, from now
     assert all(r.timer.start == START + timedelta(hours=1) for r in await bot.store.awaiting_of(game.id))
+
+
+async def test_a_clock_held_by_quiet_hours_that_began_after_its_reminder_fell_due_waits_for_their_end(
+        fake_clock, bot, world, seed, bauta):
+    # Alice sleeps from 13:30 to 20:00 in Rome (12:30-19:00 UTC); her half-time is 12:29:30 UTC,
+    # a moment before, but the tick that finds it comes at 12:31, inside them: nothing is sent, and
+    # her clock must wait for 19:00, not stay due in the past (every tick would read it again)
+    await bot.store.save_profile(Person(2, "Europe/Rome", 13 * 60 + 30, 20 * 60))
+    await gm_deadline(bot, world, minutes=59)
+    await start_draft(bot, world, seed)
+    sent = len(world.sent)
+    done = await at(bot, fake_clock, minutes=31)
+    assert (done.reminded, done.pinged, done.moved) == (0, 0, 1) and world.sent[sent:] == []
+    assert await bot.store.next_due() > START + timedelta(minutes=31)
+
+
+async def test_an_absence_with_a_stand_in_holds_the_reminders_until_the_return_and_keeps_the_deadline(
+        fake_clock, bot, world, seed, bauta):
+    await gm_deadline(bot, world, hours=2)
+    game = await start_draft(bot, world, seed)
+    await bot.host.clock.absent(await bot.store.save_profile(Person(2, away_until=START + timedelta(days=2),
+                                                                    away_stand_in=True)))
+    sent = len(world.sent)
+    # her clock is due at the deadline (the bot stands in), not at half-time: a reminder due while
+    # she is away could not be sent, and the decision would be due at every tick until then
+    assert await bot.store.next_due() == START + timedelta(hours=2)
+    done = await at(bot, fake_clock, hours=1)       # half-time: she is away, nobody reminds her
+    assert (done.reminded, done.pinged) == (0, 0) and world.sent[sent:] == []
+    assert await bot.store.next_due() == START + timedelta(hours=2)
+    [row] = await bot.store.awaiting_of(game.id)
+    assert row.timer.deadline == START + timedelta(hours=2)
