@@ -195,15 +195,15 @@ def steps(timer: Timer, person: Person, at: datetime, game_id: int = 0) -> tuple
     todo: list[str] = []
     if not timer.expired and at >= timer.deadline:
         todo.append(DEADLINE)
-        timer = replace(timer, expired=True)
+        timer = Timer(timer.start, timer.deadline, timer.pings, True)     # (not `replace`: a tick makes many)
     ping = timer.next_ping()
     if ping is not None and at >= ping and not person.quiet_at(at) and not person.away_at(at):
         ping_at = timer.ping_at
         assert ping_at is not None
         if timer.pings == 0 and at < ping_at:
             todo.append(REMIND)
-            timer = replace(timer, pings=1)
+            timer = Timer(timer.start, timer.deadline, 1, timer.expired)
         else:       # the public one (alone, when both are overdue): never two at once
             todo.append(SKIP_PING if person.mutes(game_id) else PING)
-            timer = replace(timer, pings=2)
+            timer = Timer(timer.start, timer.deadline, 2, timer.expired)
     return todo, timer

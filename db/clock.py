@@ -6,7 +6,7 @@ indexes serve its readers: by user (`/turns`: every server at once) and by due t
 scheduler reads only what is due, however many games are open)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from collections.abc import Iterable
 
@@ -18,6 +18,11 @@ from .records import GameRecord, _dumps, now
 from .tables import Tables
 
 DEFAULT_ARCHIVE_DAYS = 60
+ADVANCE_CHUNK = 200         # clocks written by one statement (11 parameters each)
+# one clock's row of the VALUES list: typed, so PostgreSQL knows its parameters' types
+_ADVANCE_ROW = ("(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                "CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), "
+                "CAST(? AS BIGINT))")
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,8 @@ class Awaiting:
                    parse(row["due_at"]), bool(row["owed"]))
 
     def with_timer(self, timer: Timer, due_at: datetime | None) -> Awaiting:
-        return replace(self, timer=timer, due_at=due_at)
+        return Awaiting(self.game_id, self.prompt_id, self.user_id, self.guild_id, self.channel_id, self.private,
+                        self.asked_at, self.asked_seq, timer, due_at, self.owed)     # (a tick makes many)
 
 
 _COLUMNS = ("game_id, prompt_id, user_id, guild_id, channel_id, private, asked_at, asked_seq, start_at, "
@@ -129,17 +135,27 @@ class ClockTables(Tables):
         return (await self.advance_all([(before, after)]))[0]
 
     async def advance_all(self, changes: Iterable[tuple[Awaiting, Awaiting]]) -> list[bool]:
-        """`advance_awaiting` for many decisions, in one transaction (a tick writes once)."""
-        statements = [(
-            "UPDATE awaiting SET start_at = ?, deadline_at = ?, pings = ?, expired = ?, due_at = ?, owed = ? "
-            "WHERE game_id = ? AND prompt_id = ? AND asked_seq = ? AND pings = ? AND expired = ?",
-            (stamp(after.timer.start), after.timer.deadline and stamp(after.timer.deadline), after.timer.pings,
-             int(after.timer.expired), after.due_at and stamp(after.due_at), int(after.owed), before.game_id,
-             before.prompt_id, before.asked_seq, before.timer.pings, int(before.timer.expired)))
-            for before, after in changes]
-        if not statements:
-            return []
-        return [n == 1 for n in (await self._write(*statements)).counts]
+        """`advance_awaiting` for many decisions, in one transaction of one statement per
+        ADVANCE_CHUNK of them (an UPDATE from a VALUES list: one round trip, not one per row)."""
+        pairs = list(changes)
+        done: set[tuple[int, str]] = set()
+        for start in range(0, len(pairs), ADVANCE_CHUNK):
+            chunk = pairs[start:start + ADVANCE_CHUNK]
+            values = ", ".join([_ADVANCE_ROW] * len(chunk))
+            params: list = []
+            for before, after in chunk:
+                t = after.timer
+                params += [before.game_id, before.prompt_id, before.asked_seq, before.timer.pings,
+                           int(before.timer.expired), stamp(t.start), t.deadline and stamp(t.deadline), t.pings,
+                           int(t.expired), after.due_at and stamp(after.due_at), int(after.owed)]
+            written = await self._write((
+                "UPDATE awaiting SET start_at = v.column6, deadline_at = v.column7, pings = v.column8, "
+                "expired = v.column9, due_at = v.column10, owed = v.column11 "
+                f"FROM (VALUES {values}) AS v WHERE awaiting.game_id = v.column1 AND awaiting.prompt_id = v.column2 "
+                "AND awaiting.asked_seq = v.column3 AND awaiting.pings = v.column4 AND awaiting.expired = v.column5 "
+                "RETURNING awaiting.game_id AS game_id, awaiting.prompt_id AS prompt_id", tuple(params)))
+            done.update((r["game_id"], r["prompt_id"]) for r in written.rows)
+        return [(before.game_id, before.prompt_id) in done for before, _after in pairs]
 
     async def games_by_id(self, ids: Iterable[int]) -> dict[int, GameRecord]:
         """Several games in one read (a tick's due decisions)."""
