@@ -170,7 +170,9 @@ class TurnsCog(BautaCog):
         if prompt is None:
             await refuse(interaction, t("turns.stale_answered", locale))
             return
-        if prompt.player != str(interaction.user.id):
+        mine = prompt.player == str(interaction.user.id) or any(   # a GM's decision awaited from this GM
+            r.prompt_id == prompt.id and r.user_id == interaction.user.id for r in await self.store.awaiting_of(game.id))
+        if not mine:
             await refuse(interaction, t("turns.not_yours", locale))
             return
         say = self.host.presenter(game, locale)
