@@ -44,7 +44,7 @@ from i18n.translator import BautaTranslator, write_english
 log = logging.getLogger("bauta")
 
 ROOT = Path(__file__).parent
-COGS = ("cogs.dice", "cogs.game", "cogs.hand", "cogs.gm", "cogs.packs", "cogs.help",
+COGS = ("cogs.dice", "cogs.game", "cogs.hand", "cogs.gm", "cogs.packs", "cogs.help", "cogs.profile", "cogs.turns",
         "cogs.karmic", "cogs.klash", "cogs.carnival_zombie", "cogs.carnevale")
 
 # What the bot does in a channel: read it, post, embed, attach board images, and thread replies.

@@ -66,7 +66,8 @@ HINTS = {
     "expression": ["2d6+3", "4d6kh3", "1000000d1000000", "d", "8d10>=7"], "setting": ["zzz"],
     "value": ["true", "3", "zzz"], "members": ["Leader", "a, b"], "enemies": ["b1", "b1, b2"],
     "targets": ["b1, b2"], "what": ["equipment", "zzz"], "name": ["Mara", "sample", "Blade"],
-    "direction": ["north", "n", "zzz"], "confirm": ["Test Server", "nope"], "pack": ["sample", "zzz"],
+    "direction": ["north", "n", "zzz"], "confirm": ["Test Server", "nope", "forget"], "pack": ["sample", "zzz"],
+    "start": ["23:00", "7", "25:00"], "end": ["07:30", "23:00", "7.61"],
 }
 
 

@@ -89,9 +89,19 @@ async def duel_game(bot, world) -> None:
     await bot.host.start(_at_table(world, 2), "duel", ["2", "3"])
 
 
+async def duel_waiting(bot, world) -> None:
+    """A duel whose first decision is awaited with a deadline (the turn clock's row), for /turns and
+    /profile (its absences move that deadline; its pings name that game)."""
+    from datetime import timedelta
+
+    from tests.support.waiting import await_from, pending
+    game = await bot.host.start(_at_table(world, 2), "duel", ["2", "3"])
+    await await_from(bot.store, game, pending(game)[0], period=timedelta(days=2))
+
+
 CONTEXTS = {"karmic": karmic_combat, "karmic-advance": karmic_combat, "klash": klash_match,
             "carnevale-game": carnevale_game, "carnevale-table": carnevale_game, "cz": carnival_zombie_table,
-            "game": duel_game, "hand": duel_game}
+            "game": duel_game, "hand": duel_game, "profile": duel_waiting, "turns": duel_waiting}
 
 
 # ---------------------------------------------------------------------------- the app-command path
