@@ -524,10 +524,11 @@ class Simulation:
             await self.refresh(game_id)
         elif kind == "away":
             user, until, stand_in = data
-            person = replace(self.people[user], away_until=until, away_stand_in=stand_in)
+            before = self.people[user]
+            person = replace(before, away_until=until, away_stand_in=stand_in)
             self.people[user] = person
             await bot.store.save_profile(person)
-            await bot.host.clock.absent(person)
+            await bot.host.clock.person_changed(before, person)
             for game_id in {g for (g, u) in self.open if u == user}:
                 await self.refresh(game_id)
         elif kind == "restart":

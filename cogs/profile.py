@@ -4,7 +4,7 @@ the games whose public pings they mute, and the language of their DMs and privat
 
 Works in servers, in the DM with the bot and as a user app. Every answer is private and in the
 member's chosen language (else their client's). Changing the hours or the absence moves the clocks
-of the decisions awaited from them at once (`shift_for_absence`), so every deadline shown is true."""
+of the decisions awaited from them at once (`TurnClock.person_changed`), so every deadline shown is true."""
 from __future__ import annotations
 
 import re
@@ -76,38 +76,6 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
     """A private refusal that changed nothing (marked so, like the host's own refusals)."""
     interaction.extras["bauta_refused"] = True
     await reply(interaction, text, ephemeral=True)
-
-
-# ---------------------------------------------------------------------------- the clocks
-def _paused(person: Person, at: datetime) -> timedelta:
-    """How much of a waiting decision's clock an absence holds back from `at` (none with a stand-in)."""
-    if person.away_until is None or person.away_stand_in or person.away_until <= at:
-        return timedelta(0)
-    return person.away_until - at
-
-
-async def shift_for_absence(store: Store, before: Person, after: Person, at: datetime | None = None) -> int:
-    """Move the clocks of every decision awaited from this member to their new profile, now: the rest
-    of an absence they had set is given back (they came back early, or changed the date), the new
-    absence is added (`Timer.shifted`; not with a stand-in), and each next look (`due_at`) is
-    recomputed with their hours. Returns how many decisions moved."""
-    at = at or source.now()
-    back, ahead = _paused(before, at), _paused(after, at)
-    moved = []
-    for row in await store.awaiting_for(after.user_id, limit=1000):
-        timer = row.timer
-        if timer.deadline is None:
-            continue
-        # never more than the clock was held back since it was asked
-        undo = min(back, max(timer.start - row.asked_at, timedelta(0)))
-        if undo:
-            timer = replace(timer, start=timer.start - undo, deadline=timer.deadline - undo)
-        timer = timer.shifted(ahead)
-        due_at = hours.due(timer, after)
-        if timer != row.timer or due_at != row.due_at:
-            moved.append(row.with_timer(timer, due_at))
-    await store.save_awaiting(moved)
-    return len(moved)
 
 
 # ---------------------------------------------------------------------------- reading input
@@ -206,7 +174,7 @@ class ProfileCog(BautaCog):
         return [] if person.timezone else [t("profile.no_zone", locale)]
 
     async def _moved(self, before: Person, after: Person, locale: Any) -> list[str]:
-        moved = await shift_for_absence(self.store, before, after)
+        moved = await self.bot.host.clock.person_changed(before, after)
         return [t("profile.moved", locale, n=moved)] if moved else []
 
     @profile.command(name="timezone", description="Your time zone: quiet hours and dates you type are read in it")

@@ -24,7 +24,7 @@ from db.clock import Awaiting
 from db.delta import merge_diff
 from db.store import GameRecord, Store
 from i18n import t
-from rules.common import Prompt
+from rules.common import Event, Prompt
 
 from .table import with_meta
 
@@ -37,6 +37,8 @@ class ClockHost(Protocol):
     store: Store
 
     def quiet(self, game: GameRecord, player: str) -> bool: ...
+
+    async def refresh(self, game: GameRecord, events: Sequence[Event] = (), still: bool = False) -> None: ...
 
 
 def period_text(minutes: float, locale: Any) -> str:
@@ -52,6 +54,13 @@ def shown(game: GameRecord) -> dict[str, dict]:
     if paused_at(game) is None:
         return due
     return {pid: {**entry, "p": 1} for pid, entry in due.items()}
+
+
+def held(person: Person, at: datetime) -> timedelta:
+    """How much of a waiting decision's clock an absence holds back from `at` (none with a stand-in)."""
+    if person.away_until is None or person.away_stand_in or person.away_until <= at:
+        return timedelta(0)
+    return person.away_until - at
 
 
 def epoch(at: datetime | None) -> int | None:
@@ -190,27 +199,37 @@ class TurnClock:
             moved.append(row.with_timer(timer, hours.due(timer, people[row.user_id])))
         return await self._moved(game, moved, clock)
 
-    async def absent(self, person: Person) -> int:
-        """A member's absence changed (`/profile away`): their clocks restart when they are back
-        (unless the bot may stand in for them), and the tables show it. Returns clocks moved."""
-        self.forget(person.user_id)
-        self._people[person.user_id] = (source.timestamp(), person)
-        now = source.now()
-        moved = 0
+    async def person_changed(self, before: Person, after: Person) -> int:
+        """A member's profile changed (`/profile away`, quiet hours, zone): move the clocks of every
+        decision awaited from them, now. The rest of an absence they had set is given back (they
+        came back early, or changed the date), the new absence is added (not with a stand-in:
+        then the clock runs on), and each next look is recomputed with their hours. The tables that
+        wait on them show it, edited in place. Returns how many decisions moved."""
+        self._people[after.user_id] = (source.timestamp(), after)
+        at = source.now()
+        back, ahead = held(before, at), held(after, at)
         by_game: dict[int, list[Awaiting]] = {}
-        for row in await self.store.awaiting_for(person.user_id, limit=500):
+        moved = 0
+        for row in await self.store.awaiting_for(after.user_id, limit=1000):
             timer = row.timer
-            if person.away_at(now) and not person.away_stand_in and person.away_until is not None:
-                timer = timer.shifted(person.away_until - max(now, timer.start))
-            by_game.setdefault(row.game_id, []).append(row.with_timer(timer, hours.due(timer, person)))
+            if timer.deadline is not None:
+                # never more than the clock was held back since it was asked
+                undo = min(back, max(timer.start - row.asked_at, timedelta(0)))
+                timer = timer.shifted(ahead - undo) if ahead >= undo else Timer(
+                    timer.start - (undo - ahead), timer.deadline - (undo - ahead), timer.pings, timer.expired)
+            due = hours.due(timer, after, at)
+            if timer != row.timer:
+                moved += 1
+            # a new absence (or its end) is shown on the table even where no clock moved
+            if timer != row.timer or due != row.due_at or before.away_until != after.away_until:
+                by_game.setdefault(row.game_id, []).append(row.with_timer(timer, due))
         for game_id, rows in by_game.items():
             game = await self.store.game(game_id)
             if game is None or not game.active:
                 continue
-            stopped = paused_at(game) is not None
-            rows = [r.with_timer(r.timer, None) for r in rows] if stopped else rows
-            await self._moved(game, rows, state_of(game))
-            moved += len(rows)
+            if paused_at(game) is not None:
+                rows = [r.with_timer(r.timer, None) for r in rows]
+            await self.host.refresh(await self._moved(game, rows, state_of(game)), still=True)
         return moved
 
     # ---- private reminders closed DMs could not carry

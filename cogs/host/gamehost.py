@@ -154,6 +154,11 @@ class GameHost(Publishing):
 
     # ---- who is asking
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
+        """Whether the sender is a GM of `guild_id` (default: the interaction's server). Rights come
+        from the interaction's own server only: a click from a DM or another server (`/turns`)
+        carries no GM rights over a game elsewhere, however much the sender may do there."""
+        if guild_id is not None and interaction.guild_id != guild_id:
+            return False
         user = interaction.user
         perms = getattr(user, "guild_permissions", None)
         if perms is not None and perms.administrator:
@@ -418,12 +423,13 @@ class GameHost(Publishing):
         self.table.forget(game.id)
         return True
 
-    async def refresh(self, game: GameRecord, events: Sequence[Event] = ()) -> None:
+    async def refresh(self, game: GameRecord, events: Sequence[Event] = (), still: bool = False) -> None:
         """Show `events` (a pause, a new deadline) and bring the table's prompts up to date, as a
-        step that answered nothing: no decision is asked again, no clock restarts."""
+        step that answered nothing: no decision is asked again, no clock restarts. `still`: only
+        edit the table where it is (a player's absence is news, not a step to move it for)."""
         engine = systems.get(game.system).engine
         state = engine.load_state(game.state)
-        await self.publish(None, game, state, list(events), before={p.id for p in engine.pending(state)})
+        await self.publish(None, game, state, list(events), before={p.id for p in engine.pending(state)}, still=still)
 
     async def end(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
         """End a game by force (/game end): the system's `on_over` runs as when its rules end it."""

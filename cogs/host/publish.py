@@ -92,7 +92,7 @@ class Publishing:
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                       events: Sequence[Event], before: set[str], dm_prompts: bool = True,
-                      move: bool = False, late: bool = False) -> None:
+                      move: bool = False, late: bool = False, still: bool = False) -> None:
         """Tell everyone what an action did, once: private events and decisions by DM (one message
         per player, their superseded DM prompt edited in place), the GM's in the GM channel, the
         public events as the step's narrative and the public prompts on the table message
@@ -110,20 +110,20 @@ class Publishing:
         slots = self._owed.pop(key, None)
         if slots is None:
             async with _one_at_a_time(game.id):
-                return await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+                return await self._publish(interaction, game, state, events, before, dm_prompts, move, late, still)
         self._publishing.add(key)
         try:
             # after the channel's earlier actions (cogs/outbox.py), then one at a time with the
             # game's other publishes
             async with (self.order.turn(game.channel_id, *key), _one_at_a_time(game.id),
                         self.courier.publishing(slots)):
-                await self._publish(interaction, game, state, events, before, dm_prompts, move, late)
+                await self._publish(interaction, game, state, events, before, dm_prompts, move, late, still)
         finally:
             self._publishing.discard(key)
 
     async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                        events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
-                       late: bool) -> None:
+                       late: bool, still: bool = False) -> None:
         system = systems.get(game.system)
         settings = await self.store.settings(game.guild_id)
         locale = await self.server_locale(game, interaction)
@@ -135,7 +135,7 @@ class Publishing:
         finished = False
         try:
             await self._steps(interaction, system, draft, state, events, before, dm_prompts, move, late,
-                              settings, locale)
+                              settings, locale, still)
             finished = True
         finally:
             # one write: the meta this publish changed, and (once it went through) the action's
@@ -148,7 +148,7 @@ class Publishing:
 
     async def _steps(self, interaction: discord.Interaction | None, system: systems.System, draft: Draft,
                      state: Any, events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,
-                     late: bool, settings: Any, locale: Any) -> None:
+                     late: bool, settings: Any, locale: Any, still: bool = False) -> None:
         """The body of a publish. It leaves in `draft` the game with the meta it changed (not
         written) and the meta that was read (read again after a system's hook, which may write
         meta of its own), even when it stops half-way."""
@@ -282,7 +282,8 @@ class Publishing:
                 self.table.shown[game.id] = game.version
                 game = draft.game = await self.table.show(
                     interaction, game, say, public_lines, public_prompts, board=board, over=over, ping=pinged,
-                    hushed=hushed, move=move, state=state, seq=draft.seq if self.courier.keyed() else None)
+                    hushed=hushed, move=move, still=still, state=state,
+                    seq=draft.seq if self.courier.keyed() else None)
             game = draft.game = await self.table.close_stale(game, pending, answered)
         if over:
             if system.on_over is not None:

@@ -149,12 +149,13 @@ class Table:
     async def show(self, interaction: discord.Interaction | None, game: GameRecord, say: Presenter,
                    lines: list[str], prompts: list[Prompt], *, board: Board | None = None, over: bool = False,
                    ping: set[str] = frozenset(), move: bool = False, state: Any = None,
-                   seq: int | None = None, hushed: set[str] = frozenset()) -> GameRecord:
+                   seq: int | None = None, hushed: set[str] = frozenset(), still: bool = False) -> GameRecord:
         """Narrate a step and bring the table up to date: the narrative, then the table message
         with `prompts` (the public prompts pending now) as its components. `ping`: players a line
         of the narrative must notify (a new message, never an edit). `move`: post the table anew at
         the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). `hushed`:
-        players inside their quiet hours, whose turn is shown without a ping. Returns
+        players inside their quiet hours, whose turn is shown without a ping. `still`: edit the
+        table message in place, never post it anew. Returns
         the game with its meta brought up to date, not written: the caller writes it (cogs/publish.py)."""
         fresh = game
         table = dict(fresh.meta.get(TABLE) or {})
@@ -182,7 +183,9 @@ class Table:
         if table.get("message") and board is not None and board.new:
             await self._strip(table)                       # the old board stays, as a record
             table.pop("message", None)
-        if content and (not table.get("message") or narrated or not at_foot or turn or move):
+        if still and table.get("message") and content:     # edited where it is, whatever is below it
+            await self.courier.edit_message(game.channel_id, int(table["message"]), content=content, view=view)
+        elif content and (not table.get("message") or narrated or not at_foot or turn or move):
             await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and content:
             if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,

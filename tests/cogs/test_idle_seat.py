@@ -93,7 +93,7 @@ async def test_away_with_a_stand_in_the_bot_answers_at_the_deadline_even_where_t
 
     await gm_deadline(bot, world, hours=1)
     game = await start_draft(bot, world, seed)
-    await bot.host.clock.absent(await bot.store.save_profile(
+    await bot.host.clock.person_changed(Person(2), await bot.store.save_profile(
         Person(2, away_until=START + timedelta(days=3), away_stand_in=True)))
     [row] = await bot.store.awaiting_of(game.id)
     assert row.timer.deadline == START + timedelta(hours=1)             # the clock runs on

@@ -6,7 +6,7 @@ import pytest
 
 from clock import source
 from clock.hours import ALL, Person
-from cogs.profile import game_choices, parse_until, shift_for_absence, zone_choices
+from cogs.profile import game_choices, parse_until, zone_choices
 from tests.cogs.test_framework import start_duel
 from tests.support.waiting import await_from, pending
 
@@ -133,7 +133,7 @@ async def test_shift_for_absence_gives_back_no_more_than_it_held(bot, world, clo
     game = await start_duel(world)
     row = await await_from(bot.store, game, pending(game)[0], period=timedelta(hours=10))
     before = Person(2, away_until=START + timedelta(days=5))     # set elsewhere, the clock never held back
-    assert await shift_for_absence(bot.store, before, Person(2)) == 0
+    assert await bot.host.clock.person_changed(before, Person(2)) == 0
     assert (await bot.store.awaiting_for(2))[0].timer == row.timer
 
 

@@ -160,7 +160,7 @@ async def test_an_absence_stops_the_clock_until_the_return_and_the_table_says_so
     await gm_deadline(bot, world, hours=1)
     game = await start_draft(bot, world, seed)
     back = START + timedelta(days=2)
-    moved = await bot.host.clock.absent(await bot.store.save_profile(Person(2, away_until=back)))
+    moved = await bot.host.clock.person_changed(Person(2), await bot.store.save_profile(Person(2, away_until=back)))
     assert moved == 1
     [row] = await bot.store.awaiting_of(game.id)
     assert (row.timer.start, row.timer.deadline, row.due_at) == (back, back + timedelta(hours=1),
@@ -327,7 +327,7 @@ async def test_an_absence_with_a_stand_in_holds_the_reminders_until_the_return_a
         fake_clock, bot, world, seed, bauta):
     await gm_deadline(bot, world, hours=2)
     game = await start_draft(bot, world, seed)
-    await bot.host.clock.absent(await bot.store.save_profile(Person(2, away_until=START + timedelta(days=2),
+    await bot.host.clock.person_changed(Person(2), await bot.store.save_profile(Person(2, away_until=START + timedelta(days=2),
                                                                     away_stand_in=True)))
     sent = len(world.sent)
     # her clock is due at the deadline (the bot stands in), not at half-time: a reminder due while
