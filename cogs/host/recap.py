@@ -170,7 +170,10 @@ async def compose(host: RecapHost, game: GameRecord, viewer: str, gm: bool, loca
     actions = await host.store.actions_after(game.id, since.seq if since else 0, limit=READ)
     if until is not None:
         actions = [a for a in actions if a.seq < until]
-    if since is None:
+    if since is None and welcome:
+        header = t("chronicle.recap_welcome_start", language, title=title, id=game.id,
+                   since=f"<t:{epoch(game.created_at)}:R>")
+    elif since is None:
         header = t("chronicle.recap_start", language, title=title, id=game.id)
     else:
         header = t("chronicle.recap_welcome" if welcome else "chronicle.recap_since", language, title=title,
