@@ -15,7 +15,7 @@ def clock():
 
 
 def chronicles(world, where="channel:10"):
-    return [m for m in world.sent if m.where == where and "Chronicle of" in (m.content or "")]
+    return world.chronicles(where)
 
 
 async def play_out(world, clock):
