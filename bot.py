@@ -34,6 +34,7 @@ from discord.ext import commands
 
 from clock import source as clock_source
 from cogs.host import GameHost, PromptButton, PromptSelect
+from cogs.host.chronicle import RematchButton
 from cogs.host.errors import check_options, report_error
 from db import open_store
 from db.store import Store
@@ -148,7 +149,7 @@ class BautaBot(commands.AutoShardedBot):
         self.host = GameHost(self, self.store)
         present.preload()
         content.install()       # the games' bundled sample packs, read here: rules/ reads no file
-        self.add_dynamic_items(PromptButton, PromptSelect)
+        self.add_dynamic_items(PromptButton, PromptSelect, RematchButton)
         for name in available_cogs():
             await self.load_extension(name)
         if not gc.get_freeze_count():

@@ -1,4 +1,5 @@
-"""/game (status, log, undo, end, export): the commands every hosted game shares (/hand beside it)."""
+"""/game (status, log, recap, undo, end, chronicle, list, export): the commands every hosted game shares
+(/hand beside it)."""
 from __future__ import annotations
 
 import asyncio
@@ -9,9 +10,11 @@ import discord
 from discord import app_commands
 
 from i18n import present, t
-from rules.common import GM, PUBLIC, Event
+from rules.common import GM, PUBLIC, BautaError, Event
 
 from cogs.host import botplayer, clock, systems
+from cogs.host import chronicle as chronicles
+from cogs.host import recap as recaps
 from cogs.host import BautaCog, chunks, mention, newest, reply
 from cogs.host.clock import period_text
 
@@ -46,7 +49,9 @@ class GameCog(BautaCog):
         await interaction.followup.send(first, allowed_mentions=quiet, **kwargs)
         for more in rest:
             await interaction.followup.send(more, allowed_mentions=quiet)
-        await self.host.republish(interaction, game, dm_prompts=False)
+        if game.active or system.engine.is_over(system.engine.load_state(game.state)):
+            # a game ended by force or archived has no table to bring back: its prompts are closed
+            await self.host.republish(interaction, game, dm_prompts=False)
 
     @game.command(name="log", description="The latest actions of the game in this channel")
     @app_commands.describe(n="How many actions (1–50, default 10)")
@@ -100,9 +105,10 @@ class GameCog(BautaCog):
         game = await self.host.channel_game(interaction)
         user = str(interaction.user.id)
         if await self.host.is_gm(interaction):
-            await self.host.end(interaction, game)
+            ended = await self.host.end(interaction, game, chronicled=False)
             await reply(interaction, t("game.ended_by_gm", interaction.guild_locale, id=game.id,
                                        who=interaction.user.mention))
+            await chronicles.post(self.host, ended)
             return
         if user not in game.seats:
             await reply(interaction, t("game.end_not_seated", interaction.locale), ephemeral=True)
@@ -114,8 +120,32 @@ class GameCog(BautaCog):
             await reply(interaction, t("game.end_vote", interaction.guild_locale, who=interaction.user.mention,
                                        missing=", ".join(map(mention, missing))))
             return
-        await self.host.end(interaction, game)
+        ended = await self.host.end(interaction, game, chronicled=False)
         await reply(interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id))
+        await chronicles.post(self.host, ended)
+
+    @game.command(name="recap", description="What happened in this channel's game since your last move (only you see it)")
+    async def recap(self, interaction: discord.Interaction):
+        game = await self.host.channel_game(interaction, ended=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await recaps.recap(self.host, interaction, game)
+
+    @game.command(name="chronicle", description="The chronicle of the channel's last ended game, or of a game of this server")
+    @app_commands.describe(game="A game's number (default: the last one that ended in this channel)")
+    async def chronicle(self, interaction: discord.Interaction,
+                        game: app_commands.Range[int, 1, 2_000_000_000] | None = None):
+        ended = await chronicles.ended_game(self.host, interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await chronicles.show(self.host, interaction, ended.id)
+
+    @game.command(name="list", description="The games of this server: active, paused, ended, archived")
+    @app_commands.describe(status="Only the games in this state")
+    @app_commands.choices(status=[app_commands.Choice(name=s.capitalize(), value=s) for s in chronicles.STATUSES])
+    async def list(self, interaction: discord.Interaction, status: str | None = None):
+        if interaction.guild_id is None:
+            raise BautaError("guild_only")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await chronicles.listing(self.host, interaction, status)
 
     @game.command(name="deadline", description="GM: this game's deadline for each decision (0: none)")
     @app_commands.describe(hours="Hours to answer a decision (leave both empty to see the deadline)",

@@ -187,6 +187,46 @@ class GameTables(Tables):
             f"WHERE game_id = ?{where} ORDER BY seq DESC LIMIT ?", (game_id, limit))
         return _action_records(reversed(rows))
 
+    async def actions_after(self, game_id: int, seq: int, limit: int = 500) -> list[ActionRecord]:
+        """The live actions after `seq` (oldest first), at most the `limit` newest of them."""
+        rows = await (self._long_all if limit > LONG_READ else self._all)(
+            "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "
+            "WHERE game_id = ? AND seq > ? AND undone = 0 ORDER BY seq DESC LIMIT ?", (game_id, seq, limit))
+        return _action_records(reversed(rows))
+
+    async def last_actions_of(self, game_id: int, actor: str, limit: int = 2) -> list[ActionRecord]:
+        """`actor`'s latest live actions in the game, newest first (a range of the log's key)."""
+        rows = await self._all(
+            "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "
+            "WHERE game_id = ? AND actor = ? AND undone = 0 ORDER BY seq DESC LIMIT ?", (game_id, actor, limit))
+        return _action_records(rows)
+
+    async def save_setup(self, game: GameRecord, options: dict) -> None:
+        """The options `game` was set up with (a rematch sets its successor up with them)."""
+        await self._write(("INSERT INTO game_setup (game_id, guild_id, options, created_at) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT (game_id) DO NOTHING", (game.id, game.guild_id, _dumps(options), now())))
+
+    async def setup_of(self, game_id: int) -> dict | None:
+        row = await self._one("SELECT options FROM game_setup WHERE game_id = ?", (game_id,))
+        return loads(row["options"]) if row else None
+
+    async def claim_meta(self, game: GameRecord, key: str, value) -> GameRecord | None:
+        """Set `meta[key]` only if it is not set yet, atomically (a compare-and-set of the stored
+        meta: whatever else writes meta meanwhile is kept): the game with it, or None when it was
+        set already (someone else claimed it)."""
+        for _attempt in range(20):
+            row = await self._one("SELECT meta FROM games WHERE id = ?", (game.id,))
+            if row is None:
+                return None
+            meta = loads(row["meta"])
+            if meta.get(key) is not None:
+                return None
+            written = await self._write(("UPDATE games SET meta = ? WHERE id = ? AND meta = ?",
+                                         (_dumps({**meta, key: value}), game.id, row["meta"])))
+            if written.rowcount == 1:
+                return GameRecord(**{**game.__dict__, "meta": {**meta, key: value}})
+        raise VersionConflict(code="already_done")
+
     async def action(self, game_id: int, seq: int) -> ActionRecord | None:
         rows = await self._all(
             "SELECT game_id, seq, actor, action, events, version_before, undone, created_at FROM game_actions "

@@ -38,7 +38,7 @@ log = logging.getLogger("bauta.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox",
-                 "outbox_sent", "known_gms", "awaiting")
+                 "outbox_sent", "known_gms", "awaiting", "game_setup")
 
 # The loop's connection never checkpoints by itself (a checkpoint fsyncs the database file: a
 # pause of the whole loop); every this many write transactions a PASSIVE checkpoint runs on the

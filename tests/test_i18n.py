@@ -12,7 +12,7 @@ from i18n.translator import catalogue as commands_catalogue
 from tests.conftest import make_bot
 
 # The framework's own words, per file; each game's catalogue (en.<game>.yaml) comes with its own issue.
-FRAMEWORK = ("", ".help", ".house_rules", ".files", ".packs", ".botplayer", ".profile")
+FRAMEWORK = ("", ".help", ".house_rules", ".files", ".packs", ".botplayer", ".profile", ".chronicle", ".clock")
 LANGUAGES = ("it", "es")
 
 # Texts allowed to read the same as the English: only symbols and placeholders ("✅ {who}: {choice}").

@@ -257,8 +257,18 @@ def visible(path: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
             now.pop(record["deleted"], None)
     shown: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for _id, (where, content, ids) in sorted(now.items()):
-        shown.setdefault(where, []).append((content, ids))
+        shown.setdefault(where, []).append((_timeless(content), ids))
     return shown
+
+
+def _timeless(content: str) -> str:
+    """A message without the clock times it quotes: a chronicle's durations and dates, which the
+    killed run (restarts take seconds) and the uninterrupted one cannot share."""
+    import re
+    if not content.startswith("📜"):
+        return content
+    content = re.sub(r"<t:\d+:\w>", "<t:…>", content)
+    return re.sub(r"\d+ (seconds?|minutes?|hours?|days?)", "…", content)
 
 
 def diff(got: list, want: list) -> list[str]:

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 import discord
 from discord.ext import commands
 
-from db.clock import DEFAULT_ARCHIVE_DAYS
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
 from i18n.present import Presenter
@@ -30,8 +29,7 @@ from rules.common import ANYONE, Actor, BautaError, Choose, Event, Outcome, Prom
 from rules.common.engine import forced
 from rules.common.lobby import Lobby
 
-from . import botplayer, systems
-from . import clock
+from . import botplayer, chronicle, clock, recap, systems
 from .clock import TurnClock
 from .scheduler import Scheduler
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
@@ -103,6 +101,13 @@ class GameHost(Publishing):
 
     async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
         await botplayer.drive(self, interaction, game)
+
+    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
+        await chronicle.post(self, game)        # once, whoever publishes the end (cogs/host/chronicle.py)
+
+    async def welcome_back(self, interaction: discord.Interaction, game: GameRecord) -> None:
+        """After an acknowledged action: "previously on…" for a player back after a while."""
+        await recap.welcome_back(self, interaction, game)
 
     def presenter(self, game: GameRecord, locale: Any) -> Presenter:
         """The words of `game` for a reader of `locale`, with the display names kept in its meta."""
@@ -265,6 +270,7 @@ class GameHost(Publishing):
         game = self._owe(await self.store.create_game(interaction.guild_id, interaction.channel_id, system_name,
                                                       list(seats), system.engine.dump_state(state),
                                                       interaction.user.id, meta=meta, outbox=[owed]))
+        await self.store.save_setup(game, options or {})      # what a rematch sets up again
         await self.finish(interaction, done)
         await self.publish(interaction, game, state, opening(game, intro, started.events), before=set())
         return game
@@ -279,6 +285,7 @@ class GameHost(Publishing):
         new, outcome, before = await self.commit(game, action, actor)
         await self.finish(interaction, done)
         await self.publish(interaction, new, outcome.state, outcome.events, before)
+        await self.welcome_back(interaction, new)
         return new
 
     async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
@@ -304,6 +311,7 @@ class GameHost(Publishing):
             # writes nothing, and the click is answered as soon as its action is committed)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
             await self.publish(interaction, new, outcome.state, outcome.events, before)
+            await self.welcome_back(interaction, new)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
 
@@ -357,7 +365,8 @@ class GameHost(Publishing):
                     *logged, name, list(seats), nxt.engine.dump_state(started.state),
                     int(actor.id) if actor.id.isdigit() else game.created_by, outbox=owed,
                     # the players' names and languages, gathered as they joined, go with them
-                    meta={k: game.meta[k] for k in ("names", "locales") if k in game.meta})
+                    meta={k: game.meta[k] for k in ("names", "locales", *chronicle.CARRIED) if k in game.meta})
+                await self.store.save_setup(opened, options)
                 self._opened[ended.id] = (opened, started.state, started.events)
                 return self._owe(ended), outcome, before
             except VersionConflict:
@@ -411,17 +420,9 @@ class GameHost(Publishing):
         return game
 
     async def archive(self, game: GameRecord) -> bool:
-        """Put away a game idle past its server's setting (never deleted), with a notice."""
-        if not await self.store.archive_game(game):
-            return False
-        locale = await self.server_locale(game, None)
-        settings = await self.store.settings(game.guild_id)
-        await self.courier.send_channel(game.channel_id, t("clock.archived", locale, id=game.id,
-                                                           title=systems.title(game.system, locale),
-                                                           days=settings.archive_days or DEFAULT_ARCHIVE_DAYS),
-                                        allowed_mentions=discord.AllowedMentions.none())
-        self.table.forget(game.id)
-        return True
+        """Put away a game idle past its server's setting (never deleted), with a notice and its
+        chronicle (cogs/host/chronicle.py); the scheduler calls it."""
+        return await chronicle.archive(self, game)
 
     async def refresh(self, game: GameRecord, events: Sequence[Event] = (), still: bool = False) -> None:
         """Show `events` (a pause, a new deadline) and bring the table's prompts up to date, as a
@@ -431,13 +432,17 @@ class GameHost(Publishing):
         state = engine.load_state(game.state)
         await self.publish(None, game, state, list(events), before={p.id for p in engine.pending(state)}, still=still)
 
-    async def end(self, interaction: discord.Interaction | None, game: GameRecord) -> GameRecord:
-        """End a game by force (/game end): the system's `on_over` runs as when its rules end it."""
+    async def end(self, interaction: discord.Interaction | None, game: GameRecord,
+                  chronicled: bool = True) -> GameRecord:
+        """End a game by force (/game end): the system's `on_over` runs as when its rules end it,
+        then its chronicle is posted (`chronicled` False: the caller posts it after its own words)."""
         ended = await self.store.end_game(game)
         system = systems.get(game.system)
         if system.on_over is not None:
             await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
         self.table.forget(ended.id)
+        if chronicled:
+            await chronicle.post(self, ended)
         return ended
 
     async def open_lobby(self, interaction: discord.Interaction, system_name: str, min_players: int,

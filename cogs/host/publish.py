@@ -89,6 +89,9 @@ class Publishing:
     async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
         """Runs after each publish of a step (not of a late one): the bot answers for its seats."""
 
+    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
+        """Runs once the publish of the step that ended the game has shown it (its chronicle)."""
+
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                       events: Sequence[Event], before: set[str], dm_prompts: bool = True,
@@ -289,6 +292,8 @@ class Publishing:
             if system.on_over is not None:
                 await system.on_over(self, interaction, game, state)
             self.table.forget(game.id)
+            if self.courier.keyed():        # the step's own publish (not a /game status)
+                await self.game_over(interaction, game)
         if opened is not None:
             record, first, started_events = opened
             title = systems.get(record.system).title

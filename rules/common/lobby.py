@@ -35,7 +35,9 @@ class Lobby(Engine[LobbyState]):
     state_type = LobbyState
 
     def setup(self, seats, options, seed):
-        return LobbyState(system=options["system"], title=options.get("title", options["system"]), host=seats[0],
+        # a rematch seats its players at once, and whoever asked for it leads the table
+        host = options.get("host") if options.get("host") in seats else seats[0]
+        return LobbyState(system=options["system"], title=options.get("title", options["system"]), host=host,
                           players=list(seats), min_players=int(options.get("min_players", 1)),
                           max_players=int(options.get("max_players", 6)), options=dict(options.get("options", {})))
 

@@ -194,7 +194,7 @@ async def test_an_ended_game_keeps_nothing_of_its_table_in_memory(bot, world, en
     else:
         cog = bot.get_cog("GameCog")
         await cog.end.callback(cog, gm)
-        assert world.sent[-1].content == f"Game #{game.id} was ended by <@1>."
+        assert world.sent[-2].content == f"Game #{game.id} was ended by <@1>."      # then its chronicle
     assert not (await bot.store.game(game.id)).active
     assert game.id not in table._images and game.id not in table.shown
 

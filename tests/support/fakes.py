@@ -447,12 +447,18 @@ class World:
 
     def said(self, where: str = "channel:10") -> str:
         """The newest narrative in a channel: what the last step told the table there (a narrative
-        appended to by an edit gives the appended lines), not the table message."""
+        appended to by an edit gives the appended lines), not the table message, nor a game's
+        chronicle (the message with its Rematch button, `chronicles`)."""
         tables = self.tables()
-        for message in sorted((m for m in self.sent if m.where == where and not m.deleted and m.id not in tables),
+        for message in sorted((m for m in self.sent if m.where == where and not m.deleted and m.id not in tables
+                               and not _chronicle(m)),
                               key=lambda m: m.changed, reverse=True):
             return message.said if message.said is not None else (message.content or "")
         raise LookupError(f"nothing said in {where}")
+
+    def chronicles(self, where: str = "channel:10") -> list[Sent]:
+        """The chronicles posted in a channel (a game's end: cogs/host/chronicle.py)."""
+        return [m for m in self.sent if m.where == where and not m.deleted and _chronicle(m)]
 
     def table(self, where: str = "channel:10") -> Sent:
         """The live table message of the channel (the newest one)."""
@@ -479,6 +485,10 @@ class World:
             if (where is None or message.where == where) and (not with_view or message.view is not None):
                 return message
         raise LookupError(f"no message to {where}")
+
+
+def _chronicle(message: Sent) -> bool:
+    return any(cid.startswith("bauta:rematch:") for cid in message.custom_ids())
 
 
 def component_of(message: Sent, prompt: Any, option_id: str | None = None) -> tuple[int, list[str] | None]:
