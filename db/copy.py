@@ -10,7 +10,7 @@ from .store import Store, StoreError
 
 # Parents before children (game_actions refers to games).
 TABLES = ("meta", "guild_settings", "house_rules", "games", "game_actions", "characters", "packs",
-          "roll_log", "closed_dms", "outbox", "outbox_sent", "known_gms", "profiles", "awaiting")
+          "roll_log", "closed_dms", "outbox", "outbox_sent", "known_gms", "profiles", "awaiting", "game_setup")
 # Tables whose id the database assigns: the target's counters continue after the copied ids.
 IDENTITY_TABLES = ("games", "characters", "packs", "roll_log", "outbox")
 BATCH = 1000

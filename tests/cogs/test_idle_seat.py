@@ -38,7 +38,7 @@ async def test_off_by_default_and_only_a_gm_sets_it(fake_clock, bot, world, seed
     await idle_bot(bot, world, "hard")
     assert (await bot.store.settings(1)).idle_bot == "hard"
     assert world.ephemeral(world.users[1])[-1].content.startswith(
-        "When a decision's deadline (2 h) passes, Bauta answers for the player (level hard)")
+        "When a decision's deadline (2 hours) passes, Bauta answers for the player (level hard)")
     await idle_bot(bot, world, "off")
     assert (await bot.store.settings(1)).idle_bot is None
     assert world.ephemeral(world.users[1])[-1].content == "Bauta no longer answers for players whose deadline passes."

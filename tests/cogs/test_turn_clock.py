@@ -53,7 +53,7 @@ def pinged(world, since: int = 0) -> list[tuple[str, set[str]]]:
 async def test_a_one_minute_deadline_on_the_prompt_a_reminder_at_half_time_a_ping_before_it_and_no_more(
         fake_clock, bot, world, seed, bauta):
     await gm_deadline(bot, world, minutes=1)
-    assert world.last().content.startswith("Every decision in this server's games now has 1 min to be answered")
+    assert world.last().content.startswith("Every decision in this server's games now has 1 minute to be answered")
     game = await start_draft(bot, world, seed)
     deadline = stamp(START + timedelta(minutes=1))
     # the prompt on the table says by when, as a Discord timestamp with the absolute time beside it
@@ -102,7 +102,7 @@ async def test_at_the_deadline_the_bot_answers_where_the_server_asked_and_the_pl
         fake_clock, bot, world, seed, bauta):
     await gm_deadline(bot, world, hours=4)
     await idle_bot(bot, world, "easy")
-    assert world.last().content == ("When a decision's deadline (4 h) passes, Bauta answers for the player (level easy) "
+    assert world.last().content == ("When a decision's deadline (4 hours) passes, Bauta answers for the player (level easy) "
                                     "and says so in the channel; `/game undo` takes it back.")
     game = await start_draft(bot, world, seed)
     _, state = await state_of(bot, game.id)
@@ -217,9 +217,9 @@ async def test_a_games_own_deadline_applies_to_its_pending_decisions(fake_clock,
     await cog.deadline.callback(cog, world.interaction(world.users[1], world.channels[10]), hours=48)
     [row] = await bot.store.awaiting_of(game.id)
     assert row.timer.deadline == START + timedelta(hours=48)
-    assert "⏳ <@1> set game #1's deadline: 48 h." in world.public_text()
+    assert "⏳ <@1> set game #1's deadline: 48 hours." in world.public_text()
     await cog.deadline.callback(cog, world.interaction(world.users[2], world.channels[10]))
-    assert world.ephemeral(world.users[2])[-1].content == "This game gives 48 h for each decision."
+    assert world.ephemeral(world.users[2])[-1].content == "This game gives 48 hours for each decision."
     with pytest.raises(NotGM):
         await cog.deadline.callback(cog, world.interaction(world.users[2], world.channels[10]), hours=1)
     await cog.deadline.callback(cog, world.interaction(world.users[1], world.channels[10]), server=True)

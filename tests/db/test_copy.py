@@ -24,7 +24,7 @@ async def fill(store: Store) -> dict[str, int]:
         games[system] = game.id
     await store.undo(await store.game(games["klash"]), 3)
     await store.end_game(await store.game(games["karmic"]))
-    await store.update_settings(100, gm_role_id=2**62, locale="it", reminder_hours=0.5)
+    await store.update_settings(100, gm_role_id=2**62, locale="it", deadline_minutes=30)
     await store.set_house_rule(100, "klash", "rounds", {"n": 3})
     await store.save_character(100, 2, "karmic", "Devon", {"x": [1, 2.5, None]})
     await store.save_pack(101, "klash", "mine", "a: 1\n", 2)
