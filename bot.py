@@ -140,7 +140,7 @@ class BautaBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self.host: GameHost | None = None
         self.tree.on_error = self._on_app_command_error
-        self.tree.interaction_check = check_options     # declared option bounds, checked again
+        self.tree.interaction_check = self._check       # declared option bounds, checked again
 
     async def prepare(self) -> None:
         """Everything start-up does that needs no connection to Discord."""
@@ -253,6 +253,13 @@ class BautaBot(commands.AutoShardedBot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         log.info("removed from guild %s; its data is kept until purged", guild.id)
+
+    async def _check(self, interaction: discord.Interaction) -> bool:
+        """Before every command: the member's own language (`/profile language`), then the
+        declared option bounds checked again."""
+        if self.host is not None:
+            await self.host.speak_their_language(interaction)
+        return await check_options(interaction)
 
     async def _on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         await report_error(interaction, error)

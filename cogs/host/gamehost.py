@@ -46,6 +46,9 @@ __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelec
 log = logging.getLogger("bauta.framework")     # the logger's name as operators filter it
 
 TURNS_KEPT = 10_000
+# `/profile language` as the Discord locale the replies are worded for
+LANGUAGE_LOCALES = {"en": discord.Locale.american_english, "it": discord.Locale.italian,
+                    "es": discord.Locale.spain_spanish}
 
 
 def _owed(before: set[str]) -> dict:
@@ -158,6 +161,17 @@ class GameHost(Publishing):
                                 **({"guild_locale": server} if server else {})})
 
     # ---- who is asking
+    async def speak_their_language(self, interaction: discord.Interaction) -> None:
+        """A member who chose a language (`/profile language`) reads every private reply in it,
+        over their client's: the interaction's locale is theirs from here on."""
+        user = getattr(getattr(interaction, "user", None), "id", None)
+        if user is None:
+            return
+        person = (await self.clock.people([int(user)]))[int(user)]
+        if person.language in LANGUAGE_LOCALES and str(getattr(interaction.locale, "value", interaction.locale)) \
+                .split("-")[0] != person.language:
+            interaction.locale = LANGUAGE_LOCALES[person.language]
+
     async def is_gm(self, interaction: discord.Interaction, guild_id: int | None = None) -> bool:
         """Whether the sender is a GM of `guild_id` (default: the interaction's server). Rights come
         from the interaction's own server only: a click from a DM or another server (`/turns`)
@@ -293,6 +307,7 @@ class GameHost(Publishing):
         """A click on a persistent button or select: load, apply, commit, and only then answer the
         click, by editing the prompt's message in the same response; then publish."""
         try:
+            await self.speak_their_language(interaction)
             game = await self.store.game(game_id)
             if game is None or not game.active:
                 raise StalePrompt("game_ended")

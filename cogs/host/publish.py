@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 
 import discord
 
+from clock import source as clock_source
 from db.delta import merge_diff, merge_patch
 from db.store import GameRecord
 from i18n import present, t
@@ -171,6 +172,8 @@ class Publishing:
         say = self.presenter(game, locale)
         readers = {p for p in {*(e.audience for e in events), *(p.player for p in prompts)} if p.isdigit()}
         people = await self.clock.people(int(p) for p in readers) if readers else {}
+        now = clock_source.now()       # whoever reads in private may be asleep too: silent DMs
+        hushed |= {str(u) for u, person in people.items() if person.quiet_at(now)}
 
         def reader(player: str) -> Presenter:
             own = people.get(int(player)) if player.isdigit() else None

@@ -219,6 +219,8 @@ async def welcome_back(host: RecapHost, interaction: discord.Interaction | None,
     previous = mine[1] if len(mine) > 1 else None
     if source.now() - at(previous.created_at if previous else game.created_at) < AWAY:
         return False
+    if mine[0].seq - (previous.seq if previous else 0) <= 1:
+        return False            # nobody else acted meanwhile: nothing to tell them
     fresh = await host.store.game(game.id) or game
     text, file = await compose(host, fresh, me, await host.is_gm(interaction), interaction.locale,
                                since=previous, until=mine[0].seq, welcome=True)

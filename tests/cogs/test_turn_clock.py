@@ -338,3 +338,18 @@ async def test_an_absence_with_a_stand_in_holds_the_reminders_until_the_return_a
     assert await bot.store.next_due() == START + timedelta(hours=2)
     [row] = await bot.store.awaiting_of(game.id)
     assert row.timer.deadline == START + timedelta(hours=2)
+
+
+async def test_a_members_own_language_words_their_private_replies_over_their_clients(
+        fake_clock, bot, world, seed, bauta):
+    await start_draft(bot, world, seed)
+    await bot.store.save_profile(Person(2, language="it"))
+    cog = bot.get_cog("GameCog")
+    interaction = world.interaction(world.users[2], world.channels[10], locale="en-US")
+    assert await bot._check(interaction)          # the tree's check, before every command
+    await cog.deadline.callback(cog, interaction)
+    assert world.ephemeral(world.users[2])[-1].content == "Questa partita non ha scadenze."
+    interaction = world.interaction(world.users[3], world.channels[10], locale="en-US")
+    assert await bot._check(interaction)
+    await cog.deadline.callback(cog, interaction)
+    assert world.ephemeral(world.users[3])[-1].content == "This game has no deadline."
