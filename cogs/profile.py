@@ -166,6 +166,12 @@ class ProfileCog(BautaCog):
     profile = app_commands.Group(name="profile", description="You, across servers: time zone, quiet hours, "
                                  "absence, pings, language", allowed_installs=INSTALLS, allowed_contexts=CONTEXTS)
 
+    async def _save(self, person: Person) -> Person:
+        """Store a profile; this process reads it afresh at once (others within PEOPLE_TTL)."""
+        saved = await self.store.save_profile(person)
+        self.bot.host.clock.forget(person.user_id)
+        return saved
+
     async def _me(self, interaction: discord.Interaction) -> tuple[Person, Any]:
         person = await self.store.profile(interaction.user.id)
         return person, locale_of(person, interaction)
@@ -186,7 +192,7 @@ class ProfileCog(BautaCog):
         if found is None:
             await refuse(interaction, t("profile.zone_unknown", locale, zone=echo(zone, 64)))
             return
-        after = await self.store.save_profile(replace(person, timezone=found))
+        after = await self._save(replace(person, timezone=found))
         lines = [t("profile.zone_set", locale, zone=found, time=f"{after.local(source.now()):%H:%M}")]
         await reply(interaction, "\n".join(lines + await self._moved(person, after, locale)), ephemeral=True)
 
@@ -215,7 +221,7 @@ class ProfileCog(BautaCog):
             after = replace(person, quiet_from=begins, quiet_to=ends)
             lines = [t("profile.quiet_set", locale, start=hours.hhmm(begins), end=hours.hhmm(ends),
                        zone=person.timezone or "UTC")] + self._zone_hint(person, locale)
-        await self.store.save_profile(after)
+        await self._save(after)
         await reply(interaction, "\n".join(lines + await self._moved(person, after, locale)), ephemeral=True)
 
     @profile.command(name="away", description="Away until a date or for a while: your deadlines stop meanwhile")
@@ -231,7 +237,7 @@ class ProfileCog(BautaCog):
                 await refuse(interaction, t("profile.not_away", locale))
                 return
             after = replace(person, away_until=None, away_stand_in=False)
-            await self.store.save_profile(after)
+            await self._save(after)
             lines = [t("profile.back", locale)]
             await reply(interaction, "\n".join(lines + await self._moved(person, after, locale)), ephemeral=True)
             return
@@ -246,7 +252,7 @@ class ProfileCog(BautaCog):
             await refuse(interaction, t("profile.too_far", locale, days=AWAY_DAYS,
                                         limit=stamp(now + timedelta(days=AWAY_DAYS))))
             return
-        after = await self.store.save_profile(replace(person, away_until=at, away_stand_in=stand_in))
+        after = await self._save(replace(person, away_until=at, away_stand_in=stand_in))
         key = "profile.away_stand_in" if stand_in else "profile.away_set"
         lines = [t(key, locale, at=stamp(at))] + self._zone_hint(person, locale)
         await reply(interaction, "\n".join(lines + await self._moved(person, after, locale)), ephemeral=True)
@@ -272,7 +278,7 @@ class ProfileCog(BautaCog):
             muted = person.muted - {chosen} if enabled else person.muted | {chosen}
             guild = self.bot.get_guild(record.guild_id)
             what = f"**{echo(game_name(record, locale, getattr(guild, 'name', None)), 120)}**"
-        await self.store.save_profile(replace(person, muted=muted))
+        await self._save(replace(person, muted=muted))
         lines = [t("profile.pings_on" if enabled else "profile.pings_off", locale, what=what)]
         if enabled and ALL in muted:
             lines.append(t("profile.still_all_muted", locale))
@@ -285,7 +291,7 @@ class ProfileCog(BautaCog):
     async def language(self, interaction: discord.Interaction, language: str):
         person = await self.store.profile(interaction.user.id)
         chosen = language if language in LANGUAGES else None
-        await self.store.save_profile(replace(person, language=chosen))
+        await self._save(replace(person, language=chosen))
         # in the language just chosen, so the member sees at once what their DMs will read
         if chosen:
             text = t("profile.language_set", chosen, language=LANGUAGES[chosen])
@@ -302,6 +308,7 @@ class ProfileCog(BautaCog):
             await refuse(interaction, t("profile.forget_confirm", locale, word=t("profile.forget_word", locale)))
             return
         erased = await self.store.forget_profile(interaction.user.id)
+        self.bot.host.clock.forget(interaction.user.id)
         lines = [t("profile.forgotten" if erased else "profile.nothing_to_forget", interaction.locale)]
         await reply(interaction, "\n".join(lines + await self._moved(person, Person(person.user_id),
                                                                      interaction.locale)), ephemeral=True)

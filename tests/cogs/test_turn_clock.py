@@ -343,13 +343,13 @@ async def test_an_absence_with_a_stand_in_holds_the_reminders_until_the_return_a
 async def test_a_members_own_language_words_their_private_replies_over_their_clients(
         fake_clock, bot, world, seed, bauta):
     await start_draft(bot, world, seed)
-    await bot.store.save_profile(Person(2, language="it"))
+    await bot.store.save_profile(Person(2, language="it"))     # (in another process: read within a minute)
+    fake_clock.advance(seconds=61)
     cog = bot.get_cog("GameCog")
-    interaction = world.interaction(world.users[2], world.channels[10], locale="en-US")
-    assert await bot._check(interaction)          # the tree's check, before every command
-    await cog.deadline.callback(cog, interaction)
+    for user in (world.users[2], world.users[3]):
+        interaction = world.interaction(user, world.channels[10], locale="en-US")
+        interaction.command, interaction.namespace = cog.deadline, type("NS", (), {})()
+        assert await bot._check(interaction)      # the tree's check, before every command
+        await cog.deadline.callback(cog, interaction)
     assert world.ephemeral(world.users[2])[-1].content == "Questa partita non ha scadenze."
-    interaction = world.interaction(world.users[3], world.channels[10], locale="en-US")
-    assert await bot._check(interaction)
-    await cog.deadline.callback(cog, interaction)
     assert world.ephemeral(world.users[3])[-1].content == "This game has no deadline."

@@ -310,6 +310,9 @@ class FakeInteraction:
         self.message = message
         self.data = data or {}
         self.command = None
+        # a component's click when it carries a custom_id, else a slash command
+        self.type = (discord.InteractionType.component if self.data.get("custom_id")
+                     else discord.InteractionType.application_command)
         self.extras: dict = {}
         self.response = FakeResponse(self)
         self.followup = FakeFollowup(self)
