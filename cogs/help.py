@@ -51,6 +51,7 @@ class HelpCog(commands.Cog):
                 if count:
                     lines.append(t("help.game_line", locale, group=groups[0], n=count,
                                    title=systems.title(name, locale)))
+            lines.append(t("help.days", locale))
             lines.append(t("help.privacy", locale))
         for text in chunks(lines):
             await reply(interaction, text, ephemeral=True)

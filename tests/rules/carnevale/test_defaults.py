@@ -6,7 +6,7 @@ import pytest
 
 from rules.carnevale import ENGINE
 from rules.carnevale.squad import SquadMember
-from rules.common import Actor, Choose
+from rules.common import Actor, Choose, Option, Prompt
 
 from ..days import accepted, emitted, first_of_each, play_through
 from .helpers import P1, P2, squad
@@ -49,15 +49,14 @@ def met(games):
 
 
 def _met(met, kind):
-    if kind not in met:
-        pytest.skip(f"no {kind} in these games")
+    assert kind in met, f"no {kind} in these games"
     return met[kind]
 
 
 @pytest.mark.parametrize("kind, ids", [
     ("opportunity", ("decline",)), ("chain", ("allow",)), ("reroll_own", ("keep",)), ("reroll_foe", ("keep",)),
-    ("annul", ("no",)), ("ready_shot", ("no",)), ("ready_cover", ("no",)), ("defensive", ("0",)),
-    ("bodyguard", ("no",)), ("disengage_reaction", ("none",)), ("action", ("end",)), ("mad_minute", ("done",)),
+    ("annul", ("no",)), ("ready_shot", ("no",)), ("ready_cover", ("no",)),
+    ("bodyguard", ("no",)), ("disengage_reaction", ("none",)), ("action", ("end",)),
     ("end_round", ("go",)),
 ])
 def test_a_default_declines_the_reaction_or_ends_and_is_accepted(met, kind, ids):
@@ -103,3 +102,12 @@ def test_every_chapter_and_turning_kind_is_an_event_of_the_engine(games):
     assert ENGINE.chapter_kinds | ENGINE.turning_kinds <= emitted("carnevale")
     seen = set().union(*(kinds for _, _, kinds in games))
     assert ENGINE.chapter_kinds & seen and "fallen" in seen
+
+
+def test_the_defaults_of_the_two_reactions_the_seeded_games_never_reach(met):
+    """Defensive Combat's Karma and a Mad Minute's volley, with the options the engine offers."""
+    s, _ = met["action"]
+    defensive = Prompt.ask("defensive", {}, P1, [Option.of("0", "no_karma"), Option.of("1", "defensive_karma")])
+    mad = Prompt.ask("mad_minute", {}, P1, [Option.of("a1", "model"), Option.of("done", "mad_minute_done")])
+    assert ENGINE.default_choice(s, defensive) == ("0",)
+    assert ENGINE.default_choice(s, mad) == ("done",)

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from rules.carnival_zombie import ENGINE
-from rules.common import Actor, Choose
+from rules.common import Actor, Choose, Option, Prompt
 
 from ..days import accepted, emitted, first_of_each, play_through
 from .policies import sensible_policy
@@ -54,12 +54,18 @@ def test_a_rest_takes_two_stress_off(met):
     assert next(ch.stress for ch in out.state.characters if ch.id == who) == max(0, before - 2)   # §4.3
 
 
-@pytest.mark.parametrize("kind", ["story_boss", "target", "enter", "paranoia", "finale", "dawn_exit", "pile_honour"])
+@pytest.mark.parametrize("kind", ["story_boss", "target", "enter", "paranoia", "finale", "dawn_exit"])
 def test_choices_that_are_the_game_itself_have_no_default(met, kind):
-    if kind not in met:
-        pytest.skip(f"no {kind} in these campaigns")
+    assert kind in met, f"no {kind} in these campaigns"
     s, p = met[kind]
     assert ENGINE.default_choice(s, p) is None
+
+
+def test_a_timed_click_is_never_answered_for_anyone(met):
+    """The pile's honour drop is a dexterity fact (`confirm`): no default, whatever it offers."""
+    s, _ = met["move"]
+    honour = Prompt.ask("pile_honour", {}, "1", [Option.of("drop", "drop")], confirm=True)
+    assert ENGINE.default_choice(s, honour) is None
 
 
 def test_standing_names_the_group_on_a_win_and_nobody_on_a_loss(games):
