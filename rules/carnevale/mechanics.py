@@ -212,6 +212,9 @@ def record(state: GameState, m: ModelState | None, result: PoolResult, what: Any
     data = result.to_public()
     label = roll_label(what)
     data["model"] = m.uid if m else ""
+    # d10s, and whose they are: a chronicle's dice luck per player (cogs/host/recap.luck)
+    data["sides"] = 10
+    data["player"] = m.owner if m else ""
     data["label"] = label
     data["stat"] = stat
     if result.pool is not None:

@@ -111,3 +111,31 @@ def test_the_defaults_of_the_two_reactions_the_seeded_games_never_reach(met):
     mad = Prompt.ask("mad_minute", {}, P1, [Option.of("a1", "model"), Option.of("done", "mad_minute_done")])
     assert ENGINE.default_choice(s, defensive) == ("0",)
     assert ENGINE.default_choice(s, mad) == ("done",)
+
+
+def test_every_roll_says_its_dice_and_whose_they_are_for_the_chronicles_luck():
+    """A seeded fight's rolls as the log keeps them: each a `roll` event with its d10 faces, `sides`
+    and the rolling model's player, so the chronicle counts each player's luck (cogs/host/recap)."""
+    from cogs.host.recap import luck
+    from db.records import ActionRecord
+
+    records, state = [], ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}, "rounds": 2},
+                                         seed=3)
+    rnd = random.Random(3)
+    for seq in range(1, 400):
+        prompts = ENGINE.pending(state)
+        if ENGINE.is_over(state) or not prompts:
+            break
+        p, ids = _fighting(rnd)(state, prompts)
+        try:
+            out = ENGINE.apply(state, Choose(p.id, ids), Actor(p.player))
+        except Exception:  # noqa: BLE001 - a refused random answer: pick again
+            continue
+        state = out.state
+        records.append(ActionRecord(1, seq, p.player, {}, [e.to_dict() for e in out.events], seq - 1, False, ""))
+    rolls = [e["data"] for r in records for e in r.events if e["kind"] == "roll"]
+    assert rolls and all(d["sides"] == 10 and d["player"] in (P1, P2) for d in rolls if d["model"])
+    found = luck(records)
+    for player in {d["player"] for d in rolls if d["model"]}:
+        dice = [f for d in rolls if d["player"] == player for f in d["dice"]]
+        assert found[player] == (len(dice), pytest.approx(sum(dice) / len(dice) - 5.5))
