@@ -157,13 +157,17 @@ class ClockTables(Tables):
             done.update((r["game_id"], r["prompt_id"]) for r in written.rows)
         return [(before.game_id, before.prompt_id) in done for before, _after in pairs]
 
-    async def games_by_id(self, ids: Iterable[int]) -> dict[int, GameRecord]:
-        """Several games in one read (a tick's due decisions)."""
+    async def games_by_id(self, ids: Iterable[int], state: bool = True) -> dict[int, GameRecord]:
+        """Several games in one read (a tick's due decisions). `state` False: their states are
+        not read (each record's is empty): a tick's reminders need the meta, not the game."""
         wanted = sorted(set(ids))
         found: dict[int, GameRecord] = {}
+        columns = "*" if state else ("id, guild_id, channel_id, system, status, seats, version, meta, created_by, "
+                                     "created_at, updated_at, '{}' AS state")
         for start in range(0, len(wanted), 500):
             chunk = wanted[start:start + 500]
-            rows = await self._all(f"SELECT * FROM games WHERE id IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+            rows = await self._all(f"SELECT {columns} FROM games WHERE id IN ({', '.join('?' * len(chunk))})",
+                                   tuple(chunk))
             found.update({r["id"]: GameRecord.from_row(r) for r in rows})
         return found
 

@@ -242,12 +242,8 @@ class GameHost(Publishing):
         lines = []
         for row in await self.clock.owed_to(user_id):
             game = await self.store.game(row.game_id)
-            if game is None or not game.active:
-                continue
-            engine = systems.get(game.system).engine
-            prompt = next((p for p in engine.pending(engine.load_state(game.state)) if p.id == row.prompt_id), None)
-            if prompt is not None:
-                lines.append(self.scheduler.line(game, prompt, row, locale))
+            if game is not None and game.active:
+                lines.append(self.scheduler.line(game, row, locale))
         return "\n".join([t("clock.owed_header", locale), *lines]) if lines else ""
 
     async def _setup(self, guild_id: int, system_name: str, seats: Sequence[str], options: dict | None,

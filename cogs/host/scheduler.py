@@ -37,7 +37,7 @@ from rules.common import Choose, Prompt
 from rules.common.engine import Actor
 
 from . import botplayer, systems
-from .clock import paused_at
+from .clock import paused_at, state_of as clock_state
 from .courier import SENT, bot_id, chunks, mention
 from .table import POSTED, TABLE
 
@@ -63,11 +63,10 @@ class Tick:
 
 @dataclass
 class _Due:
-    game: GameRecord
+    game: GameRecord          # as the tick read it: its meta, not its state (`games_by_id`)
     row: Awaiting
     after: Awaiting
     todo: list[str]
-    prompt: Prompt
 
 
 @dataclass
@@ -97,7 +96,7 @@ class Scheduler:
         by_game: dict[int, list[Awaiting]] = defaultdict(list)
         for row in rows:
             by_game[row.game_id].append(row)
-        games = await self.store.games_by_id(by_game) if by_game else {}
+        games = await self.store.games_by_id(by_game, state=False) if by_game else {}
         people = await self.host.clock.people(r.user_id for r in rows) if rows else {}
         changes: list[_Change] = []
         expiring: list[tuple[GameRecord, list[_Due]]] = []
@@ -138,20 +137,20 @@ class Scheduler:
         if paused_at(game) is not None:              # stopped: nothing is due until it resumes
             changes += [_Change(r, r.with_timer(r.timer, None)) for r in rows]
             return []
-        engine = systems.get(game.system).engine
-        pending = {p.id: p for p in engine.pending(engine.load_state(game.state))}
+        # still awaited, as the game's last publish says (its mirror and these rows are written
+        # together): no state is decoded for a reminder
+        mirror = clock_state(game).get("due") or {}
         due: list[_Due] = []
         for row in rows:
-            prompt = pending.get(row.prompt_id)
             person = people[row.user_id]
-            if prompt is None or prompt.player != str(row.user_id):
+            if (mirror.get(row.prompt_id) or {}).get("u") != str(row.user_id):
                 # answered meanwhile (its publish drops the row): nothing is sent for it
                 changes.append(_Change(row, row.with_timer(row.timer, None), "moved"))
                 continue
             todo, timer = hours.steps(row.timer, person, at, game.id)
             after = row.with_timer(timer, hours.due(timer, person, at))
             if todo:
-                due.append(_Due(game, row, after, todo, prompt))
+                due.append(_Due(game, row, after, todo))
             else:                                    # quiet hours or an absence moved it on
                 changes.append(_Change(row, after, "moved"))
         return due
@@ -177,13 +176,13 @@ class Scheduler:
             by_user[item.row.user_id].append(item)
         for user, items in by_user.items():
             locale = self._locale(game, people[user], server)
-            text = "\n".join([t("clock.remind_header", locale),
-                              *(self.line(game, i.prompt, i.after, locale) for i in items)])
+            text = "\n".join([t("clock.remind_header", locale), *(self.line(game, i.after, locale) for i in items)])
             nonce = await self._nonce(game.id, user, *(f"{i.row.prompt_id}@{i.row.asked_seq}" for i in items), "remind")
             outcome, _message = await self.host.courier.deliver_message(game.guild_id, user, chunks([text])[0],
                                                                         nonce=nonce)
             owed = outcome != SENT
-            changes += [_Change(i.row, replace(i.after, owed=owed), "owed" if owed else "reminded") for i in items]
+            changes += [_Change(i.row, replace(i.after, owed=True), "owed") if owed else _Change(i.row, i.after, "reminded")
+                        for i in items]
             if owed:
                 self.host.clock.owe(user)
 
@@ -194,35 +193,38 @@ class Scheduler:
         if not calling:
             return
         locale = await self.host.server_locale(game, None)
-        say = self.host.presenter(game, locale)
+        full = await self.store.game(game.id) or game          # what is asked, said in the channel
+        engine = systems.get(full.system).engine
+        asked = {p.id: p for p in engine.pending(engine.load_state(full.state))}
+        say = self.host.presenter(full, locale)
         users = sorted({d.row.user_id for d in calling})
         deadline = min(d.after.timer.deadline for d in calling if d.after.timer.deadline is not None)
+        public = [asked[d.row.prompt_id] for d in calling if d.row.prompt_id in asked and not d.row.private]
         text = t("clock.ping", locale, who=", ".join(mention(str(u)) for u in users), id=game.id,
                  title=systems.title(game.system, locale), relative=f"<t:{int(deadline.timestamp())}:R>",
-                 asked="; ".join(say.prompt(d.prompt, plain=True) for d in calling if not d.prompt.private)
-                 or t("clock.private_decision", locale))
+                 asked="; ".join(say.prompt(p, plain=True) for p in public) or t("clock.private_decision", locale))
         nonce = await self._nonce(game.id, *(f"{d.row.prompt_id}@{d.row.asked_seq}" for d in calling), "ping")
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users])
         await self.host.courier.send_channel(game.channel_id, chunks([text])[0], allowed_mentions=mentions,
                                              nonce=nonce)
         changes += [_Change(d.row, d.after, "pinged") for d in calling]
 
-    def line(self, game: GameRecord, prompt: Prompt, row: Awaiting, locale: Any) -> str:
-        """One awaited decision in a reminder: the game, what is asked, the deadline, where to answer."""
-        say = self.host.presenter(game, locale)
+    def line(self, game: GameRecord, row: Awaiting, locale: Any) -> str:
+        """One awaited decision in a reminder: the game, the deadline, where to answer it (the
+        prompt itself is one click away: its link)."""
         deadline = row.timer.deadline
-        asked = t("clock.private_decision", locale) if prompt.private else say.prompt(prompt, plain=True)
         return t("clock.remind_line", locale, title=systems.title(game.system, locale), id=game.id,
-                 channel=f"<#{game.channel_id}>", asked=asked[:200],
+                 channel=f"<#{game.channel_id}>",
+                 asked=t("clock.private_decision" if row.private else "clock.your_decision", locale),
                  relative=f"<t:{int(deadline.timestamp())}:R>" if deadline else "—",
-                 when=f"<t:{int(deadline.timestamp())}:f>" if deadline else "—", where=self.where(game, prompt, locale))
+                 when=f"<t:{int(deadline.timestamp())}:f>" if deadline else "—", where=self.where(game, row, locale))
 
     @staticmethod
-    def where(game: GameRecord, prompt: Prompt, locale: Any) -> str:
+    def where(game: GameRecord, row: Awaiting, locale: Any) -> str:
         """Where a decision is answered: a link to its message, or `/hand` for a private one."""
-        if prompt.private:
+        if row.private:
             return t("clock.answer_in_hand", locale, channel=f"<#{game.channel_id}>")
-        entry = (game.meta.get(POSTED) or {}).get(prompt.id) or {}
+        entry = (game.meta.get(POSTED) or {}).get(row.prompt_id) or {}
         message = entry.get("message") if entry.get("where") == "channel" else (game.meta.get(TABLE) or {}).get("message")
         if not message:
             return f"<#{game.channel_id}>"
@@ -240,7 +242,7 @@ class Scheduler:
                 break
             engine = systems.get(record.system).engine
             state = engine.load_state(record.state)
-            prompt = next((p for p in engine.pending(state) if p.id == item.prompt.id), None)
+            prompt = next((p for p in engine.pending(state) if p.id == item.row.prompt_id), None)
             if prompt is None or prompt.confirm:      # answered meanwhile, or a click nobody may make for them
                 continue
             person = people[item.row.user_id]

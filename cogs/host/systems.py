@@ -6,6 +6,7 @@ house rules) finds the engine here by the system name stored on each game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from collections.abc import Awaitable, Callable
 
@@ -74,15 +75,22 @@ def register(system: System) -> System:
         for rule in HOST_RULES:
             system.house_rules.setdefault(rule, False)
     SYSTEMS[system.name] = system
+    _title.cache_clear()          # a title asked before its game registered was its bare name
     return system
 
 
 def title(name: str, locale: Any = None) -> str:
     """A game's title in the reader's language: `<name>.title` of its catalogue ("Carnival Zombie
     2ª Edizione"), else the title it registered with (a test game has no catalogue)."""
-    from i18n import DEFAULT, lookup, supported
+    from i18n import supported
+    return _title(name, supported(locale))
+
+
+@lru_cache(maxsize=512)
+def _title(name: str, language: str) -> str:
+    from i18n import DEFAULT, lookup
     key = f"{name}.title"
-    found = lookup(key, supported(locale)) or lookup(key, DEFAULT)
+    found = lookup(key, language) or lookup(key, DEFAULT)
     if found is not None:
         return found
     system = SYSTEMS.get(name)

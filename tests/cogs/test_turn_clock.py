@@ -65,7 +65,7 @@ async def test_a_one_minute_deadline_on_the_prompt_a_reminder_at_half_time_a_pin
     done = await at(bot, fake_clock, 30)
     assert (done.reminded, done.pinged) == (1, 0)
     dm = world.last("dm:2").content
-    assert dm.startswith("⏳ Half of your time is gone:\n• **Klash! Sangue & Sabbia** #1 in <#10> — Auction round 1")
+    assert dm.startswith("⏳ Half of your time is gone:\n• **Klash! Sangue & Sabbia** #1 in <#10> — your decision")
     assert f"⏳ <t:{deadline}:R> (<t:{deadline}:f>) · https://discord.com/channels/1/10/" in dm
     assert (await at(bot, fake_clock, 31)).reminded == 0 and len(world.sent) == sent + 1     # never twice
     done = await at(bot, fake_clock, 54)            # 10% of the period before the deadline
