@@ -107,13 +107,17 @@ class KlashBase(BautaCog):
             m = state.model(state.acts[-1].model)
         return m
 
-    async def _targets(self, interaction, current, kind):
+    async def _state_and_model(self, interaction):
+        """The channel's match and the model the command names so far; None without either."""
         state = await self._state_or_none(interaction)
-        if state is None:
+        m = self._namespace_model(interaction, state) if state is not None else None
+        return None if m is None else (state, m)
+
+    async def _targets(self, interaction, current, kind):
+        found = await self._state_and_model(interaction)
+        if found is None:
             return []
-        m = self._namespace_model(interaction, state)
-        if m is None:
-            return []
+        state, m = found
         if kind == "spell":
             spell = getattr(getattr(interaction, "namespace", None), "spell", None) or ""
             kind = f"spell:{spell}"
@@ -126,12 +130,10 @@ class KlashBase(BautaCog):
     ac_spell_target = _autocomplete("_targets", "spell")
 
     async def ac_spell(self, interaction, current: str):
-        state = await self._state_or_none(interaction)
-        if state is None:
+        found = await self._state_and_model(interaction)
+        if found is None:
             return []
-        m = self._namespace_model(interaction, state)
-        if m is None:
-            return []
+        state, m = found
         return self._choices([(s, s.replace("_", " ").title()) for s in ENGINE.spells(state, m.id)], current)
 
     async def ac_toward(self, interaction, current: str):
