@@ -18,6 +18,7 @@ from .records import GameRecord, _dumps, now
 from .tables import Tables
 
 DEFAULT_ARCHIVE_DAYS = 60
+IN_CHUNK = 500             # ids in one IN list
 ADVANCE_CHUNK = 200         # clocks written by one statement (11 parameters each)
 # one clock's row of the VALUES list: typed, so PostgreSQL knows its parameters' types
 _ADVANCE_ROW = ("(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
@@ -83,12 +84,16 @@ class ClockTables(Tables):
         """The profiles of these users (a user without one gets the empty profile)."""
         ids = sorted(set(user_ids))
         found = {i: Person(i) for i in ids}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            rows = await self._all(f"SELECT * FROM profiles WHERE user_id IN ({', '.join('?' * len(chunk))})",
-                                   tuple(chunk))
-            found.update({r["user_id"]: _person(r) for r in rows})
+        found.update({r["user_id"]: _person(r) for r in await self._rows_in("SELECT * FROM profiles WHERE user_id", ids)})
         return found
+
+    async def _rows_in(self, select: str, ids: list[int]) -> list:
+        """`select … IN (ids)`, in reads of IN_CHUNK ids (a statement's parameters are bounded)."""
+        rows: list = []
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start:start + IN_CHUNK]
+            rows += await self._all(f"{select} IN ({', '.join('?' * len(chunk))})", tuple(chunk))
+        return rows
 
     async def save_profile(self, person: Person) -> Person:
         await self._write((
@@ -161,15 +166,9 @@ class ClockTables(Tables):
         """Several games in one read (a tick's due decisions). `state` False: their states are
         not read (each record's is empty): a tick's reminders need the meta, not the game."""
         wanted = sorted(set(ids))
-        found: dict[int, GameRecord] = {}
         columns = "*" if state else ("id, guild_id, channel_id, system, status, seats, version, meta, created_by, "
                                      "created_at, updated_at, '{}' AS state")
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            rows = await self._all(f"SELECT {columns} FROM games WHERE id IN ({', '.join('?' * len(chunk))})",
-                                   tuple(chunk))
-            found.update({r["id"]: GameRecord.from_row(r) for r in rows})
-        return found
+        return {r["id"]: GameRecord.from_row(r) for r in await self._rows_in(f"SELECT {columns} FROM games WHERE id", wanted)}
 
     async def save_awaiting(self, rows: Iterable[Awaiting]) -> None:
         """Write these clocks as they are (a pause, a resume, an absence moved them)."""
