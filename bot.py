@@ -10,6 +10,9 @@ Config comes from the environment or a `.env` file:
   BAUTA_DEV_GUILD  a guild id: commands are synced there at start-up, instantly; otherwise global
   BAUTA_LOG_LEVEL  DEBUG, INFO (default), WARNING, ...
   BAUTA_SHARDS, BAUTA_SHARD_COUNT  as --shards and --shard-count (default: Discord's recommendation)
+  BAUTA_WEB        where the web companion listens, host:port (default 127.0.0.1:8080), or off
+  BAUTA_PUBLIC_URL the address its links are written with (default: where it listens)
+  BAUTA_WEB_SECRET optional: the links' signing secret (default: one made once, kept in the store)
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ from db.store import Store
 import content
 from i18n import present
 from i18n.translator import BautaTranslator, write_english
+from web.server import Companion, WebConfig
 
 log = logging.getLogger("bauta")
 
@@ -63,6 +67,7 @@ class Config:
     db_schema: str | None = None
     shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
     shard_count: int | None = None      # shards of the whole deployment; None: Discord's recommendation
+    web: WebConfig | None = None        # the web companion (web/); None: off
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ROOT / ".env") -> Config:
@@ -79,7 +84,12 @@ class Config:
                    log_level=os.environ.get("BAUTA_LOG_LEVEL", "INFO").upper(),
                    database_url=os.environ.get("BAUTA_DATABASE_URL", "").strip() or None,
                    db_schema=os.environ.get("BAUTA_DB_SCHEMA", "").strip() or None,
-                   shard_ids=shards[0], shard_count=shards[1])
+                   shard_ids=shards[0], shard_count=shards[1], web=_web_config())
+
+
+def _web_config() -> WebConfig | None:
+    web = WebConfig.from_env()
+    return web if web.bind is not None else None
 
 
 def parse_shards(ids: str | None, count: str | int | None) -> tuple[list[int] | None, int | None]:
@@ -139,6 +149,7 @@ class BautaBot(commands.AutoShardedBot):
         self.config = config
         self.store: Store | None = store
         self.host: GameHost | None = None
+        self.web: Companion | None = None       # the web companion, when config.web says where
         self.tree.on_error = self._on_app_command_error
         self.tree.interaction_check = self._check       # declared option bounds, checked again
 
@@ -147,6 +158,8 @@ class BautaBot(commands.AutoShardedBot):
         if self.store is None:
             self.store = await open_store(self.config.db_path, self.config.database_url, self.config.db_schema)
         self.host = GameHost(self, self.store)
+        if self.config.web is not None:
+            self.web = Companion(self.host, self.config.web)
         present.preload()
         content.install()       # the games' bundled sample packs, read here: rules/ reads no file
         self.add_dynamic_items(PromptButton, PromptSelect, RematchButton)
@@ -166,10 +179,23 @@ class BautaBot(commands.AutoShardedBot):
         await self.prepare()
         await self.tree.set_translator(BautaTranslator())
         await self.sync_commands()
+        await self.start_web()
         self.loop.create_task(self._clock_forever())
         self.loop.create_task(self._sweep_outbox_forever())
         log.info("invite URL: %s", discord.utils.oauth_url(
             self.application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")))
+
+    async def start_web(self) -> None:
+        """Listen for the web companion's pages; a port taken (another process on this machine)
+        leaves the bot playing without them, and says which setting to change."""
+        if self.web is None:
+            return
+        try:
+            await self.web.start()
+        except OSError as exc:
+            log.error("the web companion cannot listen on %s (%s): set BAUTA_WEB to another host:port, or off",
+                      self.config.web and self.config.web.bind, exc)
+            self.web = None
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed: Discord allows 200 creations a guild a day."""
@@ -265,6 +291,8 @@ class BautaBot(commands.AutoShardedBot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        if self.web is not None:
+            await self.web.stop()
         if getattr(self, "_logged_in", False):
             await super().close()
         else:

@@ -17,6 +17,8 @@ from cogs.host import chronicle as chronicles
 from cogs.host import recap as recaps
 from cogs.host import BautaCog, chunks, mention, newest, reply
 from cogs.host.clock import period_text
+from web import links
+from web import sight as web_sight
 
 
 class GameCog(BautaCog):
@@ -237,6 +239,40 @@ class GameCog(BautaCog):
         await interaction.followup.send(t("game.export_ready", interaction.locale),
                                         file=discord.File(io.BytesIO(data), filename=f"bauta-game-{game.id}.json"),
                                         ephemeral=True)
+
+
+    @game.command(name="web", description="Your own link to this game in a browser: live, with its replay (only you see it)")
+    @app_commands.describe(revoke="Cancel your links to this game instead (a GM: everyone's)")
+    async def web(self, interaction: discord.Interaction, revoke: bool = False):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = interaction.locale
+        companion = getattr(self.bot, "web", None)
+        if companion is None:
+            await reply(interaction, t("web.switched_off", locale), ephemeral=True)
+            return
+        if interaction.guild_id is None:
+            raise BautaError("guild_only")
+        game = await self.store.active_game(interaction.guild_id, interaction.channel_id)
+        gm = await self.host.is_gm(interaction)
+        me = interaction.user.id
+        if revoke:
+            # a GM takes back every link to the game (a leaked one); a member their own
+            n = await companion.revoke(interaction.guild_id, game.id if game else None, None if gm and game else me)
+            await reply(interaction, t("web.revoked", locale, n=n), ephemeral=True)
+            return
+        if game is None:        # no game here: the server's list, each game as they may see it
+            url, expires = await companion.mint(interaction.guild_id, 0, me, links.GM if gm else links.MEMBER)
+            await reply(interaction, t("web.list_link", locale, url=url, when=f"<t:{expires}:R>"), ephemeral=True)
+            return
+        spectators = bool((await self.store.house_rules(game.guild_id, game.system)).get(systems.WEB_SPECTATORS))
+        role = web_sight.role_for(str(me) in game.seats, gm, spectators)
+        if role is None:
+            await reply(interaction, t("web.not_allowed", locale, system=game.system), ephemeral=True)
+            return
+        url, expires = await companion.mint(interaction.guild_id, game.id, me, role)
+        await reply(interaction, t("web.link", locale, title=systems.title(game.system, locale), id=game.id,
+                                   role=t(f"web.role_{role}", locale), url=url, when=f"<t:{expires}:R>"),
+                    ephemeral=True)
 
 
 def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:

@@ -29,6 +29,7 @@ from .games import LONG_READ, SNAPSHOT_EVERY, GameTables  # noqa: F401 - SNAPSHO
 from .guild import GuildTables
 from .jsontext import loads
 from .outbox import OUTBOX_LEASE_SECONDS, OutboxTables  # noqa: F401 - re-exported
+from .web import WebTables
 from .records import (  # noqa: F401 - re-exported: callers import these from db.store
     ActionRecord, ChannelBusy, Duplicate, GameRecord, GuildSettings, OutboxMessage, RollStats, StoreError,
     VersionConflict, Written, _dumps, now, shard_of)
@@ -38,7 +39,7 @@ log = logging.getLogger("bauta.store")
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 _GUILD_TABLES = ("guild_settings", "house_rules", "characters", "packs", "roll_log", "closed_dms", "outbox",
-                 "outbox_sent", "known_gms", "awaiting", "game_setup")
+                 "outbox_sent", "known_gms", "awaiting", "game_setup", "web_links")
 
 # The loop's connection never checkpoints by itself (a checkpoint fsyncs the database file: a
 # pause of the whole loop); every this many write transactions a PASSIVE checkpoint runs on the
@@ -50,7 +51,7 @@ BUSY_HOLD = 0.001
 BUSY_WAIT = 5.0
 
 
-class Store(GameTables, OutboxTables, GuildTables, ClockTables):
+class Store(GameTables, OutboxTables, GuildTables, ClockTables, WebTables):
     dialect = "sqlite"
     # One bot process per SQLite file (several processes share a PostgreSQL database instead):
     # at its start-up, whatever is claimed was claimed by a process that died.

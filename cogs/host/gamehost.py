@@ -326,6 +326,26 @@ class GameHost(Publishing):
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
 
+    async def answer(self, game_id: int, prompt_id: str, options: list[str], user_id: int) -> GameRecord:
+        """A seated player's answer from outside Discord (the web companion, web/): the same
+        action a click on the prompt's button would make, through the same version-checked commit
+        and the same publish in the channel. Refusals raise, for the caller to word. A timed
+        decision (`confirm`: the click's moment is the answer) is not taken from here."""
+        game = await self.store.game(game_id)
+        if game is None or not game.active:
+            raise StalePrompt("game_ended")
+        engine = systems.get(game.system).engine
+        state = engine.load_state(game.state)
+        prompts = engine.pending(state)
+        prompt = next((p for p in prompts if p.id == prompt_id), None)
+        me = str(user_id)
+        if prompt is None or prompt.confirm or prompt.player != me or me not in game.seats:
+            raise StalePrompt("stale_prompt")
+        action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
+        new, outcome, before = await self.commit(game, action, Actor(me, seated=True), loaded=(state, prompts))
+        await self.publish(None, new, outcome.state, outcome.events, before)
+        return new
+
     async def commit(self, game: GameRecord, action: Any, actor: Actor,
                      log_as: str | None = None, loaded: tuple[Any, list[Prompt]] | None = None,
                      ) -> tuple[GameRecord, Outcome, set[str]]:

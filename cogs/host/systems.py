@@ -67,7 +67,9 @@ SYSTEMS: dict[str, System] = {}
 
 CONFIRM_SINGLE = "confirm_single_choice"   # house rule of every game: wait for a click on a forced choice
 DEADLINE_DEFAULT = "deadline_default"      # house rule of every game: at a deadline, play the rules' default
-HOST_RULES = (CONFIRM_SINGLE, DEADLINE_DEFAULT)    # the table's own conventions, applied by the host, not the engine
+# house rule of every game: members without a seat may watch it on the web companion (web/)
+WEB_SPECTATORS = "web_spectators"
+HOST_RULES = (CONFIRM_SINGLE, DEADLINE_DEFAULT, WEB_SPECTATORS)    # the table's own conventions, applied by the host, not the engine
 
 
 def register(system: System) -> System:

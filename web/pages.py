@@ -1,0 +1,331 @@
+"""The web companion's pages: a member's signed link opens a game as they may see it (web/sight.py),
+live (web/live.py), with its replay (web/replay.py), its pictures (web/pictures.py), and, for a
+seated player, their own decisions answered through the host, as a click would answer them.
+
+Every route begins with the link (`/g/<token>`): a token that is altered, expired or revoked, or
+that names another game, gets the same short page, and nothing of the game is read before it is
+checked. Words come from the catalogues (`web.*`) in the reader's language: their `/profile`
+language, else their browser's, else the server's."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+import jinja2
+from aiohttp import web
+
+from clock import source
+from cogs.host import systems
+from i18n import SUPPORTED, supported, t
+from i18n.present import Presenter
+from rules.common import BautaError
+
+from . import links, sight as seen_by
+from .guard import HEADERS, address
+from .live import Watch
+from .pictures import SCALES, Pictures
+from .replay import Replays
+
+log = logging.getLogger("bauta.web")
+
+HERE = Path(__file__).parent
+LOG_STEPS = 30            # the newest actions narrated on a game's page
+FIELD_MAX = 100           # a prompt's or an option's id as a form sends it
+OPTIONS_MAX = 25          # Discord's own most options in one select
+LIVE_PER_ADDRESS = 32     # open live streams one address may hold
+HEARTBEAT = 15.0          # seconds between comments on an idle live stream (proxies close silent ones)
+
+
+class WebHost(Protocol):
+    """What the pages ask of the table's host (`cogs.host.GameHost`)."""
+    store: Any
+
+    def presenter(self, game: Any, locale: Any) -> Presenter: ...
+
+    async def server_locale(self, game: Any, interaction: Any) -> Any: ...
+
+    async def answer(self, game_id: int, prompt_id: str, options: list[str], user_id: int) -> Any: ...
+
+
+def browser_language(request: web.Request) -> str | None:
+    """The first of the browser's languages Bauta speaks (Accept-Language, in its order)."""
+    header = request.headers.get("Accept-Language", "")[:200]
+    for part in header.split(","):
+        tag = part.split(";")[0].strip().split("-")[0].lower()
+        if tag in SUPPORTED:
+            return tag
+    return None
+
+
+class Pages:
+    def __init__(self, host: WebHost, secret: Any, *, public_url: str, live_per_address: int = LIVE_PER_ADDRESS):
+        self.host = host
+        self.store = host.store
+        self._secret = secret          # bytes, or an async function that reads them from the store
+        self.public_url = public_url.rstrip("/")
+        self.watch = Watch(self.store)
+        self.replays = Replays(self.store)
+        self.pictures = Pictures()
+        self.live_per_address = live_per_address
+        self._live: dict[str, int] = {}
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                                      autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+    # ---------------------------------------------------------------- the routes
+    def routes(self) -> list[web.AbstractRouteDef]:
+        return [web.get("/", self.home),
+                web.get("/g/{token}", self.page),
+                web.get("/g/{token}/{game:\\d{1,18}}", self.page),
+                web.get("/g/{token}/{game:\\d{1,18}}/table", self.table),
+                web.get("/g/{token}/{game:\\d{1,18}}/board.png", self.board),
+                web.get("/g/{token}/{game:\\d{1,18}}/live", self.live),
+                web.get("/g/{token}/{game:\\d{1,18}}/replay", self.replay),
+                web.get("/g/{token}/{game:\\d{1,18}}/step/{step:\\d{1,6}}", self.step),
+                web.post("/g/{token}/{game:\\d{1,18}}/answer", self.answer),
+                web.static("/static", HERE / "static")]
+
+    async def secret(self) -> bytes:
+        if callable(self._secret):
+            self._secret = await self._secret()
+        return self._secret
+
+    # ---------------------------------------------------------------- who is asking
+    async def link(self, request: web.Request) -> links.Link:
+        link = links.verify(await self.secret(), request.match_info["token"], source.timestamp())
+        row = await self.store.web_link(link.id)
+        if row is None or row.revoked or (row.game_id, row.user_id, row.role) != (link.game_id, link.user_id, link.role):
+            raise links.LinkRefused("revoked")
+        return link
+
+    async def game_of(self, request: web.Request, link: links.Link) -> tuple[Any, seen_by.Viewer]:
+        """The game the route names, and the viewer the link makes of its member there."""
+        wanted = int(request.match_info.get("game") or link.game_id)
+        if link.game_id and wanted != link.game_id:
+            raise links.LinkRefused("altered")
+        game = await self.store.game(wanted) if wanted else None
+        if game is None or game.guild_id != link.guild_id:
+            raise links.LinkRefused("not_found")
+        if link.game_id:
+            role = link.role
+        else:        # the server's list: each game as the member may see it
+            spectators = await self.spectators(game)
+            role = seen_by.role_for(str(link.user_id) in game.seats, link.role == links.GM, spectators) or ""
+            if not role:
+                raise links.LinkRefused("not_allowed")
+        return game, seen_by.viewer(role, link.user_id)
+
+    async def spectators(self, game: Any) -> bool:
+        rules = await self.store.house_rules(game.guild_id, game.system)
+        return bool(rules.get(systems.WEB_SPECTATORS, False))
+
+    async def language(self, request: web.Request, link: links.Link | None, game: Any = None) -> str:
+        if link is not None:
+            chosen = (await self.store.profile(link.user_id)).language
+            if chosen:
+                return supported(chosen)
+        found = browser_language(request)
+        if found:
+            return found
+        if game is not None:
+            return supported(await self.host.server_locale(game, None))
+        return supported(None)
+
+    # ---------------------------------------------------------------- answers
+    def render(self, name: str, language: str, status: int = 200, **context: Any) -> web.Response:
+        def w(key: str, **params: Any) -> str:
+            return t(f"web.{key}", language, **params)
+
+        body = self.env.get_template(name).render(lang=language, w=w, **context)
+        return web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
+
+    def refused(self, request: web.Request, code: str, status: int) -> web.Response:
+        language = browser_language(request) or supported(None)
+        return self.render("refused.html", language, status=status, code=code)
+
+    async def _refusing(self, request: web.Request, exc: links.LinkRefused) -> web.Response:
+        status = {"not_found": 404, "not_allowed": 403}.get(exc.code, 403)
+        return self.refused(request, exc.code, status)
+
+    # ---------------------------------------------------------------- pages
+    async def home(self, request: web.Request) -> web.Response:
+        return self.refused(request, "home", 200)
+
+    async def page(self, request: web.Request) -> web.Response:
+        try:
+            link = await self.link(request)
+            if not link.game_id and "game" not in request.match_info:
+                return await self.server_list(request, link)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        language = await self.language(request, link, game)
+        return self.render("game.html", language, **await self._table(request, link, game, viewer, language))
+
+    async def table(self, request: web.Request) -> web.Response:
+        """The page's live part alone, fetched by its script when the game moved."""
+        try:
+            link = await self.link(request)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        language = await self.language(request, link, game)
+        return self.render("table.html", language, **await self._table(request, link, game, viewer, language))
+
+    async def _table(self, request: web.Request, link: links.Link, game: Any, viewer: seen_by.Viewer,
+                     language: str, error: str | None = None) -> dict[str, Any]:
+        engine = systems.get(game.system).engine
+        state = engine.load_state(game.state)
+        say = self.host.presenter(game, language)
+        steps = await self.store.actions(game.id, limit=LOG_STEPS)
+        here = f"/g/{request.match_info['token']}/{game.id}"
+        return {"sight": seen_by.sight(game, state, viewer, say, steps), "viewer": viewer, "here": here,
+                "picture": systems.get(game.system).render is not None, "error": error,
+                "role": viewer.role}
+
+    async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
+        language = await self.language(request, link)
+        games = await self.store.games(link.guild_id)
+        rows = []
+        for game in reversed(games[-200:]):
+            say = self.host.presenter(game, language)
+            engine = systems.get(game.system).engine
+            waiting = []
+            if game.active:
+                waiting = sorted({say.player(p.player, plain=True) for p in engine.pending(engine.load_state(game.state))
+                                  if p.player.isdigit()})
+            rows.append({"id": game.id, "title": systems.title(game.system, language), "status": game.status,
+                         "waiting": waiting, "updated": game.updated_at[:16].replace("T", " "),
+                         "mine": str(link.user_id) in game.seats})
+        token = request.match_info["token"]
+        return self.render("games.html", language, games=rows, here=f"/g/{token}")
+
+    async def board(self, request: web.Request) -> web.Response:
+        try:
+            link = await self.link(request)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        scale = _int(request.query.get("s"), 2)
+        scale = scale if scale in SCALES else 2
+        language = await self.language(request, link, game)
+        engine = systems.get(game.system).engine
+        step = request.query.get("step")
+        if step is not None and step.isdigit():
+            timeline = await self.replays.timeline(game)
+            k = min(int(step), timeline.last)
+            state = timeline.state(k)
+            mark = timeline.steps[k - 1].seq if k else 0
+            key: tuple = (game.id, "step", k, mark, viewer.key, language, scale)
+        else:
+            state = game.state
+            key = (game.id, game.version, viewer.key, language, scale)
+        view = engine.view_for(engine.load_state(state), viewer.key)
+        png = await self.pictures.picture(key, game.system, view, self.host.presenter(game, language), scale)
+        if png is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=3600"})
+
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the game's version, each time it changes."""
+        try:
+            link = await self.link(request)
+            game, _viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        where = address(request)
+        if self._live.get(where, 0) >= self.live_per_address:
+            return self.refused(request, "slow_down", 429)
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        sent = _int(request.query.get("v"), game.version)
+        event = self.watch.subscribe(game.id)
+        self._live[where] = self._live.get(where, 0) + 1
+        try:
+            await response.write(b"retry: 1000\n\n")
+            while not self.watch.closed:
+                try:
+                    await asyncio.wait_for(event.wait(), HEARTBEAT)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                event.clear()
+                mark = self.watch.mark(game.id)
+                if mark is not None and mark[0] != sent:
+                    sent = mark[0]
+                    await response.write(f"data: {sent}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.watch.unsubscribe(game.id, event)
+            self._live[where] -= 1
+            if not self._live[where]:
+                self._live.pop(where)
+        return response
+
+    async def replay(self, request: web.Request) -> web.Response:
+        try:
+            link = await self.link(request)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        language = await self.language(request, link, game)
+        timeline = await self.replays.timeline(game)
+        k = min(_int(request.query.get("step"), timeline.last), timeline.last)
+        return self.render("replay.html", language, **self._step(request, game, viewer, language, timeline, k))
+
+    async def step(self, request: web.Request) -> web.Response:
+        try:
+            link = await self.link(request)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        language = await self.language(request, link, game)
+        timeline = await self.replays.timeline(game)
+        k = min(int(request.match_info["step"]), timeline.last)
+        return self.render("step.html", language, **self._step(request, game, viewer, language, timeline, k))
+
+    def _step(self, request: web.Request, game: Any, viewer: seen_by.Viewer, language: str, timeline: Any,
+              k: int) -> dict[str, Any]:
+        say = self.host.presenter(game, language)
+        record = timeline.steps[k - 1] if k else None
+        lines = seen_by.narration(record.events, viewer, say) if record else []
+        here = f"/g/{request.match_info['token']}/{game.id}"
+        return {"title": systems.title(game.system, language), "game_id": game.id, "k": k, "last": timeline.last,
+                "lines": lines, "when": record.created_at[:16].replace("T", " ") if record else "",
+                "here": here, "picture": systems.get(game.system).render is not None, "version": game.version}
+
+    async def answer(self, request: web.Request) -> web.Response:
+        """A seated player's own decision, from the page's form: the host's `answer`, then back
+        to the page (303), or the page again with the refusal in the reader's words."""
+        try:
+            link = await self.link(request)
+            game, viewer = await self.game_of(request, link)
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        origin = request.headers.get("Origin")
+        if origin and origin.split("://", 1)[-1] != request.host:
+            return self.refused(request, "bad_request", 403)       # a form posted from another site
+        form = await request.post()
+        prompt = str(form.get("prompt", ""))[:FIELD_MAX]
+        options = [str(o)[:FIELD_MAX] for o in form.getall("option", [])][:OPTIONS_MAX]
+        language = await self.language(request, link, game)
+        if viewer.role != links.PLAYER:
+            raise web.HTTPForbidden()
+        try:
+            await self.host.answer(game.id, prompt, options, link.user_id)
+        except BautaError as exc:
+            fresh = await self.store.game(game.id) or game
+            say = self.host.presenter(fresh, language)
+            context = await self._table(request, link, fresh, viewer, language, error=say.error(exc))
+            return self.render("game.html", language, status=409, **context)
+        self.watch.poke(game.id)
+        raise web.HTTPSeeOther(location=f"/g/{request.match_info['token']}/{game.id}")
+
+
+def _int(value: str | None, default: int) -> int:
+    return int(value) if value is not None and value.isdigit() and len(value) < 10 else default
+
