@@ -24,6 +24,7 @@ class Watch:
         self._waiters: dict[int, set[asyncio.Event]] = {}
         self._task: asyncio.Task | None = None
         self._closed = False
+        self._soon = asyncio.Event()
 
     def subscribe(self, game_id: int) -> asyncio.Event:
         event = asyncio.Event()
@@ -44,9 +45,13 @@ class Watch:
         return self._marks.get(game_id)
 
     def poke(self, game_id: int) -> None:
-        """This process changed the game: wake its pages now rather than at the next poll."""
         for event in self._waiters.get(game_id, ()):
             event.set()
+
+    def changed(self, game_id: int) -> None:
+        """This process showed a step of the game: read it now rather than at the next poll."""
+        if game_id in self._waiters:
+            self._soon.set()
 
     async def _run(self) -> None:
         while self._waiters and not self._closed:
@@ -59,7 +64,9 @@ class Watch:
                 if self._marks.get(game_id) != mark:     # (the first read too: a page compares)
                     self._marks[game_id] = mark
                     self.poke(game_id)
-            await asyncio.sleep(self.poll)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._soon.wait(), self.poll)
+            self._soon.clear()
 
     async def close(self) -> None:
         self._closed = True

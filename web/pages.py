@@ -41,6 +41,7 @@ HEARTBEAT = 15.0          # seconds between comments on an idle live stream (pro
 class WebHost(Protocol):
     """What the pages ask of the table's host (`cogs.host.GameHost`)."""
     store: Any
+    watchers: list[Any]
 
     def presenter(self, game: Any, locale: Any) -> Presenter: ...
 
@@ -322,7 +323,7 @@ class Pages:
             say = self.host.presenter(fresh, language)
             context = await self._table(request, link, fresh, viewer, language, error=say.error(exc))
             return self.render("game.html", language, status=409, **context)
-        self.watch.poke(game.id)
+        self.watch.changed(game.id)
         raise web.HTTPSeeOther(location=f"/g/{request.match_info['token']}/{game.id}")
 
 

@@ -74,6 +74,7 @@ class Companion:
         self.app = web.Application(client_max_size=BODY_MAX,
                                    middlewares=middlewares(self.budget, self.pages.refused))
         self.app.add_routes(self.pages.routes())
+        host.watchers.append(self.pages.watch.changed)     # a move made in this process: shown at once
         self.app.on_shutdown.append(self._closing)
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -100,6 +101,8 @@ class Companion:
         await self.pages.watch.close()
 
     async def stop(self) -> None:
+        if self.pages.watch.changed in self.host.watchers:
+            self.host.watchers.remove(self.pages.watch.changed)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -97,6 +97,7 @@ class GameHost(Publishing):
         # publish (one pass); a publish that never comes leaves a few, cut at TURNS_KEPT.
         self._turns: dict[tuple[int, int], list[Prompt]] = {}
         self.order = PublishOrder()     # a channel's publishes in the order of its actions (cogs/outbox.py)
+        self.watchers = []              # told each game shown (web/live.py's pages), see Publishing
 
     # ---- the seats the bot plays, plugged into the publishing layer's hooks
     def quiet(self, game: GameRecord, player: str) -> bool:

@@ -82,6 +82,10 @@ class Publishing:
     """The publishing methods of `GameHost` (cogs/host/gamehost.py), which provides the store, the
     courier, the table and the presenters they use, and the two hooks below, through which the
     seats the bot plays (cogs/host/botplayer.py) plug in without this layer importing them."""
+    # Told a game's id after each of its publishes: whoever shows the game elsewhere (the web
+    # companion's open pages) without this layer knowing them.
+    watchers: list[Callable[[int], None]] = []
+
     # ---- the seats nobody is messaged for (the host plugs the bot's seats in)
     def quiet(self, game: GameRecord, player: str) -> bool:
         """True for a seat whose prompts are not posted and to which nothing is DMed."""
@@ -112,11 +116,12 @@ class Publishing:
         events go out (its prompts, a game's end and the table are the later action's to show)."""
         key = (game.id, game.version)
         slots = self._owed.pop(key, None)
-        if slots is None:
-            async with _one_at_a_time(game.id):
-                return await self._publish(interaction, game, state, events, before, dm_prompts, move, late, still)
-        self._publishing.add(key)
         try:
+            if slots is None:
+                async with _one_at_a_time(game.id):
+                    return await self._publish(interaction, game, state, events, before, dm_prompts, move, late,
+                                               still)
+            self._publishing.add(key)
             # after the channel's earlier actions (cogs/outbox.py), then one at a time with the
             # game's other publishes
             async with (self.order.turn(game.channel_id, *key), _one_at_a_time(game.id),
@@ -124,6 +129,8 @@ class Publishing:
                 await self._publish(interaction, game, state, events, before, dm_prompts, move, late, still)
         finally:
             self._publishing.discard(key)
+            for watcher in self.watchers:      # pages open on this game (web/live.py): shown now
+                watcher(game.id)
 
     async def _publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
                        events: Sequence[Event], before: set[str], dm_prompts: bool, move: bool,

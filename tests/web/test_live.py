@@ -1,0 +1,104 @@
+"""The web companion live: a Klash! auction's page shows its picture; a pick clicked in Discord
+reaches an open page's event stream within a second; the replay steps back to the earlier
+picture; a move made by another bot process over the same store reaches a page served by this one."""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import aiohttp
+import pytest
+
+from rules.klash import ENGINE
+from tests.cogs.test_klash import answer, start_draft, state_of
+from tests.support.stores import BACKENDS
+from tests.web.helpers import ask_link, fetch, fetch_bytes, web_bot
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Both stores: with PostgreSQL, several processes serve one deployment's pages."""
+    return request.param
+
+
+@pytest.fixture
+async def bot(database):
+    bot = await web_bot(database)
+    yield bot
+    await bot.close()
+
+
+async def first_message(response: aiohttp.ClientResponse, timeout: float) -> str:
+    """The first `data:` line of a server-sent event stream."""
+    async def read() -> str:
+        async for raw in response.content:
+            line = raw.decode().strip()
+            if line.startswith("data:"):
+                return line[5:].strip()
+        raise AssertionError("the stream ended")
+    return await asyncio.wait_for(read(), timeout)
+
+
+async def test_a_pick_in_discord_reaches_an_open_page_within_a_second(bot, world, seed):
+    game = await start_draft(bot, world, seed)
+    link = await ask_link(bot, world, world.users[2])
+    status, page, _ = await fetch(link)
+    assert status == 200 and 'id="board"' in page
+    status, png, headers = await fetch_bytes(f"{link}/board.png?s=2&v={game.version}")
+    assert status == 200 and png.startswith(PNG) and headers["Content-Type"] == "image/png"
+    record, state = await state_of(bot, game.id)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{link}/live?v={record.version}") as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            await asyncio.sleep(0.05)
+            prompt = ENGINE.pending(state)[0]
+            moved = time.perf_counter()
+            await answer(world, game.id, prompt, [random.Random(1).choice(prompt.options).id])
+            version = await first_message(stream, timeout=1.0)
+            took = time.perf_counter() - moved
+    assert int(version) == record.version + 1
+    assert took < 1.0
+    status, fragment, _ = await fetch(f"{link}/table")
+    assert f'data-version="{record.version + 1}"' in fragment
+
+
+async def test_the_replay_steps_back_to_the_earlier_picture(bot, world, seed):
+    game = await start_draft(bot, world, seed)
+    rnd = random.Random(3)
+    for _ in range(3):
+        _, state = await state_of(bot, game.id)
+        prompt = ENGINE.pending(state)[0]
+        await answer(world, game.id, prompt, [rnd.choice(prompt.options).id])
+    link = await ask_link(bot, world, world.users[2])
+    status, page, _ = await fetch(f"{link}/replay")
+    assert status == 200 and 'max="3"' in page and 'value="3"' in page
+    pictures = []
+    for k in (0, 3):
+        status, png, _ = await fetch_bytes(f"{link}/board.png?s=1&step={k}")
+        assert status == 200 and png.startswith(PNG)
+        pictures.append(png)
+    now = (await fetch_bytes(f"{link}/board.png?s=1"))[1]
+    assert pictures[1] == now and pictures[0] != now
+    status, step, _ = await fetch(f"{link}/step/1")
+    assert status == 200 and 'data-k="1"' in step and "Step 1 of 3" in step
+
+
+async def test_a_move_in_another_process_reaches_a_page_served_by_this_one(bot, world, seed, database):
+    game = await start_draft(bot, world, seed)
+    other = await web_bot(database)          # a second bot process over the same store
+    try:
+        link = await ask_link(bot, world, world.users[2])
+        served = link.replace(f":{bot.web.port}/", f":{other.web.port}/")
+        record, state = await state_of(bot, game.id)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{served}/live?v={record.version}") as stream:
+                await asyncio.sleep(0.05)
+                prompt = ENGINE.pending(state)[0]
+                await answer(world, game.id, prompt, [prompt.options[0].id])    # made through `bot`
+                assert int(await first_message(stream, timeout=1.0)) == record.version + 1
+    finally:
+        world.attach(bot)
+        await other.close()
