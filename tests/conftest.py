@@ -1,6 +1,7 @@
 import pytest
 
 import content
+from clock.source import FakeClock, use
 from bot import BautaBot, Config
 from tests.support.duel import register as register_duel
 from tests.support.fakes import World
@@ -57,6 +58,13 @@ def world(bot):
     # and none was longer than Discord takes.
     assert world.mass_pings() == []
     assert [m for m in world.sent if len(m.content or "") > 2000] == []
+
+
+@pytest.fixture
+def fake_clock():
+    """The one clock (clock/source.py) stopped at Monday 2026-01-05 12:00 UTC, moved by the test."""
+    with use(FakeClock()) as clock:
+        yield clock
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from discord.ext import commands
 from db.store import GameRecord, Store, VersionConflict
 from i18n import t
 from i18n.present import Presenter
-from rules.common import ANYONE, Actor, BautaError, Choose, Event, Outcome, Prompt, StalePrompt
+from rules.common import ANYONE, Actor, BautaError, Choose, Event, NotYourTurn, Outcome, Prompt, StalePrompt
 
 from rules.common.engine import forced
 from rules.common.lobby import Lobby
@@ -340,8 +340,10 @@ class GameHost(Publishing):
         prompts = engine.pending(state)
         prompt = next((p for p in prompts if p.id == prompt_id), None)
         me = str(user_id)
-        if prompt is None or prompt.confirm or prompt.player != me or me not in game.seats:
+        if prompt is None or prompt.confirm:
             raise StalePrompt("stale_prompt")
+        if prompt.player != me or me not in game.seats:
+            raise NotYourTurn("not_your_choice")
         action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
         new, outcome, before = await self.commit(game, action, Actor(me, seated=True), loaded=(state, prompts))
         await self.publish(None, new, outcome.state, outcome.events, before)

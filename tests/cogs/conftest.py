@@ -1,7 +1,6 @@
 """Fixtures the cog tests share."""
 import pytest
 
-from clock.source import FakeClock, use
 
 BOT = 99        # the bot's own user id in the fake world
 
@@ -13,10 +12,3 @@ def bauta(bot, world):
     me.bot = True
     bot._connection.user = me
     return me
-
-
-@pytest.fixture
-def fake_clock():
-    """The one clock (clock/source.py) stopped at Monday 2026-01-05 12:00 UTC, moved by the test."""
-    with use(FakeClock()) as clock:
-        yield clock

@@ -4,6 +4,8 @@ answers their own decision from it, as their click would; altered, expired and r
 are refused with a short page."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tests.support.duel import Duel
@@ -65,3 +67,91 @@ async def test_a_player_answers_from_the_page_and_the_table_moves(bot, world):
     fresh = await bot.store.game(game.id)
     assert fresh.version == game.version + 1
     assert ENGINE.load_state(fresh.state).phase == "play"
+
+
+async def test_an_expired_link_is_refused(bot, world, fake_clock):
+    await start_duel(bot, world)
+    link = await ask_link(bot, world, world.users[2])
+    assert (await fetch(link))[0] == 200
+    fake_clock.advance(days=29, hours=23)
+    assert (await fetch(link))[0] == 200
+    fake_clock.advance(hours=1)
+    status, page, _ = await fetch(link)
+    assert status == 403 and 'data-code="expired"' in page and "This link has expired" in page
+
+
+async def test_the_page_speaks_the_readers_language(bot, world):
+    await start_duel(bot, world)
+    link = await ask_link(bot, world, world.users[2], locale="it")
+    said = [m for m in world.sent if m.ephemeral][-1].content
+    assert said.startswith("🌐 La tua pagina di **Duel")
+    status, page, _ = await fetch(link, headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"})
+    assert '<html lang="it">' in page and "A chi tocca" in page and "Le tue decisioni" in page
+    status, page, _ = await fetch(link, headers={"Accept-Language": "es-ES,es;q=0.9"})
+    assert '<html lang="es">' in page and "A quién le toca" in page
+    # the language chosen with /profile wins over the browser's
+    await bot.store.save_profile(replace(await bot.store.profile(2), language="it"))
+    status, page, _ = await fetch(link, headers={"Accept-Language": "es-ES"})
+    assert '<html lang="it">' in page
+
+
+async def test_a_refused_answer_is_shown_in_the_page_and_changes_nothing(bot, world):
+    game = await start_duel(bot, world)
+    bruno = await ask_link(bot, world, world.users[3])
+    status, page, _ = await fetch(bruno)
+    assert 'name="option"' not in page                 # not his decision: nothing to answer
+    status, page, _ = await fetch(bruno + "/answer", "POST", data={"prompt": "start", "option": "you"})
+    assert status == 409 and "That choice is not yours to make." in page
+    alice = await ask_link(bot, world, world.users[2])
+    status, page, _ = await fetch(alice + "/answer", "POST", data={"prompt": "nothing", "option": "me"})
+    assert status == 409 and "That choice has already been made, or the game has moved on." in page
+    assert (await bot.store.game(game.id)).version == game.version
+
+
+async def test_a_form_posted_from_another_site_is_refused(bot, world):
+    game = await start_duel(bot, world)
+    link = await ask_link(bot, world, world.users[2])
+    status, _, _ = await fetch(link + "/answer", "POST", data={"prompt": "start", "option": "me"},
+                               headers={"Origin": "https://evil.example"})
+    assert status == 403
+    assert (await bot.store.game(game.id)).version == game.version
+
+
+async def test_bodies_are_bounded_and_an_address_is_slowed_down(database, world):
+    bot = await web_bot(database, rate=1.0, burst=5.0)
+    world.attach(bot)
+    try:
+        await start_duel(bot, world)
+        link = await ask_link(bot, world, world.users[2])
+        status, _, _ = await fetch(link + "/answer", "POST", data={"prompt": "x" * 40_000})
+        assert status == 413
+        statuses = [(await fetch(link))[0] for _ in range(8)]
+        assert statuses.count(429) >= 3 and statuses[0] == 200
+        status, page, headers = await fetch(link)
+        assert status == 429 and headers["Retry-After"] == "2" and 'data-code="slow_down"' in page
+    finally:
+        await bot.close()
+
+
+async def test_a_gm_without_a_game_here_gets_the_servers_list(bot, world):
+    game = await start_duel(bot, world)
+    world.channel(12, "lounge")
+    link = await ask_link(bot, world, world.users[1], channel=world.channels[12])
+    status, page, _ = await fetch(link)
+    assert status == 200 and 'id="games"' in page and f"Duel (test game) #{game.id}" in page
+    assert "waiting for Alice" in page
+    status, page, _ = await fetch(f"{link}/{game.id}")
+    assert status == 200 and "hands:" in page          # the GM's view: both hands
+
+
+async def test_a_member_without_a_seat_is_refused_unless_the_server_allows_spectators(bot, world):
+    game = await start_duel(bot, world)
+    cog = bot.get_cog("GameCog")
+    await cog.web.callback(cog, world.interaction(world.users[4], world.channels[10]))
+    assert "this server does not let members watch" in [m for m in world.sent if m.ephemeral][-1].content
+    await bot.store.set_house_rule(1, "duel", "web_spectators", True)
+    link = await ask_link(bot, world, world.users[4])
+    status, page, _ = await fetch(link)
+    assert status == 200 and "spectator" in page
+    assert "hand:" not in page and "hands:" not in page
+    assert game.id
