@@ -52,6 +52,7 @@ class HelpCog(commands.Cog):
                     lines.append(t("help.game_line", locale, group=groups[0], n=count,
                                    title=systems.title(name, locale)))
             lines.append(t("help.days", locale))
+            lines.append(t("help.web", locale))
             lines.append(t("help.privacy", locale))
         for text in chunks(lines):
             await reply(interaction, text, ephemeral=True)
