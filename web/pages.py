@@ -133,6 +133,19 @@ class Pages:
             return supported(await self.host.server_locale(game, None))
         return supported(None)
 
+    def presenter(self, game: Any, language: str) -> Presenter:
+        """The host's presenter for `game`, with a name for every seat: the table's remembered
+        names, else the bot's cache of users (a page cannot show a mention)."""
+        say = self.host.presenter(game, language)
+        bot = getattr(self.host, "bot", None)
+        for seat in game.seats:
+            if seat.isdigit() and not say.names.get(seat) and bot is not None:
+                user = bot.get_user(int(seat))
+                name = getattr(user, "display_name", None) or getattr(user, "name", None)
+                if name:
+                    say.names[seat] = str(name)[:100]
+        return say
+
     # ---------------------------------------------------------------- answers
     def render(self, name: str, language: str, status: int = 200, **context: Any) -> web.Response:
         def w(key: str, **params: Any) -> str:
@@ -178,7 +191,7 @@ class Pages:
                      language: str, error: str | None = None) -> dict[str, Any]:
         engine = systems.get(game.system).engine
         state = engine.load_state(game.state)
-        say = self.host.presenter(game, language)
+        say = self.presenter(game, language)
         steps = await self.store.actions(game.id, limit=LOG_STEPS)
         here = f"/g/{request.match_info['token']}/{game.id}"
         return {"sight": seen_by.sight(game, state, viewer, say, steps), "viewer": viewer, "here": here,
@@ -190,7 +203,7 @@ class Pages:
         games = await self.store.games(link.guild_id)
         rows = []
         for game in reversed(games[-200:]):
-            say = self.host.presenter(game, language)
+            say = self.presenter(game, language)
             engine = systems.get(game.system).engine
             waiting = []
             if game.active:
@@ -223,7 +236,7 @@ class Pages:
             state = game.state
             key = (game.id, game.version, viewer.key, language, scale)
         view = engine.view_for(engine.load_state(state), viewer.key)
-        png = await self.pictures.picture(key, game.system, view, self.host.presenter(game, language), scale)
+        png = await self.pictures.picture(key, game.system, view, self.presenter(game, language), scale)
         if png is None:
             raise web.HTTPNotFound()
         return web.Response(body=png, content_type="image/png",
@@ -291,7 +304,7 @@ class Pages:
 
     def _step(self, request: web.Request, game: Any, viewer: seen_by.Viewer, language: str, timeline: Any,
               k: int) -> dict[str, Any]:
-        say = self.host.presenter(game, language)
+        say = self.presenter(game, language)
         record = timeline.steps[k - 1] if k else None
         lines = seen_by.narration(record.events, viewer, say) if record else []
         here = f"/g/{request.match_info['token']}/{game.id}"
@@ -320,7 +333,7 @@ class Pages:
             await self.host.answer(game.id, prompt, options, link.user_id)
         except BautaError as exc:
             fresh = await self.store.game(game.id) or game
-            say = self.host.presenter(fresh, language)
+            say = self.presenter(fresh, language)
             context = await self._table(request, link, fresh, viewer, language, error=say.error(exc))
             return self.render("game.html", language, status=409, **context)
         self.watch.changed(game.id)
