@@ -77,6 +77,7 @@ class Pages:
     # ---------------------------------------------------------------- the routes
     def routes(self) -> list[web.AbstractRouteDef]:
         return [web.get("/", self.home),
+                web.get("/favicon.ico", self.no_icon),
                 web.get("/g/{token}", self.page),
                 web.get("/g/{token}/{game:\\d{1,18}}", self.page),
                 web.get("/g/{token}/{game:\\d{1,18}}/table", self.table),
@@ -165,6 +166,9 @@ class Pages:
     # ---------------------------------------------------------------- pages
     async def home(self, request: web.Request) -> web.Response:
         return self.refused(request, "home", 200)
+
+    async def no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
 
     async def page(self, request: web.Request) -> web.Response:
         try:
