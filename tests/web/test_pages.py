@@ -67,6 +67,11 @@ async def test_a_player_answers_from_the_page_and_the_table_moves(bot, world):
     fresh = await bot.store.game(game.id)
     assert fresh.version == game.version + 1
     assert ENGINE.load_state(fresh.state).phase == "play"
+    # the same narration in Discord as the button's, and the decision's buttons gone from the table
+    assert world.said() == "<@2> plays first."
+    assert not [m for m in world.public() if any(":start:" in c for c in m.custom_ids()) and not m.deleted]
+    # her next decision is private: it went to her DM, as after a click
+    assert any(m.where == "dm:2" and any(":play." in c for c in m.custom_ids()) for m in world.sent)
 
 
 async def test_an_expired_link_is_refused(bot, world, fake_clock):
