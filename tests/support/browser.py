@@ -1,6 +1,6 @@
 """Real-browser tests: Debian's Chromium driven by Playwright (no browser download of Playwright's own).
 
-The fixtures that use these are in tests/web/conftest.py. Here: finding the browser, launching it,
+The fixtures that use these are in tests/browser/conftest.py. Here: finding the browser, launching it,
 serving an aiohttp.web app on an ephemeral loopback port, and the checks a page test makes
 (a screenshot into tmp_path, no sideways scroll on a phone, no console error or CSP violation).
 """

@@ -1,4 +1,5 @@
-"""Fixtures of the real-browser tests: one Chromium for the whole run, a fresh context per test.
+"""Fixtures of the real-browser tests (tests/browser): one Chromium for the whole run, a fresh
+context per test. (The web companion's HTTP tests, tests/web, run in their own loops as usual.)
 
     async def test_lobby(page, page_log, screenshot):
         async with serving(make_app()) as url:           # tests/support/browser.py
@@ -8,7 +9,7 @@
             await page_log.assert_clean(page)             # no console error, exception, CSP violation
 
 The browser lives in the session's event loop (launching it costs ~0.5 s, a context ~20 ms), and a
-Playwright object works only in the loop that made it. So every async test under tests/web runs in
+Playwright object works only in the loop that made it. So every async test under tests/browser runs in
 the session loop (the hook below marks them), and so must every async fixture they use: declare one
 with `@pytest_asyncio.fixture(loop_scope="session")` (its scope stays per test). One that would run
 in another loop fails the test with that advice rather than with a "different loop" error later.
