@@ -23,6 +23,7 @@ from i18n.present import Presenter
 from rules.common import BautaError
 
 from . import links, sight as seen_by
+from .campaign import has_campaign, routes as campaign_routes
 from .guard import HEADERS, address
 from .live import Watch
 from .pictures import SCALES, Pictures
@@ -86,6 +87,7 @@ class Pages:
                 web.get("/g/{token}/{game:\\d{1,18}}/replay", self.replay),
                 web.get("/g/{token}/{game:\\d{1,18}}/step/{step:\\d{1,6}}", self.step),
                 web.post("/g/{token}/{game:\\d{1,18}}/answer", self.answer),
+                *campaign_routes(self),
                 web.static("/static", HERE / "static")]
 
     async def secret(self) -> bytes:
@@ -200,7 +202,7 @@ class Pages:
         here = f"/g/{request.match_info['token']}/{game.id}"
         return {"sight": seen_by.sight(game, state, viewer, say, steps), "viewer": viewer, "here": here,
                 "picture": systems.get(game.system).render is not None, "error": error,
-                "role": viewer.role}
+                "role": viewer.role, "campaign": has_campaign(game.system)}
 
     async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
         language = await self.language(request, link)

@@ -28,7 +28,7 @@ from cogs.host import chunks, mention, systems
 
 from . import base
 from .base import SYSTEM_NAME
-from .campaign import CarnevaleCampaign, member_genders
+from .campaign import CarnevaleCampaign, campaign_page, member_genders
 from .game import CarnevaleGame
 from .sheet import _status_words, after_publish, describe, load_pack, post_sheet, render
 from .squads import CarnevaleSquads
@@ -89,7 +89,7 @@ async def on_over(host, interaction, game, state) -> None:
 SYSTEM = systems.register(systems.System(
     name=SYSTEM_NAME, title="Carnevale", engine=ENGINE, describe=describe, render=render,
     house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish,
-    on_over=on_over, ai=AI, bot_seats=True))
+    on_over=on_over, ai=AI, bot_seats=True, campaign=campaign_page))
 
 
 # ============================================================================ the cog

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from i18n import t
 from i18n.present import Presenter
-from rules.carnevale import BLACK_STATUE, STANDARD_LENGTH, CampaignRecord, Squad, check_squad, ledger
+from rules.carnevale import BLACK_STATUE, ENGINE, STANDARD_LENGTH, CampaignRecord, Squad, check_squad, ledger
 from rules.carnevale import campaign as C
 from rules.common import BautaError
 
@@ -222,3 +222,20 @@ def campaign_lines(rec: CampaignRecord, data: dict, loc) -> list[str]:
         lines.append(t("carnevale.campaign.history", loc))
         lines += [f"· {h}" for h in history[-15:]]
     return lines
+
+
+async def campaign_page(store, game, viewer: str, say: Presenter) -> str | None:
+    """The campaign page of a Carnevale game (web/campaign.py): the ledger of the viewer's own saved
+    squad in it, as `/carnevale-campaign show` gives it to its owner; another player's ledger, the
+    GM's and a spectator's stay closed (only its owner shows one, and only their own)."""
+    state = ENGINE.load_state(game.state)
+    player = state.players.get(viewer)
+    if player is None or not player.squad or not viewer.isdigit():
+        return None                # not seated, or a squad the rules built: no ledger
+    data = await store.character(game.guild_id, int(viewer), SYSTEM_NAME, player.squad)
+    if not data:
+        return None                # deleted since the game began
+    if not data.get("campaign"):
+        return t("carnevale.campaign.none", say.language, name=echo(player.squad))
+    rec = CampaignRecord.from_dict(copy.deepcopy(data["campaign"]))
+    return "\n".join(campaign_lines(rec, data, say.language))

@@ -32,6 +32,7 @@ from rules.carnival_zombie import AI, DEFAULT_HOUSE_RULES, ENGINE, load_pack_tex
 
 from cogs.host import systems
 
+from .campaign import campaign_page
 from .board import LIVE, NAME, REACT, TITLE, describe, image_words, render, show_board
 from .commands import CarnivalZombieCog
 from .pile import click, note_the_drop
@@ -60,7 +61,7 @@ def load_pack(text: str, source: str):
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render,
     house_rules=dict(DEFAULT_HOUSE_RULES), load_pack=load_pack, after_publish=after_publish, click=click,
-    ai=AI))
+    ai=AI, campaign=campaign_page))
 
 
 

@@ -56,6 +56,12 @@ class System:
     # Whether running the rules with these set-up options may make the bot think (Karmic's NPCs
     # played inside its own steps): then the host applies actions in a worker thread.
     thinks: Callable[[dict], bool] | None = None
+    # The game's campaign, for its page on the web companion (web/campaign.py): what the system
+    # keeps across games (a squad's ledger, a character's sheet and deck, the Days and Nights), as
+    # one viewer may see it in Discord: (store, game record, viewer key — a player id, GM or
+    # PUBLIC —, presenter in the reader's language) -> Discord-flavoured text, or None when
+    # nothing of it is theirs to see. Without it, the game has no campaign page.
+    campaign: Callable[[Any, Any, str, Any], Awaitable[str | None]] | None = None
 
 
 def listed() -> list[System]:

@@ -76,7 +76,7 @@ from .common import (GM_OWNER, LIVE, NAME, SHEETS, TITLE, USES_WORLD, WORLD, kar
 from .board import describe, hand_picture, load_pack, render, show_board
 from .checks import KarmicChecks
 from .combat import KarmicCombat
-from .sheets import DeckButton, offer_reshuffles
+from .sheets import DeckButton, campaign_page, offer_reshuffles
 
 __all__ = ["GM_OWNER", "LIVE", "NAME", "R", "SHEETS", "SYSTEM", "USES_WORLD", "WORLD", "DeckButton", "KarmicCog",
            "describe", "render", "setup"]
@@ -158,7 +158,8 @@ async def on_over(host, interaction, game, state) -> None:
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),
     load_pack=load_pack, after_publish=after_publish, on_over=on_over, prompt_image=hand_picture,
-    ai=AI, thinks=lambda options: bool(options.get("bot_plays_npcs"))))   # the NPCs the bot plays in its steps
+    ai=AI, thinks=lambda options: bool(options.get("bot_plays_npcs")),   # the NPCs the bot plays in its steps
+    campaign=campaign_page))
 
 
 # ============================================================================ the cog

@@ -73,6 +73,84 @@ async def offer_reshuffles(host, game, state) -> None:
                                    view=deck_offer_view(owner, stored, locale))
 
 
+def sheet_text(char: Character, locale=None) -> str:
+    """A character's sheet as `/karmic character show` gives it to its owner (its deck's counts too)."""
+    d = "karmic.sheet."
+    say = Presenter(locale, NAME)
+
+    def named(thing) -> str:                        # a pack's name, in the reader's language
+        return name_in(thing.name, thing.names, say.language)
+    attrs = " · ".join(f"{say.text(f'terms.attribute.{a}')} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
+    skills = ", ".join(f"{skill_name(say, s)} {v}" for s, v in sorted(char.skills.items())) or "—"
+    weapons = ", ".join(t(d + "wielded", locale, weapon=named(w)) if i in char.wielding else named(w)
+                        for i, w in enumerate(char.weapons))
+    lines = [t(d + "title", locale, name=named(char), npc=t(d + "npc", locale) if char.npc else ""),
+             t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
+             t(d + "weapons", locale, weapons=weapons or "—", armor=named(char.armor) if char.armor else "—"),
+             t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
+    lines.append(gender_line(char, locale))
+    if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
+        lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
+    if char.bleeding:
+        lines.append(t("karmic.condition.bleeding", locale))
+    if char.distinctions:
+        lines.append(t(d + "distinctions", locale,
+                       items=", ".join(f"{named(x)} ({x.karma_value:+d})" for x in char.distinctions)))
+    summary = deck_summary(char)
+    if summary.get("world_deck"):
+        lines.append(t(d + "world_deck", locale))
+    else:
+        lines.append(t(d + "deck", locale, deck=summary["deck"], discards=summary["discards"],
+                       sideboard=summary["sideboard"]))
+    return "\n".join(lines)
+
+
+def gender_line(char: Character, locale=None) -> str:
+    """What Italian and Spanish text agrees with, so a GM whose "Lucia è colto" reads wrong sees why."""
+    d = "karmic.sheet."
+    word = {"f": t(d + "feminine", locale), "m": t(d + "masculine", locale)}
+    said = {lang: char.gender.get(lang) for lang in ("it", "es")}
+    if not any(said.values()):
+        return t(d + "gender_unset", locale)
+    it, es = (word[g or "m"] for g in said.values())
+    return t(d + "gender", locale, gender=it if it == es else t(d + "gender_in", locale, it=it, es=es))
+
+
+def deck_lines(stored: str, char: Character, locale=None) -> list[str]:
+    """A karma deck as `/karmic deck` gives it to its owner: the counts, the discards, the sideboard."""
+    s = deck_summary(char)
+    say = Presenter(locale, NAME)
+    return [t("karmic.deck.header", locale, name=stored, deck=s["deck"], discards=s["discards"],
+              sideboard=s["sideboard"], since=s["since_shuffle"]),
+            t("karmic.deck.discards", locale, cards=card_words(say, s["discard_cards"]) or "—"),
+            t("karmic.deck.sideboard", locale, cards=card_words(say, s["sideboard_cards"]) or "—")]
+
+
+async def campaign_page(store, game, viewer: str, say: Presenter) -> str | None:
+    """The campaign page of a Karmic game (web/campaign.py): the stored sheet and karma deck of each
+    character of the game that is the viewer's, as `/karmic character show` and `/karmic deck` give
+    them to their owner; for the GM, the GM sheets (NPCs) of the game. Another's sheet stays theirs."""
+    owner = GM_OWNER if viewer == GM else int(viewer) if viewer.isdigit() else None
+    if owner is None:
+        return None
+    loc = say.language
+    parts = []
+    for stored_owner, stored in (game.meta.get(SHEETS) or {}).values():
+        if int(stored_owner) != owner:
+            continue
+        data = await store.character(game.guild_id, owner, NAME, stored)
+        if data is None:
+            continue                  # deleted since
+        char = Character.from_dict(data["character"])
+        lines = [sheet_text(char, loc)]
+        if not deck_summary(char).get("world_deck"):
+            lines += deck_lines(stored, char, loc)
+            if game.active:
+                lines.append(t("karmic.deck.in_game", loc, id=game.id, channel=f"<#{game.channel_id}>"))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) or None
+
+
 class KarmicSheets(BautaCog):
     # ---------------------------------------------------------------- helpers
     async def _pack(self, guild_id: int, name: str | None) -> dict:
@@ -258,46 +336,7 @@ class KarmicSheets(BautaCog):
         await interaction.followup.send(t(key, interaction.locale, name=say.agreeing(name)) + "\n" +
                                         self._sheet_text(char, interaction.locale), ephemeral=True)
 
-    def _sheet_text(self, char: Character, locale=None) -> str:
-        d = "karmic.sheet."
-        say = Presenter(locale, NAME)
-
-        def named(thing) -> str:                        # a pack's name, in the reader's language
-            return name_in(thing.name, thing.names, say.language)
-        attrs = " · ".join(f"{say.text(f'terms.attribute.{a}')} {char.attributes.get(a, 0):+d}" for a in ATTRIBUTES)
-        skills = ", ".join(f"{skill_name(say, s)} {v}" for s, v in sorted(char.skills.items())) or "—"
-        weapons = ", ".join(t(d + "wielded", locale, weapon=named(w)) if i in char.wielding else named(w)
-                            for i, w in enumerate(char.weapons))
-        lines = [t(d + "title", locale, name=named(char), npc=t(d + "npc", locale) if char.npc else ""),
-                 t(d + "attributes", locale, attrs=attrs), t(d + "skills", locale, skills=skills),
-                 t(d + "weapons", locale, weapons=weapons or "—", armor=named(char.armor) if char.armor else "—"),
-                 t(d + "hp", locale, marked=char.hp_marked, max=char.hp_max, row=char.hp_row)]
-        lines.append(self._gender_line(char, locale))
-        if char.fatigue:                  # the rules' conditions (rules/karmic fatigue, wounds)
-            lines.append(t("karmic.condition.fatigue", locale, n=char.fatigue))
-        if char.bleeding:
-            lines.append(t("karmic.condition.bleeding", locale))
-        if char.distinctions:
-            lines.append(t(d + "distinctions", locale,
-                           items=", ".join(f"{named(x)} ({x.karma_value:+d})" for x in char.distinctions)))
-        summary = deck_summary(char)
-        if summary.get("world_deck"):
-            lines.append(t(d + "world_deck", locale))
-        else:
-            lines.append(t(d + "deck", locale, deck=summary["deck"], discards=summary["discards"],
-                           sideboard=summary["sideboard"]))
-        return "\n".join(lines)
-
-    @staticmethod
-    def _gender_line(char: Character, locale=None) -> str:
-        """What Italian and Spanish text agrees with, so a GM whose "Lucia è colto" reads wrong sees why."""
-        d = "karmic.sheet."
-        word = {"f": t(d + "feminine", locale), "m": t(d + "masculine", locale)}
-        said = {lang: char.gender.get(lang) for lang in ("it", "es")}
-        if not any(said.values()):
-            return t(d + "gender_unset", locale)
-        it, es = (word[g or "m"] for g in said.values())
-        return t(d + "gender", locale, gender=it if it == es else t(d + "gender_in", locale, it=it, es=es))
+    _sheet_text = staticmethod(sheet_text)
 
     @character.command(name="show", description="Show one of your characters (privately)")
     @app_commands.describe(name="The character (default: your only one)", gm_sheet="GM: show a GM sheet (an NPC)")
@@ -355,12 +394,7 @@ class KarmicSheets(BautaCog):
         if s.get("world_deck"):
             await interaction.followup.send(t("karmic.sheet.world_deck", interaction.locale), ephemeral=True)
             return
-        lines = [t("karmic.deck.header", interaction.locale, name=stored, deck=s["deck"], discards=s["discards"],
-                   sideboard=s["sideboard"], since=s["since_shuffle"]),
-                 t("karmic.deck.discards", interaction.locale,
-                   cards=card_words(Presenter(interaction.locale, NAME), s["discard_cards"]) or "—"),
-                 t("karmic.deck.sideboard", interaction.locale,
-                   cards=card_words(Presenter(interaction.locale, NAME), s["sideboard_cards"]) or "—")]
+        lines = deck_lines(stored, char, interaction.locale)
         view = None
         playing = await self._games_of(interaction.guild_id, [(interaction.user.id, stored)])
         if playing:
