@@ -12,11 +12,13 @@ from i18n.translator import catalogue as commands_catalogue
 from tests.conftest import make_bot
 
 # The framework's own words, per file; each game's catalogue (en.<game>.yaml) comes with its own issue.
-FRAMEWORK = ("", ".help", ".house_rules", ".files", ".packs", ".botplayer", ".profile", ".chronicle", ".clock")
+FRAMEWORK = ("", ".help", ".house_rules", ".files", ".packs", ".botplayer", ".profile", ".chronicle", ".clock", ".web")
 LANGUAGES = ("it", "es")
 
 # Texts allowed to read the same as the English: only symbols and placeholders ("✅ {who}: {choice}").
-SAME = {lang: {"prompt.answered", "common.errors.pack.in_file", "common.errors.pack.in_entry"} for lang in ("it", "es")}
+SAME = {lang: {"prompt.answered", "common.errors.pack.in_file", "common.errors.pack.in_entry",
+              "web.role_gm"} for lang in ("it", "es")}       # "GM" in every language
+SAME["it"].add("web.replay")                                    # Italian says "replay" too
 
 
 def flat(name: str) -> dict[str, str]:
