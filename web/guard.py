@@ -20,8 +20,9 @@ HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    # a page's address holds its link: never send it to another site
-    "Referrer-Policy": "no-referrer",
+    # a page's address holds its link: never send it to another site (same-origin, not no-referrer:
+    # with no-referrer a browser posts our own forms with `Origin: null`, which cannot be checked)
+    "Referrer-Policy": "same-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",

@@ -34,7 +34,7 @@ async def test_a_players_page_shows_their_hand_and_not_the_others(bot, world):
     status, page, headers = await fetch(alice_link)
     assert status == 200
     assert headers["Content-Security-Policy"] == CSP
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"
     assert "Duel" in page and "Alice" in page and "Bruno" in page
     view = ENGINE.view_for(state, "2")
     assert view["hand"] == state.hands["2"]
