@@ -6,11 +6,9 @@ see: the channel gets ``view_for(state, PUBLIC)``, a DM gets the player's own vi
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
-
 from PIL import Image
 
-from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, palette_png, stamp
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, Pen, canvas, palette_png, per_scale, stamp
 
 Words = Callable[..., str]
 
@@ -68,7 +66,7 @@ def _px(v: float) -> float:
     return MARGIN + v * SCALE
 
 
-@lru_cache(maxsize=8)
+@per_scale(maxsize=8)
 def _background(diameter: float, altar_r: float, gate_r: float, gates: tuple, altar: str, gate: tuple,
                 scale: str) -> Image.Image:
     size = int(diameter * SCALE + 2 * MARGIN)
@@ -79,7 +77,7 @@ def _background(diameter: float, altar_r: float, gate_r: float, gates: tuple, al
         for x0 in range(0, int(diameter) + 1, 2):
             for (x, y) in ((step, x0), (x0, step)):
                 if (x - c) ** 2 + (y - c) ** 2 < (c - 0.5) ** 2:
-                    draw.point((_px(x), _px(diameter - y)), fill=GRID)
+                    draw.dot((_px(x), _px(diameter - y)), fill=GRID)
     draw.ellipse([_px(c - altar_r), _px(c - altar_r), _px(c + altar_r), _px(c + altar_r)], fill=STONE, outline=INK, width=2)
     stamp(draw, (_px(c), _px(c)), altar, 12, PAPER, True, "mm")
     for i, (gx, gy) in enumerate(gates):
@@ -102,8 +100,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
     gates = tuple(tuple(g) for g in a["gates"])
     image = _background(diameter, a["altar_radius"], a["gate_radius"], gates, w("altar"),
                         tuple(w("gate", n=i + 1) for i in range(len(gates))), w("scale")).copy()
-    from PIL import ImageDraw
-    draw = ImageDraw.Draw(image)
+    draw = Pen(image)
     seats = view["seats"]
     gate_of = a.get("gate_of") or {}
     match = view["match"]
@@ -159,7 +156,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
     yy += 30
     stamp(draw, (px, yy), w("legend"), 13, INK, True)
     yy += 20
-    bottom = image.height - 12
+    bottom = int(diameter * SCALE + 2 * MARGIN) - 12
     rows = len(shown)
     step = max(11, min(16, (bottom - yy) // max(1, rows)))
     for k, m in enumerate(shown):
