@@ -20,8 +20,8 @@ from PIL import Image
 
 from rules.common.packs import in_language
 
-from .common import (BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, Pen, blank, canvas, palette_png, paste, per_scale,
-                     size_of, stamp, text_width)
+from .common import (BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, Pen, blank, canvas, fit, palette_png, paste,
+                     per_scale, size_of, stamp, text_width)
 
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
                 "S": (50, 90, 200), "P": (20, 20, 20), "#": (140, 90, 40)}
@@ -182,6 +182,7 @@ def _polar(cx, cy, r, deg):
 
 
 RING_R = (70, 120, 185, 255, 310)   # refuge, boxes, I, II, III (outer radii)
+BOSS_LABEL = 80                     # the widest a Boss's line on a Ring space may be
 
 
 @per_scale(maxsize=4)
@@ -197,7 +198,8 @@ def _tactical_base(size: int) -> Image.Image:
         a0 = ang - 22.5
         p1, p2 = _polar(cx, cy, ring_r[1], a0), _polar(cx, cy, ring_r[4], a0)
         draw.line([p1, p2], fill=GREY, width=1)
-        _txt(draw, _polar(cx, cy, ring_r[4] - 10, ang), cave, 11, INK, True)
+        # in the outer Ring's corner, clear of its cubes, counts and Boss lines (centred on `ang`)
+        _txt(draw, _polar(cx, cy, ring_r[4] - 10, ang - 16), cave, 11, INK, True)
     draw.ellipse([cx - ring_r[0], cy - ring_r[0], cx + ring_r[0], cy + ring_r[0]], fill=PAPER, outline=INK, width=2)
     draw.line([cx - ring_r[0], cy, cx + ring_r[0], cy], fill=INK)
     draw.line([cx, cy - ring_r[0], cx, cy + ring_r[0]], fill=INK)
@@ -247,7 +249,9 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
                 _txt(draw, (x, y + 10), n, 8)
             here = [b for b in bosses.values() if b["pos"] == sp]
             for j, b in enumerate(here):
-                label = f"{b['name']} {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
+                # fitted to a Ring space's width, else a long name runs into the next space or the boxes
+                tail = f" {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
+                label = fit(b["name"], BOSS_LABEL - text_width(tail, 8, True), 8, True) + tail
                 _txt(draw, (x0, y0 + 24 + 11 * j), label, 8, GREY if b["survivor"] else RED, True)
     boxed = [b for b in bosses.values() if b["pos"].endswith(".b")]
     for j, b in enumerate(boxed):
@@ -278,6 +282,9 @@ def tactical_map(view: dict) -> bytes:
 
 
 # ------------------------------------------------------------------------------ strip
+LINE = 16      # a line of the strip's 10-point text under the Terror Track
+
+
 def _slots(night_hours: int) -> list[str]:
     return ["sunrise"] + [f"day{h}" for h in range(1, 5)] + ["sunset"] + \
            [f"night{h}" for h in range(1, night_hours + 1)] + ["dawn"]
@@ -310,10 +317,12 @@ def _strip_geometry(width: int, night_hours: int, spaces: int) -> tuple[list[tup
 
 
 @per_scale(maxsize=16)
-def _strip_base(width: int, rows: tuple, spaces: int, terror_from: int, night_hours: int, bosses: tuple) -> Image.Image:
+def _strip_base(width: int, rows: tuple, spaces: int, terror_from: int, night_hours: int, bosses: tuple,
+                lines: int) -> Image.Image:
     """The strip as it is before anything happens: the Calendar, the Clock and one Terror Track row per
-    Character (`rows`: (order, name)), none highlighted; drawn once per game."""
-    image, draw = canvas(width, 90 + 22 * len(rows))
+    Character (`rows`: (order, name)), none highlighted, and room for `lines` lines of text under them
+    (the Storage; the result too once the game is over); drawn once per game."""
+    image, draw = canvas(width, 74 + 22 * len(rows) + LINE * lines)
     by_ticket = dict(bosses) if bosses else None
     x = 10
     for t in (1, 2, 3):
@@ -341,7 +350,7 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
     clock, cal = view["clock"], view["calendar"]
     bosses = tuple(sorted(cal["bosses"].items())) if isinstance(cal["bosses"], dict) else ()
     image = _strip_base(width, tuple((c["order"], c["name"]) for c in chars), track["spaces"], track["terror_from"],
-                        clock["night_hours"], bosses).copy()
+                        clock["night_hours"], bosses, 2 if view.get("over") else 1).copy()
     draw = Pen(image)
     height = size_of(image)[1]
     x = 10
@@ -370,10 +379,11 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
     st = view["storage"]
     storage = _w(view, "storage") or (f"Storage: {st.get('#', 0)} Barricades, {st.get('S', 0)} Survivors   "
                                       f"Abyss: {sum(view['abyss'].values())} cubes   Pile: {sum(view['pile'].values())}")
-    _txt(draw, (10, height - 12), storage, 10, INK, anchor="lm")
-    if view.get("over"):
+    _txt(draw, (10, height - 12), fit(storage, width - 20, 10), 10, INK, anchor="lm")
+    if view.get("over"):       # a line of its own, over the Storage's: a long ending would print over it
         result = _w(view, "result") or f"{view['result'].upper()}: {view['reason']}"
-        _txt(draw, (width - 10, height - 12), result, 10, GREEN if view["result"] == "win" else RED, True, anchor="rm")
+        _txt(draw, (10, height - 12 - LINE), fit(result, width - 20, 10, True), 10,
+             GREEN if view["result"] == "win" else RED, True, anchor="lm")
     return image
 
 

@@ -188,6 +188,21 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return font(size * s if s != 1 else size, bold).getlength(text) / s
 
 
+def fit(text: str, width: float, size: float, bold: bool = False) -> str:
+    """`text` as it is when it fits in `width` layout units, else cut at the longest prefix that fits
+    with an ellipsis marking the cut (measured in the font, not counted in characters)."""
+    if text_width(text, size, bold) <= width:
+        return text
+    low, high = 0, len(text)           # the longest prefix that fits: text_width grows with the prefix
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", size, bold) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
+
+
 class per_scale:
     """`lru_cache` for a drawn layer: one entry per scale (and apart while recording, whose layers
     remember their texts) as well as per arguments. Keeps `cache_info` and `cache_clear`."""

@@ -125,8 +125,8 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
             draw.ellipse([x + r * 0.75 - d, y - r * 0.75 - d, x + r * 0.75 + d, y - r * 0.75 + d], fill=PAPER,
                          outline=INK, width=2)
         stamp(draw, (x, y), m["id"][1:], 9, PAPER, True, "mm")
-        if m["stunned"]:
-            stamp(draw, (x + r, y + r), "✶", 14, GOLD, True, "mm")
+        if m["stunned"]:      # a gold ring, not a ✶ beside the disc: in a melee that star printed over a neighbour's number
+            draw.ellipse([x - r - 3, y - r - 3, x + r + 3, y + r + 3], outline=GOLD, width=2)
     px = int(diameter * SCALE + 2 * MARGIN) + 10
     stage = "over" if view["result"]["over"] else ("deploy" if view["phase"] == "deploy" else match.get("stage"))
     stamp(draw, (px, 20), w("hourglass", n=match["hourglass"]), 18, INK, True)
@@ -164,7 +164,8 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
             stamp(draw, (px, yy), f"+{rows - k}", 10, GREY)
             break
         colour = TEAM[gate_of.get(m["owner"], seats.index(m["owner"])) % 2]
-        draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour)
+        draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour, outline=GOLD if m["stunned"] else None,
+                     width=2)
         stamp(draw, (px + (step - 3) / 2, yy + (step - 3) / 2), m["id"][1:], 8, PAPER, True, "mm")
         mark = " ✶" if m["stunned"] else ""
         stamp(draw, (px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, min(11, step - 3), INK)
