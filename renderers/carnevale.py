@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, fixed_palette, font, on_palette, palette_png, stamp
+from .common import (BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, Pen, blank, canvas, fixed_palette, on_palette,
+                     palette_png, paste, per_scale, stamp, text_width)
 
 CARD_W = 760
 CARD_H = 150
@@ -203,7 +204,7 @@ def _txt(draw, xy, text, size=13, fill=INK, bold=False, anchor="la"):
     stamp(draw, xy, text, size, fill, bold, anchor)
 
 
-@lru_cache(maxsize=256)
+@per_scale(maxsize=256)
 def _card(face: CardFace) -> Image.Image:
     """A card drawn from its face alone, on the palette (~110 kB; a table of 16 models and a few
     changed ones fit many times over)."""
@@ -234,7 +235,7 @@ def _card(face: CardFace) -> Image.Image:
          bold=face.in_pain)
     bx = 10
     for k, (label, colour) in enumerate(face.badges):
-        w = int(draw.textlength(label, font=font(11, True))) + 10
+        w = int(text_width(label, 11, True)) + 10
         if bx + w > CARD_W - 40 and k < len(face.badges) - 1 or bx + w > CARD_W - 10:
             _txt(draw, (bx, 86), f"+{len(face.badges) - k}", 11, INK, bold=True)     # the rest, counted
             break
@@ -263,7 +264,7 @@ def _column_height(cards: int) -> int:
     return 50 + max(1, cards) * (CARD_H + MARGIN)
 
 
-@lru_cache(maxsize=64)
+@per_scale(maxsize=64)
 def _heading(title: str, rounds: str) -> Image.Image:
     """A column's title and Round, on the palette."""
     image, draw = canvas(CARD_W + 2 * MARGIN, 44)
@@ -282,7 +283,7 @@ def _index(colour: tuple[int, int, int]) -> int:
 def _paper(width: int, height: int) -> Image.Image:
     """Blank paper already on the palette (mapping a whole sheet's worth of paper costs as much as
     encoding it)."""
-    image = Image.new("P", (width, height), _index(PAPER))
+    image = blank(width, height, _index(PAPER), "P")
     image.putpalette(_palette().getpalette())
     return image
 
@@ -292,14 +293,14 @@ def _sheet(view: dict, players: list[str | None], words: Words) -> bytes:
     step = CARD_W + 3 * MARGIN                  # a column and the gap after it
     height = max(_column_height(len(models)) for _t, _r, models in columns)
     image = _paper(len(columns) * step - MARGIN, height)
-    draw = ImageDraw.Draw(image)
+    draw = Pen(image)
     for k, (title, rounds, models) in enumerate(columns):
         x = k * step
-        image.paste(_heading(title, rounds), (x, 0))
+        paste(image, _heading(title, rounds), (x, 0))
         if k:
             draw.line([x - MARGIN // 2, 8, x - MARGIN // 2, height - 8], fill=_index(GREY), width=2)
         for i, m in enumerate(models):
-            image.paste(_card(card_face(m, words)), (x + MARGIN, 44 + i * (CARD_H + MARGIN)))
+            paste(image, _card(card_face(m, words)), (x + MARGIN, 44 + i * (CARD_H + MARGIN)))
     return _png(image)
 
 
@@ -319,7 +320,7 @@ def game_sheet(view: dict, words: Words = english) -> bytes:
 DIE_STEP = 58
 
 
-@lru_cache(maxsize=64)
+@per_scale(maxsize=64)
 def _die(face: int, destiny: bool, ace: bool, destiny_word: str) -> Image.Image:
     """One d10 as rolled (and the Destiny Die's name under it), on the palette."""
     image, draw = canvas(DIE_STEP, 66)       # stops above the result line
@@ -334,7 +335,7 @@ def _die(face: int, destiny: bool, ace: bool, destiny_word: str) -> Image.Image:
 HEADING_H = 26
 
 
-@lru_cache(maxsize=64)
+@per_scale(maxsize=64)
 def _roll_frame(width: int, heading: str, result: str, colour: tuple[int, int, int], empty: str) -> Image.Image:
     """The roll's paper: how the pool came about (when the caller says), the result under the dice."""
     top = HEADING_H if heading else 0
@@ -359,10 +360,10 @@ def roll_image(roll: dict, words: Words = english, heading: str = "") -> bytes:
         text, colour = words("critical", aces=text), GREEN
     if roll.get("fumble"):
         text, colour = words("fumble", aces=text), RED
-    width = max(420, 20 + len(dice) * DIE_STEP, 24 + int(font(13, True).getlength(heading)) if heading else 0)
+    width = max(420, 20 + len(dice) * DIE_STEP, 24 + int(text_width(heading, 13, True)) if heading else 0)
     image = _roll_frame(width, heading, text, colour, "" if dice else words("no_dice")).copy()
     destiny_word = words("destiny")
     top = 12 + (HEADING_H if heading else 0)
     for i, face in enumerate(dice):
-        image.paste(_die(int(face), i == 0, bool(flags[i]), destiny_word), (12 + i * DIE_STEP, top))
+        paste(image, _die(int(face), i == 0, bool(flags[i]), destiny_word), (12 + i * DIE_STEP, top))
     return _png(image)

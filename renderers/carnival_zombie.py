@@ -15,13 +15,13 @@ them) over the English `WORDS`; names of Terrains, Infected and Finales come fro
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from rules.common.packs import in_language
 
-from .common import BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, canvas, font, palette_png, stamp
+from .common import (BLUE, GOLD, GREEN, GREY, INK, PAPER, RED, Pen, blank, canvas, fit, palette_png, paste,
+                     per_scale, size_of, stamp, text_width)
 
 CUBE_COLOURS = {"G": (120, 120, 120), "M": (140, 70, 170), "B": (235, 235, 235), "V": (70, 150, 60),
                 "S": (50, 90, 200), "P": (20, 20, 20), "#": (140, 90, 40)}
@@ -104,7 +104,7 @@ def _tags(special: bool, finales: tuple) -> list:
     return ([("★", GOLD)] if special else []) + [(FINALE_ICONS.get(f, "F"), RED) for f in finales]
 
 
-@lru_cache(maxsize=16)
+@per_scale(maxsize=16)
 def _venice_layers(key: tuple) -> tuple[Image.Image, Image.Image, Image.Image]:
     """The map's static layers, drawn once per map and language: the water with every Alley (under),
     and the Locations, +1/+2 costs, compass, title and legend (over, pasted through its mask), so a
@@ -114,10 +114,10 @@ def _venice_layers(key: tuple) -> tuple[Image.Image, Image.Image, Image.Image]:
     under, draw = canvas(width, height, WATER)
     for a, _d, b, _extra in alleys:
         draw.line([at[a], at[b]], fill=(90, 80, 70), width=3)
-    over = Image.new("RGB", (width, height), PAPER)
-    mask = Image.new("L", (width, height), 0)
+    over = blank(width, height, PAPER)
+    mask = blank(width, height, 0, "L")
     for target, fill in ((over, None), (mask, 255)):
-        d = ImageDraw.Draw(target)
+        d = Pen(target)
         for a, _d, b, extra in alleys:
             if extra:
                 pa, pb = at[a], at[b]
@@ -139,7 +139,7 @@ def _venice_layers(key: tuple) -> tuple[Image.Image, Image.Image, Image.Image]:
         for icon, words in [("★", special)] + [(FINALE_ICONS.get(f, "F"), n) for f, n in zip(finales_shown, finale_names)]:
             _txt(d, (x, height - 14), icon, 11, fill or (GOLD if icon == "★" else RED), True, anchor="lm")
             _txt(d, (x + 14, height - 14), words, 10, fill or INK, anchor="lm")
-            x += 30 + int(d.textlength(words, font=font(10)))
+            x += 30 + int(text_width(words, 10))
     return under, over, mask
 
 
@@ -148,13 +148,13 @@ def _venice(view: dict, width: int = 760, height: int = 560) -> Image.Image:
     under, over, mask = _venice_layers(key)
     at = _Layout(key[0], width, height).at
     image = under.copy()
-    draw = ImageDraw.Draw(image)
+    draw = Pen(image)
     m = view["map"]
     route = {mv["to"]: mv for mv in m.get("moves", [])}
     for a, _d, b, _extra in m["alleys"]:
         if (a == m["group_at"] and b in route) or (b == m["group_at"] and a in route):
             draw.line([at[a], at[b]], fill=GOLD, width=5)
-    image.paste(over, (0, 0), mask)
+    paste(image, over, (0, 0), mask)
     for loc in m["locations"]:
         if loc["id"] in m["sunken"]:
             x, y = at[loc["id"]]
@@ -182,9 +182,10 @@ def _polar(cx, cy, r, deg):
 
 
 RING_R = (70, 120, 185, 255, 310)   # refuge, boxes, I, II, III (outer radii)
+BOSS_LABEL = 80                     # the widest a Boss's line on a Ring space may be
 
 
-@lru_cache(maxsize=4)
+@per_scale(maxsize=4)
 def _tactical_base(size: int) -> Image.Image:
     """The Tactical Map itself (Rings, Caves and their names, the Refuge), drawn once per size."""
     image, draw = canvas(size, size)
@@ -197,7 +198,8 @@ def _tactical_base(size: int) -> Image.Image:
         a0 = ang - 22.5
         p1, p2 = _polar(cx, cy, ring_r[1], a0), _polar(cx, cy, ring_r[4], a0)
         draw.line([p1, p2], fill=GREY, width=1)
-        _txt(draw, _polar(cx, cy, ring_r[4] - 10, ang), cave, 11, INK, True)
+        # in the outer Ring's corner, clear of its cubes, counts and Boss lines (centred on `ang`)
+        _txt(draw, _polar(cx, cy, ring_r[4] - 10, ang - 16), cave, 11, INK, True)
     draw.ellipse([cx - ring_r[0], cy - ring_r[0], cx + ring_r[0], cy + ring_r[0]], fill=PAPER, outline=INK, width=2)
     draw.line([cx - ring_r[0], cy, cx + ring_r[0], cy], fill=INK)
     draw.line([cx, cy - ring_r[0], cx, cy + ring_r[0]], fill=INK)
@@ -206,7 +208,7 @@ def _tactical_base(size: int) -> Image.Image:
 
 def _tactical(view: dict, size: int = 640) -> Image.Image:
     image = _tactical_base(size).copy()
-    draw = ImageDraw.Draw(image)
+    draw = Pen(image)
     night = view.get("night")
     cx = cy = size / 2
     ring_r = RING_R
@@ -247,7 +249,9 @@ def _tactical(view: dict, size: int = 640) -> Image.Image:
                 _txt(draw, (x, y + 10), n, 8)
             here = [b for b in bosses.values() if b["pos"] == sp]
             for j, b in enumerate(here):
-                label = f"{b['name']} {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
+                # fitted to a Ring space's width, else a long name runs into the next space or the boxes
+                tail = f" {b['wounds']}/{b['life']}" + (" S" if b["survivor"] else "")
+                label = fit(b["name"], BOSS_LABEL - text_width(tail, 8, True), 8, True) + tail
                 _txt(draw, (x0, y0 + 24 + 11 * j), label, 8, GREY if b["survivor"] else RED, True)
     boxed = [b for b in bosses.values() if b["pos"].endswith(".b")]
     for j, b in enumerate(boxed):
@@ -270,7 +274,7 @@ def _legend(draw, view: dict, x: int, y: int) -> None:
         draw.rectangle([x, y - 5, x + 10, y + 5], fill=CUBE_COLOURS[code], outline=INK)
         words = infected.get(code) or _w(view, f"cube_{code}")
         _txt(draw, (x + 14, y), words, 9, INK, anchor="lm")
-        x += 22 + int(draw.textlength(words, font=font(9)))
+        x += 22 + int(text_width(words, 9))
 
 
 def tactical_map(view: dict) -> bytes:
@@ -278,6 +282,9 @@ def tactical_map(view: dict) -> bytes:
 
 
 # ------------------------------------------------------------------------------ strip
+LINE = 16      # a line of the strip's 10-point text under the Terror Track
+
+
 def _slots(night_hours: int) -> list[str]:
     return ["sunrise"] + [f"day{h}" for h in range(1, 5)] + ["sunset"] + \
            [f"night{h}" for h in range(1, night_hours + 1)] + ["dawn"]
@@ -309,11 +316,13 @@ def _strip_geometry(width: int, night_hours: int, spaces: int) -> tuple[list[tup
     return placed, min(40, (width - 170) // (spaces + 2))
 
 
-@lru_cache(maxsize=16)
-def _strip_base(width: int, rows: tuple, spaces: int, terror_from: int, night_hours: int, bosses: tuple) -> Image.Image:
+@per_scale(maxsize=16)
+def _strip_base(width: int, rows: tuple, spaces: int, terror_from: int, night_hours: int, bosses: tuple,
+                lines: int) -> Image.Image:
     """The strip as it is before anything happens: the Calendar, the Clock and one Terror Track row per
-    Character (`rows`: (order, name)), none highlighted; drawn once per game."""
-    image, draw = canvas(width, 90 + 22 * len(rows))
+    Character (`rows`: (order, name)), none highlighted, and room for `lines` lines of text under them
+    (the Storage; the result too once the game is over); drawn once per game."""
+    image, draw = canvas(width, 74 + 22 * len(rows) + LINE * lines)
     by_ticket = dict(bosses) if bosses else None
     x = 10
     for t in (1, 2, 3):
@@ -341,9 +350,9 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
     clock, cal = view["clock"], view["calendar"]
     bosses = tuple(sorted(cal["bosses"].items())) if isinstance(cal["bosses"], dict) else ()
     image = _strip_base(width, tuple((c["order"], c["name"]) for c in chars), track["spaces"], track["terror_from"],
-                        clock["night_hours"], bosses).copy()
-    draw = ImageDraw.Draw(image)
-    height = image.height
+                        clock["night_hours"], bosses, 2 if view.get("over") else 1).copy()
+    draw = Pen(image)
+    height = size_of(image)[1]
     x = 10
     for t in (1, 2, 3):
         for half in ("day", "night"):
@@ -370,10 +379,11 @@ def _strip(view: dict, width: int = 760) -> Image.Image:
     st = view["storage"]
     storage = _w(view, "storage") or (f"Storage: {st.get('#', 0)} Barricades, {st.get('S', 0)} Survivors   "
                                       f"Abyss: {sum(view['abyss'].values())} cubes   Pile: {sum(view['pile'].values())}")
-    _txt(draw, (10, height - 12), storage, 10, INK, anchor="lm")
-    if view.get("over"):
+    _txt(draw, (10, height - 12), fit(storage, width - 20, 10), 10, INK, anchor="lm")
+    if view.get("over"):       # a line of its own, over the Storage's: a long ending would print over it
         result = _w(view, "result") or f"{view['result'].upper()}: {view['reason']}"
-        _txt(draw, (width - 10, height - 12), result, 10, GREEN if view["result"] == "win" else RED, True, anchor="rm")
+        _txt(draw, (10, height - 12 - LINE), fit(result, width - 20, 10, True), 10,
+             GREEN if view["result"] == "win" else RED, True, anchor="lm")
     return image
 
 
@@ -386,8 +396,9 @@ def board(view: dict) -> bytes:
     (`in_language`); names still in several languages (a direct call) are drawn in English."""
     view = in_language(view, "en")
     top = _tactical(view) if view.get("night") else _venice(view)
-    bottom = _strip(view, width=max(top.width, 760))
-    image = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height), PAPER)
-    image.paste(top, (0, 0))
-    image.paste(bottom, (0, top.height))
+    bottom = _strip(view, width=max(size_of(top)[0], 760))
+    (top_w, top_h), (bottom_w, bottom_h) = size_of(top), size_of(bottom)
+    image = blank(max(top_w, bottom_w), top_h + bottom_h, PAPER)
+    paste(image, top, (0, 0))
+    paste(image, bottom, (0, top_h))
     return _png(image)

@@ -6,11 +6,9 @@ see: the channel gets ``view_for(state, PUBLIC)``, a DM gets the player's own vi
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
-
 from PIL import Image
 
-from .common import BLUE, GOLD, GREY, INK, PAPER, RED, canvas, palette_png, stamp
+from .common import BLUE, GOLD, GREY, INK, PAPER, RED, Pen, canvas, palette_png, per_scale, stamp
 
 Words = Callable[..., str]
 
@@ -68,7 +66,7 @@ def _px(v: float) -> float:
     return MARGIN + v * SCALE
 
 
-@lru_cache(maxsize=8)
+@per_scale(maxsize=8)
 def _background(diameter: float, altar_r: float, gate_r: float, gates: tuple, altar: str, gate: tuple,
                 scale: str) -> Image.Image:
     size = int(diameter * SCALE + 2 * MARGIN)
@@ -79,7 +77,7 @@ def _background(diameter: float, altar_r: float, gate_r: float, gates: tuple, al
         for x0 in range(0, int(diameter) + 1, 2):
             for (x, y) in ((step, x0), (x0, step)):
                 if (x - c) ** 2 + (y - c) ** 2 < (c - 0.5) ** 2:
-                    draw.point((_px(x), _px(diameter - y)), fill=GRID)
+                    draw.dot((_px(x), _px(diameter - y)), fill=GRID)
     draw.ellipse([_px(c - altar_r), _px(c - altar_r), _px(c + altar_r), _px(c + altar_r)], fill=STONE, outline=INK, width=2)
     stamp(draw, (_px(c), _px(c)), altar, 12, PAPER, True, "mm")
     for i, (gx, gy) in enumerate(gates):
@@ -102,8 +100,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
     gates = tuple(tuple(g) for g in a["gates"])
     image = _background(diameter, a["altar_radius"], a["gate_radius"], gates, w("altar"),
                         tuple(w("gate", n=i + 1) for i in range(len(gates))), w("scale")).copy()
-    from PIL import ImageDraw
-    draw = ImageDraw.Draw(image)
+    draw = Pen(image)
     seats = view["seats"]
     gate_of = a.get("gate_of") or {}
     match = view["match"]
@@ -128,8 +125,8 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
             draw.ellipse([x + r * 0.75 - d, y - r * 0.75 - d, x + r * 0.75 + d, y - r * 0.75 + d], fill=PAPER,
                          outline=INK, width=2)
         stamp(draw, (x, y), m["id"][1:], 9, PAPER, True, "mm")
-        if m["stunned"]:
-            stamp(draw, (x + r, y + r), "✶", 14, GOLD, True, "mm")
+        if m["stunned"]:      # a gold ring, not a ✶ beside the disc: in a melee that star printed over a neighbour's number
+            draw.ellipse([x - r - 3, y - r - 3, x + r + 3, y + r + 3], outline=GOLD, width=2)
     px = int(diameter * SCALE + 2 * MARGIN) + 10
     stage = "over" if view["result"]["over"] else ("deploy" if view["phase"] == "deploy" else match.get("stage"))
     stamp(draw, (px, 20), w("hourglass", n=match["hourglass"]), 18, INK, True)
@@ -159,7 +156,7 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
     yy += 30
     stamp(draw, (px, yy), w("legend"), 13, INK, True)
     yy += 20
-    bottom = image.height - 12
+    bottom = int(diameter * SCALE + 2 * MARGIN) - 12
     rows = len(shown)
     step = max(11, min(16, (bottom - yy) // max(1, rows)))
     for k, m in enumerate(shown):
@@ -167,7 +164,8 @@ def arena_png(view: dict, active: str | None = None, say=None) -> bytes:
             stamp(draw, (px, yy), f"+{rows - k}", 10, GREY)
             break
         colour = TEAM[gate_of.get(m["owner"], seats.index(m["owner"])) % 2]
-        draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour)
+        draw.ellipse([px, yy, px + step - 3, yy + step - 3], fill=colour, outline=GOLD if m["stunned"] else None,
+                     width=2)
         stamp(draw, (px + (step - 3) / 2, yy + (step - 3) / 2), m["id"][1:], 8, PAPER, True, "mm")
         mark = " ✶" if m["stunned"] else ""
         stamp(draw, (px + step + 2, yy - 1), _fit(model_name(m["name"], say), 25) + mark, min(11, step - 3), INK)
