@@ -4,25 +4,18 @@ small cache, since a step's picture never changes and many viewers ask for the s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 
 from cogs.host import systems
 from i18n import present
 from i18n.present import Presenter
+from renderers.common import scaled
 
 log = logging.getLogger("bauta.web")
 
 SCALES = (1, 2, 3)
 KEPT_BYTES = 48 * 1024 * 1024       # the cache's budget: a board at scale 2 weighs 0.2-1 MB
-
-
-def _scaled(scale: int):
-    """The renderers' scale (renderers/common.py), when they have one; else the base size."""
-    from renderers import common
-    scaled = getattr(common, "scaled", None)
-    return contextlib.nullcontext() if scaled is None else scaled(scale)
 
 
 def draw(system_name: str, view: dict, say: Presenter, scale: int) -> bytes | None:
@@ -31,7 +24,7 @@ def draw(system_name: str, view: dict, say: Presenter, scale: int) -> bytes | No
         return None
     reading = present.READER.set(say)
     try:
-        with _scaled(scale):
+        with scaled(scale):          # the renderers' own scale: drawn sharp, not enlarged
             return system.render(view)
     finally:
         present.READER.reset(reading)
