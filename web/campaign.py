@@ -15,8 +15,8 @@ from aiohttp import web
 
 from cogs.host import systems
 
-from . import links
 from .markup import html
+from .visit import Visit, visiting
 
 ROUTE = "/g/{token}/{game:\\d{1,18}}/campaign"
 
@@ -31,18 +31,14 @@ def has_campaign(system: str) -> bool:
     return systems.get(system).campaign is not None
 
 
-async def campaign(pages: Any, request: web.Request) -> web.Response:
-    try:
-        link = await pages.link(request)
-        game, viewer = await pages.game_of(request, link)
-    except links.LinkRefused as exc:
-        return await pages._refusing(request, exc)
+@visiting
+async def campaign(pages: Any, request: web.Request, visit: Visit) -> web.Response:
+    game, language = visit.game, visit.language
     hook = systems.get(game.system).campaign
     if hook is None:
         return pages.refused(request, "not_found", 404)
-    language = await pages.language(request, link, game)
-    say = pages.host.presenter(game, language)
-    text = await hook(pages.store, game, viewer.key, say)
+    say = pages.presenter(game, language)
+    text = await hook(pages.store, game, visit.viewer.key, say)
     return pages.render("campaign.html", language, title=systems.title(game.system, language), game_id=game.id,
-                        here=f"/g/{request.match_info['token']}/{game.id}", role=viewer.role,
+                        here=visit.here, role=visit.viewer.role,
                         body=html(text, say.names, say.text("words.someone")) if text else None)

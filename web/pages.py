@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +29,7 @@ from .guard import HEADERS, address
 from .live import Watch
 from .pictures import SCALES, Pictures
 from .replay import Replays
+from .visit import Visit, visiting
 
 log = logging.getLogger("bauta.web")
 
@@ -79,7 +81,7 @@ class Pages:
     def routes(self) -> list[web.AbstractRouteDef]:
         return [web.get("/", self.home),
                 web.get("/favicon.ico", self.no_icon),
-                web.get("/g/{token}", self.page),
+                web.get("/g/{token}", self.front),
                 web.get("/g/{token}/{game:\\d{1,18}}", self.page),
                 web.get("/g/{token}/{game:\\d{1,18}}/table", self.table),
                 web.get("/g/{token}/{game:\\d{1,18}}/board.png", self.board),
@@ -172,37 +174,41 @@ class Pages:
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
-    async def page(self, request: web.Request) -> web.Response:
+    async def visit(self, request: web.Request) -> Visit:
+        """Who asks for which game, checked before anything of the game is read: raises
+        LinkRefused (answered by `visiting`)."""
+        link = await self.link(request)
+        game, viewer = await self.game_of(request, link)
+        return Visit(link, game, viewer, await self.language(request, link, game),
+                     f"/g/{request.match_info['token']}/{game.id}")
+
+    async def front(self, request: web.Request) -> web.StreamResponse:
+        """`/g/<token>`: a game's page, or the server's list for a link to no game."""
         try:
             link = await self.link(request)
-            if not link.game_id and "game" not in request.match_info:
-                return await self.server_list(request, link)
-            game, viewer = await self.game_of(request, link)
         except links.LinkRefused as exc:
             return await self._refusing(request, exc)
-        language = await self.language(request, link, game)
-        return self.render("game.html", language, **await self._table(request, link, game, viewer, language))
+        if not link.game_id:
+            return await self.server_list(request, link)
+        return await self.page(request)
 
-    async def table(self, request: web.Request) -> web.Response:
+    @visiting
+    async def page(self, request: web.Request, visit: Visit) -> web.Response:
+        return self.render("game.html", visit.language, **await self._table(visit))
+
+    @visiting
+    async def table(self, request: web.Request, visit: Visit) -> web.Response:
         """The page's live part alone, fetched by its script when the game moved."""
-        try:
-            link = await self.link(request)
-            game, viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
-        language = await self.language(request, link, game)
-        return self.render("table.html", language, **await self._table(request, link, game, viewer, language))
+        return self.render("table.html", visit.language, **await self._table(visit))
 
-    async def _table(self, request: web.Request, link: links.Link, game: Any, viewer: seen_by.Viewer,
-                     language: str, error: str | None = None) -> dict[str, Any]:
-        engine = systems.get(game.system).engine
-        state = engine.load_state(game.state)
-        say = self.presenter(game, language)
+    async def _table(self, visit: Visit, error: str | None = None) -> dict[str, Any]:
+        game = visit.game
+        state = systems.get(game.system).engine.load_state(game.state)
         steps = await self.store.actions(game.id, limit=LOG_STEPS)
-        here = f"/g/{request.match_info['token']}/{game.id}"
-        return {"sight": seen_by.sight(game, state, viewer, say, steps), "viewer": viewer, "here": here,
-                "picture": systems.get(game.system).render is not None, "error": error,
-                "role": viewer.role, "campaign": has_campaign(game.system)}
+        sight = seen_by.sight(game, state, visit.viewer, self.presenter(game, visit.language), steps)
+        return {"sight": sight, "viewer": visit.viewer, "here": visit.here, "error": error,
+                "picture": systems.get(game.system).render is not None,
+                "role": visit.viewer.role, "campaign": has_campaign(game.system)}
 
     async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
         language = await self.language(request, link)
@@ -221,15 +227,11 @@ class Pages:
         token = request.match_info["token"]
         return self.render("games.html", language, games=rows, here=f"/g/{token}")
 
-    async def board(self, request: web.Request) -> web.Response:
-        try:
-            link = await self.link(request)
-            game, viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
+    @visiting
+    async def board(self, request: web.Request, visit: Visit) -> web.Response:
+        game, viewer, language = visit.game, visit.viewer, visit.language
         scale = _int(request.query.get("s"), 2)
         scale = scale if scale in SCALES else 2
-        language = await self.language(request, link, game)
         engine = systems.get(game.system).engine
         step = request.query.get("step")
         if step is not None and step.isdigit():
@@ -248,13 +250,10 @@ class Pages:
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "private, max-age=3600"})
 
-    async def live(self, request: web.Request) -> web.StreamResponse:
+    @visiting
+    async def live(self, request: web.Request, visit: Visit) -> web.StreamResponse:
         """Server-sent events: the game's version, each time it changes."""
-        try:
-            link = await self.link(request)
-            game, _viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
+        game = visit.game
         where = address(request)
         if self._live.get(where, 0) >= self.live_per_address:
             return self.refused(request, "slow_down", 429)
@@ -286,64 +285,47 @@ class Pages:
                 self._live.pop(where)
         return response
 
-    async def replay(self, request: web.Request) -> web.Response:
-        try:
-            link = await self.link(request)
-            game, viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
-        language = await self.language(request, link, game)
-        timeline = await self.replays.timeline(game)
-        k = min(_int(request.query.get("step"), timeline.last), timeline.last)
-        return self.render("replay.html", language, **self._step(request, game, viewer, language, timeline, k))
+    @visiting
+    async def replay(self, request: web.Request, visit: Visit) -> web.Response:
+        return self.render("replay.html", visit.language, **await self._step(visit, request.query.get("step")))
 
-    async def step(self, request: web.Request) -> web.Response:
-        try:
-            link = await self.link(request)
-            game, viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
-        language = await self.language(request, link, game)
-        timeline = await self.replays.timeline(game)
-        k = min(int(request.match_info["step"]), timeline.last)
-        return self.render("step.html", language, **self._step(request, game, viewer, language, timeline, k))
+    @visiting
+    async def step(self, request: web.Request, visit: Visit) -> web.Response:
+        return self.render("step.html", visit.language, **await self._step(visit, request.match_info["step"]))
 
-    def _step(self, request: web.Request, game: Any, viewer: seen_by.Viewer, language: str, timeline: Any,
-              k: int) -> dict[str, Any]:
-        say = self.presenter(game, language)
+    async def _step(self, visit: Visit, asked: str | None) -> dict[str, Any]:
+        """Step `asked` of the replay (the last one when not a number, the first past the end)."""
+        game = visit.game
+        timeline = await self.replays.timeline(game)
+        k = min(_int(asked, timeline.last), timeline.last)
+        say = self.presenter(game, visit.language)
         record = timeline.steps[k - 1] if k else None
-        lines = seen_by.narration(record.events, viewer, say) if record else []
-        here = f"/g/{request.match_info['token']}/{game.id}"
-        return {"title": systems.title(game.system, language), "game_id": game.id, "k": k, "last": timeline.last,
-                "lines": lines, "when": record.created_at[:16].replace("T", " ") if record else "",
-                "here": here, "picture": systems.get(game.system).render is not None, "version": game.version}
+        lines = seen_by.narration(record.events, visit.viewer, say) if record else []
+        return {"title": systems.title(game.system, visit.language), "game_id": game.id, "k": k,
+                "last": timeline.last, "lines": lines, "when": record.created_at[:16].replace("T", " ") if record else "",
+                "here": visit.here, "picture": systems.get(game.system).render is not None, "version": game.version}
 
-    async def answer(self, request: web.Request) -> web.Response:
+    @visiting
+    async def answer(self, request: web.Request, visit: Visit) -> web.Response:
         """A seated player's own decision, from the page's form: the host's `answer`, then back
         to the page (303), or the page again with the refusal in the reader's words."""
-        try:
-            link = await self.link(request)
-            game, viewer = await self.game_of(request, link)
-        except links.LinkRefused as exc:
-            return await self._refusing(request, exc)
+        game, language = visit.game, visit.language
         origin = request.headers.get("Origin")
         if origin and origin.split("://", 1)[-1] != request.host:
             return self.refused(request, "bad_request", 403)       # a form posted from another site
         form = await request.post()
         prompt = str(form.get("prompt", ""))[:FIELD_MAX]
         options = [str(o)[:FIELD_MAX] for o in form.getall("option", [])][:OPTIONS_MAX]
-        language = await self.language(request, link, game)
-        if viewer.role != links.PLAYER:
+        if visit.viewer.role != links.PLAYER:
             raise web.HTTPForbidden()
         try:
-            await self.host.answer(game.id, prompt, options, link.user_id)
+            await self.host.answer(game.id, prompt, options, visit.link.user_id)
         except BautaError as exc:
-            fresh = await self.store.game(game.id) or game
-            say = self.presenter(fresh, language)
-            context = await self._table(request, link, fresh, viewer, language, error=say.error(exc))
+            fresh = replace(visit, game=await self.store.game(game.id) or game)
+            context = await self._table(fresh, error=self.presenter(fresh.game, language).error(exc))
             return self.render("game.html", language, status=409, **context)
         self.watch.changed(game.id)
-        raise web.HTTPSeeOther(location=f"/g/{request.match_info['token']}/{game.id}")
+        raise web.HTTPSeeOther(location=visit.here)
 
 
 def _int(value: str | None, default: int) -> int:
