@@ -236,14 +236,15 @@ class Pages:
             game, _viewer = await self.game_of(request, link)
         except links.LinkRefused as exc:
             return await self._refusing(request, exc)
+        game_id, sent = game.id, _int(request.query.get("v"), game.version)
+        del game, _viewer     # a stream stays open for hours: it keeps the game's id, not its decoded state
         where = address(request)
         if self._live.get(where, 0) >= self.live_per_address:
             return self.refused(request, "slow_down", 429)
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        sent = _int(request.query.get("v"), game.version)
-        event = self.watch.subscribe(game.id)
+        event = self.watch.subscribe(game_id)
         self._live[where] = self._live.get(where, 0) + 1
         try:
             await response.write(b"retry: 1000\n\n")
@@ -254,14 +255,14 @@ class Pages:
                     await response.write(b": still here\n\n")
                     continue
                 event.clear()
-                mark = self.watch.mark(game.id)
+                mark = self.watch.mark(game_id)
                 if mark is not None and mark[0] != sent:
                     sent = mark[0]
                     await response.write(f"data: {sent}\n\n".encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
-            self.watch.unsubscribe(game.id, event)
+            self.watch.unsubscribe(game_id, event)
             self._live[where] -= 1
             if not self._live[where]:
                 self._live.pop(where)
