@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ import jinja2
 from aiohttp import web
 
 from clock import source
+from db.records import _dumps
 from cogs.host import systems
 from i18n import SUPPORTED, supported, t
 from i18n.present import Presenter
@@ -35,6 +37,7 @@ LOG_STEPS = 30            # the newest actions narrated on a game's page
 FIELD_MAX = 100           # a prompt's or an option's id as a form sends it
 OPTIONS_MAX = 25          # Discord's own most options in one select
 LIVE_PER_ADDRESS = 32     # open live streams one address may hold
+SIGHTS_KEPT = 2048        # sights kept, the newest asked: a game's at its version, per kind of viewer and language
 HEARTBEAT = 15.0          # seconds between comments on an idle live stream (proxies close silent ones)
 
 
@@ -71,6 +74,8 @@ class Pages:
         self.pictures = Pictures()
         self.live_per_address = live_per_address
         self._live: dict[str, int] = {}
+        self._sights: OrderedDict[tuple, seen_by.Sight] = OrderedDict()
+        self._seeing: dict[tuple, asyncio.Future] = {}
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                       autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
@@ -176,14 +181,44 @@ class Pages:
 
     async def _table(self, request: web.Request, link: links.Link, game: Any, viewer: seen_by.Viewer,
                      language: str, error: str | None = None) -> dict[str, Any]:
-        engine = systems.get(game.system).engine
-        state = engine.load_state(game.state)
-        say = self.host.presenter(game, language)
-        steps = await self.store.actions(game.id, limit=LOG_STEPS)
         here = f"/g/{request.match_info['token']}/{game.id}"
-        return {"sight": seen_by.sight(game, state, viewer, say, steps), "viewer": viewer, "here": here,
+        return {"sight": await self.sight(game, viewer, language), "viewer": viewer, "here": here,
                 "picture": systems.get(game.system).render is not None, "error": error,
                 "role": viewer.role}
+
+    async def sight(self, game: Any, viewer: seen_by.Viewer, language: str) -> seen_by.Sight:
+        """What a kind of viewer sees of a game at its version, in a language: made once, however
+        many viewers ask for it at once (each move sends every open page for its fragment), and kept
+        for the next. The key holds what the sight is made of: the version (the state and the log),
+        the meta (names and deadlines), the viewer's role and engine key, the language."""
+        key = (game.id, game.version, _dumps(game.meta), viewer.role, viewer.key, language)
+        found = self._sights.get(key)
+        if found is not None:
+            self._sights.move_to_end(key)
+            return found
+        if key in self._seeing:
+            return await asyncio.shield(self._seeing[key])
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._seeing[key] = future
+        try:
+            engine = systems.get(game.system).engine
+            steps = await self.store.actions(game.id, limit=LOG_STEPS)
+            found = seen_by.sight(game, engine.load_state(game.state), viewer, self.host.presenter(game, language),
+                                  steps)
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()          # retrieved: whoever waits for it raises it too
+            raise
+        else:
+            future.set_result(found)
+        finally:
+            self._seeing.pop(key, None)
+            if not future.done():
+                future.cancel()
+        self._sights[key] = found
+        while len(self._sights) > SIGHTS_KEPT:
+            self._sights.popitem(last=False)
+        return found
 
     async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
         language = await self.language(request, link)

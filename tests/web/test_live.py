@@ -1,7 +1,8 @@
 """The web companion live: a Klash! auction's page shows its picture; a pick clicked in Discord
 reaches an open page's event stream within a second; the replay steps back to the earlier
 picture; a move made by another bot process over the same store reaches a page served by this one;
-an open stream keeps no game record (a Klash! state decoded weighs some 55 KB)."""
+an open stream keeps no game record (a Klash! state decoded weighs some 55 KB); the pages of one
+move are made once per kind of viewer, however many ask at once."""
 from __future__ import annotations
 
 import asyncio
@@ -16,6 +17,7 @@ from rules.klash import ENGINE
 from tests.cogs.test_klash import answer, start_draft, state_of
 from tests.support.stores import BACKENDS
 from tests.web.helpers import ask_link, fetch, fetch_bytes, web_bot
+from web import sight as sight_module
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -128,3 +130,23 @@ async def test_an_open_stream_keeps_its_game_id_not_its_record(bot, world, seed)
             assert (await stream.content.readline()).startswith(b"retry:")
             streams, held = records_held_by_live_streams()
     assert streams == 1 and held == []
+
+
+async def test_the_pages_of_one_move_are_seen_once_per_kind_of_viewer(bot, world, seed, monkeypatch):
+    """Each move sends every open page for its fragment at once: what a player sees of that
+    version is made once for all their pages, and anew after the next move."""
+    made = []
+    real = sight_module.sight
+    monkeypatch.setattr(sight_module, "sight", lambda *a: made.append(a[2].key) or real(*a))
+    game = await start_draft(bot, world, seed)
+    alice, bruno = ask_link(bot, world, world.users[2]), ask_link(bot, world, world.users[3])
+    alice, bruno = await alice, await bruno
+    fragments = await asyncio.gather(*(fetch(f"{link}/table") for link in [alice, bruno] * 10))
+    assert {(status, f'data-version="{game.version}"' in body) for status, body, _ in fragments} == {(200, True)}
+    assert sorted(made) == ["2", "3"]
+    record, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    await answer(world, game.id, prompt, [prompt.options[0].id])
+    fragments = await asyncio.gather(*(fetch(f"{link}/table") for link in [alice] * 5))
+    assert all(f'data-version="{record.version + 1}"' in body for _, body, _ in fragments)
+    assert sorted(made) == ["2", "2", "3"]
