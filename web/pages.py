@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,6 +19,7 @@ import jinja2
 from aiohttp import web
 
 from clock import source
+from db.records import _dumps
 from cogs.host import systems
 from i18n import SUPPORTED, supported, t
 from i18n.present import Presenter
@@ -38,6 +40,7 @@ LOG_STEPS = 30            # the newest actions narrated on a game's page
 FIELD_MAX = 100           # a prompt's or an option's id as a form sends it
 OPTIONS_MAX = 25          # Discord's own most options in one select
 LIVE_PER_ADDRESS = 32     # open live streams one address may hold
+SIGHTS_KEPT = 2048        # sights kept, the newest asked: a game's at its version, per kind of viewer and language
 HEARTBEAT = 15.0          # seconds between comments on an idle live stream (proxies close silent ones)
 
 
@@ -74,6 +77,8 @@ class Pages:
         self.pictures = Pictures()
         self.live_per_address = live_per_address
         self._live: dict[str, int] = {}
+        self._sights: OrderedDict[tuple, seen_by.Sight] = OrderedDict()
+        self._seeing: dict[tuple, asyncio.Future] = {}
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                       autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
@@ -203,12 +208,43 @@ class Pages:
 
     async def _table(self, visit: Visit, error: str | None = None) -> dict[str, Any]:
         game = visit.game
-        state = systems.get(game.system).engine.load_state(game.state)
-        steps = await self.store.actions(game.id, limit=LOG_STEPS)
-        sight = seen_by.sight(game, state, visit.viewer, self.presenter(game, visit.language), steps)
-        return {"sight": sight, "viewer": visit.viewer, "here": visit.here, "error": error,
-                "picture": systems.get(game.system).render is not None,
+        return {"sight": await self.sight(game, visit.viewer, visit.language), "viewer": visit.viewer,
+                "here": visit.here, "error": error, "picture": systems.get(game.system).render is not None,
                 "role": visit.viewer.role, "campaign": has_campaign(game.system)}
+
+    async def sight(self, game: Any, viewer: seen_by.Viewer, language: str) -> seen_by.Sight:
+        """What a kind of viewer sees of a game at its version, in a language: made once, however
+        many viewers ask for it at once (each move sends every open page for its fragment), and kept
+        for the next. The key holds what the sight is made of: the version (the state and the log),
+        the meta (names and deadlines), the viewer's role and engine key, the language."""
+        key = (game.id, game.version, _dumps(game.meta), viewer.role, viewer.key, language)
+        found = self._sights.get(key)
+        if found is not None:
+            self._sights.move_to_end(key)
+            return found
+        if key in self._seeing:
+            return await asyncio.shield(self._seeing[key])
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._seeing[key] = future
+        try:
+            engine = systems.get(game.system).engine
+            steps = await self.store.actions(game.id, limit=LOG_STEPS)
+            found = seen_by.sight(game, engine.load_state(game.state), viewer, self.presenter(game, language),
+                                  steps)
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()          # retrieved: whoever waits for it raises it too
+            raise
+        else:
+            future.set_result(found)
+        finally:
+            self._seeing.pop(key, None)
+            if not future.done():
+                future.cancel()
+        self._sights[key] = found
+        while len(self._sights) > SIGHTS_KEPT:
+            self._sights.popitem(last=False)
+        return found
 
     async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
         language = await self.language(request, link)
@@ -250,18 +286,23 @@ class Pages:
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "private, max-age=3600"})
 
-    @visiting
-    async def live(self, request: web.Request, visit: Visit) -> web.StreamResponse:
-        """Server-sent events: the game's version, each time it changes."""
-        game = visit.game
+    async def live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the game's version, each time it changes. Not `visiting`: a stream
+        stays open for hours, and keeps the game's id, not its decoded record (a Klash! state is
+        some 55 KB a viewer)."""
+        try:
+            game = (await self.visit(request)).game
+        except links.LinkRefused as exc:
+            return await self._refusing(request, exc)
+        game_id, sent = game.id, _int(request.query.get("v"), game.version)
+        del game
         where = address(request)
         if self._live.get(where, 0) >= self.live_per_address:
             return self.refused(request, "slow_down", 429)
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        sent = _int(request.query.get("v"), game.version)
-        event = self.watch.subscribe(game.id)
+        event = self.watch.subscribe(game_id)
         self._live[where] = self._live.get(where, 0) + 1
         try:
             await response.write(b"retry: 1000\n\n")
@@ -272,14 +313,14 @@ class Pages:
                     await response.write(b": still here\n\n")
                     continue
                 event.clear()
-                mark = self.watch.mark(game.id)
+                mark = self.watch.mark(game_id)
                 if mark is not None and mark[0] != sent:
                     sent = mark[0]
                     await response.write(f"data: {sent}\n\n".encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
-            self.watch.unsubscribe(game.id, event)
+            self.watch.unsubscribe(game_id, event)
             self._live[where] -= 1
             if not self._live[where]:
                 self._live.pop(where)

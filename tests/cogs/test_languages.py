@@ -65,7 +65,7 @@ async def test_gm_rules_explains_every_house_rule_in_the_readers_language(bot, w
     lines = text.split("\n")
     assert lines[0].startswith(header)
     rules = systems.SYSTEMS["carnival_zombie"].house_rules
-    assert len(lines) == 1 + len(rules) == 15     # 13 of the game's, two of the table's
+    assert len(lines) == 1 + len(rules) == 16     # 13 of the game's, three of the table's
     assert any(line.startswith(sample) for line in lines)
     assert f"• `battle_focus` = `true` ({default_word} `false`): " in text   # the server's value, then the default
     for line in lines[1:]:
@@ -78,7 +78,7 @@ async def test_gm_rules_for_karmic_fits_in_several_messages(bot, world):
     sent = world.ephemeral(world.users[2])
     assert len(sent) >= 2 and all(len(m.content) <= 2000 for m in sent)
     lines = "\n".join(m.content for m in sent).split("\n")
-    assert len(lines) == 1 + 31                  # with languages_learned_in_play (L789, karmic-rules), deadline_default
+    assert len(lines) == 1 + 32                  # with languages_learned_in_play (L789, karmic-rules), deadline_default, web_spectators
     assert ("• `world_deck_size` = `42` (predefinito `42`): Carte del mazzo del mondo del GM: 42 "
             "(un mazzo karma senza jolly) o 52 (un mazzo completo).") in lines
 

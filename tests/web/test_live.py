@@ -1,6 +1,8 @@
 """The web companion live: a Klash! auction's page shows its picture; a pick clicked in Discord
 reaches an open page's event stream within a second; the replay steps back to the earlier
-picture; a move made by another bot process over the same store reaches a page served by this one."""
+picture; a move made by another bot process over the same store reaches a page served by this one;
+an open stream keeps no game record (a Klash! state decoded weighs some 55 KB); the pages of one
+move are made once per kind of viewer, however many ask at once."""
 from __future__ import annotations
 
 import asyncio
@@ -10,10 +12,12 @@ import time
 import aiohttp
 import pytest
 
+from db.records import GameRecord
 from rules.klash import ENGINE
 from tests.cogs.test_klash import answer, start_draft, state_of
 from tests.support.stores import BACKENDS
 from tests.web.helpers import ask_link, fetch, fetch_bytes, web_bot
+from web import sight as sight_module
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -102,3 +106,47 @@ async def test_a_move_in_another_process_reaches_a_page_served_by_this_one(bot, 
     finally:
         world.attach(bot)
         await other.close()
+
+
+def records_held_by_live_streams() -> tuple[int, list]:
+    """The live handlers running now, and the game records their frames hold."""
+    streams, held = 0, []
+    for task in asyncio.all_tasks():
+        coro = task.get_coro()
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None)
+            if frame is not None and frame.f_code.co_name == "live" and "self" in frame.f_locals:
+                streams += 1
+                held += [v for v in frame.f_locals.values() if isinstance(v, GameRecord)]
+            coro = getattr(coro, "cr_await", None)
+    return streams, held
+
+
+async def test_an_open_stream_keeps_its_game_id_not_its_record(bot, world, seed):
+    game = await start_draft(bot, world, seed)
+    link = await ask_link(bot, world, world.users[2])
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{link}/live?v={game.version}") as stream:
+            assert (await stream.content.readline()).startswith(b"retry:")
+            streams, held = records_held_by_live_streams()
+    assert streams == 1 and held == []
+
+
+async def test_the_pages_of_one_move_are_seen_once_per_kind_of_viewer(bot, world, seed, monkeypatch):
+    """Each move sends every open page for its fragment at once: what a player sees of that
+    version is made once for all their pages, and anew after the next move."""
+    made = []
+    real = sight_module.sight
+    monkeypatch.setattr(sight_module, "sight", lambda *a: made.append(a[2].key) or real(*a))
+    game = await start_draft(bot, world, seed)
+    alice, bruno = ask_link(bot, world, world.users[2]), ask_link(bot, world, world.users[3])
+    alice, bruno = await alice, await bruno
+    fragments = await asyncio.gather(*(fetch(f"{link}/table") for link in [alice, bruno] * 10))
+    assert {(status, f'data-version="{game.version}"' in body) for status, body, _ in fragments} == {(200, True)}
+    assert sorted(made) == ["2", "3"]
+    record, state = await state_of(bot, game.id)
+    prompt = ENGINE.pending(state)[0]
+    await answer(world, game.id, prompt, [prompt.options[0].id])
+    fragments = await asyncio.gather(*(fetch(f"{link}/table") for link in [alice] * 5))
+    assert all(f'data-version="{record.version + 1}"' in body for _, body, _ in fragments)
+    assert sorted(made) == ["2", "2", "3"]
