@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,6 +27,7 @@ from rules.common import BautaError
 from . import links, sight as seen_by
 from .campaign import has_campaign, routes as campaign_routes
 from .guard import HEADERS, address
+from .kept import Kept
 from .live import Watch
 from .pictures import SCALES, Pictures
 from .replay import Replays
@@ -77,8 +77,7 @@ class Pages:
         self.pictures = Pictures()
         self.live_per_address = live_per_address
         self._live: dict[str, int] = {}
-        self._sights: OrderedDict[tuple, seen_by.Sight] = OrderedDict()
-        self._seeing: dict[tuple, asyncio.Future] = {}
+        self._sights: Kept[seen_by.Sight] = Kept(SIGHTS_KEPT)
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                       autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
@@ -218,33 +217,12 @@ class Pages:
         for the next. The key holds what the sight is made of: the version (the state and the log),
         the meta (names and deadlines), the viewer's role and engine key, the language."""
         key = (game.id, game.version, _dumps(game.meta), viewer.role, viewer.key, language)
-        found = self._sights.get(key)
-        if found is not None:
-            self._sights.move_to_end(key)
-            return found
-        if key in self._seeing:
-            return await asyncio.shield(self._seeing[key])
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
-        self._seeing[key] = future
-        try:
+
+        async def made() -> seen_by.Sight:
             engine = systems.get(game.system).engine
             steps = await self.store.actions(game.id, limit=LOG_STEPS)
-            found = seen_by.sight(game, engine.load_state(game.state), viewer, self.presenter(game, language),
-                                  steps)
-        except Exception as exc:
-            future.set_exception(exc)
-            future.exception()          # retrieved: whoever waits for it raises it too
-            raise
-        else:
-            future.set_result(found)
-        finally:
-            self._seeing.pop(key, None)
-            if not future.done():
-                future.cancel()
-        self._sights[key] = found
-        while len(self._sights) > SIGHTS_KEPT:
-            self._sights.popitem(last=False)
-        return found
+            return seen_by.sight(game, engine.load_state(game.state), viewer, self.presenter(game, language), steps)
+        return await self._sights.get(key, made)
 
     async def server_list(self, request: web.Request, link: links.Link) -> web.Response:
         language = await self.language(request, link)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 
 from cogs.host import systems
 from i18n import present
 from i18n.present import Presenter
 from renderers.common import scaled
+
+from .kept import Kept
 
 log = logging.getLogger("bauta.web")
 
@@ -32,36 +33,15 @@ def draw(system_name: str, view: dict, say: Presenter, scale: int) -> bytes | No
 
 class Pictures:
     def __init__(self) -> None:
-        self._kept: OrderedDict[tuple, bytes] = OrderedDict()
-        self._bytes = 0
-        self._drawing: dict[tuple, asyncio.Future] = {}
+        self._kept: Kept[bytes | None] = Kept(KEPT_BYTES, weigh=lambda png: len(png or b""))
 
     async def picture(self, key: tuple, system_name: str, view: dict, say: Presenter, scale: int) -> bytes | None:
         """`key` names the picture (game, version or step, viewer, language, scale); the same key
         asked by many viewers at once is drawn once."""
-        found = self._kept.get(key)
-        if found is not None:
-            self._kept.move_to_end(key)
-            return found
-        if key in self._drawing:
-            return await asyncio.shield(self._drawing[key])
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
-        self._drawing[key] = future
-        try:
-            png = await asyncio.to_thread(draw, system_name, view, say, scale)
-        except Exception:  # noqa: BLE001 - a picture that fails leaves the page without it
-            log.exception("web picture failed for %s", key)
-            png = None
-        finally:
-            self._drawing.pop(key, None)
-        future.set_result(png)
-        if png:
-            self._keep(key, png)
-        return png
-
-    def _keep(self, key: tuple, png: bytes) -> None:
-        self._kept[key] = png
-        self._bytes += len(png)
-        while self._bytes > KEPT_BYTES and self._kept:
-            _, gone = self._kept.popitem(last=False)
-            self._bytes -= len(gone)
+        async def drawn() -> bytes | None:
+            try:
+                return await asyncio.to_thread(draw, system_name, view, say, scale)
+            except Exception:  # noqa: BLE001 - a picture that fails leaves the page without it
+                log.exception("web picture failed for %s", key)
+                return None
+        return await self._kept.get(key, drawn)
