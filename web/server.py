@@ -83,7 +83,9 @@ class Companion:
         assert self.config.bind is not None
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, *self.config.bind)
+        # a move wakes every open page at once: many connections arrive together (the default
+        # backlog of 128 makes the rest retry a second later)
+        site = web.TCPSite(self._runner, *self.config.bind, backlog=1024)
         await site.start()
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
