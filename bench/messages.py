@@ -16,6 +16,18 @@ fighter, at most one DM per private decision).
 
 A prompt that no message carries (closed DMs aside) is counted as "unreachable": a player could not
 have answered it by clicking.
+
+Then what the table costs in requests (issue 40), from the fake world's log of writes
+(tests/support/writes.py), per interaction (every click and slash command of the game): channel
+writes (posts, edits, deletes in the guild channels; DM writes apart), interaction responses and
+followups, bytes uploaded; edits that changed nothing ("no-op") or repeated their message's content;
+the interaction that made the most channel writes. And with Discord's per-channel bucket emulated
+(5 writes per 5 s; responses and followups outside it) on a virtual clock, the log replayed with
+clicks made at a pace (`--fast`, a click every 0.3 s; a Klash! auction also at one pick a second),
+no click before its component shows, each request taking `--round-trip` seconds: the time from a
+click to its next prompt being visible, p50/p90, and the total time writes waited on the bucket, for
+a leaky bucket (5 at once, then one a second) and for Discord's fixed window (5, then a reset 5 s
+after the window opened). Computed, not slept.
 """
 from __future__ import annotations
 
@@ -37,6 +49,7 @@ from bot import BautaBot, Config  # noqa: E402
 from cogs.host import systems  # noqa: E402
 from rules.common import ANYONE, GM  # noqa: E402
 from tests.support.fakes import Sent, World, click, component_of  # noqa: E402
+from tests.support.writes import Buckets, WriteLog, percentile, replay  # noqa: E402
 
 BUDGETS = {
     "klash": "≤ 150 public messages per match",
@@ -124,6 +137,7 @@ async def drive(bot: BautaBot, world: World, game_id: int, policy: Callable, tal
         if not await answer(world, game_id, prompt, policy(prompt), user):
             tally.unreachable += 1
             await bot.host.choose(world.interaction(user, world.channels[10]), game_id, prompt.id, policy(prompt))
+        world.interactions[-1].stage = getattr(state, "phase", None)     # a Klash! "draft", a Carnival Zombie "sunset"…
         tally.decisions += 1
     return state
 
@@ -284,17 +298,75 @@ def report(tally: Tally, world: World) -> str:
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------------------ writes (issue 40)
+PACES = {   # game -> (label, seconds between clicks, the clicks it times: their stage, None for all)
+    "klash": [("auction, fast", None, "draft"), ("auction, a pick a second", 1.0, "draft")],
+    "carnival_zombie": [("Sunset, fast", None, "sunset")],
+}
+
+
+def writes_figures(world: World, name: str, fast: float = 0.3, round_trip: float = 0.1) -> dict[str, Any]:
+    """The requests of a whole game, per interaction, and the bucket's waits at the game's paces."""
+    log: WriteLog = world.writes
+    n = max(1, len(world.interactions))
+    channel = log.channel()
+    worst, most = log.worst()
+    figures: dict[str, Any] = {
+        "interactions": len(world.interactions),
+        "posts": sum(w.kind == "post" for w in channel) / n, "edits": sum(w.kind == "edit" for w in channel) / n,
+        "deletes": sum(w.kind == "delete" for w in channel) / n, "channel": len(channel) / n,
+        "dm": sum(w.dm for w in log) / n, "responses": sum(w.response for w in log) / n,
+        "followups": sum(w.followup for w in log) / n, "bytes": log.uploaded() / n,
+        "reuploaded": log.reuploaded() / n,
+        "noop": len(log.noops()), "noop_channel": sum(w.channel for w in log.noops()),
+        "repeats": len(log.repeats()), "most": most, "worst": getattr(worst, "label", None),
+        "worst_stage": getattr(worst, "stage", None),
+        "public": sum(1 for m in world.sent if m.public),
+    }
+    paces = [("whole game, fast", None, None)] + PACES.get(name, [])
+    for label, every, stage in paces:
+        for kind in ("leaky", "window"):
+            timeline = replay(log, world.interactions, every or fast, round_trip=round_trip, buckets=Buckets(kind=kind))
+            keep = None if stage is None else (lambda i, s=stage: getattr(i, "stage", None) == s)
+            shown = timeline.latencies(keep)
+            figures[f"{label}/{kind}"] = (len(shown), percentile(shown, 50), percentile(shown, 90),
+                                          max(shown, default=0.0), timeline.waited_for(keep), timeline.lasted)
+    figures["paces"] = [(label, every or fast) for label, every, _ in paces]
+    return figures
+
+
+def writes_report(name: str, f: dict[str, Any]) -> str:
+    lines = [f"{'':<16} per interaction ({f['interactions']}): channel writes {f['channel']:.2f} "
+             f"(posts {f['posts']:.2f}, edits {f['edits']:.2f}, deletes {f['deletes']:.2f}), DM writes "
+             f"{f['dm']:.2f}, responses {f['responses']:.2f}, followups {f['followups']:.2f}, "
+             f"uploaded {f['bytes'] / 1024:.1f} KiB (the same bytes again {f['reuploaded'] / 1024:.1f} KiB)",
+             f"{'':<16} no-op edits {f['noop']} ({f['noop_channel']} in channels), repeated content "
+             f"{f['repeats']}; most channel writes by one interaction: {f['most']} "
+             f"({f['worst']}, {f['worst_stage']}); public messages {f['public']}"]
+    for label, every in f["paces"]:
+        cells = []
+        for kind in ("leaky", "window"):
+            count, p50, p90, top, waited, lasted = f[f"{label}/{kind}"]
+            cells.append(f"{kind} p50 {p50:.2f} s p90 {p90:.2f} s max {top:.1f} s, waited {waited:.1f} s"
+                         + (f" (the game lasted {lasted:.0f} s)" if label.startswith("whole") else ""))
+        lines.append(f"{'':<16} bucket, {label} (a click every {every:g} s, {count} clicks): " + "; ".join(cells))
+    return "\n".join(lines)
+
+
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--language", default="en", choices=("en", "it", "es"))
     parser.add_argument("--dump", help="write every message, as its reader saw it, to this file")
+    parser.add_argument("--fast", type=float, default=0.3, help="seconds between clicks of a fast table")
+    parser.add_argument("--round-trip", type=float, default=0.1, help="seconds each request takes")
     args = parser.parse_args(argv)
     dumped = []
     for name in args.games.split(","):
         tally, world = await run_one(name.strip(), args.seed, args.language)
         print(report(tally, world), flush=True)
+        print(writes_report(name, writes_figures(world, name.strip(), args.fast, args.round_trip)), flush=True)
         dumped.append(f"===== {name}\n" + dump(world))
     if args.dump:
         Path(args.dump).write_text("".join(dumped), encoding="utf-8")

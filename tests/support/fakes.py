@@ -3,7 +3,9 @@
 `World` holds fake users and channels, patches a real `BautaBot`'s lookups to them, and
 records every message the bot sends, by where it went (channel, DM, ephemeral). Interactions
 record their response and followups the same way. `user.send` raises a real
-`discord.Forbidden` with code 50007 when the user's DMs are closed.
+`discord.Forbidden` with code 50007 when the user's DMs are closed. Every request (a post, edit or
+delete in a channel or DM, an interaction's response or followup) is also noted in `World.writes`
+with the interaction that caused it (tests/support/writes.py).
 """
 from __future__ import annotations
 
@@ -18,8 +20,11 @@ from collections.abc import Coroutine
 
 import discord
 
+from tests.support import writes as _writes
+
 _ids = itertools.count(1000)
 _changes = itertools.count()
+_interactions = itertools.count(1)
 
 
 @dataclass
@@ -123,7 +128,9 @@ class FakeUser:
         self.dm_attempts += 1
         if self.dm_closed:
             raise forbidden_50007()
-        return self.world.record(f"dm:{self.id}", content, **kwargs)
+        message = self.world.record(f"dm:{self.id}", content, **kwargs)
+        self.world.note("post", message, kwargs)
+        return message
 
     @property
     def dm_channel(self) -> FakeDMChannel:
@@ -148,7 +155,9 @@ class FakeChannel:
         return f"channel:{self.id}"
 
     async def send(self, content=None, **kwargs):
-        return self.world.record(self.where, content, **kwargs)
+        message = self.world.record(self.where, content, **kwargs)
+        self.world.note("post", message, kwargs)
+        return message
 
     def get_partial_message(self, message_id: int) -> FakePartialMessage:
         return FakePartialMessage(self, message_id)
@@ -203,11 +212,14 @@ class FakePartialMessage:
         return message
 
     async def delete(self):
-        self._message().deleted = True
+        message = self._message()
+        message.deleted = True
+        self.channel.world.note("delete", message, {})
 
     async def edit(self, **kwargs):
         world = self.channel.world
         message = self._message()
+        before = world.looks(message, kwargs)
         if "content" in kwargs:
             old, new = message.content or "", kwargs["content"] or ""
             message.said = new[len(old) + 1:] if old and new.startswith(old + "\n") else new
@@ -219,6 +231,7 @@ class FakePartialMessage:
             message.view = kwargs["view"]
         message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))
         message.edits += 1
+        world.note("edit", message, kwargs, before)
         return message
 
 
@@ -266,15 +279,20 @@ class FakeResponse:
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False):
         self._claim()
         self.deferred = SimpleNamespace(ephemeral=ephemeral, thinking=thinking)
+        self.interaction.world.note("defer", None, {}, where=self.interaction.where(ephemeral))
 
     async def send_message(self, content=None, *, ephemeral: bool = False, **kwargs):
         self._claim()
-        return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
+        message = self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral,
+                                                **kwargs)
+        self.interaction.world.note("respond", message, kwargs)
+        return message
 
     async def edit_message(self, **kwargs):
         """Answer a component click by editing the message it sits on (Discord's UPDATE_MESSAGE)."""
         self._claim()
-        await self.interaction.edit_original_response(**kwargs)
+        self.interaction.updated = True
+        await self.interaction._edit_original("update", kwargs)
 
 
 class FakeFollowup:
@@ -291,7 +309,10 @@ class FakeFollowup:
         if deferred is not None and deferred.thinking and not self.interaction.followups_sent:
             ephemeral = deferred.ephemeral
         self.interaction.followups_sent += 1
-        return self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral, **kwargs)
+        message = self.interaction.world.record(self.interaction.where(ephemeral), content, ephemeral=ephemeral,
+                                                **kwargs)
+        self.interaction.world.note("followup", message, kwargs)
+        return message
 
 
 class FakeInteraction:
@@ -318,6 +339,11 @@ class FakeInteraction:
         self.followup = FakeFollowup(self)
         self.followups_sent = 0
         self.edits: list[dict] = []
+        self.updated = False        # the clicked message was edited through the response (UPDATE_MESSAGE)
+        self.seq = next(_interactions)
+        self.label = self.data.get("custom_id") or "command"
+        world.handling = self
+        world.interactions.append(self)
 
     def where(self, ephemeral: bool) -> str:
         if ephemeral:
@@ -327,12 +353,17 @@ class FakeInteraction:
         return f"channel:{self.channel_id}"
 
     async def edit_original_response(self, **kwargs):
+        await self._edit_original("original", kwargs)
+
+    async def _edit_original(self, kind: str, kwargs: dict) -> None:
         self.edits.append(kwargs)
+        before = self.world.looks(self.message, kwargs) if self.message is not None else None
         if self.message is not None:
             if "content" in kwargs:
                 self.message.content = kwargs["content"]
             if "view" in kwargs:
                 self.message.view = kwargs["view"]
+        self.world.note(kind, self.message, kwargs, before, where=self.where(False))
 
 
 class SentLog(list):
@@ -368,6 +399,9 @@ class World:
         self.guild.name = "Test Server"
         self.locale = "en-US"           # what every interaction's client speaks unless a test says
         self.table_ids: set[int] = set()    # the table messages the bots posted (`tables`)
+        self.writes = _writes.WriteLog()    # every request made, in order (tests/support/writes.py)
+        self.interactions: list[FakeInteraction] = []  # in the order they were made
+        self.handling: FakeInteraction | None = None    # the newest interaction made or being handled
         self.attach(bot)
 
     def attach(self, bot) -> None:
@@ -422,6 +456,10 @@ class World:
         if nonce is not None:
             self.nonces[str(nonce)] = message
         return message
+
+    looks = staticmethod(_writes.looks)
+
+    note = _writes.note       # note a request in `writes`, with its cause (tests/support/writes.py)
 
     def interaction(self, user: FakeUser, channel: FakeChannel | None = None, *, in_dm: bool = False,
                     message: Sent | None = None, data: dict | None = None, locale: str | None = None,
@@ -537,11 +575,12 @@ def click(world: World, message: Sent, user: FakeUser, index: int = 0, values: l
     interaction.client = world.bot
 
     async def handled() -> FakeInteraction:
-        for cls in (PromptButton, PromptSelect):
-            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-            if match:
-                item = await cls.from_custom_id(interaction, inner, match)
-                await item.callback(interaction)
-                return interaction
+        with _writes.handling(interaction):
+            for cls in (PromptButton, PromptSelect):
+                match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+                if match:
+                    item = await cls.from_custom_id(interaction, inner, match)
+                    await item.callback(interaction)
+                    return interaction
         raise LookupError(f"no dynamic item matches {custom_id}")
     return handled()

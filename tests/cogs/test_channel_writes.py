@@ -1,0 +1,126 @@
+"""Channel writes per click (issue 40), as they are today: the fake world's log of writes counts
+right on a known sequence, the buckets and their replay give the waits they should, and a seeded
+whole game of each system stays within the figures measured before the table is restructured
+(docs/benchmarks.md, "Channel writes per interaction (issue 40), before").
+
+The ceilings below are today's exact maxima (seed 7): a change that cuts writes may lower them,
+none may raise them. The issue's goal (at most two channel writes for any click, one on average,
+no edit repeating its message's content) is not asserted here yet: it does not hold today."""
+import io
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bench.messages import run_one
+from tests.support.fakes import World
+from tests.support.writes import (Buckets, WriteLog, assert_no_repeated_edits, assert_writes_per_click, handling,
+                                  percentile, replay)
+
+
+def tiny_world():
+    world = World(SimpleNamespace())
+    return world, world.channel(10), world.user(2, "Alice"), world.user(3, "Bruno")
+
+
+def png(data: bytes) -> discord.File:
+    return discord.File(io.BytesIO(data), filename="board.png")
+
+
+async def test_the_log_counts_each_kind_of_write_with_its_cause_bytes_and_no_op_edits():
+    world, channel, alice, bruno = tiny_world()
+    command = world.interaction(alice, channel)
+    await command.response.defer(thinking=True)
+    board = await channel.send("board", file=png(b"x" * 100))
+    await command.followup.send("started")
+    await bruno.send("your hand")                                    # a DM
+
+    prompt = await channel.send("pick one")
+    clicked = world.interaction(bruno, channel, message=prompt, data={"custom_id": "bauta:b:1:pick.0:a"})
+    with handling(clicked):
+        await clicked.response.edit_message(content="pick one\n✅ Bruno: a", view=None)
+        partial = channel.get_partial_message(board.id)
+        await partial.edit(content="board")                          # nothing changed: a no-op
+        await partial.edit(content="board 2", attachments=[png(b"x" * 100)])   # the same bytes again
+        await partial.edit(content="board 2", attachments=[png(b"y" * 50)])    # same content, new image
+        await channel.get_partial_message(prompt.id).delete()
+        await channel.send("next prompt")
+
+    log: WriteLog = world.writes
+    assert [w.kind for w in log] == ["defer", "post", "followup", "post", "post",
+                                     "update", "edit", "edit", "edit", "delete", "post"]
+    assert [w.cause for w in log] == [command] * 5 + [clicked] * 6
+    assert log.channel_writes_per_cause() == {command: 2, clicked: 5}
+    assert log.worst() == (clicked, 5)
+    assert [w.dm for w in log].count(True) == 1 and sum(w.channel for w in log) == 7
+    assert [w.bytes for w in log if w.bytes] == [100, 100, 50] and log.uploaded() == 250
+    assert [(w.noop, w.same_content, w.reupload) for w in log.of("edit")] == [
+        (True, True, False), (False, False, True), (False, True, False)]
+    assert log.reuploaded() == 100 and len(log.noops()) == 1 and len(log.repeats()) == 2
+    assert clicked.updated and not command.updated
+    assert sum(w.response for w in log) == 2 and sum(w.followup for w in log) == 1
+
+    assert_writes_per_click(world, 5)
+    with pytest.raises(AssertionError, match="more than 4 channel writes"):
+        assert_writes_per_click(world, 4)
+    with pytest.raises(AssertionError, match="2 edit"):
+        assert_no_repeated_edits(world)
+    assert_no_repeated_edits(world, since=log[-2].seq)                 # after the repeats
+
+
+def test_a_leaky_bucket_lets_five_through_then_one_a_second_and_a_window_resets_after_five_seconds():
+    leaky, window = Buckets(kind="leaky"), Buckets(kind="window")
+    assert [leaky.take("c", 0.0) for _ in range(7)] == [0, 0, 0, 0, 0, 1, 2]
+    assert leaky.take("other", 0.0) == 0                            # one bucket per channel
+    assert [window.take("c", 0.0) for _ in range(7)] == [0, 0, 0, 0, 0, 5, 5]
+    assert window.take("c", 10.5) == 10.5                            # a fresh window
+    assert percentile([1, 2, 3, 4], 50) == 2 and percentile([1, 2, 3, 4], 90) == 4 and percentile([], 50) == 0
+
+
+async def test_a_replay_shows_each_next_prompt_after_its_channel_writes_have_waited_for_the_bucket():
+    """Three clicks half a second apart, each answered by its response and followed by three channel
+    writes (the prompt marked, the narration, the next prompt posted): the leaky bucket lets five
+    through at once, then one a second, so the second click's next prompt shows half a second late
+    and the third click's writes wait a second each."""
+    world, channel, alice, _ = tiny_world()
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="go", custom_id="go:0"))
+    prompt = await channel.send("prompt 0", view=view)
+    clicks = []
+    for n in range(3):
+        clicked = world.interaction(alice, channel, message=prompt, data={"custom_id": f"go:{n}"})
+        clicks.append(clicked)
+        with handling(clicked):
+            await clicked.response.edit_message(content="answered", view=None)
+            await channel.get_partial_message(prompt.id).edit(content="answered ✅")
+            await channel.send(f"narration {n}")
+            view = discord.ui.View()
+            view.add_item(discord.ui.Button(label="go", custom_id=f"go:{n + 1}"))
+            prompt = await channel.send(f"prompt {n + 1}", view=view)
+    assert world.interactions == clicks
+    timeline = replay(world.writes, clicks, 0.5, buckets=Buckets(kind="leaky"))
+    assert [t for _, t in timeline.clicks] == [0.0, 0.5, 1.0]
+    assert [s for _, s in timeline.shown] == [0.0, 0.5]             # click -> its next prompt shown
+    assert sorted(timeline.waits.values()) == [0.0] * 5 + [0.5, 1.0, 1.0, 1.0] and timeline.waited == 3.5
+    assert timeline.waited_for(lambda i: i is clicks[1]) == 0.5
+    slow = replay(world.writes, clicks, 0.5, round_trip=0.1, buckets=Buckets(kind="leaky"))
+    assert [round(t, 2) for _, t in slow.clicks] == [0.0, 0.5, 1.2]   # no click before its prompt shows
+
+
+# Today's figures, seed 7 (bench/messages.py): the most channel writes any one interaction made,
+# no-op edits, edits repeating their content.
+TODAY = {"klash": (3, 10, 24), "carnival_zombie": (4, 9, 1), "karmic": (3, 13, 13), "carnevale": (4, 0, 0)}
+
+
+@pytest.mark.parametrize("game", sorted(TODAY))
+async def test_no_click_of_a_whole_game_makes_more_channel_writes_than_today(game):
+    most, noops, repeats = TODAY[game]
+    tally, world = await run_one(game, 7)
+    assert tally.unreachable == 0
+    assert_writes_per_click(world, most)
+    assert len(world.writes.noops()) <= noops and len(world.writes.repeats()) <= repeats
+    if repeats == 0:
+        assert_no_repeated_edits(world)
+    clicks = [i for i in world.interactions if i.data.get("custom_id")]
+    assert clicks and all(i.updated for i in clicks)     # every click is answered by editing its message
+    assert all(sum(w.response for w in writes) <= 1 for writes in world.writes.by_cause().values())
