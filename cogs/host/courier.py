@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import io
 import logging
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, UTC
@@ -114,6 +116,9 @@ class Courier:
         self.store = store
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
         self._salt: str | None = None
+        # message id -> what the bot's last edit of it showed: an edit that would leave it so is
+        # not sent (each edit spends the channel's 5 writes per 5 seconds)
+        self._looks: OrderedDict[int, tuple] = OrderedDict()
 
     @asynccontextmanager
     async def publishing(self, slots: Slots) -> AsyncIterator[None]:
@@ -194,6 +199,7 @@ class Courier:
         except discord.HTTPException as exc:
             log.warning("cannot post in channel %s: %s", channel_id, exc)
             return None
+        self._posted(message, content, kwargs)
         if keyed is not None:
             self._sent(*keyed, message)
         return message
@@ -204,13 +210,63 @@ class Courier:
         return await self.edit_message(channel_id, message_id, content=content, file=file)
 
     async def edit_message(self, channel_id: int, message_id: int, *, file: discord.File | None = None,
-                           **fields: Any) -> bool:
+                           via: discord.Interaction | None = None, **fields: Any) -> bool:
         """Edit the given fields (content, view…) of a message the bot posted in a channel; a
-        `file` replaces its attachments, else they are kept. False when it cannot be edited."""
-        channel = await self.channel(channel_id)
-        if channel is None or not hasattr(channel, "get_partial_message"):
-            return False
-        return await _edit(channel.get_partial_message(message_id), file, fields)
+        `file` replaces its attachments, else they are kept. False when it cannot be edited.
+        `via`: a click on this very message, already answered: the edit goes through that
+        interaction's webhook, which Discord does not count against the channel's 5 writes per
+        5 seconds (a channel edit when the webhook refuses, e.g. past its 15 minutes)."""
+        async def by_channel(file: discord.File | None) -> bool:
+            channel = await self.channel(channel_id)
+            if channel is None or not hasattr(channel, "get_partial_message"):
+                return False
+            return await _edit(channel.get_partial_message(message_id), file, fields)
+        return await self._edit_once(message_id, file, fields, by_channel, via)
+
+    async def _edit_once(self, message_id: int, file: discord.File | None, fields: dict[str, Any],
+                         edit: Any, via: discord.Interaction | None = None) -> bool:
+        """An edit, unless the message already shows it (nothing is written twice); a picture
+        whose bytes the message already shows is not uploaded again (its attachment is kept)."""
+        before = self._looks.get(message_id)
+        if file is not None and before is not None and dict(before).get("file") == _picture(file):
+            file = None
+        looks = _looks(file, fields, before)
+        if before == looks:
+            return True
+        done = False
+        if via is not None:
+            try:
+                await via.edit_original_response(**(dict(fields, attachments=[file]) if file is not None else fields))
+                done = True
+            except discord.HTTPException as exc:
+                log.info("the click's own message could not be edited through it (%s)", exc)
+                if file is not None:
+                    file.reset()
+        if not done:
+            done = await edit(file)
+        self.remember(message_id, looks if done else None)
+        return done
+
+    def _posted(self, message: Any, content: str | None, kwargs: dict[str, Any]) -> None:
+        """What a message just posted shows, so that its first edit is spared as the later ones."""
+        message_id = getattr(message, "id", None)
+        if message_id is not None:
+            shown = {"content": content, **{k: kwargs[k] for k in ("view", "embed") if k in kwargs}}
+            self.remember(message_id, _looks(kwargs.get("file"), shown, None))
+
+    def answered(self, message_id: int, edit: dict[str, Any]) -> None:
+        """A click's answer edits its message (not through here): what it shows now, its
+        attachment kept (unknown when the courier never saw the message)."""
+        before = self._looks.get(message_id)
+        self.remember(message_id, _looks(None, edit, before) if before is not None else None)
+
+    def remember(self, message_id: int, looks: tuple | None) -> None:
+        """What a message shows after an edit (None: unknown, e.g. a click's answer edited it)."""
+        self._looks.pop(message_id, None)
+        if looks is not None:
+            self._looks[message_id] = looks
+            while len(self._looks) > LOOKS_KEPT:
+                self._looks.popitem(last=False)
 
     async def edit_dm(self, user_id: int, message_id: int, *, file: discord.File | None = None,
                       **fields: Any) -> bool:
@@ -221,12 +277,16 @@ class Courier:
         except discord.HTTPException as exc:
             log.info("DM channel of %s unreachable (%s)", user_id, exc)
             return False
-        return await _edit(dm.get_partial_message(message_id), file, fields)
+
+        async def by_dm(file: discord.File | None) -> bool:
+            return await _edit(dm.get_partial_message(message_id), file, fields)
+        return await self._edit_once(message_id, file, fields, by_dm)
 
     async def delete(self, channel_id: int, message_id: int) -> bool:
         channel = await self.channel(channel_id)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
+        self.remember(message_id, None)
         try:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException as exc:
@@ -286,6 +346,7 @@ class Courier:
             if user is None:
                 user = await self.bot.fetch_user(user_id)
             message = await user.send(content, **kwargs)
+            self._posted(message, content, kwargs)
         except discord.Forbidden:
             # 50007 is "Cannot send messages to this user"; any 403 means the same to us.
             await self.store.mark_dm_closed(guild_id, user_id)
@@ -300,6 +361,37 @@ class Courier:
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
         return SENT, message
+
+
+LOOKS_KEPT = 4096       # messages whose last edit the courier remembers (the tables and prompts of now)
+
+
+def _looks(file: discord.File | None, fields: dict[str, Any], before: tuple | None) -> tuple:
+    """What an edit would leave a message showing: each field's value (a view by its components),
+    and its attachment's bytes (an edit without a file keeps the message's attachment, as
+    remembered in `before`); the fields an edit leaves out are kept too."""
+    def value(name: str, item: Any) -> Any:
+        if isinstance(item, discord.ui.View):
+            return tuple((type(c).__name__, getattr(c, "custom_id", None), str(getattr(c, "label", "")),
+                          str(getattr(c, "emoji", "")), getattr(c, "disabled", False), repr(getattr(c, "options", "")),
+                          getattr(c, "row", None), str(getattr(c, "style", ""))) for c in item.children)
+        return repr(item)
+    shown = dict(before or ())
+    if file is not None:
+        shown["file"] = _picture(file)
+    elif "attachments" in fields:
+        shown["file"] = repr(fields["attachments"])
+    shown.setdefault("file", None)
+    shown.update((name, value(name, item)) for name, item in fields.items() if name != "attachments")
+    return tuple(sorted(shown.items()))
+
+
+def _picture(file: discord.File) -> str:
+    """An attachment's fingerprint (its bytes'; a file that is not in memory is never the same)."""
+    fp = file.fp
+    if not isinstance(fp, io.BytesIO):
+        return f"?{id(file)}"
+    return hashlib.blake2b(fp.getvalue(), digest_size=12).hexdigest()
 
 
 async def _edit(message: Any, file: discord.File | None, fields: dict[str, Any]) -> bool:

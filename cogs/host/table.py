@@ -23,6 +23,7 @@ Message ids live in the game's meta (not game state: no version bump, no undo en
 """
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from collections import OrderedDict
@@ -183,13 +184,20 @@ class Table:
         if table.get("message") and board is not None and board.new:
             await self._strip(table)                       # the old board stays, as a record
             table.pop("message", None)
+        via = clicked(interaction, table)      # the table itself was clicked: edit it through the click
         if still and table.get("message") and content:     # edited where it is, whatever is below it
-            await self.courier.edit_message(game.channel_id, int(table["message"]), content=content, view=view)
+            await self.courier.edit_message(game.channel_id, int(table["message"]), content=content, view=view,
+                                            via=via)
         elif content and (not table.get("message") or narrated or not at_foot or turn or move):
             await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and content:
-            if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
-                                                   view=view, file=as_file(image)):
+            # a picture whose bytes the message already shows is kept, not uploaded again
+            changed = image is not None and digest(image) != table.get("image")
+            if await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
+                                               view=view, file=as_file(image) if changed else None, via=via):
+                if changed:
+                    table["image"] = digest(image)
+            else:
                 await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and table.get("prompts"):
             await self._strip(table)       # nothing to show: the last prompt's message keeps its answer
@@ -277,6 +285,8 @@ class Table:
                                            roles=False, everyone=False)
         message = await self.courier.send_channel(game.channel_id, content, allowed_mentions=mentions, **kwargs)
         table["message"] = getattr(message, "id", None)
+        stored = self._images.get(game.id)
+        table["image"] = digest(stored) if image is not None and stored is not None else None
         table["channel"] = game.channel_id
         table["narrative_above"] = bool(table.get("narrative")) and table.get("narrative_text") is not None
 
@@ -336,6 +346,21 @@ class Table:
                 if entry.get("where") == "dm" and entry.get("to") == int(player) and pid not in pending}
         clicked = next((pid for pid, entry in mine.items() if entry.get("message") == answered), None)
         return clicked or next(iter(mine), None)
+
+
+def clicked(interaction: discord.Interaction | None, table: dict) -> discord.Interaction | None:
+    """The click being handled when it was made on the table message and is answered: the
+    table is then edited through that interaction (outside the channel's rate limit)."""
+    message = getattr(interaction, "message", None)
+    if (interaction is None or message is None or not table.get("message")
+            or getattr(message, "id", None) != int(table["message"]) or not interaction.response.is_done()):
+        return None
+    return interaction
+
+
+def digest(image: tuple[str, bytes]) -> str:
+    """A picture's fingerprint, kept with the table message that shows it (its meta)."""
+    return hashlib.blake2b(image[1], digest_size=12).hexdigest()
 
 
 def with_meta(game: GameRecord, meta: dict) -> GameRecord:

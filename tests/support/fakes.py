@@ -220,19 +220,25 @@ class FakePartialMessage:
         world = self.channel.world
         message = self._message()
         before = world.looks(message, kwargs)
-        if "content" in kwargs:
-            old, new = message.content or "", kwargs["content"] or ""
-            message.said = new[len(old) + 1:] if old and new.startswith(old + "\n") else new
-            message.changed = next(_changes)
-            message.content = kwargs["content"]
-        if "attachments" in kwargs:       # an empty list removes them
-            message.file = kwargs["attachments"][0] if kwargs["attachments"] else None
-        if "view" in kwargs:
-            message.view = kwargs["view"]
-        message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))
-        message.edits += 1
+        edited(world, message, kwargs)
         world.note("edit", message, kwargs, before)
         return message
+
+
+def edited(world: World, message: Sent, kwargs: dict) -> None:
+    """A message after an edit by the bot (through the channel, or through the webhook of the
+    click made on it): its content, what the edit added to it, its attachments and components."""
+    if "content" in kwargs:
+        old, new = message.content or "", kwargs["content"] or ""
+        message.said = new[len(old) + 1:] if old and new.startswith(old + "\n") else new
+        message.changed = next(_changes)
+        message.content = kwargs["content"]
+    if "attachments" in kwargs:       # an empty list removes them
+        message.file = kwargs["attachments"][0] if kwargs["attachments"] else None
+    if "view" in kwargs:
+        message.view = kwargs["view"]
+    message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))
+    message.edits += 1
 
 
 class FakeGuild:
@@ -356,9 +362,16 @@ class FakeInteraction:
         await self._edit_original("original", kwargs)
 
     async def _edit_original(self, kind: str, kwargs: dict) -> None:
+        """`update`: the click's answer (its mark: content and components only, not counted among
+        the message's edits, as before); `original`: a later edit through the click's webhook,
+        which changes the message as a channel edit would (outside the channel's rate limit)."""
         self.edits.append(kwargs)
         before = self.world.looks(self.message, kwargs) if self.message is not None else None
-        if self.message is not None:
+        if self.message is not None and kind == "original":
+            if self.message.deleted:
+                raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+            edited(self.world, self.message, kwargs)
+        elif self.message is not None:
             if "content" in kwargs:
                 self.message.content = kwargs["content"]
             if "view" in kwargs:
