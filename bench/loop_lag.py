@@ -104,19 +104,26 @@ def main() -> None:
     points = decision_points(24)
     heavy = thinking.HEAVY
     print(f"{os.cpu_count()} cores, {thinking.WORKERS} pool workers, {len(points)} decision points, "
-          f"{args.seconds:g} s a run\n")
-    print(f"{'mode':6} {'bots':>4}  {'p50 / p99 ms of each run':40} {'p99 median [min-max]':24} decisions/s")
-    for mode in args.modes.split(","):
-        thinking.HEAVY = heavy if mode == "pool" else frozenset()
-        if mode == "pool":
-            asyncio.run(warm(points))
-        for bots in (int(b) for b in args.bots.split(",")):
-            runs = [asyncio.run(one_run(points, bots, args.seconds)) for _ in range(args.runs)]
-            p99 = [r[1] for r in runs]
-            each = ", ".join(f"{r[0]:.2f}/{r[1]:.2f}" for r in runs)
-            rate = statistics.median(r[2] for r in runs)
-            print(f"{mode:6} {bots:>4}  {each:40} {statistics.median(p99):6.2f} [{min(p99):.2f}-{max(p99):.2f}]"
-                  f"{'':9} {rate:.1f}", flush=True)
+          f"{args.seconds:g} s a run, load average {os.getloadavg()[0]:.1f}", flush=True)
+    modes, settings = args.modes.split(","), [int(b) for b in args.bots.split(",")]
+    results: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
+    # runs interleaved (each run of every setting, then the next run): on a shared machine the
+    # others' load drifts, and both modes should see the same drift
+    for _ in range(args.runs):
+        for mode in modes:
+            thinking.HEAVY = heavy if mode == "pool" else frozenset()
+            if mode == "pool":
+                asyncio.run(warm(points))
+            for bots in settings:
+                results.setdefault((mode, bots), []).append(asyncio.run(one_run(points, bots, args.seconds)))
+        print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"\n{'mode':6} {'bots':>4}  {'p50 / p99 ms of each run':40} {'p99 median [min-max]':24} decisions/s")
+    for (mode, bots), runs in results.items():
+        p99 = [r[1] for r in runs]
+        each = ", ".join(f"{r[0]:.2f}/{r[1]:.2f}" for r in runs)
+        rate = statistics.median(r[2] for r in runs)
+        print(f"{mode:6} {bots:>4}  {each:40} {statistics.median(p99):6.2f} [{min(p99):.2f}-{max(p99):.2f}]"
+              f"{'':9} {rate:.1f}")
     thinking.shutdown()
 
 
