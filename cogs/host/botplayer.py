@@ -60,8 +60,9 @@ def thinks(system: str, state_or_options: Any) -> bool:
 
 async def off_loop(system: str, state_or_options: Any, run, *args):
     """`run(*args)` (an engine's start or apply), in a worker thread when it may make the bot think
-    (``thinks``), so the event loop stays free as it does for the bot's own seats; else right here
-    (a worker's hand-off costs more than most steps)."""
+    (``thinks``), so the event loop stays free; else right here (a worker's hand-off costs more
+    than most steps). A thread, not the thinking pool: such steps think at the easy level (Karmic's
+    NPCs), a few ms, and a child would have to send back the whole outcome (docs/benchmarks.md)."""
     if thinks(system, state_or_options):
         return await asyncio.to_thread(run, *args)
     return run(*args)
