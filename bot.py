@@ -36,7 +36,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from clock import source as clock_source
-from cogs.host import GameHost, PromptButton, PromptSelect
+from cogs.host import GameHost, PromptButton, PromptSelect, thinking
 from cogs.host.chronicle import RematchButton
 from cogs.host.errors import check_options, report_error
 from db import open_store
@@ -304,6 +304,7 @@ class BautaBot(commands.AutoShardedBot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+        thinking.shutdown()     # the bot's thinking children (started by its first heavy decision)
 
 
 def _redacted(url: str) -> str:

@@ -8,11 +8,11 @@ A game cog gets from here: `BautaCog` (its base: `self.bot`, `self.host`, `self.
 
 Layers, each importing only those below it (docs/architecture.md): `text`, `errors`, `replies`,
 `systems`, `components` <- `courier` (Discord sends, edits, chunks, DM fallback) <- `table` (the
-live table message) <- `publish` (one step's narration and prompts) <- `botplayer` (the bot's
-seats, plugged into the publish through the host's hooks) <- `gamehost` (load, apply, commit,
+live table message) <- `publish` (one step's narration and prompts) <- `thinking` (the bot's
+decisions, in a child process or a thread) <- `botplayer` (the bot's seats, plugged into the publish through the host's hooks) <- `gamehost` (load, apply, commit,
 publish; the outbox; the lobby).
 """
-from . import botplayer, systems, untrusted
+from . import botplayer, systems, thinking, untrusted
 from .components import PromptButton, PromptSelect, prompt_view
 from .courier import MESSAGE_LIMIT, chunks, mention
 from .errors import NotGM, report_error
@@ -21,4 +21,4 @@ from .replies import reply, settle
 from .text import echo, newest
 
 __all__ = ["MESSAGE_LIMIT", "BautaCog", "GameHost", "NotGM", "PromptButton", "PromptSelect", "botplayer", "chunks",
-           "echo", "mention", "newest", "prompt_view", "reply", "report_error", "settle", "systems", "untrusted"]
+           "echo", "mention", "newest", "prompt_view", "reply", "report_error", "settle", "systems", "thinking", "untrusted"]

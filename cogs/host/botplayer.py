@@ -5,8 +5,8 @@ turn clock of cogs/host/scheduler.py): ``stand_in`` answers that player's decisi
 seat's own view, and ``take_back`` lets the player (or a GM) undo it with ``/game undo``.
 
 A game's ``meta["bots"]`` maps a seat (the bot user's id string) to a level (easy, normal, hard). After
-every publish the host calls ``drive``: while the game waits on a bot seat, the choice is computed in a
-worker thread (the event loop stays free), committed through the host with the bot as actor (so it is
+every publish the host calls ``drive``: while the game waits on a bot seat, the choice is computed off
+the event loop (in a child process for the heavy levels, ``thinking``), committed through the host with the bot as actor (so it is
 in ``/game log`` and ``/game undo`` takes it back like any click) and published like a player's: the same
 narration and images. The bot's prompts are never posted (nobody may click them) and its private events
 never DMed (``quiet``). The search sees only ``view_for(state, seat)`` (``rules.common.player``).
@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from i18n import t
 from rules.common.engine import Actor, Choose, Prompt
 from rules.common.errors import BautaError
-from rules.common.player import GameAI, decide, deciders, level, seed_for
+from rules.common.player import GameAI, deciders
 
-from . import systems
+from . import systems, thinking
 from .courier import bot_id
 
 log = logging.getLogger("bauta.botplayer")
@@ -61,8 +60,9 @@ def thinks(system: str, state_or_options: Any) -> bool:
 
 async def off_loop(system: str, state_or_options: Any, run, *args):
     """`run(*args)` (an engine's start or apply), in a worker thread when it may make the bot think
-    (``thinks``), so the event loop stays free as it does for the bot's own seats; else right here
-    (a worker's hand-off costs more than most steps)."""
+    (``thinks``), so the event loop stays free; else right here (a worker's hand-off costs more
+    than most steps). A thread, not the thinking pool: such steps think at the easy level (Karmic's
+    NPCs), a few ms, and a child would have to send back the whole outcome (docs/benchmarks.md)."""
     if thinks(system, state_or_options):
         return await asyncio.to_thread(run, *args)
     return run(*args)
@@ -78,11 +78,10 @@ def quiet(game, player: str) -> bool:
 
 
 def think(ai: GameAI, state: Any, seat: str, lvl: str, salt: str, seconds: float):
-    """One decision (runs in a worker thread). The seed comes from the seat's view, so a replay of
-    the game gives the same choice; the clock only caps a slow machine."""
-    stop = time.monotonic() + seconds
-    return decide(ai, state, seat, level(lvl), seed_for(ai, state, seat, salt),
-                  deadline=lambda: time.monotonic() > stop)
+    """One decision in this process, as a table makes it (``thinking.think`` makes the same one in
+    a thread or a child). The seed comes from the seat's view, so a replay of the game gives the
+    same choice; the clock only caps a slow machine."""
+    return thinking.local(ai, state, seat, lvl, salt, seconds)
 
 
 async def drive(host, interaction, game) -> int:
@@ -105,7 +104,8 @@ async def drive(host, interaction, game) -> int:
             if seat is None:
                 break
             lvl = bots[seat] if bots[seat] in LEVELS else "normal"
-            choice = await asyncio.to_thread(think, ai, state, seat, lvl, f"{record.id}", SECONDS[lvl])
+            choice = await thinking.think(game.system, ai, state, seat, lvl, f"{record.id}", SECONDS[lvl],
+                                          data=record.state)
             if choice is None:
                 break
             new, outcome, before = await host.commit(record, choice, Actor(seat))
@@ -171,7 +171,7 @@ async def stand_in(host, game, level: str, seats: set[str]) -> tuple[Any, list[t
             seat = next((p for p in deciders(ai, state) if p in seats), None)
             if seat is None:
                 break
-            choice = await asyncio.to_thread(think, ai, state, seat, lvl, f"idle{record.id}", SECONDS[lvl])
+            choice = await thinking.think(game.system, ai, state, seat, lvl, f"idle{record.id}", SECONDS[lvl])
             if choice is None:
                 break
             prompt = ai.engine.prompt(state, choice.prompt)

@@ -50,7 +50,10 @@ except ValueError:  # no fork server on this platform
 # Each job waits for its child in one of these threads: at most WORKERS children run at once, and
 # the wait never occupies the event loop or the default executor (images render there).
 _JOBS = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="bauta-untrusted")
-_PRELOAD = ["cogs.host.untrusted", "rules.karmic", "rules.klash", "rules.carnival_zombie", "rules.carnevale"]
+# The bot's thinking pool (cogs/host/thinking.py) forks its children from the same server: they
+# need the games' players (rules.bots) and the sample packs' reader (content).
+_PRELOAD = ["cogs.host.untrusted", "content", "rules.bots", "rules.karmic", "rules.klash", "rules.carnival_zombie",
+            "rules.carnevale"]
 _preloaded = False
 
 
@@ -66,6 +69,14 @@ def _preload_once() -> None:
     if hasattr(_CONTEXT, "set_forkserver_preload"):
         _CONTEXT.set_forkserver_preload(sorted(modules))
     _preloaded = True
+
+
+def context() -> Any:
+    """The multiprocessing context of the fork server, its preload set (before it starts): other
+    children of the bot (the thinking pool) come from it too, not from a fork of the bot's own
+    process, whose threads (the executor's, aiohttp's resolver's) may hold a lock at the fork."""
+    _preload_once()
+    return _CONTEXT
 
 
 def warm() -> Future[None]:

@@ -130,6 +130,16 @@ def seed_for(ai: GameAI, state: Any, seat: str, salt: str = "") -> Rng:
     return Rng(int.from_bytes(digest[:8], "big"))
 
 
+def timed(ai: GameAI, state: Any, seat: str, lvl: str, salt: str, seconds: float,
+          clock: Callable[[], float]) -> Choose | None:
+    """One decision as the bot makes it at a table: seeded from the seat's view and the caller's
+    salt (a replay gives the same choice), the search stopped after `seconds` of the caller's
+    `clock` (it only caps a slow machine: the level's iterations normally end it sooner). The same
+    function in a worker thread and in the thinking pool's child, so both choose alike."""
+    stop = clock() + seconds
+    return decide(ai, state, seat, level(lvl), seed_for(ai, state, seat, salt), deadline=lambda: clock() > stop)
+
+
 # ---------------------------------------------------------------------------- moves
 def mover(ai: GameAI, state: Any) -> str | None:
     """Who must decide now: the player of the first blocking prompt (None when nobody must)."""

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from cogs.host import botplayer
+from rules import bots
 from rules.common import BautaError
 from rules.klash import AI as KLASH_AI
 from rules.klash import ENGINE as KLASH
@@ -23,6 +24,8 @@ async def test_each_game_tells_the_host_what_its_bot_can_do(bot):
     assert botplayer.ais() == {"klash": KLASH_AI, "carnevale": CARNEVALE}        # vs_bot
     assert [botplayer.players(s) for s in ("klash", "carnevale", "karmic", "carnival_zombie", "duel")] == [
         KLASH_AI, CARNEVALE, KARMIC, CARNIVAL_ZOMBIE, None]                      # the idle-seat stand-in
+    # the thinking pool's children find the same player by the game's name, without the cogs
+    assert all(bots.player(s) is botplayer.players(s) for s in bots.GAMES) and bots.player("duel") is None
     assert botplayer.thinks("karmic", {"bot_plays_npcs": True})
     assert not botplayer.thinks("karmic", {"bot_plays_npcs": False})
     assert not botplayer.thinks("klash", {"bot_plays_npcs": True})
