@@ -189,7 +189,7 @@ class Table:
             await self.courier.edit_message(game.channel_id, int(table["message"]), content=content, view=view,
                                             via=via)
         elif content and (not table.get("message") or narrated or not at_foot or turn or move):
-            await self._repost(game, table, content, view, ping_player=pinged)
+            await self._repost(game, table, content, view, ping_player=pinged, via=via)
         elif table.get("message") and content:
             # a picture whose bytes the message already shows is kept, not uploaded again
             changed = image is not None and digest(image) != table.get("image")
@@ -266,8 +266,10 @@ class Table:
         table["narrative_above"] = False
         return True
 
-    async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None) -> None:
-        """The table at the foot of the channel: the old message deleted, a new one posted."""
+    async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None,
+                      via: discord.Interaction | None = None) -> None:
+        """The table at the foot of the channel: the old message deleted (through the click on it,
+        `via`, when it was clicked), a new one posted."""
         if table.get("message"):
             where = int(table.get("channel") or game.channel_id)
             if game.id not in self._images:
@@ -276,7 +278,7 @@ class Table:
                 kept = await self.courier.attachment(where, int(table["message"]))
                 if kept is not None:
                     self._keep_image(game.id, kept)
-            await self.courier.delete(where, int(table["message"]))
+            await self.courier.delete(where, int(table["message"]), via=via)
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))
         if image is not None:

@@ -31,7 +31,7 @@ from bot import BautaBot, Config  # noqa: E402
 from cogs.host import systems  # noqa: E402
 from cogs.host.components import prompt_view  # noqa: E402
 from tests.support import fakes  # noqa: E402
-from tests.support.fakes import FakePartialMessage, FakeResponse, Sent, World, click  # noqa: E402
+from tests.support.fakes import FakeInteraction, FakePartialMessage, FakeResponse, Sent, World, click  # noqa: E402
 from tests.support.kill_child import append, say, serve  # noqa: E402
 
 GUILD, CHANNEL, ALICE, BRUNO = 1, 10, 2, 3
@@ -153,6 +153,22 @@ def fake_discord(world: World, path: str, points: Points, run: int) -> None:
             points.acknowledged()
 
     FakeResponse.edit_message, FakeResponse.defer = acknowledge, deferred     # type: ignore[method-assign]
+
+    # the click's webhook edits and deletes the clicked message too (the table's next state)
+    edit_original, delete_original = FakeInteraction.edit_original_response, FakeInteraction.delete_original_response
+
+    async def edited_through(interaction, **kwargs):
+        await edit_original(interaction, **kwargs)
+        real = next((m for m in world.sent if m.id == interaction.message.id and not m.deleted), None)
+        if real is not None:
+            log_edit(real)
+
+    async def deleted_through(interaction):
+        await delete_original(interaction)
+        append(path, {"deleted": interaction.message.id})
+
+    FakeInteraction.edit_original_response = edited_through       # type: ignore[method-assign]
+    FakeInteraction.delete_original_response = deleted_through    # type: ignore[method-assign]
 
 
 def showing(world: World, game_id: int, prompt_id: str) -> Sent | None:

@@ -361,6 +361,14 @@ class FakeInteraction:
     async def edit_original_response(self, **kwargs):
         await self._edit_original("original", kwargs)
 
+    async def delete_original_response(self):
+        """Delete the clicked message through the click's webhook (outside the channel's bucket)."""
+        target = self.world.sent.by_id.get(self.message.id, self.message) if self.message is not None else None
+        if target is None or target.deleted or not self.response.is_done():
+            raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
+        target.deleted = self.message.deleted = True
+        self.world.note("unsent", target, {})
+
     async def _edit_original(self, kind: str, kwargs: dict) -> None:
         """`update`: the click's answer (its mark: content and components only, not counted among
         the message's edits, as before); `original`: a later edit through the click's webhook,
@@ -368,9 +376,12 @@ class FakeInteraction:
         self.edits.append(kwargs)
         before = self.world.looks(self.message, kwargs) if self.message is not None else None
         if self.message is not None and kind == "original":
-            if self.message.deleted:
+            target = self.world.sent.by_id.get(self.message.id, self.message)     # the message as Discord holds it
+            if target.deleted:
                 raise discord.NotFound(FakeHTTPResponse(404, "Not Found"), "Unknown Message")
-            edited(self.world, self.message, kwargs)
+            edited(self.world, target, kwargs)
+            if target is not self.message:
+                self.message.content, self.message.view = target.content, target.view
         elif self.message is not None:
             if "content" in kwargs:
                 self.message.content = kwargs["content"]

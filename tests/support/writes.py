@@ -34,7 +34,7 @@ from typing import Any
 
 CHANNEL_KINDS = ("post", "edit", "delete")        # spend the channel's bucket
 RESPONSE_KINDS = ("respond", "update", "defer")   # the interaction's callback
-FOLLOWUP_KINDS = ("followup", "original")         # the interaction's webhook
+FOLLOWUP_KINDS = ("followup", "original", "unsent")   # the interaction's webhook (unsent: its message deleted)
 
 # The interaction whose handling is running (set by fakes.click while a click is handled, or by
 # `handling`); tasks created meanwhile inherit it.
