@@ -17,8 +17,6 @@ from cogs.host import chronicle as chronicles
 from cogs.host import recap as recaps
 from cogs.host import BautaCog, chunks, mention, newest, reply
 from cogs.host.clock import period_text
-from web import links
-from web import sight as web_sight
 
 
 class GameCog(BautaCog):
@@ -260,19 +258,17 @@ class GameCog(BautaCog):
             n = await companion.revoke(interaction.guild_id, game.id if game else None, None if gm and game else me)
             await reply(interaction, t("web.revoked", locale, n=n), ephemeral=True)
             return
-        if game is None:        # no game here: the server's list, each game as they may see it
-            url, expires = await companion.mint(interaction.guild_id, 0, me, links.GM if gm else links.MEMBER)
-            await reply(interaction, t("web.list_link", locale, url=url, when=f"<t:{expires}:R>"), ephemeral=True)
-            return
-        spectators = bool((await self.store.house_rules(game.guild_id, game.system)).get(systems.WEB_SPECTATORS))
-        role = web_sight.role_for(str(me) in game.seats, gm, spectators)
-        if role is None:
+        offered = await companion.offer(interaction.guild_id, game, me, gm)
+        if offered is None:
             await reply(interaction, t("web.not_allowed", locale, system=game.system), ephemeral=True)
-            return
-        url, expires = await companion.mint(interaction.guild_id, game.id, me, role)
-        await reply(interaction, t("web.link", locale, title=systems.title(game.system, locale), id=game.id,
-                                   role=t(f"web.role_{role}", locale), url=url, when=f"<t:{expires}:R>"),
-                    ephemeral=True)
+        elif game is None:        # no game here: the server's list, each game as they may see it
+            await reply(interaction, t("web.list_link", locale, url=offered[0], when=f"<t:{offered[1]}:R>"),
+                        ephemeral=True)
+        else:
+            url, expires, role = offered
+            await reply(interaction, t("web.link", locale, title=systems.title(game.system, locale), id=game.id,
+                                       role=t(f"web.role_{role}", locale), url=url, when=f"<t:{expires}:R>"),
+                        ephemeral=True)
 
 
 def _may_name_actor(record, audiences: set[str], viewer: str) -> bool:

@@ -16,11 +16,13 @@ from typing import Any
 from aiohttp import web
 
 from clock import source
+from cogs.host import systems
 from db.web import LinkRow
 
 from . import links
 from .guard import Budget, middlewares
 from .pages import Pages, WebHost
+from .sight import role_for
 
 log = logging.getLogger("bauta.web")
 
@@ -117,6 +119,19 @@ class Companion:
         token = links.sign(await self.pages.secret(), link)
         path = f"/g/{token}" if not game_id else f"/g/{token}/{game_id}"
         return f"{self.public_url}{path}", expires
+
+    async def offer(self, guild_id: int, game: Any, user_id: int, gm: bool) -> tuple[str, int, str] | None:
+        """`/game web`'s link for a member: to `game` in the role they have there (their seat, else
+        the GM's view, else a spectator's where the server allows it; None: none), or, without a
+        game, to the server's list. (address, expiry in unix seconds, role)"""
+        if game is None:
+            listing = links.GM if gm else links.MEMBER
+            return (*await self.mint(guild_id, 0, user_id, listing), listing)
+        rules = await self.host.store.house_rules(game.guild_id, game.system)
+        role = role_for(str(user_id) in game.seats, gm, bool(rules.get(systems.WEB_SPECTATORS)))
+        if role is None:
+            return None
+        return (*await self.mint(guild_id, game.id, user_id, role), role)
 
     async def revoke(self, guild_id: int, game_id: int | None, user_id: int | None) -> int:
         return await self.host.store.revoke_links(guild_id, game_id, user_id)
