@@ -51,8 +51,20 @@ class Budget:
         return True
 
 
+# Peers whose X-Forwarded-For is believed: a reverse proxy on this machine (README). Behind one,
+# every request comes from it, and one budget for all would soon refuse every player.
+PROXIES = frozenset({"127.0.0.1", "::1"})
+
+
 def address(request: web.Request) -> str:
-    return request.remote or "?"
+    """Whose request this is, for the per-address budget: the peer, or, when the peer is a proxy
+    on this machine, the address it says it forwards (the last one it added)."""
+    peer = request.remote or "?"
+    if peer in PROXIES:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()[:64]
+        if forwarded:
+            return forwarded
+    return peer
 
 
 def middlewares(budget: Budget, refused: Callable[[web.Request, str, int], web.Response]) -> list[Any]:

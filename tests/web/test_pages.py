@@ -138,6 +138,19 @@ async def test_bodies_are_bounded_and_an_address_is_slowed_down(database, world)
         await bot.close()
 
 
+async def test_behind_a_proxy_on_this_machine_each_player_has_a_budget_of_their_own(database, world):
+    bot = await web_bot(database, rate=0.001, burst=2.0)
+    world.attach(bot)
+    try:
+        await start_duel(bot, world)
+        link = await ask_link(bot, world, world.users[2])
+        alice, bruno = {"X-Forwarded-For": "203.0.113.7"}, {"X-Forwarded-For": "198.51.100.2, 203.0.113.9"}
+        assert [(await fetch(link, headers=alice))[0] for _ in range(3)] == [200, 200, 429]
+        assert [(await fetch(link, headers=bruno))[0] for _ in range(3)] == [200, 200, 429]
+    finally:
+        await bot.close()
+
+
 async def test_a_gm_without_a_game_here_gets_the_servers_list(bot, world):
     game = await start_duel(bot, world)
     world.channel(12, "lounge")
