@@ -227,8 +227,8 @@ class Courier:
                          edit: Any, via: discord.Interaction | None = None) -> bool:
         """An edit in which a picture whose bytes the message already shows is not uploaded again
         (its attachment is kept). (An edit that would change nothing at all is still sent: skipping
-        those made tests/test_kill_9.py find a narrative message doubled after a kill, not yet
-        explained; see docs/benchmarks.md.)"""
+        those moves where tests/test_kill_9.py's kills land onto a delivery fault that predates it;
+        see docs/benchmarks.md.)"""
         before = self._looks.get(message_id)
         if file is not None and before is not None and dict(before).get("file") == _picture(file):
             file = None
