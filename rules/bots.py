@@ -32,7 +32,7 @@ def think(system: str, data: dict, seat: str, lvl: str, salt: str, seconds: floa
     `timed` as the bot's process would run it, so the choice is the same."""
     ai = player(system)
     if ai is None:
-        raise LookupError(f"no player for the game system {system!r}")
+        raise LookupError("no player for this game system", system)
     return timed(ai, ai.engine.load_state(data), seat, lvl, salt, seconds, clock)
 
 

@@ -48,6 +48,14 @@ def accepted(engine, state, prompt: Prompt, ids: tuple[str, ...]):
     return out
 
 
+def defaults_to(engine, met: dict, kind: str, ids: tuple[str, ...]):
+    """The first `kind` decision met: its rulebook default is `ids`, and the rules accept it."""
+    assert kind in met, f"no {kind} decision in these games"
+    state, prompt = met[kind]
+    assert engine.default_choice(state, prompt) == ids
+    return accepted(engine, state, prompt, ids)
+
+
 def emitted(game: str, pattern: str = r'(?:say|Event)\((?:out, )?"([a-z_]+)"') -> set[str]:
     """The event kinds a game's source emits by name (its defaults module left out)."""
     source = "\n".join(p.read_text() for p in (RULES / game).rglob("*.py") if p.name != "defaults.py")

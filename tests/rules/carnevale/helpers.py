@@ -92,3 +92,19 @@ def said(value) -> str:
     if isinstance(value, BautaError):
         return say.error(value)
     return str(say._value("", value, True))
+
+
+def fighting_game(seed: int):
+    """Two squads with spells and reactions (a Bodyguard on each side), two rounds: the seeded
+    games random play goes through to meet rerolls, annulments, bodyguards and every reaction."""
+    doctors = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
+                                                           spells=["Blessing", "Curse", "Infernal Images"]),
+                    "Warden", "Nurse", "The Duke", points=250)
+    rashaar = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
+                                               spells=["Naach-Tith Annulment", "Mother Hidra's Claws"]),
+                    "Ugdru-Rashaar", "Hybrid", points=250)
+    state = ENGINE.new_game([P1, P2], {"squads": {P1: doctors.to_dict(), P2: rashaar.to_dict()}, "rounds": 2},
+                            seed=seed)
+    state.models["a2"].abilities.append({"name": "Bodyguard"})
+    state.models["b3"].abilities.append({"name": "Bodyguard"})
+    return state

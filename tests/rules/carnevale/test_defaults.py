@@ -5,19 +5,10 @@ import random
 import pytest
 
 from rules.carnevale import ENGINE
-from rules.carnevale.squad import SquadMember
-from rules.common import Actor, Choose, Option, Prompt
+from rules.common import Actor, Choose, IllegalAction, Option, Prompt
 
-from ..days import accepted, emitted, first_of_each, play_through
-from .helpers import P1, P2, squad
-A = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
-                                                 spells=["Blessing", "Curse", "Infernal Images"]),
-          "Warden", "Nurse", "The Duke", points=250)
-B = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
-                                     spells=["Naach-Tith Annulment", "Mother Hidra's Claws"]),
-          "Ugdru-Rashaar", "Hybrid", points=250)
-
-
+from ..days import defaults_to, emitted, first_of_each, play_through
+from .helpers import P1, P2, fighting_game
 def _fighting(rnd):
     def pick(s, prompts):
         p = rnd.choice(prompts)
@@ -32,10 +23,7 @@ def _fighting(rnd):
 def _play(seed):
     """A seeded random game that prefers fighting: the first (state, prompt) of each kind met, the end
     state and the kinds of every event."""
-    s = ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}, "rounds": 2}, seed=seed)
-    s.models["a2"].abilities.append({"name": "Bodyguard"})
-    s.models["b3"].abilities.append({"name": "Bodyguard"})
-    return play_through(ENGINE, s, _fighting(random.Random(seed)))
+    return play_through(ENGINE, fighting_game(seed), _fighting(random.Random(seed)))
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +48,7 @@ def _met(met, kind):
     ("end_round", ("go",)),
 ])
 def test_a_default_declines_the_reaction_or_ends_and_is_accepted(met, kind, ids):
-    s, p = _met(met, kind)
-    assert ENGINE.default_choice(s, p) == ids
-    accepted(ENGINE, s, p, ids)
+    defaults_to(ENGINE, met, kind, ids)
 
 
 def test_a_turn_is_passed_where_the_rules_allow_else_held_else_no_default(games):
@@ -94,8 +80,7 @@ def test_standing_names_the_higher_vp_as_winner(games):
             assert st.result == "won" and st.winners == (max(vp, key=vp.get),)   # §5.3
         else:
             assert st.result == "draw" and st.winners == ()
-    assert ENGINE.standing(ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}})).result \
-        == "unfinished"
+    assert ENGINE.standing(fighting_game(0)).result == "unfinished"
 
 
 def test_every_chapter_and_turning_kind_is_an_event_of_the_engine(games):
@@ -119,8 +104,7 @@ def test_every_roll_says_its_dice_and_whose_they_are_for_the_chronicles_luck():
     from cogs.host.recap import luck
     from db.records import ActionRecord
 
-    records, state = [], ENGINE.new_game([P1, P2], {"squads": {P1: A.to_dict(), P2: B.to_dict()}, "rounds": 2},
-                                         seed=3)
+    records, state = [], fighting_game(3)
     rnd = random.Random(3)
     for seq in range(1, 400):
         prompts = ENGINE.pending(state)
@@ -129,7 +113,7 @@ def test_every_roll_says_its_dice_and_whose_they_are_for_the_chronicles_luck():
         p, ids = _fighting(rnd)(state, prompts)
         try:
             out = ENGINE.apply(state, Choose(p.id, ids), Actor(p.player))
-        except Exception:  # noqa: BLE001 - a refused random answer: pick again
+        except IllegalAction:       # a refused random answer: pick again
             continue
         state = out.state
         records.append(ActionRecord(1, seq, p.player, {}, [e.to_dict() for e in out.events], seq - 1, False, ""))

@@ -11,7 +11,7 @@ from rules.carnevale import actions as A
 from rules.carnevale.squad import SquadMember, check_squad, sample_squad, validate_squad, SquadError
 from rules.common import GM, PUBLIC, Actor, Choose, IllegalAction, NotYourTurn
 
-from .helpers import GM_ACTOR, P1, P2, apply, game, kinds, rolls, rolls_of, said, script, squad, start, tag
+from .helpers import GM_ACTOR, P1, P2, apply, fighting_game, game, kinds, rolls, rolls_of, said, script, squad, start, tag
 
 
 SAY = Presenter("en", "carnevale")      # the English labels players read
@@ -540,17 +540,9 @@ def test_evacuated_models_are_neither_fallen_nor_reserves():
 
 
 def test_random_play_with_reactions_rerolls_annulments_and_bodyguards():
-    a = squad("Doctors of the Ospedale", SquadMember("Plague Doctor", leader=True,
-                                                     spells=["Blessing", "Curse", "Infernal Images"]),
-              "Warden", "Nurse", "The Duke", points=250)
-    b = squad("The Rashaar", SquadMember("Magi-Rashaar", leader=True,
-                                         spells=["Naach-Tith Annulment", "Mother Hidra's Claws"]),
-              "Ugdru-Rashaar", "Hybrid", points=250)
     seen = set()
     for seed in range(12):
-        s = ENGINE.new_game([P1, P2], {"squads": {P1: a.to_dict(), P2: b.to_dict()}, "rounds": 2}, seed=seed)
-        s.models["a2"].abilities.append({"name": "Bodyguard"})
-        s.models["b3"].abilities.append({"name": "Bodyguard"})
+        s = fighting_game(seed)
         rnd = random.Random(seed)
         steps = 0
         while not ENGINE.is_over(s):

@@ -7,7 +7,7 @@ import pytest
 from rules.carnival_zombie import ENGINE
 from rules.common import Actor, Choose, Option, Prompt
 
-from ..days import accepted, emitted, first_of_each, play_through
+from ..days import defaults_to, emitted, first_of_each, play_through
 from .policies import sensible_policy
 
 
@@ -33,9 +33,7 @@ def met(games):
     ("barricades", ("even",)), ("attack", ("auto",)), ("dawn_asl", ("pass",)),
 ])
 def test_a_default_is_the_rules_one_and_is_accepted(met, kind, ids):
-    s, p = met[kind]
-    assert ENGINE.default_choice(s, p) == ids
-    accepted(ENGINE, s, p, ids)
+    defaults_to(ENGINE, met, kind, ids)
 
 
 def test_the_group_stops_moving_unless_the_first_move_is_forced(met):

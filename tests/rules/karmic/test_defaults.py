@@ -8,7 +8,7 @@ from rules.common import Actor
 from rules.karmic import ENGINE
 from rules.karmic.actions import PlayCard
 
-from ..days import accepted, emitted, first_of_each, play_through
+from ..days import accepted, defaults_to, emitted, first_of_each, play_through
 from .helpers import DEVON, SOLDIER, declare, fight
 ENRIS = {"name": "Enris", "attributes": {"awareness": 2, "finesse": 1}, "skills": {"tracking": 3}}
 PLAYER_SOLDIER = dict(SOLDIER, npc=False)
@@ -52,9 +52,7 @@ def met():
     ("combat_joker_drawn", ("success",)), ("initiative_joker", ("win",)), ("hold", ("struggle",)),
 ])
 def test_a_combat_default_is_the_rules_one_and_is_accepted(met, kind, ids):
-    state, p = met[kind]
-    assert ENGINE.default_choice(state, p) == ids
-    _accepted(state, p, ids)
+    defaults_to(ENGINE, met, kind, ids)
 
 
 def test_no_default_for_the_card_a_player_picks_from_his_draw(met):

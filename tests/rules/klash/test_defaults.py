@@ -7,7 +7,7 @@ import pytest
 from rules.klash import ENGINE
 from rules.klash.actions import Activate, Assault, Disengage
 
-from ..days import accepted, emitted, first_of_each, play_through
+from ..days import accepted, defaults_to, emitted, first_of_each, play_through
 from .helpers import SAMPLE, A, B, Q, do, prompt, random_game, tskirmish
 
 
@@ -42,9 +42,7 @@ def _accepted(state, p, ids):
     ("reroll_test", ("no",)),
 ])
 def test_a_default_is_the_rules_pass_and_is_accepted(met, kind, ids):
-    state, p = met[kind]
-    assert ENGINE.default_choice(state, p) == ids
-    _accepted(state, p, ids)
+    defaults_to(ENGINE, met, kind, ids)
 
 
 def test_swap_keeps_the_whole_hand(met):
