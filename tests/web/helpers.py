@@ -2,6 +2,7 @@
 links asked through `/game web` as Discord would, and pages read over HTTP."""
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import replace
 
@@ -20,6 +21,17 @@ async def web_bot(database, **web):
     await bot.start_web()
     assert bot.web is not None and bot.web.port
     return bot
+
+
+@contextlib.asynccontextmanager
+async def serving(database, world, **web):
+    """A web bot of its own settings (`web_bot`), the world pointed at it, closed at the end."""
+    bot = await web_bot(database, **web)
+    world.attach(bot)
+    try:
+        yield bot
+    finally:
+        await bot.close()
 
 
 async def ask_link(bot, world, user, channel=None, locale=None, **options) -> str:
