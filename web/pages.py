@@ -67,11 +67,10 @@ def browser_language(request: web.Request) -> str | None:
 
 
 class Pages:
-    def __init__(self, host: WebHost, secret: Any, *, public_url: str, live_per_address: int = LIVE_PER_ADDRESS):
+    def __init__(self, host: WebHost, secret: Any, *, live_per_address: int = LIVE_PER_ADDRESS):
         self.host = host
         self.store = host.store
         self._secret = secret          # bytes, or an async function that reads them from the store
-        self.public_url = public_url.rstrip("/")
         self.watch = Watch(self.store)
         self.replays = Replays(self.store)
         self.pictures = Pictures()
@@ -117,18 +116,18 @@ class Pages:
         game = await self.store.game(wanted) if wanted else None
         if game is None or game.guild_id != link.guild_id:
             raise links.LinkRefused("not_found")
-        if link.game_id:
-            role = link.role
-        else:        # the server's list: each game as the member may see it
-            spectators = await self.spectators(game)
-            role = seen_by.role_for(str(link.user_id) in game.seats, link.role == links.GM, spectators) or ""
-            if not role:
-                raise links.LinkRefused("not_allowed")
+        # a link to one game keeps the role it was given; the server's list opens each game in
+        # the role its member has there
+        role = link.role if link.game_id else await self.role_of(game, link.user_id, link.role == links.GM)
+        if role is None:
+            raise links.LinkRefused("not_allowed")
         return game, seen_by.viewer(role, link.user_id)
 
-    async def spectators(self, game: Any) -> bool:
+    async def role_of(self, game: Any, user_id: int, gm: bool) -> str | None:
+        """A member's role on a game's page: their seat, else the GM's view, else a spectator's where
+        the server lets members watch (`web_spectators`, /gm rules); None: no page of it."""
         rules = await self.store.house_rules(game.guild_id, game.system)
-        return bool(rules.get(systems.WEB_SPECTATORS, False))
+        return seen_by.role_for(str(user_id) in game.seats, gm, bool(rules.get(systems.WEB_SPECTATORS, False)))
 
     async def language(self, request: web.Request, link: links.Link | None, game: Any = None) -> str:
         if link is not None:

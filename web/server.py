@@ -16,13 +16,11 @@ from typing import Any
 from aiohttp import web
 
 from clock import source
-from cogs.host import systems
 from db.web import LinkRow
 
 from . import links
 from .guard import Budget, middlewares
 from .pages import Pages, WebHost
-from .sight import role_for
 
 log = logging.getLogger("bauta.web")
 
@@ -71,7 +69,7 @@ class Companion:
         self.host = host
         self.config = config
         secret = config.secret or host.store.web_secret
-        self.pages = Pages(host, secret, public_url=config.public_url, **options)
+        self.pages = Pages(host, secret, **options)
         self.budget = Budget(config.rate, config.burst)
         self.app = web.Application(client_max_size=BODY_MAX,
                                    middlewares=middlewares(self.budget, self.pages.refused))
@@ -127,8 +125,7 @@ class Companion:
         if game is None:
             listing = links.GM if gm else links.MEMBER
             return (*await self.mint(guild_id, 0, user_id, listing), listing)
-        rules = await self.host.store.house_rules(game.guild_id, game.system)
-        role = role_for(str(user_id) in game.seats, gm, bool(rules.get(systems.WEB_SPECTATORS)))
+        role = await self.pages.role_of(game, user_id, gm)
         if role is None:
             return None
         return (*await self.mint(guild_id, game.id, user_id, role), role)
