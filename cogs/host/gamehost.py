@@ -305,14 +305,8 @@ class GameHost(Publishing):
         click, by editing the prompt's message in the same response; then publish."""
         try:
             await self.speak_their_language(interaction)
-            game = await self.store.game(game_id)
-            if game is None or not game.active:
-                raise StalePrompt("game_ended")
-            system = systems.get(game.system)
-            engine = system.engine
-            state = engine.load_state(game.state)
-            prompts = engine.pending(state)
-            prompt = next((p for p in prompts if p.id == prompt_id), None) or engine.prompt(state, prompt_id)
+            game, system, state, prompts, asked = await self._asked(game_id, prompt_id)
+            prompt = asked or system.engine.prompt(state, prompt_id)     # (refuses a prompt gone)
             action = Choose(prompt_id, tuple(resolve_option(prompt, o) for o in options))
             if system.click is not None:
                 action = system.click(interaction, game, prompt, action)
@@ -332,13 +326,7 @@ class GameHost(Publishing):
         action a click on the prompt's button would make, through the same version-checked commit
         and the same publish in the channel. Refusals raise, for the caller to word. A timed
         decision (`confirm`: the click's moment is the answer) is not taken from here."""
-        game = await self.store.game(game_id)
-        if game is None or not game.active:
-            raise StalePrompt("game_ended")
-        engine = systems.get(game.system).engine
-        state = engine.load_state(game.state)
-        prompts = engine.pending(state)
-        prompt = next((p for p in prompts if p.id == prompt_id), None)
+        game, _system, state, prompts, prompt = await self._asked(game_id, prompt_id)
         me = str(user_id)
         if prompt is None or prompt.confirm:
             raise StalePrompt("stale_prompt")
@@ -348,6 +336,18 @@ class GameHost(Publishing):
         new, outcome, before = await self.commit(game, action, Actor(me, seated=True), loaded=(state, prompts))
         await self.publish(None, new, outcome.state, outcome.events, before)
         return new
+
+    async def _asked(self, game_id: int, prompt_id: str) -> tuple[GameRecord, systems.System, Any, list[Prompt],
+                                                                  Prompt | None]:
+        """What an answer to `prompt_id` finds: the game (active, else refused), its system, its
+        state decoded once, the prompts pending, and that prompt among them (None: not pending)."""
+        game = await self.store.game(game_id)
+        if game is None or not game.active:
+            raise StalePrompt("game_ended")
+        system = systems.get(game.system)
+        state = system.engine.load_state(game.state)
+        prompts = system.engine.pending(state)
+        return game, system, state, prompts, next((p for p in prompts if p.id == prompt_id), None)
 
     async def commit(self, game: GameRecord, action: Any, actor: Actor,
                      log_as: str | None = None, loaded: tuple[Any, list[Prompt]] | None = None,
