@@ -116,9 +116,9 @@ class Courier:
         self.store = store
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
         self._salt: str | None = None
-        # message id -> what the bot's last edit of it showed: an edit that would leave it so is
-        # not sent (each edit spends the channel's 5 writes per 5 seconds)
-        self._looks: OrderedDict[int, tuple] = OrderedDict()
+        # message id -> the fingerprint of the picture it shows (None: none): an edit does not
+        # upload those bytes again (a board redrawn the same, a hand unchanged)
+        self._pictures: OrderedDict[int, str | None] = OrderedDict()
 
     @asynccontextmanager
     async def publishing(self, slots: Slots) -> AsyncIterator[None]:
@@ -229,10 +229,10 @@ class Courier:
         (its attachment is kept). (An edit that would change nothing at all is still sent: skipping
         those moves where tests/test_kill_9.py's kills land onto a delivery fault that predates it;
         see docs/benchmarks.md.)"""
-        before = self._looks.get(message_id)
-        if file is not None and before is not None and dict(before).get("file") == _picture(file):
+        picture = _picture(file) if file is not None else None
+        if picture is not None and self._pictures.get(message_id) == picture:
             file = None
-        looks = _looks(file, fields, before)
+        removed = "attachments" in fields           # (asked before `_edit` puts the file there)
         done = False
         if via is not None:
             try:
@@ -244,31 +244,25 @@ class Courier:
                     file.reset()
         if not done:
             done = await edit(file)
-        self.remember(message_id, looks if done else None)
+        if not done or (removed and file is None):
+            self._shows(message_id, None, known=done)     # removed, or not known any more
+        elif file is not None:
+            self._shows(message_id, picture)
         return done
 
     def _posted(self, message: Any, content: str | None, kwargs: dict[str, Any]) -> None:
-        """What a message just posted shows, so that its first edit is spared as the later ones."""
+        """The picture a message just posted shows. (A send Discord absorbed, its nonce seen before a
+        crash, gives the message that was there, which may show more by now: not known then.)"""
         message_id = getattr(message, "id", None)
-        # a send Discord absorbed (its nonce seen before a crash) gives the message that was there,
-        # which may show more by now: then what it shows is not known here
         if message_id is not None and getattr(message, "content", content) == content:
-            shown = {"content": content, **{k: kwargs[k] for k in ("view", "embed") if k in kwargs}}
-            self.remember(message_id, _looks(kwargs.get("file"), shown, None))
+            self._shows(message_id, _picture(kwargs["file"]) if kwargs.get("file") is not None else None)
 
-    def answered(self, message_id: int, edit: dict[str, Any]) -> None:
-        """A click's answer edits its message (not through here): what it shows now, its
-        attachment kept (unknown when the courier never saw the message)."""
-        before = self._looks.get(message_id)
-        self.remember(message_id, _looks(None, edit, before) if before is not None else None)
-
-    def remember(self, message_id: int, looks: tuple | None) -> None:
-        """What a message shows after an edit (None: unknown, e.g. a click's answer edited it)."""
-        self._looks.pop(message_id, None)
-        if looks is not None:
-            self._looks[message_id] = looks
-            while len(self._looks) > LOOKS_KEPT:
-                self._looks.popitem(last=False)
+    def _shows(self, message_id: int, picture: str | None, known: bool = True) -> None:
+        self._pictures.pop(message_id, None)
+        if known:
+            self._pictures[message_id] = picture
+            while len(self._pictures) > PICTURES_KEPT:
+                self._pictures.popitem(last=False)
 
     async def edit_dm(self, user_id: int, message_id: int, *, file: discord.File | None = None,
                       **fields: Any) -> bool:
@@ -287,8 +281,8 @@ class Courier:
     async def delete(self, channel_id: int, message_id: int, via: discord.Interaction | None = None) -> bool:
         """Delete a message the bot posted; `via`: a click on it, through whose webhook the delete
         goes (outside the channel's rate limit; a channel delete when that fails)."""
+        self._shows(message_id, None, known=False)
         if via is not None:
-            self.remember(message_id, None)
             try:
                 await via.delete_original_response()
                 return True
@@ -297,7 +291,6 @@ class Courier:
         channel = await self.channel(channel_id)
         if channel is None or not hasattr(channel, "get_partial_message"):
             return False
-        self.remember(message_id, None)
         try:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException as exc:
@@ -374,27 +367,7 @@ class Courier:
         return SENT, message
 
 
-LOOKS_KEPT = 4096       # messages whose last edit the courier remembers (the tables and prompts of now)
-
-
-def _looks(file: discord.File | None, fields: dict[str, Any], before: tuple | None) -> tuple:
-    """What an edit would leave a message showing: each field's value (a view by its components),
-    and its attachment's bytes (an edit without a file keeps the message's attachment, as
-    remembered in `before`); the fields an edit leaves out are kept too."""
-    def value(name: str, item: Any) -> Any:
-        if isinstance(item, discord.ui.View):
-            return tuple((type(c).__name__, getattr(c, "custom_id", None), str(getattr(c, "label", "")),
-                          str(getattr(c, "emoji", "")), getattr(c, "disabled", False), repr(getattr(c, "options", "")),
-                          getattr(c, "row", None), str(getattr(c, "style", ""))) for c in item.children)
-        return repr(item)
-    shown = dict(before or ())
-    if file is not None:
-        shown["file"] = _picture(file)
-    elif "attachments" in fields:
-        shown["file"] = repr(fields["attachments"])
-    shown.setdefault("file", None)
-    shown.update((name, value(name, item)) for name, item in fields.items() if name != "attachments")
-    return tuple(sorted(shown.items()))
+PICTURES_KEPT = 4096    # messages whose picture the courier remembers (the tables and prompts of now)
 
 
 def _picture(file: discord.File) -> str:

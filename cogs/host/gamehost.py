@@ -442,7 +442,6 @@ class GameHost(Publishing):
             note = t("prompt.answered", locale, who=who, choice=labels)
             edit = {"content": f"{original}\n{note}"[:MESSAGE_LIMIT], "view": None}
         try:
-            self.courier.answered(answered_message_id(interaction), edit)    # what the message shows now
             await interaction.response.edit_message(**edit)
         except discord.HTTPException as exc:
             # Committed but not acknowledged (e.g. past the deadline): the sender sees the result
@@ -488,10 +487,6 @@ class GameHost(Publishing):
                                 options={"system": system_name, "title": title, "min_players": min_players,
                                          "max_players": max_players, "options": options or {}},
                                 intro=Event("table_opened", {"player": str(interaction.user.id), "title": title}))
-
-def answered_message_id(interaction: discord.Interaction) -> int:
-    return getattr(getattr(interaction, "message", None), "id", 0) or 0
-
 
 def _lobby_successor(state) -> tuple[str, list[str], dict] | None:
     """A started table hands over to its game, with the players who joined, in joining order."""

@@ -23,7 +23,6 @@ Message ids live in the game's meta (not game state: no version bump, no undo en
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import logging
 from collections import OrderedDict
@@ -191,13 +190,9 @@ class Table:
         elif content and (not table.get("message") or narrated or not at_foot or turn or move):
             await self._repost(game, table, content, view, ping_player=pinged, via=via)
         elif table.get("message") and content:
-            # a picture whose bytes the message already shows is kept, not uploaded again
-            changed = image is not None and digest(image) != table.get("image")
-            if await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
-                                               view=view, file=as_file(image) if changed else None, via=via):
-                if changed:
-                    table["image"] = digest(image)
-            else:
+            # (a picture whose bytes the message shows already is not uploaded again: the courier's)
+            if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
+                                                   view=view, file=as_file(image), via=via):
                 await self._repost(game, table, content, view, ping_player=pinged)
         elif table.get("message") and table.get("prompts"):
             await self._strip(table)       # nothing to show: the last prompt's message keeps its answer
@@ -287,8 +282,6 @@ class Table:
                                            roles=False, everyone=False)
         message = await self.courier.send_channel(game.channel_id, content, allowed_mentions=mentions, **kwargs)
         table["message"] = getattr(message, "id", None)
-        stored = self._images.get(game.id)
-        table["image"] = digest(stored) if image is not None and stored is not None else None
         table["channel"] = game.channel_id
         table["narrative_above"] = bool(table.get("narrative")) and table.get("narrative_text") is not None
 
@@ -358,11 +351,6 @@ def clicked(interaction: discord.Interaction | None, table: dict) -> discord.Int
             or getattr(message, "id", None) != int(table["message"]) or not interaction.response.is_done()):
         return None
     return interaction
-
-
-def digest(image: tuple[str, bytes]) -> str:
-    """A picture's fingerprint, kept with the table message that shows it (its meta)."""
-    return hashlib.blake2b(image[1], digest_size=12).hexdigest()
 
 
 def with_meta(game: GameRecord, meta: dict) -> GameRecord:
