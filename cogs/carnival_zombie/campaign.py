@@ -16,9 +16,10 @@ from rules.common.packs import in_language
 from .board import ending
 
 TICKETS = (1, 2, 3)
-# the events that mark the Days and Nights of the log (the rest is told on the game's own page)
-MILESTONES = frozenset({"story_told", "day", "sunset", "sunset_sunken", "finale", "leviathan", "hour", "dawn",
-                        "dawn_exit", "survivors", "boss_killed", "incapacitated", "final_score"})
+# the events that mark the Days and Nights of the log (the rest is told on the game's own page):
+# the engine's chapters and turning points, and the steps of a Night and its Dawn
+MILESTONES = ENGINE.chapter_kinds | ENGINE.turning_kinds | frozenset(
+    {"story_told", "sunset_sunken", "hour", "dawn", "dawn_exit", "survivors", "final_score"})
 LOG_MAX = 5_000                     # the log's actions read for the milestones (a campaign is a few hundred)
 SHOWN_MAX = 120                     # milestone lines shown, the latest
 
