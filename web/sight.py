@@ -74,10 +74,6 @@ class Sight:
     log: list[tuple[int, list[Markup]]] = field(default_factory=list)   # (seq, lines), oldest first
 
 
-def names_of(game: Any) -> dict[str, str]:
-    return dict(game.meta.get("names") or {})
-
-
 def summary(system: systems.System, view: dict, who: str, say: Presenter) -> Markup:
     """The system's own description of `view` (the text of `/game status` and `/hand`)."""
     reading = present.READER.set(say)
