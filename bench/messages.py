@@ -237,7 +237,20 @@ async def carnevale(bot, world, rnd) -> Tally:
 GAMES = {"klash": klash, "carnival_zombie": carnival_zombie, "karmic": karmic, "carnevale": carnevale}
 
 
-async def run_one(name: str, seed: int, language: str = "en") -> tuple[Tally, World]:
+# Seconds between two interactions on the game's clock (a FakeClock): how long players take. It
+# decides who is at the table when the turn passes to them (cogs/host/table.py, PRESENT): a player
+# who just played is shown their turn, one away is pinged (a new message). The bucket's replay
+# paces its clicks apart (`--fast`).
+PACE = 20.0
+
+
+async def run_one(name: str, seed: int, language: str = "en", pace: float = PACE) -> tuple[Tally, World]:
+    from clock import source
+    with source.use(source.FakeClock()) as clock:
+        return await _run_one(name, seed, language, lambda: clock.advance(seconds=pace))
+
+
+async def _run_one(name: str, seed: int, language: str, tick: Callable[[], Any]) -> tuple[Tally, World]:
     import cogs.host.gamehost
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -245,6 +258,12 @@ async def run_one(name: str, seed: int, language: str = "en") -> tuple[Tally, Wo
                               log_level="ERROR"))
         await bot.prepare()
         world = World(bot)
+        made = world.interaction
+
+        def paced(*args: Any, **kwargs: Any) -> Any:       # each interaction `pace` after the one before
+            tick()
+            return made(*args, **kwargs)
+        world.interaction = paced  # type: ignore[method-assign]
         world.locale = {"en": "en-US", "it": "it", "es": "es-ES"}[language]
         if language != "en":
             await bot.store.update_settings(1, locale=world.locale)
@@ -359,12 +378,14 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--language", default="en", choices=("en", "it", "es"))
     parser.add_argument("--dump", help="write every message, as its reader saw it, to this file")
+    parser.add_argument("--pace", type=float, default=PACE,
+                        help="seconds between interactions on the game's clock (who is at the table)")
     parser.add_argument("--fast", type=float, default=0.3, help="seconds between clicks of a fast table")
     parser.add_argument("--round-trip", type=float, default=0.1, help="seconds each request takes")
     args = parser.parse_args(argv)
     dumped = []
     for name in args.games.split(","):
-        tally, world = await run_one(name.strip(), args.seed, args.language)
+        tally, world = await run_one(name.strip(), args.seed, args.language, args.pace)
         print(report(tally, world), flush=True)
         print(writes_report(name, writes_figures(world, name.strip(), args.fast, args.round_trip)), flush=True)
         dumped.append(f"===== {name}\n" + dump(world))

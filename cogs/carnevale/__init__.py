@@ -24,7 +24,7 @@ from i18n.present import Presenter
 from rules.carnevale import BLACK_STATUE, DEFAULT_HOUSE_RULES, ENGINE, AI, CampaignRecord, ledger
 from rules.carnevale import campaign as C
 
-from cogs.host import chunks, mention, systems
+from cogs.host import mention, systems
 
 from . import base
 from .base import SYSTEM_NAME
@@ -73,17 +73,16 @@ async def record_result(store, guild_id: int, state, locale=None) -> list[str]:
     return lines
 
 
-async def on_over(host, interaction, game, state) -> None:
-    """The adventure is over: the score, and the result written into both squads' campaign ledgers."""
+async def on_over(host, interaction, game, state) -> list[str]:
+    """The adventure is over: the score, and the result written into both squads' campaign ledgers
+    (the lines saying so go with the game's chronicle)."""
     vp = (state.result or {}).get("vp", {})
     if not vp:
-        return
+        return []
     locale = await host.server_locale(game, interaction)
     scores = ", ".join(t("carnevale.game.score", locale, player=mention(pid), vp=r["total"]) for pid, r in vp.items())
-    lines = [t("carnevale.game.over_campaign", locale, scores=scores)]
-    lines += await record_result(host.store, game.guild_id, state, locale)
-    for part in chunks(lines):
-        await host.courier.send_channel(game.channel_id, part)
+    return [t("carnevale.game.over_campaign", locale, scores=scores),
+            *await record_result(host.store, game.guild_id, state, locale)]
 
 
 SYSTEM = systems.register(systems.System(

@@ -27,7 +27,7 @@ from i18n.present import Presenter
 from rules.common import ANYONE, PUBLIC, BautaError, Event, Standing
 
 from . import botplayer, systems
-from .courier import MESSAGE_LIMIT, mention
+from .courier import MESSAGE_LIMIT, chunks, mention
 from .errors import report_error
 from .recap import QUIET, RecapHost, at, epoch, figures, luck, mentions, picture, span
 from .replies import reply
@@ -122,19 +122,38 @@ def rematch_view(game_id: int, language: str) -> discord.ui.View:
     return view
 
 
-async def post(host: ChronicleHost, game: GameRecord, intro: str | None = None) -> bool:
+async def post(host: ChronicleHost, game: GameRecord, intro: str | None = None, told: Sequence[str] = ()) -> bool:
     """Post the chronicle of an ended game in its channel, once (True when this call posted it).
-    A lobby (or any unlisted system) has none."""
-    if not systems.get(game.system).listed or game.meta.get(CHRONICLED):
+    `told`: what the system said of the end (`on_over`: a score, what was saved), at the top of
+    the same message when it fits (one write), else in a message of its own above it. A lobby
+    (or any unlisted system) has none."""
+    # In the publish of the step that ended the game (keyed sends: a send again is absorbed, see
+    # cogs/host/courier.py) a claim made already does not stop it: that claim may be this very
+    # publish's before a crash, which then never posted. Elsewhere the claim makes it once.
+    keyed = host.courier.keyed()
+    if not systems.get(game.system).listed or (game.meta.get(CHRONICLED) and not keyed):
         return False
     claimed = await host.store.claim_meta(game, CHRONICLED, source.stamp(source.now()))
     if claimed is None:
-        return False
+        if not keyed:
+            return False
+        claimed = await host.store.game(game.id) or game
     locale = await host.server_locale(claimed, None)
     text, file = await compose(host, claimed, locale, intro)
-    await host.courier.send_channel(game.channel_id, text, view=rematch_view(game.id, present.language(locale)),
+    said = "\n".join(told)
+    if said and len(said) + 1 + len(text) <= MESSAGE_LIMIT:
+        text, told = f"{said}\n{text}", ()
+    await tell(host, game, told)
+    await host.courier.send_channel(game.channel_id, text, slot=f"chronicle{game.id}",
+                                    view=rematch_view(game.id, present.language(locale)),
                                     allowed_mentions=QUIET, **({"file": file} if file else {}))
     return True
+
+
+async def tell(host: ChronicleHost, game: GameRecord, lines: Sequence[str]) -> None:
+    """Lines about a game's end in messages of their own (no chronicle to carry them)."""
+    for index, part in enumerate(chunks(list(lines)) if lines else ()):
+        await host.courier.send_channel(game.channel_id, part, slot=f"ended{game.id}.{index}", allowed_mentions=QUIET)
 
 
 async def ended_game(host: RecapHost, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
@@ -266,9 +285,10 @@ async def archive(host: ChronicleHost, game: GameRecord) -> bool:
         return False
     archived = await host.store.game(game.id) or game
     system = systems.get(archived.system)
+    told: Sequence[str] = ()
     if system.on_over is not None:
         try:
-            await system.on_over(host, None, archived, system.engine.load_state(archived.state))
+            told = await system.on_over(host, None, archived, system.engine.load_state(archived.state)) or ()
         except Exception:  # noqa: BLE001 - the archive stands; its notice still goes out
             log.exception("on_over failed while archiving game %s", game.id)
     host.table.forget(archived.id)
@@ -276,6 +296,6 @@ async def archive(host: ChronicleHost, game: GameRecord) -> bool:
     locale = await host.server_locale(archived, None)
     notice = t("chronicle.archived", locale, id=archived.id, title=systems.title(archived.system, locale),
                days=settings.archive_days or DEFAULT_ARCHIVE_DAYS)
-    if not await post(host, archived, intro=notice):
-        await host.courier.send_channel(archived.channel_id, notice, allowed_mentions=QUIET)
+    if not await post(host, archived, intro=notice, told=told):
+        await tell(host, archived, [notice, *told])
     return True

@@ -2,7 +2,7 @@
 
 Each message of an action's publish goes out once, even when a crash cuts the publish short and
 the outbox sweep publishes the action again: inside `Courier.publishing(slots)` every send takes
-the next slot of its destination ("c<channel>#0", "u<user>#1"), skips a slot the store says was
+the next slot of its destination, or of what it is there ("c<channel>:table<game>#0", "u<user>#1"), skips a slot the store says was
 sent, and carries a nonce derived from the slot. Each slot is recorded in the store before the
 publish's next send (the last one needs no record: the end of the publish, `mark_published`,
 closes the action), so at any moment at most one message relies on the nonce alone: Discord
@@ -116,9 +116,10 @@ class Courier:
         self.store = store
         self._closed: dict[tuple[int, int], str | None] = {}   # (guild, user) -> closed since
         self._salt: str | None = None
-        # message id -> the fingerprint of the picture it shows (None: none): an edit does not
-        # upload those bytes again (a board redrawn the same, a hand unchanged)
-        self._pictures: OrderedDict[int, str | None] = OrderedDict()
+        # message id -> what it shows (each field, its picture by a fingerprint of its bytes): an
+        # edit that would change nothing is not sent, and a picture shown already is not uploaded
+        # again (a board redrawn the same, a hand unchanged)
+        self._looks: OrderedDict[int, tuple] = OrderedDict()
 
     @asynccontextmanager
     async def publishing(self, slots: Slots) -> AsyncIterator[None]:
@@ -182,11 +183,16 @@ class Courier:
                 return None
         return channel
 
-    async def send_channel(self, channel_id: int, content: str | None = None, **kwargs: Any):
+    async def send_channel(self, channel_id: int, content: str | None = None, *, slot: str | None = None,
+                           **kwargs: Any):
+        """Post in a channel. `slot`: what the message is in an action's publish (its table, a
+        prompt…): its sends are counted under that name, so a publish run again after a crash, which
+        may post where the first run edited (a table no longer at the foot), keeps every other
+        message's slot; unnamed sends are counted per channel in order."""
         channel = await self.channel(channel_id)
         if channel is None:
             return None
-        keyed = self._take(f"c{channel_id}")
+        keyed = self._take(f"c{channel_id}" + (f":{slot}" if slot else ""))
         if keyed is not None:
             slots, slot = keyed
             if slot in slots.sent:      # posted before a crash: the message that is there
@@ -225,14 +231,16 @@ class Courier:
 
     async def _edit_once(self, message_id: int, file: discord.File | None, fields: dict[str, Any],
                          edit: Any, via: discord.Interaction | None = None) -> bool:
-        """An edit in which a picture whose bytes the message already shows is not uploaded again
-        (its attachment is kept). (An edit that would change nothing at all is still sent: skipping
-        those moves where tests/test_kill_9.py's kills land onto a delivery fault that predates it;
-        see docs/benchmarks.md.)"""
-        picture = _picture(file) if file is not None else None
-        if picture is not None and self._pictures.get(message_id) == picture:
+        """An edit, unless the message already shows it (nothing is written twice); a picture
+        whose bytes the message already shows is not uploaded again (its attachment is kept)."""
+        before = self._looks.get(message_id)
+        if file is not None and before is not None and dict(before).get("file") == _picture(file):
             file = None
-        removed = "attachments" in fields           # (asked before `_edit` puts the file there)
+        looks = _looks(file, fields, before)
+        if before == looks:
+            return True
+        if before is not None and "content" in fields and dict(before).get("content") == repr(fields["content"]):
+            del fields["content"]      # (in place: `edit` sends these) the text it shows already is kept
         done = False
         if via is not None:
             try:
@@ -244,25 +252,33 @@ class Courier:
                     file.reset()
         if not done:
             done = await edit(file)
-        if not done or (removed and file is None):
-            self._shows(message_id, None, known=done)     # removed, or not known any more
-        elif file is not None:
-            self._shows(message_id, picture)
+        self.remember(message_id, looks if done else None)
         return done
 
     def _posted(self, message: Any, content: str | None, kwargs: dict[str, Any]) -> None:
-        """The picture a message just posted shows. (A send Discord absorbed, its nonce seen before a
-        crash, gives the message that was there, which may show more by now: not known then.)"""
+        """What a message just posted shows, so that its first edit is spared as the later ones.
+        (A send Discord absorbed, its nonce seen before a crash, gives the message that was there,
+        which may show more by now: not known then.)"""
         message_id = getattr(message, "id", None)
         if message_id is not None and getattr(message, "content", content) == content:
-            self._shows(message_id, _picture(kwargs["file"]) if kwargs.get("file") is not None else None)
+            shown = {"content": content, "view": kwargs.get("view"), "embed": kwargs.get("embed")}   # (none: None)
+            self.remember(message_id, _looks(kwargs.get("file"), shown, None))
 
-    def _shows(self, message_id: int, picture: str | None, known: bool = True) -> None:
-        self._pictures.pop(message_id, None)
-        if known:
-            self._pictures[message_id] = picture
-            while len(self._pictures) > PICTURES_KEPT:
-                self._pictures.popitem(last=False)
+    def answered(self, message_id: int | None, edit: dict[str, Any]) -> None:
+        """A click's answer edits its message (not through here): what it shows now, its
+        attachment kept (unknown when the courier never saw the message)."""
+        if message_id is None:
+            return
+        before = self._looks.get(message_id)
+        self.remember(message_id, _looks(None, edit, before) if before is not None else None)
+
+    def remember(self, message_id: int, looks: tuple | None) -> None:
+        """What a message shows after an edit (None: unknown, e.g. an edit that failed)."""
+        self._looks.pop(message_id, None)
+        if looks is not None:
+            self._looks[message_id] = looks
+            while len(self._looks) > LOOKS_KEPT:
+                self._looks.popitem(last=False)
 
     async def edit_dm(self, user_id: int, message_id: int, *, file: discord.File | None = None,
                       **fields: Any) -> bool:
@@ -281,7 +297,7 @@ class Courier:
     async def delete(self, channel_id: int, message_id: int, via: discord.Interaction | None = None) -> bool:
         """Delete a message the bot posted; `via`: a click on it, through whose webhook the delete
         goes (outside the channel's rate limit; a channel delete when that fails)."""
-        self._shows(message_id, None, known=False)
+        self.remember(message_id, None)
         if via is not None:
             try:
                 await via.delete_original_response()
@@ -318,6 +334,21 @@ class Courier:
         """The newest message in the channel as the gateway told us (None when unknown)."""
         channel = self.bot.get_channel(channel_id)
         return getattr(channel, "last_message_id", None)
+
+    def seen(self, channel_id: int) -> Iterable[int]:
+        """The ids of the channel's messages the gateway showed this process, in its message cache
+        (discord.py keeps the newest thousand, dropping the deleted ones)."""
+        return (m.id for m in self.bot.cached_messages if m.channel.id == channel_id)
+
+    async def below(self, channel_id: int, message_id: int) -> int | None:
+        """How many messages are in the channel below `message_id` (0 when it is the newest, or the
+        channel's newest is unknown); None when that is not known (the newest message is not in the
+        cache, as after a restart)."""
+        last = await self.last_message_id(channel_id)
+        if last is None or last == message_id:
+            return 0
+        newer = [m for m in self.seen(channel_id) if m > message_id]
+        return len(newer) if last in newer else None
 
     async def dm_open(self, guild_id: int, user_id: int) -> bool:
         since = await self._closed_since(guild_id, user_id)
@@ -367,7 +398,27 @@ class Courier:
         return SENT, message
 
 
-PICTURES_KEPT = 4096    # messages whose picture the courier remembers (the tables and prompts of now)
+LOOKS_KEPT = 4096    # messages whose looks the courier remembers (the tables and prompts of now)
+
+
+def _looks(file: discord.File | None, fields: dict[str, Any], before: tuple | None) -> tuple:
+    """What an edit would leave a message showing: each field's value (a view by its components),
+    and its attachment's bytes (an edit without a file keeps the message's attachment, as
+    remembered in `before`); the fields an edit leaves out are kept too."""
+    def value(item: Any) -> Any:
+        if isinstance(item, discord.ui.View):
+            return tuple((type(c).__name__, getattr(c, "custom_id", None), str(getattr(c, "label", "")),
+                          str(getattr(c, "emoji", "")), getattr(c, "disabled", False), repr(getattr(c, "options", "")),
+                          getattr(c, "row", None), str(getattr(c, "style", ""))) for c in item.children)
+        return repr(item)
+    shown = dict(before or ())
+    if file is not None:
+        shown["file"] = _picture(file)
+    elif "attachments" in fields:
+        shown["file"] = repr(fields["attachments"])
+    shown.setdefault("file", None)
+    shown.update((name, value(item)) for name, item in fields.items() if name != "attachments")
+    return tuple(sorted(shown.items()))
 
 
 def _picture(file: discord.File) -> str:

@@ -38,7 +38,7 @@ from .errors import NotGM, report_error
 from .outbox import PublishOrder
 from .replies import Deadline, reply, settle
 from .publish import Publishing, opening
-from .table import Table, with_meta
+from .table import Table, answering, with_meta
 
 __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
            "prompt_view", "reply", "settle"]
@@ -106,8 +106,11 @@ class GameHost(Publishing):
     async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
         await botplayer.drive(self, interaction, game)
 
-    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
-        await chronicle.post(self, game)        # once, whoever publishes the end (cogs/host/chronicle.py)
+    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord,
+                        told: Sequence[str] = ()) -> None:
+        # once, whoever publishes the end (cogs/host/chronicle.py); a game without one (a lobby): told apart
+        if not await chronicle.post(self, game, told=told):
+            await chronicle.tell(self, game, told)
 
     async def welcome_back(self, interaction: discord.Interaction, game: GameRecord) -> None:
         """After an acknowledged action: "previously on…" for a player back after a while."""
@@ -316,7 +319,8 @@ class GameHost(Publishing):
             # names and languages are remembered by publish, after the acknowledgement (a refusal
             # writes nothing, and the click is answered as soon as its action is committed)
             await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
-            await self.publish(interaction, new, outcome.state, outcome.events, before)
+            with answering(interaction):        # the bot's answers after it edit the table through it too
+                await self.publish(interaction, new, outcome.state, outcome.events, before)
             await self.welcome_back(interaction, new)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)
@@ -443,6 +447,7 @@ class GameHost(Publishing):
             edit = {"content": f"{original}\n{note}"[:MESSAGE_LIMIT], "view": None}
         try:
             await interaction.response.edit_message(**edit)
+            self.courier.answered(getattr(interaction.message, "id", None), edit)   # what it shows now
         except discord.HTTPException as exc:
             # Committed but not acknowledged (e.g. past the deadline): the sender sees the result
             # published, and a retry of the same click is refused as already made.
@@ -472,11 +477,14 @@ class GameHost(Publishing):
         then its chronicle is posted (`chronicled` False: the caller posts it after its own words)."""
         ended = await self.store.end_game(game)
         system = systems.get(game.system)
+        told = None
         if system.on_over is not None:
-            await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
+            told = await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
         self.table.forget(ended.id)
         if chronicled:
-            await chronicle.post(self, ended)
+            await chronicle.post(self, ended, told=told or ())
+        else:
+            await chronicle.tell(self, ended, told or ())
         return ended
 
     async def open_lobby(self, interaction: discord.Interaction, system_name: str, min_players: int,

@@ -37,7 +37,7 @@ from . import systems
 from .components import prompt_view
 from .courier import CLOSED, MESSAGE_LIMIT, SENT, SKIPPED, Slots, chunks, mention
 from .replies import reply
-from .table import NEWEST_DM, POSTED, TABLE, newest_dm, posted, with_meta
+from .table import NEWEST_DM, POSTED, TABLE, UNTOLD, newest_dm, posted, with_meta
 
 log = logging.getLogger("bauta.publish")
 
@@ -94,8 +94,10 @@ class Publishing:
     async def after_step(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
         """Runs after each publish of a step (not of a late one): the bot answers for its seats."""
 
-    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord) -> None:
-        """Runs once the publish of the step that ended the game has shown it (its chronicle)."""
+    async def game_over(self, interaction: discord.Interaction | None, game: GameRecord,
+                        told: Sequence[str] = ()) -> None:
+        """Runs once the publish of the step that ended the game has shown it (its chronicle, which
+        carries `told`: what the system's `on_over` said)."""
 
     # ---- publishing
     async def publish(self, interaction: discord.Interaction | None, game: GameRecord, state: Any,
@@ -208,7 +210,7 @@ class Publishing:
             elif prompt.player == GM:
                 if settings.gm_channel_id:
                     message = await self.courier.send_channel(
-                        settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}"[:MESSAGE_LIMIT],
+                        settings.gm_channel_id, f"{header}\n{say.prompt(prompt)}"[:MESSAGE_LIMIT], slot=f"gm:{prompt.id}",
                         **await self.prompt_parts(game, state, prompt, say))
                     game = draft.game = self._record(game, prompt.id, "gm", settings.gm_channel_id, message)
                 else:
@@ -240,7 +242,7 @@ class Publishing:
         gm_lines = say.events(e for e in events if e.audience == GM)
         if gm_lines and settings.gm_channel_id:
             for text in chunks([header, *gm_lines]):
-                await self.courier.send_channel(settings.gm_channel_id, text)
+                await self.courier.send_channel(settings.gm_channel_id, text, slot=f"gm{game.id}")
 
         nudged = set(game.meta.get("dm_nudged", []))
         newly = (closed | waiting) - nudged - ({me} if undelivered else set())
@@ -290,7 +292,8 @@ class Publishing:
         if not late and self.table.shown.get(game.id, -1) <= game.version:   # else a nested publish showed a newer step
             if self.order.overtaken(game.channel_id, game.id, draft.seq):
                 # a later action is committed and waits for this publish: its own shows the table
-                game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=pinged)
+                game = draft.game = await self.table.narrate(interaction, game, public_lines, draft.seq, ping=pinged,
+                                                             later=True)
             else:
                 self.table.shown[game.id] = game.version
                 game = draft.game = await self.table.show(
@@ -299,11 +302,11 @@ class Publishing:
                     seq=draft.seq if self.courier.keyed() else None)
             game = draft.game = await self.table.close_stale(game, pending, answered)
         if over:
-            if system.on_over is not None:
-                await system.on_over(self, interaction, game, state)
+            told = await system.on_over(self, interaction, game, state) if system.on_over is not None else None
             self.table.forget(game.id)
             if self.courier.keyed():        # the step's own publish (not a /game status)
-                await self.game_over(interaction, game)
+                untold = (game.meta.get(TABLE) or {}).get(UNTOLD) or []     # (cogs/host/table.py)
+                await self.game_over(interaction, game, [*untold, *(told or ())])
         if opened is not None:
             record, first, started_events = opened
             title = systems.get(record.system).title
@@ -484,7 +487,8 @@ class Publishing:
         name, png = drawn
         return discord.File(io.BytesIO(png), filename=name)
 
-    async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str, **kwargs):
+    async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str,
+                    slot: str | None = None, **kwargs):
         """A public message in the game's channel: as a followup of a publicly answered interaction
         there (no extra permission needed), else as an ordinary channel message."""
         # An action's publish posts in the channel: a followup (a webhook) takes no nonce, so it
@@ -492,7 +496,7 @@ class Publishing:
         if (interaction is not None and interaction.channel_id == game.channel_id and not self.courier.keyed()
                 and interaction.response.is_done() and not interaction.extras.get("bauta_private_ack")):
             return await interaction.followup.send(content, **kwargs)
-        return await self.courier.send_channel(game.channel_id, content, **kwargs)
+        return await self.courier.send_channel(game.channel_id, content, slot=slot, **kwargs)
 
     async def live_message(self, game: GameRecord, key: str, content: str, *, file: discord.File | None = None,
                            new: bool = False, **record: Any) -> GameRecord:

@@ -29,8 +29,10 @@ class System:
     render: Callable[[dict], bytes] | None = None           # view -> PNG, for /game status
     house_rules: dict[str, Any] = field(default_factory=dict)  # key -> default
     load_pack: Callable[[str, str], Any] | None = None      # (yaml text, source name) -> content, raises PackError
-    # Called once when a game of this system ends by its rules: (host, interaction, game record, final state).
-    on_over: Callable[..., Awaitable[None]] | None = None
+    # Called once when a game of this system ends (by its rules, by force, archived): (host,
+    # interaction, game record, final state) -> the lines, worded, to tell the table of it (a
+    # score, what was saved) or None; the host tells them in the game's chronicle message.
+    on_over: Callable[..., Awaitable[list[str] | None]] | None = None
     # Called after every publish (e.g. to edit a live board image): (host, interaction, game, state, events).
     after_publish: Callable[..., Awaitable[None]] | None = None
     # An image to send with a prompt's buttons (a draft table, the hand being played from):

@@ -1,16 +1,19 @@
-"""The table: one live message per game at the foot of its channel, and every prompt's message.
+"""The table: one live message per game near the foot of its channel, and every prompt's message.
 
-- **The table message** shows the game's board (the caption and image a system keeps with
-  `host.live_message`) and, as its components, the public prompts pending now, each under its
-  headline. It is edited in place after each step. It is posted anew at the foot of the channel
-  (the old one deleted) when something else was written below it, when the turn passes to another
-  player (so that player is pinged, once), or on `/game status`. A system asking for a new board
-  (`live_message(..., new=True)`) starts a new table message and keeps the old one, without its
-  components, as a record (a round's final board).
-- **The narrative**: a step's public events are one message. While the table is the channel's
-  last message and the narrative sits right above it, the next step is appended to that narrative
-  (edited), so a quiet table costs no new message per step; a new narrative message starts when
-  someone else wrote in between, when a line must ping someone, or when the old one is full.
+- **The table message** tells what the last steps did (the narration, at its top), then whose
+  decision it is and what (the public prompts pending now, as headlines and components), then the
+  board (the caption and image a system keeps with `host.live_message`). One step is one edit of
+  it, made through the click on it when it was clicked (the interaction's webhook, outside the
+  channel's 5 writes per 5 seconds). Steps coming faster than they can be written are told
+  together by the next one.
+- **It moves to the foot** (a new message, two writes) only when it has scrolled out of view
+  (`SCROLLED` messages below it), when a line or the turn must ping someone (an edit notifies
+  nobody), when the narration no longer fits, or on `/game status`. The message it leaves keeps
+  its narration as the record of those steps (board and components removed; deleted when it told
+  nothing). A turn passing to a player who played in the game in the last `PRESENT` is shown, not
+  pinged: they are at the table. A system asking for a new board (`live_message(..., new=True)`)
+  starts a new table message and keeps the old one, without its components, as a record (a
+  round's final board).
 - **Prompt messages** elsewhere (DMs, the GM channel, public prompts that did not fit on the
   table) are recorded in the game's meta; once their prompt is no longer pending, answered or
   superseded however, their components are removed. A player's next private decision takes the
@@ -23,14 +26,19 @@ Message ids live in the game's meta (not game state: no version bump, no undo en
 """
 from __future__ import annotations
 
+import contextvars
 import io
 import logging
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import discord
 
+from clock import source as clock_source
 from db.store import GameRecord
 from i18n.present import Presenter
 from rules.common import Prompt
@@ -52,7 +60,7 @@ class TableHost(Protocol):
                            say: Presenter | None = None) -> dict[str, Any]: ...
 
     async def _post(self, interaction: discord.Interaction | None, game: GameRecord, content: str,
-                    **kwargs: Any) -> Any: ...
+                    slot: str | None = None, **kwargs: Any) -> Any: ...
 
 log = logging.getLogger("bauta.table")
 
@@ -66,6 +74,7 @@ PAUSED_KEPT = 6
 # meta: {player: {"message": id, "thread": str}}: each player's newest DM of this game and the
 # thread of the decision it carries (see `Prompt.thread`); a DM without a decision drops the entry
 NEWEST_DM = "newest_dm"
+UNTOLD = "untold"          # table["untold"]: the last step's lines the table could not carry (`show`)
 
 
 @dataclass
@@ -91,6 +100,13 @@ def as_file(stored: tuple[str, bytes] | None) -> discord.File | None:
     return None if stored is None else discord.File(io.BytesIO(stored[1]), filename=stored[0])
 
 
+# Messages below the table message that scroll it out of view: it moves to the foot (`Table.show`).
+SCROLLED = 3
+
+# A player who acted in a game this recently is at its table: their turn is shown, not pinged.
+PRESENT = timedelta(minutes=5)
+SEEN_KEPT = 4096        # (game, player) pairs remembered
+
 # How many games' board pictures a process keeps in memory (`Table._keep_image`).
 IMAGES_KEPT = 64
 
@@ -102,6 +118,7 @@ class Table:
         self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()  # game id -> its board's last image
         self._staged: dict[int, Board | None] = {}          # the board drawn during a publish
         self.shown: dict[int, int] = {}                     # game id -> the version last shown
+        self._seen: OrderedDict[tuple[int, str], datetime] = OrderedDict()   # (game, player) -> acted last
 
     # ---- the board's picture, kept to move the table with it
     def _keep_image(self, game_id: int, image: tuple[str, bytes]) -> None:
@@ -112,6 +129,19 @@ class Table:
         self._images.move_to_end(game_id)
         while len(self._images) > IMAGES_KEPT:
             self._images.popitem(last=False)
+
+    # ---- who is at the table: a turn passing to them pings nobody (they are looking)
+    def _acted(self, game_id: int, player: str) -> None:
+        self._seen[(game_id, player)] = clock_source.now()
+        self._seen.move_to_end((game_id, player))
+        while len(self._seen) > SEEN_KEPT:
+            self._seen.popitem(last=False)
+
+    def _present(self, game_id: int, player: str) -> bool:
+        """Whether `player` acted in this game in the last `PRESENT` (in this process: after a
+        restart nobody is known to be there, and the turn pings as it did)."""
+        seen = self._seen.get((game_id, player))
+        return seen is not None and clock_source.now() - seen < PRESENT
 
     def forget(self, game_id: int) -> None:
         """A game ended: its table is neither moved nor shown again (its last message stays, as a
@@ -150,21 +180,23 @@ class Table:
                    lines: list[str], prompts: list[Prompt], *, board: Board | None = None, over: bool = False,
                    ping: set[str] = frozenset(), move: bool = False, state: Any = None,
                    seq: int | None = None, hushed: set[str] = frozenset(), still: bool = False) -> GameRecord:
-        """Narrate a step and bring the table up to date: the narrative, then the table message
-        with `prompts` (the public prompts pending now) as its components. `ping`: players a line
-        of the narrative must notify (a new message, never an edit). `move`: post the table anew at
-        the foot of the channel (/game status). `seq`: the action narrated (see `_narrate`). `hushed`:
-        players inside their quiet hours, whose turn is shown without a ping. `still`: edit the
-        table message in place, never post it anew. Returns
-        the game with its meta brought up to date, not written: the caller writes it (cogs/publish.py)."""
+        """Narrate a step and bring the table up to date, in one write: the table message's
+        narration gains the step's lines, and its components become `prompts` (the public prompts
+        pending now). `ping`: players a line must notify (a new message: an edit notifies nobody).
+        `move`: post the table anew at the foot of the channel (/game status). `seq`: the action
+        narrated (see `_unnarrated`). `hushed`: players inside their quiet hours, whose turn is
+        shown without a ping. `still`: edit the table message in place, never post it anew.
+        Returns the game with its meta brought up to date, not written: the caller writes it
+        (cogs/host/publish.py)."""
         fresh = game
-        table = dict(fresh.meta.get(TABLE) or {})
-        last = await self.courier.last_message_id(game.channel_id)
-        at_foot = bool(table.get("message")) and last == table.get("message")
-        narrated = await self._narrate(interaction, game, table, lines, last, at_foot, ping, seq)
+        table = _current(fresh)
+        lines = _unnarrated(table, lines, seq)
+        if interaction is not None:
+            self._acted(game.id, str(interaction.user.id))
         if seq is not None and self.host.order.overtaken(game.channel_id, game.id, seq):
             # a later action was committed meanwhile (a click on this table): its publish shows the
-            # table; an edit now would land after that click's acknowledgement and undo it
+            # table, these lines with it; an edit now would land after that click's acknowledgement
+            table["narrative_text"] = _joined(table.get("narrative_text", ""), lines)
             return self._keep(fresh, table)
         if board is not None:
             table["caption"] = board.content
@@ -177,28 +209,51 @@ class Table:
             self._keep_image(game.id, image)
         player = next((p.player for p in fitted if p.player.isdigit()), None)
         turn = player is not None and player != table.get("player")
-        pinged = player if turn and player not in hushed else None     # never inside their quiet hours
-        content = _content(table.get("caption", ""), [headline(p, say) for p in fitted])
+        # never inside their quiet hours, nor when they are at the table (they just played)
+        pinged = player if turn and player not in hushed and not self._present(game.id, player) else None
+        body = _content("", table.get("caption", ""), [headline(p, say) for p in fitted])
         view = _view(game.id, fitted, say) if fitted and not over else None
-        if table.get("message") and board is not None and board.new:
-            await self._strip(table)                       # the old board stays, as a record
-            table.pop("message", None)
         via = clicked(interaction, table)      # the table itself was clicked: edit it through the click
-        if still and table.get("message") and content:     # edited where it is, whatever is below it
-            await self.courier.edit_message(game.channel_id, int(table["message"]), content=content, view=view,
-                                            via=via)
-        elif content and (not table.get("message") or narrated or not at_foot or turn or move):
-            await self._repost(game, table, content, view, ping_player=pinged, via=via)
-        elif table.get("message") and content:
+        if table.get("message") and board is not None and board.new:
+            await self._strip(table, via)                  # the old board stays, as a record
+            table.pop("message", None)
+            table["narrative_text"] = ""
+            via = None
+        if not body and table.get("message"):
+            # nothing to ask: the last board stays, its buttons gone (the narration tells the answer;
+            # the click's own mark is not kept: a publish again after a restart could not know it)
+            body, view = table.get("body", ""), None
+        told = _joined(table.get("narrative_text", ""), lines)
+        fits = _fits(told, body)
+        table.pop(UNTOLD, None)
+        if over and seq is not None and not fits and table.get("message"):
+            # the last step, too much to tell on the table: its lines open the game's chronicle
+            # (posted next, cogs/host/chronicle.py), and the table shows the final board where it is
+            table[UNTOLD], lines, told, fits = lines, [], table.get("narrative_text", ""), True
+            still = True
+        if not body and not table.get("message"):
+            await self._apart(interaction, game, lines, ping)         # no table yet: the lines alone
+        elif still and table.get("message"):     # edited where it is, whatever is below it
+            if not fits:
+                await self._apart(interaction, game, lines, ping)
+                told = table.get("narrative_text", "")
+            await self.courier.edit_message(game.channel_id, int(table["message"]), content=_content(told, body),
+                                            view=view, via=via)
+            table["narrative_text"] = told
+        elif not table.get("message") or move or pinged or ping or not fits or not await self._in_view(game, table):
+            await self._repost(game, table, lines, body, view, ping=ping, ping_player=pinged, via=via,
+                               interaction=interaction)
+        elif not await self.courier.edit_message(game.channel_id, int(table["message"]), content=_content(told, body),
+                                                 view=view, file=as_file(image), via=via):
             # (a picture whose bytes the message shows already is not uploaded again: the courier's)
-            if not await self.courier.edit_message(game.channel_id, int(table["message"]), content=content,
-                                                   view=view, file=as_file(image), via=via):
-                await self._repost(game, table, content, view, ping_player=pinged)
-        elif table.get("message") and table.get("prompts"):
-            await self._strip(table)       # nothing to show: the last prompt's message keeps its answer
+            table.pop("message", None)
+            await self._repost(game, table, lines, body, view, ping=ping, ping_player=pinged, interaction=interaction)
+        else:
+            table["narrative_text"] = told
+        table["body"] = body
         if player is not None:
             table["player"] = player
-        table["prompts"] = [p.id for p in fitted]
+        table["prompts"] = [p.id for p in fitted] if view is not None else []
         meta = {**fresh.meta, TABLE: table}
         # the systems' own records of their board follow the table message wherever it moves
         staged = board.keys if board is not None else ()
@@ -213,81 +268,85 @@ class Table:
                 message = await self.courier.send_channel(
                     game.channel_id, headline(prompt, say)[:MESSAGE_LIMIT],
                     **await self.host.prompt_parts(game, state, prompt, say),
-                    allowed_mentions=discord.AllowedMentions(users=False))
+                    allowed_mentions=discord.AllowedMentions(users=False), slot=f"prompt:{prompt.id}")
                 meta = posted(meta, prompt.id, "channel", game.channel_id, message)
         return with_meta(fresh, meta)
 
     async def narrate(self, interaction: discord.Interaction | None, game: GameRecord, lines: list[str],
-                      seq: int, ping: set[str] = frozenset()) -> GameRecord:
-        """The narrative of an action overtaken before its publish was done (the table shows the
-        later one's step): appended above the table as its publish would have, in its turn.
+                      seq: int, ping: set[str] = frozenset(), later: bool = False) -> GameRecord:
+        """The narration of an action whose publish does not show the table. `later`: a later
+        action is committed and waits for this publish; its publish shows the table, these lines
+        with it (nothing is written now). Else the action was overtaken before its publish was done
+        (the outbox publishes it late): its lines join the table's narration now, in one edit.
         Returns the game with its meta brought up to date, not written (as `show`)."""
-        table = dict(game.meta.get(TABLE) or {})
-        last = await self.courier.last_message_id(game.channel_id)
-        at_foot = bool(table.get("message")) and last == table.get("message")
-        await self._narrate(interaction, game, table, lines, last, at_foot, ping, seq)
+        table = _current(game)
+        lines = _unnarrated(table, lines, seq)
+        told = _joined(table.get("narrative_text", ""), lines)
+        if not lines:
+            pass
+        elif later:
+            table["narrative_text"] = told
+        elif (table.get("message") and not ping and _fits(told, table.get("body", ""))
+              and await self.courier.edit_message(game.channel_id, int(table["message"]),
+                                                  content=_content(told, table.get("body", "")))):
+            table["narrative_text"] = told
+        else:
+            await self._apart(interaction, game, lines, ping)
         return self._keep(game, table)
 
     @staticmethod
     def _keep(game: GameRecord, table: dict) -> GameRecord:
         return game if table == (game.meta.get(TABLE) or {}) else with_meta(game, {**game.meta, TABLE: table})
 
-    async def _narrate(self, interaction, game: GameRecord, table: dict, lines: list[str], last: int | None,
-                       at_foot: bool, ping: set[str], seq: int | None = None) -> bool:
-        """Post or append the step's narrative; True when a new message went out (the table is no
-        longer at the foot). `seq`: the action whose publish this is; an action's lines are
-        narrated once (a publish again after a crash that had narrated them already skips them:
-        an append is an edit, which no slot counts)."""
-        if not lines or (seq is not None and seq in table.get("narrated", [])):
-            return False
-        if seq is not None:
-            table["narrated"] = [*table.get("narrated", [])[-(NARRATED_KEPT - 1):], seq]
-        text = "\n".join(lines)
-        old = table.get("narrative")
-        appendable = (old and not ping and len(table.get("narrative_text", "")) + len(text) + 1 <= MESSAGE_LIMIT
-                      and (last == old or (at_foot and table.get("narrative_above"))))
-        if appendable:
-            joined = f"{table['narrative_text']}\n{text}"
-            if await self.courier.edit_message(game.channel_id, int(old), content=joined):
-                table["narrative_text"] = joined
-                return False
-        mentions = discord.AllowedMentions(users=[discord.Object(int(p)) for p in sorted(ping) if p.isdigit()],
-                                           roles=False, everyone=False)
-        message = None
-        for part in chunks(lines):
-            message = await self.host._post(interaction, game, part, allowed_mentions=mentions)
-            table["narrative_text"] = part
-        table["narrative"] = getattr(message, "id", None)
-        table["narrative_above"] = False
-        return True
+    async def _in_view(self, game: GameRecord, table: dict) -> bool:
+        """Whether the table message is still in view: fewer than `SCROLLED` messages below it (else
+        it is posted anew at the foot; a move costs two writes, so a line of chat does not)."""
+        below = await self.courier.below(game.channel_id, int(table["message"]))
+        return below is not None and below < SCROLLED
 
-    async def _repost(self, game: GameRecord, table: dict, content: str, view, *, ping_player: str | None,
-                      via: discord.Interaction | None = None) -> None:
-        """The table at the foot of the channel: the old message deleted (through the click on it,
-        `via`, when it was clicked), a new one posted."""
+    async def _apart(self, interaction: discord.Interaction | None, game: GameRecord, lines: list[str],
+                     ping: set[str]) -> None:
+        """Lines in messages of their own (no table to carry them, or too many for it)."""
+        mentions = _mentions(ping)
+        for index, part in enumerate(chunks(lines)):
+            await self.host._post(interaction, game, part, allowed_mentions=mentions, slot=f"said{game.id}.{index}")
+
+    async def _repost(self, game: GameRecord, table: dict, lines: list[str], body: str, view, *,
+                      ping: set[str] = frozenset(), ping_player: str | None,
+                      via: discord.Interaction | None = None, interaction: discord.Interaction | None = None) -> None:
+        """The table at the foot of the channel, with the step's lines: the old table message kept
+        as the record of what it narrated (its board and components removed; deleted when it
+        narrated nothing), through the click on it (`via`) when it was clicked; a new one posted."""
         if table.get("message"):
             where = int(table.get("channel") or game.channel_id)
             if game.id not in self._images:
                 # after a restart the board's image is known only to Discord: take it from the old
-                # table before deleting it, so the table that moves keeps its picture
+                # table before it is let go, so the table that moves keeps its picture
                 kept = await self.courier.attachment(where, int(table["message"]))
                 if kept is not None:
                     self._keep_image(game.id, kept)
-            await self.courier.delete(where, int(table["message"]), via=via)
+            told = table.get("narrative_text")
+            if not told or not await self.courier.edit_message(where, int(table["message"]), content=told, view=None,
+                                                               attachments=[], via=via):
+                await self.courier.delete(where, int(table["message"]), via=via)
+        told = "\n".join(lines)
+        if not _fits(told, body):     # too much to tell on the table: told above it
+            await self._apart(interaction, game, lines, ping)
+            told = ""
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         image = as_file(self._images.get(game.id))
         if image is not None:
             kwargs["file"] = image
-        mentions = discord.AllowedMentions(users=[discord.Object(int(ping_player))] if ping_player else False,
-                                           roles=False, everyone=False)
-        message = await self.courier.send_channel(game.channel_id, content, allowed_mentions=mentions, **kwargs)
+        mentions = _mentions({*ping, *([ping_player] if ping_player else [])})
+        message = await self.courier.send_channel(game.channel_id, _content(told, body), allowed_mentions=mentions,
+                                                  slot=f"table{game.id}", **kwargs)
         table["message"] = getattr(message, "id", None)
         table["channel"] = game.channel_id
-        table["narrative_above"] = bool(table.get("narrative")) and table.get("narrative_text") is not None
+        table["narrative_text"] = told
 
-    async def _strip(self, table: dict) -> None:
+    async def _strip(self, table: dict, via: discord.Interaction | None = None) -> None:
         if table.get("message") and table.get("prompts"):
-            await self.courier.edit_message(int(table["channel"]), int(table["message"]), view=None)
+            await self.courier.edit_message(int(table["channel"]), int(table["message"]), view=None, via=via)
 
     # ---- prompts elsewhere
     async def close_stale(self, game: GameRecord, pending: set[str], answered: int | None,
@@ -343,14 +402,31 @@ class Table:
         return clicked or next(iter(mine), None)
 
 
+# The click this task is handling, for the publishes it causes (the bot's answers to it among
+# them, which are nobody's interaction): a table it was made on is edited through it.
+_answering: contextvars.ContextVar[discord.Interaction | None] = contextvars.ContextVar("bauta_answering",
+                                                                                     default=None)
+
+
+@contextmanager
+def answering(interaction: discord.Interaction) -> Iterator[None]:
+    token = _answering.set(interaction)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
 def clicked(interaction: discord.Interaction | None, table: dict) -> discord.Interaction | None:
-    """The click being handled when it was made on the table message and is answered: the
-    table is then edited through that interaction (outside the channel's rate limit)."""
-    message = getattr(interaction, "message", None)
-    if (interaction is None or message is None or not table.get("message")
-            or getattr(message, "id", None) != int(table["message"]) or not interaction.response.is_done()):
-        return None
-    return interaction
+    """The click being handled (this publish's or the one it follows) when it was made on the table
+    message and is answered: the table is then edited through that interaction (outside the
+    channel's rate limit; its webhook lasts 15 minutes)."""
+    for click in (interaction, _answering.get()):
+        message = getattr(click, "message", None)
+        if (click is not None and message is not None and table.get("message")
+                and getattr(message, "id", None) == int(table["message"]) and click.response.is_done()):
+            return click
+    return None
 
 
 def with_meta(game: GameRecord, meta: dict) -> GameRecord:
@@ -394,10 +470,44 @@ def _fit(prompts: list[Prompt]) -> tuple[list[Prompt], list[Prompt]]:
     return fitted, [p for p in prompts if p not in fitted]
 
 
-def _content(caption: str, headlines: list[str]) -> str:
-    """Whose decision it is and what, first (what a player looks for), then the board's summary."""
-    parts = [part for part in ("\n".join(headlines), caption) if part]
+def _content(narration: str, caption: str = "", headlines: list[str] = ()) -> str:
+    """The table message: what the last steps did, then whose decision it is and what (what a player
+    looks for), then the board's summary. (`_content("", caption, headlines)` is its body.)"""
+    parts = [part for part in (narration, "\n".join(headlines), caption) if part]
     return "\n\n".join(parts)[:MESSAGE_LIMIT]
+
+
+def _fits(narration: str, body: str) -> bool:
+    return len(narration) + len(body) + 2 <= MESSAGE_LIMIT
+
+
+def _joined(told: str, lines: list[str]) -> str:
+    return "\n".join([told, *lines] if told else lines)
+
+
+def _current(game: GameRecord) -> dict:
+    """The game's table record, to change (a narrative message of its own, kept by the tables of
+    before the narration rode on the table message, is forgotten: the next step starts anew)."""
+    table = dict(game.meta.get(TABLE) or {})
+    for old in ("narrative", "narrative_above"):
+        table.pop(old, None)
+    return table
+
+
+def _unnarrated(table: dict, lines: list[str], seq: int | None) -> list[str]:
+    """The lines of action `seq` not narrated yet: an action is narrated once, so a publish again
+    after a crash that had narrated it (its meta written) tells nothing twice."""
+    if not lines or seq is None:
+        return lines
+    if seq in table.get("narrated", []):
+        return []
+    table["narrated"] = [*table.get("narrated", [])[-(NARRATED_KEPT - 1):], seq]
+    return lines
+
+
+def _mentions(players: set[str]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(int(p)) for p in sorted(players) if p.isdigit()],
+                                   roles=False, everyone=False)
 
 
 def _view(game_id: int, prompts: list[Prompt], say: Presenter) -> discord.ui.View:

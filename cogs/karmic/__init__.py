@@ -144,16 +144,18 @@ async def write_back(host, game, state) -> list[str]:
     return saved
 
 
-async def on_over(host, interaction, game, state) -> None:
-    """Ended by its rules, or by force (`/game end`): then the cards still in play go back first."""
+async def on_over(host, interaction, game, state) -> list[str]:
+    """Ended by its rules, or by force (`/game end`): then the cards still in play go back first.
+    Says whose decks were saved (the host tells it with the game's chronicle)."""
     if not state.over:
         settle_cards(state)
     saved = await (write_back_advancement if state.mode == "advance" else write_back)(host, game, state)
-    if saved:
-        locale = await host.server_locale(game, interaction)
-        await host.courier.send_channel(game.channel_id, t("karmic.decks_saved", locale, names=", ".join(saved)))
     if state.mode != "advance":
         await offer_reshuffles(host, game, state)
+    if not saved:
+        return []
+    locale = await host.server_locale(game, interaction)
+    return [t("karmic.decks_saved", locale, names=", ".join(saved))]
 
 SYSTEM = systems.register(systems.System(
     name=NAME, title=TITLE, engine=ENGINE, describe=describe, render=render, house_rules=dict(HOUSE_RULES),

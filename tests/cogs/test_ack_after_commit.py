@@ -56,9 +56,11 @@ async def test_a_click_is_acknowledged_after_its_commit_by_closing_the_prompt(bo
     timeline.clear()
     interaction = await click(world, message, world.users[2], index=0)            # "Alice starts"
     assert timeline == ["commit", "ack"]
-    # the acknowledgement is the edit of the prompt's own message: buttons gone, the answer shown
+    # the acknowledgement is the edit of the prompt's own message: buttons gone, the answer shown;
+    # then the step's publish edits it through the same click, its narration telling the answer
     assert interaction.response.deferred is None
-    assert message.view is None and message.content.endswith("✅ Alice: Alice starts")
+    assert interaction.edits[0]["view"] is None and interaction.edits[0]["content"].endswith("✅ Alice: Alice starts")
+    assert message.view is None and world.said() == "<@2> plays first."
     assert (await bot.store.game(game.id)).version == 1
 
 

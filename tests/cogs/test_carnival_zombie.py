@@ -79,7 +79,7 @@ async def answer(bot, world, game_id: int, pick) -> tuple:
     prompt = ENGINE.pending(state)[0]
     assert not prompt.private
     message = prompt_message(world, prompt.id)
-    assert message.content.startswith(f"<@{prompt.player}>")          # the player who must act is pinged
+    assert world.body(message).startswith(f"<@{prompt.player}>")      # the player who must act comes first
     option = pick(state, prompt)
     index = [o.id for o in prompt.options].index(option)
     user = world.users[int(prompt.player)]
@@ -116,7 +116,7 @@ async def test_start_opens_a_lobby_and_the_setup_prompt_swaps_and_orders(bot, wo
     owners = [ch.controller for ch in state.characters]
     assert sorted(owners) == ["2", "2", "3", "3", "4", "4"]                 # 3 players: 2 Characters each
     setup = world.last(TABLE, with_view=True)
-    assert setup.content.startswith("<@2>") and "Activation Order" in setup.content
+    assert world.body(setup).startswith("<@2>") and "Activation Order" in setup.content
     # swap: the first Character goes to the Group
     await answer(bot, world, game.id, lambda s, p: "swap")
     first = state.characters[0].id

@@ -81,6 +81,56 @@ async def test_a_concession_and_game_end_each_post_it_once(bot, world, clock):
     assert len(chronicles(world)) == 2
 
 
+async def test_the_last_steps_lines_open_the_chronicle_when_the_table_is_full(bot, world, clock):
+    """A game's last step whose lines no longer fit on its table message: the table shows the end
+    where it is (no move, no message of lines alone), and its lines open the chronicle."""
+    game = await start(world)
+    await click(world, first_prompt(world), world.users[2], index=0)
+    record = await bot.store.game(game.id)
+    table = world.sent.by_id[record.meta["table"]["message"]]
+    full = "\n".join(["A long story."] * 150)                 # 2,000 characters told already
+    await bot.store.set_meta(record, {**record.meta, "table": {**record.meta["table"], "narrative_text": full}})
+    posted = len(world.public())
+    from tests.support.duel import Concede
+    await bot.host.act(world.interaction(world.users[3], world.channels[10]), Concede(), system="duel")
+    [message] = chronicles(world)
+    assert world.public()[posted:] == [message] and not table.deleted
+    assert message.content.startswith("<@3> concedes.") and "Chronicle of" in message.content
+
+
+class Killed(BaseException):
+    """The process dies (kill -9): nothing after it runs, no handler catches it."""
+
+
+async def test_a_crash_between_the_chronicles_claim_and_its_post_leaves_it_to_the_next_process(bot, world, clock):
+    from tests.conftest import make_bot
+
+    game = await start(world)
+    courier = bot.host.courier
+    send = courier.send_channel
+
+    async def dies_at_the_chronicle(channel_id, content=None, *, slot=None, **kwargs):
+        if slot and slot.startswith("chronicle"):
+            raise Killed
+        return await send(channel_id, content, slot=slot, **kwargs)
+    courier.send_channel = dies_at_the_chronicle
+    with pytest.raises(Killed):
+        await play_out(world, clock)
+    claimed = await bot.store.game(game.id)
+    assert claimed.status == "ended" and claimed.meta.get("chronicled") and chronicles(world) == []
+    await bot.close()
+    second = await make_bot(bot.config)
+    try:
+        world.attach(second)
+        assert await second.host.deliver_outbox() == 1          # the step's publish, again, at start-up
+        [message] = chronicles(world)
+        assert f"(game #{game.id})" in message.content
+        assert await second.host.deliver_outbox() == 0 and len(chronicles(world)) == 1    # once
+        assert await chronicle.post(second.host, await second.store.game(game.id)) is False
+    finally:
+        await second.close()
+
+
 async def test_game_chronicle_shows_it_again_for_its_reader(bot, world, clock):
     game = await start(world)
     await play_out(world, clock)

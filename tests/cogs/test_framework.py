@@ -33,7 +33,7 @@ async def test_start_posts_public_prompt_and_private_hands_stay_private(bot, wor
     game = await start_duel(world)
     assert game.system == "duel" and game.version == 0
     first = start_prompt(world)
-    assert first.content.startswith("<@2>")
+    assert world.body(first).startswith("<@2>")
     await click(world, first, world.users[2], index=0)             # "Alice starts"
     dm = world.last("dm:2", with_view=True)
     assert "Play a card" in dm.content

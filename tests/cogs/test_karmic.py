@@ -889,9 +889,12 @@ async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_
     first = boards()[-1]
     assert (await bot.store.game(game.id)).meta[K.LIVE]["message"] == first.id
     await step()
-    assert len(boards()) == 1 and first.edits >= 1                   # edited in place
+    assert first.edits == 0               # Devon's first choice changes nothing the table shows: no edit
+    await step()
+    assert len(boards()) == 1 and first.edits == 1                   # his declaration: edited in place
     first.deleted = True                                             # someone deleted the board
     await step()
+    await step()                          # (the next change the table shows finds it gone: posted again)
     second = boards()[-1]
     assert second is not first and (await bot.store.game(game.id)).meta[K.LIVE]["message"] == second.id
     await call(world, cog.combat_board, alice)
@@ -900,7 +903,11 @@ async def test_the_live_board_is_reposted_when_deleted_and_moved_down_by_combat_
     assert third is not second and (await bot.store.game(game.id)).meta[K.LIVE]["message"] == third.id
     edits = second.edits
     await step()
-    assert second.edits == edits and third.edits >= 1                # only the newest board follows the fight
+    await step()                           # the round ends: its board stays as its record, a new one follows
+    fourth = boards()[-1]
+    assert second.edits == edits and fourth not in (second, third) and "**Round 2**" in fourth.content
+    assert (await bot.store.game(game.id)).meta[K.LIVE]["message"] == fourth.id and "**Round 1**" in third.content
+    assert third.view is None and not third.deleted                # only the newest board follows the fight
     # in a check there is no board: the refusal is private
     await call(world, cog.combat_end, world.users[1])
     await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking", character="Devon")

@@ -156,20 +156,23 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     actions = await bot.store.actions(game.id, limit=100)
     assert len(actions) == 24
     assert sorted(x.actor for x in actions) == sorted(p for _, p, _ in state.draft_log)
-    # every pick prompt carried its own, different table (the picks grow), on ONE table message:
-    # edited at each pick, posted anew at the foot of the channel (the old one deleted) only when
-    # the pick passes to the other player (8 times in 24 picks: single, other, other each round),
-    # so that player is pinged; the picks are told in one narrative message above it. When the
-    # auction ends, the final table (12 picks each) starts a new table message, kept as a record.
+    # every pick prompt carried its own, different table (the picks grow), on the table message,
+    # edited in place pick after pick, the picks told at its top. It moved to the foot once: the
+    # first pick passing to Bruno pinged him (he had not played yet), and the table of the game's
+    # opening stayed as the record of its narration. After that both players were at the table
+    # (each played within five minutes): a pick passing pinged nobody. When the auction ends, the
+    # final table (12 picks each) starts a new table message; the auction's keeps its last
+    # picture and the 23 picks it told, without buttons.
     assert len(images) == 24 and len(set(images)) == 24
     posted = [m for m in world.public() if m.id in world.tables()]
-    narratives = [m for m in world.public() if m.id not in world.tables()]
-    # the 24 picks in the reader's card names (no "SAMPLE " mark) fit in the one narrative message
-    assert len(narratives) == 1 and len(narratives[0].content) <= 2000
-    assert len(posted) == 1 + 8 + 1 and [m.deleted for m in posted] == [True] * 8 + [False, False]
-    board = posted[-1]
+    assert [m for m in world.public() if m.id not in world.tables()] == []     # no message of lines alone
+    opening, auction, board = posted
+    assert not any(m.deleted for m in posted)
+    assert opening.view is None and opening.file is None and "Klash! Sangue & Sabbia" in opening.content
+    assert auction.view is None and auction.edits == 22 and auction.content.count(" takes ") == 23
+    assert len(auction.content) <= 2000
     assert "auction is over" in board.content and _bytes(board.file) == table(bot, state)
-    assert posted[-2].view is None                         # the auction's table keeps no live button
+    assert board.content.count(" takes ") == 1
     # both team selects are on it (public, tabletop default)
     assert len([c for c in board.custom_ids() if ":team." in c]) == 2
 
@@ -328,8 +331,12 @@ async def test_typed_actions_with_autocompletion(bot, world):
     assert world.ephemeral(bruno)[-1].content == "✓ Done."      # acknowledged privately, the output is public
     _, state = await state_of(bot, game.id)
     assert state.acts and state.acts[-1].model == "m4" or state.model("m4").activated
+    # Bruno's turn pinged him: the table moved to the foot with the arena; the one it left keeps
+    # the narration of Alice's activation, without a second copy of the arena or buttons
     arena_posts = [m for m in world.public() if m.file is not None and "arena" in m.file.filename]
-    assert len(arena_posts) == 2                                   # a new image for the next activation
+    assert arena_posts == [world.table()] and world.table().pings() == {"3"}
+    record = world.public()[0]
+    assert record.file is None and record.view is None and "<@2> activates Raging Orc 1." in record.content
     # a volley target list for the javelin comes from the engine's rules
     targets = await cog._targets(world.interaction(alice, world.channels[10]), "", "volley")
     assert all(isinstance(c.value, str) for c in targets)
@@ -656,8 +663,8 @@ async def test_gm_undo_per_action_in_the_match(bot, world):
     await game_cog.undo.callback(game_cog, world.interaction(world.users[1], world.channels[10]), steps=1)
     record, state = await state_of(bot, game.id)
     assert record.state == before and state.model("m1").x == 20.0
-    # two edits: the narrative above the table says who undid it, the table shows the undone position
-    assert edits(world) == before_edits + 2
+    # one edit: the table says who undid it at its top and shows the undone position
+    assert edits(world) == before_edits + 1
     # the activation prompt is posted again and works
     prompt = next(p for p in ENGINE.pending(state) if p.kind == "act")
     await answer(world, game.id, prompt, ["mv2"])

@@ -89,10 +89,10 @@ async def test_the_board_rides_on_the_table_message_edited_in_place_and_reposted
 
     game = await start_duel(world)
     table = world.table()
-    assert table.content == "<@2> — Who plays first?" and len(table.custom_ids()) == 2
+    assert world.body(table) == "<@2> — Who plays first?" and len(table.custom_ids()) == 2
     game = await bot.host.live_message(game, "board", "v1", round=1)
     # the board and the pending public prompt share one message, edited in place
-    assert table.content == "<@2> — Who plays first?\n\nv1" and table.edits == 1
+    assert world.body(table) == "<@2> — Who plays first?\n\nv1" and table.edits == 1
     assert game.meta["board"]["message"] == table.id and len(table.custom_ids()) == 2
     game = await bot.host.live_message(game, "board", "v2", round=2)
     assert table.content.endswith("\n\nv2") and table.edits == 2 and game.meta["board"]["round"] == 2

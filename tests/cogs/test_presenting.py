@@ -20,7 +20,7 @@ async def start_duel(world, locale):
 async def test_public_prompts_and_events_follow_the_servers_language(bot, world):
     await start_duel(world, "it")
     prompt = world.last("channel:10", with_view=True)
-    assert prompt.content == "<@2> — Chi gioca per primo?"
+    assert world.body(prompt) == "<@2> — Chi gioca per primo?"
     assert labels(prompt) == ["Inizia Alice", "Inizia Bruno"]          # names, not ids: labels show no mentions
     # Alice reads Spanish; the server is Italian: the table says it in Italian, her DM in Spanish
     await click(world, prompt, world.users[2], index=0, locale="es-ES", guild_locale="it")
@@ -156,6 +156,6 @@ async def test_gm_language_sets_the_tables_language(bot, world):
     await gm.language.callback(gm, world.interaction(world.users[1], world.channels[10]), language="es")
     await start_duel(world, "en-US")
     prompt = world.last("channel:10", with_view=True)
-    assert prompt.content == "<@2> — ¿Quién juega primero?" and labels(prompt) == ["Empieza Alice", "Empieza Bruno"]
+    assert world.body(prompt) == "<@2> — ¿Quién juega primero?" and labels(prompt) == ["Empieza Alice", "Empieza Bruno"]
     await click(world, prompt, world.users[3], index=0, locale="it")             # not Bruno's to make
     assert world.ephemeral(world.users[3])[-1].content == "Questa scelta non spetta a te."

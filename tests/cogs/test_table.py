@@ -1,5 +1,5 @@
-"""The table (cogs/table.py): one live message per game at the foot of the channel, the step's
-narrative above it, prompts that lose their buttons once answered or superseded, decisions with
+"""The table (cogs/host/table.py): one live message per game near the foot of the channel, the steps
+told at its top, prompts that lose their buttons once answered or superseded, decisions with
 one legal option applied without a click, and private decisions for a player with closed DMs."""
 from __future__ import annotations
 
@@ -13,11 +13,17 @@ from tests.support.duel import Concede
 from tests.support.fakes import click
 
 
-async def start_duel(world, **options):
+async def start_duel(world, by=None, **options):
     alice, bruno = world.users[2], world.users[3]
-    interaction = world.interaction(alice, world.channels[10])
+    interaction = world.interaction(by or alice, world.channels[10])
     await interaction.response.defer(thinking=True)
     return await world.bot.host.start(interaction, "duel", [str(alice.id), str(bruno.id)], seed=7, options=options)
+
+
+def kept_as_record(message) -> bool:
+    """A table message that moved: kept where it was with its narration only (no board, no buttons)."""
+    return (not message.deleted and message.view is None and message.file is None
+            and message.content == message.said)
 
 
 def live(world, game_id: int) -> list:
@@ -48,9 +54,14 @@ async def test_the_table_moves_to_the_foot_when_others_wrote_below_it(bot, world
     game = await start_duel(world, fixed_start=False)
     table = world.table()
     world.record("channel:10", "lol, who starts?")               # a player chats in the channel
+    game = await bot.host.live_message(game, "board", "Scores 0–0")
+    assert world.table() is table and table.edits == 1           # a line of chat leaves it in view
+    world.record("channel:10", "me!")
+    world.record("channel:10", "no, me")                         # three below it: scrolled away
     await bot.host.live_message(game, "board", "Scores 0–0")
     moved = world.table()
-    assert table.deleted and moved is not table and world.sent[-1] is moved
+    assert moved is not table and world.sent[-1] is moved
+    assert kept_as_record(table) and table.content.startswith("**Duel (test game)** — game #1 starts.")
     assert moved.content == "<@2> — Who plays first?\n\nScores 0–0" and len(moved.custom_ids()) == 2
     # only one clickable copy of the prompt, after /game status too
     status = bot.get_cog("GameCog")
@@ -59,11 +70,23 @@ async def test_the_table_moves_to_the_foot_when_others_wrote_below_it(bot, world
 
 
 async def test_the_turn_passing_pings_its_player_once(bot, world):
-    game = await start_duel(world)
+    game = await start_duel(world, by=world.users[1])          # the GM starts it for Alice and Bruno
     table = world.table()
     assert [u.id for u in table.allowed_mentions.users] == [2]
     game = await bot.host.live_message(game, "board", "Scores 0–0")
     assert world.table() is table and table.edits == 1        # same player: edited, nobody pinged again
+
+
+async def test_a_player_who_just_played_is_shown_their_turn_not_pinged(bot, world, fake_clock):
+    await start_duel(world)                     # Alice starts the game: the first decision is hers
+    table = world.table()
+    assert world.body(table).startswith("<@2> — Who plays first?") and table.allowed_mentions.users == []
+    # "just played" is five minutes: after that the turn passing to her pings her again
+    seated = bot.host.table
+    fake_clock.advance(seconds=299)
+    assert seated._present(1, "2") and not seated._present(1, "3")
+    fake_clock.advance(seconds=1)
+    assert not seated._present(1, "2")
 
 
 async def test_a_single_legal_option_is_applied_without_a_click_and_told(bot, world):
@@ -171,7 +194,7 @@ async def test_the_table_keeps_its_picture_when_it_moves_after_a_restart(bot, wo
         status = second.get_cog("GameCog")
         await status.status.callback(status, world.interaction(world.users[3], world.channels[10]))
         moved = world.table()
-        assert before.deleted and moved is not before
+        assert kept_as_record(before) and moved is not before
         assert moved.file is not None and moved.file.filename == "board.png"
         moved.file.fp.seek(0)
         assert moved.file.fp.read() == picture
@@ -217,7 +240,7 @@ async def test_a_game_whose_picture_was_let_go_takes_it_back_from_its_table_when
     status = bot.get_cog("GameCog")
     await status.status.callback(status, world.interaction(world.users[3], world.channels[10]))
     moved = world.table()
-    assert before.deleted and moved is not before and moved.file is not None
+    assert kept_as_record(before) and moved is not before and moved.file is not None
     moved.file.fp.seek(0)
     assert moved.file.fp.read() == b"\x89PNG first"
     assert list(bot.host.table._images) == [first.id]

@@ -237,7 +237,8 @@ def edited(world: World, message: Sent, kwargs: dict) -> None:
         message.file = kwargs["attachments"][0] if kwargs["attachments"] else None
     if "view" in kwargs:
         message.view = kwargs["view"]
-    message.allowed_mentions = world.effective_mentions(kwargs.get("allowed_mentions"))
+    if "allowed_mentions" in kwargs:  # (an edit notifies nobody: who the post pinged stays as it was)
+        message.allowed_mentions = world.effective_mentions(kwargs["allowed_mentions"])
     message.edits += 1
 
 
@@ -423,6 +424,8 @@ class World:
         self.guild.name = "Test Server"
         self.locale = "en-US"           # what every interaction's client speaks unless a test says
         self.table_ids: set[int] = set()    # the table messages the bots posted (`tables`)
+        # table message id -> (the narration it shows, what its last change added, when)
+        self.narrations: dict[int, tuple[str, str, int]] = {}
         self.writes = _writes.WriteLog()    # every request made, in order (tests/support/writes.py)
         self.interactions: list[FakeInteraction] = []  # in the order they were made
         self.handling: FakeInteraction | None = None    # the newest interaction made or being handled
@@ -434,6 +437,9 @@ class World:
         host = getattr(bot, "host", None)
         if host is not None:
             self._watch_tables(host.table)
+            # the gateway's message cache: every message in the channel nobody deleted
+            host.courier.seen = lambda cid: (m.id for m in self.sent.by_where.get(f"channel:{cid}", ())
+                                             if not m.deleted)
         bot.get_user = lambda uid: self.users.get(int(uid))
         bot.get_channel = lambda cid: self.channels.get(int(cid))
 
@@ -505,21 +511,52 @@ class World:
             if record.get("message") is not None:
                 self.table_ids.add(record["message"])
         table._repost = noted
+        for name in ("show", "narrate"):
+            setattr(table, name, self._telling(getattr(table, name)))
+
+    def _telling(self, original):
+        """`Table.show` or `Table.narrate`, noting what the step told on the table message."""
+        async def told(interaction, game, *args, **kwargs):
+            after = await original(interaction, game, *args, **kwargs)
+            self._narrated(after.meta.get("table") or {})
+            return after
+        return told
+
+    def _narrated(self, table: dict) -> None:
+        """Note what a step added to the narration its table message shows (the lines at its top,
+        `narrative_text` in the game's meta; lines kept for a later step's publish are not shown yet)."""
+        message = self.sent.by_id.get(table.get("message") or 0)
+        text = table.get("narrative_text") or ""
+        if message is None or not text or not (message.content or "").startswith(text):
+            return
+        shown = self.narrations.get(message.id, ("", "", 0))[0]
+        if text != shown:
+            added = text[len(shown) + 1:] if shown and text.startswith(shown + "\n") else text
+            self.narrations[message.id] = (text, added, next(_changes))
+
+    def body(self, message: Sent) -> str:
+        """A table message's content below the narration at its top: whose decision it is and what
+        (the prompts' headlines), then the board's caption."""
+        told = self.narrations.get(message.id, ("",))[0]
+        content = message.content or ""
+        return content[len(told):].lstrip("\n") if told and content.startswith(told) else content
 
     def tables(self) -> set[int]:
         """The ids of the games' table messages (board and prompts), as the bots posted them."""
         return self.table_ids
 
     def said(self, where: str = "channel:10") -> str:
-        """The newest narrative in a channel: what the last step told the table there (a narrative
-        appended to by an edit gives the appended lines), not the table message, nor a game's
-        chronicle (the message with its Rematch button, `chronicles`)."""
+        """The newest narration in a channel: what the last step told the table there (the lines it
+        added at the top of the table message, or a message of its own), not the rest of the table
+        message, nor a game's chronicle (the message with its Rematch button, `chronicles`)."""
         tables = self.tables()
-        for message in sorted((m for m in self.sent if m.where == where and not m.deleted and m.id not in tables
-                               and not _chronicle(m)),
-                              key=lambda m: m.changed, reverse=True):
-            return message.said if message.said is not None else (message.content or "")
-        raise LookupError(f"nothing said in {where}")
+        told = [(m.changed, m.said if m.said is not None else (m.content or "")) for m in self.sent
+                if m.where == where and not m.deleted and m.id not in tables and not _chronicle(m)]
+        told += [(changed, added) for mid, (_, added, changed) in self.narrations.items()
+                 if self.sent.by_id[mid].where == where and not self.sent.by_id[mid].deleted]
+        if not told:
+            raise LookupError(f"nothing said in {where}")
+        return max(told)[1]
 
     def chronicles(self, where: str = "channel:10") -> list[Sent]:
         """The chronicles posted in a channel (a game's end: cogs/host/chronicle.py)."""
