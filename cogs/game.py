@@ -105,10 +105,8 @@ class GameCog(BautaCog):
         game = await self.host.channel_game(interaction)
         user = str(interaction.user.id)
         if await self.host.is_gm(interaction):
-            ended = await self.host.end(interaction, game, chronicled=False)
-            await reply(interaction, t("game.ended_by_gm", interaction.guild_locale, id=game.id,
-                                       who=interaction.user.mention))
-            await chronicles.post(self.host, ended)
+            await self.host.end(interaction, game, said=lambda: reply(
+                interaction, t("game.ended_by_gm", interaction.guild_locale, id=game.id, who=interaction.user.mention)))
             return
         if user not in game.seats:
             await reply(interaction, t("game.end_not_seated", interaction.locale), ephemeral=True)
@@ -120,9 +118,8 @@ class GameCog(BautaCog):
             await reply(interaction, t("game.end_vote", interaction.guild_locale, who=interaction.user.mention,
                                        missing=", ".join(map(mention, missing))))
             return
-        ended = await self.host.end(interaction, game, chronicled=False)
-        await reply(interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id))
-        await chronicles.post(self.host, ended)
+        await self.host.end(interaction, game, said=lambda: reply(
+            interaction, t("game.ended_by_players", interaction.guild_locale, id=game.id)))
 
     @game.command(name="recap", description="What happened in this channel's game since your last move (only you see it)")
     async def recap(self, interaction: discord.Interaction):

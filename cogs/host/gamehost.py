@@ -16,7 +16,7 @@ import logging
 import secrets
 from types import SimpleNamespace
 from typing import Any
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import discord
 from discord.ext import commands
@@ -472,18 +472,19 @@ class GameHost(Publishing):
         await self.publish(None, game, state, list(events), before={p.id for p in engine.pending(state)}, still=still)
 
     async def end(self, interaction: discord.Interaction | None, game: GameRecord,
-                  chronicled: bool = True) -> GameRecord:
+                  said: Callable[[], Awaitable[Any]] | None = None) -> GameRecord:
         """End a game by force (/game end): the system's `on_over` runs as when its rules end it,
-        then its chronicle is posted (`chronicled` False: the caller posts it after its own words)."""
+        then `said` (the caller's own words: its reply), then its chronicle is posted, carrying
+        what `on_over` told."""
         ended = await self.store.end_game(game)
         system = systems.get(game.system)
         told = None
         if system.on_over is not None:
             told = await system.on_over(self, interaction, ended, system.engine.load_state(ended.state))
         self.table.forget(ended.id)
-        if chronicled:
-            await chronicle.post(self, ended, told=told or ())
-        else:
+        if said is not None:
+            await said()
+        if not await chronicle.post(self, ended, told=told or ()):
             await chronicle.tell(self, ended, told or ())
         return ended
 

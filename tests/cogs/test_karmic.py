@@ -801,7 +801,8 @@ async def test_game_end_by_the_gm_mid_fight_writes_the_decks_back_and_loses_no_c
     assert_whole(orc["deck"], 44)
     world_deck = (await bot.store.character(1, K.GM_OWNER, "karmic", K.WORLD))["world"]
     assert_whole(world_deck, 42) and world_deck["discards"]       # the Soldier drew from the world deck
-    assert "Decks saved: Devon, Orc" in table_text(world)
+    [chronicle] = world.chronicles()                  # the GM's reply, then one message: what was saved
+    assert chronicle.content.startswith("💾 Decks saved: Devon, Orc.\n") and "Chronicle of" in chronicle.content
     # the characters are free again
     await cog.check.callback(cog, world.interaction(alice, world.channels[10]), skill="tracking", character="Devon")
     assert await active_game(bot) is not None
