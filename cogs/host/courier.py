@@ -340,15 +340,25 @@ class Courier:
         (discord.py keeps the newest thousand, dropping the deleted ones)."""
         return (m.id for m in self.bot.cached_messages if m.channel.id == channel_id)
 
-    async def below(self, channel_id: int, message_id: int) -> int | None:
-        """How many messages are in the channel below `message_id` (0 when it is the newest, or the
-        channel's newest is unknown); None when that is not known (the newest message is not in the
-        cache, as after a restart)."""
+    async def below(self, channel_id: int, message_id: int, upto: int) -> int | None:
+        """How many messages are in the channel below `message_id`, counted up to `upto` (0 when it
+        is the newest, or the channel's newest is unknown): from the gateway's cache, else (after a
+        restart, or in a channel busier than the cache) from the channel's history, a read, which
+        Discord does not count against the channel's writes. None when neither can tell."""
         last = await self.last_message_id(channel_id)
         if last is None or last == message_id:
             return 0
         newer = [m for m in self.seen(channel_id) if m > message_id]
-        return len(newer) if last in newer else None
+        if last in newer:
+            return min(len(newer), upto)
+        channel = self.bot.get_channel(channel_id)
+        if channel is None or not hasattr(channel, "history"):
+            return None
+        try:
+            return len([m async for m in channel.history(limit=upto, after=discord.Object(message_id))])
+        except discord.HTTPException as exc:          # (no Read Message History: the table moves)
+            log.info("the history of channel %s cannot be read (%s)", channel_id, exc)
+            return None
 
     async def dm_open(self, guild_id: int, user_id: int) -> bool:
         since = await self._closed_since(guild_id, user_id)

@@ -301,7 +301,7 @@ class Table:
     async def _in_view(self, game: GameRecord, table: dict) -> bool:
         """Whether the table message is still in view: fewer than `SCROLLED` messages below it (else
         it is posted anew at the foot; a move costs two writes, so a line of chat does not)."""
-        below = await self.courier.below(game.channel_id, int(table["message"]))
+        below = await self.courier.below(game.channel_id, int(table["message"]), SCROLLED)
         return below is not None and below < SCROLLED
 
     async def _apart(self, interaction: discord.Interaction | None, game: GameRecord, lines: list[str],

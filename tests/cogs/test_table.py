@@ -69,6 +69,21 @@ async def test_the_table_moves_to_the_foot_when_others_wrote_below_it(bot, world
     assert len(live(world, game.id)) == 1 and world.table() is not moved and world.table().content == moved.content
 
 
+async def test_without_the_gateways_cache_the_channels_history_tells_whether_the_table_is_in_view(bot, world):
+    """After a restart the gateway's cache holds none of the channel's messages: the table asks the
+    channel's history (a read, outside the channel's writes) instead of moving at once."""
+    game = await start_duel(world, fixed_start=False)
+    table = world.table()
+    bot.host.courier.seen = lambda channel_id: iter(())     # nothing cached
+    world.record("channel:10", "back, who plays?")
+    game = await bot.host.live_message(game, "board", "Scores 0–0")
+    assert world.table() is table and table.edits == 1 and world.reads == 1
+    world.record("channel:10", "me")
+    world.record("channel:10", "no, me")
+    await bot.host.live_message(game, "board", "Scores 0–1")
+    assert world.table() is not table and kept_as_record(table) and world.reads == 2
+
+
 async def test_the_turn_passing_pings_its_player_once(bot, world):
     game = await start_duel(world, by=world.users[1])          # the GM starts it for Alice and Bruno
     table = world.table()

@@ -171,6 +171,15 @@ class FakeChannel:
         here = self.world.sent.by_where.get(self.where, ())
         return next((m.id for m in reversed(here) if not m.deleted), None)
 
+    async def history(self, *, limit: int | None = 100, after=None):
+        """The channel's messages after `after` (oldest first, as discord.py gives them with
+        `after`), at most `limit`: a read, noted in `world.reads`."""
+        self.world.reads += 1
+        here = [m for m in self.world.sent.by_where.get(self.where, ()) if not m.deleted
+                and (after is None or m.id > after.id)]
+        for message in here[:limit]:
+            yield message
+
 
 class FakeDMChannel:
     def __init__(self, user: FakeUser):
@@ -427,6 +436,7 @@ class World:
         # table message id -> (the narration it shows, what its last change added, when)
         self.narrations: dict[int, tuple[str, str, int]] = {}
         self.writes = _writes.WriteLog()    # every request made, in order (tests/support/writes.py)
+        self.reads = 0                      # channel histories read (FakeChannel.history)
         self.interactions: list[FakeInteraction] = []  # in the order they were made
         self.handling: FakeInteraction | None = None    # the newest interaction made or being handled
         self.attach(bot)
