@@ -39,7 +39,7 @@ from typing import Any, Protocol
 import discord
 
 from clock import source as clock_source
-from db.store import GameRecord
+from db.store import GameRecord, Store
 from i18n.present import Presenter
 from rules.common import Prompt
 
@@ -52,6 +52,7 @@ class TableHost(Protocol):
     """What the table asks of the host that owns it (`GameHost`, which imports this module)."""
     courier: Courier
     order: PublishOrder
+    store: Store
 
     async def prompt_file(self, game: GameRecord, state: Any, prompt: Prompt,
                           say: Presenter) -> discord.File | None: ...
@@ -137,10 +138,13 @@ class Table:
         while len(self._seen) > SEEN_KEPT:
             self._seen.popitem(last=False)
 
-    def _present(self, game_id: int, player: str) -> bool:
-        """Whether `player` acted in this game in the last `PRESENT` (in this process: after a
-        restart nobody is known to be there, and the turn pings as it did)."""
+    async def _present(self, game_id: int, player: str) -> bool:
+        """Whether `player` acted in this game in the last `PRESENT`: their last click this process
+        handled, else (after a restart) their last action in the game's log (one indexed read)."""
         seen = self._seen.get((game_id, player))
+        if seen is None:
+            mine = await self.host.store.last_actions_of(game_id, player, limit=1)
+            seen = clock_source.parse(mine[0].created_at) if mine else None
         return seen is not None and clock_source.now() - seen < PRESENT
 
     def forget(self, game_id: int) -> None:
@@ -210,7 +214,7 @@ class Table:
         player = next((p.player for p in fitted if p.player.isdigit()), None)
         turn = player is not None and player != table.get("player")
         # never inside their quiet hours, nor when they are at the table (they just played)
-        pinged = player if turn and player not in hushed and not self._present(game.id, player) else None
+        pinged = player if turn and player not in hushed and not await self._present(game.id, player) else None
         body = _content("", table.get("caption", ""), [headline(p, say) for p in fitted])
         view = _view(game.id, fitted, say) if fitted and not over else None
         via = clicked(interaction, table)      # the table itself was clicked: edit it through the click

@@ -99,9 +99,16 @@ async def test_a_player_who_just_played_is_shown_their_turn_not_pinged(bot, worl
     # "just played" is five minutes: after that the turn passing to her pings her again
     seated = bot.host.table
     fake_clock.advance(seconds=299)
-    assert seated._present(1, "2") and not seated._present(1, "3")
+    assert await seated._present(1, "2") and not await seated._present(1, "3")
     fake_clock.advance(seconds=1)
-    assert not seated._present(1, "2")
+    assert not await seated._present(1, "2")
+    # after a restart the game's log tells: her click "Alice starts" is her last action
+    await click(world, table, world.users[2], index=0)
+    seated._seen.clear()
+    fake_clock.advance(seconds=299)
+    assert await seated._present(1, "2") and not await seated._present(1, "3")
+    fake_clock.advance(seconds=1)
+    assert not await seated._present(1, "2")
 
 
 async def test_a_single_legal_option_is_applied_without_a_click_and_told(bot, world):
