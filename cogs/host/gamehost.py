@@ -306,6 +306,7 @@ class GameHost(Publishing):
                      options: list[str]) -> None:
         """A click on a persistent button or select: load, apply, commit, and only then answer the
         click, by editing the prompt's message in the same response; then publish."""
+        self.table.looking(game_id, str(interaction.user.id))    # (a refused click too: they are at the table)
         try:
             await self.speak_their_language(interaction)
             game, system, state, prompts, asked = await self._asked(game_id, prompt_id)

@@ -138,6 +138,10 @@ class Table:
         while len(self._seen) > SEEN_KEPT:
             self._seen.popitem(last=False)
 
+    def looking(self, game_id: int, player: str) -> None:
+        """`player` clicked something of this game: they are at its table."""
+        self._acted(game_id, player)
+
     async def _present(self, game_id: int, player: str) -> bool:
         """Whether `player` acted in this game in the last `PRESENT`: their last click this process
         handled, else (after a restart) their last action in the game's log (one indexed read)."""

@@ -156,21 +156,19 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     actions = await bot.store.actions(game.id, limit=100)
     assert len(actions) == 24
     assert sorted(x.actor for x in actions) == sorted(p for _, p, _ in state.draft_log)
-    # every pick prompt carried its own, different table (the picks grow), on the table message,
-    # edited in place pick after pick, the picks told at its top. It moved to the foot once: the
-    # first pick passing to Bruno pinged him (he had not played yet), and the table of the game's
-    # opening stayed as the record of its narration. After that both players were at the table
-    # (each played within five minutes): a pick passing pinged nobody. When the auction ends, the
-    # final table (12 picks each) starts a new table message; the auction's keeps its last
-    # picture and the 23 picks it told, without buttons.
+    # every pick prompt carried its own, different table (the picks grow), on the table message
+    # the game opened with, edited in place pick after pick, the picks told at its top: both
+    # players were at the table (each clicked it within five minutes, Bruno first by trying Alice's
+    # pick), so a pick passing pinged nobody and the table never moved. When the auction ends,
+    # the final table (12 picks each) starts a new table message; the auction's keeps its last
+    # picture and the picks it told, without buttons.
     assert len(images) == 24 and len(set(images)) == 24
     posted = [m for m in world.public() if m.id in world.tables()]
     assert [m for m in world.public() if m.id not in world.tables()] == []     # no message of lines alone
-    opening, auction, board = posted
-    assert not any(m.deleted for m in posted)
-    assert opening.view is None and opening.file is None and "Klash! Sangue & Sabbia" in opening.content
-    assert auction.view is None and auction.edits == 22 and auction.content.count(" takes ") == 23
-    assert len(auction.content) <= 2000
+    auction, board = posted
+    assert not any(m.deleted for m in posted) and auction.view is None and auction.file is not None
+    assert auction.content.startswith("⚔️ **Klash! Sangue & Sabbia** — <@2> vs <@3>.")
+    assert auction.edits == 23 and auction.content.count(" takes ") == 23 and len(auction.content) <= 2000
     assert "auction is over" in board.content and _bytes(board.file) == table(bot, state)
     assert board.content.count(" takes ") == 1
     # both team selects are on it (public, tabletop default)

@@ -102,11 +102,13 @@ async def test_a_player_who_just_played_is_shown_their_turn_not_pinged(bot, worl
     assert await seated._present(1, "2") and not await seated._present(1, "3")
     fake_clock.advance(seconds=1)
     assert not await seated._present(1, "2")
+    await click(world, table, world.users[3], index=0)          # Bruno tries Alice's decision: refused,
+    assert await seated._present(1, "3")                         # but he is at the table
     # after a restart the game's log tells: her click "Alice starts" is her last action
     await click(world, table, world.users[2], index=0)
     seated._seen.clear()
     fake_clock.advance(seconds=299)
-    assert await seated._present(1, "2") and not await seated._present(1, "3")
+    assert await seated._present(1, "2") and not await seated._present(1, "3")     # (his click is no action)
     fake_clock.advance(seconds=1)
     assert not await seated._present(1, "2")
 
