@@ -29,7 +29,7 @@ import discord
 from db.store import Store
 from rules.common import GM
 
-from .text import MESSAGE_LIMIT
+from .text import HELD, MESSAGE_LIMIT
 
 
 log = logging.getLogger("bauta.courier")
@@ -219,9 +219,10 @@ class Courier:
                            via: discord.Interaction | None = None, **fields: Any) -> bool:
         """Edit the given fields (content, view…) of a message the bot posted in a channel; a
         `file` replaces its attachments, else they are kept. False when it cannot be edited.
-        `via`: a click on this very message, already answered: the edit goes through that
-        interaction's webhook, which Discord does not count against the channel's 5 writes per
-        5 seconds (a channel edit when the webhook refuses, e.g. past its 15 minutes)."""
+        `via`: a click on this very message: the edit is that click's own response when it is
+        held for it (`replies.Held`), else goes through its webhook once answered; Discord counts
+        neither against the channel's 5 writes per 5 seconds (a channel edit when they are refused,
+        e.g. the webhook past its 15 minutes)."""
         async def by_channel(file: discord.File | None) -> bool:
             channel = await self.channel(channel_id)
             if channel is None or not hasattr(channel, "get_partial_message"):
@@ -244,7 +245,7 @@ class Courier:
         done = False
         if via is not None:
             try:
-                await via.edit_original_response(**(dict(fields, attachments=[file]) if file is not None else fields))
+                await _through(via, dict(fields, attachments=[file]) if file is not None else fields)
                 done = True
             except discord.HTTPException as exc:
                 log.info("the click's own message could not be edited through it (%s)", exc)
@@ -300,6 +301,14 @@ class Courier:
         self.remember(message_id, None)
         if via is not None:
             try:
+                held = via.extras.get(HELD)
+                if held is not None and held.claim():      # (no response deletes: deferred, then deleted)
+                    try:
+                        await via.response.defer()
+                    finally:
+                        held.done.set()
+                elif held is not None:
+                    await held.done.wait()
                 await via.delete_original_response()
                 return True
             except discord.HTTPException as exc:
@@ -406,6 +415,21 @@ class Courier:
             await self.store.clear_dm_closed(guild_id, user_id)
             self._closed[(guild_id, user_id)] = None
         return SENT, message
+
+
+async def _through(via: discord.Interaction, fields: dict[str, Any]) -> None:
+    """Edit the clicked message through the click: in its own response when that is held for it
+    (UPDATE_MESSAGE, the click's only edit), else through its webhook once it was answered."""
+    held = via.extras.get(HELD)
+    if held is not None and held.claim():
+        try:
+            await via.response.edit_message(**fields)
+        finally:
+            held.done.set()
+        return
+    if held is not None:
+        await held.done.wait()
+    await via.edit_original_response(**fields)
 
 
 LOOKS_KEPT = 4096    # messages whose looks the courier remembers (the tables and prompts of now)

@@ -14,6 +14,8 @@ from discord.enums import AppCommandOptionType
 from db.store import StoreError
 from i18n import t
 from i18n.present import Presenter
+
+from .text import HELD
 from rules.common import BautaError
 
 from .text import MESSAGE_LIMIT, echo
@@ -70,9 +72,12 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         message = t("errors.unexpected", interaction.locale, ref=ref)
         interaction.extras["bauta_internal"] = f"{type(original).__name__}: {original}"[:300]
     message = fit(message)
-    deadline = interaction.extras.pop("bauta_deadline", None)   # see framework.Deadline
+    deadline = interaction.extras.pop("bauta_deadline", None)   # see replies.Deadline
     if deadline is not None:
         await deadline.settle()
+    held = interaction.extras.get(HELD)         # see replies.Held: the mark, then the refusal
+    if held is not None:
+        await held.release()
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from types import SimpleNamespace
 from typing import Any
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -33,12 +34,12 @@ from . import botplayer, chronicle, clock, recap, systems
 from .clock import TurnClock
 from .scheduler import Scheduler
 from .components import PromptButton, PromptSelect, headline, prompt_view, resolve_option
-from .courier import MESSAGE_LIMIT, Courier, Slots, chunks, display_name, mention
+from .courier import HELD, MESSAGE_LIMIT, Courier, Slots, chunks, display_name, mention
 from .errors import NotGM, report_error
 from .outbox import PublishOrder
-from .replies import Deadline, reply, settle
+from .replies import Deadline, Held, reply, settle
 from .publish import Publishing, opening
-from .table import Table, answering, with_meta
+from .table import TABLE, Table, answering, with_meta
 
 __all__ = ["BautaCog", "GameHost", "MESSAGE_LIMIT", "PromptButton", "PromptSelect", "chunks", "mention",
            "prompt_view", "reply", "settle"]
@@ -305,7 +306,9 @@ class GameHost(Publishing):
     async def choose(self, interaction: discord.Interaction, game_id: int, prompt_id: str,
                      options: list[str]) -> None:
         """A click on a persistent button or select: load, apply, commit, and only then answer the
-        click, by editing the prompt's message in the same response; then publish."""
+        click, by editing the prompt's message in the same response; then publish. (A click on the
+        table message is answered by the table's next state, in the publish: `Held`.)"""
+        arrived = time.monotonic()
         self.table.looking(game_id, str(interaction.user.id))    # (a refused click too: they are at the table)
         try:
             await self.speak_their_language(interaction)
@@ -318,10 +321,19 @@ class GameHost(Publishing):
             new, outcome, before = await self.commit(game, action, actor,
                                                      loaded=(state, prompts))
             # names and languages are remembered by publish, after the acknowledgement (a refusal
-            # writes nothing, and the click is answered as soon as its action is committed)
-            await self._acknowledge_click(interaction, new, outcome.state, prompt, action)
+            # writes nothing, and the click is answered as soon as its action is committed). A click
+            # on the table is answered by the table's next state, in the publish (`Held`).
+            def ack() -> Any:
+                return self._acknowledge_click(interaction, new, outcome.state, prompt, action)
+            held = None
+            if getattr(interaction.message, "id", None) == (new.meta.get(TABLE) or {}).get("message"):
+                held = interaction.extras[HELD] = Held(interaction, ack, max(0.0, self.ACK_DEADLINE - (time.monotonic() - arrived)))
+            else:
+                await ack()
             with answering(interaction):        # the bot's answers after it edit the table through it too
                 await self.publish(interaction, new, outcome.state, outcome.events, before)
+            if held is not None:
+                await held.release()            # the publish did not edit it: the mark
             await self.welcome_back(interaction, new)
         except Exception as exc:  # noqa: BLE001 - every error becomes a friendly ephemeral reply
             await report_error(interaction, exc)

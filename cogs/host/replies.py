@@ -4,10 +4,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
+from collections.abc import Awaitable, Callable
 
 import discord
 
 from .errors import fit
+from .text import HELD
 
 log = logging.getLogger("bauta.replies")
 
@@ -51,8 +53,53 @@ class Deadline:
             await asyncio.shield(self.task)
 
 
+class Held:
+    """A click whose answer waits for its step's publish, so that the message it was made on (the
+    table) takes its next state in the click's own response (UPDATE_MESSAGE: one edit, outside the
+    channel's rate limit) rather than an answered mark and then an edit. Whoever answers first
+    claims the response: the publish's edit of that message (`claim`), else `ack` (the mark), when
+    the publish is done without editing it (`release`) or runs past `seconds` (Discord gives 3)."""
+
+    def __init__(self, interaction: discord.Interaction, ack: Callable[[], Awaitable[None]], seconds: float):
+        self.interaction, self._ack = interaction, ack
+        self.claimed = False
+        self.done = asyncio.Event()         # the claimer's response is out (or failed)
+        self.task = asyncio.get_running_loop().create_task(self._expire(seconds))
+
+    def claim(self) -> bool:
+        """Take the response (True once): the caller answers with it, then sets `done`. (None to
+        take when something answered the interaction already: a private reply, an error.)"""
+        if self.claimed:
+            return False
+        self.claimed = True
+        if asyncio.current_task() is not self.task:
+            self.task.cancel()
+        if self.interaction.response.is_done():
+            self.done.set()
+            return False
+        return True
+
+    async def _expire(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        await self.release()
+
+    async def release(self) -> None:
+        """Answer with the mark unless the response was claimed; afterwards it is out."""
+        if self.claim():
+            try:
+                await self._ack()
+            finally:
+                self.done.set()
+        await self.done.wait()
+
+
 async def settle(interaction: discord.Interaction) -> None:
+    """Before answering an interaction otherwise: its deadline's timer stopped, and a click's
+    response held for its table given its mark (see `Held`)."""
     deadline = interaction.extras.pop("bauta_deadline", None)
     if deadline is not None:
         await deadline.settle()
+    held = interaction.extras.get(HELD)
+    if held is not None:
+        await held.release()
 

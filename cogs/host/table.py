@@ -44,7 +44,7 @@ from i18n.present import Presenter
 from rules.common import Prompt
 
 from .components import ROWS_MAX, headline, prompt_items, rows_of
-from .courier import MESSAGE_LIMIT, Courier, chunks
+from .courier import HELD, MESSAGE_LIMIT, Courier, chunks
 from .outbox import PublishOrder
 
 
@@ -427,12 +427,14 @@ def answering(interaction: discord.Interaction) -> Iterator[None]:
 
 def clicked(interaction: discord.Interaction | None, table: dict) -> discord.Interaction | None:
     """The click being handled (this publish's or the one it follows) when it was made on the table
-    message and is answered: the table is then edited through that interaction (outside the
-    channel's rate limit; its webhook lasts 15 minutes)."""
+    message and is answered, or its answer is held for the table (`replies.Held`): the table is then
+    edited through that interaction (its response, or its webhook, which lasts 15 minutes: outside
+    the channel's rate limit either way)."""
     for click in (interaction, _answering.get()):
         message = getattr(click, "message", None)
         if (click is not None and message is not None and table.get("message")
-                and getattr(message, "id", None) == int(table["message"]) and click.response.is_done()):
+                and getattr(message, "id", None) == int(table["message"])
+                and (click.response.is_done() or HELD in click.extras)):
             return click
     return None
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 MESSAGE_LIMIT = 2000     # Discord's limit on a message's content (the courier's chunks and every reply)
+HELD = "bauta_held"      # interaction.extras: a click's response held for its table (replies.Held)
 
 
 def echo(text: str, limit: int = 100) -> str:

@@ -56,12 +56,16 @@ async def test_a_click_is_acknowledged_after_its_commit_by_closing_the_prompt(bo
     timeline.clear()
     interaction = await click(world, message, world.users[2], index=0)            # "Alice starts"
     assert timeline == ["commit", "ack"]
-    # the acknowledgement is the edit of the prompt's own message: buttons gone, the answer shown;
-    # then the step's publish edits it through the same click, its narration telling the answer
+    # a click on the table is answered once, after the commit, by its own response carrying the
+    # table's next state: its buttons gone, its narration telling the answer
     assert interaction.response.deferred is None
-    assert interaction.edits[0]["view"] is None and interaction.edits[0]["content"].endswith("✅ Alice: Alice starts")
-    assert message.view is None and world.said() == "<@2> plays first."
+    [answer] = interaction.edits
+    assert answer["view"] is None and answer["content"] == message.content and world.said() == "<@2> plays first."
     assert (await bot.store.game(game.id)).version == 1
+    # a click elsewhere (a DM prompt) is answered by marking its message: buttons gone, the choice shown
+    dm = world.last("dm:2", with_view=True)
+    played = await click(world, dm, world.users[2], index=0)
+    assert played.edits[0]["view"] is None and "\n✅ Alice: " in played.edits[0]["content"]
 
 
 async def test_a_refused_click_is_answered_privately_and_leaves_the_prompt_live(bot, world, timeline):

@@ -3,6 +3,7 @@ sequence, the buckets and their replay give the waits they should, and a seeded 
 system makes at most two channel writes for any click, at most one per interaction on average, and
 no edit that repeats its message's content or leaves it as it was (docs/benchmarks.md, "Channel
 writes per interaction"). The figures are exact for seed 7: a change that moves them says so here."""
+import asyncio
 import io
 from types import SimpleNamespace
 
@@ -10,7 +11,7 @@ import discord
 import pytest
 
 from bench.messages import run_one
-from tests.support.fakes import World
+from tests.support.fakes import World, click
 from tests.support.writes import (Buckets, WriteLog, assert_no_repeated_edits, assert_writes_per_click, handling,
                                   percentile, replay)
 
@@ -139,8 +140,8 @@ async def test_another_seeded_game_keeps_the_same_ceilings(game):
 
 
 async def test_a_click_on_the_table_edits_it_through_the_click_and_keeps_its_picture(bot, world, seed):
-    """A Klash! auction pick is clicked on the table message: the table's next state goes through
-    that click's webhook (outside the channel's bucket), not as a channel edit; and the picture,
+    """A Klash! auction pick is clicked on the table message: the table's next state is that click's
+    own response (outside the channel's bucket), not a channel edit; and the picture,
     when its bytes did not change, is not uploaded again."""
     from tests.cogs.test_klash import answer, start_draft, state_of
     from rules.klash import ENGINE
@@ -156,7 +157,7 @@ async def test_a_click_on_the_table_edits_it_through_the_click_and_keeps_its_pic
         if ENGINE.pending(after)[0].player == prompt.player:
             break
     mine = [w for w in world.writes[before:] if w.message == table]
-    assert [w.kind for w in mine] == ["update", "original"]          # the mark, then the next pick
+    assert [w.kind for w in mine] == ["update"]       # one write: the click's response is the next pick
     assert not [w for w in mine if w.channel]
     assert clicked.edits[-1]["content"] == world.sent.by_id[table].content       # the table's next pick,
     assert world.body(world.sent.by_id[table]).startswith(f"<@{prompt.player}> — ")   # under the picks told
@@ -181,3 +182,25 @@ async def test_every_prompt_of_a_fast_auction_and_of_a_sunset_shows_within_half_
         assert percentile(shown, 90) <= 0.5 and timeline.waited_for(timed) == 0.0
         calm = replay(world.writes, world.interactions, 1.0, round_trip=0.1, buckets=Buckets(kind=kind))
         assert calm.waited_for(timed) == 0.0
+
+
+async def test_a_click_on_the_table_whose_step_runs_long_is_marked_in_time_then_edited_through_it(bot, world, seed):
+    """Discord answers a click within 3 s or shows it failed: past the host's deadline the held
+    response gives the click its answered mark, and the table's next state follows through the
+    click's webhook (still outside the channel's bucket)."""
+    from tests.cogs.test_framework import start_duel, start_prompt
+
+    await start_duel(world)
+    table = start_prompt(world)
+    bot.host.ACK_DEADLINE = 0.0
+    show = bot.host.table.show
+
+    async def slow_show(*args, **kwargs):       # the step's publish outlasts the deadline
+        await asyncio.sleep(0.01)
+        return await show(*args, **kwargs)
+    bot.host.table.show = slow_show
+    before = len(world.writes)
+    clicked = await click(world, table, world.users[2], index=0)       # "Alice starts"
+    assert [w.kind for w in world.writes[before:] if w.message == table.id] == ["update", "original"]
+    assert clicked.edits[0]["content"].endswith("\n✅ Alice: Alice starts") and clicked.edits[0]["view"] is None
+    assert world.said() == "<@2> plays first." and not [w for w in world.writes[before:] if w.channel]

@@ -168,7 +168,10 @@ async def test_seeded_full_auction_through_the_cog(bot, world, seed):
     auction, board = posted
     assert not any(m.deleted for m in posted) and auction.view is None and auction.file is not None
     assert auction.content.startswith("⚔️ **Klash! Sangue & Sabbia** — <@2> vs <@3>.")
-    assert auction.edits == 23 and auction.content.count(" takes ") == 23 and len(auction.content) <= 2000
+    # posted once, then each of the 24 picks answered by its click's own response carrying the
+    # table's next state (the last one its record, without buttons): no other write of it
+    assert [w.kind for w in world.writes if w.message == auction.id] == ["post"] + ["update"] * 24
+    assert auction.edits == 0 and auction.content.count(" takes ") == 23 and len(auction.content) <= 2000
     assert "auction is over" in board.content and _bytes(board.file) == table(bot, state)
     assert board.content.count(" takes ") == 1
     # both team selects are on it (public, tabletop default)

@@ -393,10 +393,14 @@ class FakeInteraction:
             if target is not self.message:
                 self.message.content, self.message.view = target.content, target.view
         elif self.message is not None:
-            if "content" in kwargs:
-                self.message.content = kwargs["content"]
-            if "view" in kwargs:
-                self.message.view = kwargs["view"]
+            target = self.world.sent.by_id.get(self.message.id, self.message)
+            for message in {id(m): m for m in (self.message, target)}.values():
+                if "content" in kwargs:
+                    message.content = kwargs["content"]
+                if "view" in kwargs:
+                    message.view = kwargs["view"]
+                if "attachments" in kwargs:      # an empty list removes them
+                    message.file = kwargs["attachments"][0] if kwargs["attachments"] else None
         self.world.note(kind, self.message, kwargs, before, where=self.where(False))
 
 
