@@ -246,7 +246,7 @@ class Table:
                 await self._apart(interaction, game, lines, ping)
                 told = table.get("narrative_text", "")
             await self.courier.edit_message(game.channel_id, int(table["message"]), content=_content(told, body),
-                                            view=view, via=via)
+                                            view=view, file=as_file(image), via=via)
             table["narrative_text"] = told
         elif not table.get("message") or move or pinged or ping or not fits or not await self._in_view(game, table):
             await self._repost(game, table, lines, body, view, ping=ping, ping_player=pinged, via=via,

@@ -81,9 +81,19 @@ async def test_a_concession_and_game_end_each_post_it_once(bot, world, clock):
     assert len(chronicles(world)) == 2
 
 
-async def test_the_last_steps_lines_open_the_chronicle_when_the_table_is_full(bot, world, clock):
+async def test_the_last_steps_lines_open_the_chronicle_when_the_table_is_full(bot, world, clock, monkeypatch):
     """A game's last step whose lines no longer fit on its table message: the table shows the end
-    where it is (no move, no message of lines alone), and its lines open the chronicle."""
+    where it is, its final board drawn (no move, no message of lines alone), and its lines open
+    the chronicle."""
+    import io
+
+    import discord
+    from cogs.host import systems
+
+    async def board(host, interaction, game, state, events):      # a system that draws its board
+        final = b"final" if state.over else b"playing"
+        await host.live_message(game, "board", "Board", file=discord.File(io.BytesIO(final), filename="b.png"))
+    monkeypatch.setattr(systems.get("duel"), "after_publish", board)
     game = await start(world)
     await click(world, first_prompt(world), world.users[2], index=0)
     record = await bot.store.game(game.id)
@@ -95,6 +105,7 @@ async def test_the_last_steps_lines_open_the_chronicle_when_the_table_is_full(bo
     await bot.host.act(world.interaction(world.users[3], world.channels[10]), Concede(), system="duel")
     [message] = chronicles(world)
     assert world.public()[posted:] == [message] and not table.deleted
+    assert table.file is not None and table.file.fp.getvalue() == b"final"
     assert message.content.startswith("<@3> concedes.") and "Chronicle of" in message.content
 
 
