@@ -119,7 +119,7 @@ class Courier:
         # message id -> what it shows (each field, its picture by a fingerprint of its bytes): an
         # edit that would change nothing is not sent, and a picture shown already is not uploaded
         # again (a board redrawn the same, a hand unchanged)
-        self._looks: OrderedDict[int, tuple] = OrderedDict()
+        self._looks: OrderedDict[int, dict[str, Any]] = OrderedDict()
 
     @asynccontextmanager
     async def publishing(self, slots: Slots) -> AsyncIterator[None]:
@@ -235,12 +235,12 @@ class Courier:
         """An edit, unless the message already shows it (nothing is written twice); a picture
         whose bytes the message already shows is not uploaded again (its attachment is kept)."""
         before = self._looks.get(message_id)
-        if file is not None and before is not None and dict(before).get("file") == _picture(file):
+        if file is not None and before is not None and before.get("file") == _picture(file):
             file = None
         looks = _looks(file, fields, before)
         if before == looks:
             return True
-        if before is not None and "content" in fields and dict(before).get("content") == repr(fields["content"]):
+        if before is not None and "content" in fields and before.get("content") == _value(fields["content"]):
             del fields["content"]      # (in place: `edit` sends these) the text it shows already is kept
         done = False
         if via is not None:
@@ -273,7 +273,7 @@ class Courier:
         before = self._looks.get(message_id)
         self.remember(message_id, _looks(None, edit, before) if before is not None else None)
 
-    def remember(self, message_id: int, looks: tuple | None) -> None:
+    def remember(self, message_id: int, looks: dict[str, Any] | None) -> None:
         """What a message shows after an edit (None: unknown, e.g. an edit that failed)."""
         self._looks.pop(message_id, None)
         if looks is not None:
@@ -301,14 +301,7 @@ class Courier:
         self.remember(message_id, None)
         if via is not None:
             try:
-                held = via.extras.get(HELD)
-                if held is not None and held.claim():      # (no response deletes: deferred, then deleted)
-                    try:
-                        await via.response.defer()
-                    finally:
-                        held.done.set()
-                elif held is not None:
-                    await held.done.wait()
+                await _held(via, via.response.defer)     # (no response deletes: deferred, then deleted)
                 await via.delete_original_response()
                 return True
             except discord.HTTPException as exc:
@@ -417,42 +410,44 @@ class Courier:
         return SENT, message
 
 
+async def _held(via: discord.Interaction, respond: Any) -> bool:
+    """Answer the click with `respond` when its response is held for the message it was made on
+    (replies.Held) and still to take; False when it was not (or was taken: it is out by now)."""
+    held = via.extras.get(HELD)
+    return held is not None and await held.answer(respond)
+
+
 async def _through(via: discord.Interaction, fields: dict[str, Any]) -> None:
     """Edit the clicked message through the click: in its own response when that is held for it
     (UPDATE_MESSAGE, the click's only edit), else through its webhook once it was answered."""
-    held = via.extras.get(HELD)
-    if held is not None and held.claim():
-        try:
-            await via.response.edit_message(**fields)
-        finally:
-            held.done.set()
-        return
-    if held is not None:
-        await held.done.wait()
-    await via.edit_original_response(**fields)
+    if not await _held(via, lambda: via.response.edit_message(**fields)):
+        await via.edit_original_response(**fields)
 
 
 LOOKS_KEPT = 4096    # messages whose looks the courier remembers (the tables and prompts of now)
 
 
-def _looks(file: discord.File | None, fields: dict[str, Any], before: tuple | None) -> tuple:
-    """What an edit would leave a message showing: each field's value (a view by its components),
-    and its attachment's bytes (an edit without a file keeps the message's attachment, as
-    remembered in `before`); the fields an edit leaves out are kept too."""
-    def value(item: Any) -> Any:
-        if isinstance(item, discord.ui.View):
-            return tuple((type(c).__name__, getattr(c, "custom_id", None), str(getattr(c, "label", "")),
-                          str(getattr(c, "emoji", "")), getattr(c, "disabled", False), repr(getattr(c, "options", "")),
-                          getattr(c, "row", None), str(getattr(c, "style", ""))) for c in item.children)
-        return repr(item)
-    shown = dict(before or ())
+def _looks(file: discord.File | None, fields: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """What an edit would leave a message showing: each field's value, and its attachment's bytes
+    (an edit without a file keeps the message's attachment, as remembered in `before`); the
+    fields an edit leaves out are kept too."""
+    shown = dict(before or {})
     if file is not None:
         shown["file"] = _picture(file)
     elif "attachments" in fields:
         shown["file"] = repr(fields["attachments"])
     shown.setdefault("file", None)
-    shown.update((name, value(item)) for name, item in fields.items() if name != "attachments")
-    return tuple(sorted(shown.items()))
+    shown.update((name, _value(item)) for name, item in fields.items() if name != "attachments")
+    return shown
+
+
+def _value(item: Any) -> Any:
+    """A field's value as an edit sends it (a view by its components)."""
+    if isinstance(item, discord.ui.View):
+        return tuple((type(c).__name__, getattr(c, "custom_id", None), str(getattr(c, "label", "")),
+                      str(getattr(c, "emoji", "")), getattr(c, "disabled", False), repr(getattr(c, "options", "")),
+                      getattr(c, "row", None), str(getattr(c, "style", ""))) for c in item.children)
+    return repr(item)
 
 
 def _picture(file: discord.File) -> str:

@@ -83,14 +83,21 @@ class Held:
         await asyncio.sleep(seconds)
         await self.release()
 
-    async def release(self) -> None:
-        """Answer with the mark unless the response was claimed; afterwards it is out."""
+    async def answer(self, respond: Callable[[], Awaitable[Any]]) -> bool:
+        """Answer with `respond` when the response is still to take (True); else wait until
+        whoever took it has answered (False)."""
         if self.claim():
             try:
-                await self._ack()
+                await respond()
             finally:
                 self.done.set()
+            return True
         await self.done.wait()
+        return False
+
+    async def release(self) -> None:
+        """Answer with the mark unless the response was taken; afterwards it is out."""
+        await self.answer(self._ack)
 
 
 async def settle(interaction: discord.Interaction) -> None:

@@ -132,15 +132,12 @@ class Table:
             self._images.popitem(last=False)
 
     # ---- who is at the table: a turn passing to them pings nobody (they are looking)
-    def _acted(self, game_id: int, player: str) -> None:
+    def looking(self, game_id: int, player: str) -> None:
+        """`player` acted in this game, or clicked something of it: they are at its table."""
         self._seen[(game_id, player)] = clock_source.now()
         self._seen.move_to_end((game_id, player))
         while len(self._seen) > SEEN_KEPT:
             self._seen.popitem(last=False)
-
-    def looking(self, game_id: int, player: str) -> None:
-        """`player` clicked something of this game: they are at its table."""
-        self._acted(game_id, player)
 
     async def _present(self, game_id: int, player: str) -> bool:
         """Whether `player` acted in this game in the last `PRESENT`: their last click this process
@@ -200,7 +197,7 @@ class Table:
         table = _current(fresh)
         lines = _unnarrated(table, lines, seq)
         if interaction is not None:
-            self._acted(game.id, str(interaction.user.id))
+            self.looking(game.id, str(interaction.user.id))
         if seq is not None and self.host.order.overtaken(game.channel_id, game.id, seq):
             # a later action was committed meanwhile (a click on this table): its publish shows the
             # table, these lines with it; an edit now would land after that click's acknowledgement
